@@ -1,0 +1,362 @@
+#include "connection.h"
+
+#include "error.h"
+
+#include <hiredis.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace delayq {
+
+struct Connection::Context
+{
+    redisContext* ctx = nullptr;
+    ~Context()
+    {
+        if (ctx)
+            redisFree(ctx);
+    }
+};
+
+namespace {
+
+timeval toTimeval(std::chrono::milliseconds ms)
+{
+    timeval tv{};
+    tv.tv_sec = static_cast<time_t>(ms.count() / 1000);
+    tv.tv_usec = static_cast<suseconds_t>((ms.count() % 1000) * 1000);
+    return tv;
+}
+
+Reply convert(const redisReply* r)
+{
+    Reply out;
+    switch (r->type) {
+    case REDIS_REPLY_STRING:
+        out.type = Reply::Type::String;
+        out.str.assign(r->str, r->len);
+        break;
+    case REDIS_REPLY_STATUS:
+        out.type = Reply::Type::Status;
+        out.str.assign(r->str, r->len);
+        break;
+    case REDIS_REPLY_ERROR:
+        out.type = Reply::Type::Error;
+        out.str.assign(r->str, r->len);
+        break;
+    case REDIS_REPLY_INTEGER:
+        out.type = Reply::Type::Integer;
+        out.integer = r->integer;
+        break;
+    case REDIS_REPLY_ARRAY:
+        out.type = Reply::Type::Array;
+        out.elements.reserve(r->elements);
+        for (size_t i = 0; i < r->elements; ++i)
+            out.elements.push_back(convert(r->element[i]));
+        break;
+    default:
+        out.type = Reply::Type::Nil;
+        break;
+    }
+    return out;
+}
+
+void appendArgv(redisContext* ctx, const std::vector<std::string>& args)
+{
+    std::vector<const char*> argv;
+    std::vector<size_t> lens;
+    argv.reserve(args.size());
+    lens.reserve(args.size());
+    for (const auto& a : args) {
+        argv.push_back(a.data());
+        lens.push_back(a.size());
+    }
+    redisAppendCommandArgv(ctx, static_cast<int>(args.size()), argv.data(), lens.data());
+}
+
+long long localNowMs()
+{
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+bool startsWith(const std::string& text, const char* prefix)
+{
+    return text.rfind(prefix, 0) == 0;
+}
+
+bool isNoScript(const Reply& r)
+{
+    return r.isError() && startsWith(r.str, "NOSCRIPT");
+}
+
+std::vector<std::string> evalArgs(const char* verb, std::string_view body,
+                                  const Connection::ScriptCall& call)
+{
+    std::vector<std::string> args;
+    args.reserve(3 + call.keys.size() + call.args.size());
+    args.emplace_back(verb);
+    args.emplace_back(body);
+    args.push_back(std::to_string(call.keys.size()));
+    args.insert(args.end(), call.keys.begin(), call.keys.end());
+    args.insert(args.end(), call.args.begin(), call.args.end());
+    return args;
+}
+
+} // namespace
+
+Connection::Connection(ConnectionOptions options)
+    : m_options(std::move(options)), m_context(std::make_unique<Context>())
+{
+}
+
+Connection::~Connection() = default;
+
+bool Connection::isConnected() const
+{
+    return m_context->ctx && m_context->ctx->err == 0;
+}
+
+void Connection::disconnect()
+{
+    if (m_context->ctx) {
+        redisFree(m_context->ctx);
+        m_context->ctx = nullptr;
+    }
+}
+
+void Connection::connect()
+{
+    if (isConnected())
+        return;
+    disconnect();
+    const timeval connectTv = toTimeval(m_options.connectTimeout);
+    redisContext* ctx = m_options.unixSocket.empty()
+                            ? redisConnectWithTimeout(m_options.host.c_str(), m_options.port,
+                                                      connectTv)
+                            : redisConnectUnixWithTimeout(m_options.unixSocket.c_str(), connectTv);
+    const std::string where = m_options.displayUrl();
+    if (!ctx)
+        throw Error(ErrorCode::Connection, "cannot connect to " + where + ": out of memory");
+    if (ctx->err) {
+        std::string why = ctx->errstr;
+        redisFree(ctx);
+        const bool timedOut = why.find("timed out") != std::string::npos ||
+                              why.find("temporarily unavailable") != std::string::npos;
+        throw Error(timedOut ? ErrorCode::Timeout : ErrorCode::Connection,
+                    "cannot connect to " + where + ": " + why +
+                        " (is redis-server running there? check the URL)");
+    }
+    redisSetTimeout(ctx, toTimeval(m_options.commandTimeout));
+    if (m_options.unixSocket.empty())
+        redisEnableKeepAlive(ctx);
+    m_context->ctx = ctx;
+
+    auto handshake = [&](const std::vector<std::string>& args, const char* what) {
+        appendArgv(ctx, args);
+        void* raw = nullptr;
+        if (redisGetReply(ctx, &raw) != REDIS_OK || !raw)
+            failIo(what);
+        Reply r = convert(static_cast<redisReply*>(raw));
+        freeReplyObject(raw);
+        if (r.isError()) {
+            disconnect();
+            Error e = errorFromReply(r.str);
+            if (e.code() == ErrorCode::Auth || startsWith(r.str, "WRONGPASS") ||
+                startsWith(r.str, "ERR invalid password") || startsWith(r.str, "ERR AUTH"))
+                throw Error(ErrorCode::Auth, "authentication to " + where +
+                                                 " failed: the user name or password is wrong");
+            throw Error(e.code(), std::string(what) + " on " + where + " failed: " + e.what());
+        }
+    };
+    if (!m_options.password.empty()) {
+        if (m_options.user.empty())
+            handshake({"AUTH", m_options.password}, "AUTH");
+        else
+            handshake({"AUTH", m_options.user, m_options.password}, "AUTH");
+    }
+    if (m_options.db != 0)
+        handshake({"SELECT", std::to_string(m_options.db)}, "SELECT");
+    measureClockOffset();
+}
+
+void Connection::measureClockOffset()
+{
+    appendArgv(m_context->ctx, {"TIME"});
+    void* raw = nullptr;
+    if (redisGetReply(m_context->ctx, &raw) != REDIS_OK || !raw)
+        failIo("TIME");
+    Reply t = convert(static_cast<redisReply*>(raw));
+    freeReplyObject(raw);
+    // An ACL user without TIME keeps offset 0: reads still work, "due now" is then local.
+    if (!t.isArray() || t.elements.size() != 2)
+        return;
+    const long long server = t.elements[0].toInteger() * 1000 + t.elements[1].toInteger() / 1000;
+    m_clockOffsetMs = server - localNowMs();
+}
+
+long long Connection::serverNowMs()
+{
+    return localNowMs() + m_clockOffsetMs;
+}
+
+void Connection::ensureConnected()
+{
+    if (!isConnected())
+        connect();
+}
+
+void Connection::failIo(const char* during)
+{
+    std::string why = m_context->ctx ? m_context->ctx->errstr : "not connected";
+    const bool timedOut = m_context->ctx && m_context->ctx->err == REDIS_ERR_IO &&
+                          (errno == EAGAIN || errno == EWOULDBLOCK ||
+                           why.find("temporarily unavailable") != std::string::npos);
+    // The stream may hold half a reply now: only a fresh connection is safe.
+    disconnect();
+    const std::string where = m_options.displayUrl();
+    if (timedOut)
+        throw Error(ErrorCode::Timeout,
+                    std::string(during) + " on " + where + " timed out after " +
+                        std::to_string(m_options.commandTimeout.count()) +
+                        " ms (the server is slow or unreachable; it will be retried)");
+    throw Error(ErrorCode::Connection, std::string(during) + " on " + where +
+                                           " failed: " + (why.empty() ? "connection lost" : why) +
+                                           " (the next call reconnects)");
+}
+
+Error Connection::errorFromReply(const std::string& msg)
+{
+    struct Mapping
+    {
+        const char* word;
+        ErrorCode code;
+    };
+    static const Mapping mappings[] = {
+        {"WRONGTYPE", ErrorCode::WrongType},
+        {"NOPERM", ErrorCode::NoPermission},
+        {"NOAUTH", ErrorCode::Auth},
+        {"WRONGPASS", ErrorCode::Auth},
+        {"READONLY", ErrorCode::NoPermission},
+        {"OOM", ErrorCode::NoPermission},
+        {"NOREPLICAS", ErrorCode::NoPermission},
+        {"MISCONF", ErrorCode::NoPermission},
+        {"BUSY", ErrorCode::Timeout},
+        {"LEASE_LOST", ErrorCode::LeaseLost},
+        {"NOT_FOUND", ErrorCode::NotFound},
+        {"EXISTS", ErrorCode::Exists},
+        {"TOO_LARGE", ErrorCode::TooLarge},
+        {"INVALID", ErrorCode::InvalidArgument},
+    };
+    for (const auto& m : mappings) {
+        if (startsWith(msg, m.word)) {
+            std::string text = msg;
+            if (m.code == ErrorCode::NoPermission && startsWith(msg, "NOPERM"))
+                text += " (the Redis ACL user lacks this right: ask for it, or connect read-only)";
+            else if (m.code == ErrorCode::NoPermission)
+                text = "Redis refuses writes: " + msg;
+            else if (m.code == ErrorCode::WrongType)
+                text = "a key holds the wrong type of Redis value (not a delayq queue?): " + msg;
+            return Error(m.code, text);
+        }
+    }
+    if (startsWith(msg, "ERR Error running script") || msg.find("@user_script") != std::string::npos)
+        return Error(ErrorCode::Script, "a delayq script failed in Redis: " + msg);
+    return Error(ErrorCode::Protocol, "Redis replied with an error: " + msg);
+}
+
+Reply Connection::command(const std::vector<std::string>& args)
+{
+    auto replies = pipeline({args});
+    if (replies.front().isError())
+        throw errorFromReply(replies.front().str);
+    return std::move(replies.front());
+}
+
+std::vector<Reply> Connection::pipeline(const std::vector<std::vector<std::string>>& commands)
+{
+    ensureConnected();
+    redisContext* ctx = m_context->ctx;
+    for (const auto& args : commands)
+        appendArgv(ctx, args);
+    std::vector<Reply> replies;
+    replies.reserve(commands.size());
+    for (size_t i = 0; i < commands.size(); ++i) {
+        void* raw = nullptr;
+        if (redisGetReply(ctx, &raw) != REDIS_OK || !raw)
+            failIo(commands.empty() || commands[i].empty() ? "a command"
+                                                           : commands[i][0].c_str());
+        replies.push_back(convert(static_cast<redisReply*>(raw)));
+        freeReplyObject(raw);
+    }
+    return replies;
+}
+
+Reply Connection::evalScript(const Script& script, const std::vector<std::string>& keys,
+                             const std::vector<std::string>& args)
+{
+    auto replies = evalPipeline(script, {ScriptCall{keys, args}});
+    if (replies.front().isError())
+        throw errorFromReply(replies.front().str);
+    return std::move(replies.front());
+}
+
+std::vector<Reply> Connection::evalPipeline(const Script& script,
+                                            const std::vector<ScriptCall>& calls)
+{
+    std::vector<std::vector<std::string>> commands;
+    commands.reserve(calls.size());
+    for (const auto& call : calls)
+        commands.push_back(evalArgs("EVALSHA", script.sha1, call));
+    auto replies = pipeline(commands);
+
+    // A flushed or restarted server forgot the script: the NOSCRIPT calls did not run,
+    // so sending them again with the body is safe.
+    std::vector<size_t> retry;
+    for (size_t i = 0; i < replies.size(); ++i)
+        if (isNoScript(replies[i]))
+            retry.push_back(i);
+    if (!retry.empty()) {
+        std::vector<std::vector<std::string>> again;
+        again.reserve(retry.size());
+        for (size_t i : retry)
+            again.push_back(evalArgs("EVAL", script.source, calls[i]));
+        auto second = pipeline(again);
+        for (size_t k = 0; k < retry.size(); ++k)
+            replies[retry[k]] = std::move(second[k]);
+    }
+    return replies;
+}
+
+std::chrono::microseconds Connection::ping()
+{
+    ensureConnected();
+    auto start = std::chrono::steady_clock::now();
+    command({"PING"});
+    return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() -
+                                                                 start);
+}
+
+std::string Connection::serverVersion()
+{
+    Reply info = command({"INFO", "server"});
+    const std::string& text = info.str;
+    const std::string key = "redis_version:";
+    auto pos = text.find(key);
+    if (pos == std::string::npos)
+        return "unknown";
+    auto end = text.find_first_of("\r\n", pos);
+    return text.substr(pos + key.size(), end - pos - key.size());
+}
+
+long long Connection::serverTimeMs()
+{
+    Reply t = command({"TIME"});
+    if (!t.isArray() || t.elements.size() != 2)
+        throw Error(ErrorCode::Protocol, "unexpected reply to TIME");
+    return t.elements[0].toInteger() * 1000 + t.elements[1].toInteger() / 1000;
+}
+
+} // namespace delayq

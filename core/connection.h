@@ -1,0 +1,75 @@
+#pragma once
+
+#include "connectionoptions.h"
+#include "error.h"
+#include "reply.h"
+#include "script.h"
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace delayq {
+
+// One synchronous connection to Redis. Belongs to one thread at a time.
+// A connection that broke is re-established on the next call, so a restarted
+// server costs the caller one failed call, not a dead object.
+class Connection
+{
+public:
+    explicit Connection(ConnectionOptions options);
+    ~Connection();
+    Connection(const Connection&) = delete;
+    Connection& operator=(const Connection&) = delete;
+
+    const ConnectionOptions& options() const { return m_options; }
+
+    // Connects (and AUTH, SELECT) if not connected. Throws Error.
+    void connect();
+    void disconnect();
+    bool isConnected() const;
+
+    // One command. Error replies are thrown as Error with a code from the server's word.
+    Reply command(const std::vector<std::string>& args);
+    // Many commands in one round trip. Error replies stay in the result (Reply::isError()).
+    std::vector<Reply> pipeline(const std::vector<std::vector<std::string>>& commands);
+
+    struct ScriptCall
+    {
+        std::vector<std::string> keys;
+        std::vector<std::string> args;
+    };
+    // EVALSHA, re-sent as EVAL when the server has forgotten the script (NOSCRIPT).
+    // Error replies are thrown, with our scripts' words (LEASE_LOST, ...) mapped to codes.
+    Reply evalScript(const Script& script, const std::vector<std::string>& keys,
+                     const std::vector<std::string>& args);
+    // Many calls of one script pipelined; error replies stay in the result.
+    std::vector<Reply> evalPipeline(const Script& script, const std::vector<ScriptCall>& calls);
+
+    // Round trip of a PING.
+    std::chrono::microseconds ping();
+    std::string serverVersion();
+    // Redis server clock, ms since the epoch.
+    long long serverTimeMs();
+    // Server clock estimated from the local clock and the offset measured at connect,
+    // for reads that need "now" without a round trip (and for users who may not run TIME).
+    long long serverNowMs();
+    // Server clock minus local clock, ms, as measured at the last connect.
+    long long clockOffsetMs() const { return m_clockOffsetMs; }
+
+    // Turns a server error reply into the Error the core throws.
+    static Error errorFromReply(const std::string& serverMessage);
+
+private:
+    void ensureConnected();
+    void measureClockOffset();
+    [[noreturn]] void failIo(const char* during);
+
+    ConnectionOptions m_options;
+    long long m_clockOffsetMs = 0;
+    struct Context;
+    std::unique_ptr<Context> m_context;
+};
+
+} // namespace delayq

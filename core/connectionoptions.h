@@ -1,0 +1,33 @@
+#pragma once
+
+#include <chrono>
+#include <string>
+
+namespace delayq {
+
+// Where and how to reach Redis. Built from a URL:
+//   redis://[user[:password]@]host[:port][/db]
+//   unix:///path/redis.sock[?db=N]
+struct ConnectionOptions
+{
+    std::string host = "127.0.0.1";
+    int port = 6379;
+    std::string unixSocket; // non-empty: connect to this socket instead of host:port
+    std::string user;
+    std::string password;
+    int db = 0;
+    std::chrono::milliseconds connectTimeout{2000};
+    std::chrono::milliseconds commandTimeout{5000};
+    // A read-only session: every write in the core is refused before it reaches Redis.
+    bool readOnly = false;
+
+    // Throws Error(InvalidArgument) with a message naming the bad part.
+    static ConnectionOptions fromUrl(const std::string& url);
+    // REDIS_URL if set, else redis://127.0.0.1:6379.
+    static std::string defaultUrl();
+
+    // The URL with the password replaced by "***": safe for titles and logs.
+    std::string displayUrl() const;
+};
+
+} // namespace delayq

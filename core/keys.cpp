@@ -1,0 +1,61 @@
+#include "keys.h"
+
+#include "error.h"
+
+namespace delayq {
+
+namespace {
+
+bool isNameChar(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '_' || c == ':' || c == '-';
+}
+
+} // namespace
+
+Keys::Keys(std::string prefix, std::string queue) : m_prefix(std::move(prefix)), m_queue(std::move(queue))
+{
+    validatePrefix(m_prefix);
+    validateQueueName(m_queue);
+    m_base = m_prefix + ":{" + m_queue + "}:";
+}
+
+void Keys::validateQueueName(const std::string& name)
+{
+    if (name.empty())
+        throw Error(ErrorCode::InvalidArgument, "the queue name is empty");
+    if (name.size() > 128)
+        throw Error(ErrorCode::InvalidArgument,
+                    "the queue name is longer than 128 characters (" + std::to_string(name.size()) +
+                        ")");
+    for (unsigned char c : name)
+        if (!isNameChar(c))
+            throw Error(ErrorCode::InvalidArgument,
+                        "a queue name may only hold letters, digits and . _ : - (no spaces or "
+                        "braces)");
+}
+
+void Keys::validateTaskId(const std::string& id)
+{
+    if (id.empty())
+        throw Error(ErrorCode::InvalidArgument, "the task id is empty");
+    if (id.size() > 256)
+        throw Error(ErrorCode::InvalidArgument,
+                    "the task id is longer than 256 bytes (" + std::to_string(id.size()) + ")");
+    for (unsigned char c : id)
+        if (c < 0x20 || c == 0x7f)
+            throw Error(ErrorCode::InvalidArgument, "the task id contains a control character");
+}
+
+void Keys::validatePrefix(const std::string& prefix)
+{
+    if (prefix.empty() || prefix.size() > 64)
+        throw Error(ErrorCode::InvalidArgument, "the key prefix must be 1 to 64 characters");
+    for (unsigned char c : prefix)
+        if (!isNameChar(c))
+            throw Error(ErrorCode::InvalidArgument,
+                        "the key prefix may only hold letters, digits and . _ : -");
+}
+
+} // namespace delayq

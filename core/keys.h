@@ -1,0 +1,47 @@
+#pragma once
+
+#include <string>
+
+namespace delayq {
+
+// The Redis key names of one native queue (DESIGN.md, "Data model"). The braces are a
+// Redis Cluster hash tag: every key of a queue lands in one slot.
+class Keys
+{
+public:
+    // Throws Error(InvalidArgument) for a bad prefix or queue name.
+    Keys(std::string prefix, std::string queue);
+
+    const std::string& queue() const { return m_queue; }
+    const std::string& prefix() const { return m_prefix; }
+
+    std::string pending() const { return m_base + "pending"; }
+    std::string active() const { return m_base + "active"; }
+    std::string dead() const { return m_base + "dead"; }
+    std::string config() const { return m_base + "config"; }
+    std::string stats() const { return m_base + "stats"; }
+    std::string wake() const { return m_base + "wake"; }
+    // Scripts append a task id / a minute number to these.
+    std::string taskPrefix() const { return m_base + "t:"; }
+    std::string minutePrefix() const { return m_base + "m:"; }
+    std::string task(const std::string& id) const { return taskPrefix() + id; }
+    std::string minute(long long minuteNumber) const
+    {
+        return minutePrefix() + std::to_string(minuteNumber);
+    }
+
+    // The set of known queue names (outside any queue's slot).
+    static std::string queues(const std::string& prefix) { return prefix + ":queues"; }
+
+    // Each throws Error(InvalidArgument) saying what is wrong.
+    static void validateQueueName(const std::string& name);
+    static void validateTaskId(const std::string& id);
+    static void validatePrefix(const std::string& prefix);
+
+private:
+    std::string m_prefix;
+    std::string m_queue;
+    std::string m_base;
+};
+
+} // namespace delayq

@@ -1,0 +1,109 @@
+#pragma once
+
+#include "connection.h"
+#include "keys.h"
+#include "task.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace delayq {
+
+// Every operation on one native queue. Writes run as Lua scripts (lua/); reads are
+// plain pipelined commands so a read-only ACL user can still look.
+// Synchronous: the Connection's thread is the caller's thread. Throws Error.
+class Queue
+{
+public:
+    Queue(Connection& connection, const std::string& name, const std::string& prefix = "dq");
+
+    const Keys& keys() const { return m_keys; }
+    const std::string& name() const { return m_keys.queue(); }
+    Connection& connection() { return m_connection; }
+
+    // --- producing
+    PushResult push(const PushRequest& request);
+    // One script call per chunk; the results are in the order of the requests.
+    std::vector<PushResult> pushBatch(const std::vector<PushRequest>& requests);
+
+    // --- operating on pending tasks
+    std::vector<IdResult> cancel(const std::vector<std::string>& ids, bool force = false);
+    // To an absolute time (ms), or (dueAtMs empty) delayMs from server now; 0 = run now.
+    std::vector<IdResult> reschedule(const std::vector<std::string>& ids,
+                                     std::optional<long long> dueAtMs, long long delayMs = 0);
+
+    // --- consuming
+    // leaseMs 0: the queue's lease_ms.
+    ClaimResult claim(int maxTasks, long long leaseMs, const std::string& worker);
+    // Many acks in one call; each id comes back Done or (stale token) as lease lost.
+    std::vector<bool> ack(const std::vector<std::pair<std::string, std::string>>& idTokens);
+    void ack(const std::string& id, const std::string& token); // throws LeaseLost
+    // retryDelayMs < 0: the task's backoff schedule.
+    NackResult nack(const std::string& id, const std::string& token, const std::string& error,
+                    long long retryDelayMs = -1);
+    long long extend(const std::string& id, const std::string& token, long long leaseMs);
+    ReapResult reap(int maxTasks);
+
+    // --- dead letters
+    std::vector<IdResult> requeue(const std::vector<std::string>& ids);
+    BulkResult requeueAll(int batch = 1000);
+    std::vector<IdResult> deleteDead(const std::vector<std::string>& ids);
+    BulkResult deleteAllDead(int batch = 1000);
+
+    // Deletes every task of the queue in bounded batches; keeps config and stats.
+    long long purge(int batch = 1000);
+
+    // --- config
+    QueueConfig config();
+    // key: max_attempts | backoff | lease_ms | max_payload | paused. Validates the value.
+    void setConfig(const std::string& key, const std::string& value);
+
+    // --- reads for the admin app and the CLI
+    QueueCounts counts();
+    Counters stats();
+    // Per-minute counters for [fromMinute, toMinute] (minute = ms / 60000), pipelined.
+    std::vector<MinuteCounters> history(long long fromMinute, long long toMinute);
+    // Pending tasks per bucket: `buckets` equal buckets between fromMs and toMs, one ZCOUNT
+    // each in one pipeline, so the cost does not grow with the queue.
+    std::vector<long long> histogram(long long fromMs, long long toMs, int buckets);
+    // Tasks of a set by rank (0 = earliest), with their fields.
+    std::vector<Task> page(TaskSet set, long long offset, long long limit);
+    // Tasks of a set with score >= fromScore.
+    std::vector<Task> pageFromScore(TaskSet set, long long fromScore, long long limit);
+    // Rank of the first task with score >= score (for "jump to time").
+    long long rankOfScore(TaskSet set, long long score);
+    long long size(TaskSet set);
+    std::optional<long long> earliest(TaskSet set);
+    // Which set holds the id, and all its fields; nullopt when it is nowhere.
+    std::optional<std::pair<TaskSet, Task>> find(const std::string& id);
+
+    // Queue names registered under a prefix (SSCAN, bounded).
+    static std::vector<std::string> listQueues(Connection& connection,
+                                               const std::string& prefix = "dq",
+                                               int limit = 10000);
+    static std::vector<QueueSummary> summaries(Connection& connection,
+                                               const std::vector<std::string>& names,
+                                               const std::string& prefix = "dq");
+
+    // Normalizes "5s,20s,30s" or "exp:1s:5m" to the stored ms form. Throws InvalidArgument.
+    static std::string normalizeBackoff(const std::string& text);
+
+private:
+    void requireWritable(const char* what) const;
+    // The seven KEYS every native-queue script takes, in the order of their contracts.
+    std::vector<std::string> scriptKeys() const;
+    std::string setKey(TaskSet set) const;
+    std::vector<Task> loadTasks(const std::vector<std::pair<std::string, long long>>& members);
+    std::vector<IdResult> idScript(const Script& script, const std::vector<std::string>& keys,
+                                   const std::vector<std::string>& leadingArgs,
+                                   const std::vector<std::string>& ids);
+    BulkResult bulkScript(const Script& script, const std::vector<std::string>& args, int batch);
+    void registerQueue();
+
+    Connection& m_connection;
+    Keys m_keys;
+    bool m_registered = false;
+};
+
+} // namespace delayq

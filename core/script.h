@@ -1,0 +1,29 @@
+#pragma once
+
+#include <string_view>
+
+namespace delayq {
+
+// One Lua script from lua/, embedded at build time with its SHA1 (see core/CMakeLists.txt).
+struct Script
+{
+    std::string_view name;
+    std::string_view source;
+    std::string_view sha1;
+};
+
+namespace scripts {
+extern const Script push;
+extern const Script claim;
+extern const Script ack;
+extern const Script nack;
+extern const Script extend;
+extern const Script reap;
+extern const Script cancel;
+extern const Script reschedule;
+extern const Script requeue;
+extern const Script deleteDead;
+extern const Script purge;
+} // namespace scripts
+
+} // namespace delayq

@@ -1,0 +1,133 @@
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace delayq {
+
+// Where a task is in its life (DESIGN.md, "Task life").
+enum class TaskSet { Pending, Active, Dead };
+const char* taskSetName(TaskSet set);
+
+// One task as read back from Redis. Times are ms since the Unix epoch (UTC).
+struct Task
+{
+    std::string id;
+    std::string payload; // binary-safe
+    long long score = 0; // in the set it was read from: due / lease deadline / time died
+    long long due = 0;
+    long long created = 0;
+    int attempts = 0;
+    int maxAttempts = 0;
+    std::string backoff; // normalized: "5000,20000" (ms) or "exp:BASE_MS:MAX_MS"
+    std::string worker;
+    std::string lastError;
+    std::string state; // pending | active | dead
+    // The id is in a set but its hash is missing or holds garbage: shown, deletable, never a crash.
+    bool broken = false;
+};
+
+struct PushRequest
+{
+    std::string payload;
+    std::optional<long long> dueAtMs; // absolute due time; else delayMs from server now
+    long long delayMs = 0;
+    std::string id; // empty: generated (time-sortable)
+    bool replace = false; // an existing id is replaced instead of reported as exists
+    int maxAttempts = 0; // 0: the queue's default
+    std::string backoff; // user form ("5s,20s,30s" or "exp:1s:5m"); empty: the queue's default
+};
+
+struct PushResult
+{
+    // Active: replace refused because a worker holds the task.
+    enum class Status { Created, Exists, Replaced, TooLarge, Active };
+    std::string id;
+    Status status = Status::Created;
+    long long due = 0;
+};
+const char* pushStatusName(PushResult::Status status);
+
+// A task handed to a worker. The token proves the lease in ack/nack/extend.
+struct ClaimedTask
+{
+    std::string id;
+    std::string payload;
+    long long due = 0;
+    int attempts = 0; // including this one
+    int maxAttempts = 0;
+    std::string token;
+    long long leaseDeadline = 0;
+};
+
+struct ClaimResult
+{
+    std::vector<ClaimedTask> tasks;
+    std::optional<long long> nextDue; // earliest due time still pending, if any
+    long long serverNow = 0;
+    bool paused = false;
+};
+
+// Per-id result of a bulk operation (cancel, reschedule, requeue, delete dead).
+struct IdResult
+{
+    enum class Status { Done, NotFound, Active, Dead, Pending };
+    std::string id;
+    Status status = Status::Done;
+};
+const char* idStatusName(IdResult::Status status);
+
+struct NackResult
+{
+    bool dead = false;
+    long long when = 0; // retry due time, or time died
+};
+
+struct ReapResult
+{
+    int requeued = 0;
+    int dead = 0;
+    bool more = false; // the bound was hit: call again
+};
+
+struct BulkResult
+{
+    long long done = 0;
+    long long remaining = 0;
+};
+
+struct QueueCounts
+{
+    long long pending = 0;
+    long long dueNow = 0;
+    long long active = 0;
+    long long dead = 0;
+};
+
+struct QueueConfig
+{
+    int maxAttempts = 5;
+    std::string backoff = "5000,20000,30000"; // normalized form
+    long long leaseMs = 30000;
+    long long maxPayload = 1024 * 1024;
+    bool paused = false;
+};
+
+// Counters: pushed, claimed, acked, retried, died, cancelled, expired.
+using Counters = std::map<std::string, long long>;
+
+struct MinuteCounters
+{
+    long long minute = 0; // ms since epoch / 60000
+    Counters counters;
+};
+
+struct QueueSummary
+{
+    std::string name;
+    QueueCounts counts;
+};
+
+} // namespace delayq

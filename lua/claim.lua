@@ -1,0 +1,57 @@
+-- claim.lua: hands up to N due tasks to a worker, each under a lease.
+-- KEYS (the same seven for every native-queue script, built by Queue::scriptKeys()):
+--   [1] pending ZSET  [2] active ZSET  [3] dead ZSET  [4] task key prefix ("dq:{Q}:t:", id appended)
+--   [5] config HASH   [6] stats HASH   [7] minute counters prefix ("dq:{Q}:m:", minute appended)
+-- ARGV[1] max tasks (1..1000)  ARGV[2] lease ms (0 = the queue's lease_ms, default 30000)
+-- ARGV[3] worker name          ARGV[4] token base (random; each task's token is base:i)
+-- Reply: {server now ms, next due ms (-1 = nothing pending), paused (0|1),
+--         {{id, payload, due, attempts, max_attempts, token, lease deadline}, ...}}
+-- Errors: INVALID when ARGV is malformed.
+-- An id in pending whose hash is missing is moved to dead with an error saying so,
+-- so one broken entry can never block the queue.
+local limit = tonumber(ARGV[1])
+if limit == nil or limit < 1 or limit > 1000 then
+  return redis.error_reply('INVALID claim: max tasks must be 1..1000')
+end
+local now = now_ms()
+local lease = tonumber(ARGV[2])
+if lease == nil or lease < 0 then return redis.error_reply('INVALID claim: lease ms') end
+if lease == 0 then lease = config_number(KEYS[5], 'lease_ms', 30000) end
+local worker, token_base = ARGV[3], ARGV[4]
+
+local function next_due()
+  return earliest(KEYS[1]) or -1
+end
+
+if redis.call('HGET', KEYS[5], 'paused') == '1' then
+  return {int(now), int(next_due()), 1, {}}
+end
+
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit)
+local tasks = {}
+local claimed, broken = 0, 0
+for i = 1, #ids, 2 do
+  local id, score = ids[i], ids[i + 1]
+  local key = KEYS[4] .. id
+  redis.call('ZREM', KEYS[1], id)
+  if redis.call('EXISTS', key) == 0 then
+    redis.call('HSET', key, 'payload', '', 'due', score, 'created', int(now), 'attempts', '0',
+      'max_attempts', '0', 'state', 'dead',
+      'last_error', 'task data was missing when it came due (the hash was deleted by hand?)')
+    redis.call('ZADD', KEYS[3], now, id)
+    broken = broken + 1
+  else
+    local attempts = redis.call('HINCRBY', key, 'attempts', 1)
+    local token = token_base .. ':' .. int((i + 1) / 2)
+    local deadline = now + lease
+    redis.call('HSET', key, 'state', 'active', 'lease', token, 'worker', worker,
+      'claimed', int(now))
+    redis.call('ZADD', KEYS[2], deadline, id)
+    local f = redis.call('HMGET', key, 'payload', 'due', 'max_attempts')
+    tasks[#tasks + 1] = {id, f[1] or '', f[2] or score, attempts, f[3] or '0', token, int(deadline)}
+    claimed = claimed + 1
+  end
+end
+count(KEYS[6], KEYS[7], 'claimed', claimed, now)
+count(KEYS[6], KEYS[7], 'died', broken, now)
+return {int(now), int(next_due()), 0, tasks}

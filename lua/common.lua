@@ -1,0 +1,76 @@
+-- common.lua: helpers prepended to every script at build time (core/embedscripts.cmake).
+-- Not a script of its own: it defines local functions only.
+
+-- Server time in ms: every client agrees on "now", whatever its own clock says.
+local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+
+-- Integers as decimal text: tostring() would give "1.7e+12" for large ms values.
+local function int(n)
+  return string.format('%d', n)
+end
+
+-- Adds n to a counter, cumulative and for the current minute (kept 48 h for charts).
+local function count(stats_key, minute_prefix, field, n, now)
+  if n == 0 then return end
+  redis.call('HINCRBY', stats_key, field, n)
+  local minute_key = minute_prefix .. int(math.floor(now / 60000))
+  redis.call('HINCRBY', minute_key, field, n)
+  redis.call('EXPIRE', minute_key, 172800)
+end
+
+-- A queue setting, or the default when it is unset or garbage.
+local function config_number(config_key, field, default)
+  local v = tonumber(redis.call('HGET', config_key, field))
+  if v == nil or v < 0 then return default end
+  return v
+end
+
+local function config_backoff(config_key)
+  local v = redis.call('HGET', config_key, 'backoff')
+  if not v or v == '' then return '5000,20000,30000' end
+  return v
+end
+
+-- Delay before retry number `attempts` (1-based), ms. spec: "5000,20000" (the last repeats)
+-- or "exp:BASE:MAX". Garbage gives 5000 rather than an error: a retry must not be lost.
+local function backoff_delay(spec, attempts)
+  if attempts < 1 then attempts = 1 end
+  local base, max = string.match(spec, '^exp:(%d+):(%d+)$')
+  if base then
+    base = tonumber(base)
+    max = tonumber(max)
+    local delay = base
+    for _ = 2, attempts do
+      delay = delay * 2
+      if delay >= max then return max end
+    end
+    if delay > max then return max end
+    return delay
+  end
+  local list = {}
+  for part in string.gmatch(spec, '[^,]+') do
+    local n = tonumber(part)
+    if n and n >= 0 then list[#list + 1] = n end
+  end
+  if #list == 0 then return 5000 end
+  if attempts > #list then attempts = #list end
+  return list[attempts]
+end
+
+-- Earliest due time in a sorted set, or nil.
+local function earliest(zset_key)
+  local first = redis.call('ZRANGE', zset_key, 0, 0, 'WITHSCORES')
+  if first[2] then return tonumber(first[2]) end
+  return nil
+end
+
+-- Tells sleeping workers that a task is now due earlier than anything they knew of.
+local function wake_if_earlier(channel, before, due)
+  if channel ~= '' and (before == nil or due < before) then
+    redis.call('PUBLISH', channel, int(due))
+  end
+end
+

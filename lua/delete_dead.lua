@@ -1,0 +1,39 @@
+-- delete_dead.lua: deletes dead tasks for good.
+-- KEYS (the same seven for every native-queue script, built by Queue::scriptKeys()):
+--   [1] pending ZSET  [2] active ZSET  [3] dead ZSET  [4] task key prefix ("dq:{Q}:t:", id appended)
+--   [5] config HASH   [6] stats HASH   [7] minute counters prefix ("dq:{Q}:m:", minute appended)
+-- ARGV[1] mode ("ids" | "all")  ARGV[2] limit for "all" (1..1000), then the ids for "ids"
+-- Reply: {done, remaining in dead, {one status per given id: done | not_found | pending | active}}
+-- Errors: INVALID on bad ARGV.
+local mode, limit = ARGV[1], tonumber(ARGV[2])
+if limit == nil or limit < 1 or limit > 1000 or (mode ~= 'ids' and mode ~= 'all') then
+  return redis.error_reply('INVALID delete_dead: mode and limit')
+end
+if #ARGV - 2 > 1000 then return redis.error_reply('INVALID delete_dead: at most 1000 ids a call') end
+local done = 0
+local statuses = {}
+local function remove(id)
+  if redis.call('ZREM', KEYS[3], id) == 0 then return false end
+  redis.call('DEL', KEYS[4] .. id)
+  return true
+end
+if mode == 'all' then
+  for _, id in ipairs(redis.call('ZRANGE', KEYS[3], 0, limit - 1)) do
+    if remove(id) then done = done + 1 end
+  end
+else
+  for i = 3, #ARGV do
+    local id = ARGV[i]
+    local status = 'not_found'
+    if remove(id) then
+      status = 'done'
+      done = done + 1
+    elseif redis.call('ZSCORE', KEYS[1], id) then
+      status = 'pending'
+    elseif redis.call('ZSCORE', KEYS[2], id) then
+      status = 'active'
+    end
+    statuses[#statuses + 1] = status
+  end
+end
+return {done, redis.call('ZCARD', KEYS[3]), statuses}

@@ -1,0 +1,23 @@
+-- purge.lua: deletes up to N tasks of a queue (pending, then active, then dead).
+-- KEYS (the same seven for every native-queue script, built by Queue::scriptKeys()):
+--   [1] pending ZSET  [2] active ZSET  [3] dead ZSET  [4] task key prefix ("dq:{Q}:t:", id appended)
+--   [5] config HASH   [6] stats HASH   [7] minute counters prefix ("dq:{Q}:m:", minute appended)
+-- ARGV[1] limit (1..1000)
+-- Reply: {deleted, remaining tasks in all three sets}. The caller repeats until 0 remain.
+-- Errors: INVALID on bad ARGV.
+local limit = tonumber(ARGV[1])
+if limit == nil or limit < 1 or limit > 1000 then
+  return redis.error_reply('INVALID purge: limit must be 1..1000')
+end
+local deleted = 0
+for s = 1, 3 do
+  if deleted >= limit then break end
+  local ids = redis.call('ZRANGE', KEYS[s], 0, limit - deleted - 1)
+  for _, id in ipairs(ids) do
+    redis.call('DEL', KEYS[4] .. id)
+    redis.call('ZREM', KEYS[s], id)
+  end
+  deleted = deleted + #ids
+end
+local remaining = redis.call('ZCARD', KEYS[1]) + redis.call('ZCARD', KEYS[2]) + redis.call('ZCARD', KEYS[3])
+return {deleted, remaining}

@@ -1,0 +1,62 @@
+-- push.lua: adds tasks to a native queue.
+-- KEYS (the same seven for every native-queue script, built by Queue::scriptKeys()):
+--   [1] pending ZSET  [2] active ZSET  [3] dead ZSET  [4] task key prefix ("dq:{Q}:t:", id appended)
+--   [5] config HASH   [6] stats HASH   [7] minute counters prefix ("dq:{Q}:m:", minute appended)
+-- ARGV[1] mode: "nx" (an existing id is reported) | "replace" (it is overwritten)
+-- ARGV[2] wake channel ("" = none)
+-- ARGV[3] n, the number of tasks; then 6 values per task:
+--   id, payload (bytes), due kind ("at" | "in"), due value (ms: epoch time or delay),
+--   max attempts (0 = queue default), backoff (normalized; "" = queue default)
+-- Reply: n pairs {status, due ms}; status: created | exists | replaced | too_large | active
+--   (active: "replace" refused because a worker holds the task)
+-- Errors: INVALID when ARGV is malformed.
+local mode = ARGV[1]
+local channel = ARGV[2]
+local n = tonumber(ARGV[3])
+if n == nil or n < 0 or #ARGV ~= 3 + n * 6 then
+  return redis.error_reply('INVALID push: ARGV does not hold n tasks of 6 values')
+end
+local now = now_ms()
+local max_payload = config_number(KEYS[5], 'max_payload', 1048576)
+local default_attempts = config_number(KEYS[5], 'max_attempts', 5)
+local before = earliest(KEYS[1])
+local min_due = nil
+local created = 0
+local reply = {}
+for i = 0, n - 1 do
+  local a = 4 + i * 6
+  local id, payload, kind, value = ARGV[a], ARGV[a + 1], ARGV[a + 2], tonumber(ARGV[a + 3])
+  local max_attempts, backoff = tonumber(ARGV[a + 4]), ARGV[a + 5]
+  if value == nil then return redis.error_reply('INVALID push: due value is not a number') end
+  local due = value
+  if kind == 'in' then due = now + value end
+  local key = KEYS[4] .. id
+  local status = 'created'
+  if #payload > max_payload then
+    status = 'too_large'
+  elseif redis.call('EXISTS', key) == 1 then
+    if mode ~= 'replace' then
+      status = 'exists'
+    elseif redis.call('HGET', key, 'state') == 'active' then
+      status = 'active'
+    else
+      status = 'replaced'
+      -- The old copy may sit in the dead set; it leaves with its data.
+      redis.call('ZREM', KEYS[3], id)
+      redis.call('DEL', key)
+    end
+  end
+  if status == 'created' or status == 'replaced' then
+    if max_attempts == nil or max_attempts <= 0 then max_attempts = default_attempts end
+    redis.call('HSET', key, 'payload', payload, 'due', int(due), 'created', int(now),
+      'attempts', '0', 'max_attempts', int(max_attempts), 'state', 'pending')
+    if backoff ~= '' then redis.call('HSET', key, 'backoff', backoff) end
+    redis.call('ZADD', KEYS[1], int(due), id)
+    created = created + 1
+    if min_due == nil or due < min_due then min_due = due end
+  end
+  reply[#reply + 1] = {status, int(due)}
+end
+count(KEYS[6], KEYS[7], 'pushed', created, now)
+if min_due then wake_if_earlier(channel, before, min_due) end
+return reply

@@ -1,0 +1,45 @@
+-- requeue.lua: gives dead tasks a new life: pending, due now, attempts reset to 0.
+-- KEYS (the same seven for every native-queue script, built by Queue::scriptKeys()):
+--   [1] pending ZSET  [2] active ZSET  [3] dead ZSET  [4] task key prefix ("dq:{Q}:t:", id appended)
+--   [5] config HASH   [6] stats HASH   [7] minute counters prefix ("dq:{Q}:m:", minute appended)
+-- ARGV[1] mode ("ids" | "all")  ARGV[2] limit for "all" (1..1000)  ARGV[3] wake channel
+-- ARGV[4..] the ids for "ids" (at most 1000)
+-- Reply: {done, remaining in dead, {one status per given id: done | not_found | pending | active}}
+-- Errors: INVALID on bad ARGV.
+local mode, limit = ARGV[1], tonumber(ARGV[2])
+if limit == nil or limit < 1 or limit > 1000 or (mode ~= 'ids' and mode ~= 'all') then
+  return redis.error_reply('INVALID requeue: mode and limit')
+end
+if #ARGV - 3 > 1000 then return redis.error_reply('INVALID requeue: at most 1000 ids a call') end
+local now = now_ms()
+local before = earliest(KEYS[1])
+local function revive(id)
+  if not redis.call('ZSCORE', KEYS[3], id) then return false end
+  redis.call('ZREM', KEYS[3], id)
+  redis.call('HSET', KEYS[4] .. id, 'state', 'pending', 'due', int(now), 'attempts', '0')
+  redis.call('ZADD', KEYS[1], now, id)
+  return true
+end
+local done = 0
+local statuses = {}
+if mode == 'all' then
+  for _, id in ipairs(redis.call('ZRANGE', KEYS[3], 0, limit - 1)) do
+    if revive(id) then done = done + 1 end
+  end
+else
+  for i = 4, #ARGV do
+    local id = ARGV[i]
+    local status = 'not_found'
+    if revive(id) then
+      status = 'done'
+      done = done + 1
+    elseif redis.call('ZSCORE', KEYS[1], id) then
+      status = 'pending'
+    elseif redis.call('ZSCORE', KEYS[2], id) then
+      status = 'active'
+    end
+    statuses[#statuses + 1] = status
+  end
+end
+if done > 0 then wake_if_earlier(ARGV[3], before, now) end
+return {done, redis.call('ZCARD', KEYS[3]), statuses}

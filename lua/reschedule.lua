@@ -1,0 +1,36 @@
+-- reschedule.lua: moves pending tasks to a new due time ("run now" is a delay of 0).
+-- KEYS (the same seven for every native-queue script, built by Queue::scriptKeys()):
+--   [1] pending ZSET  [2] active ZSET  [3] dead ZSET  [4] task key prefix ("dq:{Q}:t:", id appended)
+--   [5] config HASH   [6] stats HASH   [7] minute counters prefix ("dq:{Q}:m:", minute appended)
+-- ARGV[1] due kind ("at" | "in")  ARGV[2] due value (ms: epoch time or delay from server now)
+-- ARGV[3] wake channel, then the ids (at most 1000)
+-- Reply: {due ms, {one status per id: done | not_found | active | dead}}
+-- Errors: INVALID on bad ARGV.
+local kind, value = ARGV[1], tonumber(ARGV[2])
+if value == nil or (kind ~= 'at' and kind ~= 'in') then
+  return redis.error_reply('INVALID reschedule: due kind and value')
+end
+if #ARGV - 3 > 1000 then return redis.error_reply('INVALID reschedule: at most 1000 ids a call') end
+local now = now_ms()
+local due = value
+if kind == 'in' then due = now + value end
+local before = earliest(KEYS[1])
+local statuses = {}
+local moved = 0
+for i = 4, #ARGV do
+  local id = ARGV[i]
+  local status = 'not_found'
+  if redis.call('ZSCORE', KEYS[1], id) then
+    redis.call('ZADD', KEYS[1], 'XX', due, id)
+    redis.call('HSET', KEYS[4] .. id, 'due', int(due))
+    status = 'done'
+    moved = moved + 1
+  elseif redis.call('ZSCORE', KEYS[2], id) then
+    status = 'active'
+  elseif redis.call('ZSCORE', KEYS[3], id) then
+    status = 'dead'
+  end
+  statuses[#statuses + 1] = status
+end
+if moved > 0 then wake_if_earlier(ARGV[3], before, due) end
+return {int(due), statuses}
