@@ -1,0 +1,129 @@
+#include "redisserver.h"
+
+#include <QElapsedTimer>
+#include <QTcpServer>
+#include <QThread>
+
+#include <csignal>
+
+namespace {
+
+int freePort()
+{
+    QTcpServer probe;
+    if (!probe.listen(QHostAddress::LocalHost, 0))
+        return 0;
+    return probe.serverPort();
+}
+
+} // namespace
+
+RedisServer::RedisServer() = default;
+
+RedisServer::~RedisServer()
+{
+    stop();
+}
+
+QString RedisServer::socketPath() const
+{
+    return m_dir.filePath(QStringLiteral("redis.sock"));
+}
+
+std::string RedisServer::tcpUrl() const
+{
+    return "redis://127.0.0.1:" + std::to_string(m_port);
+}
+
+std::string RedisServer::unixUrl() const
+{
+    return "unix://" + socketPath().toStdString();
+}
+
+bool RedisServer::isRunning() const
+{
+    return m_process && m_process->state() == QProcess::Running;
+}
+
+bool RedisServer::start(const QStringList& extraArgs)
+{
+    stop();
+    if (!extraArgs.isEmpty())
+        m_extraArgs = extraArgs;
+    if (!m_dir.isValid()) {
+        m_error = QStringLiteral("cannot create a temporary folder");
+        return false;
+    }
+    // Keep the port across restarts, so clients reconnect to the same address.
+    if (m_port == 0)
+        m_port = freePort();
+    QStringList args{QStringLiteral("--port"),       QString::number(m_port),
+                     QStringLiteral("--bind"),       QStringLiteral("127.0.0.1"),
+                     QStringLiteral("--unixsocket"), socketPath(),
+                     QStringLiteral("--dir"),        m_dir.path(),
+                     QStringLiteral("--save"),       QString(),
+                     QStringLiteral("--daemonize"),  QStringLiteral("no"),
+                     QStringLiteral("--protected-mode"), QStringLiteral("no"),
+                     QStringLiteral("--loglevel"),   QStringLiteral("warning")};
+    args << m_extraArgs;
+    m_process = std::make_unique<QProcess>();
+    m_process->setProcessChannelMode(QProcess::MergedChannels);
+    m_process->start(QStringLiteral("redis-server"), args);
+    if (!m_process->waitForStarted(5000)) {
+        m_error = QStringLiteral("redis-server did not start: ") + m_process->errorString();
+        return false;
+    }
+    QElapsedTimer timer;
+    timer.start();
+    while (timer.elapsed() < 10000) {
+        if (cli({QStringLiteral("PING")}).trimmed() == "PONG")
+            return true;
+        if (m_process->state() != QProcess::Running) {
+            m_error = QStringLiteral("redis-server exited: ") +
+                      QString::fromLocal8Bit(m_process->readAll());
+            return false;
+        }
+        QThread::msleep(20);
+    }
+    m_error = QStringLiteral("redis-server did not answer PING within 10 s");
+    return false;
+}
+
+void RedisServer::stop()
+{
+    if (!m_process)
+        return;
+    if (m_process->state() == QProcess::Running) {
+        thaw();
+        m_process->terminate();
+        if (!m_process->waitForFinished(5000)) {
+            m_process->kill();
+            m_process->waitForFinished(2000);
+        }
+    }
+    m_process.reset();
+}
+
+void RedisServer::freeze()
+{
+    if (isRunning())
+        ::kill(static_cast<pid_t>(m_process->processId()), SIGSTOP);
+}
+
+void RedisServer::thaw()
+{
+    if (isRunning())
+        ::kill(static_cast<pid_t>(m_process->processId()), SIGCONT);
+}
+
+QByteArray RedisServer::cli(const QStringList& args) const
+{
+    QProcess p;
+    p.start(QStringLiteral("redis-cli"), QStringList{QStringLiteral("-s"), socketPath()} + args);
+    if (!p.waitForFinished(10000)) {
+        p.kill();
+        p.waitForFinished();
+        return {};
+    }
+    return p.readAllStandardOutput();
+}

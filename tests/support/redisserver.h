@@ -1,0 +1,44 @@
+#pragma once
+
+#include <QProcess>
+#include <QStringList>
+#include <QTemporaryDir>
+
+#include <memory>
+#include <string>
+
+// A private redis-server for one test suite: a unix socket in a temporary folder and a free
+// loopback TCP port. Never the machine's server on 6379.
+class RedisServer
+{
+public:
+    RedisServer();
+    ~RedisServer();
+
+    // Starts (or restarts) the server; extraArgs are redis-server options ("--appendonly",
+    // "yes"). Returns false with a reason in errorString() when it does not come up in 10 s.
+    bool start(const QStringList& extraArgs = {});
+    void stop();
+    // SIGSTOP/SIGCONT: a server that accepts connections but answers nothing.
+    void freeze();
+    void thaw();
+    bool isRunning() const;
+
+    int port() const { return m_port; }
+    QString socketPath() const;
+    QString dataDir() const { return m_dir.path(); }
+    std::string tcpUrl() const;
+    std::string unixUrl() const;
+    QString errorString() const { return m_error; }
+
+    // Runs redis-cli against this server and returns its output (for setup and checks
+    // that must not go through the code under test).
+    QByteArray cli(const QStringList& args) const;
+
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<QProcess> m_process;
+    QStringList m_extraArgs;
+    int m_port = 0;
+    QString m_error;
+};
