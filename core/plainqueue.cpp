@@ -1,0 +1,363 @@
+#include "plainqueue.h"
+
+#include "error.h"
+#include "keys.h"
+#include "queue.h"
+#include "sha1.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace delayq {
+
+namespace {
+
+constexpr size_t kChunk = 1000;
+
+// Plausible due times, as ms since the epoch: 1990-01-01 .. 2200-01-01.
+constexpr double kEarliestMs = 631152000000.0;
+constexpr double kLatestMs = 7258118400000.0;
+
+double parseScore(const std::string& score)
+{
+    char* end = nullptr;
+    double v = std::strtod(score.c_str(), &end);
+    if (score.empty() || end != score.c_str() + score.size())
+        throw Error(ErrorCode::Protocol, "a sorted-set score is not a number");
+    return v;
+}
+
+void throwIfError(const Reply& r)
+{
+    if (r.isError())
+        throw Connection::errorFromReply(r.str);
+}
+
+} // namespace
+
+PlainQueue::PlainQueue(Connection& connection, std::string key, std::optional<ScoreUnit> unit)
+    : m_connection(connection), m_key(std::move(key))
+{
+    if (m_key.empty() || m_key.size() > 4096)
+        throw Error(ErrorCode::InvalidArgument, "a plain queue key must be 1 to 4096 bytes");
+    const std::string type = m_connection.command({"TYPE", m_key}).str;
+    if (type != "zset" && type != "none")
+        throw Error(ErrorCode::WrongType, "key '" + m_key.substr(0, 200) + "' holds a " + type +
+                                              ", not a sorted set: it is not a delay queue");
+    m_unit = unit ? *unit : detectUnit(m_connection, m_key);
+}
+
+PlainQueue::ScoreUnit PlainQueue::parseUnit(const std::string& text)
+{
+    if (text == "ms")
+        return ScoreUnit::Milliseconds;
+    if (text == "s")
+        return ScoreUnit::Seconds;
+    throw Error(ErrorCode::InvalidArgument, "the score unit must be ms or s");
+}
+
+PlainQueue::ScoreUnit PlainQueue::detectUnit(Connection& connection, const std::string& key)
+{
+    auto replies = connection.pipeline({{"ZRANGE", key, "0", "0", "WITHSCORES"},
+                                        {"ZRANGE", key, "-1", "-1", "WITHSCORES"}});
+    for (const auto& r : replies) {
+        throwIfError(r);
+        if (r.elements.size() == 2) {
+            double score = 0;
+            try {
+                score = parseScore(r.elements[1].str);
+            } catch (const Error&) {
+                continue;
+            }
+            if (score >= 1e11)
+                return ScoreUnit::Milliseconds;
+            if (score > 0)
+                return ScoreUnit::Seconds;
+        }
+    }
+    return ScoreUnit::Milliseconds; // an empty key: ms is what most producers write
+}
+
+std::string PlainQueue::scoreFor(long long dueMs) const
+{
+    if (m_unit == ScoreUnit::Milliseconds)
+        return std::to_string(dueMs);
+    if (dueMs % 1000 == 0)
+        return std::to_string(dueMs / 1000);
+    char buffer[48];
+    std::snprintf(buffer, sizeof buffer, "%lld.%03lld", dueMs / 1000, std::llabs(dueMs % 1000));
+    return buffer;
+}
+
+long long PlainQueue::dueFromScore(const std::string& score) const
+{
+    double v = 0;
+    try {
+        v = parseScore(score);
+    } catch (const Error&) {
+        return 0;
+    }
+    if (m_unit == ScoreUnit::Seconds)
+        v *= 1000.0;
+    if (!std::isfinite(v) || v > 9.0e15 || v < -9.0e15)
+        return v < 0 ? -9000000000000000LL : 9000000000000000LL; // "inf" stays sortable
+    return std::llround(v);
+}
+
+void PlainQueue::requireWritable(const char* what) const
+{
+    if (m_connection.options().readOnly)
+        throw Error(ErrorCode::NoPermission, std::string("cannot ") + what + " on '" +
+                                                 m_key.substr(0, 200) +
+                                                 "': this session is read-only");
+}
+
+std::vector<PlainQueue::Member> PlainQueue::members(const Reply& withScores) const
+{
+    std::vector<Member> out;
+    for (size_t i = 0; i + 1 < withScores.elements.size(); i += 2) {
+        Member m;
+        m.member = withScores.elements[i].str;
+        m.score = withScores.elements[i + 1].str;
+        m.dueMs = dueFromScore(m.score);
+        out.push_back(std::move(m));
+    }
+    return out;
+}
+
+long long PlainQueue::size()
+{
+    return m_connection.command({"ZCARD", m_key}).toInteger();
+}
+
+long long PlainQueue::dueNow()
+{
+    return m_connection.command({"ZCOUNT", m_key, "-inf", scoreFor(m_connection.serverNowMs())})
+        .toInteger();
+}
+
+std::vector<PlainQueue::Member> PlainQueue::page(long long offset, long long limit)
+{
+    if (offset < 0 || limit < 1 || limit > 10000)
+        throw Error(ErrorCode::InvalidArgument, "a page is 1 to 10000 members from offset 0 on");
+    return members(m_connection.command({"ZRANGE", m_key, std::to_string(offset),
+                                         std::to_string(offset + limit - 1), "WITHSCORES"}));
+}
+
+std::vector<PlainQueue::Member> PlainQueue::pageFromTime(long long fromMs, long long limit)
+{
+    if (limit < 1 || limit > 10000)
+        throw Error(ErrorCode::InvalidArgument, "a page is 1 to 10000 members");
+    return members(m_connection.command({"ZRANGEBYSCORE", m_key, scoreFor(fromMs), "+inf",
+                                         "WITHSCORES", "LIMIT", "0", std::to_string(limit)}));
+}
+
+long long PlainQueue::rankOfTime(long long ms)
+{
+    return m_connection.command({"ZCOUNT", m_key, "-inf", "(" + scoreFor(ms)}).toInteger();
+}
+
+std::vector<long long> PlainQueue::histogram(long long fromMs, long long toMs, int buckets)
+{
+    if (buckets < 1 || buckets > 10000 || toMs <= fromMs)
+        throw Error(ErrorCode::InvalidArgument,
+                    "a histogram has 1 to 10000 buckets and ends after it starts");
+    std::vector<std::vector<std::string>> commands;
+    const double width = static_cast<double>(toMs - fromMs) / buckets;
+    for (int i = 0; i < buckets; ++i) {
+        long long lo = fromMs + static_cast<long long>(width * i);
+        long long hi = i + 1 == buckets ? toMs : fromMs + static_cast<long long>(width * (i + 1));
+        commands.push_back({"ZCOUNT", m_key, scoreFor(lo), "(" + scoreFor(hi)});
+    }
+    std::vector<long long> counts;
+    for (const auto& r : m_connection.pipeline(commands)) {
+        throwIfError(r);
+        counts.push_back(r.toInteger());
+    }
+    return counts;
+}
+
+std::vector<bool> PlainQueue::push(const std::vector<std::string>& newMembers, long long dueMs)
+{
+    requireWritable("push");
+    if (dueMs < 0 || dueMs > 253402300799999LL)
+        throw Error(ErrorCode::InvalidArgument, "the due time must be between 1970 and 9999");
+    for (const auto& m : newMembers)
+        if (m.size() > 512 * 1024 * 1024)
+            throw Error(ErrorCode::TooLarge, "a member is larger than 512 MiB");
+    std::vector<std::vector<std::string>> commands;
+    const std::string score = scoreFor(dueMs);
+    for (const auto& m : newMembers)
+        commands.push_back({"ZADD", m_key, "NX", score, m});
+    std::vector<bool> added;
+    for (const auto& r : m_connection.pipeline(commands)) {
+        throwIfError(r);
+        added.push_back(r.toInteger() == 1);
+    }
+    return added;
+}
+
+std::vector<bool> PlainQueue::cancel(const std::vector<std::string>& gone)
+{
+    requireWritable("cancel");
+    std::vector<std::vector<std::string>> commands;
+    for (const auto& m : gone)
+        commands.push_back({"ZREM", m_key, m});
+    std::vector<bool> removed;
+    for (const auto& r : m_connection.pipeline(commands)) {
+        throwIfError(r);
+        removed.push_back(r.toInteger() == 1);
+    }
+    return removed;
+}
+
+std::vector<bool> PlainQueue::reschedule(const std::vector<std::string>& moved, long long dueMs)
+{
+    requireWritable("reschedule");
+    if (dueMs < 0 || dueMs > 253402300799999LL)
+        throw Error(ErrorCode::InvalidArgument, "the due time must be between 1970 and 9999");
+    std::vector<bool> done;
+    for (size_t begin = 0; begin < moved.size(); begin += kChunk) {
+        size_t end = std::min(moved.size(), begin + kChunk);
+        std::vector<std::string> args{scoreFor(dueMs)};
+        args.insert(args.end(), moved.begin() + static_cast<long>(begin),
+                    moved.begin() + static_cast<long>(end));
+        Reply r = m_connection.evalScript(scripts::plainReschedule, {m_key}, args);
+        for (const auto& word : r.elements)
+            done.push_back(word.str == "done");
+    }
+    return done;
+}
+
+PlainQueue::PopResult PlainQueue::pop(int maxMembers, const std::string& forwardList)
+{
+    requireWritable("pop");
+    if (maxMembers < 1 || maxMembers > 1000)
+        throw Error(ErrorCode::InvalidArgument, "a pop takes 1 to 1000 members");
+    std::vector<std::string> keys{m_key};
+    if (!forwardList.empty())
+        keys.push_back(forwardList);
+    Reply r = m_connection.evalScript(
+        scripts::plainPop, keys,
+        {std::to_string(maxMembers), unitName(m_unit), forwardList.empty() ? "0" : "1"});
+    if (!r.isArray() || r.elements.size() < 3)
+        throw Error(ErrorCode::Protocol, "unexpected reply shape from plain_pop");
+    PopResult result;
+    result.serverNow = r.elements[0].toInteger();
+    if (!r.elements[1].str.empty())
+        result.nextDue = dueFromScore(r.elements[1].str);
+    result.members = members(r.elements[2]);
+    return result;
+}
+
+PlainQueue::ScanResult PlainQueue::scan(const std::string& cursor, const std::string& needle,
+                                        int count)
+{
+    if (count < 1 || count > 10000)
+        throw Error(ErrorCode::InvalidArgument, "a scan step reads 1 to 10000 members");
+    Reply r = m_connection.command({"ZSCAN", m_key, cursor, "COUNT", std::to_string(count)});
+    if (!r.isArray() || r.elements.size() != 2)
+        throw Error(ErrorCode::Protocol, "unexpected reply shape from ZSCAN");
+    ScanResult result;
+    result.cursor = r.elements[0].str;
+    for (auto& m : members(r.elements[1])) {
+        ++result.scanned;
+        // Substring match, binary-safe; ZSCAN MATCH would treat * ? [ as patterns.
+        if (needle.empty() || m.member.find(needle) != std::string::npos)
+            result.matches.push_back(std::move(m));
+    }
+    return result;
+}
+
+PlainQueue::MigrateResult PlainQueue::migrateTo(const std::string& queueName,
+                                                const std::string& prefix, long long limit,
+                                                int batch)
+{
+    requireWritable("migrate");
+    if (batch < 1 || batch > 1000)
+        throw Error(ErrorCode::InvalidArgument, "a migration batch is 1 to 1000 members");
+    Queue queue(m_connection, queueName, prefix);
+    MigrateResult result;
+    while (limit <= 0 || result.moved + result.skipped < limit) {
+        long long take = batch;
+        if (limit > 0)
+            take = std::min<long long>(take, limit - result.moved - result.skipped);
+        auto chunk = page(0, take);
+        if (chunk.empty())
+            break;
+        std::vector<PushRequest> requests;
+        for (const auto& m : chunk) {
+            PushRequest r;
+            r.id = "plain-" + sha1Hex(m.member);
+            r.payload = m.member;
+            r.dueAtMs = std::max(0LL, m.dueMs);
+            requests.push_back(std::move(r));
+        }
+        auto pushed = queue.pushBatch(requests);
+        // Only now may the members leave the plain key: a crash before this line leaves
+        // them in both, and the next run finds their tasks as "exists" and just removes them.
+        std::vector<std::string> done;
+        for (size_t i = 0; i < chunk.size(); ++i) {
+            if (pushed[i].status == PushResult::Status::Created)
+                ++result.moved;
+            else if (pushed[i].status == PushResult::Status::Exists)
+                ++result.skipped;
+            else
+                throw Error(ErrorCode::TooLarge,
+                            "a member is larger than the queue's max_payload: raise it with "
+                            "`delayq config " + queueName + " max_payload BYTES` and run again");
+            done.push_back(chunk[i].member);
+        }
+        cancel(done);
+    }
+    result.remaining = size();
+    return result;
+}
+
+std::vector<PlainQueue::Candidate> PlainQueue::discover(Connection& connection,
+                                                        std::string& cursor,
+                                                        const std::string& nativePrefix,
+                                                        int count)
+{
+    Reply r = connection.command({"SCAN", cursor, "COUNT", std::to_string(count), "TYPE", "zset"});
+    if (!r.isArray() || r.elements.size() != 2)
+        throw Error(ErrorCode::Protocol, "unexpected reply shape from SCAN");
+    cursor = r.elements[0].str;
+    std::vector<std::string> keys;
+    const std::string native = nativePrefix + ":{";
+    for (const auto& k : r.elements[1].elements)
+        if (k.str.rfind(native, 0) != 0)
+            keys.push_back(k.str);
+    std::vector<std::vector<std::string>> commands;
+    for (const auto& k : keys) {
+        commands.push_back({"ZRANGE", k, "0", "0", "WITHSCORES"});
+        commands.push_back({"ZCARD", k});
+    }
+    auto replies = connection.pipeline(commands);
+    std::vector<Candidate> out;
+    for (size_t i = 0; i < keys.size(); ++i) {
+        const Reply& first = replies[2 * i];
+        if (first.isError() || first.elements.size() != 2)
+            continue;
+        double score = 0;
+        try {
+            score = parseScore(first.elements[1].str);
+        } catch (const Error&) {
+            continue;
+        }
+        Candidate c;
+        c.key = keys[i];
+        c.size = replies[2 * i + 1].toInteger(0);
+        if (score >= kEarliestMs && score <= kLatestMs)
+            c.unit = ScoreUnit::Milliseconds;
+        else if (score * 1000 >= kEarliestMs && score * 1000 <= kLatestMs)
+            c.unit = ScoreUnit::Seconds;
+        else
+            continue;
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
+} // namespace delayq

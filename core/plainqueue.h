@@ -1,0 +1,108 @@
+#pragma once
+
+#include "connection.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace delayq {
+
+// A "plain" delay queue: any sorted set whose members are the messages themselves, scored
+// by due time in ms or in s (what most home-grown Redis delay queues are). Everything that
+// applies to such a key: list, count, chart, push, cancel, reschedule, pop, search, migrate.
+class PlainQueue
+{
+public:
+    enum class ScoreUnit { Milliseconds, Seconds };
+
+    struct Member
+    {
+        std::string member; // binary-safe message
+        std::string score;  // exactly as Redis holds it
+        long long dueMs = 0;
+    };
+
+    struct PopResult
+    {
+        std::vector<Member> members;
+        std::optional<long long> nextDue; // ms
+        long long serverNow = 0;
+    };
+
+    struct ScanResult
+    {
+        std::string cursor; // "0" when the scan is complete
+        std::vector<Member> matches;
+        long long scanned = 0;
+    };
+
+    struct Candidate
+    {
+        std::string key;
+        ScoreUnit unit = ScoreUnit::Milliseconds;
+        long long size = 0;
+    };
+
+    // Throws Error(WrongType) when the key exists and is not a sorted set.
+    PlainQueue(Connection& connection, std::string key, std::optional<ScoreUnit> unit = {});
+
+    const std::string& key() const { return m_key; }
+    ScoreUnit unit() const { return m_unit; }
+    static const char* unitName(ScoreUnit unit) { return unit == ScoreUnit::Seconds ? "s" : "ms"; }
+    // "ms" | "s"; throws InvalidArgument otherwise.
+    static ScoreUnit parseUnit(const std::string& text);
+    // From the scores: below 1e11 they are seconds (1e11 ms is 1973, 1e11 s is year 5138).
+    static ScoreUnit detectUnit(Connection& connection, const std::string& key);
+
+    long long size();
+    long long dueNow();
+    std::vector<Member> page(long long offset, long long limit);
+    std::vector<Member> pageFromTime(long long fromMs, long long limit);
+    long long rankOfTime(long long ms);
+    std::vector<long long> histogram(long long fromMs, long long toMs, int buckets);
+
+    // Per member: true added, false already there (its due time is left alone).
+    std::vector<bool> push(const std::vector<std::string>& members, long long dueMs);
+    // Per member: true removed, false no longer there.
+    std::vector<bool> cancel(const std::vector<std::string>& members);
+    // Per member: true moved, false no longer there.
+    std::vector<bool> reschedule(const std::vector<std::string>& members, long long dueMs);
+    // Takes up to maxMembers due members atomically; forwardList: LPUSH each there too.
+    PopResult pop(int maxMembers, const std::string& forwardList = {});
+
+    // One bounded step of a search for members containing `needle` (ZSCAN COUNT count).
+    // Start with cursor "0"; done when the returned cursor is "0" again.
+    ScanResult scan(const std::string& cursor, const std::string& needle, int count = 1000);
+
+    struct MigrateResult
+    {
+        long long moved = 0;   // created as native tasks
+        long long skipped = 0; // already migrated by an earlier, interrupted run
+        long long remaining = 0;
+    };
+    // Copies up to `limit` members (earliest first) into a native queue, then removes them
+    // from this key. Each task id is derived from the member (sha1), so a run that was
+    // interrupted and is started again never makes a second task of one member.
+    MigrateResult migrateTo(const std::string& queue, const std::string& prefix, long long limit,
+                            int batch = 500);
+
+    // One bounded SCAN step over the database for sorted sets that look like delay queues
+    // (scores within 1990..2200 as ms or s). Keys of native delayq queues are left out.
+    static std::vector<Candidate> discover(Connection& connection, std::string& cursor,
+                                           const std::string& nativePrefix = "dq",
+                                           int count = 1000);
+
+    std::string scoreFor(long long dueMs) const;
+    long long dueFromScore(const std::string& score) const;
+
+private:
+    void requireWritable(const char* what) const;
+    std::vector<Member> members(const Reply& withScores) const;
+
+    Connection& m_connection;
+    std::string m_key;
+    ScoreUnit m_unit;
+};
+
+} // namespace delayq

@@ -1,0 +1,267 @@
+#include "connection.h"
+#include "error.h"
+#include "plainqueue.h"
+#include "queue.h"
+#include "redisserver.h"
+#include "sha1.h"
+
+#include <QTest>
+
+#include <set>
+#include <thread>
+
+using namespace delayq;
+
+namespace {
+
+long long nowMs()
+{
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+} // namespace
+
+class TestPlainQueue : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QVERIFY2(m_server.start(), qPrintable(m_server.errorString())); }
+    void init()
+    {
+        m_server.cli({"FLUSHALL"});
+        m_conn = std::make_unique<Connection>(ConnectionOptions::fromUrl(m_server.unixUrl()));
+    }
+    void cleanup() { m_conn.reset(); }
+
+    void sha1KnownValues()
+    {
+        QCOMPARE(sha1Hex(""), std::string("da39a3ee5e6b4b0d3255bfef95601890afd80709"));
+        QCOMPARE(sha1Hex("abc"), std::string("a9993e364706816aba3e25717850c26c9cd0d89d"));
+        // 56 bytes: the padding spills into a second block.
+        QCOMPARE(sha1Hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+                 std::string("84983e441c3bd26ebaae4aa1f95129e5e54670f1"));
+    }
+
+    // The three shapes the seed designs write, and the unit each uses.
+    void detectsUnitAndLists_data()
+    {
+        QTest::addColumn<QString>("member");
+        QTest::addColumn<bool>("seconds");
+        QTest::newRow("json id/msg, ms")
+            << R"({"id":"3f1c9a52-8d1e-4c7b-9a0e-2b5f7d9e1a11","msg":"cancel order 42"})" << false;
+        QTest::newRow("numeric id, ms") << "1234567" << false;
+        QTest::newRow("json task, s") << R"({"data":"mail 7","times":0,"timestamp":1700000000})"
+                                      << true;
+    }
+    void detectsUnitAndLists()
+    {
+        QFETCH(QString, member);
+        QFETCH(bool, seconds);
+        const long long due = nowMs() - 5000;
+        const QString score = seconds ? QString::number(due / 1000) : QString::number(due);
+        m_server.cli({"ZADD", "orders:delay", score, member});
+        m_server.cli({"ZADD", "orders:delay", seconds ? QString::number(due / 1000 + 3600)
+                                                      : QString::number(due + 3600000),
+                      "later"});
+        PlainQueue q(*m_conn, "orders:delay");
+        QCOMPARE(q.unit() == PlainQueue::ScoreUnit::Seconds, seconds);
+        QCOMPARE(q.size(), 2LL);
+        QCOMPARE(q.dueNow(), 1LL);
+        auto page = q.page(0, 10);
+        QCOMPARE(page.size(), size_t(2));
+        QCOMPARE(QString::fromStdString(page[0].member), member);
+        QVERIFY(std::llabs(page[0].dueMs - due) < 1000);
+        auto buckets = q.histogram(due - 1000, due + 7200000, 12);
+        long long sum = 0;
+        for (long long b : buckets)
+            sum += b;
+        QCOMPARE(sum, 2LL);
+        QCOMPARE(q.rankOfTime(due + 1000), 1LL);
+    }
+
+    void wrongTypeRefused()
+    {
+        m_server.cli({"SET", "notaqueue", "x"});
+        try {
+            PlainQueue q(*m_conn, "notaqueue");
+            QFAIL("a string key was accepted as a plain queue");
+        } catch (const Error& e) {
+            QCOMPARE(e.code(), ErrorCode::WrongType);
+        }
+    }
+
+    void pushCancelRescheduleReportWhatWasThere()
+    {
+        PlainQueue q(*m_conn, "dq-plain", PlainQueue::ScoreUnit::Milliseconds);
+        const long long due = nowMs() + 60000;
+        auto added = q.push({"a", std::string("b\0c", 3)}, due);
+        QCOMPARE(added, (std::vector<bool>{true, true}));
+        // An identical member is reported, and its due time is not silently moved.
+        QCOMPARE(q.push({"a"}, due + 99999), std::vector<bool>{false});
+        QCOMPARE(m_server.cli({"ZSCORE", "dq-plain", "a"}).trimmed(), QByteArray::number(due));
+
+        QCOMPARE(q.reschedule({"a", "gone"}, due + 1000), (std::vector<bool>{true, false}));
+        QCOMPARE(m_server.cli({"ZSCORE", "dq-plain", "a"}).trimmed(),
+                 QByteArray::number(due + 1000));
+        QCOMPARE(m_server.cli({"ZSCORE", "dq-plain", "gone"}).trimmed(), QByteArray());
+
+        QCOMPARE(q.cancel({std::string("b\0c", 3), "gone"}), (std::vector<bool>{true, false}));
+        QCOMPARE(q.size(), 1LL);
+    }
+
+    void secondsScoresKeepTheirUnit()
+    {
+        PlainQueue q(*m_conn, "py-delay", PlainQueue::ScoreUnit::Seconds);
+        q.push({"job"}, 1700000000500);
+        QCOMPARE(m_server.cli({"ZSCORE", "py-delay", "job"}).trimmed(), QByteArray("1700000000.5"));
+        QCOMPARE(q.page(0, 1).front().dueMs, 1700000000500LL);
+    }
+
+    void popTakesOnlyDueMembersAndForwards()
+    {
+        PlainQueue q(*m_conn, "q", PlainQueue::ScoreUnit::Milliseconds);
+        const long long now = nowMs();
+        q.push({"due1", "due2"}, now - 10);
+        q.push({"later"}, now + 3600000);
+        auto popped = q.pop(10, "broker:list");
+        QCOMPARE(popped.members.size(), size_t(2));
+        QVERIFY(popped.nextDue.has_value());
+        QVERIFY(std::llabs(*popped.nextDue - (now + 3600000)) < 2);
+        QCOMPARE(m_server.cli({"LLEN", "broker:list"}).trimmed(), QByteArray("2"));
+        QCOMPARE(q.pop(10, "broker:list").members.size(), size_t(0));
+        QCOMPARE(m_server.cli({"LLEN", "broker:list"}).trimmed(), QByteArray("2"));
+        QCOMPARE(q.size(), 1LL);
+    }
+
+    void twoConsumersNeverShareAMember()
+    {
+        const int total = 6000;
+        {
+            PlainQueue q(*m_conn, "shared", PlainQueue::ScoreUnit::Milliseconds);
+            std::vector<std::string> members;
+            for (int i = 0; i < total; ++i)
+                members.push_back("m" + std::to_string(i));
+            q.push(members, nowMs() - 1000);
+        }
+        std::vector<std::string> got[2];
+        std::vector<std::thread> threads;
+        for (int t = 0; t < 2; ++t)
+            threads.emplace_back([&, t] {
+                Connection c(ConnectionOptions::fromUrl(m_server.unixUrl()));
+                PlainQueue q(c, "shared", PlainQueue::ScoreUnit::Milliseconds);
+                for (;;) {
+                    auto r = q.pop(50, "out");
+                    if (r.members.empty())
+                        break;
+                    for (auto& m : r.members)
+                        got[t].push_back(m.member);
+                }
+            });
+        for (auto& th : threads)
+            th.join();
+        std::set<std::string> all(got[0].begin(), got[0].end());
+        all.insert(got[1].begin(), got[1].end());
+        QCOMPARE(got[0].size() + got[1].size(), size_t(total));
+        QCOMPARE(all.size(), size_t(total));
+        QCOMPARE(m_server.cli({"LLEN", "out"}).trimmed(), QByteArray::number(total));
+    }
+
+    void scanFindsSubstringsInSteps()
+    {
+        PlainQueue q(*m_conn, "big", PlainQueue::ScoreUnit::Milliseconds);
+        std::vector<std::string> members;
+        for (int i = 0; i < 3000; ++i)
+            members.push_back("{\"order\":" + std::to_string(i) + ",\"tag\":\"" +
+                              (i % 100 == 7 ? "needle*" : "hay") + "\"}");
+        q.push(members, nowMs());
+        std::string cursor = "0";
+        size_t found = 0;
+        int steps = 0;
+        do {
+            auto r = q.scan(cursor, "needle*", 200);
+            cursor = r.cursor;
+            found += r.matches.size();
+            ++steps;
+        } while (cursor != "0" && steps < 1000);
+        QCOMPARE(found, size_t(30));
+        QVERIFY(steps > 1); // bounded steps, not one call over the whole key
+    }
+
+    void migrateInterruptedAndRerunMovesEachMemberOnce()
+    {
+        PlainQueue q(*m_conn, "legacy", PlainQueue::ScoreUnit::Milliseconds);
+        std::vector<std::string> members;
+        for (int i = 0; i < 1200; ++i)
+            members.push_back("{\"id\":" + std::to_string(i) + "}");
+        const long long due = nowMs() + 60000;
+        q.push(members, due);
+
+        auto first = q.migrateTo("native", "dq", 500, 100); // stopped half way
+        QCOMPARE(first.moved, 500LL);
+        QCOMPARE(first.remaining, 700LL);
+
+        // A crash between the push and the removal: the task exists, the member stayed.
+        Queue native(*m_conn, "native");
+        PushRequest r;
+        r.id = "plain-" + sha1Hex(members[900]);
+        r.payload = members[900];
+        r.dueAtMs = due;
+        native.push(r);
+
+        auto second = q.migrateTo("native", "dq", 0, 100);
+        QCOMPARE(second.moved, 699LL);
+        QCOMPARE(second.skipped, 1LL);
+        QCOMPARE(second.remaining, 0LL);
+        QCOMPARE(native.counts().pending, 1200LL);
+        std::set<std::string> payloads;
+        for (const auto& t : native.page(TaskSet::Pending, 0, 2000)) {
+            payloads.insert(t.payload);
+            QCOMPARE(t.due, due);
+        }
+        QCOMPARE(payloads.size(), size_t(1200));
+    }
+
+    void discoverFindsDelayQueuesOnly()
+    {
+        const long long now = nowMs();
+        m_server.cli({"ZADD", "orders:delay", QString::number(now), "x"});
+        m_server.cli({"ZADD", "py:delay", QString::number(now / 1000), "y"});
+        m_server.cli({"ZADD", "leaderboard", "42", "player"});
+        Queue native(*m_conn, "nativeq");
+        native.push(PushRequest{});
+        std::string cursor = "0";
+        std::map<std::string, PlainQueue::ScoreUnit> found;
+        int steps = 0;
+        do {
+            for (const auto& c : PlainQueue::discover(*m_conn, cursor, "dq", 100))
+                found[c.key] = c.unit;
+        } while (cursor != "0" && ++steps < 1000);
+        QCOMPARE(found.size(), size_t(2));
+        QVERIFY(found["orders:delay"] == PlainQueue::ScoreUnit::Milliseconds);
+        QVERIFY(found["py:delay"] == PlainQueue::ScoreUnit::Seconds);
+    }
+
+    void readOnlyRefusesWrites()
+    {
+        auto options = ConnectionOptions::fromUrl(m_server.unixUrl());
+        options.readOnly = true;
+        Connection ro(options);
+        m_server.cli({"ZADD", "k", QString::number(nowMs()), "a"});
+        PlainQueue q(ro, "k");
+        QCOMPARE(q.size(), 1LL);
+        QVERIFY_THROWS_EXCEPTION(Error, q.push({"b"}, nowMs()));
+        QVERIFY_THROWS_EXCEPTION(Error, q.cancel({"a"}));
+        QVERIFY_THROWS_EXCEPTION(Error, q.pop(1));
+        QCOMPARE(q.size(), 1LL);
+    }
+
+private:
+    RedisServer m_server;
+    std::unique_ptr<Connection> m_conn;
+};
+
+QTEST_GUILESS_MAIN(TestPlainQueue)
+#include "tst_plainqueue.moc"
