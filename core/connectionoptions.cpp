@@ -90,6 +90,9 @@ ConnectionOptions ConnectionOptions::fromUrl(const std::string& url)
             rest = rest.substr(0, q);
         }
         options.unixSocket = percentDecode(rest, "socket path");
+        // A decoded NUL would silently cut the path short when it reaches the C API.
+        if (hasControl(options.unixSocket))
+            refuse("the socket path contains control characters");
         if (options.unixSocket.empty() || options.unixSocket[0] != '/')
             refuse("the socket path must be absolute (unix:///path/to/redis.sock)");
         if (options.unixSocket.size() > 107)
@@ -110,8 +113,15 @@ ConnectionOptions ConnectionOptions::fromUrl(const std::string& url)
         }
         return options;
     }
-    if (url.rfind(redisScheme, 0) != 0)
+    if (url.rfind(redisScheme, 0) != 0) {
+        if (url.rfind("rediss://", 0) == 0)
+            refuse("TLS (rediss://) is not supported; use redis:// or unix://");
+        // Only the scheme is echoed: the rest may hold a password.
+        const auto sep = url.find("://");
+        if (sep != std::string::npos && sep <= 16)
+            refuse("unknown scheme '" + url.substr(0, sep) + "'");
         refuse("unknown scheme");
+    }
 
     std::string rest = url.substr(redisScheme.size());
     std::string path;
@@ -131,7 +141,8 @@ ConnectionOptions ConnectionOptions::fromUrl(const std::string& url)
         }
     }
     std::string hostPort = rest;
-    if (!hostPort.empty() && hostPort[0] == '[') {
+    const bool bracketed = !hostPort.empty() && hostPort[0] == '[';
+    if (bracketed) {
         auto close = hostPort.find(']');
         if (close == std::string::npos)
             refuse("unclosed [ in an IPv6 host");
@@ -150,9 +161,12 @@ ConnectionOptions ConnectionOptions::fromUrl(const std::string& url)
     }
     if (options.host.empty())
         refuse("the host is missing");
-    for (char c : options.host)
-        if (c == ' ' || c == '/' || c == '@' || c == '?' || c == '#')
+    for (char c : options.host) {
+        if (c == ':' && !bracketed)
+            refuse("the host holds a ':' (an IPv6 host goes in brackets: redis://[::1]:6379)");
+        if (c == ' ' || c == '/' || c == '@' || c == '?' || c == '#' || c == '[' || c == ']')
             refuse("the host contains a character a host name cannot hold");
+    }
     if (auto q = path.find('?'); q != std::string::npos)
         path = path.substr(0, q);
     if (!path.empty())

@@ -3,6 +3,7 @@
 #include "error.h"
 
 #include <cctype>
+#include <cerrno>
 #include <climits>
 #include <cstdio>
 #include <ctime>
@@ -13,9 +14,9 @@ namespace {
 
 [[noreturn]] void badDuration(std::string_view text, const std::string& why)
 {
-    throw Error(ErrorCode::InvalidArgument,
-                "invalid duration '" + std::string(text.substr(0, 64)) + "': " + why +
-                    " (examples: 250ms, 30s, 5m, 2h, 1d, 1h30m)");
+    throw Error(ErrorCode::InvalidArgument, "invalid duration '" + std::string(text.substr(0, 64)) +
+                                                "': " + why +
+                                                " (examples: 250ms, 30s, 5m, 2h, 1d, 1h30m)");
 }
 
 [[noreturn]] void badTime(std::string_view text, const std::string& why)
@@ -60,6 +61,28 @@ int daysInMonth(int y, int m)
     if (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0))
         return 29;
     return days[m - 1];
+}
+
+// 9999-12-31T23:59:59.999Z: the latest due time the queue accepts.
+constexpr long long kLatestMs = 253402300799999LL;
+
+long long localToMs(std::string_view text, int year, int month, int day, int hour, int minute,
+                    int second)
+{
+    std::tm tm{};
+    tm.tm_year = year - 1900;
+    tm.tm_mon = month - 1;
+    tm.tm_mday = day;
+    tm.tm_hour = hour;
+    tm.tm_min = minute;
+    tm.tm_sec = second;
+    tm.tm_isdst = -1;
+    errno = 0;
+    std::time_t t = std::mktime(&tm);
+    // -1 is also one second before the epoch, which the range check refuses anyway.
+    if (t == static_cast<std::time_t>(-1) && errno != 0)
+        badTime(text, "it is not a valid local time");
+    return static_cast<long long>(t) * 1000;
 }
 
 } // namespace
@@ -182,23 +205,22 @@ long long parseTime(std::string_view text)
         if (pos != text.size())
             badTime(text, "unexpected text at the end");
     }
+    long long result = 0;
     if (hasOffset) {
-        long long days = daysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
+        long long days =
+            daysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
         long long seconds = days * 86400 + hour * 3600 + minute * 60 + second - offsetMinutes * 60;
-        return seconds * 1000 + millis;
+        result = seconds * 1000 + millis;
+    } else {
+        result = localToMs(text, year, month, day, hour, minute, second) + millis;
     }
-    std::tm tm{};
-    tm.tm_year = year - 1900;
-    tm.tm_mon = month - 1;
-    tm.tm_mday = day;
-    tm.tm_hour = hour;
-    tm.tm_min = minute;
-    tm.tm_sec = second;
-    tm.tm_isdst = -1;
-    std::time_t t = std::mktime(&tm);
-    if (t == static_cast<std::time_t>(-1))
-        badTime(text, "it is not a valid local time");
-    return static_cast<long long>(t) * 1000 + millis;
+    // The year check above is on the written date; an offset or the local zone can still
+    // push the instant out of the range the queue stores.
+    if (result < 0)
+        badTime(text, "it is before 1970-01-01T00:00:00Z");
+    if (result > kLatestMs)
+        badTime(text, "it is after 9999-12-31T23:59:59.999Z");
+    return result;
 }
 
 std::string formatDuration(long long ms)

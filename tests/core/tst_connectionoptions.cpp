@@ -1,0 +1,245 @@
+#include "connectionoptions.h"
+#include "error.h"
+
+#include <QTest>
+
+#include <cstdlib>
+
+using namespace delayq;
+
+// Parsing of Redis URLs: every accepted form lands in the right fields, every malformed
+// one is refused with a message that names the bad part and never echoes the password.
+class TestConnectionOptions : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void parses_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<QString>("host");
+        QTest::addColumn<int>("port");
+        QTest::addColumn<QString>("socket");
+        QTest::addColumn<QString>("user");
+        QTest::addColumn<QString>("password");
+        QTest::addColumn<int>("db");
+
+        QTest::newRow("host only") << "redis://localhost"
+                                   << "localhost" << 6379 << ""
+                                   << ""
+                                   << "" << 0;
+        QTest::newRow("host and port") << "redis://10.0.0.5:7000"
+                                       << "10.0.0.5" << 7000 << ""
+                                       << ""
+                                       << "" << 0;
+        QTest::newRow("db") << "redis://h:6380/3"
+                            << "h" << 6380 << ""
+                            << ""
+                            << "" << 3;
+        QTest::newRow("trailing slash") << "redis://h/"
+                                        << "h" << 6379 << ""
+                                        << ""
+                                        << "" << 0;
+        QTest::newRow("user and password") << "redis://alice:s3cret@h:1234/2"
+                                           << "h" << 1234 << ""
+                                           << "alice"
+                                           << "s3cret" << 2;
+        QTest::newRow("empty user, password") << "redis://:s3cret@h"
+                                              << "h" << 6379 << ""
+                                              << ""
+                                              << "s3cret" << 0;
+        QTest::newRow("password only (redis-cli form)") << "redis://s3cret@h"
+                                                        << "h" << 6379 << ""
+                                                        << ""
+                                                        << "s3cret" << 0;
+        QTest::newRow("password with @ and :") << "redis://bob:p@ss:w@h"
+                                               << "h" << 6379 << ""
+                                               << "bob"
+                                               << "p@ss:w" << 0;
+        QTest::newRow("percent-decoded") << "redis://us%40er:p%2Fw%3a%25@h"
+                                         << "h" << 6379 << ""
+                                         << "us@er"
+                                         << "p/w:%" << 0;
+        QTest::newRow("ipv6 loopback") << "redis://[::1]"
+                                       << "::1" << 6379 << ""
+                                       << ""
+                                       << "" << 0;
+        QTest::newRow("ipv6 with port and db") << "redis://u:p@[fe80::1:2]:6390/5"
+                                               << "fe80::1:2" << 6390 << ""
+                                               << "u"
+                                               << "p" << 5;
+        QTest::newRow("lowest port") << "redis://h:1"
+                                     << "h" << 1 << ""
+                                     << ""
+                                     << "" << 0;
+        QTest::newRow("highest port") << "redis://h:65535"
+                                      << "h" << 65535 << ""
+                                      << ""
+                                      << "" << 0;
+        QTest::newRow("unix socket") << "unix:///run/redis/redis.sock"
+                                     << "127.0.0.1" << 6379 << "/run/redis/redis.sock"
+                                     << ""
+                                     << "" << 0;
+        QTest::newRow("unix socket with db") << "unix:///tmp/r.sock?db=7"
+                                             << "127.0.0.1" << 6379 << "/tmp/r.sock"
+                                             << ""
+                                             << "" << 7;
+        QTest::newRow("unix socket percent-decoded")
+            << "unix:///tmp/my%20dir/r.sock?db=1&user=al%3Ace&password=p%26w"
+            << "127.0.0.1" << 6379 << "/tmp/my dir/r.sock"
+            << "al:ce"
+            << "p&w" << 1;
+    }
+    void parses()
+    {
+        QFETCH(QString, url);
+        const auto o = ConnectionOptions::fromUrl(url.toStdString());
+        QTEST(QString::fromStdString(o.host), "host");
+        QTEST(o.port, "port");
+        QTEST(QString::fromStdString(o.unixSocket), "socket");
+        QTEST(QString::fromStdString(o.user), "user");
+        QTEST(QString::fromStdString(o.password), "password");
+        QTEST(o.db, "db");
+        QVERIFY(!o.readOnly);
+    }
+
+    void refuses_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<QString>("mentions"); // a word the message must hold
+
+        QTest::newRow("empty") << ""
+                               << "empty";
+        QTest::newRow("no scheme") << "localhost:6379"
+                                   << "scheme";
+        QTest::newRow("http") << "http://h"
+                              << "scheme";
+        QTest::newRow("tls") << "rediss://h"
+                             << "TLS";
+        QTest::newRow("no host") << "redis://"
+                                 << "host";
+        QTest::newRow("no host, port") << "redis://:6379"
+                                       << "host";
+        QTest::newRow("port 0") << "redis://h:0"
+                                << "port";
+        QTest::newRow("port 65536") << "redis://h:65536"
+                                    << "port";
+        QTest::newRow("port negative") << "redis://h:-1"
+                                       << "port";
+        QTest::newRow("port empty") << "redis://h:"
+                                    << "port";
+        QTest::newRow("port text") << "redis://h:abc"
+                                   << "port";
+        QTest::newRow("two ports") << "redis://h:1:2"
+                                   << "host";
+        QTest::newRow("bare ipv6") << "redis://::1"
+                                   << "host";
+        QTest::newRow("unclosed ipv6") << "redis://[::1"
+                                       << "IPv6";
+        QTest::newRow("junk after ipv6") << "redis://[::1]x"
+                                         << "IPv6";
+        QTest::newRow("empty ipv6") << "redis://[]:6379"
+                                    << "host";
+        QTest::newRow("db text") << "redis://h/abc"
+                                 << "database";
+        QTest::newRow("db negative") << "redis://h/-1"
+                                     << "database";
+        QTest::newRow("space in host") << "redis://my host"
+                                       << "host";
+        QTest::newRow("control character") << "redis://h\n:6379"
+                                           << "control";
+        QTest::newRow("truncated escape") << "redis://u:pw%4@h"
+                                          << "escape";
+        QTest::newRow("bad escape") << "redis://u:pw%zz@h"
+                                    << "escape";
+        QTest::newRow("unix relative") << "unix://tmp/r.sock"
+                                       << "absolute";
+        QTest::newRow("unix empty") << "unix://"
+                                    << "absolute";
+        QTest::newRow("unix db text") << "unix:///tmp/r.sock?db=x"
+                                      << "database";
+        QTest::newRow("unix unknown parameter") << "unix:///tmp/r.sock?timeout=3"
+                                                << "parameter";
+        QTest::newRow("unix NUL in path") << "unix:///tmp/r%00.sock"
+                                          << "control";
+        QTest::newRow("unix path too long") << "unix:///" + QString(120, QLatin1Char('a')) << "107";
+    }
+    void refuses()
+    {
+        QFETCH(QString, url);
+        QFETCH(QString, mentions);
+        try {
+            ConnectionOptions::fromUrl(url.toStdString());
+            QFAIL("the URL was accepted");
+        } catch (const Error& e) {
+            QCOMPARE(e.code(), ErrorCode::InvalidArgument);
+            const QString message = QString::fromStdString(e.what());
+            QVERIFY2(message.contains(mentions, Qt::CaseInsensitive), qPrintable(message));
+            QVERIFY2(message.startsWith(QLatin1String("invalid Redis URL")), qPrintable(message));
+        }
+    }
+
+    // A refused URL's message never carries the password, whatever part is wrong.
+    void refusalHidesPassword_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::newRow("bad port") << "redis://u:Hunter2Pw@h:99999";
+        QTest::newRow("bad db") << "redis://u:Hunter2Pw@h/x";
+        QTest::newRow("bad scheme") << "redis:/u:Hunter2Pw@h";
+        QTest::newRow("bad escape") << "redis://u:Hunter2Pw%g@h";
+        QTest::newRow("unix bad db") << "unix:///tmp/s?password=Hunter2Pw&db=x";
+    }
+    void refusalHidesPassword()
+    {
+        QFETCH(QString, url);
+        try {
+            ConnectionOptions::fromUrl(url.toStdString());
+            QFAIL("the URL was accepted");
+        } catch (const Error& e) {
+            QVERIFY2(!QString::fromStdString(e.what()).contains(QLatin1String("Hunter2")),
+                     e.what());
+        }
+    }
+
+    void displayUrl_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("plain") << "redis://h"
+                               << "redis://h:6379";
+        QTest::newRow("user and password") << "redis://al:Hunter2Pw@h:7/3"
+                                           << "redis://al:***@h:7/3";
+        QTest::newRow("password only") << "redis://:Hunter2Pw@h"
+                                       << "redis://***@h:6379";
+        QTest::newRow("user only") << "redis://al:@h"
+                                   << "redis://al@h:6379";
+        QTest::newRow("ipv6") << "redis://:Hunter2Pw@[::1]:6380"
+                              << "redis://***@[::1]:6380";
+        QTest::newRow("unix") << "unix:///tmp/r.sock?db=2&password=Hunter2Pw"
+                              << "unix:///tmp/r.sock?db=2";
+    }
+    void displayUrl()
+    {
+        QFETCH(QString, url);
+        const auto o = ConnectionOptions::fromUrl(url.toStdString());
+        const QString shown = QString::fromStdString(o.displayUrl());
+        QTEST(shown, "shown");
+        QVERIFY(!shown.contains(QLatin1String("Hunter2")));
+    }
+
+    void defaultUrlFollowsEnvironment()
+    {
+        const QByteArray saved = qgetenv("REDIS_URL");
+        qunsetenv("REDIS_URL");
+        QCOMPARE(ConnectionOptions::defaultUrl(), std::string("redis://127.0.0.1:6379"));
+        qputenv("REDIS_URL", "redis://elsewhere:7000/1");
+        QCOMPARE(ConnectionOptions::defaultUrl(), std::string("redis://elsewhere:7000/1"));
+        if (saved.isNull())
+            qunsetenv("REDIS_URL");
+        else
+            qputenv("REDIS_URL", saved);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestConnectionOptions)
+#include "tst_connectionoptions.moc"
