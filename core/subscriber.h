@@ -1,0 +1,42 @@
+#pragma once
+
+#include "connectionoptions.h"
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace delayq {
+
+// A connection in Redis' subscribe mode, listening to one channel (a queue's wake channel).
+// waitMessage() blocks on the socket (no polling) until a message, the timeout, or
+// interrupt() from another thread. Used by one thread; interrupt() is thread-safe.
+class Subscriber
+{
+public:
+    explicit Subscriber(ConnectionOptions options);
+    ~Subscriber();
+    Subscriber(const Subscriber&) = delete;
+    Subscriber& operator=(const Subscriber&) = delete;
+
+    // Connects (AUTH as the options say) and subscribes. Throws Error.
+    void subscribe(const std::string& channel);
+    void disconnect();
+    bool isConnected() const;
+
+    // A message's payload; nullopt after the timeout or an interrupt(). Throws Error when
+    // the connection breaks (call subscribe() again to reconnect).
+    std::optional<std::string> waitMessage(std::chrono::milliseconds timeout);
+    void interrupt();
+
+private:
+    [[noreturn]] void fail(const std::string& during);
+
+    ConnectionOptions m_options;
+    std::string m_channel;
+    struct Context;
+    std::unique_ptr<Context> m_context;
+};
+
+} // namespace delayq

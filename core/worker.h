@@ -1,0 +1,160 @@
+#pragma once
+
+#include "connectionoptions.h"
+#include "latencyhistogram.h"
+#include "task.h"
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace delayq {
+
+// What a handler decided about one task.
+struct HandlerResult
+{
+    enum class Kind
+    {
+        Ack,    // done: the task is deleted
+        Fail,   // nacked with the error: retried on its backoff (or retryDelayMs), or dead
+        Abandon // neither: the lease runs out and the reaper takes it back (for tests)
+    };
+    Kind kind = Kind::Ack;
+    std::string error;
+    long long retryDelayMs = -1; // < 0: the task's backoff schedule
+
+    static HandlerResult ack() { return {}; }
+    static HandlerResult fail(std::string error, long long retryDelayMs = -1)
+    {
+        return {Kind::Fail, std::move(error), retryDelayMs};
+    }
+    static HandlerResult abandon() { return {Kind::Abandon, {}, -1}; }
+};
+
+// Called on a worker thread, one task at a time per thread. An exception counts as
+// fail(what()). It may run long: the worker renews the lease meanwhile.
+using Handler = std::function<HandlerResult(const ClaimedTask&)>;
+
+struct WorkerOptions
+{
+    ConnectionOptions connection;
+    std::string queue;
+    std::string prefix = "dq";
+    int concurrency = 1;                          // threads, each with its own connection
+    int batch = 10;                               // tasks per claim (1..1000)
+    long long leaseMs = 30000;                    // 0: the queue's lease_ms
+    std::chrono::milliseconds pollInterval{1000}; // fallback when a wake message is lost
+    std::chrono::milliseconds stopTimeout{10000}; // stop(): then held tasks are released
+    std::string name;                             // empty: host-pid-random
+    // Expired leases taken back per reap call, and how often this worker reaps (randomised
+    // by +-50% so workers of one queue take turns instead of reaping together).
+    int reapBatch = 100;
+    std::chrono::milliseconds reapInterval{1000};
+    std::chrono::milliseconds maxReconnectDelay{5000};
+    long long maxTasks = 0;  // > 0: claim at most this many in all, then stop on its own
+    bool untilEmpty = false; // stop on its own once nothing is due and nothing is in flight
+};
+
+// A snapshot of what a Worker did since start().
+struct WorkerCounters
+{
+    long long claimed = 0;
+    long long acked = 0;
+    long long failed = 0;    // handler said fail (or threw)
+    long long retried = 0;   // nacked back to pending
+    long long dead = 0;      // nacked with no attempts left
+    long long leaseLost = 0; // the lease ran out before ack/nack (another worker has it)
+    long long abandoned = 0;
+    long long released = 0; // handed back unrun at stop
+    long long reaped = 0;   // expired leases of any worker this one took back
+    long long inFlight = 0; // claimed and not finished yet
+    long long connectionErrors = 0;
+    bool connected = true;
+    // Lateness: claim time minus due time, both on the Redis clock (ms).
+    long long latenessCount = 0;
+    long long latenessP50 = 0;
+    long long latenessP99 = 0;
+    long long latenessMax = 0;
+    std::vector<LatencyHistogram::Bucket> lateness;
+};
+
+enum class TaskOutcome
+{
+    Acked,
+    Retried,
+    Dead,
+    LeaseLost,
+    Abandoned,
+    Released
+};
+const char* taskOutcomeName(TaskOutcome outcome);
+
+struct WorkerEvent
+{
+    // Error: Redis answered but refused (wrong type, no permission...); retried with backoff.
+    enum class Kind
+    {
+        TaskFinished,
+        ConnectionLost,
+        ConnectionRestored,
+        Error
+    };
+    Kind kind = Kind::TaskFinished;
+    // TaskFinished. Times are ms on the Redis clock.
+    std::string id;
+    int attempt = 0;
+    TaskOutcome outcome = TaskOutcome::Acked;
+    long long due = 0;
+    long long started = 0; // handler start
+    long long finished = 0;
+    long long lateness = 0; // claim time - due
+    long long retryAt = 0;  // Retried: the new due time
+    // TaskFinished with a failure: the handler's error; Connection*: the server's error.
+    std::string error;
+};
+
+// Called on worker threads (several at once): keep it short and thread-safe.
+using WorkerEventCallback = std::function<void(const WorkerEvent&)>;
+
+// Consumes one queue with N threads (DESIGN.md, "Threading"). Claims due tasks in batches,
+// sleeps exactly until the next due time or a wake message, renews leases of long tasks,
+// reaps expired leases, and rides out Redis restarts with backoff.
+class Worker
+{
+public:
+    Worker(WorkerOptions options, Handler handler, WorkerEventCallback onEvent = {});
+    ~Worker(); // stopNow()
+    Worker(const Worker&) = delete;
+    Worker& operator=(const Worker&) = delete;
+
+    const WorkerOptions& options() const;
+    const std::string& name() const;
+
+    // Starts the threads; they connect in the background (failures are events, then
+    // retries). Throws Error(InvalidArgument) for bad options; false if already running.
+    bool start();
+    // Graceful: stop claiming, finish what is held; after stopTimeout, hand the rest back
+    // (nack with no delay). Returns once every handler has returned.
+    void stop();
+    // At once: hand back everything held, including tasks whose handler is still running
+    // (their result is then discarded). Waits for running handlers to return.
+    void stopNow();
+    // True from start() until the threads are gone (stop(), stopNow(), or maxTasks/untilEmpty
+    // reached).
+    bool isRunning() const;
+    // Blocks until the threads end by themselves or timeout passes; true when ended.
+    bool wait(std::chrono::milliseconds timeout);
+    // True once stopNow() (or a stop() past its timeout) asked handlers to give up: a long
+    // handler may poll it.
+    bool abortRequested() const;
+
+    WorkerCounters counters() const;
+
+private:
+    class Private;
+    std::unique_ptr<Private> m_d;
+};
+
+} // namespace delayq

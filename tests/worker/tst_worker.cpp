@@ -1,0 +1,352 @@
+#include "connection.h"
+#include "error.h"
+#include "queue.h"
+#include "redisserver.h"
+#include "worker.h"
+
+#include <QTest>
+
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+using namespace delayq;
+using namespace std::chrono_literals;
+
+namespace {
+
+// Events arrive on worker threads; the test reads them on its own.
+class EventLog
+{
+public:
+    void add(const WorkerEvent& e)
+    {
+        std::lock_guard lock(m_mutex);
+        m_events.push_back(e);
+    }
+    std::vector<WorkerEvent> all() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_events;
+    }
+    int count(WorkerEvent::Kind kind) const
+    {
+        std::lock_guard lock(m_mutex);
+        return static_cast<int>(
+            std::count_if(m_events.begin(), m_events.end(),
+                          [&](const WorkerEvent& e) { return e.kind == kind; }));
+    }
+    std::vector<WorkerEvent> tasks() const
+    {
+        std::vector<WorkerEvent> out;
+        for (const auto& e : all())
+            if (e.kind == WorkerEvent::Kind::TaskFinished)
+                out.push_back(e);
+        return out;
+    }
+
+private:
+    mutable std::mutex m_mutex;
+    std::vector<WorkerEvent> m_events;
+};
+
+} // namespace
+
+class TestWorker : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QVERIFY2(m_server.start(), qPrintable(m_server.errorString())); }
+    void init()
+    {
+        if (!m_server.isRunning())
+            QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+        m_server.cli({"FLUSHALL"});
+        m_server.cli({"CONFIG", "RESETSTAT"});
+    }
+
+    void sleepsUntilTheNextDueTime()
+    {
+        Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
+        Queue q(conn, "jobs");
+        PushRequest r;
+        r.delayMs = 400;
+        q.push(r);
+        EventLog log;
+        // A poll far longer than the test: only the due time reported by claim can wake it.
+        Worker w(
+            options(60s), [](const ClaimedTask&) { return HandlerResult::ack(); },
+            [&](const WorkerEvent& e) { log.add(e); });
+        QVERIFY(w.start());
+        QTRY_COMPARE_WITH_TIMEOUT(w.counters().acked, 1LL, 10000);
+        QCOMPARE(log.tasks().front().outcome, TaskOutcome::Acked);
+        QCOMPARE(q.counts().pending + q.counts().active, 0LL);
+    }
+
+    void wakesOnAnEarlierPush()
+    {
+        Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
+        Queue q(conn, "jobs");
+        PushRequest later;
+        later.delayMs = 3600'000;
+        q.push(later);
+        m_server.cli({"CONFIG", "RESETSTAT"});
+        Worker w(options(60s), [](const ClaimedTask&) { return HandlerResult::ack(); });
+        QVERIFY(w.start());
+        // The worker has claimed once (and now sleeps for an hour) and listens for wakes.
+        QTRY_VERIFY(claimCalls() >= 2);
+        QTRY_VERIFY(m_server.cli({"PUBSUB", "NUMSUB", "dq:{jobs}:wake"}).contains("\n1"));
+        PushRequest now;
+        now.payload = "urgent";
+        q.push(now);
+        QTRY_COMPARE_WITH_TIMEOUT(w.counters().acked, 1LL, 10000);
+        QCOMPARE(q.counts().pending, 1LL); // the later task still waits
+        w.stop();
+        QVERIFY(!w.isRunning());
+    }
+
+    void extendsTheLeaseOfALongTask()
+    {
+        Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
+        Queue q(conn, "jobs");
+        q.push(PushRequest{});
+        auto o = options(1s);
+        o.leaseMs = 600;
+        o.reapInterval = 100ms;
+        std::atomic<int> runs{0};
+        // Runs four leases long: without renewal the reaper would take it back and the
+        // ack would come back lease-lost.
+        Worker w(o, [&](const ClaimedTask&) {
+            ++runs;
+            std::this_thread::sleep_for(2400ms);
+            return HandlerResult::ack();
+        });
+        QVERIFY(w.start());
+        QTRY_COMPARE_WITH_TIMEOUT(w.counters().acked, 1LL, 10000);
+        const auto c = w.counters();
+        QCOMPARE(c.leaseLost, 0LL);
+        QCOMPARE(c.reaped, 0LL);
+        QCOMPARE(runs.load(), 1);
+        QCOMPARE(q.stats()["expired"], 0LL);
+    }
+
+    void stopFinishesWhatItHolds()
+    {
+        Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
+        Queue q(conn, "jobs");
+        std::vector<PushRequest> requests(5);
+        q.pushBatch(requests);
+        std::atomic<bool> running{false};
+        auto o = options(1s);
+        o.batch = 5;
+        Worker w(o, [&](const ClaimedTask&) {
+            running = true;
+            std::this_thread::sleep_for(100ms);
+            return HandlerResult::ack();
+        });
+        QVERIFY(w.start());
+        QTRY_VERIFY(running.load());
+        w.stop();
+        QVERIFY(!w.isRunning());
+        // All five were claimed in one batch: a graceful stop runs them, it drops none.
+        const auto c = w.counters();
+        QCOMPARE(c.acked, 5LL);
+        QCOMPARE(c.released, 0LL);
+        QCOMPARE(c.inFlight, 0LL);
+        QCOMPARE(q.counts().active, 0LL);
+        QCOMPARE(q.counts().pending, 0LL);
+    }
+
+    void stopPastItsTimeoutHandsTasksBack()
+    {
+        Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
+        Queue q(conn, "jobs");
+        PushRequest r;
+        r.maxAttempts = 5;
+        q.push(r);
+        auto o = options(1s);
+        o.stopTimeout = 200ms;
+        std::atomic<bool> running{false};
+        Worker* self = nullptr;
+        Worker w(o, [&](const ClaimedTask&) {
+            running = true;
+            while (!self->abortRequested())
+                std::this_thread::sleep_for(10ms);
+            return HandlerResult::ack();
+        });
+        self = &w;
+        QVERIFY(w.start());
+        QTRY_VERIFY(running.load());
+        w.stop();
+        const auto c = w.counters();
+        QCOMPARE(c.released, 1LL);
+        QCOMPARE(c.acked, 0LL);
+        QCOMPARE(q.counts().active, 0LL);
+        QCOMPARE(q.counts().pending, 1LL); // due again at once, for another worker
+    }
+
+    void reaperReturnsAnAbandonedTask()
+    {
+        Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
+        Queue q(conn, "jobs");
+        PushRequest r;
+        r.payload = "x";
+        r.maxAttempts = 3;
+        q.push(r);
+        auto o = options(1s);
+        o.leaseMs = 300;
+        o.reapInterval = 100ms;
+        EventLog log;
+        Worker w(
+            o,
+            [](const ClaimedTask& t) {
+                return t.attempts == 1 ? HandlerResult::abandon() : HandlerResult::ack();
+            },
+            [&](const WorkerEvent& e) { log.add(e); });
+        QVERIFY(w.start());
+        QTRY_COMPARE_WITH_TIMEOUT(w.counters().acked, 1LL, 10000);
+        const auto events = log.tasks();
+        QCOMPARE(events.size(), size_t(2));
+        QCOMPARE(events[0].outcome, TaskOutcome::Abandoned);
+        QCOMPARE(events[0].attempt, 1);
+        QCOMPARE(events[1].outcome, TaskOutcome::Acked);
+        QCOMPARE(events[1].attempt, 2);
+        QCOMPARE(events[1].id, events[0].id);
+        QCOMPARE(w.counters().reaped, 1LL);
+        QCOMPARE(q.stats()["expired"], 1LL);
+    }
+
+    void failuresRetryOnTheBackoffThenDie()
+    {
+        Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
+        Queue q(conn, "jobs");
+        PushRequest r;
+        r.maxAttempts = 3;
+        r.backoff = "300ms,700ms";
+        const std::string id = q.push(r).id;
+        EventLog log;
+        Worker w(
+            options(60s),
+            [](const ClaimedTask& t) {
+                return HandlerResult::fail("boom " + std::to_string(t.attempts));
+            },
+            [&](const WorkerEvent& e) { log.add(e); });
+        QVERIFY(w.start());
+        QTRY_COMPARE_WITH_TIMEOUT(w.counters().dead, 1LL, 10000);
+        const auto events = log.tasks();
+        QCOMPARE(events.size(), size_t(3));
+        const TaskOutcome outcomes[] = {TaskOutcome::Retried, TaskOutcome::Retried,
+                                        TaskOutcome::Dead};
+        const long long delays[] = {300, 700};
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(events[i].attempt, i + 1);
+            QCOMPARE(events[i].outcome, outcomes[i]);
+            QCOMPARE(events[i].error, "boom " + std::to_string(i + 1));
+        }
+        for (int i = 0; i < 2; ++i) {
+            // The retry is due one backoff step after the nack, and runs at that due time.
+            QCOMPARE(events[i + 1].due, events[i].retryAt);
+            const long long step = events[i].retryAt - events[i].finished;
+            QVERIFY2(step > delays[i] - 50 && step <= delays[i] + 50,
+                     qPrintable(QString::number(step)));
+        }
+        auto found = q.find(id);
+        QVERIFY(found);
+        QCOMPARE(found->first, TaskSet::Dead);
+        QCOMPARE(found->second.lastError, std::string("boom 3"));
+        const auto c = w.counters();
+        QCOMPARE(c.failed, 3LL);
+        QCOMPARE(c.retried, 2LL);
+    }
+
+    void reconnectsAfterARedisRestart()
+    {
+        EventLog log;
+        std::atomic<int> handled{0};
+        Worker w(
+            options(1s),
+            [&](const ClaimedTask&) {
+                ++handled;
+                return HandlerResult::ack();
+            },
+            [&](const WorkerEvent& e) { log.add(e); });
+        QVERIFY(w.start());
+        pushOne();
+        QTRY_COMPARE(handled.load(), 1);
+
+        m_server.stop();
+        QTRY_COMPARE(log.count(WorkerEvent::Kind::ConnectionLost), 1);
+        QVERIFY(!w.counters().connected);
+        QVERIFY(!log.all().back().error.empty());
+        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+        QTRY_COMPARE_WITH_TIMEOUT(log.count(WorkerEvent::Kind::ConnectionRestored), 1, 10000);
+        QVERIFY(w.counters().connected);
+        pushOne();
+        QTRY_COMPARE_WITH_TIMEOUT(handled.load(), 2, 10000);
+        // Backoff, not a busy loop: a few failed attempts per thread, not thousands.
+        QVERIFY2(w.counters().connectionErrors < 100,
+                 qPrintable(QString::number(w.counters().connectionErrors)));
+        w.stop();
+    }
+
+    void refusesBadOptions_data()
+    {
+        QTest::addColumn<int>("concurrency");
+        QTest::addColumn<int>("batch");
+        QTest::addColumn<long long>("leaseMs");
+        QTest::addColumn<QString>("queue");
+        QTest::newRow("no threads") << 0 << 10 << 30000LL << "jobs";
+        QTest::newRow("batch 0") << 1 << 0 << 30000LL << "jobs";
+        QTest::newRow("batch too big") << 1 << 1001 << 30000LL << "jobs";
+        QTest::newRow("tiny lease") << 1 << 10 << 50LL << "jobs";
+        QTest::newRow("bad queue name") << 1 << 10 << 30000LL << "a b";
+    }
+    void refusesBadOptions()
+    {
+        QFETCH(int, concurrency);
+        QFETCH(int, batch);
+        QFETCH(long long, leaseMs);
+        QFETCH(QString, queue);
+        auto o = options(1s);
+        o.concurrency = concurrency;
+        o.batch = batch;
+        o.leaseMs = leaseMs;
+        o.queue = queue.toStdString();
+        Worker w(o, [](const ClaimedTask&) { return HandlerResult::ack(); });
+        QVERIFY_THROWS_EXCEPTION(Error, w.start());
+        QVERIFY(!w.isRunning());
+    }
+
+private:
+    WorkerOptions options(std::chrono::milliseconds poll)
+    {
+        WorkerOptions o;
+        o.connection = ConnectionOptions::fromUrl(m_server.unixUrl());
+        o.queue = "jobs";
+        o.concurrency = 2;
+        o.pollInterval = poll;
+        o.maxReconnectDelay = 500ms;
+        return o;
+    }
+    void pushOne()
+    {
+        Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
+        Queue(conn, "jobs").push(PushRequest{});
+    }
+    // Script calls since the last CONFIG RESETSTAT: each worker thread's first claim.
+    int claimCalls()
+    {
+        const QByteArray info = m_server.cli({"INFO", "commandstats"});
+        const QByteArray key = "cmdstat_evalsha:calls=";
+        const auto at = info.indexOf(key);
+        if (at < 0)
+            return 0;
+        return info.mid(at + key.size(), info.indexOf(',', at) - at - key.size()).toInt();
+    }
+
+    RedisServer m_server;
+};
+
+QTEST_GUILESS_MAIN(TestWorker)
+#include "tst_worker.moc"
