@@ -104,6 +104,17 @@ void RedisServer::stop()
     m_process.reset();
 }
 
+void RedisServer::crash()
+{
+    if (!m_process)
+        return;
+    if (m_process->state() == QProcess::Running) {
+        m_process->kill();
+        m_process->waitForFinished(5000);
+    }
+    m_process.reset();
+}
+
 void RedisServer::freeze()
 {
     if (isRunning())

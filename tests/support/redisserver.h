@@ -19,6 +19,8 @@ public:
     // "yes"). Returns false with a reason in errorString() when it does not come up in 10 s.
     bool start(const QStringList& extraArgs = {});
     void stop();
+    // SIGKILL: no shutdown save, no AOF rewrite; what survives is what was fsynced.
+    void crash();
     // SIGSTOP/SIGCONT: a server that accepts connections but answers nothing.
     void freeze();
     void thaw();
