@@ -1,13 +1,14 @@
 # Generates the C++ source that embeds lua/*.lua (run by add_custom_command at build time).
 # In: LUA_DIR, OUT, SCRIPTS (names separated by '|'). Each script is sent to Redis as
-# common.lua followed by the script, and its SHA1 is computed here over exactly that text.
+# a first line naming it (so SLOWLOG and SCRIPT tools show which script a body is), then
+# common.lua, then the script; its SHA1 is computed here over exactly that text.
 string(REPLACE "|" ";" _names "${SCRIPTS}")
 file(READ "${LUA_DIR}/common.lua" _common)
 set(_out "// Generated from lua/*.lua by core/embedscripts.cmake. Do not edit.\n")
 string(APPEND _out "#include \"script.h\"\n\nnamespace delayq::scripts {\n\n")
 foreach(_name IN LISTS _names)
   file(READ "${LUA_DIR}/${_name}.lua" _body)
-  set(_source "${_common}${_body}")
+  set(_source "-- delayq script: ${_name}\n${_common}${_body}")
   string(SHA1 _sha "${_source}")
   # push_one -> pushOne
   string(REPLACE "_" ";" _parts "${_name}")

@@ -1,0 +1,151 @@
+// Measures the slowest call of each Lua script on a large queue, as Redis itself times it
+// (SLOWLOG, microseconds), at the batch sizes the core uses. The target is < 5 ms for every
+// script on a 1,000,000-task queue. ctest runs it on a small queue to keep it working:
+//   tests/limits/scriptlimits --tasks 1000000
+#include "connection.h"
+#include "error.h"
+#include "queue.h"
+#include "redisserver.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <thread>
+
+using namespace delayq;
+
+namespace {
+
+// EVALSHA names a script by its SHA1, EVAL (the fallback after NOSCRIPT) by its body.
+std::map<std::string, std::string> scriptNames()
+{
+    std::map<std::string, std::string> names;
+    for (const Script* s : {&scripts::push, &scripts::claim, &scripts::ack, &scripts::nack,
+                            &scripts::extend, &scripts::reap, &scripts::cancel,
+                            &scripts::reschedule, &scripts::requeue, &scripts::deleteDead,
+                            &scripts::purge, &scripts::plainPop, &scripts::plainReschedule})
+    {
+        names[std::string(s->sha1)] = std::string(s->name);
+        names["-- delayq script: " + std::string(s->name)] = std::string(s->name);
+    }
+    return names;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Slowest Lua script call per script (SLOWLOG)"));
+    parser.addHelpOption();
+    parser.addOption({QStringLiteral("tasks"), QStringLiteral("Tasks in the queue."), QStringLiteral("N"),
+                      QStringLiteral("1000000")});
+    parser.process(app);
+    const long long total = parser.value(QStringLiteral("tasks")).toLongLong();
+    if (total < 10000) {
+        std::fprintf(stderr, "scriptlimits: --tasks must be at least 10000\n");
+        return 2;
+    }
+
+    RedisServer server;
+    if (!server.start()) {
+        std::fprintf(stderr, "scriptlimits: %s\n", qPrintable(server.errorString()));
+        return 1;
+    }
+    try {
+        Connection conn(ConnectionOptions::fromUrl(server.unixUrl()));
+        Queue q(conn, "big");
+        std::printf("filling %lld tasks...\n", total);
+        std::vector<PushRequest> chunk;
+        for (long long i = 0; i < total; ++i) {
+            PushRequest r;
+            r.payload = "{\"order\":" + std::to_string(i) + ",\"action\":\"cancel-unpaid\"}";
+            // Half overdue, half spread over the next day.
+            r.delayMs = i % 2 ? (i * 86'400'000LL / total) : 0;
+            chunk.push_back(std::move(r));
+            if (chunk.size() == 10000 || i + 1 == total) {
+                q.pushBatch(chunk);
+                chunk.clear();
+            }
+        }
+        conn.command({"SLOWLOG", "RESET"});
+        conn.command({"CONFIG", "SET", "slowlog-log-slower-than", "0"});
+        conn.command({"CONFIG", "SET", "slowlog-max-len", "100000"});
+
+        // Each operation at the largest batch the core sends in one call.
+        auto claim = q.claim(1000, 60000, "limits");
+        std::vector<std::pair<std::string, std::string>> acks;
+        for (const auto& t : claim.tasks)
+            acks.emplace_back(t.id, t.token);
+        q.ack(std::vector(acks.begin(), acks.begin() + 500));
+        for (size_t i = 500; i < 510; ++i)
+            q.nack(acks[i].first, acks[i].second, "failed on purpose", 0);
+        q.extend(acks[600].first, acks[600].second, 60000);
+        auto expiring = q.claim(1000, 300, "limits");
+        conn.command({"CONFIG", "SET", "slowlog-log-slower-than", "0"});
+        std::vector<PushRequest> more(1000);
+        q.pushBatch(more);
+        auto page = q.page(TaskSet::Pending, total / 2, 1000);
+        std::vector<std::string> ids;
+        for (const auto& t : page)
+            ids.push_back(t.id);
+        q.reschedule(std::vector(ids.begin(), ids.begin() + 500), std::nullopt, 3'600'000);
+        q.cancel(std::vector(ids.begin() + 500, ids.end()));
+        // Let the short leases run out, then reap them all.
+        std::this_thread::sleep_for(std::chrono::milliseconds(400));
+        while (q.reap(1000).more) {
+        }
+        // Fill dead with 1000, then requeue and delete them in bounded calls.
+        q.setConfig("max_attempts", "1");
+        auto toKill = q.claim(1000, 60000, "limits");
+        for (const auto& t : toKill.tasks)
+            q.nack(t.id, t.token, "dead on purpose");
+        q.requeueAll(1000);
+        toKill = q.claim(1000, 60000, "limits");
+        for (const auto& t : toKill.tasks)
+            q.nack(t.id, t.token, "dead on purpose");
+        q.deleteAllDead(1000);
+        std::printf("purging (bounded calls of 1000)...\n");
+        q.purge(1000);
+
+        Reply log = conn.command({"SLOWLOG", "GET", "100000"});
+        auto names = scriptNames();
+        std::map<std::string, std::pair<long long, long long>> worst; // name -> (max us, calls)
+        for (const auto& entry : log.elements) {
+            if (entry.elements.size() < 4)
+                continue;
+            const auto& args = entry.elements[3].elements;
+            if (args.size() < 2)
+                continue;
+            std::string verb = args[0].str;
+            std::transform(verb.begin(), verb.end(), verb.begin(), ::toupper);
+            if (verb != "EVALSHA" && verb != "EVAL")
+                continue;
+            auto it = names.find(args[1].str.substr(0, args[1].str.find('\n')));
+            std::string name = it != names.end() ? it->second : "eval";
+            auto& w = worst[name];
+            w.first = std::max(w.first, entry.elements[2].toInteger());
+            ++w.second;
+        }
+        std::printf("\nslowest call per script on a %lld-task queue (Redis SLOWLOG):\n", total);
+        std::printf("%-14s %10s %8s\n", "script", "max (ms)", "calls");
+        long long overall = 0;
+        for (const auto& [name, w] : worst) {
+            std::printf("%-14s %10.3f %8lld\n", name.c_str(), w.first / 1000.0, w.second);
+            overall = std::max(overall, w.first);
+        }
+        std::printf("slowest: %.3f ms (target < 5 ms)\n", overall / 1000.0);
+        if (worst.size() < 9) {
+            std::fprintf(stderr, "scriptlimits: expected calls of at least 9 scripts in SLOWLOG\n");
+            return 1;
+        }
+    } catch (const Error& e) {
+        std::fprintf(stderr, "scriptlimits: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}
