@@ -109,8 +109,7 @@ std::vector<std::string> evalArgs(const char* verb, std::string_view body,
 
 Connection::Connection(ConnectionOptions options)
     : m_options(std::move(options)), m_context(std::make_unique<Context>())
-{
-}
+{}
 
 Connection::~Connection() = default;
 
@@ -133,10 +132,10 @@ void Connection::connect()
         return;
     disconnect();
     const timeval connectTv = toTimeval(m_options.connectTimeout);
-    redisContext* ctx = m_options.unixSocket.empty()
-                            ? redisConnectWithTimeout(m_options.host.c_str(), m_options.port,
-                                                      connectTv)
-                            : redisConnectUnixWithTimeout(m_options.unixSocket.c_str(), connectTv);
+    redisContext* ctx =
+        m_options.unixSocket.empty()
+            ? redisConnectWithTimeout(m_options.host.c_str(), m_options.port, connectTv)
+            : redisConnectUnixWithTimeout(m_options.unixSocket.c_str(), connectTv);
     const std::string where = m_options.displayUrl();
     if (!ctx)
         throw Error(ErrorCode::Connection, "cannot connect to " + where + ": out of memory");
@@ -199,6 +198,8 @@ void Connection::measureClockOffset()
 
 long long Connection::serverNowMs()
 {
+    // The offset is measured at connect: before that it is 0, i.e. the local clock.
+    ensureConnected();
     return localNowMs() + m_clockOffsetMs;
 }
 
@@ -262,7 +263,8 @@ Error Connection::errorFromReply(const std::string& msg)
             return Error(m.code, text);
         }
     }
-    if (startsWith(msg, "ERR Error running script") || msg.find("@user_script") != std::string::npos)
+    if (startsWith(msg, "ERR Error running script") ||
+        msg.find("@user_script") != std::string::npos)
         return Error(ErrorCode::Script, "a delayq script failed in Redis: " + msg);
     return Error(ErrorCode::Protocol, "Redis replied with an error: " + msg);
 }
@@ -286,8 +288,7 @@ std::vector<Reply> Connection::pipeline(const std::vector<std::vector<std::strin
     for (size_t i = 0; i < commands.size(); ++i) {
         void* raw = nullptr;
         if (redisGetReply(ctx, &raw) != REDIS_OK || !raw)
-            failIo(commands.empty() || commands[i].empty() ? "a command"
-                                                           : commands[i][0].c_str());
+            failIo(commands.empty() || commands[i].empty() ? "a command" : commands[i][0].c_str());
         replies.push_back(convert(static_cast<redisReply*>(raw)));
         freeReplyObject(raw);
     }

@@ -100,8 +100,7 @@ void fillTask(Task& task, const Reply& hash)
 
 Queue::Queue(Connection& connection, const std::string& name, const std::string& prefix)
     : m_connection(connection), m_keys(prefix, name)
-{
-}
+{}
 
 void Queue::requireWritable(const char* what) const
 {
@@ -114,16 +113,19 @@ void Queue::requireWritable(const char* what) const
 
 std::vector<std::string> Queue::scriptKeys() const
 {
-    return {m_keys.pending(), m_keys.active(),  m_keys.dead(),        m_keys.taskPrefix(),
-            m_keys.config(),  m_keys.stats(),   m_keys.minutePrefix()};
+    return {m_keys.pending(), m_keys.active(), m_keys.dead(),        m_keys.taskPrefix(),
+            m_keys.config(),  m_keys.stats(),  m_keys.minutePrefix()};
 }
 
 std::string Queue::setKey(TaskSet set) const
 {
     switch (set) {
-    case TaskSet::Pending: return m_keys.pending();
-    case TaskSet::Active: return m_keys.active();
-    case TaskSet::Dead: return m_keys.dead();
+    case TaskSet::Pending:
+        return m_keys.pending();
+    case TaskSet::Active:
+        return m_keys.active();
+    case TaskSet::Dead:
+        return m_keys.dead();
     }
     return m_keys.pending();
 }
@@ -212,8 +214,7 @@ std::vector<PushResult> Queue::pushBatch(const std::vector<PushRequest>& request
         if (r.delayMs < 0)
             throw Error(ErrorCode::InvalidArgument, "the delay must not be negative");
         if (r.dueAtMs && (*r.dueAtMs < 0 || *r.dueAtMs > 253402300799999LL))
-            throw Error(ErrorCode::InvalidArgument,
-                        "the due time must be between 1970 and 9999");
+            throw Error(ErrorCode::InvalidArgument, "the due time must be between 1970 and 9999");
         if (r.maxAttempts < 0 || r.maxAttempts > 1000000)
             throw Error(ErrorCode::InvalidArgument, "max attempts must be 0 to 1000000");
         backoffs.push_back(normalizeBackoff(r.backoff));
@@ -223,8 +224,12 @@ std::vector<PushResult> Queue::pushBatch(const std::vector<PushRequest>& request
 
     const auto keys = scriptKeys();
     std::vector<Connection::ScriptCall> calls;
-    for (size_t begin = 0; begin < requests.size(); begin += kChunk) {
-        size_t end = std::min(requests.size(), begin + kChunk);
+    for (size_t begin = 0, end = 0; begin < requests.size(); begin = end) {
+        // The script takes one mode per call: a chunk ends where the replace flag changes.
+        end = begin + 1;
+        while (end < requests.size() && end - begin < kChunk &&
+               requests[end].replace == requests[begin].replace)
+            ++end;
         Connection::ScriptCall call{keys, {}};
         call.args.reserve(3 + (end - begin) * 6);
         call.args.push_back(requests[begin].replace ? "replace" : "nx");
@@ -241,7 +246,6 @@ std::vector<PushResult> Queue::pushBatch(const std::vector<PushRequest>& request
         }
         calls.push_back(std::move(call));
     }
-    // One batch never mixes modes per call: replace is read from each chunk's first request.
     auto replies = m_connection.evalPipeline(scripts::push, calls);
     size_t index = 0;
     for (const auto& reply : replies) {
@@ -307,10 +311,9 @@ std::vector<IdResult> Queue::reschedule(const std::vector<std::string>& ids,
         throw Error(ErrorCode::InvalidArgument, "the delay must not be negative");
     if (dueAtMs && (*dueAtMs < 0 || *dueAtMs > 253402300799999LL))
         throw Error(ErrorCode::InvalidArgument, "the due time must be between 1970 and 9999");
-    return idScript(scripts::reschedule, scriptKeys(),
-                    {dueAtMs ? "at" : "in", std::to_string(dueAtMs ? *dueAtMs : delayMs),
-                     m_keys.wake()},
-                    ids);
+    return idScript(
+        scripts::reschedule, scriptKeys(),
+        {dueAtMs ? "at" : "in", std::to_string(dueAtMs ? *dueAtMs : delayMs), m_keys.wake()}, ids);
 }
 
 ClaimResult Queue::claim(int maxTasks, long long leaseMs, const std::string& worker)
@@ -348,6 +351,8 @@ ClaimResult Queue::claim(int maxTasks, long long leaseMs, const std::string& wor
 std::vector<bool> Queue::ack(const std::vector<std::pair<std::string, std::string>>& idTokens)
 {
     requireWritable("ack tasks");
+    for (const auto& idToken : idTokens)
+        Keys::validateTaskId(idToken.first);
     std::vector<Connection::ScriptCall> calls;
     const auto keys = scriptKeys();
     for (size_t begin = 0; begin < idTokens.size(); begin += kChunk) {
@@ -382,6 +387,7 @@ NackResult Queue::nack(const std::string& id, const std::string& token, const st
                        long long retryDelayMs)
 {
     requireWritable("nack a task");
+    Keys::validateTaskId(id);
     Reply reply = m_connection.evalScript(
         scripts::nack, scriptKeys(),
         {id, token, error, std::to_string(retryDelayMs < 0 ? -1 : retryDelayMs), m_keys.wake()});
@@ -392,9 +398,11 @@ NackResult Queue::nack(const std::string& id, const std::string& token, const st
 long long Queue::extend(const std::string& id, const std::string& token, long long leaseMs)
 {
     requireWritable("extend a lease");
+    Keys::validateTaskId(id);
     if (leaseMs < 0)
         throw Error(ErrorCode::InvalidArgument, "the lease must not be negative");
-    return m_connection.evalScript(scripts::extend, scriptKeys(), {id, token, std::to_string(leaseMs)})
+    return m_connection
+        .evalScript(scripts::extend, scriptKeys(), {id, token, std::to_string(leaseMs)})
         .toInteger();
 }
 
@@ -490,9 +498,9 @@ void Queue::setConfig(const std::string& key, const std::string& value)
         bool ok = false;
         long long n = toLong(value, 0, &ok);
         if (!ok || n < min || n > max)
-            throw Error(ErrorCode::InvalidArgument,
-                        key + " must be a whole number from " + std::to_string(min) + " to " +
-                            std::to_string(max));
+            throw Error(ErrorCode::InvalidArgument, key + " must be a whole number from " +
+                                                        std::to_string(min) + " to " +
+                                                        std::to_string(max));
         return std::to_string(n);
     };
     auto durationMs = [&](long long min, long long max) {
@@ -548,7 +556,8 @@ Counters Queue::stats()
 {
     Reply reply = m_connection.command({"HGETALL", m_keys.stats()});
     Counters counters;
-    for (const char* name : {"pushed", "claimed", "acked", "retried", "died", "cancelled", "expired"})
+    for (const char* name :
+         {"pushed", "claimed", "acked", "retried", "died", "cancelled", "expired"})
         counters[name] = 0;
     for (size_t i = 0; i + 1 < reply.elements.size(); i += 2)
         counters[reply.elements[i].str] = toLong(reply.elements[i + 1].str, 0);
@@ -589,7 +598,8 @@ std::vector<long long> Queue::histogram(long long fromMs, long long toMs, int bu
         long long lo = fromMs + static_cast<long long>(width * i);
         long long hi = i + 1 == buckets ? toMs : fromMs + static_cast<long long>(width * (i + 1));
         // "(" makes the upper bound exclusive, so no task is counted twice.
-        commands.push_back({"ZCOUNT", m_keys.pending(), std::to_string(lo), "(" + std::to_string(hi)});
+        commands.push_back(
+            {"ZCOUNT", m_keys.pending(), std::to_string(lo), "(" + std::to_string(hi)});
     }
     std::vector<long long> counts;
     counts.reserve(commands.size());

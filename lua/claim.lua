@@ -7,8 +7,8 @@
 -- Reply: {server now ms, next due ms (-1 = nothing pending), paused (0|1),
 --         {{id, payload, due, attempts, max_attempts, token, lease deadline}, ...}}
 -- Errors: INVALID when ARGV is malformed.
--- An id in pending whose hash is missing is moved to dead with an error saying so,
--- so one broken entry can never block the queue.
+-- An id in pending whose hash is missing (or has no payload) is moved to dead with an error
+-- saying so, and a garbage attempts count is read as 0: one broken entry never blocks the queue.
 local limit = tonumber(ARGV[1])
 if limit == nil or limit < 1 or limit > 1000 then
   return redis.error_reply('INVALID claim: max tasks must be 1..1000')
@@ -34,21 +34,23 @@ for i = 1, #ids, 2 do
   local id, score = ids[i], ids[i + 1]
   local key = KEYS[4] .. id
   redis.call('ZREM', KEYS[1], id)
-  if redis.call('EXISTS', key) == 0 then
-    redis.call('HSET', key, 'payload', '', 'due', score, 'created', int(now), 'attempts', '0',
-      'max_attempts', '0', 'state', 'dead',
-      'last_error', 'task data was missing when it came due (the hash was deleted by hand?)')
+  local f = redis.call('HMGET', key, 'payload', 'due', 'max_attempts', 'attempts')
+  if not f[1] then
+    local had = redis.call('EXISTS', key) == 1
+    redis.call('HSET', key, 'payload', '', 'due', score, 'attempts', '0', 'state', 'dead',
+      'last_error', 'task data was missing or incomplete when it came due (deleted by hand?)')
+    if not had then redis.call('HSET', key, 'created', int(now), 'max_attempts', '0') end
     redis.call('ZADD', KEYS[3], now, id)
     broken = broken + 1
   else
-    local attempts = redis.call('HINCRBY', key, 'attempts', 1)
+    local attempts = math.floor(tonumber(f[4]) or 0) + 1
     local token = token_base .. ':' .. int((i + 1) / 2)
     local deadline = now + lease
     redis.call('HSET', key, 'state', 'active', 'lease', token, 'worker', worker,
-      'claimed', int(now))
+      'claimed', int(now), 'attempts', int(attempts))
     redis.call('ZADD', KEYS[2], deadline, id)
-    local f = redis.call('HMGET', key, 'payload', 'due', 'max_attempts')
-    tasks[#tasks + 1] = {id, f[1] or '', f[2] or score, attempts, f[3] or '0', token, int(deadline)}
+    local due = tonumber(f[2]) or tonumber(score)
+    tasks[#tasks + 1] = {id, f[1], int(due), attempts, f[3] or '0', token, int(deadline)}
     claimed = claimed + 1
   end
 end

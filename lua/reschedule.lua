@@ -22,7 +22,10 @@ for i = 4, #ARGV do
   local status = 'not_found'
   if redis.call('ZSCORE', KEYS[1], id) then
     redis.call('ZADD', KEYS[1], 'XX', due, id)
-    redis.call('HSET', KEYS[4] .. id, 'due', int(due))
+    -- A broken entry (no hash) stays broken: a hash holding only "due" would look like a task.
+    if redis.call('EXISTS', KEYS[4] .. id) == 1 then
+      redis.call('HSET', KEYS[4] .. id, 'due', int(due))
+    end
     status = 'done'
     moved = moved + 1
   elseif redis.call('ZSCORE', KEYS[2], id) then

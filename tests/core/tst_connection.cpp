@@ -1,5 +1,6 @@
 #include "connection.h"
 #include "error.h"
+#include "expecterror.h"
 #include "queue.h"
 #include "redisserver.h"
 
@@ -8,8 +9,6 @@
 #include <QTest>
 
 #include <chrono>
-#include <functional>
-#include <optional>
 #include <string>
 
 using namespace delayq;
@@ -59,33 +58,7 @@ int closedPort()
     return probe.serverPort(); // closed again when probe goes
 }
 
-std::optional<Error> errorOf(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const Error& e) {
-        return e;
-    }
-    return std::nullopt;
-}
-
 } // namespace
-
-// The statement must throw Error(code) whose message does not hold `secret` ("" = none);
-// the message is kept in m_message for further checks.
-#define EXPECT_ERROR(expectedCode, secretText, ...)                                                \
-    do {                                                                                           \
-        const auto error_ = errorOf([&] { __VA_ARGS__; });                                         \
-        QVERIFY2(error_.has_value(), "no error from: " #__VA_ARGS__);                              \
-        m_message = error_->what();                                                                \
-        QVERIFY2(error_->code() == (expectedCode),                                                 \
-                 qPrintable(QString("%1: %2").arg(errorCodeName(error_->code()),                   \
-                                                  QString::fromStdString(m_message))));            \
-        const std::string secret_ = (secretText);                                                  \
-        QVERIFY2(secret_.empty() || m_message.find(secret_) == std::string::npos,                  \
-                 m_message.c_str());                                                               \
-        QVERIFY(!m_message.empty());                                                               \
-    } while (false)
 
 class TestConnection : public QObject
 {
