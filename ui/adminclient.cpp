@@ -1,0 +1,507 @@
+#include "adminclient.h"
+
+#include "connection.h"
+#include "error.h"
+#include "queue.h"
+
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QTimer>
+
+#include <algorithm>
+#include <chrono>
+
+namespace delayq::ui {
+
+namespace {
+
+std::atomic<quint64> g_nextTag{1};
+
+delayq::TaskSet toCore(TaskSetKind set)
+{
+    switch (set) {
+    case TaskSetKind::Pending:
+        return delayq::TaskSet::Pending;
+    case TaskSetKind::Active:
+        return delayq::TaskSet::Active;
+    case TaskSetKind::Dead:
+        return delayq::TaskSet::Dead;
+    }
+    return delayq::TaskSet::Pending;
+}
+
+TaskSetKind fromCore(delayq::TaskSet set)
+{
+    switch (set) {
+    case delayq::TaskSet::Pending:
+        return TaskSetKind::Pending;
+    case delayq::TaskSet::Active:
+        return TaskSetKind::Active;
+    case delayq::TaskSet::Dead:
+        return TaskSetKind::Dead;
+    }
+    return TaskSetKind::Pending;
+}
+
+QString qs(const std::string& s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+std::string ss(const QString& s)
+{
+    return s.toStdString();
+}
+
+TaskRow toRow(const delayq::Task& t)
+{
+    TaskRow r;
+    r.id = qs(t.id);
+    r.payload = QByteArray(t.payload.data(), static_cast<qsizetype>(t.payload.size()));
+    r.score = t.score;
+    r.due = t.due;
+    r.created = t.created;
+    r.attempts = t.attempts;
+    r.maxAttempts = t.maxAttempts;
+    r.backoff = qs(t.backoff);
+    r.worker = qs(t.worker);
+    r.lastError = qs(t.lastError);
+    r.state = qs(t.state);
+    r.broken = t.broken;
+    return r;
+}
+
+std::vector<std::string> toIds(const QStringList& ids)
+{
+    std::vector<std::string> out;
+    out.reserve(static_cast<size_t>(ids.size()));
+    for (const auto& id : ids)
+        out.push_back(ss(id));
+    return out;
+}
+
+QList<IdOutcome> toOutcomes(const std::vector<delayq::IdResult>& results)
+{
+    QList<IdOutcome> out;
+    out.reserve(static_cast<qsizetype>(results.size()));
+    for (const auto& r : results)
+        out.append({qs(r.id), QString::fromLatin1(delayq::idStatusName(r.status))});
+    return out;
+}
+
+bool isConnectionError(const delayq::Error& e)
+{
+    return e.code() == delayq::ErrorCode::Connection || e.code() == delayq::ErrorCode::Timeout;
+}
+
+} // namespace
+
+AdminClient::AdminClient(QObject* parent) : QObject(parent)
+{
+    qRegisterMetaType<ServerInfo>();
+    qRegisterMetaType<QueueListResult>();
+    qRegisterMetaType<PageResult>();
+    qRegisterMetaType<CountsResult>();
+    qRegisterMetaType<HistogramResult>();
+    qRegisterMetaType<HistoryResult>();
+    qRegisterMetaType<LocateResult>();
+    qRegisterMetaType<ActionResult>();
+    m_thread.setObjectName(QStringLiteral("delayq-io"));
+    m_io = new QObject;
+    m_io->moveToThread(&m_thread);
+    m_thread.start();
+}
+
+AdminClient::~AdminClient()
+{
+    QMetaObject::invokeMethod(
+        m_io,
+        [this] {
+            delete m_heartbeat;
+            m_heartbeat = nullptr;
+            m_connection.reset();
+        },
+        Qt::BlockingQueuedConnection);
+    m_thread.quit();
+    m_thread.wait();
+    delete m_io;
+}
+
+quint64 AdminClient::newTag()
+{
+    return g_nextTag.fetch_add(1);
+}
+
+QString AdminClient::prefix() const
+{
+    return m_guiPrefix;
+}
+
+void AdminClient::post(std::function<void()> job)
+{
+    QMetaObject::invokeMethod(m_io, std::move(job), Qt::QueuedConnection);
+}
+
+QString AdminClient::guarded(const std::function<void(delayq::Connection&)>& job)
+{
+    if (!m_connection)
+        return tr("not connected: choose a server first");
+    try {
+        job(*m_connection);
+        return {};
+    } catch (const delayq::Error& e) {
+        const QString message = QString::fromUtf8(e.what());
+        if (isConnectionError(e))
+            markDown(message);
+        else if (e.code() == delayq::ErrorCode::NoPermission && !m_settings.readOnly &&
+                 message.contains(QLatin1String("NOPERM"), Qt::CaseInsensitive)) {
+            m_readOnly = true;
+            emit readOnlyDetected(tr("the server refused a write for this user: %1").arg(message));
+        }
+        return message;
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
+    }
+}
+
+void AdminClient::markDown(const QString& reason)
+{
+    if (m_up.exchange(false))
+        emit disconnected(reason);
+}
+
+ServerInfo AdminClient::probe()
+{
+    ServerInfo info;
+    info.displayUrl = m_displayUrl;
+    auto rtt = m_connection->ping();
+    info.rttUs = rtt.count();
+    info.clockOffsetMs = m_connection->clockOffsetMs();
+    info.readOnly = m_readOnly.load();
+    if (info.readOnly)
+        info.readOnlyReason = m_settings.readOnly ? tr("this connection is read-only")
+                                                  : tr("the server refuses writes for this user");
+    return info;
+}
+
+void AdminClient::connectTo(const ConnectionSettings& settings)
+{
+    m_guiPrefix = settings.prefix.isEmpty() ? QStringLiteral("dq") : settings.prefix;
+    post([this, settings] {
+        m_settings = settings;
+        if (m_settings.prefix.isEmpty())
+            m_settings.prefix = QStringLiteral("dq");
+        m_up = false;
+        m_readOnly = settings.readOnly;
+        m_connection.reset();
+        if (!m_heartbeat) {
+            m_heartbeat = new QTimer(m_io);
+            m_heartbeat->setInterval(2000);
+            connect(m_heartbeat, &QTimer::timeout, m_io, [this] { heartbeat(); });
+        }
+        try {
+            delayq::Keys::validatePrefix(ss(m_settings.prefix));
+            auto options = delayq::ConnectionOptions::fromUrl(ss(settings.url));
+            if (!settings.password.isEmpty())
+                options.password = ss(settings.password);
+            options.readOnly = settings.readOnly;
+            options.connectTimeout = std::chrono::milliseconds(2000);
+            options.commandTimeout = std::chrono::milliseconds(4000);
+            m_displayUrl = qs(options.displayUrl());
+            m_connection = std::make_unique<delayq::Connection>(options);
+        } catch (const delayq::Error& e) {
+            emit disconnected(QString::fromUtf8(e.what()));
+            return;
+        }
+        m_heartbeat->start();
+        heartbeat();
+        if (!m_up)
+            emit disconnected(tr("cannot reach %1: retrying every 2 s").arg(m_displayUrl));
+    });
+}
+
+void AdminClient::heartbeat()
+{
+    if (!m_connection)
+        return;
+    try {
+        if (!m_up) {
+            m_connection->connect();
+            ServerInfo info = probe();
+            info.version = qs(m_connection->serverVersion());
+            m_up = true;
+            emit connected(info);
+        } else {
+            emit statusUpdated(probe());
+        }
+    } catch (const delayq::Error& e) {
+        markDown(QString::fromUtf8(e.what()));
+    }
+}
+
+void AdminClient::listQueues(quint64 tag)
+{
+    post([this, tag] {
+        QueueListResult result;
+        result.tag = tag;
+        result.error = guarded([&](delayq::Connection& c) {
+            const std::string prefix = ss(m_settings.prefix);
+            auto names = delayq::Queue::listQueues(c, prefix, 10000);
+            for (const auto& s : delayq::Queue::summaries(c, names, prefix))
+                result.queues.append({qs(s.name), s.counts.pending, s.counts.dueNow,
+                                      s.counts.active, s.counts.dead});
+        });
+        emit queuesListed(result);
+    });
+}
+
+void AdminClient::loadPages(quint64 tag, const QString& queue, TaskSetKind set,
+                            const QList<qint64>& offsets, int limit)
+{
+    post([this, tag, queue, set, offsets, limit] {
+        PageResult result;
+        result.tag = tag;
+        result.queue = queue;
+        result.set = set;
+        result.error = guarded([&](delayq::Connection& c) {
+            delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
+            result.total = q.size(toCore(set));
+            for (qint64 offset : offsets) {
+                QList<TaskRow> rows;
+                if (offset < result.total) {
+                    auto tasks = q.page(toCore(set), offset, limit);
+                    rows.reserve(static_cast<qsizetype>(tasks.size()));
+                    for (const auto& t : tasks)
+                        rows.append(toRow(t));
+                }
+                result.offsets.append(offset);
+                result.pages.append(rows);
+            }
+        });
+        emit pagesLoaded(result);
+    });
+}
+
+void AdminClient::loadCounts(quint64 tag, const QString& queue)
+{
+    post([this, tag, queue] {
+        CountsResult result;
+        result.tag = tag;
+        result.queue = queue;
+        result.error = guarded([&](delayq::Connection& c) {
+            delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
+            auto counts = q.counts();
+            result.pending = counts.pending;
+            result.dueNow = counts.dueNow;
+            result.active = counts.active;
+            result.dead = counts.dead;
+            result.earliest = q.earliest(delayq::TaskSet::Pending).value_or(-1);
+            result.serverNow = c.serverNowMs();
+        });
+        emit countsLoaded(result);
+    });
+}
+
+void AdminClient::loadHistogram(quint64 tag, const QString& queue, qint64 fromMs, qint64 toMs,
+                                int buckets)
+{
+    post([this, tag, queue, fromMs, toMs, buckets] {
+        HistogramResult result;
+        result.tag = tag;
+        result.queue = queue;
+        result.fromMs = fromMs;
+        result.toMs = toMs;
+        QElapsedTimer timer;
+        timer.start();
+        result.error = guarded([&](delayq::Connection& c) {
+            delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
+            for (long long n : q.histogram(fromMs, toMs, buckets))
+                result.counts.append(n);
+            result.serverNow = c.serverNowMs();
+        });
+        result.elapsedUs = timer.nsecsElapsed() / 1000;
+        emit histogramLoaded(result);
+    });
+}
+
+void AdminClient::loadHistory(quint64 tag, const QString& queue, qint64 fromMinute, qint64 toMinute)
+{
+    post([this, tag, queue, fromMinute, toMinute] {
+        HistoryResult result;
+        result.tag = tag;
+        result.queue = queue;
+        result.fromMinute = fromMinute;
+        result.error = guarded([&](delayq::Connection& c) {
+            delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
+            for (const auto& m : q.history(fromMinute, toMinute)) {
+                auto value = [&](const char* name) {
+                    auto it = m.counters.find(name);
+                    return it == m.counters.end() ? 0LL : it->second;
+                };
+                result.acked.append(value("acked"));
+                result.failed.append(value("retried") + value("died"));
+            }
+        });
+        emit historyLoaded(result);
+    });
+}
+
+void AdminClient::locateTime(quint64 tag, const QString& queue, TaskSetKind set, qint64 ms)
+{
+    post([this, tag, queue, set, ms] {
+        LocateResult result;
+        result.tag = tag;
+        result.queue = queue;
+        result.set = set;
+        result.error = guarded([&](delayq::Connection& c) {
+            delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
+            long long size = q.size(toCore(set));
+            long long rank = q.rankOfScore(toCore(set), ms);
+            // Past the last task: the last row is the nearest there is.
+            result.row = size == 0 ? -1 : std::min(rank, size - 1);
+        });
+        emit located(result);
+    });
+}
+
+void AdminClient::locateId(quint64 tag, const QString& queue, const QString& id)
+{
+    post([this, tag, queue, id] {
+        LocateResult result;
+        result.tag = tag;
+        result.queue = queue;
+        result.id = id;
+        result.error = guarded([&](delayq::Connection& c) {
+            delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
+            auto found = q.find(ss(id));
+            if (!found)
+                return;
+            result.set = fromCore(found->first);
+            const auto& keys = q.keys();
+            const std::string key = found->first == delayq::TaskSet::Pending  ? keys.pending()
+                                    : found->first == delayq::TaskSet::Active ? keys.active()
+                                                                              : keys.dead();
+            auto rank = c.command({"ZRANK", key, ss(id)});
+            result.row = rank.isNil() ? -1 : rank.toInteger();
+        });
+        emit located(result);
+    });
+}
+
+void AdminClient::push(quint64 tag, const PushSpec& spec)
+{
+    post([this, tag, spec] {
+        ActionResult result;
+        result.tag = tag;
+        result.action = QStringLiteral("push");
+        result.queue = spec.queue;
+        result.error = guarded([&](delayq::Connection& c) {
+            delayq::Queue q(c, ss(spec.queue), ss(m_settings.prefix));
+            std::vector<delayq::PushRequest> requests;
+            const int count = std::max(1, spec.count);
+            for (int i = 0; i < count; ++i) {
+                delayq::PushRequest r;
+                r.payload = spec.payload.toStdString();
+                if (spec.dueAtMs >= 0)
+                    r.dueAtMs = spec.dueAtMs;
+                r.delayMs = spec.delayMs;
+                if (!spec.id.isEmpty())
+                    r.id = ss(count == 1 ? spec.id
+                                         : spec.id + QLatin1Char('-') + QString::number(i + 1));
+                r.maxAttempts = spec.maxAttempts;
+                r.backoff = ss(spec.backoff);
+                requests.push_back(std::move(r));
+            }
+            for (const auto& r : q.pushBatch(requests))
+                result.outcomes.append(
+                    {qs(r.id), QString::fromLatin1(delayq::pushStatusName(r.status))});
+        });
+        emit actionFinished(result);
+    });
+}
+
+void AdminClient::cancel(quint64 tag, const QString& queue, const QStringList& ids)
+{
+    post([this, tag, queue, ids] {
+        ActionResult result{tag, QStringLiteral("cancel"), queue, {}, {}};
+        result.error = guarded([&](delayq::Connection& c) {
+            delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
+            result.outcomes = toOutcomes(q.cancel(toIds(ids)));
+        });
+        emit actionFinished(result);
+    });
+}
+
+void AdminClient::reschedule(quint64 tag, const QString& queue, const QStringList& ids,
+                             qint64 dueAtMs, qint64 delayMs)
+{
+    post([this, tag, queue, ids, dueAtMs, delayMs] {
+        ActionResult result{tag, QStringLiteral("reschedule"), queue, {}, {}};
+        result.error = guarded([&](delayq::Connection& c) {
+            delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
+            std::optional<long long> at;
+            if (dueAtMs >= 0)
+                at = dueAtMs;
+            result.outcomes = toOutcomes(q.reschedule(toIds(ids), at, delayMs));
+        });
+        emit actionFinished(result);
+    });
+}
+
+void AdminClient::requeue(quint64 tag, const QString& queue, const QStringList& ids)
+{
+    post([this, tag, queue, ids] {
+        ActionResult result{tag, QStringLiteral("requeue"), queue, {}, {}};
+        result.error = guarded([&](delayq::Connection& c) {
+            delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
+            result.outcomes = toOutcomes(q.requeue(toIds(ids)));
+        });
+        emit actionFinished(result);
+    });
+}
+
+void AdminClient::deleteDead(quint64 tag, const QString& queue, const QStringList& ids)
+{
+    post([this, tag, queue, ids] {
+        ActionResult result{tag, QStringLiteral("delete-dead"), queue, {}, {}};
+        result.error = guarded([&](delayq::Connection& c) {
+            delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
+            result.outcomes = toOutcomes(q.deleteDead(toIds(ids)));
+        });
+        emit actionFinished(result);
+    });
+}
+
+void AdminClient::fillDemo(quint64 tag, const QString& queue, qint64 count, qint64 spreadMs,
+                           int batch)
+{
+    post([this, tag, queue, count, spreadMs, batch] {
+        qint64 done = 0;
+        const QString error = guarded([&](delayq::Connection& c) {
+            delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
+            const long long now = c.serverNowMs();
+            static const char* kinds[] = {"send-reminder", "charge-card", "expire-cart",
+                                          "retry-webhook", "close-order"};
+            // A few overdue tasks so the timeline shows its overdue marking.
+            const long long start = now - std::min<long long>(spreadMs / 50, 15 * 60000);
+            std::vector<delayq::PushRequest> requests;
+            requests.reserve(static_cast<size_t>(std::min<qint64>(count, batch)));
+            for (qint64 i = 0; i < count; ++i) {
+                delayq::PushRequest r;
+                // Denser soon than later, like real reminder traffic.
+                const double x = static_cast<double>(i) / static_cast<double>(count);
+                r.dueAtMs = start + static_cast<long long>(x * x * static_cast<double>(spreadMs));
+                r.payload = "{\"order\":" + std::to_string(100000 + i) + ",\"action\":\"" +
+                            kinds[i % 5] + "\",\"customer\":\"c" + std::to_string(i % 997) + "\"}";
+                requests.push_back(std::move(r));
+                if (static_cast<int>(requests.size()) == batch || i + 1 == count) {
+                    done += static_cast<qint64>(q.pushBatch(requests).size());
+                    requests.clear();
+                }
+            }
+        });
+        emit demoFilled(tag, done, error);
+    });
+}
+
+} // namespace delayq::ui

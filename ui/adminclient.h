@@ -1,0 +1,99 @@
+#pragma once
+
+#include "admintypes.h"
+
+#include <QObject>
+#include <QStringList>
+#include <QThread>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+namespace delayq {
+class Connection;
+}
+
+class QTimer;
+
+namespace delayq::ui {
+
+// The one owner of the admin connection. Every public request is posted to a private
+// QThread and answered by a signal carrying plain values, so the GUI thread never waits on
+// Redis. A lost connection is retried every two seconds until it answers again.
+class AdminClient : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit AdminClient(QObject* parent = nullptr);
+    ~AdminClient() override;
+
+    // A process-wide unique tag for a request, so a view takes only its own answers.
+    static quint64 newTag();
+
+    bool isConnected() const { return m_up.load(); }
+    bool isReadOnly() const { return m_readOnly.load(); }
+    QString prefix() const;
+
+    void connectTo(const ConnectionSettings& settings);
+    void listQueues(quint64 tag);
+    void loadPages(quint64 tag, const QString& queue, TaskSetKind set, const QList<qint64>& offsets,
+                   int limit);
+    void loadCounts(quint64 tag, const QString& queue);
+    void loadHistogram(quint64 tag, const QString& queue, qint64 fromMs, qint64 toMs, int buckets);
+    void loadHistory(quint64 tag, const QString& queue, qint64 fromMinute, qint64 toMinute);
+    // Row of the first task due at or after ms.
+    void locateTime(quint64 tag, const QString& queue, TaskSetKind set, qint64 ms);
+    // Set and row of a task id, wherever it is.
+    void locateId(quint64 tag, const QString& queue, const QString& id);
+
+    void push(quint64 tag, const PushSpec& spec);
+    void cancel(quint64 tag, const QString& queue, const QStringList& ids);
+    // dueAtMs >= 0: absolute; else delayMs from the server's now (0: run now).
+    void reschedule(quint64 tag, const QString& queue, const QStringList& ids, qint64 dueAtMs,
+                    qint64 delayMs);
+    void requeue(quint64 tag, const QString& queue, const QStringList& ids);
+    void deleteDead(quint64 tag, const QString& queue, const QStringList& ids);
+    // Pushes count demo tasks spread from a few minutes ago to spreadMs ahead, in batches.
+    void fillDemo(quint64 tag, const QString& queue, qint64 count, qint64 spreadMs,
+                  int batch = 10000);
+
+signals:
+    void connected(const delayq::ui::ServerInfo& info);
+    void disconnected(const QString& reason);
+    // Round trip and clock offset, every heartbeat while connected.
+    void statusUpdated(const delayq::ui::ServerInfo& info);
+    void queuesListed(const delayq::ui::QueueListResult& result);
+    void pagesLoaded(const delayq::ui::PageResult& result);
+    void countsLoaded(const delayq::ui::CountsResult& result);
+    void histogramLoaded(const delayq::ui::HistogramResult& result);
+    void historyLoaded(const delayq::ui::HistoryResult& result);
+    void located(const delayq::ui::LocateResult& result);
+    void actionFinished(const delayq::ui::ActionResult& result);
+    void demoFilled(quint64 tag, qint64 count, const QString& error);
+    // The server refused a write for this user (ACL): the session is read-only from now on.
+    void readOnlyDetected(const QString& reason);
+
+private:
+    // Runs job on the I/O thread with the connection; connection failures are reported
+    // once and start the reconnect loop. Returns the error text for the result, "" if fine.
+    void post(std::function<void()> job);
+    QString guarded(const std::function<void(delayq::Connection&)>& job);
+    void heartbeat();
+    void markDown(const QString& reason);
+    ServerInfo probe();
+
+    QThread m_thread;
+    QObject* m_io = nullptr; // lives on m_thread; the context of every posted job
+    // Owned and used on the I/O thread only.
+    std::unique_ptr<delayq::Connection> m_connection;
+    QTimer* m_heartbeat = nullptr;
+    ConnectionSettings m_settings;
+    QString m_displayUrl;
+    std::atomic<bool> m_up{false};
+    std::atomic<bool> m_readOnly{false};
+    QString m_guiPrefix = QStringLiteral("dq"); // read and written on the caller's thread only
+};
+
+} // namespace delayq::ui

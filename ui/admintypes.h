@@ -1,0 +1,163 @@
+#pragma once
+
+#include <QByteArray>
+#include <QList>
+#include <QMetaType>
+#include <QString>
+
+// Plain value types that cross from the I/O thread to the GUI thread in signals.
+// Every result carries the tag of its request, so a view only takes its own answers.
+
+namespace delayq::ui {
+
+enum class TaskSetKind
+{
+    Pending = 0,
+    Active = 1,
+    Dead = 2
+};
+
+struct ConnectionSettings
+{
+    QString url; // may hold a password only for this session, never saved
+    QString prefix = QStringLiteral("dq");
+    bool readOnly = false;
+    QString password; // session only: overrides the URL's password when set
+};
+
+struct ServerInfo
+{
+    QString displayUrl; // password masked
+    QString version;
+    qint64 rttUs = 0;
+    qint64 clockOffsetMs = 0; // server clock minus local clock
+    bool readOnly = false;
+    QString readOnlyReason;
+};
+
+struct TaskRow
+{
+    QString id;
+    QByteArray payload;
+    qint64 score = 0;
+    qint64 due = 0;
+    qint64 created = 0;
+    int attempts = 0;
+    int maxAttempts = 0;
+    QString backoff;
+    QString worker;
+    QString lastError;
+    QString state;
+    bool broken = false;
+};
+
+struct QueueRow
+{
+    QString name;
+    qint64 pending = 0;
+    qint64 dueNow = 0;
+    qint64 active = 0;
+    qint64 dead = 0;
+};
+
+struct QueueListResult
+{
+    quint64 tag = 0;
+    QList<QueueRow> queues;
+    QString error;
+};
+
+struct PageResult
+{
+    quint64 tag = 0;
+    QString queue;
+    TaskSetKind set = TaskSetKind::Pending;
+    qint64 total = 0;
+    QList<qint64> offsets; // the first rank of each page
+    QList<QList<TaskRow>> pages;
+    QString error;
+};
+
+struct CountsResult
+{
+    quint64 tag = 0;
+    QString queue;
+    qint64 pending = 0;
+    qint64 dueNow = 0;
+    qint64 active = 0;
+    qint64 dead = 0;
+    qint64 earliest = -1; // due time of the earliest pending task, -1 when empty
+    qint64 serverNow = 0;
+    QString error;
+};
+
+struct HistogramResult
+{
+    quint64 tag = 0;
+    QString queue;
+    qint64 fromMs = 0;
+    qint64 toMs = 0;
+    QList<qint64> counts;
+    qint64 serverNow = 0;
+    qint64 elapsedUs = 0; // time spent on the I/O thread, for the measure mode
+    QString error;
+};
+
+struct HistoryResult
+{
+    quint64 tag = 0;
+    QString queue;
+    qint64 fromMinute = 0;
+    QList<qint64> acked;
+    QList<qint64> failed; // retried + died
+    QString error;
+};
+
+struct LocateResult
+{
+    quint64 tag = 0;
+    QString queue;
+    TaskSetKind set = TaskSetKind::Pending;
+    qint64 row = -1; // -1: not found
+    QString id;
+    QString error;
+};
+
+struct IdOutcome
+{
+    QString id;
+    QString status; // done, not-found, active, dead, pending, created, exists, ...
+};
+
+struct ActionResult
+{
+    quint64 tag = 0;
+    QString action; // push, cancel, reschedule, requeue, delete-dead
+    QString queue;
+    QList<IdOutcome> outcomes;
+    QString error;
+};
+
+struct PushSpec
+{
+    QString queue;
+    QByteArray payload;
+    qint64 dueAtMs = -1; // absolute; -1: delayMs from server now
+    qint64 delayMs = 0;
+    QString id; // empty: generated; with count > 1 it gets "-1", "-2", ...
+    int maxAttempts = 0;
+    QString backoff;
+    int count = 1;
+};
+
+} // namespace delayq::ui
+
+Q_DECLARE_METATYPE(delayq::ui::ConnectionSettings)
+Q_DECLARE_METATYPE(delayq::ui::ServerInfo)
+Q_DECLARE_METATYPE(delayq::ui::QueueListResult)
+Q_DECLARE_METATYPE(delayq::ui::PageResult)
+Q_DECLARE_METATYPE(delayq::ui::CountsResult)
+Q_DECLARE_METATYPE(delayq::ui::HistogramResult)
+Q_DECLARE_METATYPE(delayq::ui::HistoryResult)
+Q_DECLARE_METATYPE(delayq::ui::LocateResult)
+Q_DECLARE_METATYPE(delayq::ui::ActionResult)

@@ -1,0 +1,32 @@
+#include "fielderror.h"
+
+#include <QVBoxLayout>
+
+namespace delayq::ui {
+
+FieldError::FieldError(QWidget* parent) : QLabel(parent)
+{
+    setTextFormat(Qt::PlainText);
+    setWordWrap(true);
+    setStyleSheet(QStringLiteral("color: #c0392b;"));
+    setVisible(false);
+}
+
+void FieldError::setError(const QString& message)
+{
+    setText(message);
+    setVisible(!message.isEmpty());
+}
+
+QWidget* FieldError::below(QWidget* field, FieldError* error, QWidget* parent)
+{
+    auto* box = new QWidget(parent);
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(field);
+    layout->addWidget(error);
+    return box;
+}
+
+} // namespace delayq::ui

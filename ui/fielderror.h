@@ -1,0 +1,22 @@
+#pragma once
+
+#include <QLabel>
+
+namespace delayq::ui {
+
+// The message under a form field saying why its value is refused. Plain text only: the
+// message may quote what the user typed.
+class FieldError : public QLabel
+{
+    Q_OBJECT
+
+public:
+    explicit FieldError(QWidget* parent = nullptr);
+    // Empty hides the label.
+    void setError(const QString& message);
+    bool hasError() const { return !text().isEmpty(); }
+    // The field with its error label right under it, for a form row.
+    static QWidget* below(QWidget* field, FieldError* error, QWidget* parent);
+};
+
+} // namespace delayq::ui

@@ -1,0 +1,98 @@
+#include "historychart.h"
+
+#include "adminclient.h"
+
+#include <QDateTime>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+namespace delayq::ui {
+
+namespace {
+
+constexpr int kMinutes = 60;
+
+} // namespace
+
+HistoryChart::HistoryChart(AdminClient* client, QWidget* parent) : QWidget(parent), m_client(client)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    m_plot = new QCustomPlot(this);
+    m_plot->setMinimumHeight(100);
+    auto ticker = QSharedPointer<QCPAxisTickerDateTime>::create();
+    ticker->setDateTimeFormat(QStringLiteral("HH:mm"));
+    ticker->setTickCount(5);
+    m_plot->xAxis->setTicker(ticker);
+    m_plot->yAxis->setLabel(tr("per minute"));
+    m_plot->yAxis->ticker()->setTickCount(3);
+    m_acked = m_plot->addGraph();
+    m_acked->setName(tr("acked"));
+    m_acked->setPen(QPen(QColor(0x2e, 0x8b, 0x57), 2));
+    m_acked->setLineStyle(QCPGraph::lsStepLeft);
+    m_failed = m_plot->addGraph();
+    m_failed->setName(tr("failed"));
+    m_failed->setPen(QPen(QColor(0xd9, 0x53, 0x4f), 2));
+    m_failed->setLineStyle(QCPGraph::lsStepLeft);
+    m_plot->legend->setVisible(true);
+    m_plot->legend->setFont(font());
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    layout->addWidget(m_plot);
+    connect(client, &AdminClient::historyLoaded, this, &HistoryChart::onLoaded);
+}
+
+void HistoryChart::setQueue(const QString& queue)
+{
+    m_queue = queue;
+    m_inFlight = false;
+    m_loaded = false;
+    m_tag = 0;
+    m_acked->data()->clear();
+    m_failed->data()->clear();
+    m_plot->replot();
+}
+
+void HistoryChart::setUtc(bool utc)
+{
+    auto ticker = m_plot->xAxis->ticker().dynamicCast<QCPAxisTickerDateTime>();
+    if (ticker)
+        ticker->setDateTimeSpec(utc ? Qt::UTC : Qt::LocalTime);
+    m_plot->replot();
+}
+
+void HistoryChart::refresh()
+{
+    if (m_queue.isEmpty() || m_inFlight)
+        return;
+    const qint64 minute = QDateTime::currentMSecsSinceEpoch() / 60000;
+    m_inFlight = true;
+    m_tag = AdminClient::newTag();
+    m_client->loadHistory(m_tag, m_queue, minute - kMinutes + 1, minute);
+}
+
+void HistoryChart::onLoaded(const HistoryResult& result)
+{
+    if (result.tag != m_tag)
+        return;
+    m_inFlight = false;
+    if (!result.error.isEmpty())
+        return;
+    QVector<double> keys, acked, failed;
+    double top = 1;
+    for (qsizetype i = 0; i < result.acked.size(); ++i) {
+        keys.append(static_cast<double>((result.fromMinute + i) * 60));
+        acked.append(static_cast<double>(result.acked.at(i)));
+        failed.append(static_cast<double>(result.failed.at(i)));
+        top = qMax(top, qMax(acked.last(), failed.last()));
+    }
+    m_acked->setData(keys, acked, true);
+    m_failed->setData(keys, failed, true);
+    if (!keys.isEmpty())
+        m_plot->xAxis->setRange(keys.first(), keys.last() + 60);
+    m_plot->yAxis->setRange(0, top * 1.2);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    m_loaded = true;
+    emit loaded();
+}
+
+} // namespace delayq::ui

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "admintypes.h"
+
+#include <QWidget>
+
+class QCPGraph;
+class QCustomPlot;
+
+namespace delayq::ui {
+
+class AdminClient;
+
+// Acked and failed (retried or died) tasks per minute over the last hour, from the queue's
+// per-minute counters.
+class HistoryChart : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit HistoryChart(AdminClient* client, QWidget* parent = nullptr);
+
+    void setQueue(const QString& queue);
+    void refresh();
+    void setUtc(bool utc);
+    bool hasData() const { return m_loaded; }
+
+signals:
+    void loaded();
+
+private:
+    void onLoaded(const HistoryResult& result);
+
+    AdminClient* m_client;
+    QCustomPlot* m_plot;
+    QCPGraph* m_acked;
+    QCPGraph* m_failed;
+    QString m_queue;
+    bool m_inFlight = false;
+    bool m_loaded = false;
+    quint64 m_tag = 0;
+};
+
+} // namespace delayq::ui

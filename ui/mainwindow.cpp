@@ -1,0 +1,326 @@
+#include "mainwindow.h"
+
+#include "adminclient.h"
+#include "connectiondialog.h"
+#include "connectionstatus.h"
+#include "historychart.h"
+#include "queuelist.h"
+#include "taskactions.h"
+#include "taskdetails.h"
+#include "taskmodel.h"
+#include "tasktable.h"
+#include "tasktabs.h"
+#include "timelinechart.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QLabel>
+#include <QMenuBar>
+#include <QSettings>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTableView>
+#include <QTimer>
+#include <QToolBar>
+
+namespace delayq::ui {
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
+{
+    setObjectName(QStringLiteral("MainWindow"));
+    m_client = new AdminClient(this);
+    m_tabs = new TaskTabs(m_client, this);
+    m_details = new TaskDetails(this);
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->setObjectName(QStringLiteral("tasksplitter"));
+    splitter->addWidget(m_tabs);
+    splitter->addWidget(m_details);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({900, 340});
+    setCentralWidget(splitter);
+
+    m_timeline = new TimelineChart(m_client, this);
+    m_history = new HistoryChart(m_client, this);
+    m_queues = new QueueList(m_client, this);
+    m_actions = new TaskActions(m_client, m_tabs, this);
+    m_status = new ConnectionStatus(this);
+    statusBar()->addPermanentWidget(m_status);
+
+    buildDocks();
+    buildToolBar();
+    buildMenus();
+
+    m_refreshTimer = new QTimer(this);
+    m_refreshTimer->setInterval(2000);
+    connect(m_refreshTimer, &QTimer::timeout, this, &MainWindow::refreshAll);
+    m_refreshTimer->start();
+
+    connect(m_client, &AdminClient::connected, this, [this](const ServerInfo& info) {
+        m_status->setConnected(info);
+        m_displayUrl = info.displayUrl;
+        m_clockOffsetMs = info.clockOffsetMs;
+        m_tabs->setClockOffset(info.clockOffsetMs);
+        m_actions->setReadOnly(info.readOnly, info.readOnlyReason);
+        updateTitle();
+        m_queues->refresh();
+        refreshAll();
+    });
+    connect(m_client, &AdminClient::statusUpdated, m_status, &ConnectionStatus::setStatus);
+    connect(m_client, &AdminClient::disconnected, m_status, &ConnectionStatus::setDisconnected);
+    connect(m_client, &AdminClient::readOnlyDetected, this,
+            [this](const QString& reason) { m_actions->setReadOnly(true, reason); });
+    connect(m_queues, &QueueList::queueOpened, this, &MainWindow::openQueue);
+    connect(m_tabs, &TaskTabs::currentTaskChanged, this, &MainWindow::showCurrentTask);
+    connect(m_tabs, &TaskTabs::statusMessage, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+    connect(m_actions, &TaskActions::refreshRequested, this, &MainWindow::refreshAll);
+    connect(m_actions, &TaskActions::resultReported, this,
+            [this](const QString& summary) { statusBar()->showMessage(summary, 15000); });
+    connect(m_client, &AdminClient::countsLoaded, this, &MainWindow::onCounts);
+    connect(m_timeline, &TimelineChart::timeClicked, this, [this](qint64 ms) {
+        m_tabs->setCurrentSet(TaskSetKind::Pending);
+        m_tabs->table(TaskSetKind::Pending)->jumpToTime(ms);
+    });
+    connect(m_tabs->table(TaskSetKind::Pending)->model(), &TaskModel::refreshed, this, [this] {
+        m_firstPageShown = true;
+        checkLoaded();
+    });
+    connect(m_timeline, &TimelineChart::loaded, this, [this] {
+        m_timelineShown = true;
+        checkLoaded();
+    });
+    resize(1280, 820);
+    updateTitle();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildDocks()
+{
+    auto dock = [this](const QString& title, const QString& name, QWidget* widget,
+                       Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(name);
+        d->setWidget(widget);
+        addDockWidget(area, d);
+        return d;
+    };
+    dock(tr("Queues"), QStringLiteral("queuesdock"), m_queues, Qt::LeftDockWidgetArea);
+    auto* timeline =
+        dock(tr("Timeline"), QStringLiteral("timelinedock"), m_timeline, Qt::BottomDockWidgetArea);
+    auto* history = dock(tr("Acked / failed per minute"), QStringLiteral("historydock"), m_history,
+                         Qt::BottomDockWidgetArea);
+    splitDockWidget(timeline, history, Qt::Horizontal);
+    resizeDocks({timeline, history}, {3, 1}, Qt::Horizontal);
+    resizeDocks({timeline}, {260}, Qt::Vertical);
+    resizeDocks({findChild<QDockWidget*>(QStringLiteral("queuesdock"))}, {300}, Qt::Horizontal);
+}
+
+void MainWindow::addToolDock(QDockWidget* dock, Qt::DockWidgetArea area)
+{
+    addDockWidget(area, dock);
+    if (m_viewMenu)
+        m_viewMenu->addAction(dock->toggleViewAction());
+}
+
+void MainWindow::buildToolBar()
+{
+    auto* bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("maintoolbar"));
+    bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    auto* connectAction = bar->addAction(tr("Connect…"));
+    connect(connectAction, &QAction::triggered, this, &MainWindow::chooseConnection);
+    bar->addSeparator();
+    bar->addAction(m_actions->push());
+    bar->addAction(m_actions->cancel());
+    bar->addAction(m_actions->reschedule());
+    bar->addAction(m_actions->requeue());
+    bar->addAction(m_actions->deleteDead());
+    bar->addSeparator();
+    bar->addAction(m_actions->refresh());
+    bar->addAction(m_actions->find());
+    m_pause = bar->addAction(tr("Pause"));
+    m_pause->setCheckable(true);
+    m_pause->setToolTip(tr("Pause the live refresh"));
+    connect(m_pause, &QAction::toggled, this, &MainWindow::setPaused);
+    auto* every = new QLabel(tr(" every "), bar);
+    bar->addWidget(every);
+    m_interval = new QSpinBox(bar);
+    m_interval->setRange(1, 300);
+    m_interval->setValue(2);
+    m_interval->setSuffix(tr(" s"));
+    m_interval->setToolTip(tr("Live refresh interval"));
+    bar->addWidget(m_interval);
+    connect(m_interval, &QSpinBox::valueChanged, this,
+            [this](int s) { setRefreshInterval(s * 1000); });
+    bar->addSeparator();
+    m_utc = bar->addAction(tr("UTC"));
+    m_utc->setCheckable(true);
+    m_utc->setToolTip(tr("Show times in UTC instead of local time"));
+    connect(m_utc, &QAction::toggled, this, &MainWindow::setUtc);
+}
+
+void MainWindow::buildMenus()
+{
+    auto* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Connect…"), this, &MainWindow::chooseConnection);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    auto* tasks = menuBar()->addMenu(tr("&Tasks"));
+    tasks->addAction(m_actions->push());
+    tasks->addAction(m_actions->cancel());
+    tasks->addAction(m_actions->reschedule());
+    tasks->addSeparator();
+    tasks->addAction(m_actions->requeue());
+    tasks->addAction(m_actions->deleteDead());
+    tasks->addSeparator();
+    tasks->addAction(m_actions->find());
+    tasks->addAction(m_actions->refresh());
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    m_viewMenu->addAction(m_utc);
+    m_viewMenu->addAction(m_pause);
+    m_viewMenu->addSeparator();
+    for (auto* dock : findChildren<QDockWidget*>())
+        m_viewMenu->addAction(dock->toggleViewAction());
+}
+
+void MainWindow::chooseConnection()
+{
+    auto* dialog = new ConnectionDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        connectTo(dialog->settings());
+        openQueue({});
+    });
+    dialog->open();
+}
+
+void MainWindow::connectTo(const ConnectionSettings& settings)
+{
+    m_status->setDisconnected(tr("connecting…"));
+    m_actions->setReadOnly(settings.readOnly, tr("this connection is read-only"));
+    m_client->connectTo(settings);
+}
+
+void MainWindow::openQueue(const QString& name)
+{
+    m_queue = name;
+    m_firstPageShown = false;
+    m_timelineShown = false;
+    m_waitingForLoad = !name.isEmpty();
+    m_countsInFlight = false;
+    m_countsTag = 0;
+    m_tabs->setQueue(name);
+    m_timeline->setQueue(name);
+    m_history->setQueue(name);
+    m_actions->setQueue(name);
+    m_queues->setCurrentQueue(name);
+    m_details->clear();
+    updateTitle();
+    refreshAll();
+}
+
+void MainWindow::refreshAll()
+{
+    if (!m_client->isConnected())
+        return;
+    m_queues->refresh();
+    if (m_queue.isEmpty())
+        return;
+    m_tabs->refresh();
+    m_history->refresh();
+    // The timeline waits for the counts: its default window starts at the oldest task.
+    if (!m_countsInFlight) {
+        m_countsInFlight = true;
+        m_countsTag = AdminClient::newTag();
+        m_client->loadCounts(m_countsTag, m_queue);
+    }
+}
+
+void MainWindow::onCounts(const CountsResult& result)
+{
+    if (result.tag != m_countsTag)
+        return;
+    m_countsInFlight = false;
+    if (!result.error.isEmpty()) {
+        statusBar()->showMessage(result.error, 8000);
+        return;
+    }
+    m_tabs->setCounts(result);
+    m_timeline->setEarliest(result.earliest, result.serverNow);
+    m_timeline->refresh();
+}
+
+void MainWindow::checkLoaded()
+{
+    if (m_waitingForLoad && m_firstPageShown && m_timelineShown) {
+        m_waitingForLoad = false;
+        emit queueLoaded();
+    }
+}
+
+void MainWindow::setRefreshInterval(int ms)
+{
+    m_refreshTimer->setInterval(ms);
+    if (m_interval && m_interval->value() != ms / 1000)
+        m_interval->setValue(ms / 1000);
+}
+
+void MainWindow::setPaused(bool paused)
+{
+    if (paused)
+        m_refreshTimer->stop();
+    else
+        m_refreshTimer->start();
+    if (m_pause && m_pause->isChecked() != paused)
+        m_pause->setChecked(paused);
+}
+
+void MainWindow::setUtc(bool utc)
+{
+    m_tabs->setUtc(utc);
+    m_details->setUtc(utc);
+    m_timeline->setUtc(utc);
+    m_history->setUtc(utc);
+    showCurrentTask();
+}
+
+void MainWindow::showCurrentTask()
+{
+    const TaskTable* table = m_tabs->current();
+    if (const TaskRow* task = table->currentTask())
+        m_details->showTask(*task, table->set());
+    else if (!table->view()->selectionModel()->currentIndex().isValid())
+        m_details->clear();
+}
+
+void MainWindow::updateTitle()
+{
+    QString title = QStringLiteral("delayq-admin");
+    if (!m_queue.isEmpty())
+        title += QStringLiteral(" — ") + m_queue;
+    if (!m_displayUrl.isEmpty())
+        title += QStringLiteral(" — ") + m_displayUrl;
+    setWindowTitle(title);
+}
+
+void MainWindow::restoreLayout()
+{
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    QMainWindow::closeEvent(event);
+}
+
+} // namespace delayq::ui

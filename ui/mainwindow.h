@@ -1,0 +1,94 @@
+#pragma once
+
+#include "admintypes.h"
+
+#include <QMainWindow>
+
+class QCheckBox;
+class QSpinBox;
+class QTimer;
+
+namespace delayq::ui {
+
+class AdminClient;
+class ConnectionStatus;
+class HistoryChart;
+class QueueList;
+class TaskActions;
+class TaskDetails;
+class TaskTabs;
+class TimelineChart;
+
+// Puts the pieces together: queue list, task tabs with details, timeline and throughput
+// charts in docks, the actions, the live refresh and the connection state. The pieces do
+// their own work; this class only wires them.
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    AdminClient* client() const { return m_client; }
+    TaskTabs* tabs() const { return m_tabs; }
+    TaskDetails* details() const { return m_details; }
+    TimelineChart* timeline() const { return m_timeline; }
+    HistoryChart* history() const { return m_history; }
+    QueueList* queueList() const { return m_queues; }
+    TaskActions* actions() const { return m_actions; }
+    ConnectionStatus* connectionStatus() const { return m_status; }
+    QString queue() const { return m_queue; }
+
+    void connectTo(const ConnectionSettings& settings);
+    void openQueue(const QString& name);
+    // Everything the open queue shows, now (coalesced with what is in flight).
+    void refreshAll();
+    void setRefreshInterval(int ms);
+    void setPaused(bool paused);
+    void setUtc(bool utc);
+    // Docks added by the app (the embedded worker) go through here so the layout is saved.
+    void addToolDock(QDockWidget* dock, Qt::DockWidgetArea area);
+    void restoreLayout();
+
+signals:
+    // After openQueue: the first page of pending tasks and the timeline are both shown.
+    void queueLoaded();
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildDocks();
+    void buildToolBar();
+    void buildMenus();
+    void updateTitle();
+    void showCurrentTask();
+    void onCounts(const CountsResult& result);
+    void checkLoaded();
+    void chooseConnection();
+
+    AdminClient* m_client;
+    TaskTabs* m_tabs;
+    TaskDetails* m_details;
+    TimelineChart* m_timeline;
+    HistoryChart* m_history;
+    QueueList* m_queues;
+    TaskActions* m_actions;
+    ConnectionStatus* m_status;
+    QTimer* m_refreshTimer;
+    QSpinBox* m_interval = nullptr;
+    QAction* m_pause = nullptr;
+    QAction* m_utc = nullptr;
+    QMenu* m_viewMenu = nullptr;
+    QString m_queue;
+    QString m_displayUrl;
+    qint64 m_clockOffsetMs = 0;
+    bool m_countsInFlight = false;
+    quint64 m_countsTag = 0;
+    bool m_waitingForLoad = false;
+    bool m_firstPageShown = false;
+    bool m_timelineShown = false;
+};
+
+} // namespace delayq::ui

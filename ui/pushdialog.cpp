@@ -1,0 +1,195 @@
+#include "pushdialog.h"
+
+#include "error.h"
+#include "fielderror.h"
+#include "keys.h"
+#include "queue.h"
+#include "timeparse.h"
+
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace delayq::ui {
+
+namespace {
+
+QString message(const delayq::Error& e)
+{
+    return QString::fromUtf8(e.what());
+}
+
+} // namespace
+
+PushDialog::PushDialog(const QString& queue, QWidget* parent) : QDialog(parent)
+{
+    setWindowTitle(tr("Push tasks"));
+    auto* form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+
+    m_queue = new QLineEdit(queue, this);
+    m_queueError = new FieldError(this);
+    form->addRow(tr("&Queue"), FieldError::below(m_queue, m_queueError, this));
+
+    m_payload = new QPlainTextEdit(this);
+    m_payload->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_payload->setPlaceholderText(QStringLiteral("{\"order\": 42, \"action\": \"send-reminder\"}"));
+    m_payload->setTabChangesFocus(true);
+    m_requireJson = new QCheckBox(tr("Must be valid JSON"), this);
+    m_requireJson->setChecked(true);
+    m_payloadError = new FieldError(this);
+    auto* payloadBox = new QWidget(this);
+    auto* payloadLayout = new QVBoxLayout(payloadBox);
+    payloadLayout->setContentsMargins(0, 0, 0, 0);
+    payloadLayout->addWidget(m_payload);
+    payloadLayout->addWidget(m_requireJson);
+    payloadLayout->addWidget(m_payloadError);
+    form->addRow(tr("&Payload"), payloadBox);
+
+    m_delayMode = new QRadioButton(tr("In"), this);
+    m_delayMode->setChecked(true);
+    m_delay = new QLineEdit(QStringLiteral("0s"), this);
+    m_delay->setPlaceholderText(tr("30s, 5m, 1h30m"));
+    m_atMode = new QRadioButton(tr("At"), this);
+    m_at = new QLineEdit(this);
+    m_at->setPlaceholderText(tr("2026-12-01 09:30 (local) or …Z for UTC"));
+    m_at->setEnabled(false);
+    m_timeError = new FieldError(this);
+    auto* timeRow = new QWidget(this);
+    auto* timeLayout = new QHBoxLayout(timeRow);
+    timeLayout->setContentsMargins(0, 0, 0, 0);
+    timeLayout->addWidget(m_delayMode);
+    timeLayout->addWidget(m_delay, 1);
+    timeLayout->addWidget(m_atMode);
+    timeLayout->addWidget(m_at, 2);
+    form->addRow(tr("&Due"), FieldError::below(timeRow, m_timeError, this));
+    connect(m_delayMode, &QRadioButton::toggled, this, [this](bool on) {
+        m_delay->setEnabled(on);
+        m_at->setEnabled(!on);
+    });
+
+    m_id = new QLineEdit(this);
+    m_id->setPlaceholderText(tr("optional; generated when empty"));
+    m_idError = new FieldError(this);
+    form->addRow(tr("&Id"), FieldError::below(m_id, m_idError, this));
+
+    m_maxAttempts = new QSpinBox(this);
+    m_maxAttempts->setRange(0, 1000000);
+    m_maxAttempts->setSpecialValueText(tr("queue default"));
+    form->addRow(tr("&Max attempts"), m_maxAttempts);
+
+    m_backoff = new QLineEdit(this);
+    m_backoff->setPlaceholderText(tr("queue default; e.g. 5s,20s,30s or exp:1s:5m"));
+    m_backoffError = new FieldError(this);
+    form->addRow(tr("&Backoff"), FieldError::below(m_backoff, m_backoffError, this));
+
+    m_count = new QSpinBox(this);
+    m_count->setRange(1, 100000);
+    m_count->setToolTip(tr("Push this many copies; a given id gets -1, -2, … appended"));
+    form->addRow(tr("&Count"), m_count);
+
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Push"));
+    connect(buttons, &QDialogButtonBox::accepted, this, &PushDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &PushDialog::reject);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(buttons);
+    resize(560, 480);
+}
+
+bool PushDialog::validate()
+{
+    PushSpec spec;
+    bool ok = true;
+    auto check = [&ok](FieldError* error, const std::function<void()>& fn) {
+        try {
+            fn();
+            error->setError({});
+        } catch (const delayq::Error& e) {
+            error->setError(message(e));
+            ok = false;
+        }
+    };
+
+    check(m_queueError, [&] {
+        const QString name = m_queue->text().trimmed();
+        if (name.isEmpty())
+            throw delayq::Error(delayq::ErrorCode::InvalidArgument,
+                                tr("the queue name is empty").toStdString());
+        delayq::Keys::validateQueueName(name.toStdString());
+        spec.queue = name;
+    });
+
+    spec.payload = m_payload->toPlainText().toUtf8();
+    if (m_requireJson->isChecked()) {
+        QJsonParseError error;
+        QJsonDocument::fromJson(spec.payload, &error);
+        if (error.error != QJsonParseError::NoError) {
+            // Line and column help more than a byte offset in a multi-line editor.
+            const QByteArray before = spec.payload.left(error.offset);
+            const int line = static_cast<int>(before.count('\n')) + 1;
+            const int column = static_cast<int>(error.offset - before.lastIndexOf('\n'));
+            m_payloadError->setError(tr("not valid JSON: %1 at line %2, column %3 (untick "
+                                        "\"Must be valid JSON\" to send plain text)")
+                                         .arg(error.errorString())
+                                         .arg(line)
+                                         .arg(column));
+            ok = false;
+        } else {
+            m_payloadError->setError({});
+        }
+    } else {
+        m_payloadError->setError({});
+    }
+
+    check(m_timeError, [&] {
+        if (m_delayMode->isChecked()) {
+            spec.delayMs = delayq::parseDuration(m_delay->text().trimmed().toStdString());
+        } else {
+            const QString text = m_at->text().trimmed();
+            if (text.isEmpty())
+                throw delayq::Error(
+                    delayq::ErrorCode::InvalidArgument,
+                    tr("type a date and time, e.g. 2026-12-01 09:30").toStdString());
+            spec.dueAtMs = delayq::parseTime(text.toStdString());
+        }
+    });
+
+    check(m_idError, [&] {
+        const QString id = m_id->text().trimmed();
+        if (!id.isEmpty())
+            delayq::Keys::validateTaskId(id.toStdString());
+        spec.id = id;
+    });
+
+    check(m_backoffError, [&] {
+        const QString backoff = m_backoff->text().trimmed();
+        delayq::Queue::normalizeBackoff(backoff.toStdString());
+        spec.backoff = backoff;
+    });
+
+    spec.maxAttempts = m_maxAttempts->value();
+    spec.count = m_count->value();
+    if (ok)
+        m_spec = spec;
+    return ok;
+}
+
+void PushDialog::accept()
+{
+    if (validate())
+        QDialog::accept();
+}
+
+} // namespace delayq::ui

@@ -1,0 +1,70 @@
+#pragma once
+
+#include "admintypes.h"
+
+#include <QDialog>
+
+class QCheckBox;
+class QLineEdit;
+class QPlainTextEdit;
+class QRadioButton;
+class QSpinBox;
+
+namespace delayq::ui {
+
+class FieldError;
+
+// Push one or more tasks. Every field is checked before anything is sent, and a refused
+// value gets its reason under the field; the dialog stays open until all are fine.
+class PushDialog : public QDialog
+{
+    Q_OBJECT
+
+public:
+    explicit PushDialog(const QString& queue, QWidget* parent = nullptr);
+
+    // Checks every field, shows the messages, returns whether all are valid.
+    bool validate();
+    // Only meaningful after validate() returned true.
+    PushSpec spec() const { return m_spec; }
+
+    QLineEdit* queueEdit() const { return m_queue; }
+    QPlainTextEdit* payloadEdit() const { return m_payload; }
+    QCheckBox* requireJson() const { return m_requireJson; }
+    QRadioButton* delayMode() const { return m_delayMode; }
+    QRadioButton* atMode() const { return m_atMode; }
+    QLineEdit* delayEdit() const { return m_delay; }
+    QLineEdit* atEdit() const { return m_at; }
+    QLineEdit* idEdit() const { return m_id; }
+    QLineEdit* backoffEdit() const { return m_backoff; }
+    QSpinBox* maxAttemptsSpin() const { return m_maxAttempts; }
+    QSpinBox* countSpin() const { return m_count; }
+    FieldError* queueError() const { return m_queueError; }
+    FieldError* payloadError() const { return m_payloadError; }
+    FieldError* timeError() const { return m_timeError; }
+    FieldError* idError() const { return m_idError; }
+    FieldError* backoffError() const { return m_backoffError; }
+
+    void accept() override;
+
+private:
+    QLineEdit* m_queue;
+    FieldError* m_queueError;
+    QPlainTextEdit* m_payload;
+    QCheckBox* m_requireJson;
+    FieldError* m_payloadError;
+    QRadioButton* m_delayMode;
+    QRadioButton* m_atMode;
+    QLineEdit* m_delay;
+    QLineEdit* m_at;
+    FieldError* m_timeError;
+    QLineEdit* m_id;
+    FieldError* m_idError;
+    QSpinBox* m_maxAttempts;
+    QLineEdit* m_backoff;
+    FieldError* m_backoffError;
+    QSpinBox* m_count;
+    PushSpec m_spec;
+};
+
+} // namespace delayq::ui

@@ -1,0 +1,160 @@
+#include "queuelist.h"
+
+#include "adminclient.h"
+#include "error.h"
+#include "fielderror.h"
+#include "keys.h"
+
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QStandardItemModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace delayq::ui {
+
+namespace {
+
+QStandardItem* numberItem(qint64 value)
+{
+    auto* item = new QStandardItem;
+    // -1: the key exists with another type; shown, not hidden.
+    item->setData(value < 0 ? QVariant(QStringLiteral("?")) : QVariant(value), Qt::DisplayRole);
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    item->setEditable(false);
+    return item;
+}
+
+} // namespace
+
+QueueList::QueueList(AdminClient* client, QWidget* parent) : QWidget(parent), m_client(client)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    m_filter = new QLineEdit(this);
+    m_filter->setPlaceholderText(tr("Filter, or Enter to open a queue by name"));
+    m_filter->setClearButtonEnabled(true);
+    layout->addWidget(m_filter);
+    m_error = new FieldError(this);
+    layout->addWidget(m_error);
+
+    m_model = new QStandardItemModel(0, 5, this);
+    m_model->setHorizontalHeaderLabels(
+        {tr("Queue"), tr("Pending"), tr("Due"), tr("Active"), tr("Dead")});
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_proxy->setFilterKeyColumn(0);
+    m_proxy->setSortRole(Qt::DisplayRole);
+    m_view = new QTableView(this);
+    m_view->setModel(m_proxy);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(0, Qt::AscendingOrder);
+    m_view->verticalHeader()->setVisible(false);
+    m_view->setWordWrap(false);
+    m_view->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    for (int c = 1; c < 5; ++c)
+        m_view->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    layout->addWidget(m_view, 1);
+
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_error->setError({});
+        m_proxy->setFilterFixedString(text);
+    });
+    connect(m_filter, &QLineEdit::returnPressed, this, &QueueList::openTyped);
+    connect(m_view, &QTableView::activated, this, [this](const QModelIndex& index) {
+        emit queueOpened(m_proxy->index(index.row(), 0).data().toString());
+    });
+    connect(m_view, &QTableView::clicked, this, [this](const QModelIndex& index) {
+        const QString name = m_proxy->index(index.row(), 0).data().toString();
+        if (name != m_current)
+            emit queueOpened(name);
+    });
+    connect(client, &AdminClient::queuesListed, this, &QueueList::onListed);
+}
+
+void QueueList::openTyped()
+{
+    const QString name = m_filter->text().trimmed();
+    if (name.isEmpty()) {
+        m_error->setError(tr("type a queue name to open it"));
+        return;
+    }
+    try {
+        delayq::Keys::validateQueueName(name.toStdString());
+    } catch (const delayq::Error& e) {
+        m_error->setError(QString::fromUtf8(e.what()));
+        return;
+    }
+    emit queueOpened(name);
+}
+
+void QueueList::refresh()
+{
+    if (m_inFlight)
+        return;
+    m_inFlight = true;
+    m_tag = AdminClient::newTag();
+    m_client->listQueues(m_tag);
+}
+
+void QueueList::setCurrentQueue(const QString& name)
+{
+    m_current = name;
+    const auto matches = m_model->findItems(name, Qt::MatchExactly, 0);
+    if (!matches.isEmpty()) {
+        const QModelIndex index = m_proxy->mapFromSource(matches.first()->index());
+        m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect |
+                                                             QItemSelectionModel::Rows);
+    }
+}
+
+QStringList QueueList::names() const
+{
+    QStringList out;
+    for (int r = 0; r < m_model->rowCount(); ++r)
+        out.append(m_model->item(r, 0)->text());
+    return out;
+}
+
+void QueueList::onListed(const QueueListResult& result)
+{
+    if (result.tag != m_tag)
+        return;
+    m_inFlight = false;
+    if (!result.error.isEmpty()) {
+        m_error->setError(result.error);
+        return;
+    }
+    // Update rows in place so the selection and the scroll position stay.
+    QSet<QString> seen;
+    for (const auto& q : result.queues) {
+        seen.insert(q.name);
+        const auto matches = m_model->findItems(q.name, Qt::MatchExactly, 0);
+        const qint64 values[] = {q.pending, q.dueNow, q.active, q.dead};
+        if (matches.isEmpty()) {
+            auto* name = new QStandardItem(q.name);
+            name->setEditable(false);
+            QList<QStandardItem*> row{name};
+            for (qint64 v : values)
+                row.append(numberItem(v));
+            m_model->appendRow(row);
+        } else {
+            const int r = matches.first()->row();
+            for (int c = 0; c < 4; ++c)
+                m_model->item(r, c + 1)->setData(values[c] < 0 ? QVariant(QStringLiteral("?"))
+                                                               : QVariant(values[c]),
+                                                 Qt::DisplayRole);
+        }
+    }
+    for (int r = m_model->rowCount() - 1; r >= 0; --r)
+        if (!seen.contains(m_model->item(r, 0)->text()))
+            m_model->removeRow(r);
+    setCurrentQueue(m_current);
+    emit listed();
+}
+
+} // namespace delayq::ui

@@ -1,0 +1,296 @@
+#include "taskactions.h"
+
+#include "adminclient.h"
+#include "pushdialog.h"
+#include "rescheduledialog.h"
+#include "tasktable.h"
+#include "tasktabs.h"
+
+#include <QAction>
+#include <QItemSelectionModel>
+#include <QMap>
+#include <QMessageBox>
+#include <QTableView>
+
+namespace delayq::ui {
+
+namespace {
+
+QString describe(const QString& status, const QString& action)
+{
+    if (status == QLatin1String("not_found"))
+        return QObject::tr("no longer existed");
+    if (status == QLatin1String("active"))
+        return action == QLatin1String("push")
+                   ? QObject::tr("were running, so not replaced")
+                   : QObject::tr("were already running and were not changed");
+    if (status == QLatin1String("dead"))
+        return QObject::tr("were dead (requeue them from the Dead tab)");
+    if (status == QLatin1String("pending"))
+        return QObject::tr("were pending, not dead");
+    if (status == QLatin1String("exists"))
+        return QObject::tr("already existed with that id and were left as they were");
+    if (status == QLatin1String("too_large"))
+        return QObject::tr("were larger than the queue's max_payload");
+    return status;
+}
+
+QString pastTense(const QString& action)
+{
+    if (action == QLatin1String("push"))
+        return QObject::tr("Pushed");
+    if (action == QLatin1String("cancel"))
+        return QObject::tr("Cancelled");
+    if (action == QLatin1String("reschedule"))
+        return QObject::tr("Rescheduled");
+    if (action == QLatin1String("requeue"))
+        return QObject::tr("Requeued");
+    return QObject::tr("Deleted");
+}
+
+} // namespace
+
+TaskActions::TaskActions(AdminClient* client, TaskTabs* tabs, QWidget* window)
+    : QObject(window), m_client(client), m_tabs(tabs), m_window(window)
+{
+    auto make = [this](const QString& text, const QKeySequence& key, const QString& tip) {
+        auto* action = new QAction(text, this);
+        action->setShortcut(key);
+        action->setShortcutContext(Qt::WindowShortcut);
+        action->setToolTip(tip);
+        action->setStatusTip(tip);
+        action->setData(tip); // the tooltip to restore when read-only ends
+        m_window->addAction(action);
+        return action;
+    };
+    m_push = make(tr("&Push…"), QKeySequence(Qt::CTRL | Qt::Key_N), tr("Push tasks (Ctrl+N)"));
+    m_cancel = make(tr("&Cancel"), QKeySequence(Qt::Key_Delete),
+                    tr("Cancel the selected pending tasks (Del)"));
+    m_reschedule = make(tr("&Reschedule…"), QKeySequence(Qt::CTRL | Qt::Key_R),
+                        tr("Reschedule the selected pending tasks (Ctrl+R)"));
+    m_requeue = make(tr("Re&queue"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R),
+                     tr("Put the selected dead tasks back in pending, due now"));
+    m_deleteDead = make(tr("&Delete"), QKeySequence(Qt::SHIFT | Qt::Key_Delete),
+                        tr("Delete the selected dead tasks for good"));
+    m_refresh = make(tr("Re&fresh"), QKeySequence(Qt::Key_F5), tr("Refresh now (F5)"));
+    m_find = make(tr("&Find…"), QKeySequence(Qt::CTRL | Qt::Key_F),
+                  tr("Find a task by id or jump to a time (Ctrl+F)"));
+
+    connect(m_push, &QAction::triggered, this, &TaskActions::onPush);
+    connect(m_cancel, &QAction::triggered, this, &TaskActions::onCancel);
+    connect(m_reschedule, &QAction::triggered, this, &TaskActions::onReschedule);
+    connect(m_requeue, &QAction::triggered, this, &TaskActions::onRequeue);
+    connect(m_deleteDead, &QAction::triggered, this, &TaskActions::onDeleteDead);
+    connect(m_refresh, &QAction::triggered, this, &TaskActions::refreshRequested);
+    connect(m_find, &QAction::triggered, tabs, &TaskTabs::showFind);
+    connect(client, &AdminClient::actionFinished, this, &TaskActions::onFinished);
+    connect(tabs, &TaskTabs::currentTaskChanged, this, &TaskActions::updateEnabled);
+    for (auto set : {TaskSetKind::Pending, TaskSetKind::Active, TaskSetKind::Dead})
+        connect(tabs->table(set)->view()->selectionModel(), &QItemSelectionModel::selectionChanged,
+                this, &TaskActions::updateEnabled);
+
+    m_confirm = [this](const QString& title, const QString& text) {
+        QMessageBox box(QMessageBox::Question, title, text, QMessageBox::Yes | QMessageBox::No,
+                        m_window);
+        box.setTextFormat(Qt::PlainText);
+        box.setDefaultButton(QMessageBox::No);
+        return box.exec() == QMessageBox::Yes;
+    };
+    updateEnabled();
+}
+
+QList<QAction*> TaskActions::writeActions() const
+{
+    return {m_push, m_cancel, m_reschedule, m_requeue, m_deleteDead};
+}
+
+void TaskActions::setQueue(const QString& queue)
+{
+    m_queue = queue;
+    updateEnabled();
+}
+
+void TaskActions::setReadOnly(bool readOnly, const QString& reason)
+{
+    m_readOnly = readOnly;
+    m_readOnlyReason = reason;
+    updateEnabled();
+}
+
+void TaskActions::updateEnabled()
+{
+    const TaskSetKind set = m_tabs->current()->set();
+    const bool selected = m_tabs->current()->view()->selectionModel()->hasSelection();
+    const bool open = !m_queue.isEmpty();
+    m_push->setEnabled(!m_readOnly);
+    m_cancel->setEnabled(!m_readOnly && open && selected && set == TaskSetKind::Pending);
+    m_reschedule->setEnabled(!m_readOnly && open && selected && set == TaskSetKind::Pending);
+    m_requeue->setEnabled(!m_readOnly && open && selected && set == TaskSetKind::Dead);
+    m_deleteDead->setEnabled(!m_readOnly && open && selected && set == TaskSetKind::Dead);
+    for (auto* action : writeActions())
+        action->setToolTip(m_readOnly ? tr("Read-only: %1").arg(m_readOnlyReason)
+                                      : action->data().toString());
+    m_refresh->setEnabled(open);
+    m_find->setEnabled(open);
+}
+
+bool TaskActions::confirm(const QString& title, const QString& text)
+{
+    return m_confirm ? m_confirm(title, text) : false;
+}
+
+QStringList TaskActions::selection(const QString& verb)
+{
+    TaskTable* table = m_tabs->current();
+    const QStringList ids = table->selectedIds();
+    const int rows = static_cast<int>(table->view()->selectionModel()->selectedRows().size());
+    if (ids.isEmpty())
+        emit resultReported(tr("Nothing to %1: select tasks first").arg(verb), false);
+    else if (ids.size() < rows)
+        emit resultReported(tr("%1 of the %2 selected rows are still loading and are left out")
+                                .arg(rows - ids.size())
+                                .arg(rows),
+                            false);
+    return ids;
+}
+
+void TaskActions::onPush()
+{
+    if (m_readOnly)
+        return;
+    auto* dialog = new PushDialog(m_queue, m_window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        const quint64 tag = AdminClient::newTag();
+        m_tags.append(tag);
+        m_client->push(tag, dialog->spec());
+    });
+    m_dialog = dialog;
+    dialog->open();
+    emit dialogOpened(dialog);
+}
+
+void TaskActions::onCancel()
+{
+    if (m_readOnly || !m_cancel->isEnabled())
+        return;
+    const QStringList ids = selection(tr("cancel"));
+    if (ids.isEmpty())
+        return;
+    if (!confirm(tr("Cancel tasks"),
+                 tr("Cancel %n pending task(s) of queue %1?\n\nThey are deleted and will not run. "
+                    "A task a worker has already started is left alone.",
+                    nullptr, static_cast<int>(ids.size()))
+                     .arg(m_queue)))
+        return;
+    const quint64 tag = AdminClient::newTag();
+    m_tags.append(tag);
+    m_client->cancel(tag, m_queue, ids);
+}
+
+void TaskActions::onReschedule()
+{
+    if (m_readOnly || !m_reschedule->isEnabled())
+        return;
+    const QStringList ids = selection(tr("reschedule"));
+    if (ids.isEmpty())
+        return;
+    auto* dialog = new RescheduleDialog(static_cast<int>(ids.size()), m_window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog, ids] {
+        const quint64 tag = AdminClient::newTag();
+        m_tags.append(tag);
+        m_client->reschedule(tag, m_queue, ids, dialog->dueAtMs(), dialog->delayMs());
+    });
+    m_dialog = dialog;
+    dialog->open();
+    emit dialogOpened(dialog);
+}
+
+void TaskActions::onRequeue()
+{
+    if (m_readOnly || !m_requeue->isEnabled())
+        return;
+    const QStringList ids = selection(tr("requeue"));
+    if (ids.isEmpty())
+        return;
+    if (!confirm(tr("Requeue dead tasks"),
+                 tr("Move %n dead task(s) of queue %1 back to pending, due now?", nullptr,
+                    static_cast<int>(ids.size()))
+                     .arg(m_queue)))
+        return;
+    const quint64 tag = AdminClient::newTag();
+    m_tags.append(tag);
+    m_client->requeue(tag, m_queue, ids);
+}
+
+void TaskActions::onDeleteDead()
+{
+    if (m_readOnly || !m_deleteDead->isEnabled())
+        return;
+    const QStringList ids = selection(tr("delete"));
+    if (ids.isEmpty())
+        return;
+    if (!confirm(tr("Delete dead tasks"),
+                 tr("Delete %n dead task(s) of queue %1 for good? This cannot be undone.", nullptr,
+                    static_cast<int>(ids.size()))
+                     .arg(m_queue)))
+        return;
+    const quint64 tag = AdminClient::newTag();
+    m_tags.append(tag);
+    m_client->deleteDead(tag, m_queue, ids);
+}
+
+QString TaskActions::summarize(const ActionResult& result)
+{
+    if (!result.error.isEmpty())
+        return tr("Could not %1: %2").arg(result.action, result.error);
+    QMap<QString, int> byStatus;
+    for (const auto& o : result.outcomes)
+        ++byStatus[o.status];
+    const int total = static_cast<int>(result.outcomes.size());
+    const int done = byStatus.value(QStringLiteral("done")) +
+                     byStatus.value(QStringLiteral("created")) +
+                     byStatus.value(QStringLiteral("replaced"));
+    QString text = tr("%1 %2 of %n task(s) in queue %3.", nullptr, total)
+                       .arg(pastTense(result.action))
+                       .arg(done)
+                       .arg(result.queue);
+    for (auto it = byStatus.cbegin(); it != byStatus.cend(); ++it) {
+        if (it.key() == QLatin1String("done") || it.key() == QLatin1String("created") ||
+            it.key() == QLatin1String("replaced"))
+            continue;
+        text +=
+            QLatin1Char(' ') + tr("%1 %2.").arg(it.value()).arg(describe(it.key(), result.action));
+    }
+    return text;
+}
+
+void TaskActions::onFinished(const ActionResult& result)
+{
+    if (!m_tags.removeOne(result.tag))
+        return;
+    const QString summary = summarize(result);
+    bool allDone = result.error.isEmpty();
+    QStringList details;
+    for (const auto& o : result.outcomes) {
+        const bool ok = o.status == QLatin1String("done") || o.status == QLatin1String("created") ||
+                        o.status == QLatin1String("replaced");
+        allDone = allDone && ok;
+        if (!ok && details.size() < 200)
+            details.append(o.id + QStringLiteral(": ") + o.status);
+    }
+    emit resultReported(summary, allDone);
+    if (!allDone && m_confirm) {
+        auto* box = new QMessageBox(allDone ? QMessageBox::Information : QMessageBox::Warning,
+                                    tr("Result"), summary, QMessageBox::Ok, m_window);
+        box->setTextFormat(Qt::PlainText);
+        if (!details.isEmpty())
+            box->setDetailedText(details.join(QLatin1Char('\n')));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }
+    emit refreshRequested();
+}
+
+} // namespace delayq::ui

@@ -1,0 +1,151 @@
+#include "taskdetails.h"
+
+#include "timeparse.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace delayq::ui {
+
+TaskDetails::TaskDetails(QWidget* parent) : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    m_form = new QFormLayout;
+    m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_form->setLabelAlignment(Qt::AlignRight);
+    layout->addLayout(m_form);
+    m_id = addField(tr("Id"));
+    m_state = addField(tr("State"));
+    m_time = addField(tr("Due"));
+    m_created = addField(tr("Created"));
+    m_attempts = addField(tr("Attempts"));
+    m_backoff = addField(tr("Backoff"));
+    m_worker = addField(tr("Worker"));
+    m_lastError = addField(tr("Last error"));
+
+    auto* payloadHeader = new QHBoxLayout;
+    m_format = new QLabel(this);
+    m_format->setTextFormat(Qt::PlainText);
+    payloadHeader->addWidget(m_format, 1);
+    m_copyId = new QPushButton(tr("Copy id"), this);
+    m_copyPayload = new QPushButton(tr("Copy payload"), this);
+    payloadHeader->addWidget(m_copyId);
+    payloadHeader->addWidget(m_copyPayload);
+    layout->addLayout(payloadHeader);
+
+    m_payload = new QPlainTextEdit(this);
+    m_payload->setReadOnly(true);
+    m_payload->setObjectName(QStringLiteral("payload"));
+    m_payload->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_payload->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    layout->addWidget(m_payload, 1);
+
+    connect(m_copyId, &QPushButton::clicked, this,
+            [this] { QApplication::clipboard()->setText(m_task.id); });
+    connect(m_copyPayload, &QPushButton::clicked, this,
+            [this] { QApplication::clipboard()->setText(m_payload->toPlainText()); });
+    clear();
+}
+
+QLabel* TaskDetails::addField(const QString& name)
+{
+    auto* value = new QLabel(this);
+    // Ids, workers and errors come from Redis: never let Qt guess they are HTML.
+    value->setTextFormat(Qt::PlainText);
+    value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    value->setWordWrap(true);
+    m_form->addRow(name, value);
+    return value;
+}
+
+QString TaskDetails::formatPayload(const QByteArray& payload, bool* isJson)
+{
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(payload, &error);
+    const bool json = error.error == QJsonParseError::NoError && !doc.isNull();
+    if (isJson)
+        *isJson = json;
+    if (json)
+        return QString::fromUtf8(doc.toJson(QJsonDocument::Indented)).trimmed();
+    return QString::fromUtf8(payload);
+}
+
+void TaskDetails::showTask(const TaskRow& task, TaskSetKind set)
+{
+    m_task = task;
+    m_set = set;
+    m_hasTask = true;
+    render();
+}
+
+void TaskDetails::clear()
+{
+    m_hasTask = false;
+    m_task = {};
+    render();
+}
+
+void TaskDetails::setUtc(bool utc)
+{
+    m_utc = utc;
+    render();
+}
+
+QString TaskDetails::payloadText() const
+{
+    return m_payload->toPlainText();
+}
+
+QString TaskDetails::idText() const
+{
+    return m_id->text();
+}
+
+void TaskDetails::render()
+{
+    const QList<QLabel*> labels{m_id,       m_state,   m_time,   m_created,
+                                m_attempts, m_backoff, m_worker, m_lastError};
+    m_copyId->setEnabled(m_hasTask);
+    m_copyPayload->setEnabled(m_hasTask);
+    if (!m_hasTask) {
+        for (auto* label : labels)
+            label->clear();
+        m_format->setText(tr("Select a task to see its payload."));
+        m_payload->clear();
+        return;
+    }
+    auto time = [this](qint64 ms) {
+        return ms > 0 ? QString::fromStdString(delayq::formatTime(ms, m_utc)) : QStringLiteral("-");
+    };
+    auto* timeLabel = qobject_cast<QLabel*>(m_form->labelForField(m_time));
+    if (timeLabel)
+        timeLabel->setText(m_set == TaskSetKind::Pending  ? tr("Due")
+                           : m_set == TaskSetKind::Active ? tr("Lease until")
+                                                          : tr("Died"));
+    m_id->setText(m_task.id);
+    m_state->setText(m_task.broken ? tr("broken") : m_task.state);
+    m_time->setText(time(m_task.score));
+    m_created->setText(time(m_task.created));
+    m_attempts->setText(m_task.maxAttempts > 0
+                            ? tr("%1 of %2").arg(m_task.attempts).arg(m_task.maxAttempts)
+                            : QString::number(m_task.attempts));
+    m_backoff->setText(m_task.backoff.isEmpty() ? tr("queue default") : m_task.backoff);
+    m_worker->setText(m_task.worker.isEmpty() ? QStringLiteral("-") : m_task.worker);
+    m_lastError->setText(m_task.lastError.isEmpty() ? QStringLiteral("-") : m_task.lastError);
+    bool json = false;
+    const QString text = formatPayload(m_task.payload, &json);
+    m_format->setText(json ? tr("Payload (JSON, %1 bytes)").arg(m_task.payload.size())
+                           : tr("Payload (text, %1 bytes)").arg(m_task.payload.size()));
+    m_payload->setPlainText(text);
+}
+
+} // namespace delayq::ui

@@ -1,0 +1,56 @@
+#pragma once
+
+#include "admintypes.h"
+
+#include <QWidget>
+
+class QFormLayout;
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+
+namespace delayq::ui {
+
+// The selected task's fields and its payload: pretty-printed when it is JSON, plain text
+// otherwise. Nothing here is ever interpreted as rich text.
+class TaskDetails : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit TaskDetails(QWidget* parent = nullptr);
+
+    void showTask(const TaskRow& task, TaskSetKind set);
+    void clear();
+    void setUtc(bool utc);
+
+    QString payloadText() const;
+    QString idText() const;
+
+    // JSON objects and arrays indented; anything else as it is (invalid UTF-8 replaced).
+    static QString formatPayload(const QByteArray& payload, bool* isJson = nullptr);
+
+private:
+    QLabel* addField(const QString& name);
+    void render();
+
+    TaskRow m_task;
+    TaskSetKind m_set = TaskSetKind::Pending;
+    bool m_hasTask = false;
+    bool m_utc = false;
+    QLabel* m_id = nullptr;
+    QLabel* m_state = nullptr;
+    QLabel* m_time = nullptr;
+    QLabel* m_created = nullptr;
+    QLabel* m_attempts = nullptr;
+    QLabel* m_backoff = nullptr;
+    QLabel* m_worker = nullptr;
+    QLabel* m_lastError = nullptr;
+    QLabel* m_format = nullptr;
+    QPlainTextEdit* m_payload = nullptr;
+    QPushButton* m_copyPayload = nullptr;
+    QPushButton* m_copyId = nullptr;
+    QFormLayout* m_form = nullptr;
+};
+
+} // namespace delayq::ui

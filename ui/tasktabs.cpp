@@ -1,0 +1,138 @@
+#include "tasktabs.h"
+
+#include "adminclient.h"
+#include "findbar.h"
+#include "taskmodel.h"
+#include "tasktable.h"
+
+#include <QLocale>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace delayq::ui {
+
+TaskTabs::TaskTabs(AdminClient* client, QWidget* parent) : QWidget(parent), m_client(client)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    m_findBar = new FindBar(this);
+    m_findBar->hide();
+    layout->addWidget(m_findBar);
+    m_tabs = new QTabWidget(this);
+    m_tabs->setDocumentMode(true);
+    layout->addWidget(m_tabs, 1);
+
+    for (auto set : {TaskSetKind::Pending, TaskSetKind::Active, TaskSetKind::Dead}) {
+        auto* table = new TaskTable(client, set, this);
+        m_tables.append(table);
+        m_tabs->addTab(table, QString());
+        connect(table, &TaskTable::currentTaskChanged, this, [this, table] {
+            if (table == current())
+                emit currentTaskChanged();
+        });
+        connect(table, &TaskTable::jumpFailed, this, [this](const QString& message) {
+            m_findBar->setError(message);
+            emit statusMessage(message);
+        });
+    }
+    setCounts({});
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        current()->refresh();
+        emit currentTaskChanged();
+    });
+    connect(m_findBar, &FindBar::findIdRequested, this, &TaskTabs::findId);
+    connect(m_findBar, &FindBar::jumpToTimeRequested, this,
+            [this](qint64 ms) { current()->jumpToTime(ms); });
+    connect(client, &AdminClient::located, this, &TaskTabs::onLocated);
+}
+
+TaskTable* TaskTabs::table(TaskSetKind set) const
+{
+    return m_tables.at(static_cast<int>(set));
+}
+
+TaskTable* TaskTabs::current() const
+{
+    return m_tables.at(qMax(0, m_tabs->currentIndex()));
+}
+
+void TaskTabs::setCurrentSet(TaskSetKind set)
+{
+    m_tabs->setCurrentIndex(static_cast<int>(set));
+}
+
+void TaskTabs::setQueue(const QString& queue)
+{
+    m_queue = queue;
+    for (auto* table : m_tables)
+        table->setQueue(queue);
+}
+
+void TaskTabs::refresh()
+{
+    current()->refresh();
+}
+
+void TaskTabs::setCounts(const CountsResult& counts)
+{
+    QLocale locale;
+    m_tabs->setTabText(0, tr("Pending (%1)").arg(locale.toString(counts.pending)));
+    m_tabs->setTabText(1, tr("Active (%1)").arg(locale.toString(counts.active)));
+    m_tabs->setTabText(2, tr("Dead (%1)").arg(locale.toString(counts.dead)));
+}
+
+void TaskTabs::setUtc(bool utc)
+{
+    for (auto* table : m_tables)
+        table->setUtc(utc);
+}
+
+void TaskTabs::setClockOffset(qint64 ms)
+{
+    for (auto* table : m_tables)
+        table->model()->setClockOffset(ms);
+}
+
+void TaskTabs::showFind()
+{
+    m_findBar->activate();
+}
+
+void TaskTabs::findId(const QString& id)
+{
+    if (m_queue.isEmpty()) {
+        m_findBar->setError(tr("open a queue first"));
+        return;
+    }
+    m_findTag = AdminClient::newTag();
+    m_client->locateId(m_findTag, m_queue, id);
+}
+
+void TaskTabs::onLocated(const LocateResult& result)
+{
+    if (result.tag != m_findTag)
+        return;
+    m_findTag = 0;
+    if (!result.error.isEmpty()) {
+        m_findBar->setError(result.error);
+        return;
+    }
+    if (result.row < 0) {
+        m_findBar->setError(tr("no task with id %1 in queue %2").arg(result.id, m_queue));
+        return;
+    }
+    setCurrentSet(result.set);
+    TaskTable* target = table(result.set);
+    // The table may not know the row yet if the task arrived since its last refresh.
+    if (result.row >= target->model()->total()) {
+        connect(
+            target->model(), &TaskModel::refreshed, target,
+            [target, row = result.row] { target->jumpToRow(row); }, Qt::SingleShotConnection);
+        target->refresh();
+    } else {
+        target->jumpToRow(result.row);
+    }
+}
+
+} // namespace delayq::ui

@@ -1,0 +1,52 @@
+#pragma once
+
+#include "admintypes.h"
+
+#include <QWidget>
+
+class QTabWidget;
+
+namespace delayq::ui {
+
+class AdminClient;
+class FindBar;
+class TaskTable;
+
+// Pending, active and dead tables in tabs, with the find bar above them.
+class TaskTabs : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit TaskTabs(AdminClient* client, QWidget* parent = nullptr);
+
+    TaskTable* table(TaskSetKind set) const;
+    TaskTable* current() const;
+    FindBar* findBar() const { return m_findBar; }
+    void setCurrentSet(TaskSetKind set);
+
+    void setQueue(const QString& queue);
+    // Refreshes the visible table only; the others refresh when shown.
+    void refresh();
+    void setCounts(const CountsResult& counts);
+    void setUtc(bool utc);
+    void setClockOffset(qint64 ms);
+    void showFind();
+    void findId(const QString& id);
+
+signals:
+    void currentTaskChanged();
+    void statusMessage(const QString& message);
+
+private:
+    void onLocated(const LocateResult& result);
+
+    AdminClient* m_client;
+    QString m_queue;
+    FindBar* m_findBar;
+    QTabWidget* m_tabs;
+    QList<TaskTable*> m_tables;
+    quint64 m_findTag = 0;
+};
+
+} // namespace delayq::ui

@@ -1,0 +1,239 @@
+#include "timelinechart.h"
+
+#include "adminclient.h"
+#include "timeparse.h"
+
+#include <QDateTime>
+#include <QLabel>
+#include <QPushButton>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+namespace delayq::ui {
+
+namespace {
+
+constexpr qint64 kDefaultAhead = 24LL * 3600 * 1000;
+constexpr qint64 kMinWindow = 60 * 1000;
+
+double toKey(qint64 ms)
+{
+    return static_cast<double>(ms) / 1000.0;
+}
+
+} // namespace
+
+TimelineChart::TimelineChart(AdminClient* client, QWidget* parent)
+    : QWidget(parent), m_client(client)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    auto* header = new QHBoxLayout;
+    m_caption = new QLabel(this);
+    m_caption->setTextFormat(Qt::PlainText);
+    header->addWidget(m_caption, 1);
+    auto* reset = new QPushButton(tr("Reset zoom"), this);
+    reset->setToolTip(tr("Back to the oldest overdue task through the next 24 hours"));
+    header->addWidget(reset);
+    layout->addLayout(header);
+
+    m_plot = new QCustomPlot(this);
+    m_plot->setMinimumHeight(140);
+    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom | QCP::iSelectPlottables);
+    m_plot->axisRect()->setRangeDrag(Qt::Horizontal);
+    m_plot->axisRect()->setRangeZoom(Qt::Horizontal);
+    auto ticker = QSharedPointer<QCPAxisTickerDateTime>::create();
+    ticker->setDateTimeFormat(QStringLiteral("HH:mm\nMMM d"));
+    ticker->setDateTimeSpec(Qt::LocalTime);
+    ticker->setTickCount(8);
+    m_plot->xAxis->setTicker(ticker);
+    m_plot->yAxis->setLabel(tr("tasks"));
+    m_plot->yAxis->setNumberFormat(QStringLiteral("gb"));
+    m_plot->yAxis->ticker()->setTickCount(4);
+
+    m_overdue = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+    m_overdue->setName(tr("overdue"));
+    m_overdue->setPen(Qt::NoPen);
+    m_overdue->setBrush(QColor(0xd9, 0x53, 0x4f));
+    m_upcoming = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+    m_upcoming->setName(tr("due"));
+    m_upcoming->setPen(Qt::NoPen);
+    m_upcoming->setBrush(QColor(0x42, 0x8b, 0xca));
+    for (auto* bars : {m_overdue, m_upcoming})
+        bars->setSelectable(QCP::stSingleData);
+
+    m_nowLine = new QCPItemStraightLine(m_plot);
+    m_nowLine->setPen(QPen(QColor(0x33, 0x33, 0x33), 1.5, Qt::DashLine));
+    m_plot->legend->setVisible(true);
+    m_plot->legend->setFont(font());
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    layout->addWidget(m_plot, 1);
+
+    m_debounce = new QTimer(this);
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(200);
+    connect(m_debounce, &QTimer::timeout, this, &TimelineChart::request);
+    connect(m_plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+            &TimelineChart::onRangeChanged);
+    connect(m_plot, &QCustomPlot::plottableClick, this,
+            [this](QCPAbstractPlottable*, int dataIndex, QMouseEvent*) {
+                // Both bar series hold one point per bucket: a data index is a bucket.
+                if (dataIndex >= 0)
+                    emit timeClicked(bucketStart(dataIndex));
+            });
+    connect(reset, &QPushButton::clicked, this, &TimelineChart::resetWindow);
+    connect(client, &AdminClient::histogramLoaded, this, &TimelineChart::onLoaded);
+}
+
+void TimelineChart::setQueue(const QString& queue)
+{
+    m_queue = queue;
+    m_userWindow = false;
+    m_loaded = false;
+    m_inFlight = false;
+    m_tag = 0;
+    m_earliest = -1;
+    m_overdue->data()->clear();
+    m_upcoming->data()->clear();
+    m_bucketStarts.clear();
+    m_plot->replot();
+}
+
+void TimelineChart::setEarliest(qint64 earliestMs, qint64 serverNowMs)
+{
+    m_earliest = earliestMs;
+    m_now = serverNowMs;
+}
+
+void TimelineChart::setUtc(bool utc)
+{
+    auto ticker = m_plot->xAxis->ticker().dynamicCast<QCPAxisTickerDateTime>();
+    if (ticker)
+        ticker->setDateTimeSpec(utc ? Qt::UTC : Qt::LocalTime);
+    m_plot->xAxis->setLabel(utc ? tr("due time (UTC)") : QString());
+    m_plot->replot();
+}
+
+void TimelineChart::resetWindow()
+{
+    m_userWindow = false;
+    refresh();
+}
+
+int TimelineChart::bucketCount() const
+{
+    // About one bar per 6 pixels: fine enough to read, few enough ZCOUNTs.
+    return qBound(24, m_plot->axisRect()->width() / 6, 240);
+}
+
+qint64 TimelineChart::bucketStart(int index) const
+{
+    return m_bucketStarts.value(index, m_from);
+}
+
+void TimelineChart::refresh()
+{
+    if (m_queue.isEmpty())
+        return;
+    if (m_inFlight) {
+        m_dirty = true;
+        return;
+    }
+    request();
+}
+
+void TimelineChart::request()
+{
+    if (m_queue.isEmpty())
+        return;
+    if (m_inFlight) {
+        m_dirty = true;
+        return;
+    }
+    const qint64 now = m_now > 0 ? m_now : QDateTime::currentMSecsSinceEpoch();
+    if (!m_userWindow) {
+        // From the oldest overdue task (a little margin so its bar is not on the edge).
+        const qint64 oldest = m_earliest >= 0 && m_earliest < now ? m_earliest : now;
+        const qint64 span = now + kDefaultAhead - oldest;
+        m_from = oldest - span / 100 - 60 * 1000;
+        m_to = now + kDefaultAhead;
+    } else {
+        const QCPRange range = m_plot->xAxis->range();
+        m_from = static_cast<qint64>(range.lower * 1000.0);
+        m_to = static_cast<qint64>(range.upper * 1000.0);
+    }
+    if (m_to - m_from < kMinWindow)
+        m_to = m_from + kMinWindow;
+    m_dirty = false;
+    m_inFlight = true;
+    m_tag = AdminClient::newTag();
+    m_client->loadHistogram(m_tag, m_queue, m_from, m_to, bucketCount());
+}
+
+void TimelineChart::onLoaded(const HistogramResult& result)
+{
+    if (result.tag != m_tag)
+        return;
+    m_inFlight = false;
+    if (!result.error.isEmpty()) {
+        m_caption->setText(tr("Timeline unavailable: %1").arg(result.error));
+    } else {
+        const int n = static_cast<int>(result.counts.size());
+        const double width = static_cast<double>(result.toMs - result.fromMs) / qMax(1, n);
+        const qint64 now = result.serverNow;
+        QVector<double> overdueKeys, overdueValues, upcomingKeys, upcomingValues;
+        m_bucketStarts.clear();
+        qint64 total = 0, overdue = 0;
+        for (int i = 0; i < n; ++i) {
+            const qint64 start = result.fromMs + static_cast<qint64>(width * i);
+            m_bucketStarts.append(start);
+            const double key = toKey(start) + width / 2000.0;
+            const double value = static_cast<double>(result.counts.at(i));
+            total += result.counts.at(i);
+            // A bucket that started before now holds tasks already due.
+            const bool isOverdue = start < now;
+            if (isOverdue)
+                overdue += result.counts.at(i);
+            overdueKeys.append(key);
+            overdueValues.append(isOverdue ? value : 0);
+            upcomingKeys.append(key);
+            upcomingValues.append(isOverdue ? 0 : value);
+        }
+        m_overdue->setWidth(width / 1000.0 * 0.9);
+        m_upcoming->setWidth(width / 1000.0 * 0.9);
+        m_overdue->setData(overdueKeys, overdueValues, true);
+        m_upcoming->setData(upcomingKeys, upcomingValues, true);
+        m_nowLine->point1->setCoords(toKey(now), 0);
+        m_nowLine->point2->setCoords(toKey(now), 1);
+        m_settingRange = true;
+        m_plot->xAxis->setRange(toKey(result.fromMs), toKey(result.toMs));
+        m_settingRange = false;
+        double top = 1;
+        for (double v : overdueValues + upcomingValues)
+            top = qMax(top, v);
+        m_plot->yAxis->setRange(0, top * 1.15);
+        QLocale locale;
+        m_caption->setText(
+            tr("%1 tasks due in this window, %2 overdue · bucket %3 · drag to pan, wheel to zoom, "
+               "click a bar to jump")
+                .arg(
+                    locale.toString(total), locale.toString(overdue),
+                    QString::fromStdString(delayq::formatDuration(static_cast<long long>(width)))));
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+        m_loaded = true;
+        emit loaded(result.elapsedUs);
+    }
+    if (m_dirty)
+        request();
+}
+
+void TimelineChart::onRangeChanged()
+{
+    if (m_settingRange)
+        return;
+    m_userWindow = true;
+    m_debounce->start();
+}
+
+} // namespace delayq::ui

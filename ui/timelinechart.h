@@ -1,0 +1,71 @@
+#pragma once
+
+#include "admintypes.h"
+
+#include <QWidget>
+
+class QCPBars;
+class QCPItemStraightLine;
+class QCustomPlot;
+class QLabel;
+class QTimer;
+
+namespace delayq::ui {
+
+class AdminClient;
+
+// Pending tasks per due-time bucket. The window defaults to the oldest overdue task up to
+// the next 24 h; zooming or panning asks Redis again for the visible window (one ZCOUNT per
+// bucket, so the cost does not grow with the queue). Overdue buckets are red, a line marks
+// now, and clicking a bar asks to jump the table to that bucket's start.
+class TimelineChart : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit TimelineChart(AdminClient* client, QWidget* parent = nullptr);
+
+    void setQueue(const QString& queue);
+    // The earliest pending due time (or -1) and the server's now, from the last counts.
+    void setEarliest(qint64 earliestMs, qint64 serverNowMs);
+    void refresh();
+    void setUtc(bool utc);
+    // Back to the default window after a zoom or pan.
+    void resetWindow();
+    bool hasData() const { return m_loaded; }
+    QCustomPlot* plot() const { return m_plot; }
+    // The bucket start of a bar (for tests and clicks).
+    qint64 bucketStart(int index) const;
+
+signals:
+    void loaded(qint64 elapsedUs);
+    void timeClicked(qint64 ms);
+
+private:
+    void request();
+    void onLoaded(const HistogramResult& result);
+    void onRangeChanged();
+    int bucketCount() const;
+
+    AdminClient* m_client;
+    QCustomPlot* m_plot;
+    QCPBars* m_overdue;
+    QCPBars* m_upcoming;
+    QCPItemStraightLine* m_nowLine;
+    QLabel* m_caption;
+    QTimer* m_debounce;
+    QString m_queue;
+    qint64 m_earliest = -1;
+    qint64 m_now = 0;
+    qint64 m_from = 0;
+    qint64 m_to = 0;
+    bool m_userWindow = false; // zoomed or panned: keep the window on refresh
+    bool m_settingRange = false;
+    bool m_inFlight = false;
+    bool m_dirty = false;
+    bool m_loaded = false;
+    quint64 m_tag = 0;
+    QList<qint64> m_bucketStarts;
+};
+
+} // namespace delayq::ui
