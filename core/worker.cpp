@@ -527,8 +527,9 @@ void Worker::Private::workerLoop(int index)
                 budget += want - static_cast<long long>(claim.tasks.size());
             claimNow = claim.serverNow;
             if (claim.tasks.empty()) {
-                const bool nothingDue = !claim.nextDue || *claim.nextDue > claim.serverNow;
-                if (options.untilEmpty && inFlightBefore == 0 && (nothingDue || claim.paused)) {
+                // Nothing pending at all (later tasks and retries are waited for), nothing
+                // in hand that could still be retried; a paused queue would never empty.
+                if (options.untilEmpty && inFlightBefore == 0 && (!claim.nextDue || claim.paused)) {
                     selfStop();
                     break;
                 }
@@ -767,7 +768,7 @@ bool Worker::start()
     return true;
 }
 
-void Worker::stop()
+void Worker::requestStop()
 {
     if (m_d->threads.empty())
         return;
@@ -777,6 +778,13 @@ void Worker::stop()
     }
     m_d->cv.notify_all();
     m_d->subscriber->interrupt();
+}
+
+void Worker::stop()
+{
+    if (m_d->threads.empty())
+        return;
+    requestStop();
     // The worker threads get stopTimeout to finish; a little more to hand back what is left.
     if (!wait(m_d->options.stopTimeout + milliseconds(2000)))
         stopNow();

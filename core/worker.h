@@ -53,8 +53,10 @@ struct WorkerOptions
     int reapBatch = 100;
     std::chrono::milliseconds reapInterval{1000};
     std::chrono::milliseconds maxReconnectDelay{5000};
-    long long maxTasks = 0;  // > 0: claim at most this many in all, then stop on its own
-    bool untilEmpty = false; // stop on its own once nothing is due and nothing is in flight
+    long long maxTasks = 0; // > 0: claim at most this many in all, then stop on its own
+    // Stop on its own once the queue has no pending task (delayed ones and retries are
+    // waited for) and this worker holds none, or the queue is paused.
+    bool untilEmpty = false;
 };
 
 // A snapshot of what a Worker did since start().
@@ -138,6 +140,9 @@ public:
     // Graceful: stop claiming, finish what is held; after stopTimeout, hand the rest back
     // (nack with no delay). Returns once every handler has returned.
     void stop();
+    // The first half of stop() without the waiting: for a caller that waits itself (and may
+    // still decide on stopNow(), like a second Ctrl-C). Call stop() or stopNow() after it.
+    void requestStop();
     // At once: hand back everything held, including tasks whose handler is still running
     // (their result is then discarded). Waits for running handlers to return.
     void stopNow();

@@ -1,0 +1,158 @@
+#include "cli.h"
+
+#include "commands.h"
+#include "textoutput.h"
+
+#include <error.h>
+
+#include <cstdio>
+#include <cstring>
+
+namespace cli {
+
+namespace {
+
+const char* kGlobalHelp =
+    "Global options (before or after the command):\n"
+    "  --url URL      Redis to use (default: $REDIS_URL, else redis://127.0.0.1:6379);\n"
+    "                 redis://[user[:password]@]host[:port][/db] or unix:///path.sock[?db=N]\n"
+    "  --prefix P     key prefix of the queues (default dq)\n"
+    "  --read-only    refuse every write before it reaches Redis\n"
+    "  --json         machine output (one JSON document, or one per line for work)\n"
+    "  --help, -h     help for delayq or for one command\n"
+    "Durations: 250ms, 30s, 5m, 2h, 1d, 1h30m (0s is now). Times: ISO 8601, e.g.\n"
+    "2026-12-01T09:30:00 (local), 2026-12-01T09:30:00Z, 2026-12-01T09:30:00+08:00.\n"
+    "Exit codes: 0 done, 1 refused or not found, 2 usage, 3 connection or auth.\n";
+
+void printMainHelp()
+{
+    std::string text = "usage: delayq [global options] COMMAND [arguments]\n\nCommands:\n";
+    for (const auto& c : commandTable()) {
+        std::string name = c.name;
+        text += "  " + name + std::string(name.size() < 12 ? 12 - name.size() : 1, ' ') +
+                c.summary + "\n";
+    }
+    text += "\n";
+    text += kGlobalHelp;
+    text += "\n'delayq COMMAND --help' shows a command's options.\n";
+    std::fputs(text.c_str(), stdout);
+}
+
+void printCommandHelp(const CommandInfo& c)
+{
+    std::string text = std::string("usage: delayq [global options] ") + c.usage + "\n\n" +
+                       c.summary + "\n\n" + kGlobalHelp;
+    std::fputs(text.c_str(), stdout);
+}
+
+// One line, always: a server message with a newline must not forge a second line.
+void printError(const std::string& message)
+{
+    std::string line = "delayq: " + printable(message) + "\n";
+    std::fputs(line.c_str(), stderr);
+}
+
+int exitFor(delayq::ErrorCode code)
+{
+    switch (code) {
+    case delayq::ErrorCode::Connection:
+    case delayq::ErrorCode::Timeout:
+    case delayq::ErrorCode::Auth:
+        return ExitUnreachable;
+    case delayq::ErrorCode::InvalidArgument:
+        return ExitUsage;
+    default:
+        return ExitRefused;
+    }
+}
+
+} // namespace
+
+int run(int argc, char** argv)
+{
+    GlobalOptions global;
+    global.url = delayq::ConnectionOptions::defaultUrl();
+    bool help = false;
+    std::string command;
+    bool known = false; // whether "see delayq COMMAND --help" can help
+    std::vector<std::string> words;
+    bool optionsEnded = false;
+    try {
+        for (int i = 1; i < argc; ++i) {
+            const std::string w = argv[i];
+            auto takeValue = [&](const char* name) {
+                const std::string flag = std::string("--") + name;
+                if (w.size() > flag.size() && w.compare(0, flag.size() + 1, flag + "=") == 0)
+                    return w.substr(flag.size() + 1);
+                if (i + 1 >= argc)
+                    throw UsageError(flag + " needs a value");
+                return std::string(argv[++i]);
+            };
+            auto is = [&](const char* name) {
+                const std::string flag = std::string("--") + name;
+                return w == flag || w.rfind(flag + "=", 0) == 0;
+            };
+            if (optionsEnded) {
+                words.push_back(w);
+            } else if (w == "--") {
+                optionsEnded = true;
+                words.push_back(w); // the command's parser ends its options here too
+            } else if (is("url")) {
+                global.url = takeValue("url");
+            } else if (is("prefix")) {
+                global.prefix = takeValue("prefix");
+            } else if (w == "--read-only") {
+                global.readOnly = true;
+            } else if (w == "--json") {
+                global.json = true;
+            } else if (w == "--help" || w == "-h") {
+                help = true;
+            } else if (command.empty() && !w.empty() && w[0] != '-') {
+                command = w;
+            } else if (command.empty()) {
+                throw UsageError("unknown option '" + w.substr(0, 64) + "' before the command");
+            } else {
+                words.push_back(w);
+            }
+        }
+        if (command == "help") {
+            command = words.empty() ? "" : words.front();
+            help = true;
+        }
+        if (command.empty()) {
+            if (help) {
+                printMainHelp();
+                return ExitOk;
+            }
+            throw UsageError("no command given (try delayq --help)");
+        }
+        const CommandInfo* info = nullptr;
+        for (const auto& c : commandTable())
+            if (command == c.name)
+                info = &c;
+        if (!info)
+            throw UsageError("unknown command '" + command.substr(0, 64) + "' (try delayq --help)");
+        known = true;
+        if (help) {
+            printCommandHelp(*info);
+            return ExitOk;
+        }
+        delayq::Keys::validatePrefix(global.prefix);
+        Context ctx(global, Args(command, words));
+        return info->run(ctx);
+    } catch (const UsageError& e) {
+        printError(std::string(e.what()) + (known ? " (see delayq " + command + " --help)" : ""));
+        return ExitUsage;
+    } catch (const delayq::Error& e) {
+        printError(e.what());
+        return exitFor(e.code());
+    } catch (const std::bad_alloc&) {
+        printError("out of memory");
+        return ExitRefused;
+    } catch (const std::exception& e) {
+        printError(e.what());
+        return ExitRefused;
+    }
+}
+
+} // namespace cli

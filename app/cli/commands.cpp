@@ -1,0 +1,72 @@
+#include "commands.h"
+
+namespace cli {
+
+const std::vector<CommandInfo>& commandTable()
+{
+    static const std::vector<CommandInfo> table = {
+        {"push",
+         "push QUEUE [PAYLOAD|-] [--in D | --at TIME] [--id ID] [--replace] [--max-attempts N]\n"
+         "       [--backoff 5s,20s,30s|exp:1s:5m] [--count N]\n"
+         "  PAYLOAD        the task's bytes; '-' reads them from stdin; none: empty\n"
+         "  --in D         due after this duration (default: now)\n"
+         "  --at TIME      due at this time\n"
+         "  --id ID        the task's id (default: a new time-sortable id); an existing id\n"
+         "                 is refused with exit 1 unless --replace\n"
+         "  --count N      push N copies with new ids, in batches (load testing)",
+         "add a task (or N copies) to a queue", runPush},
+        {"ls",
+         "ls QUEUE [--state pending|active|dead] [--limit N] [--offset N | --from TIME]\n"
+         "  --state S      which set to list (default pending)\n"
+         "  --limit N      at most N tasks (default 20, at most 10000)\n"
+         "  --offset N     skip the first N; --from TIME starts at that due time",
+         "list tasks in due order", runLs},
+        {"show", "show QUEUE ID", "show every field of one task", runShow},
+        {"queues", "queues", "list the queues under the prefix with their counts", runQueues},
+        {"stats", "stats QUEUE",
+         "counts, cumulative counters, next due and oldest overdue task of a queue", runStats},
+        {"cancel",
+         "cancel QUEUE ID... [--force]\n"
+         "  --force        also delete tasks a worker holds right now",
+         "delete pending tasks", runCancel},
+        {"reschedule", "reschedule QUEUE ID... (--in D | --at TIME | --now)",
+         "move pending tasks to a new due time", runReschedule},
+        {"requeue", "requeue QUEUE (ID... | --all)", "give dead tasks a new life, due now",
+         runRequeue},
+        {"rm-dead", "rm-dead QUEUE (ID... | --all)", "delete dead tasks", runRmDead},
+        {"purge", "purge QUEUE --yes", "delete every task of a queue (config and counters stay)",
+         runPurge},
+        {"config",
+         "config QUEUE [KEY [VALUE]]\n"
+         "  KEY            max_attempts | backoff | lease_ms | max_payload | paused",
+         "show or change a queue's defaults", runConfig},
+        {"pause", "pause QUEUE", "stop workers from claiming (pushes still go in)", runPause},
+        {"resume", "resume QUEUE", "let workers claim again", runResume},
+        {"work",
+         "work QUEUE [--concurrency N] [--batch N] [--lease D] [--poll D]\n"
+         "       [--handler ack|fail:P|sleep:MS|exec:CMD] [--max-tasks N | --until-empty]\n"
+         "       [--log FILE] [--quiet]\n"
+         "  --handler H    ack (default); fail:P fails a share P (0..1) of the tasks;\n"
+         "                 sleep:MS works MS ms then acks; exec:CMD runs CMD with sh -c,\n"
+         "                 the payload on stdin and DELAYQ_TASK_ID, DELAYQ_QUEUE and\n"
+         "                 DELAYQ_ATTEMPT set: exit 0 acks, else a nack with its stderr tail\n"
+         "  --max-tasks N  stop after N tasks; --until-empty stops when nothing is due\n"
+         "  --log FILE     append one JSON line per finished task\n"
+         "  --quiet        no line per task on stdout\n"
+         "  Ctrl-C stops gracefully (tasks in hand are finished), a second Ctrl-C at once.",
+         "run a worker on a queue", runWork},
+        {"bench",
+         "bench [--force] [--tasks N] [--threads C] [--batch N] [--rate R] [--duration D]\n"
+         "       [--seed-tasks N] [--skip-seeds]\n"
+         "  --force        run on a database that is not empty (keys go under a private prefix)\n"
+         "  --tasks N      tasks for the push and claim+ack phases (default 50000)\n"
+         "  --threads C    worker threads (default 2)\n"
+         "  --rate R       tasks/s for the lateness phase (default 1000)\n"
+         "  --duration D   length of each lateness phase (default 3s)\n"
+         "  --seed-tasks N tasks for the seed designs' throughput (default 5000)",
+         "measure push, claim+ack and lateness against the two seed designs", runBench},
+    };
+    return table;
+}
+
+} // namespace cli

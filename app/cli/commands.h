@@ -1,0 +1,37 @@
+#pragma once
+
+#include "context.h"
+
+#include <string>
+#include <vector>
+
+namespace cli {
+
+// One subcommand: parses ctx.args() itself and returns the exit code.
+struct CommandInfo
+{
+    const char* name;
+    const char* usage; // the synopsis and its options, for --help
+    const char* summary;
+    int (*run)(Context& ctx);
+};
+
+const std::vector<CommandInfo>& commandTable();
+
+int runPush(Context& ctx);
+int runLs(Context& ctx);
+int runShow(Context& ctx);
+int runQueues(Context& ctx);
+int runStats(Context& ctx);
+int runCancel(Context& ctx);
+int runReschedule(Context& ctx);
+int runRequeue(Context& ctx);
+int runRmDead(Context& ctx);
+int runPurge(Context& ctx);
+int runConfig(Context& ctx);
+int runPause(Context& ctx);
+int runResume(Context& ctx);
+int runWork(Context& ctx);
+int runBench(Context& ctx);
+
+} // namespace cli

@@ -1,0 +1,51 @@
+#pragma once
+
+#include "args.h"
+#include "jsonwriter.h"
+
+#include <connection.h>
+#include <queue.h>
+
+#include <memory>
+#include <string>
+
+namespace cli {
+
+// Options every command takes, before or after its name.
+struct GlobalOptions
+{
+    std::string url;
+    std::string prefix = "dq";
+    bool readOnly = false;
+    bool json = false;
+};
+
+// What a command runs with: the global options, its own arguments, and one connection
+// opened on first use (so --help and usage errors never touch the network).
+class Context
+{
+public:
+    Context(GlobalOptions global, Args args);
+
+    const GlobalOptions& global() const { return m_global; }
+    Args& args() { return m_args; }
+    bool json() const { return m_global.json; }
+
+    delayq::Connection& connection();
+    // The queue named by positional word `index`.
+    delayq::Queue queue(size_t index = 0);
+
+    // "2026-12-01 09:30:00.000 (in 5m)": local time and relative to the server's now.
+    std::string when(long long ms);
+    long long serverNow();
+
+    void print(const std::string& text) const;
+    void printJson(const JsonWriter& json) const;
+
+private:
+    GlobalOptions m_global;
+    Args m_args;
+    std::unique_ptr<delayq::Connection> m_connection;
+};
+
+} // namespace cli

@@ -1,0 +1,232 @@
+#include "commands.h"
+#include "textoutput.h"
+
+#include <error.h>
+#include <timeparse.h>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace cli {
+
+namespace {
+
+std::vector<std::string> ids(Context& ctx)
+{
+    const auto& words = ctx.args().positional();
+    return {words.begin() + 1, words.end()};
+}
+
+// Prints one line (or JSON entry) per id; exit 1 when any id was not done.
+int report(Context& ctx, const std::string& queue, const char* doneWord,
+           const std::vector<delayq::IdResult>& results)
+{
+    long long refused = 0;
+    for (const auto& r : results)
+        refused += r.status != delayq::IdResult::Status::Done;
+    if (ctx.json()) {
+        JsonWriter j;
+        j.beginObject()
+            .field("queue", queue)
+            .field("done", static_cast<long long>(results.size()) - refused)
+            .field("refused", refused)
+            .key("results")
+            .beginArray();
+        for (const auto& r : results)
+            j.beginObject()
+                .field("id", r.id)
+                .field("status", delayq::idStatusName(r.status))
+                .endObject();
+        j.endArray().endObject();
+        ctx.printJson(j);
+    } else {
+        std::string text;
+        for (const auto& r : results) {
+            std::string word = doneWord;
+            switch (r.status) {
+            case delayq::IdResult::Status::Done:
+                break;
+            case delayq::IdResult::Status::NotFound:
+                word = "not found";
+                break;
+            case delayq::IdResult::Status::Active:
+                word = "refused (a worker holds it)";
+                break;
+            case delayq::IdResult::Status::Dead:
+                word = "refused (it is dead)";
+                break;
+            case delayq::IdResult::Status::Pending:
+                word = "refused (it is pending)";
+                break;
+            }
+            text += word + " " + printable(r.id) + "\n";
+        }
+        ctx.print(text);
+    }
+    if (refused > 0) {
+        std::fprintf(stderr, "delayq: %lld of %zu ids were not %s\n", refused, results.size(),
+                     doneWord);
+        return ExitRefused;
+    }
+    return ExitOk;
+}
+
+int reportBulk(Context& ctx, const std::string& queue, const char* doneWord,
+               const delayq::BulkResult& r)
+{
+    if (ctx.json()) {
+        JsonWriter j;
+        j.beginObject()
+            .field("queue", queue)
+            .field("done", r.done)
+            .field("remaining", r.remaining)
+            .endObject();
+        ctx.printJson(j);
+    } else {
+        ctx.print(std::string(doneWord) + " " + std::to_string(r.done) + " dead tasks of " + queue +
+                  "\n");
+    }
+    return ExitOk;
+}
+
+int setPaused(Context& ctx, bool paused)
+{
+    ctx.args().parse({}, 1, 1);
+    delayq::Queue queue = ctx.queue();
+    queue.setConfig("paused", paused ? "1" : "0");
+    if (ctx.json()) {
+        JsonWriter j;
+        j.beginObject().field("queue", queue.name()).field("paused", paused).endObject();
+        ctx.printJson(j);
+    } else {
+        ctx.print(queue.name() +
+                  (paused ? " paused: workers claim nothing until resume\n" : " resumed\n"));
+    }
+    return ExitOk;
+}
+
+} // namespace
+
+int runCancel(Context& ctx)
+{
+    ctx.args().parse({{"force", false}}, 2, -1);
+    delayq::Queue queue = ctx.queue();
+    return report(ctx, queue.name(), "cancelled", queue.cancel(ids(ctx), ctx.args().has("force")));
+}
+
+int runReschedule(Context& ctx)
+{
+    Args& a = ctx.args();
+    a.parse({{"in", true}, {"at", true}, {"now", false}}, 2, -1);
+    a.exclusive({"in", "at", "now"});
+    std::optional<long long> at;
+    long long delay = 0;
+    if (a.has("at")) {
+        try {
+            at = delayq::parseTime(a.value("at"));
+        } catch (const delayq::Error& e) {
+            throw UsageError(std::string("--at: ") + e.what());
+        }
+    } else if (a.has("in")) {
+        delay = a.duration("in", 0);
+    } else if (!a.has("now")) {
+        throw UsageError("say when: --in D, --at TIME or --now");
+    }
+    delayq::Queue queue = ctx.queue();
+    return report(ctx, queue.name(), "rescheduled", queue.reschedule(ids(ctx), at, delay));
+}
+
+int runRequeue(Context& ctx)
+{
+    ctx.args().parse({{"all", false}}, 1, -1);
+    const bool all = ctx.args().has("all");
+    if (all == (ctx.args().positional().size() > 1))
+        throw UsageError("give the ids to requeue, or --all (not both)");
+    delayq::Queue queue = ctx.queue();
+    if (all)
+        return reportBulk(ctx, queue.name(), "requeued", queue.requeueAll());
+    return report(ctx, queue.name(), "requeued", queue.requeue(ids(ctx)));
+}
+
+int runRmDead(Context& ctx)
+{
+    ctx.args().parse({{"all", false}}, 1, -1);
+    const bool all = ctx.args().has("all");
+    if (all == (ctx.args().positional().size() > 1))
+        throw UsageError("give the ids to delete, or --all (not both)");
+    delayq::Queue queue = ctx.queue();
+    if (all)
+        return reportBulk(ctx, queue.name(), "deleted", queue.deleteAllDead());
+    return report(ctx, queue.name(), "deleted", queue.deleteDead(ids(ctx)));
+}
+
+int runPurge(Context& ctx)
+{
+    ctx.args().parse({{"yes", false}}, 1, 1);
+    if (!ctx.args().has("yes"))
+        throw UsageError("purge deletes every task of the queue: add --yes to confirm");
+    delayq::Queue queue = ctx.queue();
+    const long long deleted = queue.purge();
+    if (ctx.json()) {
+        JsonWriter j;
+        j.beginObject().field("queue", queue.name()).field("deleted", deleted).endObject();
+        ctx.printJson(j);
+    } else {
+        ctx.print("purged " + queue.name() + ": " + std::to_string(deleted) + " tasks deleted\n");
+    }
+    return ExitOk;
+}
+
+int runConfig(Context& ctx)
+{
+    ctx.args().parse({}, 1, 3);
+    const auto& words = ctx.args().positional();
+    delayq::Queue queue = ctx.queue();
+    if (words.size() == 3) {
+        queue.setConfig(words[1], words[2]);
+    } else if (words.size() == 2) {
+        static const char* known[] = {"max_attempts", "backoff", "lease_ms", "max_payload",
+                                      "paused"};
+        if (std::find(std::begin(known), std::end(known), words[1]) == std::end(known))
+            throw UsageError("unknown config key '" + printable(words[1].substr(0, 64)) +
+                             "' (known: max_attempts, backoff, lease_ms, max_payload, paused)");
+    }
+    const delayq::QueueConfig c = queue.config();
+    const std::vector<std::pair<std::string, std::string>> values = {
+        {"max_attempts", std::to_string(c.maxAttempts)},
+        {"backoff", c.backoff},
+        {"lease_ms", std::to_string(c.leaseMs)},
+        {"max_payload", std::to_string(c.maxPayload)},
+        {"paused", c.paused ? "1" : "0"}};
+    if (ctx.json()) {
+        JsonWriter j;
+        j.beginObject().field("queue", queue.name());
+        for (const auto& [k, v] : values)
+            if (words.size() == 1 || k == words[1])
+                j.field(k, v);
+        j.endObject();
+        ctx.printJson(j);
+        return ExitOk;
+    }
+    std::string text;
+    for (const auto& [k, v] : values) {
+        if (words.size() == 1)
+            text += k + std::string(14 - k.size(), ' ') + printable(v) + "\n";
+        else if (k == words[1])
+            text += printable(v) + "\n";
+    }
+    ctx.print(text);
+    return ExitOk;
+}
+
+int runPause(Context& ctx)
+{
+    return setPaused(ctx, true);
+}
+
+int runResume(Context& ctx)
+{
+    return setPaused(ctx, false);
+}
+
+} // namespace cli

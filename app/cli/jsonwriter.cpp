@@ -1,0 +1,202 @@
+#include "jsonwriter.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace cli {
+
+namespace {
+
+// Length of the valid UTF-8 sequence starting at i, or 0 when the byte there starts none.
+size_t utf8Length(std::string_view s, size_t i)
+{
+    const auto b = static_cast<unsigned char>(s[i]);
+    size_t len = 0;
+    unsigned min = 0;
+    unsigned cp = 0;
+    if (b < 0x80)
+        return 1;
+    if ((b & 0xE0) == 0xC0) {
+        len = 2;
+        cp = b & 0x1F;
+        min = 0x80;
+    } else if ((b & 0xF0) == 0xE0) {
+        len = 3;
+        cp = b & 0x0F;
+        min = 0x800;
+    } else if ((b & 0xF8) == 0xF0) {
+        len = 4;
+        cp = b & 0x07;
+        min = 0x10000;
+    } else {
+        return 0;
+    }
+    if (i + len > s.size())
+        return 0;
+    for (size_t k = 1; k < len; ++k) {
+        const auto c = static_cast<unsigned char>(s[i + k]);
+        if ((c & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (c & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return len;
+}
+
+} // namespace
+
+bool JsonWriter::isValidUtf8(std::string_view text)
+{
+    for (size_t i = 0; i < text.size();) {
+        const size_t len = utf8Length(text, i);
+        if (len == 0)
+            return false;
+        i += len;
+    }
+    return true;
+}
+
+std::string JsonWriter::quote(std::string_view text)
+{
+    std::string out;
+    out.reserve(text.size() + 2);
+    out += '"';
+    for (size_t i = 0; i < text.size();) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        const size_t len = utf8Length(text, i);
+        if (len == 0) {
+            out += "\\ufffd";
+            ++i;
+            continue;
+        }
+        if (len > 1) {
+            out.append(text.substr(i, len));
+            i += len;
+            continue;
+        }
+        switch (c) {
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
+        default:
+            if (c < 0x20 || c == 0x7f) {
+                char buf[8];
+                std::snprintf(buf, sizeof buf, "\\u%04x", c);
+                out += buf;
+            } else {
+                out += static_cast<char>(c);
+            }
+        }
+        ++i;
+    }
+    out += '"';
+    return out;
+}
+
+void JsonWriter::separate()
+{
+    if (m_afterKey) {
+        m_afterKey = false;
+        return;
+    }
+    if (!m_first.empty()) {
+        if (!m_first.back())
+            m_out += ',';
+        m_first.back() = false;
+    }
+}
+
+JsonWriter& JsonWriter::beginObject()
+{
+    separate();
+    m_out += '{';
+    m_first.push_back(true);
+    return *this;
+}
+
+JsonWriter& JsonWriter::endObject()
+{
+    m_out += '}';
+    m_first.pop_back();
+    return *this;
+}
+
+JsonWriter& JsonWriter::beginArray()
+{
+    separate();
+    m_out += '[';
+    m_first.push_back(true);
+    return *this;
+}
+
+JsonWriter& JsonWriter::endArray()
+{
+    m_out += ']';
+    m_first.pop_back();
+    return *this;
+}
+
+JsonWriter& JsonWriter::key(std::string_view name)
+{
+    separate();
+    m_out += quote(name);
+    m_out += ':';
+    m_afterKey = true;
+    return *this;
+}
+
+JsonWriter& JsonWriter::value(std::string_view text)
+{
+    separate();
+    m_out += quote(text);
+    return *this;
+}
+
+JsonWriter& JsonWriter::value(long long number)
+{
+    separate();
+    m_out += std::to_string(number);
+    return *this;
+}
+
+JsonWriter& JsonWriter::value(double number)
+{
+    separate();
+    if (!std::isfinite(number)) {
+        m_out += "null";
+        return *this;
+    }
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.6g", number);
+    m_out += buf;
+    return *this;
+}
+
+JsonWriter& JsonWriter::value(bool flag)
+{
+    separate();
+    m_out += flag ? "true" : "false";
+    return *this;
+}
+
+JsonWriter& JsonWriter::null()
+{
+    separate();
+    m_out += "null";
+    return *this;
+}
+
+} // namespace cli

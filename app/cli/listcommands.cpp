@@ -1,0 +1,278 @@
+#include "commands.h"
+#include "textoutput.h"
+
+#include <error.h>
+#include <timeparse.h>
+
+#include <cstdio>
+#include <cstring>
+
+namespace cli {
+
+namespace {
+
+std::string base64(std::string_view data)
+{
+    static const char* digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    out.reserve((data.size() + 2) / 3 * 4);
+    for (size_t i = 0; i < data.size(); i += 3) {
+        unsigned n = static_cast<unsigned char>(data[i]) << 16;
+        if (i + 1 < data.size())
+            n |= static_cast<unsigned char>(data[i + 1]) << 8;
+        if (i + 2 < data.size())
+            n |= static_cast<unsigned char>(data[i + 2]);
+        out += digits[(n >> 18) & 63];
+        out += digits[(n >> 12) & 63];
+        out += i + 1 < data.size() ? digits[(n >> 6) & 63] : '=';
+        out += i + 2 < data.size() ? digits[n & 63] : '=';
+    }
+    return out;
+}
+
+delayq::TaskSet parseState(const std::string& text)
+{
+    if (text == "pending")
+        return delayq::TaskSet::Pending;
+    if (text == "active")
+        return delayq::TaskSet::Active;
+    if (text == "dead")
+        return delayq::TaskSet::Dead;
+    throw UsageError("--state must be pending, active or dead");
+}
+
+// Binary payloads keep every byte in JSON: payload_base64 is added when the text is not UTF-8.
+void writeTask(JsonWriter& j, const delayq::Task& t, delayq::TaskSet set)
+{
+    j.beginObject()
+        .field("id", t.id)
+        .field("set", delayq::taskSetName(set))
+        .field("score", t.score)
+        .field("due", t.due)
+        .field("created", t.created)
+        .field("attempts", t.attempts)
+        .field("max_attempts", t.maxAttempts)
+        .field("backoff", t.backoff)
+        .field("worker", t.worker)
+        .field("last_error", t.lastError)
+        .field("state", t.state)
+        .field("broken", t.broken)
+        .field("payload", t.payload);
+    if (!JsonWriter::isValidUtf8(t.payload))
+        j.field("payload_base64", base64(t.payload));
+    j.endObject();
+}
+
+std::string attempts(const delayq::Task& t)
+{
+    return std::to_string(t.attempts) + "/" + std::to_string(t.maxAttempts);
+}
+
+} // namespace
+
+int runLs(Context& ctx)
+{
+    Args& a = ctx.args();
+    a.parse({{"state", true}, {"limit", true}, {"offset", true}, {"from", true}}, 1, 1);
+    a.exclusive({"offset", "from"});
+    const delayq::TaskSet set = parseState(a.value("state", "pending"));
+    const long long limit = a.number("limit", 1, 10000, 20);
+    const long long offset = a.number("offset", 0, 1LL << 50, 0);
+    std::optional<long long> from;
+    if (a.has("from")) {
+        try {
+            from = delayq::parseTime(a.value("from"));
+        } catch (const delayq::Error& e) {
+            throw UsageError(std::string("--from: ") + e.what());
+        }
+    }
+    delayq::Queue queue = ctx.queue();
+    const auto tasks =
+        from ? queue.pageFromScore(set, *from, limit) : queue.page(set, offset, limit);
+    const long long total = queue.size(set);
+    if (ctx.json()) {
+        JsonWriter j;
+        j.beginObject()
+            .field("queue", queue.name())
+            .field("state", delayq::taskSetName(set))
+            .field("total", total)
+            .key("tasks")
+            .beginArray();
+        for (const auto& t : tasks)
+            writeTask(j, t, set);
+        j.endArray().endObject();
+        ctx.printJson(j);
+        return ExitOk;
+    }
+    if (tasks.empty()) {
+        ctx.print("no " + std::string(delayq::taskSetName(set)) + " tasks in " + queue.name() +
+                  (total > 0 ? " at that position (" + std::to_string(total) + " in all)" : "") +
+                  "\n");
+        return ExitOk;
+    }
+    const long long now = ctx.serverNow();
+    const char* when = set == delayq::TaskSet::Pending  ? "DUE"
+                       : set == delayq::TaskSet::Active ? "LEASE UNTIL"
+                                                        : "DIED";
+    TextTable table({when, "", "ID", "ATTEMPTS",
+                     set == delayq::TaskSet::Pending ? "PAYLOAD" : "WORKER / LAST ERROR",
+                     set == delayq::TaskSet::Pending ? "" : "PAYLOAD"});
+    for (const auto& t : tasks) {
+        std::vector<std::string> row = {delayq::formatTime(t.score),
+                                        delayq::formatRelative(t.score, now), printable(t.id),
+                                        attempts(t)};
+        if (set == delayq::TaskSet::Pending) {
+            row.push_back(t.broken ? "(broken: " + preview(t.lastError, 60) + ")"
+                                   : preview(t.payload, 60));
+        } else {
+            row.push_back(preview(set == delayq::TaskSet::Active ? t.worker : t.lastError, 50));
+            row.push_back(preview(t.payload, 40));
+        }
+        table.addRow(row);
+    }
+    ctx.print(table.render());
+    ctx.print(std::to_string(tasks.size()) + " of " + std::to_string(total) + " " +
+              delayq::taskSetName(set) + " tasks\n");
+    return ExitOk;
+}
+
+int runShow(Context& ctx)
+{
+    Args& a = ctx.args();
+    a.parse({}, 2, 2);
+    const std::string& id = a.positional()[1];
+    delayq::Keys::validateTaskId(id);
+    delayq::Queue queue = ctx.queue();
+    auto found = queue.find(id);
+    if (!found) {
+        if (ctx.json()) {
+            JsonWriter j;
+            j.beginObject()
+                .field("queue", queue.name())
+                .field("id", id)
+                .key("task")
+                .null()
+                .endObject();
+            ctx.printJson(j);
+        }
+        std::fprintf(stderr, "delayq: task %s not found in queue %s\n", printable(id).c_str(),
+                     queue.name().c_str());
+        return ExitRefused;
+    }
+    const auto& [set, t] = *found;
+    if (ctx.json()) {
+        JsonWriter j;
+        j.beginObject().field("queue", queue.name()).key("task");
+        writeTask(j, t, set);
+        j.endObject();
+        ctx.printJson(j);
+        return ExitOk;
+    }
+    std::string text;
+    auto line = [&](const char* name, const std::string& value) {
+        text += std::string(name) + std::string(14 - std::strlen(name), ' ') + value + "\n";
+    };
+    line("id", printable(t.id));
+    line("set", delayq::taskSetName(set));
+    if (set == delayq::TaskSet::Active)
+        line("lease until", ctx.when(t.score));
+    if (set == delayq::TaskSet::Dead)
+        line("died", ctx.when(t.score));
+    line("due", ctx.when(t.due));
+    line("created", delayq::formatTime(t.created));
+    line("attempts", attempts(t));
+    line("backoff", t.backoff.empty() ? "(queue default)" : printable(t.backoff));
+    if (!t.worker.empty())
+        line("worker", printable(t.worker));
+    if (!t.lastError.empty())
+        line("last error", printable(t.lastError));
+    if (t.broken)
+        line("broken", "yes: the task's data is missing or garbled");
+    line("payload", std::to_string(t.payload.size()) + " bytes");
+    ctx.print(text + printable(t.payload) + "\n");
+    return ExitOk;
+}
+
+int runQueues(Context& ctx)
+{
+    ctx.args().parse({}, 0, 0);
+    auto& conn = ctx.connection();
+    const auto names = delayq::Queue::listQueues(conn, ctx.global().prefix);
+    const auto summaries = delayq::Queue::summaries(conn, names, ctx.global().prefix);
+    if (ctx.json()) {
+        JsonWriter j;
+        j.beginArray();
+        for (const auto& s : summaries)
+            j.beginObject()
+                .field("name", s.name)
+                .field("pending", s.counts.pending)
+                .field("due_now", s.counts.dueNow)
+                .field("active", s.counts.active)
+                .field("dead", s.counts.dead)
+                .endObject();
+        j.endArray();
+        ctx.printJson(j);
+        return ExitOk;
+    }
+    if (summaries.empty()) {
+        ctx.print("no queues under the prefix " + ctx.global().prefix + "\n");
+        return ExitOk;
+    }
+    TextTable table({"QUEUE", "PENDING", "DUE NOW", "ACTIVE", "DEAD"});
+    for (const auto& s : summaries)
+        table.addRow({printable(s.name), std::to_string(s.counts.pending),
+                      std::to_string(s.counts.dueNow), std::to_string(s.counts.active),
+                      std::to_string(s.counts.dead)});
+    ctx.print(table.render());
+    return ExitOk;
+}
+
+int runStats(Context& ctx)
+{
+    ctx.args().parse({}, 1, 1);
+    delayq::Queue queue = ctx.queue();
+    const auto counts = queue.counts();
+    const auto counters = queue.stats();
+    const auto config = queue.config();
+    const auto next = queue.earliest(delayq::TaskSet::Pending);
+    const long long now = ctx.serverNow();
+    const bool overdue = next && *next <= now;
+    if (ctx.json()) {
+        JsonWriter j;
+        j.beginObject()
+            .field("queue", queue.name())
+            .field("server_now", now)
+            .field("pending", counts.pending)
+            .field("due_now", counts.dueNow)
+            .field("active", counts.active)
+            .field("dead", counts.dead)
+            .field("paused", config.paused)
+            .key("counters")
+            .beginObject();
+        for (const auto& [name, n] : counters)
+            j.field(name, n);
+        j.endObject().key("next_due");
+        next ? j.value(*next) : j.null();
+        j.key("oldest_overdue_ms");
+        overdue ? j.value(now - *next) : j.null();
+        j.endObject();
+        ctx.printJson(j);
+        return ExitOk;
+    }
+    std::string text =
+        "queue           " + queue.name() + (config.paused ? " (paused)" : "") + "\n";
+    text += "pending         " + std::to_string(counts.pending) + " (" +
+            std::to_string(counts.dueNow) + " due now)\n";
+    text += "active          " + std::to_string(counts.active) + "\n";
+    text += "dead            " + std::to_string(counts.dead) + "\n";
+    text += "next due        " + (next ? ctx.when(*next) : std::string("-")) + "\n";
+    text += "oldest overdue  " +
+            (overdue ? delayq::formatDuration(now - *next) + " late" : std::string("-")) + "\n";
+    text += "counters       ";
+    for (const auto& [name, n] : counters)
+        text += " " + name + "=" + std::to_string(n);
+    ctx.print(text + "\n");
+    return ExitOk;
+}
+
+} // namespace cli

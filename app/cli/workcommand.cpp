@@ -1,0 +1,270 @@
+#include "commands.h"
+#include "exechandler.h"
+#include "textoutput.h"
+
+#include <error.h>
+#include <timeparse.h>
+#include <worker.h>
+
+#include <charconv>
+#include <csignal>
+#include <cstdio>
+#include <ctime>
+#include <memory>
+#include <mutex>
+#include <pthread.h>
+#include <random>
+#include <thread>
+
+namespace cli {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+// Builds the --handler from its spec. `worker` is set before the first task runs.
+delayq::Handler makeHandler(const std::string& spec, const std::string& queue,
+                            const delayq::Worker* const* worker)
+{
+    auto aborted = [worker] { return *worker && (*worker)->abortRequested(); };
+    if (spec == "ack")
+        return [](const delayq::ClaimedTask&) { return delayq::HandlerResult::ack(); };
+    if (spec.rfind("fail:", 0) == 0) {
+        const std::string text = spec.substr(5);
+        double share = -1;
+        auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), share);
+        if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || share < 0 ||
+            share > 1)
+            throw UsageError("--handler fail:P needs a share P from 0 to 1 (fail:0.1 fails 10%)");
+        return [share](const delayq::ClaimedTask& t) {
+            thread_local std::mt19937 gen{std::random_device{}()};
+            if (std::uniform_real_distribution<double>(0, 1)(gen) < share)
+                return delayq::HandlerResult::fail(
+                    "fail handler: attempt " + std::to_string(t.attempts) + " failed on purpose");
+            return delayq::HandlerResult::ack();
+        };
+    }
+    if (spec.rfind("sleep:", 0) == 0) {
+        std::string text = spec.substr(6);
+        long long ms = -1;
+        auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), ms);
+        if (text.empty() || ec != std::errc() || ptr != text.data() + text.size()) {
+            try {
+                ms = delayq::parseDuration(text);
+            } catch (const delayq::Error&) {
+                ms = -1;
+            }
+        }
+        if (ms < 0 || ms > 86'400'000)
+            throw UsageError("--handler sleep:MS needs a time in ms (sleep:250) or a duration");
+        return [ms, aborted](const delayq::ClaimedTask&) {
+            const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+            while (std::chrono::steady_clock::now() < end && !aborted())
+                std::this_thread::sleep_for(std::min<std::chrono::nanoseconds>(
+                    10ms, end - std::chrono::steady_clock::now()));
+            return delayq::HandlerResult::ack();
+        };
+    }
+    if (spec.rfind("exec:", 0) == 0) {
+        if (spec.size() == 5)
+            throw UsageError("--handler exec:CMD needs a command");
+        return ExecHandler(spec.substr(5), queue, aborted);
+    }
+    throw UsageError("--handler must be ack, fail:P, sleep:MS or exec:CMD");
+}
+
+void writeEvent(JsonWriter& j, const delayq::WorkerEvent& e)
+{
+    j.beginObject()
+        .field("id", e.id)
+        .field("attempt", e.attempt)
+        .field("outcome", delayq::taskOutcomeName(e.outcome))
+        .field("due", e.due)
+        .field("started", e.started)
+        .field("finished", e.finished)
+        .field("lateness", e.lateness);
+    if (e.outcome == delayq::TaskOutcome::Retried)
+        j.field("retry_at", e.retryAt);
+    if (!e.error.empty())
+        j.field("error", e.error);
+    j.endObject();
+}
+
+// Lines from several worker threads, never interleaved.
+class EventPrinter
+{
+public:
+    EventPrinter(bool json, bool quiet, std::FILE* log) : m_json(json), m_quiet(quiet), m_log(log)
+    {}
+
+    void operator()(const delayq::WorkerEvent& e)
+    {
+        std::lock_guard lock(m_mutex);
+        if (e.kind == delayq::WorkerEvent::Kind::ConnectionLost) {
+            std::fprintf(stderr, "delayq: connection lost: %s (retrying with backoff)\n",
+                         printable(e.error).c_str());
+            return;
+        }
+        if (e.kind == delayq::WorkerEvent::Kind::ConnectionRestored) {
+            std::fprintf(stderr, "delayq: connection restored\n");
+            return;
+        }
+        if (e.kind == delayq::WorkerEvent::Kind::Error) {
+            std::fprintf(stderr, "delayq: %s (retrying with backoff)\n",
+                         printable(e.error).c_str());
+            return;
+        }
+        JsonWriter j;
+        writeEvent(j, e);
+        if (m_log) {
+            std::fprintf(m_log, "%s\n", j.str().c_str());
+            std::fflush(m_log);
+        }
+        if (m_quiet)
+            return;
+        if (m_json) {
+            std::printf("%s\n", j.str().c_str());
+        } else {
+            std::string line = std::string(delayq::taskOutcomeName(e.outcome)) + " " +
+                               printable(e.id) + " attempt " + std::to_string(e.attempt) +
+                               " late " + delayq::formatDuration(e.lateness);
+            if (e.outcome == delayq::TaskOutcome::Retried)
+                line += " retry " + delayq::formatTime(e.retryAt);
+            if (!e.error.empty())
+                line += ": " + preview(e.error, 200);
+            std::printf("%s\n", line.c_str());
+        }
+        std::fflush(stdout);
+    }
+
+private:
+    std::mutex m_mutex;
+    bool m_json;
+    bool m_quiet;
+    std::FILE* m_log;
+};
+
+void printSummary(Context& ctx, const delayq::Worker& worker)
+{
+    const auto c = worker.counters();
+    if (ctx.json()) {
+        JsonWriter j;
+        j.beginObject()
+            .key("summary")
+            .beginObject()
+            .field("worker", worker.name())
+            .field("claimed", c.claimed)
+            .field("acked", c.acked)
+            .field("failed", c.failed)
+            .field("retried", c.retried)
+            .field("dead", c.dead)
+            .field("lease_lost", c.leaseLost)
+            .field("released", c.released)
+            .field("reaped", c.reaped)
+            .field("lateness_p50", c.latenessP50)
+            .field("lateness_p99", c.latenessP99)
+            .field("lateness_max", c.latenessMax)
+            .endObject()
+            .endObject();
+        ctx.printJson(j);
+        return;
+    }
+    std::fprintf(stderr,
+                 "worker %s: claimed %lld, acked %lld, failed %lld (retried %lld, dead %lld), "
+                 "lease lost %lld, released %lld, reaped %lld; lateness p50 %lld ms, p99 %lld "
+                 "ms, max %lld ms\n",
+                 printable(worker.name()).c_str(), c.claimed, c.acked, c.failed, c.retried, c.dead,
+                 c.leaseLost, c.released, c.reaped, c.latenessP50, c.latenessP99, c.latenessMax);
+}
+
+} // namespace
+
+int runWork(Context& ctx)
+{
+    Args& a = ctx.args();
+    a.parse({{"concurrency", true},
+             {"batch", true},
+             {"lease", true},
+             {"poll", true},
+             {"handler", true},
+             {"max-tasks", true},
+             {"until-empty", false},
+             {"log", true},
+             {"quiet", false},
+             {"stop-timeout", true},
+             {"name", true}},
+            1, 1);
+    delayq::WorkerOptions o;
+    o.queue = a.positional()[0];
+    delayq::Keys::validateQueueName(o.queue);
+    o.prefix = ctx.global().prefix;
+    o.concurrency = static_cast<int>(a.number("concurrency", 1, 256, 1));
+    o.batch = static_cast<int>(a.number("batch", 1, 1000, 10));
+    o.leaseMs = a.duration("lease", 30000);
+    if (o.leaseMs != 0 && o.leaseMs < 300)
+        throw UsageError("--lease must be at least 300ms (or 0s for the queue's lease_ms)");
+    o.pollInterval = std::chrono::milliseconds(a.duration("poll", 1000));
+    if (o.pollInterval < 10ms)
+        throw UsageError("--poll must be at least 10ms");
+    o.stopTimeout = std::chrono::milliseconds(a.duration("stop-timeout", 10000));
+    o.maxTasks = a.number("max-tasks", 1, 1LL << 50, 0);
+    o.untilEmpty = a.has("until-empty");
+    o.name = a.value("name");
+
+    const delayq::Worker* self = nullptr;
+    delayq::Handler handler = makeHandler(a.value("handler", "ack"), o.queue, &self);
+
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> log(nullptr, &std::fclose);
+    if (a.has("log")) {
+        log.reset(std::fopen(a.value("log").c_str(), "a"));
+        if (!log)
+            throw delayq::Error(delayq::ErrorCode::NoPermission,
+                                "cannot open the log file '" + a.value("log") + "' for appending");
+    }
+
+    // Fail fast on a wrong URL or password: once running, the worker rides out outages.
+    delayq::Connection& conn = ctx.connection();
+    conn.ping();
+    o.connection = conn.options();
+    if (o.connection.readOnly)
+        throw delayq::Error(delayq::ErrorCode::NoPermission,
+                            "work claims and acks tasks: it cannot run with --read-only");
+
+    // Signals are taken synchronously below; every thread started from here inherits the mask.
+    sigset_t signals;
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGINT);
+    sigaddset(&signals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+    EventPrinter printer(ctx.json(), a.has("quiet"), log.get());
+    delayq::Worker worker(o, handler, [&printer](const delayq::WorkerEvent& e) { printer(e); });
+    self = &worker;
+    worker.start();
+    if (!ctx.json())
+        std::fprintf(stderr, "delayq: worker %s on %s queue %s, %d thread(s), batch %d\n",
+                     printable(worker.name()).c_str(), o.connection.displayUrl().c_str(),
+                     o.queue.c_str(), o.concurrency, o.batch);
+
+    int received = 0;
+    std::chrono::steady_clock::time_point forceAt{};
+    while (worker.isRunning()) {
+        timespec wait{0, 200'000'000};
+        const int sig = sigtimedwait(&signals, nullptr, &wait);
+        if (sig > 0 && ++received == 1) {
+            std::fprintf(stderr, "delayq: stopping: finishing the tasks in hand (again to stop "
+                                 "at once)\n");
+            worker.requestStop();
+            forceAt = std::chrono::steady_clock::now() + o.stopTimeout + 2s;
+        } else if (sig > 0 || (received > 0 && std::chrono::steady_clock::now() > forceAt)) {
+            std::fprintf(stderr, "delayq: stopping at once: tasks in hand go back to the queue\n");
+            worker.stopNow();
+            break;
+        }
+    }
+    worker.stop();
+    printSummary(ctx, worker);
+    return ExitOk;
+}
+
+} // namespace cli
