@@ -1,0 +1,309 @@
+#include "redisserver.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QVERIFY2(m_server.start(), qPrintable(m_server.errorString())); }
+    void init() { m_server.cli({"FLUSHALL"}); }
+
+    void pushListRescheduleWorkStats()
+    {
+        Run r = delayq({"push", "mail", "first", "--in", "1h", "--id", "t1"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.startsWith("created t1 due "));
+        // Global options after the subcommand work as well as before it.
+        r = delayq({"push", "mail", "second", "--in", "2h", "--id", "t2", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(json(r).object().value("status").toString(), QStringLiteral("created"));
+
+        QStringList order = ids(delayq({"--json", "ls", "mail"}));
+        QCOMPARE(order, QStringList({"t1", "t2"}));
+
+        r = delayq({"reschedule", "mail", "t2", "--now"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out, QByteArray("rescheduled t2\n"));
+        order = ids(delayq({"--json", "ls", "mail"}));
+        QCOMPARE(order, QStringList({"t2", "t1"}));
+
+        const QString log = m_dir.filePath("work.log");
+        r = delayq({"work", "mail", "--max-tasks", "1", "--log", log, "--quiet"});
+        QCOMPARE(r.exitCode, 0);
+        const auto lines = readLines(log);
+        QCOMPARE(lines.size(), 1);
+        QCOMPARE(lines[0].value("id").toString(), QStringLiteral("t2"));
+        QCOMPARE(lines[0].value("outcome").toString(), QStringLiteral("acked"));
+        QCOMPARE(lines[0].value("attempt").toInt(), 1);
+        QVERIFY(lines[0].contains("lateness"));
+        QVERIFY(lines[0].contains("due"));
+        QVERIFY(lines[0].contains("started"));
+
+        r = delayq({"stats", "mail", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject stats = json(r).object();
+        QCOMPARE(stats.value("pending").toInt(), 1);
+        QCOMPARE(stats.value("active").toInt(), 0);
+        QCOMPARE(stats.value("counters").toObject().value("pushed").toInt(), 2);
+        QCOMPARE(stats.value("counters").toObject().value("acked").toInt(), 1);
+        QVERIFY(stats.value("next_due").toDouble() > 0);
+
+        r = delayq({"queues"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("mail"));
+    }
+
+    void refusals_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no command") << QStringList{} << 2 << "no command";
+        QTest::newRow("unknown command") << QStringList{"frobnicate"} << 2 << "unknown command";
+        QTest::newRow("unknown option")
+            << QStringList{"ls", "mail", "--bogus"} << 2 << "unknown option";
+        QTest::newRow("duration without unit")
+            << QStringList{"push", "mail", "x", "--in", "5"} << 2 << "unit";
+        QTest::newRow("in and at")
+            << QStringList{"push", "mail", "x", "--in", "5s", "--at", "2030-01-01T00:00:00Z"} << 2
+            << "cannot be used together";
+        QTest::newRow("bad time") << QStringList{"push", "mail", "x", "--at", "2030-02-30T00:00"}
+                                  << 2 << "invalid time";
+        QTest::newRow("bad queue name") << QStringList{"push", "a b", "x"} << 2 << "queue";
+        QTest::newRow("bad backoff")
+            << QStringList{"push", "mail", "x", "--backoff", "5s,,x"} << 2 << "backoff";
+        QTest::newRow("purge without yes") << QStringList{"purge", "mail"} << 2 << "--yes";
+        QTest::newRow("reschedule without when")
+            << QStringList{"reschedule", "mail", "keep"} << 2 << "--in";
+        QTest::newRow("requeue ids and all")
+            << QStringList{"requeue", "mail", "x", "--all"} << 2 << "not both";
+        QTest::newRow("bad handler")
+            << QStringList{"work", "mail", "--handler", "fail:2"} << 2 << "fail:P";
+        QTest::newRow("existing id")
+            << QStringList{"push", "mail", "y", "--id", "keep"} << 1 << "exists";
+        QTest::newRow("show missing") << QStringList{"show", "mail", "nope"} << 1 << "not found";
+        QTest::newRow("cancel missing")
+            << QStringList{"cancel", "mail", "nope", "gone"} << 1 << "2 of 2";
+        QTest::newRow("read-only push")
+            << QStringList{"--read-only", "push", "mail", "x"} << 1 << "read-only";
+        QTest::newRow("bench on a non-empty db") << QStringList{"bench"} << 1 << "--force";
+        QTest::newRow("unreachable")
+            << QStringList{"ls", "mail", "--url", "redis://127.0.0.1:1"} << 3 << "cannot connect";
+        QTest::newRow("bad url") << QStringList{"--url", "http://x", "ls", "mail"} << 2
+                                 << "invalid Redis URL";
+    }
+    void refusals()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        QCOMPARE(delayq({"push", "mail", "kept", "--id", "keep", "--in", "1h"}).exitCode, 0);
+        const QByteArray before = m_server.cli({"DUMP", "dq:{mail}:pending"});
+        const QByteArray keysBefore = m_server.cli({"DBSIZE"});
+
+        const Run r = delayq(args);
+        QCOMPARE(r.exitCode, exitCode);
+        // One clear line on stderr.
+        QVERIFY2(r.err.startsWith("delayq: "), r.err.constData());
+        QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
+        // Refused means nothing changed.
+        QCOMPARE(m_server.cli({"DUMP", "dq:{mail}:pending"}), before);
+        QCOMPARE(m_server.cli({"DBSIZE"}), keysBefore);
+    }
+
+    void helpEverywhere_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("main") << QStringList{"--help"} << "Commands:";
+        QTest::newRow("command") << QStringList{"push", "--help"} << "--max-attempts";
+        QTest::newRow("before command") << QStringList{"-h", "work"} << "exec:CMD";
+        QTest::newRow("help word") << QStringList{"help", "ls"} << "--state";
+    }
+    void helpEverywhere()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, expected);
+        // --help never needs Redis: the URL goes nowhere.
+        const Run r = delayq(QStringList{"--url", "redis://127.0.0.1:1"} + args);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains(expected.toUtf8()));
+    }
+
+    void payloadsAreShownSafely()
+    {
+        const QByteArray payload("evil\x1b[31m\nline\x07\xff", 16);
+        QCOMPARE(delayq({"push", "mail", "-", "--id", "p1"}, payload).exitCode, 0);
+        QCOMPARE(m_server.cli({"HGET", "dq:{mail}:t:p1", "payload"}).chopped(1), payload);
+        for (const QStringList& args :
+             {QStringList{"ls", "mail"}, QStringList{"show", "mail", "p1"}}) {
+            const Run r = delayq(args);
+            QCOMPARE(r.exitCode, 0);
+            QVERIFY(!r.out.contains('\x1b'));
+            QVERIFY(!r.out.contains('\x07'));
+            QVERIFY(r.out.contains("evil\\x1b[31m\\nline\\x07\\xff"));
+        }
+        const Run j = delayq({"show", "mail", "p1", "--json"});
+        const QJsonObject task = json(j).object().value("task").toObject();
+        QCOMPARE(QByteArray::fromBase64(task.value("payload_base64").toString().toLatin1()),
+                 payload);
+    }
+
+    void execFailureRetriesOnTheBackoffThenDies()
+    {
+        QCOMPARE(delayq({"push", "mail", "data", "--id", "job", "--max-attempts", "3", "--backoff",
+                         "300ms,600ms"})
+                     .exitCode,
+                 0);
+        const QString log = m_dir.filePath("exec.log");
+        const QString seen = m_dir.filePath("seen.txt");
+        const QString handler =
+            QStringLiteral("exec:cat >> '%1'; echo \"$DELAYQ_TASK_ID\" >> '%1'; "
+                           "echo 'disk full' >&2; exit 4")
+                .arg(seen);
+        const Run r = delayq(
+            {"work", "mail", "--handler", handler, "--until-empty", "--log", log, "--quiet"});
+        QCOMPARE(r.exitCode, 0);
+        const auto lines = readLines(log);
+        QCOMPARE(lines.size(), 3);
+        const char* outcomes[] = {"retried", "retried", "dead"};
+        const double steps[] = {300, 600};
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(lines[i].value("attempt").toInt(), i + 1);
+            QCOMPARE(lines[i].value("outcome").toString(), QString(outcomes[i]));
+            QCOMPARE(lines[i].value("error").toString(), QStringLiteral("exec: exit 4: disk full"));
+        }
+        for (int i = 0; i < 2; ++i) {
+            QCOMPARE(lines[i + 1].value("due").toDouble(), lines[i].value("retry_at").toDouble());
+            const double step =
+                lines[i].value("retry_at").toDouble() - lines[i].value("finished").toDouble();
+            QVERIFY2(step > steps[i] - 50 && step <= steps[i] + 50,
+                     qPrintable(QString::number(step)));
+        }
+        // The payload reached the command on stdin, the id in its environment.
+        QFile file(seen);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), QByteArray("datajob\ndatajob\ndatajob\n"));
+        const Run dead = delayq({"ls", "mail", "--state", "dead", "--json"});
+        QCOMPARE(ids(dead), QStringList({"job"}));
+        QCOMPARE(json(dead)
+                     .object()
+                     .value("tasks")
+                     .toArray()
+                     .at(0)
+                     .toObject()
+                     .value("last_error")
+                     .toString(),
+                 QStringLiteral("exec: exit 4: disk full"));
+    }
+
+    void ctrlCFinishesTheTaskInHand()
+    {
+        QCOMPARE(delayq({"push", "mail", "x", "--id", "slow"}).exitCode, 0);
+        QProcess p;
+        p.setProgram(QStringLiteral(DELAYQ_CLI));
+        p.setArguments({"--url", QString::fromStdString(m_server.unixUrl()), "work", "mail",
+                        "--handler", "sleep:800", "--json"});
+        p.start();
+        QVERIFY(p.waitForStarted());
+        QTRY_COMPARE(m_server.cli({"ZCARD", "dq:{mail}:active"}).trimmed(), QByteArray("1"));
+        ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(15000));
+        QCOMPARE(p.exitCode(), 0);
+        const QByteArray out = p.readAllStandardOutput();
+        QVERIFY2(out.contains("\"outcome\":\"acked\""), out.constData());
+        QCOMPARE(m_server.cli({"EXISTS", "dq:{mail}:t:slow"}).trimmed(), QByteArray("0"));
+    }
+
+    void benchRunsAndReportsRatios()
+    {
+        const Run r = delayq({"bench", "--json", "--tasks", "500", "--single-tasks", "50",
+                              "--duration", "300ms", "--rate", "200", "--seed-tasks", "100"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = json(r).object();
+        QVERIFY(o.value("push_batched_per_s").toDouble() > 0);
+        QVERIFY(o.value("ours").toObject().value("claim_per_s").toDouble() > 0);
+        QCOMPARE(o.value("ours").toObject().value("lateness_ms").toObject().value("count").toInt(),
+                 60);
+        QCOMPARE(o.value("seeds").toArray().size(), 2);
+        QCOMPARE(o.value("ratios").toArray().size(), 2);
+        // It cleans up after itself.
+        QCOMPARE(m_server.cli({"DBSIZE"}).trimmed(), QByteArray("0"));
+    }
+
+private:
+    Run delayq(const QStringList& args, const QByteArray& input = {})
+    {
+        QProcess p;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("REDIS_URL"));
+        p.setProcessEnvironment(env);
+        QStringList all = args;
+        if (!args.contains("--url"))
+            all = QStringList{"--url", QString::fromStdString(m_server.unixUrl())} + args;
+        p.start(QStringLiteral(DELAYQ_CLI), all);
+        if (!p.waitForStarted())
+            return {};
+        p.write(input);
+        p.closeWriteChannel();
+        if (!p.waitForFinished(60000)) {
+            p.kill();
+            p.waitForFinished();
+        }
+        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+                p.readAllStandardOutput(), p.readAllStandardError()};
+    }
+    static QJsonDocument json(const Run& r)
+    {
+        QJsonParseError error;
+        auto doc = QJsonDocument::fromJson(r.out, &error);
+        if (error.error != QJsonParseError::NoError)
+            qWarning() << "not JSON:" << r.out << r.err;
+        return doc;
+    }
+    static QStringList ids(const Run& r)
+    {
+        QStringList out;
+        for (const auto& t : json(r).object().value("tasks").toArray())
+            out << t.toObject().value("id").toString();
+        return out;
+    }
+    static QList<QJsonObject> readLines(const QString& path)
+    {
+        QList<QJsonObject> out;
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly))
+            return out;
+        for (const QByteArray& line : f.readAll().split('\n'))
+            if (!line.isEmpty())
+                out << QJsonDocument::fromJson(line).object();
+        return out;
+    }
+
+    RedisServer m_server;
+    QTemporaryDir m_dir;
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"
