@@ -5,7 +5,9 @@
 #include <hiredis.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
+#include <pthread.h>
 
 namespace delayq {
 
@@ -74,6 +76,48 @@ void appendArgv(redisContext* ctx, const std::vector<std::string>& args)
     }
     redisAppendCommandArgv(ctx, static_cast<int>(args.size()), argv.data(), lens.data());
 }
+
+// hiredis sends with write(2): writing to a peer that went away (a restarted server, above
+// all on a unix socket) raises SIGPIPE, whose default action kills the whole process. The
+// signal is blocked on this thread for the call, and one it raised is taken back, so the
+// failed write comes back as EPIPE, i.e. a connection error, and the process lives on.
+class SigpipeBlock
+{
+public:
+    SigpipeBlock()
+    {
+        sigemptyset(&m_set);
+        sigaddset(&m_set, SIGPIPE);
+        sigset_t pending;
+        sigemptyset(&pending);
+        sigpending(&pending);
+        m_wasPending = sigismember(&pending, SIGPIPE) == 1;
+        pthread_sigmask(SIG_BLOCK, &m_set, &m_old);
+    }
+    ~SigpipeBlock()
+    {
+        const int savedErrno = errno;
+        if (!m_wasPending) {
+            sigset_t pending;
+            sigemptyset(&pending);
+            sigpending(&pending);
+            if (sigismember(&pending, SIGPIPE) == 1) {
+                const timespec zero{};
+                while (sigtimedwait(&m_set, nullptr, &zero) == -1 && errno == EINTR) {
+                }
+            }
+        }
+        pthread_sigmask(SIG_SETMASK, &m_old, nullptr);
+        errno = savedErrno;
+    }
+    SigpipeBlock(const SigpipeBlock&) = delete;
+    SigpipeBlock& operator=(const SigpipeBlock&) = delete;
+
+private:
+    sigset_t m_set{};
+    sigset_t m_old{};
+    bool m_wasPending = false;
+};
 
 long long localNowMs()
 {
@@ -148,6 +192,7 @@ void Connection::connect()
                     "cannot connect to " + where + ": " + why +
                         " (is redis-server running there? check the URL)");
     }
+    const SigpipeBlock noSigpipe;
     redisSetTimeout(ctx, toTimeval(m_options.commandTimeout));
     if (m_options.unixSocket.empty())
         redisEnableKeepAlive(ctx);
@@ -194,12 +239,19 @@ void Connection::measureClockOffset()
         return;
     const long long server = t.elements[0].toInteger() * 1000 + t.elements[1].toInteger() / 1000;
     m_clockOffsetMs = server - localNowMs();
+    m_offsetKnown = true;
 }
 
 long long Connection::serverNowMs()
 {
-    // The offset is measured at connect: before that it is 0, i.e. the local clock.
-    ensureConnected();
+    // The offset is measured at connect, so the first call connects. It never throws: with
+    // the server unreachable, the last measured offset is the best estimate there is.
+    if (!m_offsetKnown) {
+        try {
+            ensureConnected();
+        } catch (const Error&) {
+        }
+    }
     return localNowMs() + m_clockOffsetMs;
 }
 
@@ -280,6 +332,7 @@ Reply Connection::command(const std::vector<std::string>& args)
 std::vector<Reply> Connection::pipeline(const std::vector<std::vector<std::string>>& commands)
 {
     ensureConnected();
+    const SigpipeBlock noSigpipe;
     redisContext* ctx = m_context->ctx;
     for (const auto& args : commands)
         appendArgv(ctx, args);

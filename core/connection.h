@@ -54,6 +54,7 @@ public:
     long long serverTimeMs();
     // Server clock estimated from the local clock and the offset measured at connect,
     // for reads that need "now" without a round trip (and for users who may not run TIME).
+    // Connects first if the offset was never measured; never throws.
     long long serverNowMs();
     // Server clock minus local clock, ms, as measured at the last connect.
     long long clockOffsetMs() const { return m_clockOffsetMs; }
@@ -68,6 +69,7 @@ private:
 
     ConnectionOptions m_options;
     long long m_clockOffsetMs = 0;
+    bool m_offsetKnown = false;
     struct Context;
     std::unique_ptr<Context> m_context;
 };

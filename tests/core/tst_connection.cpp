@@ -108,6 +108,19 @@ private slots:
         QVERIFY(std::llabs(conn.serverNowMs() - server) < 5000);
     }
 
+    void serverNowConnectsAndNeverThrows()
+    {
+        Connection conn(optionsFor(m_server.unixUrl()));
+        const long long now = conn.serverNowMs();
+        QVERIFY(conn.isConnected()); // the offset was measured, not assumed 0
+        QVERIFY(std::llabs(now - QDateTime::currentMSecsSinceEpoch()) < 5000);
+
+        Connection nowhere(optionsFor("redis://127.0.0.1:" + std::to_string(closedPort())));
+        const long long guess = nowhere.serverNowMs();
+        QVERIFY(std::llabs(guess - QDateTime::currentMSecsSinceEpoch()) < 5000);
+        QVERIFY(!nowhere.isConnected());
+    }
+
     void pipelineKeepsOrderAndErrors()
     {
         Connection conn(optionsFor(m_server.unixUrl()));
@@ -271,9 +284,16 @@ private slots:
         QCOMPARE(conn.command({"ECHO", "after"}).toString(), std::string("after"));
     }
 
+    void reconnectsAfterRestart_data()
+    {
+        QTest::addColumn<bool>("unix");
+        QTest::newRow("tcp") << false;
+        QTest::newRow("unix socket") << true;
+    }
     void reconnectsAfterRestart()
     {
-        Connection conn(optionsFor(m_server.tcpUrl()));
+        QFETCH(bool, unix);
+        Connection conn(optionsFor(unix ? m_server.unixUrl() : m_server.tcpUrl()));
         conn.command({"SET", "x", "1"});
         m_server.stop();
         // While the server is gone every call fails with a connection error, never a crash.
