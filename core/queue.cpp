@@ -13,6 +13,17 @@ namespace {
 
 // Script calls take at most this many ids or tasks, so no call runs long on the server.
 constexpr size_t kChunk = 1000;
+// 9999-12-31T23:59:59.999Z: the latest due time, so every time stays a valid date.
+constexpr long long kLatestDueMs = 253402300799999LL;
+// The longest lease, as for the lease_ms config: a week.
+constexpr long long kMaxLeaseMs = 7LL * 86'400'000;
+
+void checkLease(long long leaseMs)
+{
+    if (leaseMs < 0 || leaseMs > kMaxLeaseMs)
+        throw Error(ErrorCode::InvalidArgument,
+                    "the lease must be 0 (the queue's lease_ms) to 7 days, in ms");
+}
 
 long long toLong(const std::string& text, long long fallback, bool* ok = nullptr)
 {
@@ -101,6 +112,14 @@ void fillTask(Task& task, const Reply& hash)
 Queue::Queue(Connection& connection, const std::string& name, const std::string& prefix)
     : m_connection(connection), m_keys(prefix, name)
 {}
+
+void Queue::checkDelay(long long delayMs)
+{
+    if (delayMs < 0)
+        throw Error(ErrorCode::InvalidArgument, "the delay must not be negative");
+    if (delayMs > kLatestDueMs - m_connection.serverNowMs())
+        throw Error(ErrorCode::InvalidArgument, "the delay reaches past the year 9999");
+}
 
 void Queue::requireWritable(const char* what) const
 {
@@ -211,9 +230,8 @@ std::vector<PushResult> Queue::pushBatch(const std::vector<PushRequest>& request
     for (const auto& r : requests) {
         std::string id = r.id.empty() ? generateTaskId() : r.id;
         Keys::validateTaskId(id);
-        if (r.delayMs < 0)
-            throw Error(ErrorCode::InvalidArgument, "the delay must not be negative");
-        if (r.dueAtMs && (*r.dueAtMs < 0 || *r.dueAtMs > 253402300799999LL))
+        checkDelay(r.delayMs);
+        if (r.dueAtMs && (*r.dueAtMs < 0 || *r.dueAtMs > kLatestDueMs))
             throw Error(ErrorCode::InvalidArgument, "the due time must be between 1970 and 9999");
         if (r.maxAttempts < 0 || r.maxAttempts > 1000000)
             throw Error(ErrorCode::InvalidArgument, "max attempts must be 0 to 1000000");
@@ -307,9 +325,8 @@ std::vector<IdResult> Queue::reschedule(const std::vector<std::string>& ids,
                                         std::optional<long long> dueAtMs, long long delayMs)
 {
     requireWritable("reschedule tasks");
-    if (delayMs < 0)
-        throw Error(ErrorCode::InvalidArgument, "the delay must not be negative");
-    if (dueAtMs && (*dueAtMs < 0 || *dueAtMs > 253402300799999LL))
+    checkDelay(delayMs);
+    if (dueAtMs && (*dueAtMs < 0 || *dueAtMs > kLatestDueMs))
         throw Error(ErrorCode::InvalidArgument, "the due time must be between 1970 and 9999");
     return idScript(
         scripts::reschedule, scriptKeys(),
@@ -321,8 +338,7 @@ ClaimResult Queue::claim(int maxTasks, long long leaseMs, const std::string& wor
     requireWritable("claim tasks");
     if (maxTasks < 1 || maxTasks > 1000)
         throw Error(ErrorCode::InvalidArgument, "a claim takes 1 to 1000 tasks");
-    if (leaseMs < 0)
-        throw Error(ErrorCode::InvalidArgument, "the lease must not be negative");
+    checkLease(leaseMs);
     Reply reply = m_connection.evalScript(
         scripts::claim, scriptKeys(),
         {std::to_string(maxTasks), std::to_string(leaseMs), worker, randomToken(8)});
@@ -388,6 +404,8 @@ NackResult Queue::nack(const std::string& id, const std::string& token, const st
 {
     requireWritable("nack a task");
     Keys::validateTaskId(id);
+    if (retryDelayMs >= 0)
+        checkDelay(retryDelayMs);
     Reply reply = m_connection.evalScript(
         scripts::nack, scriptKeys(),
         {id, token, error, std::to_string(retryDelayMs < 0 ? -1 : retryDelayMs), m_keys.wake()});
@@ -399,8 +417,7 @@ long long Queue::extend(const std::string& id, const std::string& token, long lo
 {
     requireWritable("extend a lease");
     Keys::validateTaskId(id);
-    if (leaseMs < 0)
-        throw Error(ErrorCode::InvalidArgument, "the lease must not be negative");
+    checkLease(leaseMs);
     return m_connection
         .evalScript(scripts::extend, scriptKeys(), {id, token, std::to_string(leaseMs)})
         .toInteger();

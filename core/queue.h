@@ -34,7 +34,7 @@ public:
                                      std::optional<long long> dueAtMs, long long delayMs = 0);
 
     // --- consuming
-    // leaseMs 0: the queue's lease_ms.
+    // leaseMs 0: the queue's lease_ms; at most 7 days (as for extend).
     ClaimResult claim(int maxTasks, long long leaseMs, const std::string& worker);
     // Many acks in one call; each id comes back Done or (stale token) as lease lost.
     std::vector<bool> ack(const std::vector<std::pair<std::string, std::string>>& idTokens);
@@ -80,8 +80,7 @@ public:
 
     // Queue names registered under a prefix (SSCAN, bounded).
     static std::vector<std::string> listQueues(Connection& connection,
-                                               const std::string& prefix = "dq",
-                                               int limit = 10000);
+                                               const std::string& prefix = "dq", int limit = 10000);
     static std::vector<QueueSummary> summaries(Connection& connection,
                                                const std::vector<std::string>& names,
                                                const std::string& prefix = "dq");
@@ -91,6 +90,8 @@ public:
 
 private:
     void requireWritable(const char* what) const;
+    // Throws InvalidArgument for a delay below 0 or one that ends after 9999.
+    void checkDelay(long long delayMs);
     // The seven KEYS every native-queue script takes, in the order of their contracts.
     std::vector<std::string> scriptKeys() const;
     std::string setKey(TaskSet set) const;

@@ -472,6 +472,8 @@ private slots:
         QCOMPARE(snapshot(m_server), digest);
 
         EXPECT_ERROR(ErrorCode::InvalidArgument, "", q.reschedule({"t1"}, std::nullopt, -1));
+        EXPECT_ERROR(ErrorCode::InvalidArgument, "",
+                     q.reschedule({"t1"}, std::nullopt, 253'402'300'799'999LL));
         EXPECT_ERROR(ErrorCode::InvalidArgument, "", q.reschedule({"t1"}, -5));
         EXPECT_ERROR(ErrorCode::InvalidArgument, "", q.reschedule({"t1"}, 253'402'300'800'000LL));
         QCOMPARE(snapshot(m_server), digest);
@@ -525,6 +527,7 @@ private slots:
         EXPECT_ERROR(ErrorCode::InvalidArgument, "", q.claim(0, 1000, "w"));
         EXPECT_ERROR(ErrorCode::InvalidArgument, "", q.claim(1001, 1000, "w"));
         EXPECT_ERROR(ErrorCode::InvalidArgument, "", q.claim(1, -1, "w"));
+        EXPECT_ERROR(ErrorCode::InvalidArgument, "", q.claim(1, 7LL * 86'400'000 + 1, "w"));
     }
 
     void pausedQueueHandsOutNothing()
@@ -582,6 +585,11 @@ private slots:
         q.setConfig("lease_ms", "5m");
         QVERIFY(q.extend("a", claim.tasks[0].token, 0) >= claim.serverNow + 300'000);
         EXPECT_ERROR(ErrorCode::InvalidArgument, "", q.extend("a", claim.tasks[0].token, -1));
+        EXPECT_ERROR(ErrorCode::InvalidArgument, "",
+                     q.extend("a", claim.tasks[0].token, 8LL * 86'400'000));
+        EXPECT_ERROR(ErrorCode::InvalidArgument, "",
+                     q.nack("a", claim.tasks[0].token, "e", 253'402'300'799'999LL));
+        QCOMPARE(q.find("a")->first, TaskSet::Active);
         q.ack("a", claim.tasks[0].token);
     }
 
@@ -1228,6 +1236,7 @@ private slots:
         QTest::newRow("negative delay") << qint64(-1) << qint64(-1) << 0 << "";
         QTest::newRow("due before 1970") << qint64(0) << qint64(-2) << 0 << "";
         QTest::newRow("due after 9999") << qint64(0) << qint64(253'402'300'800'000) << 0 << "";
+        QTest::newRow("delay past 9999") << qint64(253'402'300'799'999) << qint64(-1) << 0 << "";
         QTest::newRow("negative attempts") << qint64(0) << qint64(-1) << -1 << "";
         QTest::newRow("bad backoff") << qint64(0) << qint64(-1) << 0 << "soon";
         QTest::newRow("bad exp backoff") << qint64(0) << qint64(-1) << 0 << "exp:1s";
