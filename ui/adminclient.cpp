@@ -134,7 +134,7 @@ quint64 AdminClient::newTag()
 
 QString AdminClient::prefix() const
 {
-    return m_guiPrefix;
+    return m_guiSettings.prefix;
 }
 
 void AdminClient::post(std::function<void()> job)
@@ -186,7 +186,9 @@ ServerInfo AdminClient::probe()
 
 void AdminClient::connectTo(const ConnectionSettings& settings)
 {
-    m_guiPrefix = settings.prefix.isEmpty() ? QStringLiteral("dq") : settings.prefix;
+    m_guiSettings = settings;
+    if (m_guiSettings.prefix.isEmpty())
+        m_guiSettings.prefix = QStringLiteral("dq");
     post([this, settings] {
         m_settings = settings;
         if (m_settings.prefix.isEmpty())

@@ -35,6 +35,8 @@ public:
     bool isConnected() const { return m_up.load(); }
     bool isReadOnly() const { return m_readOnly.load(); }
     QString prefix() const;
+    // The settings of the last connectTo (with the session password), for the embedded worker.
+    ConnectionSettings settings() const { return m_guiSettings; }
 
     void connectTo(const ConnectionSettings& settings);
     void listQueues(quint64 tag);
@@ -93,7 +95,7 @@ private:
     QString m_displayUrl;
     std::atomic<bool> m_up{false};
     std::atomic<bool> m_readOnly{false};
-    QString m_guiPrefix = QStringLiteral("dq"); // read and written on the caller's thread only
+    ConnectionSettings m_guiSettings; // read and written on the caller's thread only
 };
 
 } // namespace delayq::ui

@@ -25,7 +25,11 @@ HistoryChart::HistoryChart(AdminClient* client, QWidget* parent) : QWidget(paren
     ticker->setTickCount(5);
     m_plot->xAxis->setTicker(ticker);
     m_plot->yAxis->setLabel(tr("per minute"));
-    m_plot->yAxis->ticker()->setTickCount(3);
+    // Counts per minute are whole numbers: no 0.5 ticks on a quiet queue.
+    auto counts = QSharedPointer<QCPAxisTickerFixed>::create();
+    counts->setTickStep(1);
+    counts->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    m_plot->yAxis->setTicker(counts);
     m_acked = m_plot->addGraph();
     m_acked->setName(tr("acked"));
     m_acked->setPen(QPen(QColor(0x2e, 0x8b, 0x57), 2));
@@ -78,7 +82,7 @@ void HistoryChart::onLoaded(const HistoryResult& result)
     if (!result.error.isEmpty())
         return;
     QVector<double> keys, acked, failed;
-    double top = 1;
+    double top = 4;
     for (qsizetype i = 0; i < result.acked.size(); ++i) {
         keys.append(static_cast<double>((result.fromMinute + i) * 60));
         acked.append(static_cast<double>(result.acked.at(i)));
@@ -89,7 +93,7 @@ void HistoryChart::onLoaded(const HistoryResult& result)
     m_failed->setData(keys, failed, true);
     if (!keys.isEmpty())
         m_plot->xAxis->setRange(keys.first(), keys.last() + 60);
-    m_plot->yAxis->setRange(0, top * 1.2);
+    m_plot->yAxis->setRange(0, top * 1.15);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
     m_loaded = true;
     emit loaded();

@@ -11,6 +11,7 @@
 #include "tasktable.h"
 #include "tasktabs.h"
 #include "timelinechart.h"
+#include "workerdock.h"
 
 #include <QAction>
 #include <QApplication>
@@ -40,7 +41,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     splitter->addWidget(m_details);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
-    splitter->setSizes({900, 340});
+    splitter->setSizes({900, 280});
     setCentralWidget(splitter);
 
     m_timeline = new TimelineChart(m_client, this);
@@ -48,6 +49,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_queues = new QueueList(m_client, this);
     m_actions = new TaskActions(m_client, m_tabs, this);
     m_status = new ConnectionStatus(this);
+    m_workerDock = new WorkerDock(m_client, this);
     statusBar()->addPermanentWidget(m_status);
 
     buildDocks();
@@ -65,6 +67,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         m_clockOffsetMs = info.clockOffsetMs;
         m_tabs->setClockOffset(info.clockOffsetMs);
         m_actions->setReadOnly(info.readOnly, info.readOnlyReason);
+        m_workerDock->setReadOnly(info.readOnly, info.readOnlyReason);
         updateTitle();
         m_queues->refresh();
         refreshAll();
@@ -86,6 +89,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         m_tabs->table(TaskSetKind::Pending)->jumpToTime(ms);
     });
     connect(m_tabs->table(TaskSetKind::Pending)->model(), &TaskModel::refreshed, this, [this] {
+        TaskTable* pending = m_tabs->table(TaskSetKind::Pending);
+        // A freshly opened queue shows its earliest task in the details pane.
+        if (m_waitingForLoad && !m_firstPageShown && pending->model()->total() > 0 &&
+            !pending->view()->selectionModel()->currentIndex().isValid())
+            pending->jumpToRow(0);
         m_firstPageShown = true;
         checkLoaded();
     });
@@ -116,15 +124,11 @@ void MainWindow::buildDocks()
                          Qt::BottomDockWidgetArea);
     splitDockWidget(timeline, history, Qt::Horizontal);
     resizeDocks({timeline, history}, {3, 1}, Qt::Horizontal);
+    addDockWidget(Qt::RightDockWidgetArea, m_workerDock);
+    // The details pane is already on the right: the worker starts hidden (View menu).
+    m_workerDock->hide();
     resizeDocks({timeline}, {260}, Qt::Vertical);
-    resizeDocks({findChild<QDockWidget*>(QStringLiteral("queuesdock"))}, {300}, Qt::Horizontal);
-}
-
-void MainWindow::addToolDock(QDockWidget* dock, Qt::DockWidgetArea area)
-{
-    addDockWidget(area, dock);
-    if (m_viewMenu)
-        m_viewMenu->addAction(dock->toggleViewAction());
+    resizeDocks({findChild<QDockWidget*>(QStringLiteral("queuesdock"))}, {270}, Qt::Horizontal);
 }
 
 void MainWindow::buildToolBar()
@@ -203,6 +207,7 @@ void MainWindow::connectTo(const ConnectionSettings& settings)
 {
     m_status->setDisconnected(tr("connecting…"));
     m_actions->setReadOnly(settings.readOnly, tr("this connection is read-only"));
+    m_workerDock->setReadOnly(settings.readOnly, tr("this connection is read-only"));
     m_client->connectTo(settings);
 }
 
@@ -218,9 +223,11 @@ void MainWindow::openQueue(const QString& name)
     m_timeline->setQueue(name);
     m_history->setQueue(name);
     m_actions->setQueue(name);
+    m_workerDock->setQueue(name);
     m_queues->setCurrentQueue(name);
     m_details->clear();
     updateTitle();
+    emit queueChanged(name);
     refreshAll();
 }
 

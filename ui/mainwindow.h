@@ -18,6 +18,7 @@ class TaskActions;
 class TaskDetails;
 class TaskTabs;
 class TimelineChart;
+class WorkerDock;
 
 // Puts the pieces together: queue list, task tabs with details, timeline and throughput
 // charts in docks, the actions, the live refresh and the connection state. The pieces do
@@ -38,6 +39,7 @@ public:
     QueueList* queueList() const { return m_queues; }
     TaskActions* actions() const { return m_actions; }
     ConnectionStatus* connectionStatus() const { return m_status; }
+    WorkerDock* workerDock() const { return m_workerDock; }
     QString queue() const { return m_queue; }
 
     void connectTo(const ConnectionSettings& settings);
@@ -47,11 +49,10 @@ public:
     void setRefreshInterval(int ms);
     void setPaused(bool paused);
     void setUtc(bool utc);
-    // Docks added by the app (the embedded worker) go through here so the layout is saved.
-    void addToolDock(QDockWidget* dock, Qt::DockWidgetArea area);
     void restoreLayout();
 
 signals:
+    void queueChanged(const QString& queue);
     // After openQueue: the first page of pending tasks and the timeline are both shown.
     void queueLoaded();
 
@@ -76,6 +77,7 @@ private:
     QueueList* m_queues;
     TaskActions* m_actions;
     ConnectionStatus* m_status;
+    WorkerDock* m_workerDock;
     QTimer* m_refreshTimer;
     QSpinBox* m_interval = nullptr;
     QAction* m_pause = nullptr;

@@ -56,8 +56,15 @@ QueueList::QueueList(AdminClient* client, QWidget* parent) : QWidget(parent), m_
     m_view->verticalHeader()->setVisible(false);
     m_view->setWordWrap(false);
     m_view->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-    for (int c = 1; c < 5; ++c)
-        m_view->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    m_view->horizontalHeader()->setMinimumSectionSize(24);
+    // Counts up to a million fit; the name takes what is left.
+    const int numberWidth =
+        m_view->fontMetrics().horizontalAdvance(QStringLiteral("1,000,000")) + 6;
+    for (int c = 1; c < 5; ++c) {
+        m_view->horizontalHeader()->setSectionResizeMode(c, QHeaderView::Interactive);
+        m_view->setColumnWidth(c, c == 1 ? numberWidth : numberWidth * 2 / 3);
+    }
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
     layout->addWidget(m_view, 1);
 
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {

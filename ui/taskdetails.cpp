@@ -32,15 +32,9 @@ TaskDetails::TaskDetails(QWidget* parent) : QWidget(parent)
     m_worker = addField(tr("Worker"));
     m_lastError = addField(tr("Last error"));
 
-    auto* payloadHeader = new QHBoxLayout;
     m_format = new QLabel(this);
     m_format->setTextFormat(Qt::PlainText);
-    payloadHeader->addWidget(m_format, 1);
-    m_copyId = new QPushButton(tr("Copy id"), this);
-    m_copyPayload = new QPushButton(tr("Copy payload"), this);
-    payloadHeader->addWidget(m_copyId);
-    payloadHeader->addWidget(m_copyPayload);
-    layout->addLayout(payloadHeader);
+    layout->addWidget(m_format);
 
     m_payload = new QPlainTextEdit(this);
     m_payload->setReadOnly(true);
@@ -48,6 +42,13 @@ TaskDetails::TaskDetails(QWidget* parent) : QWidget(parent)
     m_payload->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_payload->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     layout->addWidget(m_payload, 1);
+    auto* buttons = new QHBoxLayout;
+    m_copyId = new QPushButton(tr("Copy id"), this);
+    m_copyPayload = new QPushButton(tr("Copy payload"), this);
+    buttons->addStretch(1);
+    buttons->addWidget(m_copyId);
+    buttons->addWidget(m_copyPayload);
+    layout->addLayout(buttons);
 
     connect(m_copyId, &QPushButton::clicked, this,
             [this] { QApplication::clipboard()->setText(m_task.id); });

@@ -46,18 +46,21 @@ TaskTable::TaskTable(AdminClient* client, TaskSetKind set, QWidget* parent)
 void TaskTable::sizeColumns()
 {
     const QFontMetrics fm = m_view->fontMetrics();
-    const int pad = 24;
+    const int pad = 14;
     for (int c = 0; c < m_model->columnCount(); ++c) {
         int width = 120;
         switch (m_model->fieldOf(c)) {
         case TaskModel::Field::Time:
-            width = fm.horizontalAdvance(QStringLiteral("2026-12-01 09:30:00.000Z")) + pad;
+            width = fm.horizontalAdvance(QStringLiteral("2026-12-01 09:30:00.000")) + pad;
             break;
         case TaskModel::Field::Relative:
-            width = fm.horizontalAdvance(QStringLiteral("in 23h 59m 59s")) + pad;
+            width = fm.horizontalAdvance(QStringLiteral("59m 59s overdue")) + pad;
             break;
         case TaskModel::Field::Id:
-            width = fm.horizontalAdvance(QStringLiteral("01JDZ0Q9E6X0M7S4KX3N5H8ZTA")) + pad;
+            // Generated ids are 26 characters of Crockford base32; size for a wide mix.
+            width = fm.horizontalAdvance(QStringLiteral("0123456789ABCDEFGHJKMNPQRSTVWXYZ")) * 26 *
+                        11 / (32 * 10) +
+                    pad;
             break;
         case TaskModel::Field::Attempts:
             width = fm.horizontalAdvance(tr("Attempts")) + pad;

@@ -1,0 +1,179 @@
+// delayq-admin: the operator's desktop app. With no server given it runs a sandbox: a
+// private redis-server with a demo queue, stopped when the app closes.
+
+#include "adminclient.h"
+#include "connectionoptions.h"
+#include "error.h"
+#include "mainwindow.h"
+#include "measurement.h"
+#include "sandboxserver.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QIcon>
+#include <QMessageBox>
+#include <QTimer>
+
+#include <cstdio>
+#include <memory>
+
+using namespace delayq::ui;
+
+namespace {
+
+constexpr int kScreenshotTimeoutMs = 30000;
+
+void fail(const QString& message)
+{
+    std::fprintf(stderr, "delayq-admin: %s\n", qPrintable(message));
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("delayq"));
+    QApplication::setApplicationName(QStringLiteral("delayq-admin"));
+    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QApplication::setDesktopFileName(QStringLiteral("delayq-admin"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/delayq.png")));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Operate delayq queues: see pending tasks by due time, the timeline, push, "
+                       "cancel, reschedule, and run a test worker. With no --url (and no "
+                       "REDIS_URL) it starts a private sandbox server with a demo queue."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    QCommandLineOption url(QStringLiteral("url"),
+                           QStringLiteral("Redis URL: redis://[user[:pass]@]host:port/db or "
+                                          "unix:///path.sock (default: REDIS_URL)"),
+                           QStringLiteral("URL"));
+    QCommandLineOption queue(QStringLiteral("queue"), QStringLiteral("Queue to open"),
+                             QStringLiteral("NAME"));
+    QCommandLineOption prefix(QStringLiteral("prefix"), QStringLiteral("Key prefix (default dq)"),
+                              QStringLiteral("PREFIX"), QStringLiteral("dq"));
+    QCommandLineOption readOnly(QStringLiteral("read-only"),
+                                QStringLiteral("Look only: every write is disabled"));
+    QCommandLineOption sandbox(QStringLiteral("sandbox"),
+                               QStringLiteral("Start a private redis-server with a demo queue"));
+    QCommandLineOption screenshot(
+        QStringLiteral("screenshot"),
+        QStringLiteral("Wait for the first page and the chart, save the window to FILE, exit"),
+        QStringLiteral("FILE"));
+    QCommandLineOption measure(
+        QStringLiteral("measure"),
+        QStringLiteral("Fill a sandbox queue with COUNT tasks, measure opening it, print the "
+                       "figures and exit"),
+        QStringLiteral("COUNT"));
+    parser.addOptions({url, queue, prefix, readOnly, sandbox, screenshot, measure});
+    parser.process(app);
+
+    QString redisUrl = parser.value(url);
+    if (redisUrl.isEmpty())
+        redisUrl = qEnvironmentVariable("REDIS_URL");
+    const bool measuring = parser.isSet(measure);
+    const bool useSandbox = parser.isSet(sandbox) || redisUrl.isEmpty() || measuring;
+    QString queueName = parser.value(queue);
+
+    // Declared before the window: the server outlives everything connected to it.
+    SandboxServer server;
+    if (useSandbox) {
+        if (!server.start()) {
+            fail(QStringLiteral("cannot start the sandbox: ") + server.errorString());
+            return 1;
+        }
+        redisUrl = server.url();
+    }
+    try {
+        delayq::ConnectionOptions::fromUrl(redisUrl.toStdString());
+    } catch (const delayq::Error& e) {
+        fail(QString::fromUtf8(e.what()));
+        return 2;
+    }
+
+    long long measureCount = 0;
+    if (measuring) {
+        bool ok = false;
+        measureCount = parser.value(measure).toLongLong(&ok);
+        if (!ok || measureCount < 1 || measureCount > 50'000'000) {
+            fail(QStringLiteral("--measure takes a task count from 1 to 50000000"));
+            return 2;
+        }
+        if (queueName.isEmpty())
+            queueName = QStringLiteral("measure");
+        if (!Measurement::fill(redisUrl, queueName, measureCount))
+            return 1;
+    }
+
+    MainWindow window;
+    // Screenshots and measurements use the default layout, so they do not depend on the
+    // last session's.
+    if (!parser.isSet(screenshot) && !measuring)
+        window.restoreLayout();
+    window.show();
+
+    ConnectionSettings settings;
+    settings.url = redisUrl;
+    settings.prefix = parser.value(prefix);
+    settings.readOnly = parser.isSet(readOnly);
+    window.connectTo(settings);
+
+    if (measuring) {
+        Measurement measurement(&window, queueName);
+        QTimer::singleShot(0, &window, [&] { QApplication::exit(measurement.run()); });
+        return QApplication::exec();
+    }
+
+    if (useSandbox) {
+        // The demo: a few thousand tasks over the next hours in "demo", a smaller "emails".
+        const quint64 demoTag = AdminClient::newTag();
+        QObject::connect(
+            window.client(), &AdminClient::connected, &window,
+            [&window, demoTag] {
+                window.client()->fillDemo(AdminClient::newTag(), QStringLiteral("emails"), 400,
+                                          2LL * 3600 * 1000);
+                window.client()->fillDemo(demoTag, QStringLiteral("demo"), 4000, 6LL * 3600 * 1000);
+            },
+            Qt::SingleShotConnection);
+        QObject::connect(window.client(), &AdminClient::demoFilled, &window,
+                         [&window, demoTag, queueName](quint64 tag, qint64, const QString& error) {
+                             if (tag != demoTag)
+                                 return;
+                             if (!error.isEmpty())
+                                 fail(QStringLiteral("demo queue: ") + error);
+                             window.openQueue(queueName.isEmpty() ? QStringLiteral("demo")
+                                                                  : queueName);
+                         });
+    } else if (!queueName.isEmpty()) {
+        window.openQueue(queueName);
+    }
+
+    if (parser.isSet(screenshot)) {
+        const QString file = parser.value(screenshot);
+        auto save = [&window, file] {
+            // One more turn of the event loop so queued replots are drawn.
+            QTimer::singleShot(300, &window, [&window, file] {
+                if (!window.grab().save(file)) {
+                    fail(QStringLiteral("cannot write the screenshot to ") + file);
+                    QApplication::exit(1);
+                    return;
+                }
+                std::printf("saved %s\n", qPrintable(file));
+                QApplication::exit(0);
+            });
+        };
+        if (queueName.isEmpty() && !useSandbox)
+            QObject::connect(window.client(), &AdminClient::queuesListed, &window, save,
+                             Qt::SingleShotConnection);
+        else
+            QObject::connect(&window, &MainWindow::queueLoaded, &window, save,
+                             Qt::SingleShotConnection);
+        QTimer::singleShot(kScreenshotTimeoutMs, &window, [] {
+            fail(QStringLiteral("the queue did not load within 30 s; no screenshot"));
+            QApplication::exit(3);
+        });
+    }
+    return QApplication::exec();
+}

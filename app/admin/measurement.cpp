@@ -1,0 +1,198 @@
+#include "measurement.h"
+
+#include "adminclient.h"
+#include "connection.h"
+#include "mainwindow.h"
+#include "queue.h"
+#include "taskmodel.h"
+#include "tasktable.h"
+#include "tasktabs.h"
+#include "timelinechart.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QEventLoop>
+#include <QFile>
+#include <QTimer>
+
+#include <algorithm>
+#include <cstdio>
+
+using namespace delayq::ui;
+
+namespace {
+
+constexpr int kTickMs = 5;
+
+// Runs the event loop until the signal fires or timeoutMs pass; true when it fired.
+template <typename Sender, typename Signal>
+bool waitFor(Sender* sender, Signal signal, int timeoutMs = 60000)
+{
+    QEventLoop loop;
+    QTimer timeout;
+    timeout.setSingleShot(true);
+    QObject::connect(&timeout, &QTimer::timeout, &loop, [&loop] { loop.exit(1); });
+    auto connection = QObject::connect(sender, signal, &loop, [&loop] { loop.exit(0); });
+    timeout.start(timeoutMs);
+    const int result = loop.exec();
+    QObject::disconnect(connection);
+    return result == 0;
+}
+
+QString procStatus(const char* field)
+{
+    QFile file(QStringLiteral("/proc/self/status"));
+    if (!file.open(QIODevice::ReadOnly))
+        return QStringLiteral("?");
+    for (const QByteArray& line : file.readAll().split('\n'))
+        if (line.startsWith(field))
+            return QString::fromLatin1(line.mid(static_cast<qsizetype>(qstrlen(field))))
+                .simplified();
+    return QStringLiteral("?");
+}
+
+double ms(qint64 ns)
+{
+    return static_cast<double>(ns) / 1e6;
+}
+
+} // namespace
+
+Measurement::Measurement(MainWindow* window, const QString& queue, QObject* parent)
+    : QObject(parent), m_window(window), m_queue(queue)
+{}
+
+bool Measurement::fill(const QString& url, const QString& queue, long long count)
+{
+    try {
+        delayq::Connection connection(delayq::ConnectionOptions::fromUrl(url.toStdString()));
+        delayq::Queue q(connection, queue.toStdString());
+        const long long now = connection.serverTimeMs();
+        QElapsedTimer timer;
+        timer.start();
+        constexpr long long kChunk = 10000;
+        std::vector<delayq::PushRequest> chunk;
+        chunk.reserve(kChunk);
+        for (long long i = 0; i < count; ++i) {
+            delayq::PushRequest r;
+            // 1% overdue, the rest over the next 24 hours.
+            r.dueAtMs = now - 600000 + (i * (86400000LL + 600000)) / count;
+            r.payload = "{\"n\":" + std::to_string(i) + ",\"kind\":\"measure\"}";
+            chunk.push_back(std::move(r));
+            if (static_cast<long long>(chunk.size()) == kChunk || i + 1 == count) {
+                q.pushBatch(chunk);
+                chunk.clear();
+            }
+        }
+        std::printf("setup: pushed %lld tasks in %.1f s (%.0f tasks/s)\n", count,
+                    static_cast<double>(timer.elapsed()) / 1000.0,
+                    static_cast<double>(count) * 1000.0 /
+                        static_cast<double>(std::max<qint64>(1, timer.elapsed())));
+        std::fflush(stdout);
+        return true;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "delayq-admin: measure setup failed: %s\n", e.what());
+        return false;
+    }
+}
+
+void Measurement::startStallMonitor()
+{
+    m_tick = new QTimer(this);
+    m_tick->setTimerType(Qt::PreciseTimer);
+    m_tick->setInterval(kTickMs);
+    connect(m_tick, &QTimer::timeout, this, &Measurement::onTick);
+    m_sinceTick.start();
+    m_tick->start();
+}
+
+void Measurement::onTick()
+{
+    const qint64 late = m_sinceTick.nsecsElapsed() / 1000 - kTickMs * 1000;
+    m_sinceTick.restart();
+    m_maxStallUs = std::max(m_maxStallUs, late);
+    ++m_ticks;
+}
+
+int Measurement::run()
+{
+    AdminClient* client = m_window->client();
+    if (!client->isConnected() && !waitFor(client, &AdminClient::connected, 15000)) {
+        std::fprintf(stderr, "delayq-admin: measure: could not connect\n");
+        return 1;
+    }
+    // Let the window's first layout and paint pass before the clock starts.
+    QCoreApplication::processEvents();
+    startStallMonitor();
+    TaskTable* table = m_window->tabs()->table(TaskSetKind::Pending);
+    QElapsedTimer timer;
+
+    timer.start();
+    m_window->openQueue(m_queue);
+    if (!waitFor(table->model(), &TaskModel::refreshed)) {
+        std::fprintf(stderr, "delayq-admin: measure: the first page never came\n");
+        return 1;
+    }
+    const qint64 firstPage = timer.nsecsElapsed();
+    const qint64 total = table->model()->total();
+    if (!m_window->timeline()->hasData())
+        waitFor(m_window->timeline(), &TimelineChart::loaded);
+    const qint64 firstChart = timer.nsecsElapsed();
+
+    QList<qint64> chartWall, chartIo;
+    for (int i = 0; i < 5; ++i) {
+        qint64 ioUs = 0;
+        auto c = connect(m_window->timeline(), &TimelineChart::loaded, this,
+                         [&ioUs](qint64 us) { ioUs = us; });
+        timer.restart();
+        m_window->timeline()->refresh();
+        waitFor(m_window->timeline(), &TimelineChart::loaded);
+        chartWall.append(timer.nsecsElapsed());
+        chartIo.append(ioUs);
+        disconnect(c);
+    }
+
+    timer.restart();
+    table->jumpToRow(total - 1);
+    if (!waitFor(table, &TaskTable::rowShown)) {
+        std::fprintf(stderr, "delayq-admin: measure: the last row never loaded\n");
+        return 1;
+    }
+    const qint64 jumpLast = timer.nsecsElapsed();
+
+    timer.restart();
+    table->jumpToRow(total / 2);
+    waitFor(table, &TaskTable::rowShown);
+    const qint64 jumpMiddle = timer.nsecsElapsed();
+
+    // Live refreshes with the view far down the table.
+    QList<qint64> refreshes;
+    for (int i = 0; i < 5; ++i) {
+        timer.restart();
+        m_window->refreshAll();
+        waitFor(table->model(), &TaskModel::refreshed);
+        refreshes.append(timer.nsecsElapsed());
+    }
+    m_tick->stop();
+
+    auto maxOf = [](const QList<qint64>& v) { return *std::max_element(v.begin(), v.end()); };
+    std::printf("measure: queue %s with %lld pending tasks\n", qPrintable(m_queue),
+                static_cast<long long>(total));
+    std::printf("  first page visible after opening the queue: %8.1f ms  (target <= 300)\n",
+                ms(firstPage));
+    std::printf("  first timeline shown after opening:         %8.1f ms\n", ms(firstChart));
+    std::printf("  chart refresh, worst of 5 (request->drawn):  %8.1f ms  (target <= 50)\n",
+                ms(maxOf(chartWall)));
+    std::printf("  chart refresh, worst of 5 (Redis part):      %8.1f ms\n",
+                static_cast<double>(maxOf(chartIo)) / 1000.0);
+    std::printf("  jump to the last row (row %lld):         %8.1f ms  (target <= 300)\n",
+                static_cast<long long>(total), ms(jumpLast));
+    std::printf("  jump to the middle row:                      %8.1f ms\n", ms(jumpMiddle));
+    std::printf("  live refresh of the table, worst of 5:       %8.1f ms\n", ms(maxOf(refreshes)));
+    std::printf("  GUI thread longest stall (%lld ticks):       %8.1f ms  (target <= 50)\n",
+                static_cast<long long>(m_ticks), static_cast<double>(m_maxStallUs) / 1000.0);
+    std::printf("  resident memory: %s now, %s peak  (target <= 200 MB)\n",
+                qPrintable(procStatus("VmRSS:")), qPrintable(procStatus("VmHWM:")));
+    std::fflush(stdout);
+    return 0;
+}

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QString>
+
+class QTimer;
+
+namespace delayq::ui {
+class MainWindow;
+}
+
+// --measure: opens a big queue in the real window and prints the figures the targets are
+// about: time to the first page, chart refreshes, jumping to the last row, the GUI thread's
+// longest stall (a 5 ms timer recording how late it fires) and resident memory.
+class Measurement : public QObject
+{
+    Q_OBJECT
+
+public:
+    Measurement(delayq::ui::MainWindow* window, const QString& queue, QObject* parent = nullptr);
+
+    // Pushes count tasks over the next day with pushBatch in chunks of 10,000 (setup, not
+    // measured). Returns false with a message on stderr.
+    static bool fill(const QString& url, const QString& queue, long long count);
+    // Runs every step, prints the figures; returns the process exit code.
+    int run();
+
+private:
+    void startStallMonitor();
+    void onTick();
+
+    delayq::ui::MainWindow* m_window;
+    QString m_queue;
+    QTimer* m_tick = nullptr;
+    QElapsedTimer m_sinceTick;
+    qint64 m_maxStallUs = 0;
+    qint64 m_ticks = 0;
+};

@@ -1,0 +1,304 @@
+#include "workerdock.h"
+
+#include "adminclient.h"
+#include "error.h"
+#include "fielderror.h"
+#include "taskid.h"
+#include "timeparse.h"
+#include "worker.h"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QFutureWatcher>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMutex>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+#include <deque>
+#include <random>
+#include <thread>
+
+namespace delayq::ui {
+
+// Filled by worker threads, drained by the GUI timer: the callback must stay short.
+struct WorkerEventLog
+{
+    QMutex mutex;
+    std::deque<delayq::WorkerEvent> events;
+    static constexpr size_t kMax = 500;
+
+    void add(const delayq::WorkerEvent& event)
+    {
+        QMutexLocker lock(&mutex);
+        events.push_back(event);
+        while (events.size() > kMax)
+            events.pop_front();
+    }
+    std::deque<delayq::WorkerEvent> take()
+    {
+        QMutexLocker lock(&mutex);
+        std::deque<delayq::WorkerEvent> out;
+        out.swap(events);
+        return out;
+    }
+};
+
+namespace {
+
+QString describe(const delayq::WorkerEvent& e)
+{
+    const QString time = QDateTime::fromMSecsSinceEpoch(
+                             e.finished > 0 ? e.finished : QDateTime::currentMSecsSinceEpoch())
+                             .toString(QStringLiteral("HH:mm:ss.zzz"));
+    switch (e.kind) {
+    case delayq::WorkerEvent::Kind::ConnectionLost:
+        return QStringLiteral("%1 connection lost: %2").arg(time, QString::fromStdString(e.error));
+    case delayq::WorkerEvent::Kind::ConnectionRestored:
+        return QStringLiteral("%1 connection restored").arg(time);
+    case delayq::WorkerEvent::Kind::Error:
+        return QStringLiteral("%1 error: %2").arg(time, QString::fromStdString(e.error));
+    case delayq::WorkerEvent::Kind::TaskFinished:
+        break;
+    }
+    QString line = QStringLiteral("%1 %2 %3 (attempt %4, %5 late)")
+                       .arg(time, QString::fromLatin1(delayq::taskOutcomeName(e.outcome)),
+                            QString::fromStdString(e.id))
+                       .arg(e.attempt)
+                       .arg(QString::fromStdString(delayq::formatDuration(e.lateness)));
+    if (!e.error.empty())
+        line += QStringLiteral(": ") + QString::fromStdString(e.error);
+    return line;
+}
+
+} // namespace
+
+WorkerDock::WorkerDock(AdminClient* client, QWidget* parent)
+    : QDockWidget(tr("Embedded worker"), parent), m_client(client),
+      m_events(std::make_shared<WorkerEventLog>())
+{
+    setObjectName(QStringLiteral("workerdock"));
+    auto* body = new QWidget(this);
+    auto* layout = new QVBoxLayout(body);
+    auto* form = new QFormLayout;
+    m_concurrency = new QSpinBox(body);
+    m_concurrency->setRange(1, 32);
+    m_concurrency->setValue(2);
+    form->addRow(tr("Threads"), m_concurrency);
+    m_lease = new QLineEdit(QStringLiteral("30s"), body);
+    m_leaseError = new FieldError(body);
+    form->addRow(tr("Lease"), FieldError::below(m_lease, m_leaseError, body));
+    m_behaviour = new QComboBox(body);
+    m_behaviour->addItem(tr("Ack every task"), Ack);
+    m_behaviour->addItem(tr("Fail some (retry / dead)"), FailSome);
+    m_behaviour->addItem(tr("Never ack (leases expire)"), Abandon);
+    form->addRow(tr("Handler"), m_behaviour);
+    m_failPercent = new QSpinBox(body);
+    m_failPercent->setRange(0, 100);
+    m_failPercent->setValue(20);
+    m_failPercent->setSuffix(QStringLiteral(" %"));
+    form->addRow(tr("Fail probability"), m_failPercent);
+    m_sleepMs = new QSpinBox(body);
+    m_sleepMs->setRange(0, 600000);
+    m_sleepMs->setValue(50);
+    m_sleepMs->setSuffix(tr(" ms"));
+    form->addRow(tr("Work time"), m_sleepMs);
+    layout->addLayout(form);
+    m_start = new QPushButton(tr("Start worker"), body);
+    layout->addWidget(m_start);
+    m_counters = new QLabel(body);
+    m_counters->setTextFormat(Qt::PlainText);
+    m_counters->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    layout->addWidget(m_counters);
+    m_log = new QPlainTextEdit(body);
+    m_log->setReadOnly(true);
+    m_log->setMaximumBlockCount(500);
+    m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_log->setPlaceholderText(tr("Outcomes of the tasks this worker runs appear here."));
+    layout->addWidget(m_log, 1);
+    setWidget(body);
+
+    auto enableFail = [this] {
+        m_failPercent->setEnabled(m_behaviour->currentData().toInt() == FailSome);
+    };
+    connect(m_behaviour, &QComboBox::currentIndexChanged, this, enableFail);
+    enableFail();
+    connect(m_start, &QPushButton::clicked, this, [this] {
+        if (m_worker)
+            stopWorker();
+        else
+            startWorker();
+    });
+    m_poll = new QTimer(this);
+    m_poll->setInterval(250);
+    connect(m_poll, &QTimer::timeout, this, &WorkerDock::poll);
+    poll();
+    updateButton();
+}
+
+WorkerDock::~WorkerDock()
+{
+    // Held tasks go back to pending before the connection (or the sandbox) goes away.
+    if (m_worker)
+        m_worker->stopNow();
+}
+
+void WorkerDock::setQueue(const QString& queue)
+{
+    if (queue == m_queue)
+        return;
+    if (m_worker)
+        stopWorker();
+    m_queue = queue;
+    updateButton();
+}
+
+void WorkerDock::setReadOnly(bool readOnly, const QString& reason)
+{
+    m_readOnly = readOnly;
+    m_readOnlyReason = reason;
+    if (readOnly && m_worker)
+        stopWorker();
+    updateButton();
+}
+
+void WorkerDock::updateButton()
+{
+    const bool running = m_worker != nullptr;
+    m_start->setText(m_stopping ? tr("Stopping…")
+                     : running  ? tr("Stop worker")
+                                : tr("Start worker"));
+    m_start->setEnabled(!m_stopping && (running || (!m_readOnly && !m_queue.isEmpty())));
+    if (m_readOnly)
+        m_start->setToolTip(
+            tr("Read-only: %1 (a worker claims, acks and nacks tasks)").arg(m_readOnlyReason));
+    else if (m_queue.isEmpty())
+        m_start->setToolTip(tr("Open a queue first"));
+    else
+        m_start->setToolTip(tr("Consume queue %1 with the settings above").arg(m_queue));
+    for (QWidget* w : {static_cast<QWidget*>(m_concurrency), static_cast<QWidget*>(m_lease),
+                       static_cast<QWidget*>(m_behaviour), static_cast<QWidget*>(m_sleepMs)})
+        w->setEnabled(!running);
+    m_failPercent->setEnabled(!running && m_behaviour->currentData().toInt() == FailSome);
+}
+
+void WorkerDock::startWorker()
+{
+    if (m_worker || m_readOnly || m_queue.isEmpty())
+        return;
+    long long leaseMs = 0;
+    try {
+        leaseMs = delayq::parseDuration(m_lease->text().trimmed().toStdString());
+        if (leaseMs < 100)
+            throw delayq::Error(delayq::ErrorCode::InvalidArgument, "a lease is at least 100ms");
+        m_leaseError->setError({});
+    } catch (const delayq::Error& e) {
+        m_leaseError->setError(QString::fromUtf8(e.what()));
+        return;
+    }
+    const ConnectionSettings settings = m_client->settings();
+    delayq::WorkerOptions options;
+    try {
+        options.connection = delayq::ConnectionOptions::fromUrl(settings.url.toStdString());
+        if (!settings.password.isEmpty())
+            options.connection.password = settings.password.toStdString();
+    } catch (const delayq::Error& e) {
+        m_log->appendPlainText(tr("cannot start: %1").arg(QString::fromUtf8(e.what())));
+        return;
+    }
+    options.queue = m_queue.toStdString();
+    options.prefix = settings.prefix.toStdString();
+    options.concurrency = m_concurrency->value();
+    options.leaseMs = leaseMs;
+    options.stopTimeout = std::chrono::milliseconds(3000);
+    options.name = "admin-" + delayq::randomToken(4);
+
+    const int behaviour = m_behaviour->currentData().toInt();
+    const double failProbability = m_failPercent->value() / 100.0;
+    const int sleepMs = m_sleepMs->value();
+    delayq::Handler handler = [behaviour, failProbability,
+                               sleepMs](const delayq::ClaimedTask&) -> delayq::HandlerResult {
+        thread_local std::mt19937 rng(std::random_device{}());
+        if (sleepMs > 0)
+            std::this_thread::sleep_for(std::chrono::milliseconds(sleepMs));
+        if (behaviour == Abandon)
+            return delayq::HandlerResult::abandon();
+        if (behaviour == FailSome &&
+            std::uniform_real_distribution<double>(0, 1)(rng) < failProbability)
+            return delayq::HandlerResult::fail("simulated failure (embedded worker)");
+        return delayq::HandlerResult::ack();
+    };
+    auto events = m_events;
+    try {
+        auto worker = std::make_shared<delayq::Worker>(
+            options, handler, [events](const delayq::WorkerEvent& e) { events->add(e); });
+        worker->start();
+        m_worker = worker;
+    } catch (const delayq::Error& e) {
+        m_log->appendPlainText(tr("cannot start: %1").arg(QString::fromUtf8(e.what())));
+        return;
+    }
+    m_log->appendPlainText(tr("started %1 on queue %2 with %3 thread(s)")
+                               .arg(QString::fromStdString(options.name), m_queue)
+                               .arg(options.concurrency));
+    m_poll->start();
+    updateButton();
+    emit runningChanged(true);
+}
+
+void WorkerDock::stopWorker()
+{
+    if (!m_worker || m_stopping)
+        return;
+    m_stopping = true;
+    updateButton();
+    // A graceful stop waits for running handlers: never on the GUI thread.
+    auto worker = m_worker;
+    auto* watcher = new QFutureWatcher<void>(this);
+    connect(watcher, &QFutureWatcher<void>::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        poll();
+        m_worker.reset();
+        m_stopping = false;
+        m_poll->stop();
+        m_log->appendPlainText(tr("stopped"));
+        updateButton();
+        emit runningChanged(false);
+    });
+    watcher->setFuture(QtConcurrent::run([worker] { worker->stop(); }));
+}
+
+void WorkerDock::poll()
+{
+    for (const auto& event : m_events->take())
+        m_log->appendPlainText(describe(event));
+    if (!m_worker) {
+        if (m_counters->text().isEmpty())
+            m_counters->setText(tr("not running"));
+        return;
+    }
+    const delayq::WorkerCounters c = m_worker->counters();
+    m_acked = c.acked;
+    m_counters->setText(tr("claimed %1  acked %2  failed %3\nretried %4  dead %5  lease lost %6\n"
+                           "in flight %7  lateness p50 %8  p99 %9  max %10%11")
+                            .arg(c.claimed)
+                            .arg(c.acked)
+                            .arg(c.failed)
+                            .arg(c.retried)
+                            .arg(c.dead)
+                            .arg(c.leaseLost)
+                            .arg(c.inFlight)
+                            .arg(QString::fromStdString(delayq::formatDuration(c.latenessP50)),
+                                 QString::fromStdString(delayq::formatDuration(c.latenessP99)),
+                                 QString::fromStdString(delayq::formatDuration(c.latenessMax)),
+                                 c.connected ? QString() : tr("\nDISCONNECTED, retrying")));
+}
+
+} // namespace delayq::ui

@@ -1,0 +1,86 @@
+#pragma once
+
+#include <QDockWidget>
+
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+class QTimer;
+
+namespace delayq {
+class Worker;
+}
+
+namespace delayq::ui {
+
+class AdminClient;
+class FieldError;
+struct WorkerEventLog;
+
+// A test consumer on the open queue, run by the core worker on its own threads: choose the
+// concurrency, the lease and what the handler does (ack, fail with a probability, sleep,
+// never ack so leases expire), then watch its counters and the last outcomes.
+class WorkerDock : public QDockWidget
+{
+    Q_OBJECT
+
+public:
+    enum Behaviour
+    {
+        Ack = 0,
+        FailSome = 1,
+        Abandon = 2
+    };
+
+    WorkerDock(AdminClient* client, QWidget* parent = nullptr);
+    ~WorkerDock() override;
+
+    void setQueue(const QString& queue);
+    void setReadOnly(bool readOnly, const QString& reason);
+    bool isRunning() const { return m_worker != nullptr; }
+
+    QSpinBox* concurrencySpin() const { return m_concurrency; }
+    QLineEdit* leaseEdit() const { return m_lease; }
+    QComboBox* behaviourBox() const { return m_behaviour; }
+    QSpinBox* failPercentSpin() const { return m_failPercent; }
+    QSpinBox* sleepSpin() const { return m_sleepMs; }
+    QPushButton* startButton() const { return m_start; }
+    QPlainTextEdit* log() const { return m_log; }
+    long long acked() const { return m_acked; }
+
+    void startWorker();
+    void stopWorker();
+
+signals:
+    void runningChanged(bool running);
+
+private:
+    void poll();
+    void updateButton();
+
+    AdminClient* m_client;
+    QString m_queue;
+    bool m_readOnly = false;
+    QString m_readOnlyReason;
+    QSpinBox* m_concurrency;
+    QLineEdit* m_lease;
+    FieldError* m_leaseError;
+    QComboBox* m_behaviour;
+    QSpinBox* m_failPercent;
+    QSpinBox* m_sleepMs;
+    QPushButton* m_start;
+    QLabel* m_counters;
+    QPlainTextEdit* m_log;
+    QTimer* m_poll;
+    std::shared_ptr<delayq::Worker> m_worker;
+    std::shared_ptr<WorkerEventLog> m_events;
+    bool m_stopping = false;
+    long long m_acked = 0;
+};
+
+} // namespace delayq::ui
