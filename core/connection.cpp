@@ -119,9 +119,9 @@ private:
     bool m_wasPending = false;
 };
 
-long long localNowMs()
+long long localNowUs()
 {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
+    return std::chrono::duration_cast<std::chrono::microseconds>(
                std::chrono::system_clock::now().time_since_epoch())
         .count();
 }
@@ -228,6 +228,7 @@ void Connection::connect()
 
 void Connection::measureClockOffset()
 {
+    const long long sentUs = localNowUs();
     appendArgv(m_context->ctx, {"TIME"});
     void* raw = nullptr;
     if (redisGetReply(m_context->ctx, &raw) != REDIS_OK || !raw)
@@ -237,8 +238,12 @@ void Connection::measureClockOffset()
     // An ACL user without TIME keeps offset 0: reads still work, "due now" is then local.
     if (!t.isArray() || t.elements.size() != 2)
         return;
-    const long long server = t.elements[0].toInteger() * 1000 + t.elements[1].toInteger() / 1000;
-    m_clockOffsetMs = server - localNowMs();
+    const long long receivedUs = localNowUs();
+    // In µs against the midpoint of the round trip: a whole-ms offset read after the reply
+    // lags the server by up to a ms, enough for "due now" to miss a task due this instant.
+    const long long serverUs = t.elements[0].toInteger() * 1'000'000 + t.elements[1].toInteger();
+    m_clockOffsetUs = serverUs - (sentUs + receivedUs) / 2;
+    m_clockOffsetMs = m_clockOffsetUs / 1000;
     m_offsetKnown = true;
 }
 
@@ -252,7 +257,7 @@ long long Connection::serverNowMs()
         } catch (const Error&) {
         }
     }
-    return localNowMs() + m_clockOffsetMs;
+    return (localNowUs() + m_clockOffsetUs) / 1000;
 }
 
 void Connection::ensureConnected()

@@ -69,6 +69,7 @@ private:
 
     ConnectionOptions m_options;
     long long m_clockOffsetMs = 0;
+    long long m_clockOffsetUs = 0;
     bool m_offsetKnown = false;
     struct Context;
     std::unique_ptr<Context> m_context;

@@ -76,13 +76,15 @@ void fillTask(Task& task, const Reply& hash)
         return;
     }
     bool anyBad = false;
+    bool hasPayload = false;
     for (size_t i = 0; i + 1 < hash.elements.size(); i += 2) {
         const std::string& field = hash.elements[i].str;
         const std::string& value = hash.elements[i + 1].str;
         bool ok = true;
-        if (field == "payload")
+        if (field == "payload") {
             task.payload = value;
-        else if (field == "due")
+            hasPayload = true;
+        } else if (field == "due")
             task.due = toLong(value, 0, &ok);
         else if (field == "created")
             task.created = toLong(value, 0, &ok);
@@ -100,7 +102,8 @@ void fillTask(Task& task, const Reply& hash)
             task.state = value;
         anyBad = anyBad || !ok;
     }
-    if (anyBad || task.state.empty()) {
+    // The same test as claim.lua's: a hash without payload is never handed to a worker.
+    if (anyBad || task.state.empty() || !hasPayload) {
         task.broken = true;
         if (task.lastError.empty())
             task.lastError = "task data holds garbage fields";

@@ -37,9 +37,11 @@ for i = 1, #ids, 2 do
   local f = redis.call('HMGET', key, 'payload', 'due', 'max_attempts', 'attempts')
   if not f[1] then
     local had = redis.call('EXISTS', key) == 1
-    redis.call('HSET', key, 'payload', '', 'due', score, 'attempts', '0', 'state', 'dead',
+    -- No payload is written: the record stays recognisably broken, so a requeue cannot
+    -- turn it into an empty task (it comes back here and dies again).
+    redis.call('HSET', key, 'due', score, 'state', 'dead',
       'last_error', 'task data was missing or incomplete when it came due (deleted by hand?)')
-    if not had then redis.call('HSET', key, 'created', int(now), 'max_attempts', '0') end
+    if not had then redis.call('HSET', key, 'created', int(now), 'attempts', '0') end
     redis.call('ZADD', KEYS[3], now, id)
     broken = broken + 1
   else

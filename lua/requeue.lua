@@ -16,7 +16,10 @@ local before = earliest(KEYS[1])
 local function revive(id)
   if not redis.call('ZSCORE', KEYS[3], id) then return false end
   redis.call('ZREM', KEYS[3], id)
-  redis.call('HSET', KEYS[4] .. id, 'state', 'pending', 'due', int(now), 'attempts', '0')
+  -- A broken entry (no hash) stays broken: claim sends it back to dead with the reason.
+  if redis.call('EXISTS', KEYS[4] .. id) == 1 then
+    redis.call('HSET', KEYS[4] .. id, 'state', 'pending', 'due', int(now), 'attempts', '0')
+  end
   redis.call('ZADD', KEYS[1], now, id)
   return true
 end
