@@ -109,6 +109,10 @@ private slots:
         QTest::newRow("bench on a non-empty db") << QStringList{"bench"} << 1 << "--force";
         QTest::newRow("unreachable")
             << QStringList{"ls", "mail", "--url", "redis://127.0.0.1:1"} << 3 << "cannot connect";
+        QTest::newRow("wrong password")
+            << QStringList{"ls", "mail", "--url",
+                           QStringLiteral("redis://:wrong@127.0.0.1:%1").arg(m_server.port())}
+            << 3 << "authentication";
         QTest::newRow("bad url") << QStringList{"--url", "http://x", "ls", "mail"} << 2
                                  << "invalid Redis URL";
     }
