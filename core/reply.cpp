@@ -3,6 +3,7 @@
 #include "error.h"
 
 #include <charconv>
+#include <cmath>
 
 namespace delayq {
 
@@ -20,7 +21,8 @@ long long Reply::toInteger() const
         try {
             size_t used = 0;
             double d = std::stod(str, &used);
-            if (used == str.size() && d >= -9.2e18 && d <= 9.2e18)
+            // Only whole numbers: "1.5" is not silently cut to 1 (NaN fails every test).
+            if (used == str.size() && d >= -9.2e18 && d <= 9.2e18 && d == std::floor(d))
                 return static_cast<long long>(d);
         } catch (const std::exception&) {
         }

@@ -42,6 +42,9 @@ local function backoff_delay(spec, attempts)
   if base then
     base = tonumber(base)
     max = tonumber(max)
+    -- A zero base (written by hand) would never grow: without this the loop below would
+    -- run `attempts` times instead of at most ~64 doublings.
+    if base < 1 or max <= base then return max end
     local delay = base
     for _ = 2, attempts do
       delay = delay * 2
