@@ -290,6 +290,45 @@ private slots:
         w.stop();
     }
 
+    void stopsOnItsOwnAfterMaxTasks()
+    {
+        Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
+        Queue q(conn, "jobs");
+        q.pushBatch(std::vector<PushRequest>(5));
+        auto o = options(1s);
+        o.batch = 10;
+        o.maxTasks = 3;
+        Worker w(o, [](const ClaimedTask&) { return HandlerResult::ack(); });
+        QVERIFY(w.start());
+        QVERIFY(w.wait(10s));
+        QVERIFY(!w.isRunning());
+        w.stop();
+        // The budget caps the claims themselves: nothing beyond it is taken and handed back.
+        QCOMPARE(w.counters().claimed, 3LL);
+        QCOMPARE(w.counters().released, 0LL);
+        QCOMPARE(q.counts().pending, 2LL);
+    }
+
+    void untilEmptyWaitsForRetries()
+    {
+        Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
+        Queue q(conn, "jobs");
+        PushRequest r;
+        r.maxAttempts = 2;
+        r.backoff = "300ms";
+        q.push(r);
+        auto o = options(60s);
+        o.untilEmpty = true;
+        Worker w(o, [](const ClaimedTask& t) {
+            return t.attempts == 1 ? HandlerResult::fail("once") : HandlerResult::ack();
+        });
+        QVERIFY(w.start());
+        QVERIFY(w.wait(10s));
+        QCOMPARE(w.counters().retried, 1LL);
+        QCOMPARE(w.counters().acked, 1LL);
+        QCOMPARE(q.counts().pending, 0LL);
+    }
+
     void refusesBadOptions_data()
     {
         QTest::addColumn<int>("concurrency");
