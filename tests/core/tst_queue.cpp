@@ -371,11 +371,21 @@ private slots:
         pushAt(base - 60'000, "earlier");        // earliest again: wakes
         q.reschedule({"later"}, base - 120'000); // rescheduled to be earliest: wakes
         q.reschedule({"first"}, base + 5);       // not earliest: silent
-        const QByteArray last = QByteArray::number(base - 120'000);
-        QVERIFY2(waitFor("message\ndq:{orders}:wake\n" + last + "\n"), seen.constData());
-        QCOMPARE(seen, "message\ndq:{orders}:wake\n" + QByteArray::number(base) +
-                           "\nmessage\ndq:{orders}:wake\n" + QByteArray::number(base - 60'000) +
-                           "\nmessage\ndq:{orders}:wake\n" + last + "\n");
+        const long long dueNow = q.push(request("now", 0, "now")).due; // earliest: wakes
+        const auto claim = q.claim(1, 60'000, "w");
+        QCOMPARE(claim.tasks.at(0).id, std::string("now"));
+        const long long retry = q.nack("now", claim.tasks[0].token, "again", 0).when; // wakes
+        const auto again = q.claim(1, 60'000, "w");
+        QCOMPARE(again.tasks.at(0).id, std::string("now"));
+        q.nack("now", again.tasks[0].token, "later", 7'200'000); // after "later": silent
+        auto message = [](long long due) {
+            return "message\ndq:{orders}:wake\n" + QByteArray::number(due) + "\n";
+        };
+        // A last waking push: its message proves the silent steps before it stayed silent.
+        pushAt(base - 200'000, "final");
+        QVERIFY2(waitFor(message(base - 200'000)), seen.constData());
+        QCOMPARE(seen, message(base) + message(base - 60'000) + message(base - 120'000) +
+                           message(dueNow) + message(retry) + message(base - 200'000));
         sub.kill();
         sub.waitForFinished();
     }
