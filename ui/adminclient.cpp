@@ -156,7 +156,8 @@ QString AdminClient::guarded(const std::function<void(delayq::Connection&)>& job
         else if (e.code() == delayq::ErrorCode::NoPermission && !m_settings.readOnly &&
                  message.contains(QLatin1String("NOPERM"), Qt::CaseInsensitive)) {
             m_readOnly = true;
-            emit readOnlyDetected(tr("the server refused a write for this user: %1").arg(message));
+            deliver(&AdminClient::readOnlyDetected,
+                    tr("the server refused a write for this user: %1").arg(message));
         }
         return message;
     } catch (const std::exception& e) {
@@ -167,7 +168,7 @@ QString AdminClient::guarded(const std::function<void(delayq::Connection&)>& job
 void AdminClient::markDown(const QString& reason)
 {
     if (m_up.exchange(false))
-        emit disconnected(reason);
+        deliver(&AdminClient::disconnected, reason);
 }
 
 ServerInfo AdminClient::probe()
@@ -212,13 +213,14 @@ void AdminClient::connectTo(const ConnectionSettings& settings)
             m_displayUrl = qs(options.displayUrl());
             m_connection = std::make_unique<delayq::Connection>(options);
         } catch (const delayq::Error& e) {
-            emit disconnected(QString::fromUtf8(e.what()));
+            deliver(&AdminClient::disconnected, QString::fromUtf8(e.what()));
             return;
         }
         m_heartbeat->start();
         heartbeat();
         if (!m_up)
-            emit disconnected(tr("cannot reach %1: retrying every 2 s").arg(m_displayUrl));
+            deliver(&AdminClient::disconnected,
+                    tr("cannot reach %1: retrying every 2 s").arg(m_displayUrl));
     });
 }
 
@@ -232,9 +234,9 @@ void AdminClient::heartbeat()
             ServerInfo info = probe();
             info.version = qs(m_connection->serverVersion());
             m_up = true;
-            emit connected(info);
+            deliver(&AdminClient::connected, info);
         } else {
-            emit statusUpdated(probe());
+            deliver(&AdminClient::statusUpdated, probe());
         }
     } catch (const delayq::Error& e) {
         markDown(QString::fromUtf8(e.what()));
@@ -253,7 +255,7 @@ void AdminClient::listQueues(quint64 tag)
                 result.queues.append({qs(s.name), s.counts.pending, s.counts.dueNow,
                                       s.counts.active, s.counts.dead});
         });
-        emit queuesListed(result);
+        deliver(&AdminClient::queuesListed, result);
     });
 }
 
@@ -280,7 +282,7 @@ void AdminClient::loadPages(quint64 tag, const QString& queue, TaskSetKind set,
                 result.pages.append(rows);
             }
         });
-        emit pagesLoaded(result);
+        deliver(&AdminClient::pagesLoaded, result);
     });
 }
 
@@ -300,7 +302,7 @@ void AdminClient::loadCounts(quint64 tag, const QString& queue)
             result.earliest = q.earliest(delayq::TaskSet::Pending).value_or(-1);
             result.serverNow = c.serverNowMs();
         });
-        emit countsLoaded(result);
+        deliver(&AdminClient::countsLoaded, result);
     });
 }
 
@@ -322,7 +324,7 @@ void AdminClient::loadHistogram(quint64 tag, const QString& queue, qint64 fromMs
             result.serverNow = c.serverNowMs();
         });
         result.elapsedUs = timer.nsecsElapsed() / 1000;
-        emit histogramLoaded(result);
+        deliver(&AdminClient::histogramLoaded, result);
     });
 }
 
@@ -344,7 +346,7 @@ void AdminClient::loadHistory(quint64 tag, const QString& queue, qint64 fromMinu
                 result.failed.append(value("retried") + value("died"));
             }
         });
-        emit historyLoaded(result);
+        deliver(&AdminClient::historyLoaded, result);
     });
 }
 
@@ -362,7 +364,7 @@ void AdminClient::locateTime(quint64 tag, const QString& queue, TaskSetKind set,
             // Past the last task: the last row is the nearest there is.
             result.row = size == 0 ? -1 : std::min(rank, size - 1);
         });
-        emit located(result);
+        deliver(&AdminClient::located, result);
     });
 }
 
@@ -386,7 +388,7 @@ void AdminClient::locateId(quint64 tag, const QString& queue, const QString& id)
             auto rank = c.command({"ZRANK", key, ss(id)});
             result.row = rank.isNil() ? -1 : rank.toInteger();
         });
-        emit located(result);
+        deliver(&AdminClient::located, result);
     });
 }
 
@@ -418,7 +420,7 @@ void AdminClient::push(quint64 tag, const PushSpec& spec)
                 result.outcomes.append(
                     {qs(r.id), QString::fromLatin1(delayq::pushStatusName(r.status))});
         });
-        emit actionFinished(result);
+        deliver(&AdminClient::actionFinished, result);
     });
 }
 
@@ -430,7 +432,7 @@ void AdminClient::cancel(quint64 tag, const QString& queue, const QStringList& i
             delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
             result.outcomes = toOutcomes(q.cancel(toIds(ids)));
         });
-        emit actionFinished(result);
+        deliver(&AdminClient::actionFinished, result);
     });
 }
 
@@ -446,7 +448,7 @@ void AdminClient::reschedule(quint64 tag, const QString& queue, const QStringLis
                 at = dueAtMs;
             result.outcomes = toOutcomes(q.reschedule(toIds(ids), at, delayMs));
         });
-        emit actionFinished(result);
+        deliver(&AdminClient::actionFinished, result);
     });
 }
 
@@ -458,7 +460,7 @@ void AdminClient::requeue(quint64 tag, const QString& queue, const QStringList& 
             delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
             result.outcomes = toOutcomes(q.requeue(toIds(ids)));
         });
-        emit actionFinished(result);
+        deliver(&AdminClient::actionFinished, result);
     });
 }
 
@@ -470,7 +472,7 @@ void AdminClient::deleteDead(quint64 tag, const QString& queue, const QStringLis
             delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
             result.outcomes = toOutcomes(q.deleteDead(toIds(ids)));
         });
-        emit actionFinished(result);
+        deliver(&AdminClient::actionFinished, result);
     });
 }
 
@@ -502,7 +504,7 @@ void AdminClient::fillDemo(quint64 tag, const QString& queue, qint64 count, qint
                 }
             }
         });
-        emit demoFilled(tag, done, error);
+        deliver(&AdminClient::demoFilled, tag, done, error);
     });
 }
 

@@ -81,6 +81,18 @@ private:
     // Runs job on the I/O thread with the connection; connection failures are reported
     // once and start the reconnect loop. Returns the error text for the result, "" if fine.
     void post(std::function<void()> job);
+    // Emits a signal on the client's own thread (not the I/O thread), so every receiver,
+    // direct connections included, runs where the client lives.
+    template <typename... Args, typename... Values>
+    void deliver(void (AdminClient::*signal)(Args...), Values&&... values)
+    {
+        QMetaObject::invokeMethod(
+            this,
+            [this, signal, ... v = std::decay_t<Values>(std::forward<Values>(values))] {
+                (this->*signal)(v...);
+            },
+            Qt::QueuedConnection);
+    }
     QString guarded(const std::function<void(delayq::Connection&)>& job);
     void heartbeat();
     void markDown(const QString& reason);

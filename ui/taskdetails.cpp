@@ -64,7 +64,9 @@ QLabel* TaskDetails::addField(const QString& name)
     value->setTextFormat(Qt::PlainText);
     value->setTextInteractionFlags(Qt::TextSelectableByMouse);
     value->setWordWrap(true);
-    m_form->addRow(name, value);
+    auto* label = new QLabel(name, this);
+    label->setTextFormat(Qt::PlainText);
+    m_form->addRow(label, value);
     return value;
 }
 

@@ -1,0 +1,308 @@
+#include "adminclient.h"
+#include "connection.h"
+#include "connectionstatus.h"
+#include "fielderror.h"
+#include "mainwindow.h"
+#include "pushdialog.h"
+#include "queue.h"
+#include "redisserver.h"
+#include "rescheduledialog.h"
+#include "taskactions.h"
+#include "taskdetails.h"
+#include "taskmodel.h"
+#include "tasktable.h"
+#include "tasktabs.h"
+#include "timelinechart.h"
+#include "workerdock.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTest>
+
+#include <memory>
+
+using namespace delayq::ui;
+
+// The whole window against a real redis-server: what an operator does goes to Redis.
+class TestAdminWindow : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("delayq-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_adminwindow"));
+        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+    }
+    void init()
+    {
+        m_server.cli({QStringLiteral("FLUSHALL")});
+        m_window = std::make_unique<MainWindow>();
+        m_window->actions()->setConfirmHandler([this](const QString&, const QString& text) {
+            m_lastConfirmation = text;
+            return true;
+        });
+        m_window->show();
+    }
+    void cleanup() { m_window.reset(); }
+
+    void pushThroughTheDialog()
+    {
+        openQueue(QStringLiteral("orders"));
+        m_window->actions()->push()->trigger();
+        auto* dialog = qobject_cast<PushDialog*>(m_window->actions()->activeDialog());
+        QVERIFY(dialog);
+        QCOMPARE(dialog->queueEdit()->text(), QStringLiteral("orders"));
+        dialog->payloadEdit()->setPlainText(QStringLiteral("{\"order\": 7}"));
+        dialog->delayEdit()->setText(QStringLiteral("1h"));
+        dialog->idEdit()->setText(QStringLiteral("order-7"));
+        dialog->accept();
+        TaskModel* model = pending()->model();
+        QTRY_COMPARE(model->rowCount(), 1);
+        QTRY_COMPARE(model->idAt(0), QStringLiteral("order-7"));
+        QCOMPARE(m_server.cli({"HGET", "dq:{orders}:t:order-7", "payload"}).trimmed(),
+                 QByteArray("{\"order\": 7}"));
+    }
+
+    void pushDialogRefusesBadJsonAndSendsNothing()
+    {
+        openQueue(QStringLiteral("orders"));
+        m_window->actions()->push()->trigger();
+        auto* dialog = qobject_cast<PushDialog*>(m_window->actions()->activeDialog());
+        QVERIFY(dialog);
+        dialog->payloadEdit()->setPlainText(QStringLiteral("{oops"));
+        dialog->accept();
+        QVERIFY(dialog->isVisible());
+        QVERIFY(dialog->payloadError()->isVisible());
+        QTest::qWait(200);
+        QCOMPARE(m_server.cli({"ZCARD", "dq:{orders}:pending"}).trimmed(), QByteArray("0"));
+    }
+
+    void cancelThroughTheAction()
+    {
+        pushTasks(QStringLiteral("orders"), {"a", "b", "c"});
+        openQueue(QStringLiteral("orders"));
+        QTRY_COMPARE(pending()->model()->rowCount(), 3);
+        selectRows({0, 1});
+        QVERIFY(m_window->actions()->cancel()->isEnabled());
+        QSignalSpy reported(m_window->actions(), &TaskActions::resultReported);
+        QTest::keyClick(pending()->view(), Qt::Key_Delete);
+        QVERIFY(reported.wait(5000));
+        QVERIFY2(m_lastConfirmation.contains(QStringLiteral("Cancel 2 pending task")),
+                 qPrintable(m_lastConfirmation));
+        QVERIFY2(reported.first().at(0).toString().contains(QStringLiteral("Cancelled 2 of 2")),
+                 qPrintable(reported.first().at(0).toString()));
+        QCOMPARE(m_server.cli({"ZRANGE", "dq:{orders}:pending", "0", "-1"}).trimmed(),
+                 QByteArray("c"));
+        QTRY_COMPARE(pending()->model()->rowCount(), 1);
+    }
+
+    void cancelReportsTasksAlreadyRunning()
+    {
+        pushTasks(QStringLiteral("orders"), {"a", "b"});
+        openQueue(QStringLiteral("orders"));
+        QTRY_COMPARE(pending()->model()->rowCount(), 2);
+        selectRows({0, 1});
+        // A worker takes "a" between the operator's look and the click.
+        delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+        delayq::Queue q(conn, "orders");
+        QCOMPARE(q.claim(1, 60000, "w").tasks.size(), size_t(1));
+        QSignalSpy reported(m_window->actions(), &TaskActions::resultReported);
+        m_window->actions()->cancel()->trigger();
+        QVERIFY(reported.wait(5000));
+        const QString summary = reported.first().at(0).toString();
+        QVERIFY2(summary.contains(QStringLiteral("Cancelled 1 of 2")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("1 were already running")), qPrintable(summary));
+        QCOMPARE(reported.first().at(1).toBool(), false);
+        QCOMPARE(m_server.cli({"ZCARD", "dq:{orders}:active"}).trimmed(), QByteArray("1"));
+    }
+
+    void rescheduleThroughTheAction()
+    {
+        pushTasks(QStringLiteral("orders"), {"a"});
+        openQueue(QStringLiteral("orders"));
+        QTRY_COMPARE(pending()->model()->rowCount(), 1);
+        selectRows({0});
+        QTest::keyClick(pending()->view(), Qt::Key_R, Qt::ControlModifier);
+        auto* dialog = qobject_cast<RescheduleDialog*>(m_window->actions()->activeDialog());
+        QVERIFY(dialog);
+        dialog->atMode()->setChecked(true);
+        dialog->atEdit()->setText(QStringLiteral("2030-01-02T03:04:05.678Z"));
+        QSignalSpy reported(m_window->actions(), &TaskActions::resultReported);
+        dialog->accept();
+        QVERIFY(reported.wait(5000));
+        QCOMPARE(m_server.cli({"ZSCORE", "dq:{orders}:pending", "a"}).trimmed(),
+                 QByteArray("1893553445678"));
+        QTRY_COMPARE(pending()->model()->taskAt(0) ? pending()->model()->taskAt(0)->score : 0,
+                     qint64(1893553445678));
+    }
+
+    void readOnlyDisablesWrites()
+    {
+        pushTasks(QStringLiteral("orders"), {"a"});
+        QSignalSpy connected(m_window->client(), &AdminClient::connected);
+        m_window->connectTo(
+            {QString::fromStdString(m_server.unixUrl()), QStringLiteral("dq"), true, QString()});
+        QVERIFY(connected.wait(5000));
+        m_window->openQueue(QStringLiteral("orders"));
+        QTRY_COMPARE(pending()->model()->rowCount(), 1);
+        selectRows({0});
+        for (QAction* action : m_window->actions()->writeActions()) {
+            QVERIFY2(!action->isEnabled(), qPrintable(action->text()));
+            QVERIFY2(action->toolTip().contains(QStringLiteral("read-only"), Qt::CaseInsensitive),
+                     qPrintable(action->toolTip()));
+        }
+        QVERIFY(!m_window->workerDock()->startButton()->isEnabled());
+        QVERIFY(m_window->workerDock()->startButton()->toolTip().contains(
+            QStringLiteral("read-only"), Qt::CaseInsensitive));
+        QTest::keyClick(pending()->view(), Qt::Key_Delete);
+        m_window->actions()->push()->trigger();
+        QVERIFY(!m_window->actions()->activeDialog());
+        QTest::qWait(200);
+        QCOMPARE(m_server.cli({"ZCARD", "dq:{orders}:pending"}).trimmed(), QByteArray("1"));
+        // Reads still work.
+        QVERIFY(m_window->actions()->refresh()->isEnabled());
+    }
+
+    void payloadIsShownLiterally()
+    {
+        const std::string html = "<b>x</b><img src=x>";
+        delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+        delayq::Queue q(conn, "orders");
+        delayq::PushRequest r;
+        r.id = "<i>id</i>";
+        r.payload = html;
+        q.push(r);
+        openQueue(QStringLiteral("orders"));
+        QTRY_COMPARE(pending()->model()->rowCount(), 1);
+        selectRows({0});
+        TaskDetails* details = m_window->details();
+        QTRY_COMPARE(details->payloadText(), QString::fromStdString(html));
+        QCOMPARE(details->idText(), QStringLiteral("<i>id</i>"));
+        for (QLabel* label : details->findChildren<QLabel*>())
+            QVERIFY2(label->textFormat() == Qt::PlainText, qPrintable(label->text()));
+        const QModelIndex payload =
+            pending()->model()->index(0, pending()->model()->columnOf(TaskModel::Field::Payload));
+        QCOMPARE(payload.data().toString(), QString::fromStdString(html));
+    }
+
+    void jsonPayloadIsPrettyPrinted()
+    {
+        bool json = false;
+        QCOMPARE(TaskDetails::formatPayload("{\"a\":[1,2]}", &json),
+                 QStringLiteral("{\n    \"a\": [\n        1,\n        2\n    ]\n}"));
+        QVERIFY(json);
+        QCOMPARE(TaskDetails::formatPayload("not {json", &json), QStringLiteral("not {json"));
+        QVERIFY(!json);
+    }
+
+    void embeddedWorkerDrainsTheQueue()
+    {
+        QStringList ids;
+        for (int i = 0; i < 40; ++i)
+            ids.append(QStringLiteral("t%1").arg(i));
+        pushTasks(QStringLiteral("jobs"), ids);
+        openQueue(QStringLiteral("jobs"));
+        WorkerDock* dock = m_window->workerDock();
+        dock->sleepSpin()->setValue(0);
+        dock->concurrencySpin()->setValue(2);
+        dock->behaviourBox()->setCurrentIndex(dock->behaviourBox()->findData(WorkerDock::Ack));
+        QVERIFY(dock->startButton()->isEnabled());
+        dock->startButton()->click();
+        QVERIFY(dock->isRunning());
+        QTRY_COMPARE_WITH_TIMEOUT(m_server.cli({"ZCARD", "dq:{jobs}:pending"}).trimmed(),
+                                  QByteArray("0"), 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(m_server.cli({"ZCARD", "dq:{jobs}:active"}).trimmed(),
+                                  QByteArray("0"), 20000);
+        QTRY_COMPARE(dock->acked(), 40LL);
+        QTRY_VERIFY(dock->log()->toPlainText().contains(QStringLiteral("acked t")));
+        QCOMPARE(m_server.cli({"HGET", "dq:{jobs}:stats", "acked"}).trimmed(), QByteArray("40"));
+        dock->startButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!dock->isRunning(), 10000);
+    }
+
+    void showsDisconnectedAndReconnects()
+    {
+        openQueue(QStringLiteral("orders"));
+        ConnectionStatus* status = m_window->connectionStatus();
+        QVERIFY(status->isUp());
+        m_server.stop();
+        QTRY_VERIFY_WITH_TIMEOUT(!status->isUp(), 10000);
+        QVERIFY(status->text().contains(QStringLiteral("Disconnected")));
+        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+        QTRY_VERIFY_WITH_TIMEOUT(status->isUp(), 10000);
+        pushTasks(QStringLiteral("orders"), {"after"});
+        m_window->refreshAll();
+        QTRY_COMPARE(pending()->model()->rowCount(), 1);
+    }
+
+    void timelineCountsTheQueue()
+    {
+        pushTasks(QStringLiteral("orders"), {"a", "b", "c"});
+        openQueue(QStringLiteral("orders"));
+        QTRY_VERIFY(m_window->timeline()->hasData());
+        QVERIFY(m_window->timeline()->findChild<QLabel*>()->text().startsWith(
+            QStringLiteral("3 tasks")));
+    }
+
+private:
+    TaskTable* pending() const { return m_window->tabs()->table(TaskSetKind::Pending); }
+
+    void openQueue(const QString& name)
+    {
+        QSignalSpy connected(m_window->client(), &AdminClient::connected);
+        m_window->connectTo(
+            {QString::fromStdString(m_server.unixUrl()), QStringLiteral("dq"), false, QString()});
+        QVERIFY(connected.wait(5000));
+        QSignalSpy loaded(m_window.get(), &MainWindow::queueLoaded);
+        m_window->openQueue(name);
+        QVERIFY(loaded.wait(5000));
+    }
+
+    void selectRows(const QList<int>& rows)
+    {
+        QTableView* view = pending()->view();
+        view->setFocus();
+        view->clearSelection();
+        for (int row : rows) {
+            QTRY_VERIFY(pending()->model()->taskAt(row));
+            view->selectionModel()->select(pending()->model()->index(row, 0),
+                                           QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        }
+        view->selectionModel()->setCurrentIndex(pending()->model()->index(rows.first(), 0),
+                                                QItemSelectionModel::NoUpdate);
+    }
+
+    void pushTasks(const QString& queue, const QStringList& ids)
+    {
+        delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+        delayq::Queue q(conn, queue.toStdString());
+        std::vector<delayq::PushRequest> requests;
+        for (int i = 0; i < ids.size(); ++i) {
+            delayq::PushRequest r;
+            r.id = ids.at(i).toStdString();
+            r.payload = "{\"n\":" + std::to_string(i) + "}";
+            r.delayMs = i; // keeps the order of the list
+            requests.push_back(r);
+        }
+        q.pushBatch(requests);
+    }
+
+    RedisServer m_server;
+    std::unique_ptr<MainWindow> m_window;
+    QString m_lastConfirmation;
+};
+
+QTEST_MAIN(TestAdminWindow)
+#include "tst_adminwindow.moc"

@@ -1,0 +1,338 @@
+#include "connectiondialog.h"
+#include "fielderror.h"
+#include "findbar.h"
+#include "pushdialog.h"
+#include "rescheduledialog.h"
+
+#include <QCheckBox>
+#include <QDateTime>
+#include <QFile>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QRadioButton>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTest>
+
+using namespace delayq::ui;
+
+// Dialogs refuse bad input with the reason next to the field, and stay open.
+class TestDialogs : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("delayq-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_dialogs"));
+        QSettings().clear();
+    }
+
+    void pushDialogRefuses_data()
+    {
+        QTest::addColumn<QString>("queue");
+        QTest::addColumn<QString>("payload");
+        QTest::addColumn<bool>("requireJson");
+        QTest::addColumn<bool>("absolute");
+        QTest::addColumn<QString>("time");
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<QString>("backoff");
+        QTest::addColumn<QString>("field"); // which error label must speak; "" = valid
+        QTest::addColumn<QString>("words");
+
+        const QString json = QStringLiteral("{\"a\":1}");
+        QTest::newRow("valid") << "orders" << json << true << false << "30s"
+                               << ""
+                               << ""
+                               << ""
+                               << "";
+        QTest::newRow("bad json") << "orders"
+                                  << "{\"a\":" << true << false << "30s"
+                                  << ""
+                                  << ""
+                                  << "payload"
+                                  << "not valid JSON";
+        QTest::newRow("json, line and column") << "orders"
+                                               << "{\n  \"a\": x\n}" << true << false << "30s"
+                                               << ""
+                                               << ""
+                                               << "payload"
+                                               << "line 2";
+        QTest::newRow("plain text when JSON is not required")
+            << "orders"
+            << "{\"a\":" << false << false << "30s"
+            << ""
+            << ""
+            << ""
+            << "";
+        QTest::newRow("empty queue") << "" << json << true << false << "30s"
+                                     << ""
+                                     << ""
+                                     << "queue"
+                                     << "empty";
+        QTest::newRow("queue with a space") << "my queue" << json << true << false << "30s"
+                                            << ""
+                                            << ""
+                                            << "queue"
+                                            << "queue name";
+        QTest::newRow("queue with braces") << "a{b}" << json << true << false << "30s"
+                                           << ""
+                                           << ""
+                                           << "queue"
+                                           << "queue name";
+        QTest::newRow("delay without unit") << "orders" << json << true << false << "30"
+                                            << ""
+                                            << ""
+                                            << "time"
+                                            << "";
+        QTest::newRow("delay garbage") << "orders" << json << true << false << "soon"
+                                       << ""
+                                       << ""
+                                       << "time"
+                                       << "";
+        QTest::newRow("negative delay") << "orders" << json << true << false << "-5s"
+                                        << ""
+                                        << ""
+                                        << "time"
+                                        << "";
+        QTest::newRow("bad date") << "orders" << json << true << true << "2026-13-45 25:00"
+                                  << ""
+                                  << ""
+                                  << "time"
+                                  << "";
+        QTest::newRow("empty date") << "orders" << json << true << true << ""
+                                    << ""
+                                    << ""
+                                    << "time"
+                                    << "date and time";
+        QTest::newRow("good date") << "orders" << json << true << true << "2030-01-02T03:04:05Z"
+                                   << ""
+                                   << ""
+                                   << ""
+                                   << "";
+        QTest::newRow("id with a control character") << "orders" << json << true << false << "1s"
+                                                     << "a\tb"
+                                                     << ""
+                                                     << "id"
+                                                     << "";
+        QTest::newRow("bad backoff") << "orders" << json << true << false << "1s"
+                                     << ""
+                                     << "5s,often"
+                                     << "backoff"
+                                     << "backoff";
+    }
+    void pushDialogRefuses()
+    {
+        QFETCH(QString, queue);
+        QFETCH(QString, payload);
+        QFETCH(bool, requireJson);
+        QFETCH(bool, absolute);
+        QFETCH(QString, time);
+        QFETCH(QString, id);
+        QFETCH(QString, backoff);
+        QFETCH(QString, field);
+        QFETCH(QString, words);
+
+        PushDialog dialog(queue);
+        dialog.show();
+        dialog.payloadEdit()->setPlainText(payload);
+        dialog.requireJson()->setChecked(requireJson);
+        (absolute ? dialog.atMode() : dialog.delayMode())->setChecked(true);
+        (absolute ? dialog.atEdit() : dialog.delayEdit())->setText(time);
+        dialog.idEdit()->setText(id);
+        dialog.backoffEdit()->setText(backoff);
+        dialog.accept();
+
+        const QMap<QString, FieldError*> errors{{"queue", dialog.queueError()},
+                                                {"payload", dialog.payloadError()},
+                                                {"time", dialog.timeError()},
+                                                {"id", dialog.idError()},
+                                                {"backoff", dialog.backoffError()}};
+        for (auto it = errors.cbegin(); it != errors.cend(); ++it) {
+            const bool expected = it.key() == field;
+            QVERIFY2(it.value()->hasError() == expected,
+                     qPrintable(it.key() + QStringLiteral(": ") + it.value()->text()));
+            QCOMPARE(it.value()->isVisible(), expected);
+        }
+        if (field.isEmpty()) {
+            QCOMPARE(dialog.result(), int(QDialog::Accepted));
+            QCOMPARE(dialog.spec().payload, payload.toUtf8());
+        } else {
+            QCOMPARE(dialog.result(), int(QDialog::Rejected));
+            QVERIFY(dialog.isVisible());
+            QVERIFY2(errors[field]->text().contains(words, Qt::CaseInsensitive),
+                     qPrintable(errors[field]->text()));
+            // The message is shown as typed, never as markup.
+            QCOMPARE(errors[field]->textFormat(), Qt::PlainText);
+        }
+    }
+
+    void pushDialogBuildsSpec()
+    {
+        PushDialog dialog(QStringLiteral("orders"));
+        dialog.payloadEdit()->setPlainText(QStringLiteral("[1,2]"));
+        dialog.atMode()->setChecked(true);
+        dialog.atEdit()->setText(QStringLiteral("2030-01-02T03:04:05.250Z"));
+        dialog.idEdit()->setText(QStringLiteral("job-7"));
+        dialog.backoffEdit()->setText(QStringLiteral("exp:1s:5m"));
+        QVERIFY(dialog.validate());
+        const PushSpec spec = dialog.spec();
+        QCOMPARE(spec.queue, QStringLiteral("orders"));
+        QCOMPARE(spec.dueAtMs, QDateTime::fromString(QStringLiteral("2030-01-02T03:04:05.250Z"),
+                                                     Qt::ISODateWithMs)
+                                   .toMSecsSinceEpoch());
+        QCOMPARE(spec.id, QStringLiteral("job-7"));
+        QCOMPARE(spec.backoff, QStringLiteral("exp:1s:5m"));
+    }
+
+    void rescheduleDialog_data()
+    {
+        QTest::addColumn<QString>("mode");
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("valid");
+        QTest::addColumn<qint64>("dueAt");
+        QTest::addColumn<qint64>("delay");
+        QTest::newRow("in 10m") << "in"
+                                << "10m" << true << qint64(-1) << qint64(600000);
+        QTest::newRow("in garbage") << "in"
+                                    << "later" << false << qint64(-1) << qint64(0);
+        QTest::newRow("in bare number") << "in"
+                                        << "10" << false << qint64(-1) << qint64(0);
+        QTest::newRow("at utc") << "at"
+                                << "2030-01-01T00:00:00Z" << true << qint64(1893456000000)
+                                << qint64(0);
+        QTest::newRow("at bad") << "at"
+                                << "tomorrow-ish" << false << qint64(-1) << qint64(0);
+        QTest::newRow("at empty") << "at"
+                                  << "" << false << qint64(-1) << qint64(0);
+        QTest::newRow("now") << "now"
+                             << "" << true << qint64(-1) << qint64(0);
+    }
+    void rescheduleDialog()
+    {
+        QFETCH(QString, mode);
+        QFETCH(QString, text);
+        QFETCH(bool, valid);
+        QFETCH(qint64, dueAt);
+        QFETCH(qint64, delay);
+        RescheduleDialog dialog(3);
+        dialog.show();
+        if (mode == QLatin1String("in")) {
+            dialog.inMode()->setChecked(true);
+            dialog.delayEdit()->setText(text);
+        } else if (mode == QLatin1String("at")) {
+            dialog.atMode()->setChecked(true);
+            dialog.atEdit()->setText(text);
+        } else {
+            dialog.nowMode()->setChecked(true);
+        }
+        dialog.accept();
+        QCOMPARE(dialog.result() == QDialog::Accepted, valid);
+        QCOMPARE(dialog.timeError()->hasError(), !valid);
+        QCOMPARE(dialog.timeError()->isVisible(), !valid);
+        if (valid) {
+            QCOMPARE(dialog.dueAtMs(), dueAt);
+            QCOMPARE(dialog.delayMs(), delay);
+        }
+    }
+
+    void connectionDialogRefuses_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<QString>("prefix");
+        QTest::addColumn<QString>("field");
+        QTest::newRow("valid") << "redis://127.0.0.1:6390/2"
+                               << "dq"
+                               << "";
+        QTest::newRow("empty url") << ""
+                                   << "dq"
+                                   << "url";
+        QTest::newRow("wrong scheme") << "http://127.0.0.1"
+                                      << "dq"
+                                      << "url";
+        QTest::newRow("bad port") << "redis://127.0.0.1:99999"
+                                  << "dq"
+                                  << "url";
+        QTest::newRow("bad prefix") << "redis://127.0.0.1"
+                                    << "d q{"
+                                    << "prefix";
+    }
+    void connectionDialogRefuses()
+    {
+        QFETCH(QString, url);
+        QFETCH(QString, prefix);
+        QFETCH(QString, field);
+        ConnectionDialog dialog;
+        dialog.show();
+        dialog.urlEdit()->setText(url);
+        dialog.prefixEdit()->setText(prefix);
+        dialog.accept();
+        QCOMPARE(dialog.result() == QDialog::Accepted, field.isEmpty());
+        QCOMPARE(dialog.urlError()->hasError(), field == QLatin1String("url"));
+        QCOMPARE(dialog.prefixError()->hasError(), field == QLatin1String("prefix"));
+    }
+
+    void profileNeverStoresPassword()
+    {
+        ConnectionDialog dialog;
+        dialog.nameEdit()->setText(QStringLiteral("prod"));
+        dialog.urlEdit()->setText(QStringLiteral("redis://ops:s3cret-pw@10.0.0.5:6379/1"));
+        dialog.passwordEdit()->setText(QStringLiteral("typed-pw"));
+        dialog.readOnlyBox()->setChecked(true);
+        QVERIFY(dialog.saveProfile());
+        QVERIFY(ConnectionDialog::profileNames().contains(QStringLiteral("prod")));
+        QSettings settings;
+        settings.sync();
+        QFile file(settings.fileName());
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray stored = file.readAll();
+        QVERIFY(stored.contains("10.0.0.5"));
+        QVERIFY(!stored.contains("s3cret-pw"));
+        QVERIFY(!stored.contains("typed-pw"));
+
+        ConnectionDialog reopened;
+        QCOMPARE(reopened.readOnlyBox()->isChecked(), true);
+        QVERIFY(!reopened.urlEdit()->text().contains(QStringLiteral("s3cret")));
+        // The session still gets the password that was typed.
+        QVERIFY(dialog.validate());
+        QCOMPARE(dialog.settings().password, QStringLiteral("typed-pw"));
+    }
+
+    void profileNameIsChecked()
+    {
+        ConnectionDialog dialog;
+        dialog.nameEdit()->setText(QStringLiteral("a/b"));
+        dialog.urlEdit()->setText(QStringLiteral("redis://127.0.0.1"));
+        QVERIFY(!dialog.saveProfile());
+        QVERIFY(dialog.nameError()->hasError());
+    }
+
+    void findBarParsesTimes_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<qint64>("expected"); // -1: refused
+        const qint64 now = 1'800'000'000'000;
+        QTest::newRow("now") << "now" << now;
+        QTest::newRow("plus") << "+10m" << now + 600000;
+        QTest::newRow("minus") << "-1h" << now - 3600000;
+        QTest::newRow("iso utc") << "2030-01-01T00:00:00Z" << qint64(1893456000000);
+        QTest::newRow("garbage") << "01ABCDEF" << qint64(-1);
+        QTest::newRow("plus garbage") << "+soon" << qint64(-1);
+    }
+    void findBarParsesTimes()
+    {
+        QFETCH(QString, text);
+        QFETCH(qint64, expected);
+        const qint64 now = 1'800'000'000'000;
+        try {
+            QCOMPARE(FindBar::parseWhen(text, now), expected);
+        } catch (const std::exception&) {
+            QCOMPARE(expected, qint64(-1));
+        }
+    }
+};
+
+QTEST_MAIN(TestDialogs)
+#include "tst_dialogs.moc"

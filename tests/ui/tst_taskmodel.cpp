@@ -1,0 +1,184 @@
+#include "adminclient.h"
+#include "connection.h"
+#include "queue.h"
+#include "redisserver.h"
+#include "taskmodel.h"
+#include "tasktable.h"
+
+#include <QAbstractItemModelTester>
+#include <QDateTime>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+
+using namespace delayq::ui;
+
+// The lazily paged task model against a real redis-server.
+class TestTaskModel : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+        m_client = new AdminClient(this);
+        QSignalSpy connected(m_client, &AdminClient::connected);
+        m_client->connectTo(
+            {QString::fromStdString(m_server.unixUrl()), QStringLiteral("dq"), false, QString()});
+        QVERIFY(connected.wait(10000));
+    }
+    void init() { m_server.cli({QStringLiteral("FLUSHALL")}); }
+
+    void passesModelTester()
+    {
+        pushTasks(QStringLiteral("q"), 1000, nowMs() + 3600000, 1000);
+        TaskModel model(m_client, TaskSetKind::Pending);
+        model.setPageSize(100);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setQueue(QStringLiteral("q"));
+        QTRY_COMPARE(model.rowCount(), 1000);
+        // The tester reads rows; reading far rows loads their pages.
+        model.data(model.index(950, 0));
+        QTRY_VERIFY(model.taskAt(950) != nullptr);
+        pushTasks(QStringLiteral("q"), 200, nowMs() + 60000, 1);
+        QSignalSpy refreshed(&model, &TaskModel::refreshed);
+        model.refresh();
+        QVERIFY(refreshed.wait(5000));
+        QCOMPARE(model.rowCount(), 1200);
+        pushTasks(QStringLiteral("q2"), 1, nowMs(), 1);
+        model.setQueue(QStringLiteral("q2"));
+        QTRY_COMPARE(model.rowCount(), 1);
+    }
+
+    void pagesLazily_data()
+    {
+        QTest::addColumn<int>("total");
+        QTest::addColumn<int>("pageSize");
+        QTest::addColumn<int>("row");
+        QTest::newRow("first page") << 50 << 20 << 5;
+        QTest::newRow("middle page") << 500 << 100 << 250;
+        QTest::newRow("last row") << 1001 << 100 << 1000;
+        QTest::newRow("page boundary") << 400 << 200 << 200;
+    }
+    void pagesLazily()
+    {
+        QFETCH(int, total);
+        QFETCH(int, pageSize);
+        QFETCH(int, row);
+        pushTasks(QStringLiteral("lazy"), total, nowMs() + 60000, 10);
+        TaskModel model(m_client, TaskSetKind::Pending);
+        model.setPageSize(pageSize);
+        QSignalSpy refreshed(&model, &TaskModel::refreshed);
+        model.setQueue(QStringLiteral("lazy"));
+        QVERIFY(refreshed.wait(5000));
+        QCOMPARE(model.rowCount(), total);
+        // Only the first page is fetched on open.
+        QVERIFY(model.taskAt(0) != nullptr);
+        if (row >= pageSize)
+            QVERIFY(model.taskAt(row) == nullptr);
+        QCOMPARE(
+            model
+                .data(model.index(row, model.columnOf(TaskModel::Field::Id)), TaskModel::LoadedRole)
+                .toBool(),
+            row < pageSize);
+        QTRY_VERIFY(model.taskAt(row) != nullptr);
+        const QByteArray expected =
+            m_server
+                .cli({QStringLiteral("ZRANGE"), QStringLiteral("dq:{lazy}:pending"),
+                      QString::number(row), QString::number(row)})
+                .trimmed();
+        QCOMPARE(model.idAt(row).toUtf8(), expected);
+    }
+
+    void refreshKeepsSelection()
+    {
+        const qint64 base = nowMs() + 3600000;
+        pushTasks(QStringLiteral("sel"), 300, base, 1000);
+        TaskTable table(m_client, TaskSetKind::Pending);
+        table.model()->setPageSize(100);
+        table.resize(800, 600);
+        table.show();
+        QSignalSpy refreshed(table.model(), &TaskModel::refreshed);
+        table.setQueue(QStringLiteral("sel"));
+        QVERIFY(refreshed.wait(5000));
+        table.jumpToRow(10);
+        const QString id = table.model()->idAt(10);
+        QVERIFY(!id.isEmpty());
+        const int scroll = table.view()->verticalScrollBar()->value();
+
+        // Five tasks due earlier push the selected one down by five rows.
+        pushTasks(QStringLiteral("sel"), 5, base - 60000, 1);
+        table.refresh();
+        QVERIFY(refreshed.wait(5000));
+        QCOMPARE(table.view()->selectionModel()->currentIndex().row(), 15);
+        QCOMPARE(table.selectedIds(), QStringList{id});
+        QCOMPARE(table.view()->verticalScrollBar()->value(), scroll);
+
+        // Tasks before it leave (cancelled): it moves up and stays selected.
+        delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+        delayq::Queue q(conn, "sel");
+        auto first = q.page(delayq::TaskSet::Pending, 0, 8);
+        std::vector<std::string> ids;
+        for (const auto& t : first)
+            ids.push_back(t.id);
+        q.cancel(ids);
+        table.refresh();
+        QVERIFY(refreshed.wait(5000));
+        QCOMPARE(table.view()->selectionModel()->currentIndex().row(), 7);
+        QCOMPARE(table.selectedIds(), QStringList{id});
+        QCOMPARE(table.model()->rowCount(), 297);
+    }
+
+    void jumpsToTime()
+    {
+        const qint64 base = nowMs() + 3600000;
+        pushTasks(QStringLiteral("jump"), 1000, base, 1000);
+        TaskTable table(m_client, TaskSetKind::Pending);
+        table.model()->setPageSize(100);
+        table.show();
+        QSignalSpy refreshed(table.model(), &TaskModel::refreshed);
+        table.setQueue(QStringLiteral("jump"));
+        QVERIFY(refreshed.wait(5000));
+        QSignalSpy shown(&table, &TaskTable::rowShown);
+        // Between the 700th and 701st task: the first due at or after it is row 701.
+        table.jumpToTime(base + 700 * 1000 + 500);
+        QVERIFY(shown.wait(5000));
+        QCOMPARE(shown.takeFirst().at(0).toInt(), 701);
+        QCOMPARE(table.currentTask()->score, base + 701 * 1000);
+    }
+
+    void emptyQueueHasNoRows()
+    {
+        TaskModel model(m_client, TaskSetKind::Dead);
+        QSignalSpy refreshed(&model, &TaskModel::refreshed);
+        model.setQueue(QStringLiteral("nothing"));
+        QVERIFY(refreshed.wait(5000));
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+private:
+    static qint64 nowMs() { return QDateTime::currentMSecsSinceEpoch(); }
+
+    void pushTasks(const QString& queue, int count, qint64 firstDue, qint64 stepMs)
+    {
+        delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+        delayq::Queue q(conn, queue.toStdString());
+        std::vector<delayq::PushRequest> requests;
+        for (int i = 0; i < count; ++i) {
+            delayq::PushRequest r;
+            r.dueAtMs = firstDue + i * stepMs;
+            r.payload = "{\"i\":" + std::to_string(i) + "}";
+            requests.push_back(r);
+        }
+        q.pushBatch(requests);
+    }
+
+    RedisServer m_server;
+    AdminClient* m_client = nullptr;
+};
+
+QTEST_MAIN(TestTaskModel)
+#include "tst_taskmodel.moc"
