@@ -11,6 +11,11 @@
 #include <chrono>
 #include <string>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 using namespace delayq;
 using namespace std::chrono_literals;
 
@@ -262,6 +267,37 @@ private slots:
         Connection conn(optionsFor("unix://" + m_server.dataDir().toStdString() + "/none.sock"));
         EXPECT_ERROR(ErrorCode::Connection, "", conn.ping());
         QVERIFY2(m_message.find("none.sock") != std::string::npos, m_message.c_str());
+    }
+
+    void connectTimeoutIsReported()
+    {
+        // A listener that never accepts, with its tiny backlog filled: the next SYN is dropped,
+        // so a connect hangs until the connect timeout.
+        const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+        QVERIFY(listener >= 0);
+        auto closeAll = qScopeGuard([&] { ::close(listener); });
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        QCOMPARE(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+        QCOMPARE(::listen(listener, 0), 0);
+        socklen_t length = sizeof address;
+        ::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length);
+        std::vector<int> fillers;
+        auto closeFillers = qScopeGuard([&] {
+            for (int fd : fillers)
+                ::close(fd);
+        });
+        for (int i = 0; i < 4; ++i) {
+            const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+            ::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
+            fillers.push_back(fd);
+        }
+        auto options = optionsFor("redis://127.0.0.1:" + std::to_string(ntohs(address.sin_port)));
+        options.connectTimeout = 300ms;
+        Connection conn(options);
+        EXPECT_ERROR(ErrorCode::Timeout, "", conn.ping());
+        QVERIFY2(m_message.find("cannot connect") != std::string::npos, m_message.c_str());
     }
 
     void timeoutWhenServerFrozen()
