@@ -175,7 +175,13 @@ void TaskModel::onPagesLoaded(const PageResult& result)
     const qint64 newTotal = result.total;
     const bool layoutChange = wasRefresh || newTotal != oldTotal;
 
-    if (newTotal > oldTotal) {
+    if (oldTotal == 0 && newTotal > 0) {
+        // A reset is much cheaper for the view than inserting a million rows (its headers
+        // then size all sections at once), and nothing can be selected in an empty table.
+        beginResetModel();
+        m_total = newTotal;
+        endResetModel();
+    } else if (newTotal > oldTotal) {
         beginInsertRows({}, static_cast<int>(oldTotal), static_cast<int>(newTotal - 1));
         m_total = newTotal;
         endInsertRows();

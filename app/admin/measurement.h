@@ -21,7 +21,7 @@ public:
     Measurement(delayq::ui::MainWindow* window, const QString& queue, QObject* parent = nullptr);
 
     // Pushes count tasks over the next day with pushBatch in chunks of 10,000 (setup, not
-    // measured). Returns false with a message on stderr.
+    // measured), unless the queue holds that many already. False: a message is on stderr.
     static bool fill(const QString& url, const QString& queue, long long count);
     // Runs every step, prints the figures; returns the process exit code.
     int run();
