@@ -683,7 +683,7 @@ void Worker::Private::subscriberLoop()
                 }
                 cv.notify_all();
             }
-            if (subscriber->waitMessage(milliseconds(60000))) {
+            if (subscriber->waitMessage(options.pollInterval)) {
                 {
                     std::lock_guard lock(mutex);
                     ++wakeGeneration;
