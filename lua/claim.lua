@@ -7,6 +7,7 @@
 -- Reply: {server now ms, next due ms (-1 = nothing pending), paused (0|1),
 --         {{id, payload, due, attempts, max_attempts, token, lease deadline}, ...}}
 -- Errors: INVALID when ARGV is malformed.
+-- A paused queue (config paused = "1") hands out nothing and changes nothing.
 -- An id in pending whose hash is missing (or has no payload) is moved to dead with an error
 -- saying so, and a garbage attempts count is read as 0: one broken entry never blocks the queue.
 local limit = tonumber(ARGV[1])

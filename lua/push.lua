@@ -3,7 +3,8 @@
 --   [1] pending ZSET  [2] active ZSET  [3] dead ZSET  [4] task key prefix ("dq:{Q}:t:", id appended)
 --   [5] config HASH   [6] stats HASH   [7] minute counters prefix ("dq:{Q}:m:", minute appended)
 -- ARGV[1] mode: "nx" (an existing id is reported) | "replace" (it is overwritten)
--- ARGV[2] wake channel ("" = none)
+-- ARGV[2] wake channel ("" = none): published with the due ms when a created task is due
+--   before everything that was pending
 -- ARGV[3] n, the number of tasks; then 6 values per task:
 --   id, payload (bytes), due kind ("at" | "in"), due value (ms: epoch time or delay),
 --   max attempts (0 = queue default), backoff (normalized; "" = queue default)

@@ -330,6 +330,8 @@ private slots:
         other.setConfig("paused", "1");
         QCOMPARE(m_server.cli({"SISMEMBER", "dq:queues", "orders"}).trimmed(), QByteArray("1"));
         QCOMPARE(Queue::listQueues(*m_conn), (std::vector<std::string>{"mail.out", "orders"}));
+        QCOMPARE(Queue::listQueues(*m_conn, "dq", 1).size(), size_t(1));
+        EXPECT_ERROR(ErrorCode::InvalidArgument, "", Queue::listQueues(*m_conn, "bad prefix"));
         // Another prefix is another namespace.
         Queue elsewhere(*m_conn, "orders", "stage");
         elsewhere.push(request("y"));
