@@ -68,6 +68,26 @@ bool hasControl(const std::string& text)
     return false;
 }
 
+// ?db=N&user=U&password=P, for both schemes. Anything else is refused rather than ignored:
+// a setting the user believes in but that does nothing is worse than an error.
+void applyQuery(const std::string& query, ConnectionOptions& options)
+{
+    size_t start = 0;
+    while (start < query.size()) {
+        size_t end = query.find('&', start);
+        std::string pair = query.substr(start, end == std::string::npos ? end : end - start);
+        start = end == std::string::npos ? query.size() : end + 1;
+        if (pair.rfind("db=", 0) == 0)
+            options.db = parseNumber(pair.substr(3), 0, 100000, "the database number");
+        else if (pair.rfind("password=", 0) == 0)
+            options.password = percentDecode(pair.substr(9), "password");
+        else if (pair.rfind("user=", 0) == 0)
+            options.user = percentDecode(pair.substr(5), "user");
+        else if (!pair.empty())
+            refuse("unknown parameter in the query (only db, user and password are known)");
+    }
+}
+
 } // namespace
 
 ConnectionOptions ConnectionOptions::fromUrl(const std::string& url)
@@ -97,20 +117,7 @@ ConnectionOptions ConnectionOptions::fromUrl(const std::string& url)
             refuse("the socket path must be absolute (unix:///path/to/redis.sock)");
         if (options.unixSocket.size() > 107)
             refuse("the socket path is longer than 107 bytes");
-        size_t start = 0;
-        while (start < query.size()) {
-            size_t end = query.find('&', start);
-            std::string pair = query.substr(start, end == std::string::npos ? end : end - start);
-            start = end == std::string::npos ? query.size() : end + 1;
-            if (pair.rfind("db=", 0) == 0)
-                options.db = parseNumber(pair.substr(3), 0, 100000, "the database number");
-            else if (pair.rfind("password=", 0) == 0)
-                options.password = percentDecode(pair.substr(9), "password");
-            else if (pair.rfind("user=", 0) == 0)
-                options.user = percentDecode(pair.substr(5), "user");
-            else if (!pair.empty())
-                refuse("unknown parameter in the query (only db, user and password are known)");
-        }
+        applyQuery(query, options);
         return options;
     }
     if (url.rfind(redisScheme, 0) != 0) {
@@ -124,8 +131,17 @@ ConnectionOptions ConnectionOptions::fromUrl(const std::string& url)
     }
 
     std::string rest = url.substr(redisScheme.size());
+    // The path and query start after the user info, so an unencoded '/' or '?' in a password
+    // does not split the URL in the wrong place.
+    const auto lastAt = rest.rfind('@');
+    const size_t hostStart = lastAt == std::string::npos ? 0 : lastAt + 1;
+    std::string query;
+    if (auto q = rest.find('?', hostStart); q != std::string::npos) {
+        query = rest.substr(q + 1);
+        rest = rest.substr(0, q);
+    }
     std::string path;
-    if (auto slash = rest.find('/'); slash != std::string::npos) {
+    if (auto slash = rest.find('/', hostStart); slash != std::string::npos) {
         path = rest.substr(slash + 1);
         rest = rest.substr(0, slash);
     }
@@ -167,10 +183,9 @@ ConnectionOptions ConnectionOptions::fromUrl(const std::string& url)
         if (c == ' ' || c == '/' || c == '@' || c == '?' || c == '#' || c == '[' || c == ']')
             refuse("the host contains a character a host name cannot hold");
     }
-    if (auto q = path.find('?'); q != std::string::npos)
-        path = path.substr(0, q);
     if (!path.empty())
         options.db = parseNumber(path, 0, 100000, "the database number");
+    applyQuery(query, options);
     return options;
 }
 

@@ -8,6 +8,7 @@ namespace delayq {
 // Where and how to reach Redis. Built from a URL:
 //   redis://[user[:password]@]host[:port][/db]
 //   unix:///path/redis.sock[?db=N]
+// Both take ?db=N&user=U&password=P; other parameters are refused. Parts are %-decoded.
 struct ConnectionOptions
 {
     std::string host = "127.0.0.1";

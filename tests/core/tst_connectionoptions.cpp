@@ -60,6 +60,18 @@ private slots:
                                          << "h" << 6379 << ""
                                          << "us@er"
                                          << "p/w:%" << 0;
+        QTest::newRow("unencoded / and ? in the password") << "redis://u:a/b?c@h:7/1"
+                                                           << "h" << 7 << ""
+                                                           << "u"
+                                                           << "a/b?c" << 1;
+        QTest::newRow("db in the query") << "redis://h:7?db=4"
+                                         << "h" << 7 << ""
+                                         << ""
+                                         << "" << 4;
+        QTest::newRow("user and password in the query") << "redis://h/2?user=al&password=p%20w"
+                                                        << "h" << 6379 << ""
+                                                        << "al"
+                                                        << "p w" << 2;
         QTest::newRow("ipv6 loopback") << "redis://[::1]"
                                        << "::1" << 6379 << ""
                                        << ""
@@ -144,6 +156,10 @@ private slots:
                                  << "database";
         QTest::newRow("db negative") << "redis://h/-1"
                                      << "database";
+        QTest::newRow("unknown parameter") << "redis://h/1?timeout=3"
+                                           << "parameter";
+        QTest::newRow("query db text") << "redis://h?db=x"
+                                       << "database";
         QTest::newRow("space in host") << "redis://my host"
                                        << "host";
         QTest::newRow("control character") << "redis://h\n:6379"
