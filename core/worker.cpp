@@ -151,7 +151,14 @@ public:
     std::mutex heldMutex;
     std::map<std::string, Held> held;
 
-    mutable std::mutex statsMutex;
+    // Called with statsMutex held when n tasks reach their final outcome.
+    void taskEndedLocked(long long n);
+
+    mutable std::mutex statsMutex; // guards the counters and the three below
+    // untilEmpty: claims on the wire, and a count of claims and finishes, so a thread can
+    // tell that nothing happened elsewhere while its claim came back empty.
+    int claimsOutstanding = 0;
+    long long activity = 0;
     WorkerCounters counts;
     LatencyHistogram latencies;
     bool connected = true;
@@ -165,6 +172,20 @@ void Worker::Private::emit(const WorkerEvent& event)
         onEvent(event);
     } catch (...) {
         // A throwing callback must not take a worker thread down.
+    }
+}
+
+void Worker::Private::taskEndedLocked(long long n)
+{
+    ++activity;
+    counts.inFlight -= n;
+    if (options.untilEmpty && counts.inFlight == 0) {
+        // Threads waiting for the last task in hand look again (a retry, or the end).
+        {
+            std::lock_guard lock(mutex);
+            ++wakeGeneration;
+        }
+        cv.notify_all();
     }
 }
 
@@ -263,7 +284,7 @@ void Worker::Private::release(Queue& queue, const ClaimedTask& task, long long l
     event.finished = queue.connection().serverNowMs();
     {
         std::lock_guard lock(statsMutex);
-        --counts.inFlight;
+        taskEndedLocked(1);
         if (event.outcome == TaskOutcome::Released)
             ++counts.released;
         else if (event.outcome == TaskOutcome::Dead)
@@ -379,7 +400,7 @@ void Worker::Private::flush(Queue& queue, std::deque<Finish>& finishing)
         event.finished = now;
         {
             std::lock_guard lock(statsMutex);
-            --counts.inFlight;
+            taskEndedLocked(1);
             switch (event.outcome) {
             case TaskOutcome::Acked:
                 ++counts.acked;
@@ -445,7 +466,7 @@ bool Worker::Private::runOne(Connection& connection, std::deque<ClaimedTask>& wa
         event.outcome = TaskOutcome::Abandoned;
         {
             std::lock_guard lock(statsMutex);
-            --counts.inFlight;
+            taskEndedLocked(1);
             ++counts.abandoned;
         }
         emit(event);
@@ -504,10 +525,11 @@ void Worker::Private::workerLoop(int index)
                 selfStop(); // maxTasks reached
                 break;
             }
-            long long inFlightBefore = 0;
+            long long activityBefore = 0;
             {
                 std::lock_guard lock(statsMutex);
-                inFlightBefore = counts.inFlight;
+                ++claimsOutstanding;
+                activityBefore = activity;
             }
             uint64_t generation = 0;
             {
@@ -520,6 +542,8 @@ void Worker::Private::workerLoop(int index)
             } catch (...) {
                 if (options.maxTasks > 0)
                     budget += want;
+                std::lock_guard lock(statsMutex);
+                --claimsOutstanding;
                 throw;
             }
             reportOk();
@@ -527,11 +551,30 @@ void Worker::Private::workerLoop(int index)
                 budget += want - static_cast<long long>(claim.tasks.size());
             claimNow = claim.serverNow;
             if (claim.tasks.empty()) {
+                bool empty = false;
+                bool othersBusy = false;
+                {
+                    std::lock_guard lock(statsMutex);
+                    // Conclusive only if no task is in hand, no other claim overlapped this
+                    // one and nothing ended meanwhile (a nack may have put a retry back).
+                    empty = counts.inFlight == 0 && claimsOutstanding == 1 &&
+                            activity == activityBefore;
+                    othersBusy = counts.inFlight > 0;
+                    --claimsOutstanding;
+                }
                 // Nothing pending at all (later tasks and retries are waited for), nothing
                 // in hand that could still be retried; a paused queue would never empty.
-                if (options.untilEmpty && inFlightBefore == 0 && (!claim.nextDue || claim.paused)) {
-                    selfStop();
-                    break;
+                if (options.untilEmpty && (!claim.nextDue || claim.paused)) {
+                    if (empty) {
+                        selfStop();
+                        break;
+                    }
+                    // Overlapping with another thread's claim: look again shortly. Tasks in
+                    // hand elsewhere wake this thread when the last one ends.
+                    if (!othersBusy) {
+                        sleepUntil(Clock::now() + milliseconds(10), &generation);
+                        continue;
+                    }
                 }
                 long long sleepMs = options.pollInterval.count();
                 if (!claim.paused && claim.nextDue)
@@ -558,6 +601,8 @@ void Worker::Private::workerLoop(int index)
             }
             {
                 std::lock_guard lock(statsMutex);
+                --claimsOutstanding;
+                ++activity;
                 counts.claimed += static_cast<long long>(claim.tasks.size());
                 counts.inFlight += static_cast<long long>(claim.tasks.size());
                 for (const auto& t : claim.tasks)
@@ -595,7 +640,7 @@ void Worker::Private::workerLoop(int index)
                 held.erase(f.task.id);
         }
         std::lock_guard lock(statsMutex);
-        counts.inFlight -= static_cast<long long>(finishing.size());
+        taskEndedLocked(static_cast<long long>(finishing.size()));
     }
 
     if (--workersAlive == 0) {
