@@ -181,8 +181,28 @@ ServerInfo AdminClient::probe()
     info.readOnly = m_readOnly.load();
     if (info.readOnly)
         info.readOnlyReason = m_settings.readOnly ? tr("this connection is read-only")
+                              : m_aclReadOnly     ? m_readOnlyWhy
                                                   : tr("the server refuses writes for this user");
     return info;
+}
+
+void AdminClient::probeWritable()
+{
+    // DEL of a key that never exists changes nothing, but an ACL user without write access
+    // to the prefix is refused with NOPERM: the session is then read-only from the start,
+    // instead of failing at the operator's first click.
+    const std::string key = ss(m_settings.prefix) + ":{delayq-admin}:write-probe";
+    try {
+        m_connection->command({"DEL", key});
+        m_readOnly = false;
+    } catch (const delayq::Error& e) {
+        if (e.code() != delayq::ErrorCode::NoPermission)
+            throw;
+        m_readOnly = true;
+        m_aclReadOnly = true;
+        m_readOnlyWhy = tr("the server refuses writes for this user (%1)")
+                            .arg(QString::fromUtf8(e.what()).left(200));
+    }
 }
 
 void AdminClient::connectTo(const ConnectionSettings& settings)
@@ -196,6 +216,7 @@ void AdminClient::connectTo(const ConnectionSettings& settings)
             m_settings.prefix = QStringLiteral("dq");
         m_up = false;
         m_readOnly = settings.readOnly;
+        m_aclReadOnly = false;
         m_connection.reset();
         if (!m_heartbeat) {
             m_heartbeat = new QTimer(m_io);
@@ -231,6 +252,8 @@ void AdminClient::heartbeat()
     try {
         if (!m_up) {
             m_connection->connect();
+            if (!m_settings.readOnly)
+                probeWritable();
             ServerInfo info = probe();
             info.version = qs(m_connection->serverVersion());
             m_up = true;
@@ -477,9 +500,9 @@ void AdminClient::deleteDead(quint64 tag, const QString& queue, const QStringLis
 }
 
 void AdminClient::fillDemo(quint64 tag, const QString& queue, qint64 count, qint64 spreadMs,
-                           int batch)
+                           bool lifecycle, int batch)
 {
-    post([this, tag, queue, count, spreadMs, batch] {
+    post([this, tag, queue, count, spreadMs, lifecycle, batch] {
         qint64 done = 0;
         const QString error = guarded([&](delayq::Connection& c) {
             delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
@@ -503,6 +526,26 @@ void AdminClient::fillDemo(quint64 tag, const QString& queue, qint64 count, qint
                     requests.clear();
                 }
             }
+            if (!lifecycle)
+                return;
+            // Due before everything else, so the claims below take exactly these.
+            std::vector<delayq::PushRequest> early;
+            for (int i = 0; i < 12; ++i) {
+                delayq::PushRequest r;
+                r.id = "webhook-" + std::to_string(i + 1);
+                r.dueAtMs = start - 3600000 + i;
+                r.maxAttempts = 1;
+                r.payload = "{\"url\":\"https://partner.example/hook\",\"event\":\"order.paid\","
+                            "\"order\":" +
+                            std::to_string(90000 + i) + "}";
+                early.push_back(std::move(r));
+            }
+            q.pushBatch(early);
+            auto failed = q.claim(9, 60000, "demo-worker-1");
+            for (const auto& t : failed.tasks)
+                q.nack(t.id, t.token, "HTTP 503 from partner.example after 30s");
+            // Leased for an hour: they stay in the active tab while the demo runs.
+            q.claim(3, 3600000, "demo-worker-2");
         });
         deliver(&AdminClient::demoFilled, tag, done, error);
     });

@@ -58,8 +58,10 @@ public:
     void requeue(quint64 tag, const QString& queue, const QStringList& ids);
     void deleteDead(quint64 tag, const QString& queue, const QStringList& ids);
     // Pushes count demo tasks spread from a few minutes ago to spreadMs ahead, in batches.
+    // With lifecycle, a few tasks are also taken by a pretend worker: some die (dead tab),
+    // some stay leased (active tab), so every view has something to show.
     void fillDemo(quint64 tag, const QString& queue, qint64 count, qint64 spreadMs,
-                  int batch = 10000);
+                  bool lifecycle = false, int batch = 10000);
 
 signals:
     void connected(const delayq::ui::ServerInfo& info);
@@ -97,6 +99,7 @@ private:
     void heartbeat();
     void markDown(const QString& reason);
     ServerInfo probe();
+    void probeWritable();
 
     QThread m_thread;
     QObject* m_io = nullptr; // lives on m_thread; the context of every posted job
@@ -107,6 +110,8 @@ private:
     QString m_displayUrl;
     std::atomic<bool> m_up{false};
     std::atomic<bool> m_readOnly{false};
+    bool m_aclReadOnly = false;       // I/O thread only
+    QString m_readOnlyWhy;            // I/O thread only
     ConnectionSettings m_guiSettings; // read and written on the caller's thread only
 };
 

@@ -157,7 +157,8 @@ int main(int argc, char** argv)
             [&window, demoTag] {
                 window.client()->fillDemo(AdminClient::newTag(), QStringLiteral("emails"), 400,
                                           2LL * 3600 * 1000);
-                window.client()->fillDemo(demoTag, QStringLiteral("demo"), 4000, 6LL * 3600 * 1000);
+                window.client()->fillDemo(demoTag, QStringLiteral("demo"), 4000, 6LL * 3600 * 1000,
+                                          true);
             },
             Qt::SingleShotConnection);
         QObject::connect(window.client(), &AdminClient::demoFilled, &window,

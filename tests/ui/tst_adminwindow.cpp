@@ -17,6 +17,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QDateTime>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -175,6 +176,28 @@ private slots:
         QVERIFY(m_window->actions()->refresh()->isEnabled());
     }
 
+    void aclReadOnlyUserGetsNoWrites()
+    {
+        pushTasks(QStringLiteral("orders"), {"a"});
+        m_server.cli({"ACL", "SETUSER", "viewer", "on", ">viewer-pw", "~*", "&*", "+@read",
+                      "+@connection", "+info", "+time", "+select"});
+        QSignalSpy connected(m_window->client(), &AdminClient::connected);
+        m_window->connectTo(
+            {QStringLiteral("redis://viewer:viewer-pw@127.0.0.1:%1").arg(m_server.port()),
+             QStringLiteral("dq"), false, QString()});
+        QVERIFY(connected.wait(5000));
+        m_window->openQueue(QStringLiteral("orders"));
+        QTRY_COMPARE(pending()->model()->rowCount(), 1);
+        selectRows({0});
+        for (QAction* action : m_window->actions()->writeActions()) {
+            QVERIFY2(!action->isEnabled(), qPrintable(action->text()));
+            QVERIFY2(action->toolTip().contains(QStringLiteral("refuses writes")),
+                     qPrintable(action->toolTip()));
+        }
+        QVERIFY(!m_window->workerDock()->startButton()->isEnabled());
+        m_server.cli({"ACL", "DELUSER", "viewer"});
+    }
+
     void payloadIsShownLiterally()
     {
         const std::string html = "<b>x</b><img src=x>";
@@ -254,6 +277,30 @@ private slots:
         QTRY_VERIFY(m_window->timeline()->hasData());
         QVERIFY(m_window->timeline()->findChild<QLabel*>()->text().startsWith(
             QStringLiteral("3 tasks")));
+    }
+
+    void clickingABarJumpsTheTable()
+    {
+        delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+        delayq::Queue q(conn, "orders");
+        const qint64 base = QDateTime::currentMSecsSinceEpoch() + 3600000;
+        std::vector<delayq::PushRequest> requests;
+        for (int i = 0; i < 600; ++i) {
+            delayq::PushRequest r;
+            r.dueAtMs = base + i * 60000LL;
+            r.payload = "{}";
+            requests.push_back(r);
+        }
+        q.pushBatch(requests);
+        openQueue(QStringLiteral("orders"));
+        QSignalSpy shown(pending(), &TaskTable::rowShown);
+        // What a click on the bar starting at the 400th task's due time asks for.
+        emit m_window->timeline()->timeClicked(base + 400 * 60000LL);
+        QVERIFY(shown.wait(5000));
+        QCOMPARE(shown.first().at(0).toInt(), 400);
+        QVERIFY(pending()->view()->viewport()->rect().intersects(
+            pending()->view()->visualRect(pending()->model()->index(400, 0))));
+        QTRY_COMPARE(m_window->details()->idText(), pending()->model()->idAt(400));
     }
 
 private:
