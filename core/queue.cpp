@@ -586,7 +586,7 @@ Counters Queue::stats()
 
 std::vector<MinuteCounters> Queue::history(long long fromMinute, long long toMinute)
 {
-    if (toMinute < fromMinute || toMinute - fromMinute > 48 * 60)
+    if (fromMinute < 0 || toMinute < fromMinute || toMinute - fromMinute > 48 * 60)
         throw Error(ErrorCode::InvalidArgument, "history covers at most 48 hours");
     std::vector<std::vector<std::string>> commands;
     for (long long m = fromMinute; m <= toMinute; ++m)
@@ -611,6 +611,12 @@ std::vector<long long> Queue::histogram(long long fromMs, long long toMs, int bu
         throw Error(ErrorCode::InvalidArgument, "a histogram has 1 to 10000 buckets");
     if (toMs <= fromMs)
         throw Error(ErrorCode::InvalidArgument, "the histogram's end must be after its start");
+    // Far wider than any due time (a chart may start before 1970), but bounded so that the
+    // bucket arithmetic cannot overflow.
+    constexpr long long kBound = 4'000'000'000'000'000LL; // about 127,000 years
+    if (fromMs < -kBound || toMs > kBound)
+        throw Error(ErrorCode::InvalidArgument,
+                    "a histogram's times must lie within 4e15 ms of 1970 (about 127,000 years)");
     std::vector<std::vector<std::string>> commands;
     commands.reserve(static_cast<size_t>(buckets));
     const double width = static_cast<double>(toMs - fromMs) / buckets;
@@ -673,7 +679,8 @@ std::vector<std::pair<std::string, long long>> membersWithScores(const Reply& re
 
 std::vector<Task> Queue::page(TaskSet set, long long offset, long long limit)
 {
-    if (offset < 0 || limit < 1 || limit > 10000)
+    // The offset bound keeps offset + limit from overflowing.
+    if (offset < 0 || offset > kLatestDueMs || limit < 1 || limit > 10000)
         throw Error(ErrorCode::InvalidArgument, "a page is 1 to 10000 tasks from offset 0 on");
     Reply reply = m_connection.command({"ZRANGE", setKey(set), std::to_string(offset),
                                         std::to_string(offset + limit - 1), "WITHSCORES"});

@@ -9,6 +9,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <climits>
 #include <memory>
 #include <random>
 #include <set>
@@ -1011,6 +1012,7 @@ private slots:
         QVERIFY2(ttl.toLongLong() > 170'000 && ttl.toLongLong() <= 172'800, ttl.constData());
         EXPECT_ERROR(ErrorCode::InvalidArgument, "", q.history(10, 9));
         EXPECT_ERROR(ErrorCode::InvalidArgument, "", q.history(0, 48 * 60 + 1));
+        EXPECT_ERROR(ErrorCode::InvalidArgument, "", q.history(LLONG_MIN, 10));
     }
 
     void histogram()
@@ -1057,6 +1059,9 @@ private slots:
         EXPECT_ERROR(ErrorCode::InvalidArgument, "", q.histogram(from, from, 5));
         EXPECT_ERROR(ErrorCode::InvalidArgument, "", q.histogram(from, to, 0));
         EXPECT_ERROR(ErrorCode::InvalidArgument, "", q.histogram(from, to, 10'001));
+        EXPECT_ERROR(ErrorCode::InvalidArgument, "", q.histogram(LLONG_MIN, LLONG_MAX, 10));
+        // A chart may start before 1970: nothing is due there, and that is no error.
+        QCOMPARE(q.histogram(-60'000, 0, 3), (std::vector<long long>{0, 0, 0}));
     }
 
     void pagesRanksAndFind()
@@ -1118,6 +1123,7 @@ private slots:
 
         EXPECT_ERROR(ErrorCode::InvalidArgument, "", q.page(TaskSet::Pending, -1, 10));
         EXPECT_ERROR(ErrorCode::InvalidArgument, "", q.page(TaskSet::Pending, 0, 0));
+        EXPECT_ERROR(ErrorCode::InvalidArgument, "", q.page(TaskSet::Pending, LLONG_MAX, 10));
         EXPECT_ERROR(ErrorCode::InvalidArgument, "", q.pageFromScore(TaskSet::Pending, 0, 10'001));
     }
 
