@@ -162,6 +162,7 @@ public:
     WorkerCounters counts;
     LatencyHistogram latencies;
     bool connected = true;
+    std::string lastError; // the last Error event's text, until a claim succeeds
 };
 
 void Worker::Private::emit(const WorkerEvent& event)
@@ -193,6 +194,7 @@ void Worker::Private::reportOk()
 {
     {
         std::lock_guard lock(statsMutex);
+        lastError.clear();
         if (connected)
             return;
         connected = true;
@@ -214,6 +216,11 @@ void Worker::Private::reportError(const Error& e)
                 return; // one event per outage, not one per thread and retry
             connected = false;
             counts.connected = false;
+        } else {
+            // The same refusal again (every thread, every backoff): said once until it changes.
+            if (lastError == e.what())
+                return;
+            lastError = e.what();
         }
     }
     WorkerEvent event;
@@ -803,6 +810,7 @@ bool Worker::start()
         m_d->counts = WorkerCounters{};
         m_d->latencies.clear();
         m_d->connected = true;
+        m_d->lastError.clear();
     }
     m_d->subscriber = std::make_unique<Subscriber>(o.connection);
     m_d->workersAlive = o.concurrency;
