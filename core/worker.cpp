@@ -15,6 +15,7 @@
 #include <mutex>
 #include <pthread.h>
 #include <random>
+#include <set>
 #include <thread>
 #include <unistd.h>
 
@@ -162,7 +163,7 @@ public:
     WorkerCounters counts;
     LatencyHistogram latencies;
     bool connected = true;
-    std::string lastError; // the last Error event's text, until a claim succeeds
+    std::set<std::string> reportedErrors; // Error events' texts, until a claim succeeds
 };
 
 void Worker::Private::emit(const WorkerEvent& event)
@@ -194,7 +195,7 @@ void Worker::Private::reportOk()
 {
     {
         std::lock_guard lock(statsMutex);
-        lastError.clear();
+        reportedErrors.clear();
         if (connected)
             return;
         connected = true;
@@ -217,10 +218,11 @@ void Worker::Private::reportError(const Error& e)
             connected = false;
             counts.connected = false;
         } else {
-            // The same refusal again (every thread, every backoff): said once until it changes.
-            if (lastError == e.what())
+            // The same refusal again (every thread, every backoff): said once until a claim
+            // succeeds. Bounded: a server inventing new texts cannot grow the set.
+            if (reportedErrors.count(e.what()) || reportedErrors.size() >= 16)
                 return;
-            lastError = e.what();
+            reportedErrors.insert(e.what());
         }
     }
     WorkerEvent event;
@@ -810,7 +812,7 @@ bool Worker::start()
         m_d->counts = WorkerCounters{};
         m_d->latencies.clear();
         m_d->connected = true;
-        m_d->lastError.clear();
+        m_d->reportedErrors.clear();
     }
     m_d->subscriber = std::make_unique<Subscriber>(o.connection);
     m_d->workersAlive = o.concurrency;
