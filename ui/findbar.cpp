@@ -10,6 +10,7 @@
 #include <QKeyEvent>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QShortcut>
 #include <QToolButton>
 
 namespace delayq::ui {
@@ -38,6 +39,9 @@ FindBar::FindBar(QWidget* parent) : QWidget(parent)
     connect(find, &QPushButton::clicked, this, &FindBar::findId);
     connect(jump, &QPushButton::clicked, this, &FindBar::jumpToTime);
     connect(close, &QToolButton::clicked, this, &QWidget::hide);
+    auto* escape = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    escape->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(escape, &QShortcut::activated, this, &QWidget::hide);
     connect(m_input, &QLineEdit::returnPressed, this, [this] {
         // A time-looking entry jumps; anything else is an id.
         const QString text = m_input->text().trimmed();

@@ -30,14 +30,18 @@ HistoryChart::HistoryChart(AdminClient* client, QWidget* parent) : QWidget(paren
     counts->setTickStep(1);
     counts->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
     m_plot->yAxis->setTicker(counts);
-    m_acked = m_plot->addGraph();
+    // Stacked bars: a minute's total height is everything that finished in it.
+    m_acked = new QCPBars(m_plot->xAxis, m_plot->yAxis);
     m_acked->setName(tr("acked"));
-    m_acked->setPen(QPen(QColor(0x2e, 0x8b, 0x57), 2));
-    m_acked->setLineStyle(QCPGraph::lsStepLeft);
-    m_failed = m_plot->addGraph();
+    m_acked->setPen(Qt::NoPen);
+    m_acked->setBrush(QColor(0x2e, 0x8b, 0x57));
+    m_acked->setWidth(60 * 0.8);
+    m_failed = new QCPBars(m_plot->xAxis, m_plot->yAxis);
     m_failed->setName(tr("failed"));
-    m_failed->setPen(QPen(QColor(0xd9, 0x53, 0x4f), 2));
-    m_failed->setLineStyle(QCPGraph::lsStepLeft);
+    m_failed->setPen(Qt::NoPen);
+    m_failed->setBrush(QColor(0xd9, 0x53, 0x4f));
+    m_failed->setWidth(60 * 0.8);
+    m_failed->moveAbove(m_acked);
     m_plot->legend->setVisible(true);
     m_plot->legend->setFont(font());
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
@@ -84,15 +88,15 @@ void HistoryChart::onLoaded(const HistoryResult& result)
     QVector<double> keys, acked, failed;
     double top = 4;
     for (qsizetype i = 0; i < result.acked.size(); ++i) {
-        keys.append(static_cast<double>((result.fromMinute + i) * 60));
+        keys.append(static_cast<double>((result.fromMinute + i) * 60 + 30));
         acked.append(static_cast<double>(result.acked.at(i)));
         failed.append(static_cast<double>(result.failed.at(i)));
-        top = qMax(top, qMax(acked.last(), failed.last()));
+        top = qMax(top, acked.last() + failed.last());
     }
     m_acked->setData(keys, acked, true);
     m_failed->setData(keys, failed, true);
     if (!keys.isEmpty())
-        m_plot->xAxis->setRange(keys.first(), keys.last() + 60);
+        m_plot->xAxis->setRange(keys.first() - 30, keys.last() + 30);
     m_plot->yAxis->setRange(0, top * 1.15);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
     m_loaded = true;

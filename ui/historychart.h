@@ -4,7 +4,7 @@
 
 #include <QWidget>
 
-class QCPGraph;
+class QCPBars;
 class QCustomPlot;
 
 namespace delayq::ui {
@@ -33,8 +33,8 @@ private:
 
     AdminClient* m_client;
     QCustomPlot* m_plot;
-    QCPGraph* m_acked;
-    QCPGraph* m_failed;
+    QCPBars* m_acked;
+    QCPBars* m_failed;
     QString m_queue;
     bool m_inFlight = false;
     bool m_loaded = false;

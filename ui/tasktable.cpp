@@ -39,7 +39,18 @@ TaskTable::TaskTable(AdminClient* client, TaskSetKind set, QWidget* parent)
             [this] { emit currentTaskChanged(); });
     connect(m_model, &TaskModel::pageLoaded, this, &TaskTable::onPageLoaded);
     // A refresh may have new data for the current task (attempts, due time).
-    connect(m_model, &TaskModel::refreshed, this, [this] { emit currentTaskChanged(); });
+    connect(m_model, &TaskModel::refreshed, this, [this] {
+        if (m_fitIdColumn) {
+            // Ids chosen by callers are often short: give the room to the next columns. The
+            // view measures the rows on screen only, so this is cheap on any queue size.
+            m_fitIdColumn = false;
+            const int column = m_model->columnOf(TaskModel::Field::Id);
+            const int wide = m_view->columnWidth(column);
+            m_view->resizeColumnToContents(column);
+            m_view->setColumnWidth(column, qBound(80, m_view->columnWidth(column) + 8, wide));
+        }
+        emit currentTaskChanged();
+    });
     connect(client, &AdminClient::located, this, &TaskTable::onLocated);
 }
 
@@ -82,6 +93,8 @@ void TaskTable::sizeColumns()
 void TaskTable::setQueue(const QString& queue)
 {
     m_pendingJump = -1;
+    m_fitIdColumn = true;
+    sizeColumns();
     m_model->setQueue(queue);
 }
 

@@ -53,6 +53,7 @@ private:
     TaskModel* m_model;
     QTableView* m_view;
     qint64 m_pendingJump = -1;
+    bool m_fitIdColumn = false;
     quint64 m_locateTag = 0;
 };
 
