@@ -4,6 +4,7 @@
 #include <QTest>
 
 #include <cstdlib>
+#include <random>
 
 using namespace delayq;
 
@@ -241,6 +242,29 @@ private slots:
         const QString shown = QString::fromStdString(o.displayUrl());
         QTEST(shown, "shown");
         QVERIFY(!shown.contains(QLatin1String("Hunter2")));
+    }
+
+    // Random text made of URL characters: every outcome is a parse or InvalidArgument,
+    // never another exception or a crash (run under DELAYQ_SANITIZE to catch over-reads).
+    void garbageNeverCrashes()
+    {
+        const std::string alphabet = "redis:/unix@[]%?&=#:0123456789abcdefAF.-_ \x01\xff";
+        const std::vector<std::string> seeds = {"redis://", "unix://", "redis://u:p@", "redis://["};
+        std::mt19937 gen(11);
+        for (int i = 0; i < 20'000; ++i) {
+            std::string url = seeds[gen() % seeds.size()];
+            const size_t length = gen() % 24;
+            for (size_t k = 0; k < length; ++k)
+                url += alphabet[gen() % alphabet.size()];
+            try {
+                const auto o = ConnectionOptions::fromUrl(url);
+                QVERIFY(o.port >= 1 && o.port <= 65535);
+                QVERIFY(o.db >= 0);
+                QVERIFY(!o.displayUrl().empty());
+            } catch (const Error& e) {
+                QCOMPARE(e.code(), ErrorCode::InvalidArgument);
+            }
+        }
     }
 
     void defaultUrlFollowsEnvironment()

@@ -5,6 +5,7 @@
 #include <QTest>
 
 #include <ctime>
+#include <random>
 
 using namespace delayq;
 
@@ -202,6 +203,31 @@ private slots:
             QCOMPARE(e.code(), ErrorCode::InvalidArgument);
             const QString message = QString::fromStdString(e.what());
             QVERIFY2(message.contains(mentions), qPrintable(message));
+        }
+    }
+
+    // Random text made of the characters times and durations use: a value or
+    // InvalidArgument, never another exception, a crash, or an out-of-range instant.
+    void garbageNeverCrashes()
+    {
+        const std::string alphabet = "0123456789-:+.TZ zmshd,";
+        std::mt19937 gen(5);
+        for (int i = 0; i < 20'000; ++i) {
+            std::string text = i % 2 ? "2026-" : "";
+            const size_t length = gen() % 30;
+            for (size_t k = 0; k < length; ++k)
+                text += alphabet[gen() % alphabet.size()];
+            try {
+                const long long ms = parseTime(text);
+                QVERIFY2(ms >= 0 && ms <= 253'402'300'799'999LL, text.c_str());
+            } catch (const Error& e) {
+                QCOMPARE(e.code(), ErrorCode::InvalidArgument);
+            }
+            try {
+                QVERIFY2(parseDuration(text) >= 0, text.c_str());
+            } catch (const Error& e) {
+                QCOMPARE(e.code(), ErrorCode::InvalidArgument);
+            }
         }
     }
 
