@@ -88,6 +88,8 @@ struct Held
         Released
     };
     std::string token;
+    int attempt = 0;
+    long long due = 0;
     long long leaseMs = 0;
     Clock::time_point nextExtend;
     State state = State::Waiting;
@@ -322,22 +324,23 @@ void Worker::Private::releaseAllHeld(Queue& queue)
 {
     // Waiting and running tasks are handed back here, so a stuck handler or a dead worker
     // thread does not keep them; their worker thread discards its result later.
-    std::vector<std::pair<std::string, std::string>> toRelease;
+    std::vector<ClaimedTask> toRelease;
     {
         std::lock_guard lock(heldMutex);
         for (auto& [id, h] : held) {
             if (h.state == Held::State::Waiting || h.state == Held::State::Running) {
                 h.state = Held::State::Released;
-                toRelease.emplace_back(id, h.token);
+                ClaimedTask task;
+                task.id = id;
+                task.token = h.token;
+                task.attempts = h.attempt;
+                task.due = h.due;
+                toRelease.push_back(std::move(task));
             }
         }
     }
-    for (const auto& [id, token] : toRelease) {
-        ClaimedTask task;
-        task.id = id;
-        task.token = token;
+    for (const auto& task : toRelease)
         release(queue, task, 0, "the worker was stopped at once");
-    }
 }
 
 void Worker::Private::heartbeat(Queue& queue)
@@ -603,6 +606,8 @@ void Worker::Private::workerLoop(int index)
                 for (const auto& t : claim.tasks) {
                     Held h;
                     h.token = t.token;
+                    h.attempt = t.attempts;
+                    h.due = t.due;
                     h.leaseMs = std::max(1LL, t.leaseDeadline - claim.serverNow);
                     h.nextExtend = now + milliseconds(std::max(1LL, h.leaseMs / 3));
                     held[t.id] = h;

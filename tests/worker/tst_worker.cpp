@@ -186,6 +186,47 @@ private slots:
         QCOMPARE(q.counts().pending, 1LL); // due again at once, for another worker
     }
 
+    void stopNowHandsBackEverything()
+    {
+        Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
+        Queue q(conn, "jobs");
+        q.pushBatch(std::vector<PushRequest>(3));
+        auto o = options(1s);
+        o.concurrency = 1;
+        o.batch = 3;
+        std::atomic<bool> running{false};
+        EventLog log;
+        Worker* self = nullptr;
+        Worker w(
+            o,
+            [&](const ClaimedTask&) {
+                running = true;
+                while (!self->abortRequested())
+                    std::this_thread::sleep_for(10ms);
+                return HandlerResult::ack();
+            },
+            [&](const WorkerEvent& e) { log.add(e); });
+        self = &w;
+        QVERIFY(w.start());
+        QTRY_VERIFY(running.load());
+        w.stopNow();
+        QVERIFY(!w.isRunning());
+        // The running task and the two waiting behind it all go back, due at once; the
+        // running one's late ack is discarded.
+        const auto c = w.counters();
+        QCOMPARE(c.released, 3LL);
+        QCOMPARE(c.acked, 0LL);
+        QCOMPARE(c.inFlight, 0LL);
+        const auto events = log.tasks();
+        QCOMPARE(events.size(), size_t(3));
+        for (const auto& e : events) {
+            QCOMPARE(e.outcome, TaskOutcome::Released);
+            QCOMPARE(e.attempt, 1);
+        }
+        QCOMPARE(q.counts().active, 0LL);
+        QCOMPARE(q.counts().dueNow, 3LL);
+    }
+
     void reaperReturnsAnAbandonedTask()
     {
         Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
