@@ -36,13 +36,16 @@ public:
     // --- consuming
     // leaseMs 0: the queue's lease_ms; at most 7 days (as for extend).
     ClaimResult claim(int maxTasks, long long leaseMs, const std::string& worker);
-    // Many acks in one call; each id comes back Done or (stale token) as lease lost.
+    // Many acks in one call: true = acked, false = lease lost (stale token, or the task is gone).
     std::vector<bool> ack(const std::vector<std::pair<std::string, std::string>>& idTokens);
     void ack(const std::string& id, const std::string& token); // throws LeaseLost
-    // retryDelayMs < 0: the task's backoff schedule.
+    // Retry after the backoff, or dead (keeping `error`) once attempts are spent.
+    // retryDelayMs < 0: the task's backoff schedule (else the queue's). Throws LeaseLost.
     NackResult nack(const std::string& id, const std::string& token, const std::string& error,
                     long long retryDelayMs = -1);
+    // Returns the new lease deadline (ms). leaseMs 0: the queue's lease_ms. Throws LeaseLost.
     long long extend(const std::string& id, const std::string& token, long long leaseMs);
+    // Expired leases back to pending (due now), or to dead when attempts are spent; bounded.
     ReapResult reap(int maxTasks);
 
     // --- dead letters
