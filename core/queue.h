@@ -24,7 +24,8 @@ public:
 
     // --- producing
     PushResult push(const PushRequest& request);
-    // One script call per chunk; the results are in the order of the requests.
+    // One script call per chunk (at most 1000 requests with the same replace flag), all in one
+    // pipeline; the results are in the order of the requests. A bad request refuses them all.
     std::vector<PushResult> pushBatch(const std::vector<PushRequest>& requests);
 
     // --- operating on pending tasks
