@@ -16,6 +16,7 @@ namespace delayq::ui {
 namespace {
 
 std::atomic<quint64> g_nextTag{1};
+constexpr size_t kPagePayloadBytes = 4096;
 
 delayq::TaskSet toCore(TaskSetKind set)
 {
@@ -53,11 +54,13 @@ std::string ss(const QString& s)
     return s.toStdString();
 }
 
-TaskRow toRow(const delayq::Task& t)
+TaskRow toRow(const delayq::Task& t, size_t maxPayload = std::string::npos)
 {
     TaskRow r;
     r.id = qs(t.id);
-    r.payload = QByteArray(t.payload.data(), static_cast<qsizetype>(t.payload.size()));
+    const size_t kept = std::min(t.payload.size(), maxPayload);
+    r.payload = QByteArray(t.payload.data(), static_cast<qsizetype>(kept));
+    r.payloadSize = static_cast<qint64>(t.payload.size());
     r.score = t.score;
     r.due = t.due;
     r.created = t.created;
@@ -106,6 +109,7 @@ AdminClient::AdminClient(QObject* parent) : QObject(parent)
     qRegisterMetaType<HistoryResult>();
     qRegisterMetaType<LocateResult>();
     qRegisterMetaType<ActionResult>();
+    qRegisterMetaType<TaskResult>();
     m_thread.setObjectName(QStringLiteral("delayq-io"));
     m_io = new QObject;
     m_io->moveToThread(&m_thread);
@@ -146,6 +150,10 @@ QString AdminClient::guarded(const std::function<void(delayq::Connection&)>& job
 {
     if (!m_connection)
         return tr("not connected: choose a server first");
+    // While the server is away only the heartbeat tries to reach it, so queued requests
+    // fail at once instead of each waiting out a connect timeout.
+    if (!m_up)
+        return tr("not connected to %1 (reconnecting)").arg(m_displayUrl);
     try {
         job(*m_connection);
         return {};
@@ -298,8 +306,9 @@ void AdminClient::loadPages(quint64 tag, const QString& queue, TaskSetKind set,
                 if (offset < result.total) {
                     auto tasks = q.page(toCore(set), offset, limit);
                     rows.reserve(static_cast<qsizetype>(tasks.size()));
+                    // Pages are cached: big payloads are cut, the details pane loads them whole.
                     for (const auto& t : tasks)
-                        rows.append(toRow(t));
+                        rows.append(toRow(t, kPagePayloadBytes));
                 }
                 result.offsets.append(offset);
                 result.pages.append(rows);
@@ -370,6 +379,25 @@ void AdminClient::loadHistory(quint64 tag, const QString& queue, qint64 fromMinu
             }
         });
         deliver(&AdminClient::historyLoaded, result);
+    });
+}
+
+void AdminClient::loadTask(quint64 tag, const QString& queue, const QString& id)
+{
+    post([this, tag, queue, id] {
+        TaskResult result;
+        result.tag = tag;
+        result.queue = queue;
+        result.error = guarded([&](delayq::Connection& c) {
+            delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
+            auto found = q.find(ss(id));
+            if (!found)
+                return;
+            result.found = true;
+            result.set = fromCore(found->first);
+            result.task = toRow(found->second);
+        });
+        deliver(&AdminClient::taskLoaded, result);
     });
 }
 

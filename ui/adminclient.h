@@ -45,6 +45,8 @@ public:
     void loadCounts(quint64 tag, const QString& queue);
     void loadHistogram(quint64 tag, const QString& queue, qint64 fromMs, qint64 toMs, int buckets);
     void loadHistory(quint64 tag, const QString& queue, qint64 fromMinute, qint64 toMinute);
+    // One task with its whole payload, wherever it is.
+    void loadTask(quint64 tag, const QString& queue, const QString& id);
     // Row of the first task due at or after ms.
     void locateTime(quint64 tag, const QString& queue, TaskSetKind set, qint64 ms);
     // Set and row of a task id, wherever it is.
@@ -74,6 +76,7 @@ signals:
     void histogramLoaded(const delayq::ui::HistogramResult& result);
     void historyLoaded(const delayq::ui::HistoryResult& result);
     void located(const delayq::ui::LocateResult& result);
+    void taskLoaded(const delayq::ui::TaskResult& result);
     void actionFinished(const delayq::ui::ActionResult& result);
     void demoFilled(quint64 tag, qint64 count, const QString& error);
     // The server refused a write for this user (ACL): the session is read-only from now on.

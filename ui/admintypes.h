@@ -38,7 +38,8 @@ struct ServerInfo
 struct TaskRow
 {
     QString id;
-    QByteArray payload;
+    QByteArray payload; // in pages: at most the first 4 KiB (payloadSize tells the rest)
+    qint64 payloadSize = 0;
     qint64 score = 0;
     qint64 due = 0;
     qint64 created = 0;
@@ -123,6 +124,16 @@ struct LocateResult
     QString error;
 };
 
+struct TaskResult
+{
+    quint64 tag = 0;
+    QString queue;
+    bool found = false;
+    TaskSetKind set = TaskSetKind::Pending;
+    TaskRow task; // whole payload
+    QString error;
+};
+
 struct IdOutcome
 {
     QString id;
@@ -161,3 +172,4 @@ Q_DECLARE_METATYPE(delayq::ui::HistogramResult)
 Q_DECLARE_METATYPE(delayq::ui::HistoryResult)
 Q_DECLARE_METATYPE(delayq::ui::LocateResult)
 Q_DECLARE_METATYPE(delayq::ui::ActionResult)
+Q_DECLARE_METATYPE(delayq::ui::TaskResult)

@@ -84,6 +84,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(m_actions, &TaskActions::resultReported, this,
             [this](const QString& summary) { statusBar()->showMessage(summary, 15000); });
     connect(m_client, &AdminClient::countsLoaded, this, &MainWindow::onCounts);
+    connect(m_client, &AdminClient::taskLoaded, this, [this](const TaskResult& result) {
+        const TaskRow* current = m_tabs->current()->currentTask();
+        if (result.tag != m_taskTag || !result.found || !current || current->id != m_taskId)
+            return;
+        m_fullTaskId = result.task.id;
+        m_details->showTask(result.task, result.set);
+    });
     connect(m_timeline, &TimelineChart::timeClicked, this, [this](qint64 ms) {
         m_tabs->setCurrentSet(TaskSetKind::Pending);
         m_tabs->table(TaskSetKind::Pending)->jumpToTime(ms);
@@ -226,6 +233,7 @@ void MainWindow::openQueue(const QString& name)
     m_workerDock->setQueue(name);
     m_queues->setCurrentQueue(name);
     m_details->clear();
+    m_fullTaskId.clear();
     updateTitle();
     emit queueChanged(name);
     refreshAll();
@@ -299,10 +307,21 @@ void MainWindow::setUtc(bool utc)
 void MainWindow::showCurrentTask()
 {
     const TaskTable* table = m_tabs->current();
-    if (const TaskRow* task = table->currentTask())
+    if (const TaskRow* task = table->currentTask()) {
+        const bool truncated = task->payloadSize > task->payload.size();
+        // A refresh must not swap the whole payload on screen back for its first 4 KiB.
+        if (truncated && task->id == m_fullTaskId)
+            return;
         m_details->showTask(*task, table->set());
-    else if (!table->view()->selectionModel()->currentIndex().isValid())
+        // Pages hold the start of big payloads only; the pane shows the whole one.
+        if (truncated) {
+            m_taskTag = AdminClient::newTag();
+            m_taskId = task->id;
+            m_client->loadTask(m_taskTag, m_queue, task->id);
+        }
+    } else if (!table->view()->selectionModel()->currentIndex().isValid()) {
         m_details->clear();
+    }
 }
 
 void MainWindow::updateTitle()

@@ -88,6 +88,9 @@ private:
     qint64 m_clockOffsetMs = 0;
     bool m_countsInFlight = false;
     quint64 m_countsTag = 0;
+    quint64 m_taskTag = 0;
+    QString m_taskId;
+    QString m_fullTaskId; // the task whose whole payload the details pane shows
     bool m_waitingForLoad = false;
     bool m_firstPageShown = false;
     bool m_timelineShown = false;

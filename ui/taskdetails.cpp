@@ -146,8 +146,14 @@ void TaskDetails::render()
     m_lastError->setText(m_task.lastError.isEmpty() ? QStringLiteral("-") : m_task.lastError);
     bool json = false;
     const QString text = formatPayload(m_task.payload, &json);
-    m_format->setText(json ? tr("Payload (JSON, %1 bytes)").arg(m_task.payload.size())
-                           : tr("Payload (text, %1 bytes)").arg(m_task.payload.size()));
+    const qint64 size = qMax<qint64>(m_task.payloadSize, m_task.payload.size());
+    if (size > m_task.payload.size())
+        m_format->setText(tr("Payload (%1 bytes; the first %2 shown, loading the rest…)")
+                              .arg(size)
+                              .arg(m_task.payload.size()));
+    else
+        m_format->setText(json ? tr("Payload (JSON, %1 bytes)").arg(size)
+                               : tr("Payload (text, %1 bytes)").arg(size));
     m_payload->setPlainText(text);
 }
 

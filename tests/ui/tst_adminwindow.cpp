@@ -220,6 +220,22 @@ private slots:
         QCOMPARE(payload.data().toString(), QString::fromStdString(html));
     }
 
+    void bigPayloadIsShownWhole()
+    {
+        // Pages keep the first 4 KiB of a payload; the details pane fetches all of it.
+        std::string big = "{\"blob\":\"" + std::string(100000, 'x') + "\"}";
+        delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+        delayq::Queue q(conn, "orders");
+        delayq::PushRequest r;
+        r.payload = big;
+        q.push(r);
+        openQueue(QStringLiteral("orders"));
+        QTRY_COMPARE(pending()->model()->rowCount(), 1);
+        QVERIFY(pending()->model()->taskAt(0)->payload.size() < 5000);
+        selectRows({0});
+        QTRY_VERIFY(m_window->details()->payloadText().count(QLatin1Char('x')) == 100000);
+    }
+
     void jsonPayloadIsPrettyPrinted()
     {
         bool json = false;
