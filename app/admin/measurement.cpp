@@ -15,10 +15,12 @@
 #include <QFile>
 #include <QScrollBar>
 #include <QTableView>
+#include <QThread>
 #include <QTimer>
 
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 
 using namespace delayq::ui;
 
@@ -51,6 +53,21 @@ QString procStatus(const char* field)
             return QString::fromLatin1(line.mid(static_cast<qsizetype>(qstrlen(field))))
                 .simplified();
     return QStringLiteral("?");
+}
+
+qint64 threadCpuUs()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<qint64>(ts.tv_sec) * 1000000 + ts.tv_nsec / 1000;
+}
+
+QString loadAverage()
+{
+    QFile file(QStringLiteral("/proc/loadavg"));
+    if (!file.open(QIODevice::ReadOnly))
+        return QStringLiteral("?");
+    return QString::fromLatin1(file.readAll()).section(QLatin1Char(' '), 0, 2);
 }
 
 double ms(qint64 ns)
@@ -116,6 +133,12 @@ void Measurement::onTick()
     const qint64 late = m_sinceTick.nsecsElapsed() / 1000 - kTickMs * 1000;
     m_sinceTick.restart();
     m_maxStallUs = std::max(m_maxStallUs, late);
+    // CPU time the GUI thread itself spent since the last tick: what our code cost,
+    // without the time a loaded machine kept the thread waiting for a core.
+    const qint64 cpu = threadCpuUs();
+    if (m_lastCpuUs > 0)
+        m_maxBusyUs = std::max(m_maxBusyUs, cpu - m_lastCpuUs);
+    m_lastCpuUs = cpu;
     ++m_ticks;
 }
 
@@ -198,8 +221,9 @@ int Measurement::run()
     m_tick->stop();
 
     auto maxOf = [](const QList<qint64>& v) { return *std::max_element(v.begin(), v.end()); };
-    std::printf("measure: queue %s with %lld pending tasks\n", qPrintable(m_queue),
-                static_cast<long long>(total));
+    std::printf("measure: queue %s with %lld pending tasks (load average %s on %d cores)\n",
+                qPrintable(m_queue), static_cast<long long>(total), qPrintable(loadAverage()),
+                QThread::idealThreadCount());
     std::printf("  first page visible after opening the queue: %8.1f ms  (target <= 300)\n",
                 ms(firstPage));
     std::printf("  first timeline shown after opening:         %8.1f ms\n", ms(firstChart));
@@ -215,6 +239,8 @@ int Measurement::run()
                 steps);
     std::printf("  GUI thread longest stall (%lld ticks):       %8.1f ms  (target <= 50)\n",
                 static_cast<long long>(m_ticks), static_cast<double>(m_maxStallUs) / 1000.0);
+    std::printf("  GUI thread longest busy stretch (its CPU time between ticks): %6.1f ms\n",
+                static_cast<double>(m_maxBusyUs) / 1000.0);
     std::printf("  resident memory: %s now, %s peak  (target <= 200 MB)\n",
                 qPrintable(procStatus("VmRSS:")), qPrintable(procStatus("VmHWM:")));
     std::fflush(stdout);

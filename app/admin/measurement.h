@@ -35,5 +35,7 @@ private:
     QTimer* m_tick = nullptr;
     QElapsedTimer m_sinceTick;
     qint64 m_maxStallUs = 0;
+    qint64 m_maxBusyUs = 0;
+    qint64 m_lastCpuUs = 0;
     qint64 m_ticks = 0;
 };
