@@ -150,6 +150,29 @@ private slots:
         QCOMPARE(table.currentTask()->score, base + 701 * 1000);
     }
 
+    void showsTimesInLocalTimeOrUtc()
+    {
+        // 2030-01-02 03:04:05.678 UTC: a fixed instant, shown to the millisecond.
+        const qint64 due = 1893553445678;
+        pushTasks(QStringLiteral("utc"), 1, due, 1);
+        TaskModel model(m_client, TaskSetKind::Pending);
+        QSignalSpy refreshed(&model, &TaskModel::refreshed);
+        model.setQueue(QStringLiteral("utc"));
+        QVERIFY(refreshed.wait(5000));
+        const QModelIndex time = model.index(0, model.columnOf(TaskModel::Field::Time));
+        const QString local = QDateTime::fromMSecsSinceEpoch(due, Qt::LocalTime)
+                                  .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
+        QCOMPARE(time.data().toString(), local);
+        model.setUtc(true);
+        QCOMPARE(time.data().toString(), QStringLiteral("2030-01-02 03:04:05.678Z"));
+        QVERIFY(model.headerData(time.column(), Qt::Horizontal)
+                    .toString()
+                    .contains(QStringLiteral("UTC")));
+        const QModelIndex when = model.index(0, model.columnOf(TaskModel::Field::Relative));
+        QVERIFY2(when.data().toString().startsWith(QStringLiteral("in ")),
+                 qPrintable(when.data().toString()));
+    }
+
     void emptyQueueHasNoRows()
     {
         TaskModel model(m_client, TaskSetKind::Dead);
