@@ -251,7 +251,10 @@ long long Connection::serverNowMs()
 {
     // The offset is measured at connect, so the first call connects. It never throws: with
     // the server unreachable, the last measured offset is the best estimate there is.
-    if (!m_offsetKnown) {
+    // One try only: while the server is unreachable, a clock read must not wait on a connect
+    // each time (any later call that connects measures the offset anyway).
+    if (!m_offsetKnown && !m_offsetTried) {
+        m_offsetTried = true;
         try {
             ensureConnected();
         } catch (const Error&) {

@@ -54,7 +54,7 @@ public:
     long long serverTimeMs();
     // Server clock estimated from the local clock and the offset measured at connect,
     // for reads that need "now" without a round trip (and for users who may not run TIME).
-    // Connects first if the offset was never measured; never throws.
+    // The first call connects if the offset was never measured; never throws.
     long long serverNowMs();
     // Server clock minus local clock, ms, as measured at the last connect.
     long long clockOffsetMs() const { return m_clockOffsetMs; }
@@ -71,6 +71,7 @@ private:
     long long m_clockOffsetMs = 0;
     long long m_clockOffsetUs = 0;
     bool m_offsetKnown = false;
+    bool m_offsetTried = false;
     struct Context;
     std::unique_ptr<Context> m_context;
 };

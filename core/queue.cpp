@@ -116,11 +116,11 @@ Queue::Queue(Connection& connection, const std::string& name, const std::string&
     : m_connection(connection), m_keys(prefix, name)
 {}
 
-void Queue::checkDelay(long long delayMs)
+void Queue::checkDelay(long long delayMs, long long nowMs)
 {
     if (delayMs < 0)
         throw Error(ErrorCode::InvalidArgument, "the delay must not be negative");
-    if (delayMs > kLatestDueMs - m_connection.serverNowMs())
+    if (delayMs > kLatestDueMs - nowMs)
         throw Error(ErrorCode::InvalidArgument, "the delay reaches past the year 9999");
 }
 
@@ -230,10 +230,12 @@ std::vector<PushResult> Queue::pushBatch(const std::vector<PushRequest>& request
     std::vector<std::string> backoffs;
     ids.reserve(requests.size());
     backoffs.reserve(requests.size());
+    // Once, not per request: with the server unreachable each call would try to connect.
+    const long long nowMs = m_connection.serverNowMs();
     for (const auto& r : requests) {
         std::string id = r.id.empty() ? generateTaskId() : r.id;
         Keys::validateTaskId(id);
-        checkDelay(r.delayMs);
+        checkDelay(r.delayMs, nowMs);
         if (r.dueAtMs && (*r.dueAtMs < 0 || *r.dueAtMs > kLatestDueMs))
             throw Error(ErrorCode::InvalidArgument, "the due time must be between 1970 and 9999");
         if (r.maxAttempts < 0 || r.maxAttempts > 1000000)
@@ -328,7 +330,7 @@ std::vector<IdResult> Queue::reschedule(const std::vector<std::string>& ids,
                                         std::optional<long long> dueAtMs, long long delayMs)
 {
     requireWritable("reschedule tasks");
-    checkDelay(delayMs);
+    checkDelay(delayMs, m_connection.serverNowMs());
     if (dueAtMs && (*dueAtMs < 0 || *dueAtMs > kLatestDueMs))
         throw Error(ErrorCode::InvalidArgument, "the due time must be between 1970 and 9999");
     return idScript(
@@ -408,7 +410,7 @@ NackResult Queue::nack(const std::string& id, const std::string& token, const st
     requireWritable("nack a task");
     Keys::validateTaskId(id);
     if (retryDelayMs >= 0)
-        checkDelay(retryDelayMs);
+        checkDelay(retryDelayMs, m_connection.serverNowMs());
     Reply reply = m_connection.evalScript(
         scripts::nack, scriptKeys(),
         {id, token, error, std::to_string(retryDelayMs < 0 ? -1 : retryDelayMs), m_keys.wake()});

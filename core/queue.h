@@ -95,7 +95,7 @@ public:
 private:
     void requireWritable(const char* what) const;
     // Throws InvalidArgument for a delay below 0 or one that ends after 9999.
-    void checkDelay(long long delayMs);
+    static void checkDelay(long long delayMs, long long nowMs);
     // The seven KEYS every native-queue script takes, in the order of their contracts.
     std::vector<std::string> scriptKeys() const;
     std::string setKey(TaskSet set) const;
