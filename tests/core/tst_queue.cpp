@@ -715,7 +715,11 @@ private slots:
         q.reschedule({"a"}, std::nullopt, 0);
         claim = q.claim(1, 60'000, "w");
         QVERIFY(!q.nack("a", claim.tasks[0].token, "again", 0).dead);
-        QCOMPARE(q.claim(1, 60'000, "w").tasks.size(), size_t(1));
+        claim = q.claim(1, 60'000, "w");
+        QCOMPARE(claim.tasks.size(), size_t(1));
+        // A huge error text is kept, cut to 4096 bytes.
+        q.nack("a", claim.tasks[0].token, std::string(5000, 'e'), 0);
+        QCOMPARE(q.find("a")->second.lastError, std::string(4096, 'e'));
     }
 
     void reapAbandonedLeases()
