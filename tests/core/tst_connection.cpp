@@ -241,6 +241,11 @@ private slots:
         conn.command({"SET", "where", "three"});
         QCOMPARE(m_server.cli({"-n", "3", "GET", "where"}).trimmed(), QByteArray("three"));
         QCOMPARE(m_server.cli({"GET", "where"}).trimmed(), QByteArray());
+        // A reconnect selects the database again.
+        conn.disconnect();
+        QVERIFY(!conn.isConnected());
+        conn.command({"SET", "again", "three"});
+        QCOMPARE(m_server.cli({"-n", "3", "GET", "again"}).trimmed(), QByteArray("three"));
     }
 
     void selectOutOfRangeIsRefused()
