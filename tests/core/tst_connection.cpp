@@ -212,6 +212,8 @@ private slots:
 
         Connection good(optionsFor("redis://alice:Alice9pw@127.0.0.1:" + port));
         QCOMPARE(good.command({"ACL", "WHOAMI"}).toString(), std::string("alice"));
+        good.disconnect(); // a reconnect authenticates again
+        QCOMPARE(good.command({"ACL", "WHOAMI"}).toString(), std::string("alice"));
         Connection unixGood(optionsFor(m_server.unixUrl() + "?user=alice&password=Alice9pw"));
         QCOMPARE(unixGood.command({"ACL", "WHOAMI"}).toString(), std::string("alice"));
 
