@@ -106,7 +106,7 @@ void fillTask(Task& task, const Reply& hash)
     if (anyBad || task.state.empty() || !hasPayload) {
         task.broken = true;
         if (task.lastError.empty())
-            task.lastError = "task data holds garbage fields";
+            task.lastError = "task data is incomplete or holds garbage fields";
     }
 }
 
