@@ -1,6 +1,7 @@
 #include "connection.h"
 
 #include "error.h"
+#include "sigpipeblock.h"
 
 #include <hiredis.h>
 
@@ -76,48 +77,6 @@ void appendArgv(redisContext* ctx, const std::vector<std::string>& args)
     }
     redisAppendCommandArgv(ctx, static_cast<int>(args.size()), argv.data(), lens.data());
 }
-
-// hiredis sends with write(2): writing to a peer that went away (a restarted server, above
-// all on a unix socket) raises SIGPIPE, whose default action kills the whole process. The
-// signal is blocked on this thread for the call, and one it raised is taken back, so the
-// failed write comes back as EPIPE, i.e. a connection error, and the process lives on.
-class SigpipeBlock
-{
-public:
-    SigpipeBlock()
-    {
-        sigemptyset(&m_set);
-        sigaddset(&m_set, SIGPIPE);
-        sigset_t pending;
-        sigemptyset(&pending);
-        sigpending(&pending);
-        m_wasPending = sigismember(&pending, SIGPIPE) == 1;
-        pthread_sigmask(SIG_BLOCK, &m_set, &m_old);
-    }
-    ~SigpipeBlock()
-    {
-        const int savedErrno = errno;
-        if (!m_wasPending) {
-            sigset_t pending;
-            sigemptyset(&pending);
-            sigpending(&pending);
-            if (sigismember(&pending, SIGPIPE) == 1) {
-                const timespec zero{};
-                while (sigtimedwait(&m_set, nullptr, &zero) == -1 && errno == EINTR) {
-                }
-            }
-        }
-        pthread_sigmask(SIG_SETMASK, &m_old, nullptr);
-        errno = savedErrno;
-    }
-    SigpipeBlock(const SigpipeBlock&) = delete;
-    SigpipeBlock& operator=(const SigpipeBlock&) = delete;
-
-private:
-    sigset_t m_set{};
-    sigset_t m_old{};
-    bool m_wasPending = false;
-};
 
 long long localNowUs()
 {

@@ -2,6 +2,7 @@
 
 #include "connection.h"
 #include "error.h"
+#include "sigpipeblock.h"
 
 #include <hiredis.h>
 
@@ -89,6 +90,7 @@ void Subscriber::fail(const std::string& during)
 
 void Subscriber::subscribe(const std::string& channel)
 {
+    const SigpipeBlock noSigpipe; // a server that went away must not kill the process
     disconnect();
     m_channel = channel;
     const std::string where = m_options.displayUrl();

@@ -1,0 +1,25 @@
+#pragma once
+
+#include <csignal>
+
+namespace delayq {
+
+// hiredis sends with write(2): writing to a peer that went away (a restarted server, above
+// all on a unix socket) raises SIGPIPE, whose default action kills the whole process. While
+// one of these lives, the signal is blocked on this thread, and one it raised is taken back,
+// so the failed write comes back as EPIPE, i.e. a connection error, and the process lives on.
+class SigpipeBlock
+{
+public:
+    SigpipeBlock();
+    ~SigpipeBlock();
+    SigpipeBlock(const SigpipeBlock&) = delete;
+    SigpipeBlock& operator=(const SigpipeBlock&) = delete;
+
+private:
+    sigset_t m_set{};
+    sigset_t m_old{};
+    bool m_wasPending = false;
+};
+
+} // namespace delayq
