@@ -2,6 +2,7 @@
 
 #include "connection.h"
 #include "error.h"
+#include "plainqueue.h"
 #include "queue.h"
 #include "subscriber.h"
 #include "taskid.h"
@@ -36,6 +37,8 @@ const char* taskOutcomeName(TaskOutcome outcome)
         return "abandoned";
     case TaskOutcome::Released:
         return "released";
+    case TaskOutcome::Dropped:
+        return "dropped";
     }
     return "?";
 }
@@ -126,6 +129,13 @@ public:
     // Hands back a task still waiting in this thread, unless an abort already did.
     void releaseIfHeld(Queue& queue, const ClaimedTask& task, long long lateness, const char* why);
     void heartbeat(Queue& queue);
+    // Plain mode: a pop in the shape of a claim; results recorded; members put back unrun.
+    ClaimResult pop(PlainQueue& plain, int want);
+    void flushPlain(PlainQueue& plain, Connection& connection, std::deque<Finish>& finishing);
+    void putBack(PlainQueue& plain, Connection& connection, const ClaimedTask& task,
+                 long long lateness, const char* why);
+    void countOutcomeLocked(TaskOutcome outcome);
+    bool plainMode() const { return !options.plainKey.empty(); }
     void finishTask(const std::string& id);
     void emit(const WorkerEvent& event);
     void reportOk();
@@ -440,7 +450,7 @@ bool Worker::Private::runOne(Connection& connection, std::deque<ClaimedTask>& wa
 {
     ClaimedTask task = std::move(waiting.front());
     waiting.pop_front();
-    {
+    if (!plainMode()) {
         std::lock_guard lock(heldMutex);
         auto it = held.find(task.id);
         if (it == held.end() || it->second.state == Held::State::Released)
@@ -462,7 +472,7 @@ bool Worker::Private::runOne(Connection& connection, std::deque<ClaimedTask>& wa
         result = HandlerResult::fail("handler threw an unknown exception");
     }
     event.error = result.error;
-    {
+    if (!plainMode()) {
         std::lock_guard lock(heldMutex);
         auto it = held.find(task.id);
         if (it == held.end() || it->second.state == Held::State::Released)
@@ -488,11 +498,115 @@ bool Worker::Private::runOne(Connection& connection, std::deque<ClaimedTask>& wa
     return true;
 }
 
+ClaimResult Worker::Private::pop(PlainQueue& plain, int want)
+{
+    PlainQueue::PopResult popped = plain.pop(want, options.forwardTo);
+    ClaimResult claim;
+    claim.nextDue = popped.nextDue;
+    claim.serverNow = popped.serverNow;
+    for (auto& m : popped.members) {
+        ClaimedTask t;
+        t.id = m.member;
+        t.payload = std::move(m.member);
+        t.due = m.dueMs;
+        t.attempts = 1;
+        t.maxAttempts = 1;
+        claim.tasks.push_back(std::move(t));
+    }
+    return claim;
+}
+
+void Worker::Private::countOutcomeLocked(TaskOutcome outcome)
+{
+    switch (outcome) {
+    case TaskOutcome::Acked:
+        ++counts.acked;
+        break;
+    case TaskOutcome::Retried:
+        ++counts.retried;
+        break;
+    case TaskOutcome::Released:
+        ++counts.released;
+        break;
+    default:
+        ++counts.dead;
+        break;
+    }
+}
+
+void Worker::Private::flushPlain(PlainQueue& plain, Connection& connection,
+                                 std::deque<Finish>& finishing)
+{
+    // The pop already removed every member: a success needs no ack. A failure is gone unless
+    // a retry was asked for; a member that fails to go back stays first in the list, so the
+    // flush repeated after a reconnect does it again (NX makes that harmless).
+    while (!finishing.empty()) {
+        Finish& f = finishing.front();
+        WorkerEvent& event = f.event;
+        event.outcome = TaskOutcome::Acked;
+        if (f.result.kind == HandlerResult::Kind::Fail) {
+            event.outcome = TaskOutcome::Dropped;
+            if (options.plainRetryMs >= 0) {
+                const long long at = connection.serverNowMs() + options.plainRetryMs;
+                if (!plain.push({f.task.payload}, at).front())
+                    event.error += " (pushed again meanwhile: that due time is kept)";
+                event.outcome = TaskOutcome::Retried;
+                event.retryAt = at;
+            }
+        }
+        event.finished = connection.serverNowMs();
+        {
+            std::lock_guard lock(statsMutex);
+            taskEndedLocked(1);
+            countOutcomeLocked(event.outcome);
+        }
+        WorkerEvent done = std::move(event);
+        finishing.pop_front();
+        emit(done);
+    }
+}
+
+void Worker::Private::putBack(PlainQueue& plain, Connection& connection, const ClaimedTask& task,
+                              long long lateness, const char* why)
+{
+    WorkerEvent event;
+    event.id = task.id;
+    event.attempt = task.attempts;
+    event.due = task.due;
+    event.lateness = lateness;
+    event.outcome = TaskOutcome::Released;
+    event.error = why;
+    if (!options.forwardTo.empty()) {
+        // The pop already handed it to the list: putting it back would deliver it twice.
+        event.outcome = TaskOutcome::Dropped;
+        event.error += "; it was already forwarded, so it is not put back";
+    } else {
+        try {
+            // At its old due time, so it is first in line for the next consumer.
+            plain.push({task.payload}, task.due);
+            event.retryAt = task.due;
+        } catch (const Error& e) {
+            event.outcome = TaskOutcome::Dropped;
+            event.error += std::string("; putting it back failed: ") + e.what();
+        }
+    }
+    event.finished = connection.serverNowMs();
+    {
+        std::lock_guard lock(statsMutex);
+        taskEndedLocked(1);
+        countOutcomeLocked(event.outcome);
+    }
+    emit(event);
+}
+
 void Worker::Private::workerLoop(int index)
 {
     blockSigpipe();
     Connection connection(options.connection);
-    Queue queue(connection, options.queue, options.prefix);
+    std::optional<Queue> queue;
+    std::unique_ptr<PlainQueue> plain; // made in the loop: it asks Redis for the key's type
+    if (!plainMode())
+        queue.emplace(connection, options.queue, options.prefix);
     const std::string threadName = name + "#" + std::to_string(index);
     std::deque<ClaimedTask> waiting; // claimed, handler not run yet
     std::deque<Finish> finishing;    // handler done, ack/nack not yet in Redis
@@ -500,6 +614,19 @@ void Worker::Private::workerLoop(int index)
     int failures = 0;
     Clock::time_point stopDeadline{};
     bool emptyRepeat = false;
+    auto flushFinished = [&] {
+        if (plainMode())
+            flushPlain(*plain, connection, finishing); // finishing implies a pop, so a key
+        else
+            flush(*queue, finishing);
+    };
+    auto giveBack = [&](const ClaimedTask& t, const char* why) {
+        const long long lateness = std::max(0LL, claimNow - t.due);
+        if (!plainMode())
+            releaseIfHeld(*queue, t, lateness, why);
+        else if (plain)
+            putBack(*plain, connection, t, lateness, why);
+    };
 
     for (;;) {
         if (aborting)
@@ -507,21 +634,23 @@ void Worker::Private::workerLoop(int index)
         if (stopping && stopDeadline == Clock::time_point{})
             stopDeadline = Clock::now() + options.stopTimeout;
         try {
+            if (plainMode() && !plain)
+                plain =
+                    std::make_unique<PlainQueue>(connection, options.plainKey, options.plainUnit);
             const bool ackDue =
                 !finishing.empty() &&
                 (waiting.empty() || finishing.size() >= static_cast<size_t>(options.batch) ||
                  Clock::now() - finishing.front().since > milliseconds(20) ||
                  finishing.back().result.kind != HandlerResult::Kind::Ack);
             if (ackDue)
-                flush(queue, finishing);
+                flushFinished();
             failures = 0;
             if (!waiting.empty()) {
                 if (stopping && Clock::now() >= stopDeadline) {
                     while (!waiting.empty()) {
                         ClaimedTask t = std::move(waiting.front());
                         waiting.pop_front();
-                        releaseIfHeld(queue, t, std::max(0LL, claimNow - t.due),
-                                      "the worker stopped before running it");
+                        giveBack(t, "the worker stopped before running it");
                     }
                     continue;
                 }
@@ -550,7 +679,9 @@ void Worker::Private::workerLoop(int index)
             }
             ClaimResult claim;
             try {
-                claim = queue.claim(static_cast<int>(want), options.leaseMs, threadName);
+                claim = plainMode()
+                            ? pop(*plain, static_cast<int>(want))
+                            : queue->claim(static_cast<int>(want), options.leaseMs, threadName);
             } catch (...) {
                 if (options.maxTasks > 0)
                     budget += want;
@@ -601,7 +732,7 @@ void Worker::Private::workerLoop(int index)
             }
             emptyRepeat = false;
             const auto now = Clock::now();
-            {
+            if (!plainMode()) {
                 std::lock_guard lock(heldMutex);
                 for (const auto& t : claim.tasks) {
                     Held h;
@@ -642,11 +773,11 @@ void Worker::Private::workerLoop(int index)
     // is done and hand back what is not; what fails comes back when its lease runs out.
     try {
         if (!finishing.empty())
-            flush(queue, finishing);
+            flushFinished();
     } catch (const Error&) {
     }
     for (const auto& t : waiting)
-        releaseIfHeld(queue, t, std::max(0LL, claimNow - t.due), "the worker stopped");
+        giveBack(t, "the worker stopped");
     if (!finishing.empty()) {
         {
             std::lock_guard lock(heldMutex);
@@ -788,7 +919,12 @@ const std::string& Worker::name() const
 bool Worker::start()
 {
     const WorkerOptions& o = m_d->options;
-    Keys keys(o.prefix, o.queue); // validates both
+    if (o.plainKey.empty())
+        Keys keys(o.prefix, o.queue); // validates both
+    else if (o.plainKey.size() > 4096)
+        throw Error(ErrorCode::InvalidArgument, "a plain queue key must be 1 to 4096 bytes");
+    if (!o.forwardTo.empty() && o.plainKey.empty())
+        throw Error(ErrorCode::InvalidArgument, "forwarding applies to plain queues only");
     if (o.concurrency < 1 || o.concurrency > 256)
         throw Error(ErrorCode::InvalidArgument, "concurrency must be 1 to 256 threads");
     if (o.batch < 1 || o.batch > 1000)
@@ -823,8 +959,12 @@ bool Worker::start()
     m_d->workersAlive = o.concurrency;
     for (int i = 0; i < o.concurrency; ++i)
         m_d->threads.emplace_back([this, i] { m_d->workerLoop(i); });
-    m_d->threads.emplace_back([this] { m_d->maintenanceLoop(); });
-    m_d->threads.emplace_back([this] { m_d->subscriberLoop(); });
+    // A plain key has no leases to renew or reap and no wake channel: its threads sleep
+    // until the next due time the pop reported, or the poll interval.
+    if (o.plainKey.empty()) {
+        m_d->threads.emplace_back([this] { m_d->maintenanceLoop(); });
+        m_d->threads.emplace_back([this] { m_d->subscriberLoop(); });
+    }
     return true;
 }
 

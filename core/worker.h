@@ -2,11 +2,13 @@
 
 #include "connectionoptions.h"
 #include "latencyhistogram.h"
+#include "plainqueue.h"
 #include "task.h"
 
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,6 +59,15 @@ struct WorkerOptions
     // Stop on its own once the queue has no pending task (delayed ones and retries are
     // waited for) and this worker holds none, or the queue is paused.
     bool untilEmpty = false;
+
+    // Plain mode (DESIGN.md, "Plain sorted-set queues"): consume this sorted set instead of
+    // `queue`. Due members are popped atomically (each member is the task's id and payload);
+    // there are no leases, acks or attempts, so delivery is AT MOST ONCE: a member whose
+    // handler fails, or whose worker dies after the pop, is gone.
+    std::string plainKey;
+    std::optional<PlainQueue::ScoreUnit> plainUnit; // empty: detected from the scores
+    std::string forwardTo;       // plain: LPUSH each popped member to this list (same script)
+    long long plainRetryMs = -1; // plain: a failed member is added back (NX) at now + this
 };
 
 // A snapshot of what a Worker did since start().
@@ -65,8 +76,8 @@ struct WorkerCounters
     long long claimed = 0;
     long long acked = 0;
     long long failed = 0;    // handler said fail (or threw)
-    long long retried = 0;   // nacked back to pending
-    long long dead = 0;      // nacked with no attempts left
+    long long retried = 0;   // nacked back to pending (plain: added back by plainRetryMs)
+    long long dead = 0;      // nacked with no attempts left (plain: dropped)
     long long leaseLost = 0; // the lease ran out before ack/nack (another worker has it)
     long long abandoned = 0;
     long long released = 0; // handed back unrun at stop
@@ -89,7 +100,8 @@ enum class TaskOutcome
     Dead,
     LeaseLost,
     Abandoned,
-    Released
+    Released,
+    Dropped // plain mode: the handler failed and the member is gone (no retry asked)
 };
 const char* taskOutcomeName(TaskOutcome outcome);
 

@@ -5,6 +5,7 @@
 
 #include <error.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -19,6 +20,9 @@ const char* kGlobalHelp =
     "  --prefix P     key prefix of the queues (default dq)\n"
     "  --read-only    refuse every write before it reaches Redis\n"
     "  --json         machine output (one JSON document, or one per line for work)\n"
+    "  --plain        QUEUE is a plain sorted set (member = message, score = due time):\n"
+    "                 for ls, stats, push, cancel, reschedule and work\n"
+    "  --score-unit U a plain key's scores are ms or s (default: detected from the scores)\n"
     "  --help, -h     help for delayq or for one command\n"
     "Durations: 250ms, 30s, 5m, 2h, 1d, 1h30m (0s is now). Times: ISO 8601, e.g.\n"
     "2026-12-01T09:30:00 (local), 2026-12-01T09:30:00Z, 2026-12-01T09:30:00+08:00.\n"
@@ -105,6 +109,12 @@ int run(int argc, char** argv)
                 global.readOnly = true;
             } else if (w == "--json") {
                 global.json = true;
+            } else if (w == "--plain") {
+                global.plain = true;
+            } else if (is("score-unit")) {
+                global.scoreUnit = takeValue("score-unit");
+                if (global.scoreUnit != "ms" && global.scoreUnit != "s")
+                    throw UsageError("--score-unit must be ms or s");
             } else if (w == "--help" || w == "-h") {
                 help = true;
             } else if (command.empty() && !w.empty() && w[0] != '-') {
@@ -133,6 +143,14 @@ int run(int argc, char** argv)
         if (!info)
             throw UsageError("unknown command '" + command.substr(0, 64) + "' (try delayq --help)");
         known = true;
+        static const std::vector<std::string> plainCommands = {"ls",     "stats",      "push",
+                                                               "cancel", "reschedule", "work"};
+        const bool plainCommand =
+            std::find(plainCommands.begin(), plainCommands.end(), command) != plainCommands.end();
+        if (global.plain && !plainCommand)
+            throw UsageError("--plain applies to ls, stats, push, cancel, reschedule and work");
+        if (!global.scoreUnit.empty() && !global.plain && command != "migrate")
+            throw UsageError("--score-unit applies with --plain, or to migrate");
         if (help) {
             printCommandHelp(*info);
             return ExitOk;

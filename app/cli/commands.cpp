@@ -13,23 +13,34 @@ const std::vector<CommandInfo>& commandTable()
          "  --at TIME      due at this time\n"
          "  --id ID        the task's id (default: a new time-sortable id); an existing id\n"
          "                 is refused with exit 1 unless --replace\n"
-         "  --count N      push N copies with new ids, in batches (load testing)",
+         "  --count N      push N copies with new ids, in batches (load testing)\n"
+         "push --plain KEY (MEMBER...|-) [--in D | --at TIME]\n"
+         "  adds members (ZADD NX); '-' reads them from stdin, one per line (empty lines\n"
+         "  skipped); a member already there keeps its due time and is reported (exit 1)",
          "add a task (or N copies) to a queue", runPush},
         {"ls",
          "ls QUEUE [--state pending|active|dead] [--limit N] [--offset N | --from TIME]\n"
          "  --state S      which set to list (default pending)\n"
          "  --limit N      at most N tasks (default 20, at most 10000)\n"
-         "  --offset N     skip the first N; --from TIME starts at that due time",
+         "  --offset N     skip the first N; --from TIME starts at that due time\n"
+         "ls --plain KEY [--limit N] [--offset N | --from TIME]\n"
+         "  members in due order; {\"id\",\"msg\"} and {\"data\",\"times\"} JSON shapes get\n"
+         "  their own columns; --json gives each member exactly as member_base64",
          "list tasks in due order", runLs},
         {"show", "show QUEUE ID", "show every field of one task", runShow},
         {"queues", "queues", "list the queues under the prefix with their counts", runQueues},
-        {"stats", "stats QUEUE",
+        {"stats", "stats QUEUE\nstats --plain KEY   (size, due now, next due, score unit)",
          "counts, cumulative counters, next due and oldest overdue task of a queue", runStats},
         {"cancel",
          "cancel QUEUE ID... [--force]\n"
-         "  --force        also delete tasks a worker holds right now",
+         "  --force        also delete tasks a worker holds right now\n"
+         "cancel --plain KEY (MEMBER...|-)\n"
+         "  removes members (ZREM); members no longer there are reported (exit 1)",
          "delete pending tasks", runCancel},
-        {"reschedule", "reschedule QUEUE ID... (--in D | --at TIME | --now)",
+        {"reschedule",
+         "reschedule QUEUE ID... (--in D | --at TIME | --now)\n"
+         "reschedule --plain KEY (MEMBER...|-) (--in D | --at TIME | --now)\n"
+         "  members no longer there are reported (exit 1), never added back",
          "move pending tasks to a new due time", runReschedule},
         {"requeue", "requeue QUEUE (ID... | --all)", "give dead tasks a new life, due now",
          runRequeue},
@@ -53,7 +64,14 @@ const std::vector<CommandInfo>& commandTable()
          "  --max-tasks N  stop after N tasks; --until-empty stops when nothing is due\n"
          "  --log FILE     append one JSON line per finished task\n"
          "  --quiet        no line per task on stdout\n"
-         "  Ctrl-C stops gracefully (tasks in hand are finished), a second Ctrl-C at once.",
+         "  Ctrl-C stops gracefully (tasks in hand are finished), a second Ctrl-C at once.\n"
+         "work --plain KEY [--forward-to LIST] [--retry-in D] [--batch N] [--concurrency N]\n"
+         "       [--handler ...] [--max-tasks N | --until-empty] [--log FILE] [--quiet]\n"
+         "  pops due members atomically (the member is the task's id and payload) and runs\n"
+         "  the handler on each. AT MOST ONCE: a popped member is gone from the key, so a\n"
+         "  failed handler drops it (unless --retry-in D adds it back, NX, due in D) and a\n"
+         "  worker killed after a pop loses what it held.\n"
+         "  --forward-to LIST  also LPUSH each popped member to LIST in the same script",
          "run a worker on a queue", runWork},
         {"bench",
          "bench [--force] [--tasks N] [--threads C] [--batch N] [--rate R] [--duration D]\n"
@@ -65,6 +83,14 @@ const std::vector<CommandInfo>& commandTable()
          "  --duration D   length of each lateness phase (default 3s)\n"
          "  --seed-tasks N tasks for the seed designs' throughput (default 5000)",
          "measure push, claim+ack and lateness against the two seed designs", runBench},
+        {"migrate",
+         "migrate PLAIN_KEY QUEUE [--limit N] [--score-unit ms|s]\n"
+         "  copies the members of a plain sorted set (earliest first) into a native queue as\n"
+         "  tasks with the same due times, then removes them from the key. A task's id is\n"
+         "  derived from its member, so a run that was interrupted (or stopped by --limit)\n"
+         "  and started again never makes a second task of one member.\n"
+         "  --limit N      move at most N members (default: all)",
+         "move a plain sorted-set queue into a native queue", runMigrate},
     };
     return table;
 }

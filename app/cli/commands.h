@@ -33,5 +33,13 @@ int runPause(Context& ctx);
 int runResume(Context& ctx);
 int runWork(Context& ctx);
 int runBench(Context& ctx);
+int runMigrate(Context& ctx);
+
+// The same commands on a plain sorted-set key (--plain), in plaincommands.cpp.
+int runPlainLs(Context& ctx);
+int runPlainStats(Context& ctx);
+int runPlainPush(Context& ctx);
+int runPlainCancel(Context& ctx);
+int runPlainReschedule(Context& ctx);
 
 } // namespace cli

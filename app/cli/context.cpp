@@ -30,6 +30,17 @@ delayq::Queue Context::queue(size_t index)
     return delayq::Queue(connection(), words[index], m_global.prefix);
 }
 
+delayq::PlainQueue Context::plainQueue(size_t index)
+{
+    const auto& words = m_args.positional();
+    if (index >= words.size())
+        throw UsageError(m_args.command() + ": the key is missing");
+    std::optional<delayq::PlainQueue::ScoreUnit> unit;
+    if (!m_global.scoreUnit.empty())
+        unit = delayq::PlainQueue::parseUnit(m_global.scoreUnit);
+    return delayq::PlainQueue(connection(), words[index], unit);
+}
+
 long long Context::serverNow()
 {
     return connection().serverNowMs();

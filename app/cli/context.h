@@ -4,6 +4,7 @@
 #include "jsonwriter.h"
 
 #include <connection.h>
+#include <plainqueue.h>
 #include <queue.h>
 
 #include <memory>
@@ -18,6 +19,8 @@ struct GlobalOptions
     std::string prefix = "dq";
     bool readOnly = false;
     bool json = false;
+    bool plain = false;    // QUEUE names a plain sorted-set key
+    std::string scoreUnit; // "ms" | "s" | empty: detected
 };
 
 // What a command runs with: the global options, its own arguments, and one connection
@@ -34,6 +37,8 @@ public:
     delayq::Connection& connection();
     // The queue named by positional word `index`.
     delayq::Queue queue(size_t index = 0);
+    // The plain sorted-set key named by positional word `index` (--score-unit applied).
+    delayq::PlainQueue plainQueue(size_t index = 0);
 
     // "2026-12-01 09:30:00.000 (in 5m)": local time and relative to the server's now.
     std::string when(long long ms);

@@ -109,6 +109,8 @@ int setPaused(Context& ctx, bool paused)
 
 int runCancel(Context& ctx)
 {
+    if (ctx.global().plain)
+        return runPlainCancel(ctx);
     ctx.args().parse({{"force", false}}, 2, -1);
     delayq::Queue queue = ctx.queue();
     return report(ctx, queue.name(), "cancelled", queue.cancel(ids(ctx), ctx.args().has("force")));
@@ -116,6 +118,8 @@ int runCancel(Context& ctx)
 
 int runReschedule(Context& ctx)
 {
+    if (ctx.global().plain)
+        return runPlainReschedule(ctx);
     Args& a = ctx.args();
     a.parse({{"in", true}, {"at", true}, {"now", false}}, 2, -1);
     a.exclusive({"in", "at", "now"});

@@ -199,4 +199,23 @@ JsonWriter& JsonWriter::null()
     return *this;
 }
 
+std::string JsonWriter::base64(std::string_view data)
+{
+    static const char* digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    out.reserve((data.size() + 2) / 3 * 4);
+    for (size_t i = 0; i < data.size(); i += 3) {
+        unsigned n = static_cast<unsigned char>(data[i]) << 16;
+        if (i + 1 < data.size())
+            n |= static_cast<unsigned char>(data[i + 1]) << 8;
+        if (i + 2 < data.size())
+            n |= static_cast<unsigned char>(data[i + 2]);
+        out += digits[(n >> 18) & 63];
+        out += digits[(n >> 12) & 63];
+        out += i + 1 < data.size() ? digits[(n >> 6) & 63] : '=';
+        out += i + 2 < data.size() ? digits[n & 63] : '=';
+    }
+    return out;
+}
+
 } // namespace cli

@@ -34,6 +34,8 @@ public:
 
     static std::string quote(std::string_view text);
     static bool isValidUtf8(std::string_view text);
+    // Every byte, for binary-safe fields (named *_base64).
+    static std::string base64(std::string_view data);
 
 private:
     void separate();

@@ -11,25 +11,6 @@ namespace cli {
 
 namespace {
 
-std::string base64(std::string_view data)
-{
-    static const char* digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    out.reserve((data.size() + 2) / 3 * 4);
-    for (size_t i = 0; i < data.size(); i += 3) {
-        unsigned n = static_cast<unsigned char>(data[i]) << 16;
-        if (i + 1 < data.size())
-            n |= static_cast<unsigned char>(data[i + 1]) << 8;
-        if (i + 2 < data.size())
-            n |= static_cast<unsigned char>(data[i + 2]);
-        out += digits[(n >> 18) & 63];
-        out += digits[(n >> 12) & 63];
-        out += i + 1 < data.size() ? digits[(n >> 6) & 63] : '=';
-        out += i + 2 < data.size() ? digits[n & 63] : '=';
-    }
-    return out;
-}
-
 delayq::TaskSet parseState(const std::string& text)
 {
     if (text == "pending")
@@ -59,7 +40,7 @@ void writeTask(JsonWriter& j, const delayq::Task& t, delayq::TaskSet set)
         .field("broken", t.broken)
         .field("payload", t.payload);
     if (!JsonWriter::isValidUtf8(t.payload))
-        j.field("payload_base64", base64(t.payload));
+        j.field("payload_base64", JsonWriter::base64(t.payload));
     j.endObject();
 }
 
@@ -72,6 +53,8 @@ std::string attempts(const delayq::Task& t)
 
 int runLs(Context& ctx)
 {
+    if (ctx.global().plain)
+        return runPlainLs(ctx);
     Args& a = ctx.args();
     a.parse({{"state", true}, {"limit", true}, {"offset", true}, {"from", true}}, 1, 1);
     a.exclusive({"offset", "from"});
@@ -229,6 +212,8 @@ int runQueues(Context& ctx)
 
 int runStats(Context& ctx)
 {
+    if (ctx.global().plain)
+        return runPlainStats(ctx);
     ctx.args().parse({}, 1, 1);
     delayq::Queue queue = ctx.queue();
     const auto counts = queue.counts();

@@ -43,6 +43,8 @@ std::string statusHint(delayq::PushResult::Status status)
 
 int runPush(Context& ctx)
 {
+    if (ctx.global().plain)
+        return runPlainPush(ctx);
     Args& a = ctx.args();
     a.parse({{"in", true},
              {"at", true},

@@ -73,11 +73,13 @@ delayq::Handler makeHandler(const std::string& spec, const std::string& queue,
     throw UsageError("--handler must be ack, fail:P, sleep:MS or exec:CMD");
 }
 
-void writeEvent(JsonWriter& j, const delayq::WorkerEvent& e)
+// plain: the id is the member, also given byte for byte as member_base64.
+void writeEvent(JsonWriter& j, const delayq::WorkerEvent& e, bool plain)
 {
-    j.beginObject()
-        .field("id", e.id)
-        .field("attempt", e.attempt)
+    j.beginObject().field("id", e.id);
+    if (plain)
+        j.field("member_base64", JsonWriter::base64(e.id));
+    j.field("attempt", e.attempt)
         .field("outcome", delayq::taskOutcomeName(e.outcome))
         .field("due", e.due)
         .field("started", e.started)
@@ -94,7 +96,8 @@ void writeEvent(JsonWriter& j, const delayq::WorkerEvent& e)
 class EventPrinter
 {
 public:
-    EventPrinter(bool json, bool quiet, std::FILE* log) : m_json(json), m_quiet(quiet), m_log(log)
+    EventPrinter(bool json, bool quiet, std::FILE* log, bool plain)
+        : m_json(json), m_quiet(quiet), m_plain(plain), m_log(log)
     {}
 
     void operator()(const delayq::WorkerEvent& e)
@@ -115,7 +118,7 @@ public:
             return;
         }
         JsonWriter j;
-        writeEvent(j, e);
+        writeEvent(j, e, m_plain);
         if (m_log) {
             std::fprintf(m_log, "%s\n", j.str().c_str());
             std::fflush(m_log);
@@ -141,12 +144,22 @@ private:
     std::mutex m_mutex;
     bool m_json;
     bool m_quiet;
+    bool m_plain;
     std::FILE* m_log;
 };
 
-void printSummary(Context& ctx, const delayq::Worker& worker)
+void printSummary(Context& ctx, const delayq::Worker& worker, bool plain)
 {
     const auto c = worker.counters();
+    if (plain && !ctx.json()) {
+        std::fprintf(stderr,
+                     "worker %s: popped %lld, acked %lld, failed %lld (added back %lld, dropped "
+                     "%lld), put back unrun %lld; lateness p50 %lld ms, p99 %lld ms, max %lld "
+                     "ms\n",
+                     printable(worker.name()).c_str(), c.claimed, c.acked, c.failed, c.retried,
+                     c.dead, c.released, c.latenessP50, c.latenessP99, c.latenessMax);
+        return;
+    }
     if (ctx.json()) {
         JsonWriter j;
         j.beginObject()
@@ -192,11 +205,24 @@ int runWork(Context& ctx)
              {"log", true},
              {"quiet", false},
              {"stop-timeout", true},
-             {"name", true}},
+             {"name", true},
+             {"forward-to", true},
+             {"retry-in", true}},
             1, 1);
+    const bool plain = ctx.global().plain;
+    if (!plain && (a.has("forward-to") || a.has("retry-in")))
+        throw UsageError("--forward-to and --retry-in apply to plain keys (--plain)");
     delayq::WorkerOptions o;
-    o.queue = a.positional()[0];
-    delayq::Keys::validateQueueName(o.queue);
+    if (plain) {
+        o.plainKey = a.positional()[0];
+        o.forwardTo = a.value("forward-to");
+        if (a.has("forward-to") && o.forwardTo.empty())
+            throw UsageError("--forward-to needs a list key");
+        o.plainRetryMs = a.has("retry-in") ? a.duration("retry-in", 0) : -1;
+    } else {
+        o.queue = a.positional()[0];
+        delayq::Keys::validateQueueName(o.queue);
+    }
     o.prefix = ctx.global().prefix;
     o.concurrency = static_cast<int>(a.number("concurrency", 1, 256, 1));
     o.batch = static_cast<int>(a.number("batch", 1, 1000, 10));
@@ -212,7 +238,8 @@ int runWork(Context& ctx)
     o.name = a.value("name");
 
     const delayq::Worker* self = nullptr;
-    delayq::Handler handler = makeHandler(a.value("handler", "ack"), o.queue, &self);
+    delayq::Handler handler =
+        makeHandler(a.value("handler", "ack"), plain ? o.plainKey : o.queue, &self);
 
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> log(nullptr, &std::fclose);
     if (a.has("log")) {
@@ -229,6 +256,18 @@ int runWork(Context& ctx)
     if (o.connection.readOnly)
         throw delayq::Error(delayq::ErrorCode::NoPermission,
                             "work claims and acks tasks: it cannot run with --read-only");
+    if (plain) {
+        // Refuses a key of another type now, and fixes the unit for every thread (an empty
+        // key cannot tell: --score-unit then says what later pushes will use).
+        o.plainUnit = ctx.plainQueue().unit();
+        if (!o.forwardTo.empty()) {
+            const std::string type = conn.command({"TYPE", o.forwardTo}).str;
+            if (type != "list" && type != "none")
+                throw delayq::Error(delayq::ErrorCode::WrongType,
+                                    "--forward-to key '" + o.forwardTo.substr(0, 200) +
+                                        "' holds a " + type + ", not a list");
+        }
+    }
 
     // Signals are taken synchronously below; every thread started from here inherits the mask.
     sigset_t signals;
@@ -237,11 +276,18 @@ int runWork(Context& ctx)
     sigaddset(&signals, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
-    EventPrinter printer(ctx.json(), a.has("quiet"), log.get());
+    EventPrinter printer(ctx.json(), a.has("quiet"), log.get(), plain);
     delayq::Worker worker(o, handler, [&printer](const delayq::WorkerEvent& e) { printer(e); });
     self = &worker;
     worker.start();
-    if (!ctx.json())
+    if (!ctx.json() && plain)
+        std::fprintf(stderr,
+                     "delayq: worker %s on %s plain key %s (at most once%s%s), %d thread(s), "
+                     "batch %d\n",
+                     printable(worker.name()).c_str(), o.connection.displayUrl().c_str(),
+                     printable(o.plainKey).c_str(), o.forwardTo.empty() ? "" : ", forwarding to ",
+                     printable(o.forwardTo).c_str(), o.concurrency, o.batch);
+    else if (!ctx.json())
         std::fprintf(stderr, "delayq: worker %s on %s queue %s, %d thread(s), batch %d\n",
                      printable(worker.name()).c_str(), o.connection.displayUrl().c_str(),
                      o.queue.c_str(), o.concurrency, o.batch);
@@ -263,7 +309,7 @@ int runWork(Context& ctx)
         }
     }
     worker.stop();
-    printSummary(ctx, worker);
+    printSummary(ctx, worker, plain);
     return ExitOk;
 }
 
