@@ -72,14 +72,15 @@ QueueList::QueueList(AdminClient* client, QWidget* parent) : QWidget(parent), m_
         m_proxy->setFilterFixedString(text);
     });
     connect(m_filter, &QLineEdit::returnPressed, this, &QueueList::openTyped);
-    connect(m_view, &QTableView::activated, this, [this](const QModelIndex& index) {
-        emit queueOpened(m_proxy->index(index.row(), 0).data().toString());
-    });
-    connect(m_view, &QTableView::clicked, this, [this](const QModelIndex& index) {
+    // A click (or Enter, or a double click) opens the queue; the open one is not reopened,
+    // which would lose the table's selection and scroll position.
+    auto open = [this](const QModelIndex& index) {
         const QString name = m_proxy->index(index.row(), 0).data().toString();
         if (name != m_current)
             emit queueOpened(name);
-    });
+    };
+    connect(m_view, &QTableView::activated, this, open);
+    connect(m_view, &QTableView::clicked, this, open);
     connect(client, &AdminClient::queuesListed, this, &QueueList::onListed);
 }
 

@@ -53,7 +53,7 @@ TaskDetails::TaskDetails(QWidget* parent) : QWidget(parent)
     connect(m_copyId, &QPushButton::clicked, this,
             [this] { QApplication::clipboard()->setText(m_task.id); });
     connect(m_copyPayload, &QPushButton::clicked, this,
-            [this] { QApplication::clipboard()->setText(m_payload->toPlainText()); });
+            [this] { QApplication::clipboard()->setText(formatPayload(m_task.payload)); });
     clear();
 }
 
@@ -154,7 +154,40 @@ void TaskDetails::render()
     else
         m_format->setText(json ? tr("Payload (JSON, %1 bytes)").arg(size)
                                : tr("Payload (text, %1 bytes)").arg(size));
-    m_payload->setPlainText(text);
+    m_payload->setPlainText(forDisplay(text, m_format));
+}
+
+QString TaskDetails::forDisplay(const QString& text, QLabel* note)
+{
+    // Laying out one very long line takes the text engine seconds on the GUI thread, so
+    // long lines are cut into pieces and huge payloads shortened, for display only: the
+    // copy button copies the payload as stored.
+    constexpr qsizetype kMaxChars = 256 * 1024;
+    constexpr qsizetype kMaxLine = 1000;
+    QString shown = text.left(kMaxChars);
+    bool wrapped = false;
+    QString out;
+    out.reserve(shown.size() + shown.size() / kMaxLine + 1);
+    qsizetype lineLength = 0;
+    for (QChar c : std::as_const(shown)) {
+        if (c == QLatin1Char('\n')) {
+            lineLength = 0;
+        } else if (++lineLength > kMaxLine) {
+            out += QLatin1Char('\n');
+            lineLength = 1;
+            wrapped = true;
+        }
+        out += c;
+    }
+    QStringList notes;
+    if (text.size() > kMaxChars)
+        notes << tr("first %1 KiB shown").arg(kMaxChars / 1024);
+    if (wrapped)
+        notes << tr("long lines broken for display");
+    if (!notes.isEmpty())
+        note->setText(note->text() + QStringLiteral(" — ") + notes.join(QStringLiteral(", ")) +
+                      tr("; Copy payload copies it as stored"));
+    return out;
 }
 
 } // namespace delayq::ui

@@ -24,13 +24,17 @@ public:
     void clear();
     void setUtc(bool utc);
 
+    // The payload as shown (long lines broken for display) and as stored.
     QString payloadText() const;
+    QByteArray payload() const { return m_task.payload; }
     QString idText() const;
 
     // JSON objects and arrays indented; anything else as it is (invalid UTF-8 replaced).
     static QString formatPayload(const QByteArray& payload, bool* isJson = nullptr);
 
 private:
+    // The text as the pane shows it: long lines broken, at most 256 KiB; says so in note.
+    static QString forDisplay(const QString& text, QLabel* note);
     QLabel* addField(const QString& name);
     void render();
 

@@ -5,6 +5,7 @@
 #include "mainwindow.h"
 #include "pushdialog.h"
 #include "queue.h"
+#include "queuelist.h"
 #include "redisserver.h"
 #include "rescheduledialog.h"
 #include "taskactions.h"
@@ -233,7 +234,30 @@ private slots:
         QTRY_COMPARE(pending()->model()->rowCount(), 1);
         QVERIFY(pending()->model()->taskAt(0)->payload.size() < 5000);
         selectRows({0});
-        QTRY_VERIFY(m_window->details()->payloadText().count(QLatin1Char('x')) == 100000);
+        QTRY_COMPARE(m_window->details()->payload().size(), qsizetype(big.size()));
+        QCOMPARE(m_window->details()->payloadText().count(QLatin1Char('x')), 100000);
+    }
+
+    void queueListFiltersAndOpensByName()
+    {
+        pushTasks(QStringLiteral("orders"), {"a", "b"});
+        pushTasks(QStringLiteral("emails"), {"c"});
+        openQueue(QStringLiteral("orders"));
+        QueueList* list = m_window->queueList();
+        QTRY_COMPARE(list->names(), (QStringList{"emails", "orders"}));
+        auto* view = list->findChild<QTableView*>();
+        list->filter()->setText(QStringLiteral("ema"));
+        QCOMPARE(view->model()->rowCount(), 1);
+        QCOMPARE(view->model()->index(0, 1).data().toLongLong(), 1LL);
+        // A name that is not listed opens too; a bad one is refused next to the filter.
+        list->filter()->setText(QStringLiteral("bad name"));
+        QTest::keyClick(list->filter(), Qt::Key_Return);
+        QCOMPARE(m_window->queue(), QStringLiteral("orders"));
+        QVERIFY(list->findChild<FieldError*>()->isVisible());
+        list->filter()->setText(QStringLiteral("fresh"));
+        QTest::keyClick(list->filter(), Qt::Key_Return);
+        QCOMPARE(m_window->queue(), QStringLiteral("fresh"));
+        QVERIFY(m_window->windowTitle().contains(QStringLiteral("fresh")));
     }
 
     void jsonPayloadIsPrettyPrinted()
