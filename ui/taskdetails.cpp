@@ -143,7 +143,12 @@ void TaskDetails::render()
                             : QString::number(m_task.attempts));
     m_backoff->setText(m_task.backoff.isEmpty() ? tr("queue default") : m_task.backoff);
     m_worker->setText(m_task.worker.isEmpty() ? QStringLiteral("-") : m_task.worker);
-    m_lastError->setText(m_task.lastError.isEmpty() ? QStringLiteral("-") : m_task.lastError);
+    // A handler's error can be a whole stack trace: a label shows its start.
+    constexpr qsizetype kMaxError = 2000;
+    m_lastError->setText(m_task.lastError.isEmpty() ? QStringLiteral("-")
+                         : m_task.lastError.size() > kMaxError
+                             ? m_task.lastError.left(kMaxError) + QChar(0x2026)
+                             : m_task.lastError);
     bool json = false;
     const QString text = formatPayload(m_task.payload, &json);
     const qint64 size = qMax<qint64>(m_task.payloadSize, m_task.payload.size());
