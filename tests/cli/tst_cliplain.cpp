@@ -1,0 +1,369 @@
+#include "redisserver.h"
+
+#include <QDateTime>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUuid>
+
+#include <memory>
+
+// `delayq --plain` and `delayq migrate` end to end, on keys filled the way the seed designs
+// fill them: member = the message, score = due time in ms or in s.
+class TestCliPlain : public QObject
+{
+    Q_OBJECT
+
+    struct Run
+    {
+        int exitCode = -1;
+        QByteArray out;
+        QByteArray err;
+    };
+
+private slots:
+    void initTestCase() { QVERIFY2(m_server.start(), qPrintable(m_server.errorString())); }
+    void init() { m_server.cli({"FLUSHALL"}); }
+
+    void lsRecognisesTheSeedShapes_data()
+    {
+        const QString uuid = QUuid::createUuid().toString(QUuid::WithoutBraces);
+        QTest::addColumn<QByteArray>("member");
+        QTest::addColumn<bool>("seconds");
+        QTest::addColumn<QStringList>("columns");
+        QTest::addColumn<QStringList>("cells");
+        QTest::newRow("json with a uuid, ms")
+            << QStringLiteral(R"({"id":"%1","msg":"send the invoice"})").arg(uuid).toUtf8() << false
+            << QStringList{"ID", "MSG"} << QStringList{uuid, "send the invoice"};
+        QTest::newRow("numeric id, ms")
+            << QByteArray("1234567") << false << QStringList{"MEMBER"} << QStringList{"1234567"};
+        QTest::newRow("json task, s")
+            << QByteArray(R"({"data":{"order":42},"times":3,"timestamp":1700000000})") << true
+            << QStringList{"DATA", "TIMES"} << QStringList{R"({"order":42})", "3"};
+    }
+    void lsRecognisesTheSeedShapes()
+    {
+        QFETCH(QByteArray, member);
+        QFETCH(bool, seconds);
+        QFETCH(QStringList, columns);
+        QFETCH(QStringList, cells);
+        const qint64 dueS = QDateTime::currentSecsSinceEpoch() + 3600;
+        m_server.cli({"ZADD", "seed", QString::number(seconds ? dueS : dueS * 1000),
+                      QString::fromUtf8(member)});
+
+        Run r = delayq({"ls", "--plain", "seed"});
+        QCOMPARE(r.exitCode, 0);
+        for (const auto& c : columns + cells)
+            QVERIFY2(r.out.contains(c.toUtf8()), r.out.constData());
+        QVERIFY(r.out.contains("in 59m") || r.out.contains("in 1h"));
+        QVERIFY(r.out.contains(seconds ? "scores in s)" : "scores in ms)"));
+
+        r = delayq({"--json", "ls", "--plain", "seed"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = json(r).object();
+        QCOMPARE(o.value("score_unit").toString(), QString(seconds ? "s" : "ms"));
+        QCOMPARE(o.value("total").toInt(), 1);
+        const QJsonObject m = o.value("members").toArray().at(0).toObject();
+        QCOMPARE(QByteArray::fromBase64(m.value("member_base64").toString().toLatin1()), member);
+        QCOMPARE(static_cast<qint64>(m.value("due").toDouble()), dueS * 1000);
+    }
+
+    void statsCountsDueMembers()
+    {
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        m_server.cli({"ZADD", "q", QString::number(now - 5000), "a", QString::number(now - 1000),
+                      "b", QString::number(now + 600000), "c"});
+        const Run r = delayq({"--json", "stats", "--plain", "q"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = json(r).object();
+        QCOMPARE(o.value("total").toInt(), 3);
+        QCOMPARE(o.value("due_now").toInt(), 2);
+        QCOMPARE(static_cast<qint64>(o.value("next_due").toDouble()), now - 5000);
+    }
+
+    void pushCancelRescheduleReportEachMember()
+    {
+        const QByteArray binary("bin\x01\xff", 5);
+        // From stdin, one per line, bytes kept exactly.
+        Run r = delayq({"push", "--plain", "q", "-", "--in", "1h"}, "plain\n" + binary + "\n");
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("added: bin\\x01\\xff"), r.out.constData()); // escaped
+        QCOMPARE(m_server.cli({"ZCARD", "q"}).trimmed(), QByteArray("2"));
+        const QByteArray scoreBefore = m_server.cli({"ZSCORE", "q", "plain"});
+
+        // An identical member is reported, and keeps its due time.
+        r = delayq({"--json", "push", "--plain", "q", "plain", "new", "--in", "5s"});
+        QCOMPARE(r.exitCode, 1);
+        QJsonArray results = json(r).object().value("results").toArray();
+        QCOMPARE(results.at(0).toObject().value("status").toString(),
+                 QStringLiteral("already there (its due time is left alone)"));
+        QCOMPARE(results.at(1).toObject().value("status").toString(), QStringLiteral("added"));
+        QCOMPARE(m_server.cli({"ZSCORE", "q", "plain"}), scoreBefore);
+
+        // ls --json gives the binary member back byte for byte.
+        r = delayq({"--json", "ls", "--plain", "q"});
+        QSet<QByteArray> listed;
+        for (const auto& m : json(r).object().value("members").toArray())
+            listed << QByteArray::fromBase64(
+                m.toObject().value("member_base64").toString().toLatin1());
+        QCOMPARE(listed, (QSet<QByteArray>{"plain", "new", binary}));
+
+        r = delayq({"reschedule", "--plain", "q", "new", "gone", "--at", "2030-01-01T00:00:00Z"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.out.contains("rescheduled: new"));
+        QVERIFY(r.out.contains("no longer there: gone"));
+        QCOMPARE(m_server.cli({"ZSCORE", "q", "new"}).trimmed(), QByteArray("1893456000000"));
+        QCOMPARE(m_server.cli({"ZSCORE", "q", "gone"}).trimmed(), QByteArray()); // not added
+
+        r = delayq({"cancel", "--plain", "q", "-"}, binary + "\ngone\n");
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.out.contains("cancelled: bin\\x01\\xff"));
+        QVERIFY(r.out.contains("no longer there: gone"));
+        QCOMPARE(m_server.cli({"ZCARD", "q"}).trimmed(), QByteArray("2"));
+        QCOMPARE(delayq({"cancel", "--plain", "q", "plain", "new"}).exitCode, 0);
+    }
+
+    void refusals_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("ls on a string")
+            << QStringList{"ls", "--plain", "text"} << 1 << "not a sorted set";
+        QTest::newRow("push on a string")
+            << QStringList{"push", "--plain", "text", "x"} << 1 << "not a sorted set";
+        QTest::newRow("work on a string")
+            << QStringList{"work", "--plain", "text", "--until-empty"} << 1 << "not a sorted set";
+        QTest::newRow("migrate a string")
+            << QStringList{"migrate", "text", "native"} << 1 << "not a sorted set";
+        QTest::newRow("forward to a string")
+            << QStringList{"work", "--plain", "q", "--forward-to", "text", "--until-empty"} << 1
+            << "not a list";
+        QTest::newRow("no members")
+            << QStringList{"push", "--plain", "q"} << 2 << "missing arguments";
+        QTest::newRow("plain on show")
+            << QStringList{"show", "--plain", "q", "x"} << 2 << "--plain applies";
+        QTest::newRow("bad unit") << QStringList{"ls", "--plain", "q", "--score-unit", "h"} << 2
+                                  << "ms or s";
+        QTest::newRow("forward without plain")
+            << QStringList{"work", "mail", "--forward-to", "l"} << 2 << "--plain";
+        QTest::newRow("read-only push")
+            << QStringList{"--read-only", "push", "--plain", "q", "x"} << 1 << "read-only";
+        QTest::newRow("reschedule without when")
+            << QStringList{"reschedule", "--plain", "q", "keep"} << 2 << "--in";
+    }
+    void refusals()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        m_server.cli({"SET", "text", "not a queue"});
+        m_server.cli({"ZADD", "q", "1893456000000", "keep"});
+        const QByteArray before = m_server.cli({"DUMP", "q"});
+        const QByteArray keysBefore = m_server.cli({"DBSIZE"});
+
+        const Run r = delayq(args);
+        QCOMPARE(r.exitCode, exitCode);
+        QVERIFY2(r.err.startsWith("delayq: "), r.err.constData());
+        QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
+        QCOMPARE(m_server.cli({"DUMP", "q"}), before);
+        QCOMPARE(m_server.cli({"DBSIZE"}), keysBefore);
+        QCOMPARE(m_server.cli({"GET", "text"}).trimmed(), QByteArray("not a queue"));
+    }
+
+    void twoWorkersNeverShareAMember()
+    {
+        const int n = 400;
+        fill("q", n, 0);
+        auto a = startWorker({"work", "--plain", "q", "--batch", "5", "--handler", "sleep:1",
+                              "--until-empty", "--quiet", "--log", m_dir.filePath("a.log")});
+        auto b = startWorker({"work", "--plain", "q", "--batch", "5", "--handler", "sleep:1",
+                              "--until-empty", "--quiet", "--log", m_dir.filePath("b.log")});
+        QVERIFY(finished(*a));
+        QVERIFY(finished(*b));
+
+        QMap<QString, int> seen;
+        for (const QString& log : QStringList{"a.log", "b.log"})
+            for (const auto& line : readLines(m_dir.filePath(log))) {
+                QCOMPARE(line.value("outcome").toString(), QStringLiteral("acked"));
+                ++seen[line.value("id").toString()];
+            }
+        QCOMPARE(seen.size(), n);
+        for (auto it = seen.begin(); it != seen.end(); ++it)
+            QVERIFY2(it.value() == 1, qPrintable(it.key()));
+        QCOMPARE(m_server.cli({"ZCARD", "q"}).trimmed(), QByteArray("0"));
+    }
+
+    void forwardToMovesEachDueMemberOnce()
+    {
+        const int n = 300;
+        fill("q", n - 20, 0);
+        fill("q", 20, 700, n - 20); // due shortly: waited for, not dropped by --until-empty
+        QStringList args{"work", "--plain",       "q",      "--forward-to", "broker", "--batch",
+                         "7",    "--until-empty", "--quiet"};
+        auto a = startWorker(args);
+        auto b = startWorker(args);
+        QVERIFY(finished(*a));
+        QVERIFY(finished(*b));
+
+        const QList<QByteArray> forwarded =
+            m_server.cli({"LRANGE", "broker", "0", "-1"}).trimmed().split('\n');
+        QCOMPARE(forwarded.size(), n);
+        QCOMPARE(QSet<QByteArray>(forwarded.begin(), forwarded.end()).size(), n);
+        QCOMPARE(m_server.cli({"ZCARD", "q"}).trimmed(), QByteArray("0"));
+    }
+
+    void failedMembersAreDroppedUnlessRetried()
+    {
+        fill("q", 3, 0);
+        // --max-tasks: --until-empty would wait for the members it put back.
+        Run r = delayq({"work", "--plain", "q", "--handler", "fail:1", "--retry-in", "1h",
+                        "--max-tasks", "3", "--quiet", "--log", m_dir.filePath("retry.log")});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(m_server.cli({"ZCARD", "q"}).trimmed(), QByteArray("3")); // back, due in 1h
+        for (const auto& line : readLines(m_dir.filePath("retry.log")))
+            QCOMPARE(line.value("outcome").toString(), QStringLiteral("retried"));
+
+        m_server.cli({"DEL", "q"});
+        fill("q", 3, 0);
+        r = delayq({"work", "--plain", "q", "--handler", "fail:1", "--until-empty", "--quiet",
+                    "--log", m_dir.filePath("drop.log")});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(m_server.cli({"ZCARD", "q"}).trimmed(), QByteArray("0"));
+        const auto lines = readLines(m_dir.filePath("drop.log"));
+        QCOMPARE(lines.size(), 3);
+        for (const auto& line : lines)
+            QCOMPARE(line.value("outcome").toString(), QStringLiteral("dropped"));
+    }
+
+    void migrateInterruptedAndRerunMovesEachMemberOnce()
+    {
+        // The JSON-task design: scores in seconds.
+        const qint64 base = QDateTime::currentSecsSinceEpoch() + 3600;
+        const int n = 120;
+        QStringList zadd{"ZADD", "legacy"};
+        QMap<QString, qint64> due;
+        for (int i = 0; i < n; ++i) {
+            const QString member =
+                QStringLiteral(R"({"data":{"n":%1},"times":0,"timestamp":%2})").arg(i).arg(base);
+            zadd << QString::number(base + i) << member;
+            due[member] = (base + i) * 1000;
+        }
+        m_server.cli(zadd);
+
+        Run r = delayq({"--json", "migrate", "legacy", "orders", "--limit", "50"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(json(r).object().value("moved").toInt(), 50);
+        QCOMPARE(json(r).object().value("remaining").toInt(), n - 50);
+        // As if the run had died after creating tasks but before removing their members.
+        QStringList readd{"ZADD", "legacy"};
+        for (auto it = due.begin(); it != due.end(); ++it)
+            if (it.value() / 1000 - base >= 40 && it.value() / 1000 - base < 50)
+                readd << QString::number(it.value() / 1000) << it.key();
+        m_server.cli(readd);
+
+        r = delayq({"--json", "migrate", "legacy", "orders"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(json(r).object().value("skipped").toInt() >= 10);
+        QCOMPARE(json(r).object().value("remaining").toInt(), 0);
+        QCOMPARE(m_server.cli({"EXISTS", "legacy"}).trimmed(), QByteArray("0"));
+
+        r = delayq({"--json", "ls", "orders", "--limit", "1000"});
+        const QJsonArray tasks = json(r).object().value("tasks").toArray();
+        QCOMPARE(tasks.size(), n);
+        QSet<QString> payloads;
+        for (const auto& t : tasks) {
+            const QJsonObject o = t.toObject();
+            payloads << o.value("payload").toString();
+            QCOMPARE(static_cast<qint64>(o.value("due").toDouble()),
+                     due.value(o.value("payload").toString()));
+        }
+        QCOMPARE(payloads.size(), n);
+    }
+
+private:
+    // n members "prefix+i" (numeric ids, the second seed shape) due in dueInMs, scores in ms.
+    void fill(const QString& key, int n, qint64 dueInMs, int first = 0)
+    {
+        const qint64 due = QDateTime::currentMSecsSinceEpoch() + dueInMs;
+        QStringList args{"ZADD", key};
+        for (int i = first; i < first + n; ++i)
+            args << QString::number(due + i % 10) << QString::number(100000 + i);
+        m_server.cli(args);
+    }
+
+    QStringList withUrl(const QStringList& args) const
+    {
+        return QStringList{"--url", QString::fromStdString(m_server.unixUrl())} + args;
+    }
+
+    std::unique_ptr<QProcess> startWorker(const QStringList& args)
+    {
+        auto p = std::make_unique<QProcess>();
+        p->start(QStringLiteral(DELAYQ_CLI), withUrl(args));
+        p->closeWriteChannel();
+        return p;
+    }
+    static bool finished(QProcess& p)
+    {
+        if (!p.waitForFinished(60000)) {
+            p.kill();
+            p.waitForFinished();
+            return false;
+        }
+        if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
+            qWarning() << p.readAllStandardError();
+            return false;
+        }
+        return true;
+    }
+
+    Run delayq(const QStringList& args, const QByteArray& input = {})
+    {
+        QProcess p;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("REDIS_URL"));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(DELAYQ_CLI), withUrl(args));
+        if (!p.waitForStarted())
+            return {};
+        p.write(input);
+        p.closeWriteChannel();
+        if (!p.waitForFinished(60000)) {
+            p.kill();
+            p.waitForFinished();
+        }
+        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+                p.readAllStandardOutput(), p.readAllStandardError()};
+    }
+    static QJsonDocument json(const Run& r)
+    {
+        QJsonParseError error;
+        auto doc = QJsonDocument::fromJson(r.out, &error);
+        if (error.error != QJsonParseError::NoError)
+            qWarning() << "not JSON:" << r.out << r.err;
+        return doc;
+    }
+    static QList<QJsonObject> readLines(const QString& path)
+    {
+        QList<QJsonObject> out;
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly))
+            return out;
+        for (const QByteArray& line : f.readAll().split('\n'))
+            if (!line.isEmpty())
+                out << QJsonDocument::fromJson(line).object();
+        return out;
+    }
+
+    RedisServer m_server;
+    QTemporaryDir m_dir;
+};
+
+QTEST_GUILESS_MAIN(TestCliPlain)
+#include "tst_cliplain.moc"
