@@ -37,5 +37,8 @@ private:
     qint64 m_maxStallUs = 0;
     qint64 m_maxBusyUs = 0;
     qint64 m_lastCpuUs = 0;
+    const char* m_phase = "start";
+    const char* m_stallPhase = "";
+    const char* m_busyPhase = "";
     qint64 m_ticks = 0;
 };
