@@ -29,6 +29,7 @@
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTest>
+#include <qcustomplot.h>
 
 #include <memory>
 
@@ -317,6 +318,40 @@ private slots:
         QTRY_VERIFY(m_window->timeline()->hasData());
         QVERIFY(m_window->timeline()->findChild<QLabel*>()->text().startsWith(
             QStringLiteral("3 tasks")));
+    }
+
+    void zoomingRecountsTheWindow()
+    {
+        delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+        delayq::Queue q(conn, "orders");
+        const qint64 base = QDateTime::currentMSecsSinceEpoch() + 3600000;
+        std::vector<delayq::PushRequest> requests;
+        for (int i = 0; i < 100; ++i) {
+            delayq::PushRequest r;
+            r.dueAtMs = base + i * 60000LL;
+            r.payload = "{}";
+            requests.push_back(r);
+        }
+        q.pushBatch(requests);
+        openQueue(QStringLiteral("orders"));
+        TimelineChart* chart = m_window->timeline();
+        QTRY_VERIFY(chart->hasData());
+        // Zoom to the ten minutes holding tasks 20..29 (as a wheel or drag would).
+        QSignalSpy loaded(chart, &TimelineChart::loaded);
+        const double from = static_cast<double>(base + 20 * 60000LL) / 1000.0;
+        chart->plot()->xAxis->setRange(from, from + 600);
+        QVERIFY(loaded.wait(5000));
+        QCOMPARE(chart->bucketStart(0), base + 20 * 60000LL);
+        auto* caption = chart->findChild<QLabel*>();
+        QVERIFY2(caption->text().startsWith(QStringLiteral("10 tasks")),
+                 qPrintable(caption->text()));
+        // A live refresh keeps the zoomed window.
+        m_window->refreshAll();
+        QVERIFY(loaded.wait(5000));
+        QCOMPARE(chart->bucketStart(0), base + 20 * 60000LL);
+        chart->resetWindow();
+        QVERIFY(loaded.wait(5000));
+        QVERIFY(caption->text().startsWith(QStringLiteral("100 tasks")));
     }
 
     void clickingABarJumpsTheTable()
