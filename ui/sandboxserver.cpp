@@ -6,6 +6,11 @@
 #include <QTcpServer>
 #include <QThread>
 
+#ifdef Q_OS_LINUX
+#include <csignal>
+#include <sys/prctl.h>
+#endif
+
 namespace delayq::ui {
 
 namespace {
@@ -68,6 +73,10 @@ bool SandboxServer::start()
     m_process = std::make_unique<QProcess>();
     m_process->setProcessChannelMode(QProcess::ForwardedErrorChannel);
     m_process->setStandardOutputFile(m_dir.filePath(QStringLiteral("redis.log")));
+#ifdef Q_OS_LINUX
+    // Should the app crash, the kernel stops the sandbox server with it.
+    m_process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
+#endif
     m_process->start(QStringLiteral("redis-server"), args);
     if (!m_process->waitForStarted(5000)) {
         m_error = QStringLiteral("cannot start redis-server (is the redis-server package "

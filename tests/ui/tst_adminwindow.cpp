@@ -151,6 +151,43 @@ private slots:
                      qint64(1893553445678));
     }
 
+    void requeueAndDeleteDeadTasks()
+    {
+        delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+        delayq::Queue q(conn, "orders");
+        for (const char* id : {"d1", "d2", "d3"}) {
+            delayq::PushRequest r;
+            r.id = id;
+            r.maxAttempts = 1;
+            r.payload = "{}";
+            q.push(r);
+        }
+        for (const auto& t : q.claim(3, 60000, "w").tasks)
+            QVERIFY(q.nack(t.id, t.token, "boom").dead);
+        openQueue(QStringLiteral("orders"));
+        m_window->tabs()->setCurrentSet(TaskSetKind::Dead);
+        TaskTable* dead = m_window->tabs()->table(TaskSetKind::Dead);
+        QTRY_COMPARE(dead->model()->rowCount(), 3);
+        QTRY_VERIFY(dead->model()->taskAt(2));
+        QVERIFY(!m_window->actions()->cancel()->isEnabled());
+        dead->view()->setFocus();
+        dead->view()->selectRow(0);
+        QSignalSpy reported(m_window->actions(), &TaskActions::resultReported);
+        m_window->actions()->requeue()->trigger();
+        QVERIFY(reported.wait(5000));
+        QVERIFY2(m_lastConfirmation.contains(QStringLiteral("1 dead task")),
+                 qPrintable(m_lastConfirmation));
+        QCOMPARE(m_server.cli({"ZCARD", "dq:{orders}:pending"}).trimmed(), QByteArray("1"));
+        QTRY_COMPARE(dead->model()->rowCount(), 2);
+        dead->view()->selectAll();
+        QTest::keyClick(dead->view(), Qt::Key_Delete, Qt::ShiftModifier);
+        QVERIFY(reported.wait(5000));
+        QVERIFY2(m_lastConfirmation.contains(QStringLiteral("Delete 2 dead task")),
+                 qPrintable(m_lastConfirmation));
+        QCOMPARE(m_server.cli({"ZCARD", "dq:{orders}:dead"}).trimmed(), QByteArray("0"));
+        QTRY_COMPARE(dead->model()->rowCount(), 0);
+    }
+
     void readOnlyDisablesWrites()
     {
         pushTasks(QStringLiteral("orders"), {"a"});
