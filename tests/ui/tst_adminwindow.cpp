@@ -88,7 +88,7 @@ private slots:
         dialog->accept();
         QVERIFY(dialog->isVisible());
         QVERIFY(dialog->payloadError()->isVisible());
-        QTest::qWait(200);
+        drainRequests();
         QCOMPARE(m_server.cli({"ZCARD", "dq:{orders}:pending"}).trimmed(), QByteArray("0"));
     }
 
@@ -209,7 +209,7 @@ private slots:
         QTest::keyClick(pending()->view(), Qt::Key_Delete);
         m_window->actions()->push()->trigger();
         QVERIFY(!m_window->actions()->activeDialog());
-        QTest::qWait(200);
+        drainRequests();
         QCOMPARE(m_server.cli({"ZCARD", "dq:{orders}:pending"}).trimmed(), QByteArray("1"));
         // Reads still work.
         QVERIFY(m_window->actions()->refresh()->isEnabled());
@@ -427,6 +427,15 @@ private:
         QSignalSpy loaded(m_window.get(), &MainWindow::queueLoaded);
         m_window->openQueue(name);
         QVERIFY(loaded.wait(5000));
+    }
+
+    // The client runs requests in order: once a refresh posted now is answered, anything
+    // the test's actions had sent before it has reached Redis.
+    void drainRequests()
+    {
+        QSignalSpy refreshed(pending()->model(), &TaskModel::refreshed);
+        pending()->refresh();
+        QVERIFY(refreshed.wait(5000));
     }
 
     void selectRows(const QList<int>& rows)
