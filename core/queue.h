@@ -51,12 +51,12 @@ public:
 
     // --- dead letters
     std::vector<IdResult> requeue(const std::vector<std::string>& ids);
-    BulkResult requeueAll(int batch = 1000);
+    BulkResult requeueAll(int batch = 200);
     std::vector<IdResult> deleteDead(const std::vector<std::string>& ids);
-    BulkResult deleteAllDead(int batch = 1000);
+    BulkResult deleteAllDead(int batch = 200);
 
     // Deletes every task of the queue in bounded batches; keeps config and stats.
-    long long purge(int batch = 1000);
+    long long purge(int batch = 200);
 
     // --- config
     QueueConfig config();

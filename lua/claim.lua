@@ -29,12 +29,15 @@ if redis.call('HGET', KEYS[5], 'paused') == '1' then
 end
 
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit)
+-- From -inf, the due tasks are exactly ranks 0..k-1: one call removes them all.
+if #ids > 0 then redis.call('ZREMRANGEBYRANK', KEYS[1], 0, #ids / 2 - 1) end
 local tasks = {}
+local leases = {}
 local claimed, broken = 0, 0
+local deadline = now + lease
 for i = 1, #ids, 2 do
   local id, score = ids[i], ids[i + 1]
   local key = KEYS[4] .. id
-  redis.call('ZREM', KEYS[1], id)
   local f = redis.call('HMGET', key, 'payload', 'due', 'max_attempts', 'attempts')
   if not f[1] then
     local had = redis.call('EXISTS', key) == 1
@@ -48,15 +51,16 @@ for i = 1, #ids, 2 do
   else
     local attempts = math.floor(tonumber(f[4]) or 0) + 1
     local token = token_base .. ':' .. int((i + 1) / 2)
-    local deadline = now + lease
     redis.call('HSET', key, 'state', 'active', 'lease', token, 'worker', worker,
       'claimed', int(now), 'attempts', int(attempts))
-    redis.call('ZADD', KEYS[2], deadline, id)
+    leases[#leases + 1] = deadline
+    leases[#leases + 1] = id
     local due = tonumber(f[2]) or tonumber(score)
     tasks[#tasks + 1] = {id, f[1], int(due), attempts, f[3] or '0', token, int(deadline)}
     claimed = claimed + 1
   end
 end
+if #leases > 0 then redis.call('ZADD', KEYS[2], unpack(leases)) end
 count(KEYS[6], KEYS[7], 'claimed', claimed, now)
 count(KEYS[6], KEYS[7], 'died', broken, now)
 return {int(now), int(next_due()), 0, tasks}

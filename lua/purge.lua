@@ -13,9 +13,12 @@ local deleted = 0
 for s = 1, 3 do
   if deleted >= limit then break end
   local ids = redis.call('ZRANGE', KEYS[s], 0, limit - deleted - 1)
-  for _, id in ipairs(ids) do
-    redis.call('DEL', KEYS[4] .. id)
-    redis.call('ZREM', KEYS[s], id)
+  if #ids > 0 then
+    -- The ids are ranks 0..k-1: one ZREMRANGEBYRANK, and one DEL for all their hashes.
+    local keys = {}
+    for i, id in ipairs(ids) do keys[i] = KEYS[4] .. id end
+    redis.call('DEL', unpack(keys))
+    redis.call('ZREMRANGEBYRANK', KEYS[s], 0, #ids - 1)
   end
   deleted = deleted + #ids
 end

@@ -5,7 +5,7 @@
 -- ARGV[1] mode: "nx" (an existing id is reported) | "replace" (it is overwritten)
 -- ARGV[2] wake channel ("" = none): published with the due ms when a created task is due
 --   before everything that was pending
--- ARGV[3] n, the number of tasks; then 6 values per task:
+-- ARGV[3] n, the number of tasks (0..1000); then 6 values per task:
 --   id, payload (bytes), due kind ("at" | "in"), due value (ms: epoch time or delay),
 --   max attempts (0 = queue default), backoff (normalized; "" = queue default)
 -- Reply: n pairs {status, due ms}; status: created | exists | replaced | too_large | active
@@ -14,7 +14,7 @@
 local mode = ARGV[1]
 local channel = ARGV[2]
 local n = tonumber(ARGV[3])
-if n == nil or n < 0 or #ARGV ~= 3 + n * 6 then
+if n == nil or n < 0 or n > 1000 or #ARGV ~= 3 + n * 6 then
   return redis.error_reply('INVALID push: ARGV does not hold n tasks of 6 values')
 end
 local now = now_ms()
@@ -24,6 +24,7 @@ local before = earliest(KEYS[1])
 local min_due = nil
 local created = 0
 local reply = {}
+local zadd = {}
 for i = 0, n - 1 do
   local a = 4 + i * 6
   local id, payload, kind, value = ARGV[a], ARGV[a + 1], ARGV[a + 2], tonumber(ARGV[a + 3])
@@ -38,6 +39,8 @@ for i = 0, n - 1 do
   elseif redis.call('EXISTS', key) == 1 then
     if mode ~= 'replace' then
       status = 'exists'
+      -- Report the due time the task already has, not the one asked for.
+      due = tonumber(redis.call('HGET', key, 'due')) or due
     elseif redis.call('HGET', key, 'state') == 'active' then
       status = 'active'
     else
@@ -49,15 +52,23 @@ for i = 0, n - 1 do
   end
   if status == 'created' or status == 'replaced' then
     if max_attempts == nil or max_attempts <= 0 then max_attempts = default_attempts end
-    redis.call('HSET', key, 'payload', payload, 'due', int(due), 'created', int(now),
-      'attempts', '0', 'max_attempts', int(max_attempts), 'state', 'pending')
-    if backoff ~= '' then redis.call('HSET', key, 'backoff', backoff) end
-    redis.call('ZADD', KEYS[1], int(due), id)
+    if backoff ~= '' then
+      redis.call('HSET', key, 'payload', payload, 'due', int(due), 'created', int(now),
+        'attempts', '0', 'max_attempts', int(max_attempts), 'state', 'pending',
+        'backoff', backoff)
+    else
+      redis.call('HSET', key, 'payload', payload, 'due', int(due), 'created', int(now),
+        'attempts', '0', 'max_attempts', int(max_attempts), 'state', 'pending')
+    end
+    -- One ZADD for the whole call: per-task calls are most of a script's cost.
+    zadd[#zadd + 1] = int(due)
+    zadd[#zadd + 1] = id
     created = created + 1
     if min_due == nil or due < min_due then min_due = due end
   end
   reply[#reply + 1] = {status, int(due)}
 end
+if #zadd > 0 then redis.call('ZADD', KEYS[1], unpack(zadd)) end
 count(KEYS[6], KEYS[7], 'pushed', created, now)
 if min_due then wake_if_earlier(channel, before, min_due) end
 return reply

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <thread>
 
 using namespace delayq;
@@ -72,12 +73,34 @@ int main(int argc, char** argv)
                 chunk.clear();
             }
         }
+        // Redis 7 logs the commands a script runs too, and logging each of them would slow the
+        // script it measures: only calls over 0.1 ms are logged (a command inside a script
+        // takes microseconds), and the log is read and reset after each step.
+        auto names = scriptNames();
+        std::map<std::string, std::vector<long long>> worst; // name -> durations (us) over 0.1 ms
+        auto collect = [&] {
+            Reply log = conn.command({"SLOWLOG", "GET", "-1"});
+            for (const auto& entry : log.elements) {
+                if (entry.elements.size() < 4 || entry.elements[3].elements.size() < 2)
+                    continue;
+                const auto& args = entry.elements[3].elements;
+                std::string verb = args[0].str;
+                std::transform(verb.begin(), verb.end(), verb.begin(), ::toupper);
+                if (verb != "EVALSHA" && verb != "EVAL")
+                    continue;
+                auto it = names.find(args[1].str.substr(0, args[1].str.find('\n')));
+                worst[it != names.end() ? it->second : "eval"].push_back(
+                    entry.elements[2].toInteger());
+            }
+            conn.command({"SLOWLOG", "RESET"});
+        };
+        conn.command({"CONFIG", "SET", "slowlog-max-len", "1000000"});
+        conn.command({"CONFIG", "SET", "slowlog-log-slower-than", "100"});
         conn.command({"SLOWLOG", "RESET"});
-        conn.command({"CONFIG", "SET", "slowlog-log-slower-than", "0"});
-        conn.command({"CONFIG", "SET", "slowlog-max-len", "100000"});
 
         // Each operation at the largest batch the core sends in one call.
         auto claim = q.claim(1000, 60000, "limits");
+        collect();
         std::vector<std::pair<std::string, std::string>> acks;
         for (const auto& t : claim.tasks)
             acks.emplace_back(t.id, t.token);
@@ -85,62 +108,65 @@ int main(int argc, char** argv)
         for (size_t i = 500; i < 510; ++i)
             q.nack(acks[i].first, acks[i].second, "failed on purpose", 0);
         q.extend(acks[600].first, acks[600].second, 60000);
+        collect();
         auto expiring = q.claim(1000, 300, "limits");
-        conn.command({"CONFIG", "SET", "slowlog-log-slower-than", "0"});
         std::vector<PushRequest> more(1000);
         q.pushBatch(more);
+        collect();
         auto page = q.page(TaskSet::Pending, total / 2, 1000);
         std::vector<std::string> ids;
         for (const auto& t : page)
             ids.push_back(t.id);
         q.reschedule(std::vector(ids.begin(), ids.begin() + 500), std::nullopt, 3'600'000);
         q.cancel(std::vector(ids.begin() + 500, ids.end()));
+        collect();
         // Let the short leases run out, then reap them all.
         std::this_thread::sleep_for(std::chrono::milliseconds(400));
         while (q.reap(1000).more) {
         }
+        collect();
         // Fill dead with 1000, then requeue and delete them in bounded calls.
         q.setConfig("max_attempts", "1");
         auto toKill = q.claim(1000, 60000, "limits");
         for (const auto& t : toKill.tasks)
             q.nack(t.id, t.token, "dead on purpose");
-        q.requeueAll(1000);
+        collect();
+        q.requeueAll();
+        collect();
         toKill = q.claim(1000, 60000, "limits");
         for (const auto& t : toKill.tasks)
             q.nack(t.id, t.token, "dead on purpose");
-        q.deleteAllDead(1000);
-        std::printf("purging (bounded calls of 1000)...\n");
-        q.purge(1000);
+        q.deleteAllDead();
+        collect();
+        std::printf("purging (bounded calls of the default batch)...\n");
+        q.purge();
+        collect();
 
-        Reply log = conn.command({"SLOWLOG", "GET", "100000"});
-        auto names = scriptNames();
-        std::map<std::string, std::pair<long long, long long>> worst; // name -> (max us, calls)
-        for (const auto& entry : log.elements) {
-            if (entry.elements.size() < 4)
-                continue;
-            const auto& args = entry.elements[3].elements;
-            if (args.size() < 2)
-                continue;
-            std::string verb = args[0].str;
-            std::transform(verb.begin(), verb.end(), verb.begin(), ::toupper);
-            if (verb != "EVALSHA" && verb != "EVAL")
-                continue;
-            auto it = names.find(args[1].str.substr(0, args[1].str.find('\n')));
-            std::string name = it != names.end() ? it->second : "eval";
-            auto& w = worst[name];
-            w.first = std::max(w.first, entry.elements[2].toInteger());
-            ++w.second;
-        }
         std::printf("\nslowest call per script on a %lld-task queue (Redis SLOWLOG):\n", total);
-        std::printf("%-14s %10s %8s\n", "script", "max (ms)", "calls");
+        // The machine is shared: one descheduled moment shows up as a max, so the p99 is
+        // printed beside it.
+        std::printf("%-14s %10s %10s %12s\n", "script", "max (ms)", "p99 (ms)", "calls >0.1ms");
         long long overall = 0;
-        for (const auto& [name, w] : worst) {
-            std::printf("%-14s %10.3f %8lld\n", name.c_str(), w.first / 1000.0, w.second);
-            overall = std::max(overall, w.first);
+        std::set<std::string> scriptsRun;
+        for (const auto& [key, name] : names)
+            if (name.rfind("plain", 0) != 0) // plain-queue scripts are not run here
+                scriptsRun.insert(name);
+        for (const auto& name : scriptsRun) {
+            auto it = worst.find(name);
+            if (it == worst.end()) {
+                std::printf("%-14s %10s %10s %12d\n", name.c_str(), "< 0.100", "< 0.100", 0);
+                continue;
+            }
+            auto d = it->second;
+            std::sort(d.begin(), d.end());
+            const long long p99 = d[std::min(d.size() - 1, d.size() * 99 / 100)];
+            std::printf("%-14s %10.3f %10.3f %12zu\n", name.c_str(), d.back() / 1000.0,
+                        p99 / 1000.0, d.size());
+            overall = std::max(overall, d.back());
         }
         std::printf("slowest: %.3f ms (target < 5 ms)\n", overall / 1000.0);
-        if (worst.size() < 9) {
-            std::fprintf(stderr, "scriptlimits: expected calls of at least 9 scripts in SLOWLOG\n");
+        if (worst.empty()) {
+            std::fprintf(stderr, "scriptlimits: SLOWLOG recorded no script call at all\n");
             return 1;
         }
     } catch (const Error& e) {
