@@ -204,10 +204,29 @@ void MainWindow::chooseConnection()
     auto* dialog = new ConnectionDialog(this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
-        connectTo(dialog->settings());
+        const ConnectionSettings chosen = dialog->settings();
+        // Remembered for the next start (without any password), so only a first start
+        // falls back to the sandbox.
+        QSettings settings;
+        settings.setValue(QStringLiteral("last/url"), ConnectionDialog::stripPassword(chosen.url));
+        settings.setValue(QStringLiteral("last/prefix"), chosen.prefix);
+        settings.setValue(QStringLiteral("last/readOnly"), chosen.readOnly);
+        connectTo(chosen);
         openQueue({});
     });
     dialog->open();
+}
+
+bool MainWindow::lastConnection(ConnectionSettings* settings)
+{
+    QSettings stored;
+    const QString url = stored.value(QStringLiteral("last/url")).toString();
+    if (url.isEmpty())
+        return false;
+    settings->url = url;
+    settings->prefix = stored.value(QStringLiteral("last/prefix"), QStringLiteral("dq")).toString();
+    settings->readOnly = stored.value(QStringLiteral("last/readOnly"), false).toBool();
+    return true;
 }
 
 void MainWindow::connectTo(const ConnectionSettings& settings)

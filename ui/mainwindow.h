@@ -43,6 +43,8 @@ public:
     QString queue() const { return m_queue; }
 
     void connectTo(const ConnectionSettings& settings);
+    // The server last chosen in the connection dialog (never with a password).
+    static bool lastConnection(ConnectionSettings* settings);
     void openQueue(const QString& name);
     // Everything the open queue shows, now (coalesced with what is in flight).
     void refreshAll();

@@ -66,7 +66,8 @@ int main(int argc, char** argv)
     parser.setApplicationDescription(
         QStringLiteral("Operate delayq queues: see pending tasks by due time, the timeline, push, "
                        "cancel, reschedule, and run a test worker. With no --url (and no "
-                       "REDIS_URL) it starts a private sandbox server with a demo queue."));
+                       "REDIS_URL) it connects to the server chosen last time, or on a first "
+                       "start runs a private sandbox server with a demo queue."));
     parser.addHelpOption();
     parser.addVersionOption();
     QCommandLineOption url(QStringLiteral("url"),
@@ -97,6 +98,13 @@ int main(int argc, char** argv)
     if (redisUrl.isEmpty())
         redisUrl = qEnvironmentVariable("REDIS_URL");
     const bool measuring = parser.isSet(measure);
+    // Nothing given: the server chosen last time, or (first start) the sandbox. Pictures and
+    // measurements never depend on what was chosen last time.
+    ConnectionSettings last;
+    const bool useLast = redisUrl.isEmpty() && !parser.isSet(sandbox) && !measuring &&
+                         !parser.isSet(screenshot) && MainWindow::lastConnection(&last);
+    if (useLast)
+        redisUrl = last.url;
     const bool useSandbox = parser.isSet(sandbox) || redisUrl.isEmpty();
     QString queueName = parser.value(queue);
 
@@ -139,8 +147,8 @@ int main(int argc, char** argv)
 
     ConnectionSettings settings;
     settings.url = redisUrl;
-    settings.prefix = parser.value(prefix);
-    settings.readOnly = parser.isSet(readOnly);
+    settings.prefix = useLast && !parser.isSet(prefix) ? last.prefix : parser.value(prefix);
+    settings.readOnly = parser.isSet(readOnly) || (useLast && last.readOnly);
     window.connectTo(settings);
 
     if (measuring) {

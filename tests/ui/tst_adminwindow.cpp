@@ -1,5 +1,6 @@
 #include "adminclient.h"
 #include "connection.h"
+#include "connectiondialog.h"
 #include "connectionstatus.h"
 #include "fielderror.h"
 #include "mainwindow.h"
@@ -186,6 +187,28 @@ private slots:
                  qPrintable(m_lastConfirmation));
         QCOMPARE(m_server.cli({"ZCARD", "dq:{orders}:dead"}).trimmed(), QByteArray("0"));
         QTRY_COMPARE(dead->model()->rowCount(), 0);
+    }
+
+    void connectionDialogIsRememberedWithoutPassword()
+    {
+        m_server.cli({"ACL", "SETUSER", "ops", "on", ">ops-secret", "~*", "&*", "+@all"});
+        QAction* connectAction = nullptr;
+        for (QAction* action : m_window->findChildren<QAction*>())
+            if (action->text() == QStringLiteral("Connect…"))
+                connectAction = action;
+        QVERIFY(connectAction);
+        connectAction->trigger();
+        auto* dialog = m_window->findChild<ConnectionDialog*>();
+        QVERIFY(dialog);
+        dialog->urlEdit()->setText(
+            QStringLiteral("redis://ops:ops-secret@127.0.0.1:%1").arg(m_server.port()));
+        dialog->accept();
+        QTRY_VERIFY(m_window->connectionStatus()->isUp());
+        QVERIFY(!m_window->actions()->isReadOnly());
+        ConnectionSettings last;
+        QVERIFY(MainWindow::lastConnection(&last));
+        QCOMPARE(last.url, QStringLiteral("redis://ops@127.0.0.1:%1").arg(m_server.port()));
+        m_server.cli({"ACL", "DELUSER", "ops"});
     }
 
     void readOnlyDisablesWrites()
