@@ -279,12 +279,11 @@ std::vector<PushResult> Queue::pushBatch(const std::vector<PushRequest>& request
         if (reply.isError())
             throw Connection::errorFromReply(reply.str);
         requireArray(reply, 0, "push");
-        for (const auto& item : reply.elements) {
-            requireArray(item, 2, "push");
+        for (size_t k = 0; k + 1 < reply.elements.size() && index < ids.size(); k += 2) {
             PushResult result;
             result.id = ids[index++];
-            result.status = pushStatusFromWord(item.elements[0].str);
-            result.due = item.elements[1].toInteger();
+            result.status = pushStatusFromWord(reply.elements[k].str);
+            result.due = reply.elements[k + 1].toInteger();
             results.push_back(std::move(result));
         }
     }

@@ -8,7 +8,7 @@
 -- ARGV[3] n, the number of tasks (0..1000); then 6 values per task:
 --   id, payload (bytes), due kind ("at" | "in"), due value (ms: epoch time or delay),
 --   max attempts (0 = queue default), backoff (normalized; "" = queue default)
--- Reply: n pairs {status, due ms}; status: created | exists | replaced | too_large | active
+-- Reply: 2n values, flat: status, due ms, status, due ms, ...; status: created | exists | replaced | too_large | active
 --   (active: "replace" refused because a worker holds the task)
 -- Errors: INVALID when ARGV is malformed.
 local mode = ARGV[1]
@@ -25,6 +25,8 @@ local min_due = nil
 local created = 0
 local reply = {}
 local zadd = {}
+local now_text = int(now)
+local default_attempts_text = int(default_attempts)
 for i = 0, n - 1 do
   local a = 4 + i * 6
   local id, payload, kind, value = ARGV[a], ARGV[a + 1], ARGV[a + 2], tonumber(ARGV[a + 3])
@@ -51,22 +53,24 @@ for i = 0, n - 1 do
     end
   end
   if status == 'created' or status == 'replaced' then
-    if max_attempts == nil or max_attempts <= 0 then max_attempts = default_attempts end
+    local attempts_text = default_attempts_text
+    if max_attempts ~= nil and max_attempts > 0 then attempts_text = int(max_attempts) end
+    local due_text = int(due)
     if backoff ~= '' then
-      redis.call('HSET', key, 'payload', payload, 'due', int(due), 'created', int(now),
-        'attempts', '0', 'max_attempts', int(max_attempts), 'state', 'pending',
-        'backoff', backoff)
+      redis.call('HSET', key, 'payload', payload, 'due', due_text, 'created', now_text,
+        'attempts', '0', 'max_attempts', attempts_text, 'state', 'pending', 'backoff', backoff)
     else
-      redis.call('HSET', key, 'payload', payload, 'due', int(due), 'created', int(now),
-        'attempts', '0', 'max_attempts', int(max_attempts), 'state', 'pending')
+      redis.call('HSET', key, 'payload', payload, 'due', due_text, 'created', now_text,
+        'attempts', '0', 'max_attempts', attempts_text, 'state', 'pending')
     end
     -- One ZADD for the whole call: per-task calls are most of a script's cost.
-    zadd[#zadd + 1] = int(due)
+    zadd[#zadd + 1] = due_text
     zadd[#zadd + 1] = id
     created = created + 1
     if min_due == nil or due < min_due then min_due = due end
   end
-  reply[#reply + 1] = {status, int(due)}
+  reply[#reply + 1] = status
+  reply[#reply + 1] = int(due)
 end
 if #zadd > 0 then redis.call('ZADD', KEYS[1], unpack(zadd)) end
 count(KEYS[6], KEYS[7], 'pushed', created, now)
