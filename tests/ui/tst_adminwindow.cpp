@@ -356,6 +356,29 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!dock->isRunning(), 10000);
     }
 
+    void embeddedWorkerFailsTasksOnRequest()
+    {
+        delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+        delayq::Queue q(conn, "jobs");
+        for (int i = 0; i < 5; ++i) {
+            delayq::PushRequest r;
+            r.maxAttempts = 1;
+            r.payload = "{}";
+            q.push(r);
+        }
+        openQueue(QStringLiteral("jobs"));
+        WorkerDock* dock = m_window->workerDock();
+        dock->sleepSpin()->setValue(0);
+        dock->behaviourBox()->setCurrentIndex(dock->behaviourBox()->findData(WorkerDock::FailSome));
+        dock->failPercentSpin()->setValue(100);
+        dock->startButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(m_server.cli({"ZCARD", "dq:{jobs}:dead"}).trimmed(),
+                                  QByteArray("5"), 20000);
+        QTRY_VERIFY(dock->log()->toPlainText().contains(QStringLiteral("simulated failure")));
+        dock->startButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!dock->isRunning(), 10000);
+    }
+
     void showsDisconnectedAndReconnects()
     {
         openQueue(QStringLiteral("orders"));
