@@ -64,7 +64,10 @@ bool RedisServer::start(const QStringList& extraArgs)
                      QStringLiteral("--save"),       QString(),
                      QStringLiteral("--daemonize"),  QStringLiteral("no"),
                      QStringLiteral("--protected-mode"), QStringLiteral("no"),
-                     QStringLiteral("--loglevel"),   QStringLiteral("warning")};
+                     QStringLiteral("--loglevel"),   QStringLiteral("warning"),
+                     // Tests compare DEBUG DIGEST before and after a refusal, and stall the
+                     // server with DEBUG SLEEP; Redis 7 disables DEBUG unless told.
+                     QStringLiteral("--enable-debug-command"), QStringLiteral("local")};
     args << m_extraArgs;
     m_process = std::make_unique<QProcess>();
     m_process->setProcessChannelMode(QProcess::MergedChannels);
