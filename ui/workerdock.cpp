@@ -145,8 +145,12 @@ WorkerDock::WorkerDock(AdminClient* client, QWidget* parent)
 
 WorkerDock::~WorkerDock()
 {
-    // Held tasks go back to pending before the connection (or the sandbox) goes away.
-    if (m_worker)
+    // Held tasks go back to pending before the connection (or the sandbox) goes away. A
+    // graceful stop already under way is waited for (at most its 3 s stop timeout) rather
+    // than raced by a second stop from this thread.
+    if (m_stopping)
+        m_stopFuture.waitForFinished();
+    else if (m_worker)
         m_worker->stopNow();
 }
 
@@ -272,7 +276,8 @@ void WorkerDock::stopWorker()
         updateButton();
         emit runningChanged(false);
     });
-    watcher->setFuture(QtConcurrent::run([worker] { worker->stop(); }));
+    m_stopFuture = QtConcurrent::run([worker] { worker->stop(); });
+    watcher->setFuture(m_stopFuture);
 }
 
 void WorkerDock::poll()

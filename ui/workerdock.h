@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QDockWidget>
+#include <QFuture>
 
 #include <memory>
 
@@ -80,6 +81,7 @@ private:
     std::shared_ptr<delayq::Worker> m_worker;
     std::shared_ptr<WorkerEventLog> m_events;
     bool m_stopping = false;
+    QFuture<void> m_stopFuture;
     long long m_acked = 0;
 };
 
