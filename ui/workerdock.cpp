@@ -22,6 +22,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
+#include <atomic>
 #include <deque>
 #include <random>
 #include <thread>
@@ -148,6 +149,8 @@ WorkerDock::~WorkerDock()
     // Held tasks go back to pending before the connection (or the sandbox) goes away. A
     // graceful stop already under way is waited for (at most its 3 s stop timeout) rather
     // than raced by a second stop from this thread.
+    if (m_abort)
+        m_abort->store(true);
     if (m_stopping)
         m_stopFuture.waitForFinished();
     else if (m_worker)
@@ -227,11 +230,20 @@ void WorkerDock::startWorker()
     const int behaviour = m_behaviour->currentData().toInt();
     const double failProbability = m_failPercent->value() / 100.0;
     const int sleepMs = m_sleepMs->value();
-    delayq::Handler handler = [behaviour, failProbability,
-                               sleepMs](const delayq::ClaimedTask&) -> delayq::HandlerResult {
+    // Set when the dock closes: a long simulated job ends at once instead of holding the
+    // window open until its sleep is over.
+    auto abort = std::make_shared<std::atomic<bool>>(false);
+    m_abort = abort;
+    delayq::Handler handler = [behaviour, failProbability, sleepMs,
+                               abort](const delayq::ClaimedTask&) -> delayq::HandlerResult {
         thread_local std::mt19937 rng(std::random_device{}());
-        if (sleepMs > 0)
-            std::this_thread::sleep_for(std::chrono::milliseconds(sleepMs));
+        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(sleepMs);
+        while (std::chrono::steady_clock::now() < until) {
+            if (abort->load())
+                return delayq::HandlerResult::fail("the admin app closed during the task", 0);
+            std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
+                until - std::chrono::steady_clock::now(), std::chrono::milliseconds(20)));
+        }
         if (behaviour == Abandon)
             return delayq::HandlerResult::abandon();
         if (behaviour == FailSome &&

@@ -3,6 +3,7 @@
 #include <QDockWidget>
 #include <QFuture>
 
+#include <atomic>
 #include <memory>
 
 class QComboBox;
@@ -82,6 +83,7 @@ private:
     std::shared_ptr<WorkerEventLog> m_events;
     bool m_stopping = false;
     QFuture<void> m_stopFuture;
+    std::shared_ptr<std::atomic<bool>> m_abort;
     long long m_acked = 0;
 };
 
