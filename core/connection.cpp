@@ -1,6 +1,7 @@
 #include "connection.h"
 
 #include "error.h"
+#include "replyreader.h"
 #include "sigpipeblock.h"
 
 #include <hiredis.h>
@@ -30,39 +31,6 @@ timeval toTimeval(std::chrono::milliseconds ms)
     tv.tv_sec = static_cast<time_t>(ms.count() / 1000);
     tv.tv_usec = static_cast<suseconds_t>((ms.count() % 1000) * 1000);
     return tv;
-}
-
-Reply convert(const redisReply* r)
-{
-    Reply out;
-    switch (r->type) {
-    case REDIS_REPLY_STRING:
-        out.type = Reply::Type::String;
-        out.str.assign(r->str, r->len);
-        break;
-    case REDIS_REPLY_STATUS:
-        out.type = Reply::Type::Status;
-        out.str.assign(r->str, r->len);
-        break;
-    case REDIS_REPLY_ERROR:
-        out.type = Reply::Type::Error;
-        out.str.assign(r->str, r->len);
-        break;
-    case REDIS_REPLY_INTEGER:
-        out.type = Reply::Type::Integer;
-        out.integer = r->integer;
-        break;
-    case REDIS_REPLY_ARRAY:
-        out.type = Reply::Type::Array;
-        out.elements.reserve(r->elements);
-        for (size_t i = 0; i < r->elements; ++i)
-            out.elements.push_back(convert(r->element[i]));
-        break;
-    default:
-        out.type = Reply::Type::Nil;
-        break;
-    }
-    return out;
 }
 
 void appendArgv(redisContext* ctx, const std::vector<std::string>& args)
@@ -162,7 +130,7 @@ void Connection::connect()
         void* raw = nullptr;
         if (redisGetReply(ctx, &raw) != REDIS_OK || !raw)
             failIo(what);
-        Reply r = convert(static_cast<redisReply*>(raw));
+        Reply r = ReplyReader::fromHiredis(raw);
         freeReplyObject(raw);
         if (r.isError()) {
             disconnect();
@@ -192,7 +160,7 @@ void Connection::measureClockOffset()
     void* raw = nullptr;
     if (redisGetReply(m_context->ctx, &raw) != REDIS_OK || !raw)
         failIo("TIME");
-    Reply t = convert(static_cast<redisReply*>(raw));
+    Reply t = ReplyReader::fromHiredis(raw);
     freeReplyObject(raw);
     // An ACL user without TIME keeps offset 0: reads still work, "due now" is then local.
     if (!t.isArray() || t.elements.size() != 2)
@@ -309,7 +277,7 @@ std::vector<Reply> Connection::pipeline(const std::vector<std::vector<std::strin
         void* raw = nullptr;
         if (redisGetReply(ctx, &raw) != REDIS_OK || !raw)
             failIo(commands.empty() || commands[i].empty() ? "a command" : commands[i][0].c_str());
-        replies.push_back(convert(static_cast<redisReply*>(raw)));
+        replies.push_back(ReplyReader::fromHiredis(raw));
         freeReplyObject(raw);
     }
     return replies;
