@@ -2,6 +2,7 @@
 
 #include "connection.h"
 #include "error.h"
+#include "plainqueue.h"
 #include "queue.h"
 
 #include <QDateTime>
@@ -103,6 +104,7 @@ AdminClient::AdminClient(QObject* parent) : QObject(parent)
 {
     qRegisterMetaType<ServerInfo>();
     qRegisterMetaType<QueueListResult>();
+    qRegisterMetaType<PlainDiscoveryResult>();
     qRegisterMetaType<PageResult>();
     qRegisterMetaType<CountsResult>();
     qRegisterMetaType<HistogramResult>();
@@ -288,6 +290,35 @@ void AdminClient::listQueues(quint64 tag)
         });
         deliver(&AdminClient::queuesListed, result);
     });
+}
+
+void AdminClient::discoverPlain(quint64 tag, int maxSteps, int count)
+{
+    PlainDiscoveryResult result;
+    result.tag = tag;
+    post([this, result, maxSteps, count] { discoverStep(result, "0", maxSteps, count); });
+}
+
+// Runs on the I/O thread; posts the next step instead of looping, so a page load or an
+// action asked for meanwhile is not stuck behind the whole scan.
+void AdminClient::discoverStep(PlainDiscoveryResult result, std::string cursor, int stepsLeft,
+                               int count)
+{
+    result.error = guarded([&](delayq::Connection& c) {
+        const std::string prefix = ss(m_settings.prefix);
+        for (const auto& k : delayq::PlainQueue::discover(c, cursor, prefix, count))
+            result.keys.append(
+                {qs(k.key), QString::fromLatin1(delayq::PlainQueue::unitName(k.unit)), k.size});
+    });
+    --stepsLeft;
+    if (result.error.isEmpty() && cursor != "0" && stepsLeft > 0) {
+        post([this, result, cursor, stepsLeft, count] {
+            discoverStep(result, cursor, stepsLeft, count);
+        });
+        return;
+    }
+    result.complete = result.error.isEmpty() && cursor == "0";
+    deliver(&AdminClient::plainKeysDiscovered, result);
 }
 
 void AdminClient::loadPages(quint64 tag, const QString& queue, TaskSetKind set,

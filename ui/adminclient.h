@@ -40,6 +40,9 @@ public:
 
     void connectTo(const ConnectionSettings& settings);
     void listQueues(quint64 tag);
+    // Looks for plain sorted-set queues: one SCAN TYPE zset step of `count` keys per posted
+    // job, so other requests interleave, and at most maxSteps steps.
+    void discoverPlain(quint64 tag, int maxSteps = 50, int count = 1000);
     void loadPages(quint64 tag, const QString& queue, TaskSetKind set, const QList<qint64>& offsets,
                    int limit);
     void loadCounts(quint64 tag, const QString& queue);
@@ -71,6 +74,7 @@ signals:
     // Round trip and clock offset, every heartbeat while connected.
     void statusUpdated(const delayq::ui::ServerInfo& info);
     void queuesListed(const delayq::ui::QueueListResult& result);
+    void plainKeysDiscovered(const delayq::ui::PlainDiscoveryResult& result);
     void pagesLoaded(const delayq::ui::PageResult& result);
     void countsLoaded(const delayq::ui::CountsResult& result);
     void histogramLoaded(const delayq::ui::HistogramResult& result);
@@ -98,6 +102,7 @@ private:
             },
             Qt::QueuedConnection);
     }
+    void discoverStep(PlainDiscoveryResult result, std::string cursor, int stepsLeft, int count);
     QString guarded(const std::function<void(delayq::Connection&)>& job);
     void heartbeat();
     void markDown(const QString& reason);

@@ -68,6 +68,22 @@ struct QueueListResult
     QString error;
 };
 
+// A sorted set outside the delayq prefix whose scores look like due times.
+struct PlainKeyRow
+{
+    QString key;
+    QString unit; // "ms" | "s"
+    qint64 size = 0;
+};
+
+struct PlainDiscoveryResult
+{
+    quint64 tag = 0;
+    QList<PlainKeyRow> keys;
+    bool complete = false; // the whole keyspace was scanned within the step budget
+    QString error;
+};
+
 struct PageResult
 {
     quint64 tag = 0;
@@ -166,6 +182,7 @@ struct PushSpec
 Q_DECLARE_METATYPE(delayq::ui::ConnectionSettings)
 Q_DECLARE_METATYPE(delayq::ui::ServerInfo)
 Q_DECLARE_METATYPE(delayq::ui::QueueListResult)
+Q_DECLARE_METATYPE(delayq::ui::PlainDiscoveryResult)
 Q_DECLARE_METATYPE(delayq::ui::PageResult)
 Q_DECLARE_METATYPE(delayq::ui::CountsResult)
 Q_DECLARE_METATYPE(delayq::ui::HistogramResult)

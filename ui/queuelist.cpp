@@ -6,6 +6,7 @@
 #include "keys.h"
 
 #include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QStandardItemModel>
@@ -25,6 +26,9 @@ QStandardItem* numberItem(qint64 value)
     item->setEditable(false);
     return item;
 }
+
+// A full discovery walks the keyspace; every refresh (2 s) would be too much for a big one.
+constexpr qint64 kRediscoverMs = 30000;
 
 } // namespace
 
@@ -67,9 +71,33 @@ QueueList::QueueList(AdminClient* client, QWidget* parent) : QWidget(parent), m_
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
     layout->addWidget(m_view, 1);
 
+    m_plainLabel = new QLabel(tr("Plain sorted sets"), this);
+    m_plainLabel->setTextFormat(Qt::PlainText);
+    layout->addWidget(m_plainLabel);
+    m_plainModel = new QStandardItemModel(0, 3, this);
+    m_plainModel->setHorizontalHeaderLabels({tr("Key"), tr("Unit"), tr("Size")});
+    m_plainProxy = new QSortFilterProxyModel(this);
+    m_plainProxy->setSourceModel(m_plainModel);
+    m_plainProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_plainProxy->setFilterKeyColumn(0);
+    m_plainView = new QTableView(this);
+    m_plainView->setModel(m_plainProxy);
+    m_plainView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_plainView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_plainView->setSortingEnabled(true);
+    m_plainView->sortByColumn(0, Qt::AscendingOrder);
+    m_plainView->verticalHeader()->setVisible(false);
+    m_plainView->setWordWrap(false);
+    m_plainView->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_plainView->setColumnWidth(1, numberWidth * 2 / 3);
+    m_plainView->setColumnWidth(2, numberWidth);
+    m_plainView->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
+    layout->addWidget(m_plainView, 1);
+
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
         m_error->setError({});
         m_proxy->setFilterFixedString(text);
+        m_plainProxy->setFilterFixedString(text);
     });
     connect(m_filter, &QLineEdit::returnPressed, this, &QueueList::openTyped);
     // A click (or Enter, or a double click) opens the queue; the open one is not reopened,
@@ -82,6 +110,14 @@ QueueList::QueueList(AdminClient* client, QWidget* parent) : QWidget(parent), m_
     connect(m_view, &QTableView::activated, this, open);
     connect(m_view, &QTableView::clicked, this, open);
     connect(client, &AdminClient::queuesListed, this, &QueueList::onListed);
+    auto openPlain = [this](const QModelIndex& index) {
+        const QString key = m_plainProxy->index(index.row(), 0).data().toString();
+        if (key != m_current)
+            emit plainKeyOpened(key, m_plainProxy->index(index.row(), 1).data().toString());
+    };
+    connect(m_plainView, &QTableView::activated, this, openPlain);
+    connect(m_plainView, &QTableView::clicked, this, openPlain);
+    connect(client, &AdminClient::plainKeysDiscovered, this, &QueueList::onPlainDiscovered);
 }
 
 void QueueList::openTyped()
@@ -102,6 +138,13 @@ void QueueList::openTyped()
 
 void QueueList::refresh()
 {
+    if (!m_discovering &&
+        (!m_sinceDiscovery.isValid() || m_sinceDiscovery.elapsed() >= kRediscoverMs)) {
+        m_discovering = true;
+        m_plainTag = AdminClient::newTag();
+        m_sinceDiscovery.start();
+        m_client->discoverPlain(m_plainTag);
+    }
     if (m_inFlight)
         return;
     m_inFlight = true;
@@ -126,6 +169,37 @@ QStringList QueueList::names() const
     for (int r = 0; r < m_model->rowCount(); ++r)
         out.append(m_model->item(r, 0)->text());
     return out;
+}
+
+QStringList QueueList::plainKeys() const
+{
+    QStringList out;
+    for (int r = 0; r < m_plainModel->rowCount(); ++r)
+        out.append(m_plainModel->item(r, 0)->text());
+    return out;
+}
+
+void QueueList::onPlainDiscovered(const PlainDiscoveryResult& result)
+{
+    if (result.tag != m_plainTag)
+        return;
+    m_discovering = false;
+    if (!result.error.isEmpty()) {
+        m_plainLabel->setText(tr("Plain sorted sets (%1)").arg(result.error));
+        return;
+    }
+    m_plainLabel->setText(result.complete ? tr("Plain sorted sets")
+                                          : tr("Plain sorted sets (first part of the keyspace)"));
+    // Replaced as a whole: the list is small and a key is opened by name, not by row.
+    m_plainModel->removeRows(0, m_plainModel->rowCount());
+    for (const auto& k : result.keys) {
+        auto* key = new QStandardItem(k.key);
+        key->setEditable(false);
+        auto* unit = new QStandardItem(k.unit);
+        unit->setEditable(false);
+        m_plainModel->appendRow({key, unit, numberItem(k.size)});
+    }
+    emit plainKeysListed();
 }
 
 void QueueList::onListed(const QueueListResult& result)

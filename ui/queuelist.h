@@ -2,8 +2,10 @@
 
 #include "admintypes.h"
 
+#include <QElapsedTimer>
 #include <QWidget>
 
+class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
 class QStandardItemModel;
@@ -26,14 +28,21 @@ public:
     void refresh();
     void setCurrentQueue(const QString& name);
     QStringList names() const;
+    // Plain sorted sets found by the last discovery, as "key" (unit, size in the view).
+    QStringList plainKeys() const;
+    QTableView* plainView() const { return m_plainView; }
     QLineEdit* filter() const { return m_filter; }
 
 signals:
     void queueOpened(const QString& name);
     void listed();
+    void plainKeysListed();
+    // unit: "ms" | "s", as detected from the scores.
+    void plainKeyOpened(const QString& key, const QString& unit);
 
 private:
     void onListed(const QueueListResult& result);
+    void onPlainDiscovered(const PlainDiscoveryResult& result);
     void openTyped();
 
     AdminClient* m_client;
@@ -42,6 +51,13 @@ private:
     QStandardItemModel* m_model;
     QSortFilterProxyModel* m_proxy;
     QTableView* m_view;
+    QStandardItemModel* m_plainModel;
+    QSortFilterProxyModel* m_plainProxy;
+    QTableView* m_plainView;
+    QLabel* m_plainLabel;
+    QElapsedTimer m_sinceDiscovery;
+    bool m_discovering = false;
+    quint64 m_plainTag = 0;
     QString m_current;
     bool m_inFlight = false;
     quint64 m_tag = 0;
