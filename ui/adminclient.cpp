@@ -321,6 +321,49 @@ void AdminClient::discoverStep(PlainDiscoveryResult result, std::string cursor, 
     deliver(&AdminClient::plainKeysDiscovered, result);
 }
 
+void AdminClient::setPlainKey(const QString& key, const QString& unit)
+{
+    post([this, key, unit] {
+        m_plainKey = key;
+        m_plainUnit = unit == QLatin1String("s") ? delayq::PlainQueue::ScoreUnit::Seconds
+                                                 : delayq::PlainQueue::ScoreUnit::Milliseconds;
+    });
+}
+
+std::unique_ptr<delayq::PlainQueue> AdminClient::plainFor(delayq::Connection& c,
+                                                          const QString& queue)
+{
+    if (m_plainKey.isEmpty() || queue != m_plainKey)
+        return nullptr;
+    return std::make_unique<delayq::PlainQueue>(c, ss(queue), m_plainUnit);
+}
+
+namespace {
+
+// A member is the message: it is both the row's id and its payload.
+TaskRow plainRow(const delayq::PlainQueue::Member& m)
+{
+    TaskRow row;
+    row.id = QString::fromStdString(m.member);
+    row.payload = QByteArray::fromStdString(m.member.substr(0, kPagePayloadBytes));
+    row.payloadSize = static_cast<qint64>(m.member.size());
+    row.score = m.dueMs;
+    row.due = m.dueMs;
+    row.state = QStringLiteral("pending");
+    return row;
+}
+
+QList<IdOutcome> plainOutcomes(const QStringList& members, const std::vector<bool>& done)
+{
+    QList<IdOutcome> out;
+    for (size_t i = 0; i < done.size() && i < size_t(members.size()); ++i)
+        out.append({members.at(qsizetype(i)),
+                    done[i] ? QStringLiteral("done") : QStringLiteral("not-found")});
+    return out;
+}
+
+} // namespace
+
 void AdminClient::loadPages(quint64 tag, const QString& queue, TaskSetKind set,
                             const QList<qint64>& offsets, int limit)
 {
@@ -330,6 +373,18 @@ void AdminClient::loadPages(quint64 tag, const QString& queue, TaskSetKind set,
         result.queue = queue;
         result.set = set;
         result.error = guarded([&](delayq::Connection& c) {
+            if (auto p = plainFor(c, queue)) {
+                result.total = set == TaskSetKind::Pending ? p->size() : 0;
+                for (qint64 offset : offsets) {
+                    QList<TaskRow> rows;
+                    if (offset < result.total)
+                        for (const auto& m : p->page(offset, limit))
+                            rows.append(plainRow(m));
+                    result.offsets.append(offset);
+                    result.pages.append(rows);
+                }
+                return;
+            }
             delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
             result.total = q.size(toCore(set));
             for (qint64 offset : offsets) {
@@ -356,6 +411,14 @@ void AdminClient::loadCounts(quint64 tag, const QString& queue)
         result.tag = tag;
         result.queue = queue;
         result.error = guarded([&](delayq::Connection& c) {
+            if (auto p = plainFor(c, queue)) {
+                result.pending = p->size();
+                result.dueNow = p->dueNow();
+                auto first = p->page(0, 1);
+                result.earliest = first.empty() ? -1 : first.front().dueMs;
+                result.serverNow = c.serverNowMs();
+                return;
+            }
             delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
             auto counts = q.counts();
             result.pending = counts.pending;
@@ -381,6 +444,12 @@ void AdminClient::loadHistogram(quint64 tag, const QString& queue, qint64 fromMs
         QElapsedTimer timer;
         timer.start();
         result.error = guarded([&](delayq::Connection& c) {
+            if (auto p = plainFor(c, queue)) {
+                for (long long n : p->histogram(fromMs, toMs, buckets))
+                    result.counts.append(n);
+                result.serverNow = c.serverNowMs();
+                return;
+            }
             delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
             for (long long n : q.histogram(fromMs, toMs, buckets))
                 result.counts.append(n);
@@ -440,6 +509,11 @@ void AdminClient::locateTime(quint64 tag, const QString& queue, TaskSetKind set,
         result.queue = queue;
         result.set = set;
         result.error = guarded([&](delayq::Connection& c) {
+            if (auto p = plainFor(c, queue)) {
+                long long size = p->size();
+                result.row = size == 0 ? -1 : std::min(p->rankOfTime(ms), size - 1);
+                return;
+            }
             delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
             long long size = q.size(toCore(set));
             long long rank = q.rankOfScore(toCore(set), ms);
@@ -482,6 +556,17 @@ void AdminClient::push(quint64 tag, const PushSpec& spec)
         result.action = QStringLiteral("push");
         result.queue = spec.queue;
         result.error = guarded([&](delayq::Connection& c) {
+            if (auto p = plainFor(c, spec.queue)) {
+                // The payload is the member; one at a time, ZADD NX.
+                const long long at =
+                    spec.dueAtMs >= 0 ? spec.dueAtMs : c.serverNowMs() + spec.delayMs;
+                const auto added = p->push({spec.payload.toStdString()}, at);
+                result.outcomes.append(
+                    {QString::fromUtf8(spec.payload), !added.empty() && added.front()
+                                                          ? QStringLiteral("created")
+                                                          : QStringLiteral("exists")});
+                return;
+            }
             delayq::Queue q(c, ss(spec.queue), ss(m_settings.prefix));
             std::vector<delayq::PushRequest> requests;
             const int count = std::max(1, spec.count);
@@ -511,6 +596,10 @@ void AdminClient::cancel(quint64 tag, const QString& queue, const QStringList& i
     post([this, tag, queue, ids] {
         ActionResult result{tag, QStringLiteral("cancel"), queue, {}, {}};
         result.error = guarded([&](delayq::Connection& c) {
+            if (auto p = plainFor(c, queue)) {
+                result.outcomes = plainOutcomes(ids, p->cancel(toIds(ids)));
+                return;
+            }
             delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
             result.outcomes = toOutcomes(q.cancel(toIds(ids)));
         });
@@ -524,6 +613,11 @@ void AdminClient::reschedule(quint64 tag, const QString& queue, const QStringLis
     post([this, tag, queue, ids, dueAtMs, delayMs] {
         ActionResult result{tag, QStringLiteral("reschedule"), queue, {}, {}};
         result.error = guarded([&](delayq::Connection& c) {
+            if (auto p = plainFor(c, queue)) {
+                const long long at = dueAtMs >= 0 ? dueAtMs : c.serverNowMs() + delayMs;
+                result.outcomes = plainOutcomes(ids, p->reschedule(toIds(ids), at));
+                return;
+            }
             delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
             std::optional<long long> at;
             if (dueAtMs >= 0)

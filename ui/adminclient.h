@@ -1,6 +1,7 @@
 #pragma once
 
 #include "admintypes.h"
+#include "plainqueue.h"
 
 #include <QObject>
 #include <QStringList>
@@ -9,10 +10,6 @@
 #include <atomic>
 #include <functional>
 #include <memory>
-
-namespace delayq {
-class Connection;
-}
 
 class QTimer;
 
@@ -43,6 +40,9 @@ public:
     // Looks for plain sorted-set queues: one SCAN TYPE zset step of `count` keys per posted
     // job, so other requests interleave, and at most maxSteps steps.
     void discoverPlain(quint64 tag, int maxSteps = 50, int count = 1000);
+    // From now on, requests naming `key` go to that plain sorted set (unit "ms" | "s")
+    // instead of a native queue; an empty key returns to native queues only.
+    void setPlainKey(const QString& key, const QString& unit);
     void loadPages(quint64 tag, const QString& queue, TaskSetKind set, const QList<qint64>& offsets,
                    int limit);
     void loadCounts(quint64 tag, const QString& queue);
@@ -118,8 +118,12 @@ private:
     QString m_displayUrl;
     std::atomic<bool> m_up{false};
     std::atomic<bool> m_readOnly{false};
-    bool m_aclReadOnly = false;       // I/O thread only
-    QString m_readOnlyWhy;            // I/O thread only
+    bool m_aclReadOnly = false;                  // I/O thread only
+    QString m_readOnlyWhy;                       // I/O thread only
+    QString m_plainKey;                          // I/O thread only
+    delayq::PlainQueue::ScoreUnit m_plainUnit{}; // I/O thread only
+    // The open plain key when `queue` names it, on the I/O thread.
+    std::unique_ptr<delayq::PlainQueue> plainFor(delayq::Connection& c, const QString& queue);
     ConnectionSettings m_guiSettings; // read and written on the caller's thread only
 };
 

@@ -77,6 +77,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(m_client, &AdminClient::readOnlyDetected, this,
             [this](const QString& reason) { m_actions->setReadOnly(true, reason); });
     connect(m_queues, &QueueList::queueOpened, this, &MainWindow::openQueue);
+    connect(m_queues, &QueueList::plainKeyOpened, this, &MainWindow::openPlainKey);
     connect(m_tabs, &TaskTabs::currentTaskChanged, this, &MainWindow::showCurrentTask);
     connect(m_tabs, &TaskTabs::statusMessage, this,
             [this](const QString& message) { statusBar()->showMessage(message, 8000); });
@@ -238,6 +239,27 @@ void MainWindow::connectTo(const ConnectionSettings& settings)
 }
 
 void MainWindow::openQueue(const QString& name)
+{
+    if (m_plain) {
+        m_plain = false;
+        m_client->setPlainKey({}, {});
+        m_tabs->setPlain(false);
+        m_actions->setPlain(false);
+    }
+    showQueue(name);
+}
+
+void MainWindow::openPlainKey(const QString& key, const QString& unit)
+{
+    m_plain = true;
+    // Posted before the loads showQueue() asks for, so they already go to the plain key.
+    m_client->setPlainKey(key, unit);
+    m_tabs->setPlain(true);
+    m_actions->setPlain(true);
+    showQueue(key);
+}
+
+void MainWindow::showQueue(const QString& name)
 {
     m_queue = name;
     m_firstPageShown = false;

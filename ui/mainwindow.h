@@ -46,6 +46,9 @@ public:
     // The server last chosen in the connection dialog (never with a password).
     static bool lastConnection(ConnectionSettings* settings);
     void openQueue(const QString& name);
+    // A plain sorted set (unit "ms" | "s"), in the same table, timeline and actions.
+    void openPlainKey(const QString& key, const QString& unit);
+    bool isPlain() const { return m_plain; }
     // Everything the open queue shows, now (coalesced with what is in flight).
     void refreshAll();
     void setRefreshInterval(int ms);
@@ -70,6 +73,7 @@ private:
     void onCounts(const CountsResult& result);
     void checkLoaded();
     void chooseConnection();
+    void showQueue(const QString& name);
 
     AdminClient* m_client;
     TaskTabs* m_tabs;
@@ -94,6 +98,7 @@ private:
     QString m_taskId;
     QString m_fullTaskId; // the task whose whole payload the details pane shows
     bool m_waitingForLoad = false;
+    bool m_plain = false;
     bool m_firstPageShown = false;
     bool m_timelineShown = false;
 };

@@ -117,6 +117,12 @@ void TaskActions::setReadOnly(bool readOnly, const QString& reason)
     updateEnabled();
 }
 
+void TaskActions::setPlain(bool plain)
+{
+    m_plain = plain;
+    updateEnabled();
+}
+
 void TaskActions::updateEnabled()
 {
     const TaskSetKind set = m_tabs->current()->set();
@@ -125,8 +131,9 @@ void TaskActions::updateEnabled()
     m_push->setEnabled(!m_readOnly);
     m_cancel->setEnabled(!m_readOnly && open && selected && set == TaskSetKind::Pending);
     m_reschedule->setEnabled(!m_readOnly && open && selected && set == TaskSetKind::Pending);
-    m_requeue->setEnabled(!m_readOnly && open && selected && set == TaskSetKind::Dead);
-    m_deleteDead->setEnabled(!m_readOnly && open && selected && set == TaskSetKind::Dead);
+    m_requeue->setEnabled(!m_plain && !m_readOnly && open && selected && set == TaskSetKind::Dead);
+    m_deleteDead->setEnabled(!m_plain && !m_readOnly && open && selected &&
+                             set == TaskSetKind::Dead);
     for (auto* action : writeActions())
         action->setToolTip(m_readOnly ? tr("Read-only: %1").arg(m_readOnlyReason)
                                       : action->data().toString());

@@ -40,6 +40,8 @@ public:
 
     void setQueue(const QString& queue);
     void setReadOnly(bool readOnly, const QString& reason);
+    // On a plain sorted set only push, cancel and reschedule apply.
+    void setPlain(bool plain);
     bool isReadOnly() const { return m_readOnly; }
     // Tests answer the confirmations themselves; the default asks with a message box.
     void setConfirmHandler(ConfirmHandler handler) { m_confirm = std::move(handler); }
@@ -71,6 +73,7 @@ private:
     QWidget* m_window;
     QString m_queue;
     bool m_readOnly = false;
+    bool m_plain = false;
     QString m_readOnlyReason;
     ConfirmHandler m_confirm;
     QPointer<QDialog> m_dialog;

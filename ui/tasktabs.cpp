@@ -7,6 +7,7 @@
 
 #include <QLocale>
 #include <QTabWidget>
+#include <QTableView>
 #include <QVBoxLayout>
 
 namespace delayq::ui {
@@ -60,6 +61,22 @@ TaskTable* TaskTabs::current() const
 void TaskTabs::setCurrentSet(TaskSetKind set)
 {
     m_tabs->setCurrentIndex(static_cast<int>(set));
+}
+
+void TaskTabs::setPlain(bool plain)
+{
+    if (plain)
+        setCurrentSet(TaskSetKind::Pending);
+    for (int i = 0; i < m_tables.size(); ++i) {
+        TaskTable* table = m_tables.at(i);
+        m_tabs->setTabVisible(i, !plain || table->set() == TaskSetKind::Pending);
+        for (auto field : {TaskModel::Field::Attempts, TaskModel::Field::Worker,
+                           TaskModel::Field::LastError, TaskModel::Field::Payload}) {
+            const int column = table->model()->columnOf(field);
+            if (column >= 0)
+                table->view()->setColumnHidden(column, plain);
+        }
+    }
 }
 
 void TaskTabs::setQueue(const QString& queue)

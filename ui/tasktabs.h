@@ -26,6 +26,9 @@ public:
     void setCurrentSet(TaskSetKind set);
 
     void setQueue(const QString& queue);
+    // A plain sorted set has no leases, attempts or dead letters: only the pending table,
+    // without the columns that do not apply.
+    void setPlain(bool plain);
     // Refreshes the visible table only; the others refresh when shown.
     void refresh();
     void setCounts(const CountsResult& counts);

@@ -4,11 +4,19 @@
 #include "queue.h"
 #include "queuelist.h"
 #include "redisserver.h"
+#include "rescheduledialog.h"
+#include "taskactions.h"
+#include "taskmodel.h"
+#include "tasktable.h"
+#include "tasktabs.h"
 
 #include <QAbstractItemModel>
 #include <QDateTime>
+#include <QLineEdit>
+#include <QRadioButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTest>
 #include <QUuid>
@@ -35,6 +43,7 @@ private slots:
     {
         m_server.cli({QStringLiteral("FLUSHALL")});
         m_window = std::make_unique<MainWindow>();
+        m_window->actions()->setConfirmHandler([](const QString&, const QString&) { return true; });
         m_window->show();
     }
     void cleanup() { m_window.reset(); }
@@ -77,7 +86,85 @@ private slots:
         QCOMPARE(opened.first().at(1).toString(), model->index(0, 1).data().toString());
     }
 
+    void openedKeyIsListedCancelledAndRescheduled_data()
+    {
+        discoveredKeysAreListedWithUnitAndSize_data();
+    }
+    void openedKeyIsListedCancelledAndRescheduled()
+    {
+        QFETCH(QString, key);
+        QFETCH(bool, seconds);
+        QFETCH(int, count);
+        const QStringList members = fillPlain(key, seconds, count);
+        QueueList* list = m_window->queueList();
+        QSignalSpy listed(list, &QueueList::plainKeysListed);
+        connectWindow();
+        QVERIFY(listed.wait(5000));
+        QSignalSpy loaded(m_window.get(), &MainWindow::queueLoaded);
+        emit list->plainView()->activated(list->plainView()->model()->index(0, 0));
+        QVERIFY(loaded.wait(5000));
+        QVERIFY(m_window->isPlain());
+
+        // Due order, though they were added latest first; the member is the row.
+        TaskModel* model = pending()->model();
+        QTRY_COMPARE(model->rowCount(), count);
+        for (int i = 0; i < count; ++i) {
+            QTRY_VERIFY(model->taskAt(i));
+            QCOMPARE(model->idAt(i), members.at(i));
+        }
+        auto* tabs = m_window->tabs()->findChild<QTabWidget*>();
+        QCOMPARE(tabs->count(), 3);
+        int visible = 0;
+        for (int i = 0; i < tabs->count(); ++i)
+            visible += tabs->isTabVisible(i) ? 1 : 0;
+        QCOMPARE(visible, 1);
+        QVERIFY(!m_window->actions()->requeue()->isEnabled());
+
+        // Cancel: the member leaves Redis.
+        selectRow(0);
+        QVERIFY(m_window->actions()->cancel()->isEnabled());
+        QSignalSpy reported(m_window->actions(), &TaskActions::resultReported);
+        QTest::keyClick(pending()->view(), Qt::Key_Delete);
+        QVERIFY(reported.wait(5000));
+        QCOMPARE(m_server.cli({QStringLiteral("ZSCORE"), key, members.at(0)}).trimmed(),
+                 QByteArray());
+        QCOMPARE(m_server.cli({QStringLiteral("ZCARD"), key}).trimmed(),
+                 QByteArray::number(count - 1));
+        QTRY_COMPARE(model->rowCount(), count - 1);
+
+        // Reschedule: the member stays, due at the new time in the key's unit.
+        QTRY_COMPARE(model->idAt(0), members.at(1));
+        selectRow(0);
+        QTest::keyClick(pending()->view(), Qt::Key_R, Qt::ControlModifier);
+        auto* dialog = qobject_cast<RescheduleDialog*>(m_window->actions()->activeDialog());
+        QVERIFY(dialog);
+        dialog->atMode()->setChecked(true);
+        dialog->atEdit()->setText(QStringLiteral("2030-01-02T03:04:05.678Z"));
+        reported.clear();
+        dialog->accept();
+        QVERIFY(reported.wait(5000));
+        const double score =
+            m_server.cli({QStringLiteral("ZSCORE"), key, members.at(1)}).trimmed().toDouble();
+        QVERIFY2(qAbs(score * (seconds ? 1000.0 : 1.0) - 1893553445678.0) < 1000.0,
+                 qPrintable(QString::number(score, 'f')));
+        QTRY_COMPARE(model->idAt(count - 2), members.at(1));
+    }
+
 private:
+    TaskTable* pending() const { return m_window->tabs()->table(TaskSetKind::Pending); }
+
+    void selectRow(int row)
+    {
+        QTableView* view = pending()->view();
+        view->setFocus();
+        view->clearSelection();
+        QTRY_VERIFY(pending()->model()->taskAt(row));
+        view->selectionModel()->select(pending()->model()->index(row, 0),
+                                       QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        view->selectionModel()->setCurrentIndex(pending()->model()->index(row, 0),
+                                                QItemSelectionModel::NoUpdate);
+    }
+
     void connectWindow()
     {
         QSignalSpy connected(m_window->client(), &AdminClient::connected);
@@ -87,17 +174,21 @@ private:
     }
 
     // Members are JSON with a UUID, due from one hour ahead, one minute apart.
-    void fillPlain(const QString& key, bool seconds, int count)
+    // Returns the members in due order; they are added latest first.
+    QStringList fillPlain(const QString& key, bool seconds, int count)
     {
+        QStringList members;
         const qint64 base = QDateTime::currentMSecsSinceEpoch() + 3600000;
-        for (int i = 0; i < count; ++i) {
+        for (int i = count - 1; i >= 0; --i) {
             const qint64 dueMs = base + i * 60000;
             const QString member = QStringLiteral("{\"id\":\"%1\",\"msg\":\"m%2\"}")
                                        .arg(QUuid::createUuid().toString(QUuid::WithoutBraces))
                                        .arg(i);
             m_server.cli({QStringLiteral("ZADD"), key,
                           QString::number(seconds ? dueMs / 1000 : dueMs), member});
+            members.prepend(member);
         }
+        return members;
     }
 
     void pushNative(const QString& queue)
