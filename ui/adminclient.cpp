@@ -358,7 +358,7 @@ QList<IdOutcome> plainOutcomes(const QStringList& members, const std::vector<boo
     QList<IdOutcome> out;
     for (size_t i = 0; i < done.size() && i < size_t(members.size()); ++i)
         out.append({members.at(qsizetype(i)),
-                    done[i] ? QStringLiteral("done") : QStringLiteral("not-found")});
+                    done[i] ? QStringLiteral("done") : QStringLiteral("not_found")});
     return out;
 }
 

@@ -148,6 +148,18 @@ private slots:
         QVERIFY2(qAbs(score * (seconds ? 1000.0 : 1.0) - 1893553445678.0) < 1000.0,
                  qPrintable(QString::number(score, 'f')));
         QTRY_COMPARE(model->idAt(count - 2), members.at(1));
+
+        // A member a poller took between the look and the click is reported, not hidden.
+        selectRow(count - 2);
+        m_server.cli({QStringLiteral("ZREM"), key, members.at(1)});
+        reported.clear();
+        m_window->actions()->cancel()->trigger();
+        QVERIFY(reported.wait(5000));
+        const QString summary = reported.first().at(0).toString();
+        QVERIFY2(summary.contains(QStringLiteral("no longer existed")), qPrintable(summary));
+        QVERIFY(!reported.first().at(1).toBool());
+        QCOMPARE(m_server.cli({QStringLiteral("ZCARD"), key}).trimmed(),
+                 QByteArray::number(count - 2));
     }
 
 private:
