@@ -489,6 +489,16 @@ void AdminClient::loadTask(quint64 tag, const QString& queue, const QString& id)
         result.tag = tag;
         result.queue = queue;
         result.error = guarded([&](delayq::Connection& c) {
+            if (auto p = plainFor(c, queue)) {
+                auto score = c.command({"ZSCORE", p->key(), ss(id)});
+                if (score.isNil())
+                    return;
+                result.found = true;
+                result.set = TaskSetKind::Pending;
+                result.task = plainRow({ss(id), score.str, p->dueFromScore(score.str)});
+                result.task.payload = id.toUtf8(); // whole, not cut as in pages
+                return;
+            }
             delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
             auto found = q.find(ss(id));
             if (!found)

@@ -257,6 +257,8 @@ void MainWindow::openPlainKey(const QString& key, const QString& unit)
     m_tabs->setPlain(true);
     m_actions->setPlain(true);
     showQueue(key);
+    // The embedded worker runs native tasks; popping a plain key is not offered here yet.
+    m_workerDock->setQueue(QString());
 }
 
 void MainWindow::showQueue(const QString& name)

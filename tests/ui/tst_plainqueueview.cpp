@@ -1,18 +1,23 @@
 #include "adminclient.h"
 #include "connection.h"
 #include "mainwindow.h"
+#include "pushdialog.h"
 #include "queue.h"
 #include "queuelist.h"
 #include "redisserver.h"
 #include "rescheduledialog.h"
 #include "taskactions.h"
+#include "taskdetails.h"
 #include "taskmodel.h"
 #include "tasktable.h"
 #include "tasktabs.h"
+#include "workerdock.h"
 
 #include <QAbstractItemModel>
 #include <QDateTime>
 #include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
 #include <QRadioButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -122,6 +127,8 @@ private slots:
 
         // Cancel: the member leaves Redis.
         selectRow(0);
+        QTRY_COMPARE(m_window->details()->payload(), members.at(0).toUtf8());
+        QVERIFY(!m_window->workerDock()->startButton()->isEnabled());
         QVERIFY(m_window->actions()->cancel()->isEnabled());
         QSignalSpy reported(m_window->actions(), &TaskActions::resultReported);
         QTest::keyClick(pending()->view(), Qt::Key_Delete);
@@ -160,6 +167,24 @@ private slots:
         QVERIFY(!reported.first().at(1).toBool());
         QCOMPARE(m_server.cli({QStringLiteral("ZCARD"), key}).trimmed(),
                  QByteArray::number(count - 2));
+
+        // Push: the payload is the new member, added once (ZADD NX).
+        const QString fresh = QStringLiteral("{\"id\":\"fresh\",\"msg\":\"x\"}");
+        for (int round = 0; round < 2; ++round) {
+            m_window->actions()->push()->trigger();
+            auto* push = qobject_cast<PushDialog*>(m_window->actions()->activeDialog());
+            QVERIFY(push);
+            QCOMPARE(push->queueEdit()->text(), key);
+            push->payloadEdit()->setPlainText(fresh);
+            push->delayEdit()->setText(QStringLiteral("1h"));
+            reported.clear();
+            push->accept();
+            QVERIFY(reported.wait(5000));
+            QCOMPARE(reported.first().at(1).toBool(), round == 0);
+        }
+        QVERIFY(!m_server.cli({QStringLiteral("ZSCORE"), key, fresh}).trimmed().isEmpty());
+        QCOMPARE(m_server.cli({QStringLiteral("ZCARD"), key}).trimmed(),
+                 QByteArray::number(count - 1));
     }
 
 private:
