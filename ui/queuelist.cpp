@@ -118,6 +118,13 @@ QueueList::QueueList(AdminClient* client, QWidget* parent) : QWidget(parent), m_
     connect(m_plainView, &QTableView::activated, this, openPlain);
     connect(m_plainView, &QTableView::clicked, this, openPlain);
     connect(client, &AdminClient::plainKeysDiscovered, this, &QueueList::onPlainDiscovered);
+    // Another server (or the same one back): its keys, found afresh, not the last ones.
+    connect(client, &AdminClient::connected, this, [this] {
+        m_plainModel->removeRows(0, m_plainModel->rowCount());
+        m_discovering = false;
+        m_plainTag = 0;
+        m_sinceDiscovery.invalidate();
+    });
 }
 
 void QueueList::openTyped()
