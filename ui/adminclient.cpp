@@ -4,6 +4,7 @@
 #include "error.h"
 #include "plainqueue.h"
 #include "queue.h"
+#include "sha1.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -327,6 +328,11 @@ void AdminClient::setPlainKey(const QString& key, const QString& unit)
         m_plainKey = key;
         m_plainUnit = unit == QLatin1String("s") ? delayq::PlainQueue::ScoreUnit::Seconds
                                                  : delayq::PlainQueue::ScoreUnit::Milliseconds;
+        // No unit given (e.g. --plain on the command line): read it off the key's scores.
+        if (unit.isEmpty())
+            guarded([&](delayq::Connection& c) {
+                m_plainUnit = delayq::PlainQueue::detectUnit(c, ss(key));
+            });
     });
 }
 
@@ -709,6 +715,15 @@ void AdminClient::fillDemo(quint64 tag, const QString& queue, qint64 count, qint
                 q.nack(t.id, t.token, "HTTP 503 from partner.example after 30s");
             // Leased for an hour: they stay in the active tab while the demo runs.
             q.claim(3, 3600000, "demo-worker-2");
+            // A plain sorted set as the usual home-grown delay queues write it (member = the
+            // message, score = due ms), for the "Plain sorted sets" group.
+            delayq::PlainQueue plain(c, "orders:delay-queue",
+                                     delayq::PlainQueue::ScoreUnit::Milliseconds);
+            for (int i = 0; i < 300; ++i)
+                plain.push({"{\"id\":\"" + delayq::sha1Hex(std::to_string(i)).substr(0, 8) +
+                            "-demo\",\"msg\":\"close unpaid order " + std::to_string(5000 + i) +
+                            "\"}"},
+                           now + (i - 10) * 60000LL);
         });
         deliver(&AdminClient::demoFilled, tag, done, error);
     });

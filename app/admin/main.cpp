@@ -91,7 +91,16 @@ int main(int argc, char** argv)
         QStringLiteral("Fill a sandbox queue with COUNT tasks, measure opening it, print the "
                        "figures and exit"),
         QStringLiteral("COUNT"));
-    parser.addOptions({url, queue, prefix, readOnly, sandbox, screenshot, measure});
+    QCommandLineOption plainKey(QStringLiteral("plain"),
+                                QStringLiteral("Plain sorted-set key to open (member = message, "
+                                               "score = due time)"),
+                                QStringLiteral("KEY"));
+    QCommandLineOption scoreUnit(QStringLiteral("score-unit"),
+                                 QStringLiteral("Unit of the plain key's scores: ms or s "
+                                                "(default: read off the scores)"),
+                                 QStringLiteral("UNIT"));
+    parser.addOptions(
+        {url, queue, prefix, readOnly, sandbox, screenshot, measure, plainKey, scoreUnit});
     parser.process(app);
 
     QString redisUrl = parser.value(url);
@@ -107,6 +116,23 @@ int main(int argc, char** argv)
         redisUrl = last.url;
     const bool useSandbox = parser.isSet(sandbox) || redisUrl.isEmpty();
     QString queueName = parser.value(queue);
+    const QString plainName = parser.value(plainKey);
+    const QString unit = parser.value(scoreUnit);
+    if (!unit.isEmpty() && unit != QLatin1String("ms") && unit != QLatin1String("s")) {
+        fail(QStringLiteral("--score-unit must be ms or s"));
+        return 2;
+    }
+    if (!plainName.isEmpty() && !queueName.isEmpty()) {
+        fail(QStringLiteral("give --queue or --plain, not both"));
+        return 2;
+    }
+    // Opens what the command line asked for: a plain key, a queue, or (nothing) none.
+    auto openRequested = [&](MainWindow& window, const QString& fallbackQueue) {
+        if (!plainName.isEmpty())
+            window.openPlainKey(plainName, unit);
+        else if (!queueName.isEmpty() || !fallbackQueue.isEmpty())
+            window.openQueue(queueName.isEmpty() ? fallbackQueue : queueName);
+    };
 
     // Declared before the window: the server outlives everything connected to it.
     SandboxServer server;
@@ -170,16 +196,16 @@ int main(int argc, char** argv)
             },
             Qt::SingleShotConnection);
         QObject::connect(window.client(), &AdminClient::demoFilled, &window,
-                         [&window, demoTag, queueName](quint64 tag, qint64, const QString& error) {
+                         [&window, demoTag, &openRequested](quint64 tag, qint64,
+                                                            const QString& error) {
                              if (tag != demoTag)
                                  return;
                              if (!error.isEmpty())
                                  fail(QStringLiteral("demo queue: ") + error);
-                             window.openQueue(queueName.isEmpty() ? QStringLiteral("demo")
-                                                                  : queueName);
+                             openRequested(window, QStringLiteral("demo"));
                          });
-    } else if (!queueName.isEmpty()) {
-        window.openQueue(queueName);
+    } else {
+        openRequested(window, QString());
     }
 
     if (parser.isSet(screenshot)) {
@@ -196,7 +222,7 @@ int main(int argc, char** argv)
                 QApplication::exit(0);
             });
         };
-        if (queueName.isEmpty() && !useSandbox)
+        if (queueName.isEmpty() && plainName.isEmpty() && !useSandbox)
             QObject::connect(window.client(), &AdminClient::queuesListed, &window, save,
                              Qt::SingleShotConnection);
         else
