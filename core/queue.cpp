@@ -598,7 +598,7 @@ Counters Queue::stats()
     Reply reply = m_connection.command({"HGETALL", m_keys.stats()});
     Counters counters;
     for (const char* name :
-         {"pushed", "claimed", "acked", "retried", "died", "cancelled", "expired"})
+         {"pushed", "claimed", "acked", "retried", "died", "cancelled", "expired", "broken"})
         counters[name] = 0;
     for (size_t i = 0; i + 1 < reply.elements.size(); i += 2)
         counters[reply.elements[i].str] = toLong(reply.elements[i + 1].str, 0);

@@ -115,7 +115,8 @@ struct QueueConfig
     bool paused = false;
 };
 
-// Counters: pushed, claimed, acked, retried, died, cancelled, expired.
+// Counters: pushed, claimed, acked, retried, died, cancelled, expired, and broken (ids whose
+// data was missing or garbled when they came due; they went to dead).
 using Counters = std::map<std::string, long long>;
 
 struct MinuteCounters

@@ -63,4 +63,6 @@ end
 if #leases > 0 then redis.call('ZADD', KEYS[2], unpack(leases)) end
 count(KEYS[6], KEYS[7], 'claimed', claimed, now)
 count(KEYS[6], KEYS[7], 'died', broken, now)
+-- Counted on their own too, so an operator sees that foreign or damaged data turned up.
+count(KEYS[6], KEYS[7], 'broken', broken, now)
 return {int(now), int(next_due()), 0, tasks}

@@ -1328,6 +1328,7 @@ private slots:
         QCOMPARE(ghost->first, TaskSet::Dead);
         QVERIFY(ghost->second.lastError.find("missing") != std::string::npos);
         QVERIFY(q.stats()["died"] >= 1);
+        QCOMPARE(q.stats()["broken"], 2LL); // ghost and garbled, counted for the operator
         QVERIFY(ghost->second.broken);
         // A requeue cannot turn it into an empty task: the next claim sends it back.
         QCOMPARE(statusesOf(q.requeue({"ghost"})),
