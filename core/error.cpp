@@ -5,24 +5,35 @@ namespace delayq {
 const char* errorCodeName(ErrorCode code)
 {
     switch (code) {
-    case ErrorCode::Connection: return "connection";
-    case ErrorCode::Timeout: return "timeout";
-    case ErrorCode::Auth: return "auth";
-    case ErrorCode::NoPermission: return "no-permission";
-    case ErrorCode::WrongType: return "wrong-type";
-    case ErrorCode::NotFound: return "not-found";
-    case ErrorCode::Exists: return "exists";
-    case ErrorCode::LeaseLost: return "lease-lost";
-    case ErrorCode::TooLarge: return "too-large";
-    case ErrorCode::InvalidArgument: return "invalid-argument";
-    case ErrorCode::Protocol: return "protocol";
-    case ErrorCode::Script: return "script";
+    case ErrorCode::Connection:
+        return "connection";
+    case ErrorCode::Timeout:
+        return "timeout";
+    case ErrorCode::Auth:
+        return "auth";
+    case ErrorCode::NoPermission:
+        return "no-permission";
+    case ErrorCode::WrongType:
+        return "wrong-type";
+    case ErrorCode::NotFound:
+        return "not-found";
+    case ErrorCode::Exists:
+        return "exists";
+    case ErrorCode::LeaseLost:
+        return "lease-lost";
+    case ErrorCode::TooLarge:
+        return "too-large";
+    case ErrorCode::InvalidArgument:
+        return "invalid-argument";
+    case ErrorCode::Protocol:
+        return "protocol";
+    case ErrorCode::Script:
+        return "script";
     }
     return "unknown";
 }
 
 Error::Error(ErrorCode code, const std::string& message) : std::runtime_error(message), m_code(code)
-{
-}
+{}
 
 } // namespace delayq

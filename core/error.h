@@ -5,7 +5,8 @@
 
 namespace delayq {
 
-enum class ErrorCode {
+enum class ErrorCode
+{
     Connection,
     Timeout,
     Auth,

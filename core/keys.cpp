@@ -14,7 +14,8 @@ bool isNameChar(unsigned char c)
 
 } // namespace
 
-Keys::Keys(std::string prefix, std::string queue) : m_prefix(std::move(prefix)), m_queue(std::move(queue))
+Keys::Keys(std::string prefix, std::string queue)
+    : m_prefix(std::move(prefix)), m_queue(std::move(queue))
 {
     validatePrefix(m_prefix);
     validateQueueName(m_queue);
@@ -26,9 +27,8 @@ void Keys::validateQueueName(const std::string& name)
     if (name.empty())
         throw Error(ErrorCode::InvalidArgument, "the queue name is empty");
     if (name.size() > 128)
-        throw Error(ErrorCode::InvalidArgument,
-                    "the queue name is longer than 128 characters (" + std::to_string(name.size()) +
-                        ")");
+        throw Error(ErrorCode::InvalidArgument, "the queue name is longer than 128 characters (" +
+                                                    std::to_string(name.size()) + ")");
     for (unsigned char c : name)
         if (!isNameChar(c))
             throw Error(ErrorCode::InvalidArgument,

@@ -59,8 +59,8 @@ PlainQueue::ScoreUnit PlainQueue::parseUnit(const std::string& text)
 
 PlainQueue::ScoreUnit PlainQueue::detectUnit(Connection& connection, const std::string& key)
 {
-    auto replies = connection.pipeline({{"ZRANGE", key, "0", "0", "WITHSCORES"},
-                                        {"ZRANGE", key, "-1", "-1", "WITHSCORES"}});
+    auto replies = connection.pipeline(
+        {{"ZRANGE", key, "0", "0", "WITHSCORES"}, {"ZRANGE", key, "-1", "-1", "WITHSCORES"}});
     for (const auto& r : replies) {
         throwIfError(r);
         if (r.elements.size() == 2) {
@@ -306,7 +306,8 @@ PlainQueue::MigrateResult PlainQueue::migrateTo(const std::string& queueName,
             else
                 throw Error(ErrorCode::TooLarge,
                             "a member is larger than the queue's max_payload: raise it with "
-                            "`delayq config " + queueName + " max_payload BYTES` and run again");
+                            "`delayq config " +
+                                queueName + " max_payload BYTES` and run again");
             done.push_back(chunk[i].member);
         }
         cancel(done);
@@ -315,10 +316,8 @@ PlainQueue::MigrateResult PlainQueue::migrateTo(const std::string& queueName,
     return result;
 }
 
-std::vector<PlainQueue::Candidate> PlainQueue::discover(Connection& connection,
-                                                        std::string& cursor,
-                                                        const std::string& nativePrefix,
-                                                        int count)
+std::vector<PlainQueue::Candidate> PlainQueue::discover(Connection& connection, std::string& cursor,
+                                                        const std::string& nativePrefix, int count)
 {
     Reply r = connection.command({"SCAN", cursor, "COUNT", std::to_string(count), "TYPE", "zset"});
     if (!r.isArray() || r.elements.size() != 2)

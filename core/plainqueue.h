@@ -14,7 +14,11 @@ namespace delayq {
 class PlainQueue
 {
 public:
-    enum class ScoreUnit { Milliseconds, Seconds };
+    enum class ScoreUnit
+    {
+        Milliseconds,
+        Seconds
+    };
 
     struct Member
     {

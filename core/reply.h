@@ -12,7 +12,15 @@ namespace delayq {
 // delayq::Error where the caller asks for it.
 struct Reply
 {
-    enum class Type { Nil, Integer, String, Status, Error, Array };
+    enum class Type
+    {
+        Nil,
+        Integer,
+        String,
+        Status,
+        Error,
+        Array
+    };
 
     Type type = Type::Nil;
     long long integer = 0;

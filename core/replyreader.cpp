@@ -28,7 +28,8 @@ ReplyReader::~ReplyReader() = default;
 void ReplyReader::feed(std::string_view bytes)
 {
     if (redisReaderFeed(m_state->reader, bytes.data(), bytes.size()) != REDIS_OK)
-        throw Error(ErrorCode::Protocol, std::string("bad reply bytes: ") + m_state->reader->errstr);
+        throw Error(ErrorCode::Protocol,
+                    std::string("bad reply bytes: ") + m_state->reader->errstr);
 }
 
 std::optional<Reply> ReplyReader::next()

@@ -8,7 +8,12 @@
 namespace delayq {
 
 // Where a task is in its life (DESIGN.md, "Task life").
-enum class TaskSet { Pending, Active, Dead };
+enum class TaskSet
+{
+    Pending,
+    Active,
+    Dead
+};
 const char* taskSetName(TaskSet set);
 
 // One task as read back from Redis. Times are ms since the Unix epoch (UTC).
@@ -34,16 +39,23 @@ struct PushRequest
     std::string payload;
     std::optional<long long> dueAtMs; // absolute due time; else delayMs from server now
     long long delayMs = 0;
-    std::string id; // empty: generated (time-sortable)
+    std::string id;       // empty: generated (time-sortable)
     bool replace = false; // an existing id is replaced instead of reported as exists
-    int maxAttempts = 0; // 0: the queue's default
-    std::string backoff; // user form ("5s,20s,30s" or "exp:1s:5m"); empty: the queue's default
+    int maxAttempts = 0;  // 0: the queue's default
+    std::string backoff;  // user form ("5s,20s,30s" or "exp:1s:5m"); empty: the queue's default
 };
 
 struct PushResult
 {
     // Active: replace refused because a worker holds the task.
-    enum class Status { Created, Exists, Replaced, TooLarge, Active };
+    enum class Status
+    {
+        Created,
+        Exists,
+        Replaced,
+        TooLarge,
+        Active
+    };
     std::string id;
     Status status = Status::Created;
     long long due = 0;
@@ -73,7 +85,14 @@ struct ClaimResult
 // Per-id result of a bulk operation (cancel, reschedule, requeue, delete dead).
 struct IdResult
 {
-    enum class Status { Done, NotFound, Active, Dead, Pending };
+    enum class Status
+    {
+        Done,
+        NotFound,
+        Active,
+        Dead,
+        Pending
+    };
     std::string id;
     Status status = Status::Done;
 };

@@ -11,9 +11,9 @@ namespace {
 
 std::mt19937_64& generator()
 {
-    thread_local std::mt19937_64 gen{std::random_device{}() ^
-                                     static_cast<unsigned long long>(
-                                         std::chrono::steady_clock::now().time_since_epoch().count())};
+    thread_local std::mt19937_64 gen{
+        std::random_device{}() ^ static_cast<unsigned long long>(
+                                     std::chrono::steady_clock::now().time_since_epoch().count())};
     return gen;
 }
 
@@ -26,10 +26,10 @@ std::string generateTaskId()
     static unsigned long long lastMs = 0;
     static std::array<unsigned char, 10> lastRandom{};
 
-    unsigned long long ms = static_cast<unsigned long long>(
-        std::chrono::duration_cast<std::chrono::milliseconds>(
-            std::chrono::system_clock::now().time_since_epoch())
-            .count());
+    unsigned long long ms =
+        static_cast<unsigned long long>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                            std::chrono::system_clock::now().time_since_epoch())
+                                            .count());
     std::array<unsigned char, 10> random{};
     {
         std::lock_guard lock(mutex);

@@ -195,15 +195,15 @@ int main(int argc, char** argv)
                                           true);
             },
             Qt::SingleShotConnection);
-        QObject::connect(window.client(), &AdminClient::demoFilled, &window,
-                         [&window, demoTag, &openRequested](quint64 tag, qint64,
-                                                            const QString& error) {
-                             if (tag != demoTag)
-                                 return;
-                             if (!error.isEmpty())
-                                 fail(QStringLiteral("demo queue: ") + error);
-                             openRequested(window, QStringLiteral("demo"));
-                         });
+        QObject::connect(
+            window.client(), &AdminClient::demoFilled, &window,
+            [&window, demoTag, &openRequested](quint64 tag, qint64, const QString& error) {
+                if (tag != demoTag)
+                    return;
+                if (!error.isEmpty())
+                    fail(QStringLiteral("demo queue: ") + error);
+                openRequested(window, QStringLiteral("demo"));
+            });
     } else {
         openRequested(window, QString());
     }

@@ -32,8 +32,8 @@ struct Settings
     int tasks = 5000;
     int workers = 3;
     int kills = 25;
-    int spreadMs = 8000;  // due times spread over this much time from now
-    int leaseMs = 1500;   // short, so killed workers' tasks come back quickly
+    int spreadMs = 8000; // due times spread over this much time from now
+    int leaseMs = 1500;  // short, so killed workers' tasks come back quickly
     int timeoutS = 240;
     bool restartRedis = true;
 };
@@ -45,8 +45,7 @@ QProcess* startWorker(const QString& cli, const std::string& url, const QString&
     p->setProcessChannelMode(QProcess::ForwardedErrorChannel);
     p->setStandardOutputFile(QProcess::nullDevice());
     // The handler appends the id only after its work: "ran to completion" is that line.
-    const QString handler =
-        QStringLiteral("exec:echo \"$DELAYQ_TASK_ID\" >> '%1'").arg(doneFile);
+    const QString handler = QStringLiteral("exec:echo \"$DELAYQ_TASK_ID\" >> '%1'").arg(doneFile);
     p->start(cli, {QStringLiteral("--url"), QString::fromStdString(url), QStringLiteral("work"),
                    QStringLiteral("chaos"), QStringLiteral("--concurrency"), QStringLiteral("4"),
                    QStringLiteral("--batch"), QStringLiteral("8"), QStringLiteral("--lease"),
@@ -61,13 +60,19 @@ int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("delayq chaos run: kill workers, restart Redis, lose nothing"));
+    parser.setApplicationDescription(
+        QStringLiteral("delayq chaos run: kill workers, restart Redis, lose nothing"));
     parser.addHelpOption();
-    parser.addOption({QStringLiteral("tasks"), QStringLiteral("Tasks to push."), QStringLiteral("N"), QStringLiteral("5000")});
-    parser.addOption({QStringLiteral("workers"), QStringLiteral("Worker processes."), QStringLiteral("N"), QStringLiteral("3")});
-    parser.addOption({QStringLiteral("kills"), QStringLiteral("SIGKILLs to deal out."), QStringLiteral("N"), QStringLiteral("25")});
-    parser.addOption({QStringLiteral("cli"), QStringLiteral("Path of the delayq binary."), QStringLiteral("PATH"), QStringLiteral(DELAYQ_CLI)});
-    parser.addOption({QStringLiteral("no-redis-restart"), QStringLiteral("Do not restart Redis mid-run.")});
+    parser.addOption({QStringLiteral("tasks"), QStringLiteral("Tasks to push."),
+                      QStringLiteral("N"), QStringLiteral("5000")});
+    parser.addOption({QStringLiteral("workers"), QStringLiteral("Worker processes."),
+                      QStringLiteral("N"), QStringLiteral("3")});
+    parser.addOption({QStringLiteral("kills"), QStringLiteral("SIGKILLs to deal out."),
+                      QStringLiteral("N"), QStringLiteral("25")});
+    parser.addOption({QStringLiteral("cli"), QStringLiteral("Path of the delayq binary."),
+                      QStringLiteral("PATH"), QStringLiteral(DELAYQ_CLI)});
+    parser.addOption(
+        {QStringLiteral("no-redis-restart"), QStringLiteral("Do not restart Redis mid-run.")});
     parser.process(app);
 
     Settings s;
@@ -77,7 +82,8 @@ int main(int argc, char** argv)
     s.restartRedis = !parser.isSet(QStringLiteral("no-redis-restart"));
     const QString cli = parser.value(QStringLiteral("cli"));
     if (s.tasks < 1 || s.workers < 1 || s.kills < 0) {
-        std::fprintf(stderr, "chaos: --tasks and --workers must be at least 1, --kills at least 0\n");
+        std::fprintf(stderr,
+                     "chaos: --tasks and --workers must be at least 1, --kills at least 0\n");
         return 2;
     }
 
@@ -133,7 +139,8 @@ int main(int argc, char** argv)
             server.crash(); // SIGKILL; appendfsync always: every acknowledged write is on disk
             QThread::msleep(300);
             if (!server.start()) {
-                std::fprintf(stderr, "chaos: redis did not come back: %s\n", qPrintable(server.errorString()));
+                std::fprintf(stderr, "chaos: redis did not come back: %s\n",
+                             qPrintable(server.errorString()));
                 return 1;
             }
             restarted = true;
@@ -171,7 +178,8 @@ int main(int argc, char** argv)
     }
     QueueCounts end = queue.counts();
     std::printf("chaos: %d tasks, %d workers, %d SIGKILLs, redis restarted: %s, %.1f s\n", s.tasks,
-                s.workers, kills, restarted && s.restartRedis ? "yes" : "no", clock.elapsed() / 1000.0);
+                s.workers, kills, restarted && s.restartRedis ? "yes" : "no",
+                clock.elapsed() / 1000.0);
     std::printf("chaos: completed at least once: %d of %d; ran more than once: %d (after a lease "
                 "expiry); left pending %lld, active %lld, dead %lld\n",
                 s.tasks - missing, s.tasks, twice, end.pending, end.active, end.dead);

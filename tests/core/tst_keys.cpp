@@ -68,7 +68,9 @@ private slots:
         QTest::addColumn<bool>("valid");
         QTest::newRow("ulid") << QByteArray("01JD8X6Q3Z5V4KX0N9M2W7R1TB") << true;
         QTest::newRow("spaces and braces") << QByteArray("order 42 {eu}") << true;
-        QTest::newRow("UTF-8") << QByteArray("t\xc3\xa2" "che") << true;
+        QTest::newRow("UTF-8") << QByteArray("t\xc3\xa2"
+                                             "che")
+                               << true;
         QTest::newRow("256") << QByteArray(256, 'i') << true;
         QTest::newRow("257") << QByteArray(257, 'i') << false;
         QTest::newRow("empty") << QByteArray() << false;

@@ -24,11 +24,10 @@ namespace {
 std::map<std::string, std::string> scriptNames()
 {
     std::map<std::string, std::string> names;
-    for (const Script* s : {&scripts::push, &scripts::claim, &scripts::ack, &scripts::nack,
-                            &scripts::extend, &scripts::reap, &scripts::cancel,
-                            &scripts::reschedule, &scripts::requeue, &scripts::deleteDead,
-                            &scripts::purge, &scripts::plainPop, &scripts::plainReschedule})
-    {
+    for (const Script* s :
+         {&scripts::push, &scripts::claim, &scripts::ack, &scripts::nack, &scripts::extend,
+          &scripts::reap, &scripts::cancel, &scripts::reschedule, &scripts::requeue,
+          &scripts::deleteDead, &scripts::purge, &scripts::plainPop, &scripts::plainReschedule}) {
         names[std::string(s->sha1)] = std::string(s->name);
         names["-- delayq script: " + std::string(s->name)] = std::string(s->name);
     }
@@ -41,10 +40,11 @@ int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Slowest Lua script call per script (SLOWLOG)"));
+    parser.setApplicationDescription(
+        QStringLiteral("Slowest Lua script call per script (SLOWLOG)"));
     parser.addHelpOption();
-    parser.addOption({QStringLiteral("tasks"), QStringLiteral("Tasks in the queue."), QStringLiteral("N"),
-                      QStringLiteral("1000000")});
+    parser.addOption({QStringLiteral("tasks"), QStringLiteral("Tasks in the queue."),
+                      QStringLiteral("N"), QStringLiteral("1000000")});
     parser.process(app);
     const long long total = parser.value(QStringLiteral("tasks")).toLongLong();
     if (total < 10000) {

@@ -53,8 +53,8 @@ private slots:
         QTest::newRow("json id/msg, ms")
             << R"({"id":"3f1c9a52-8d1e-4c7b-9a0e-2b5f7d9e1a11","msg":"cancel order 42"})" << false;
         QTest::newRow("numeric id, ms") << "1234567" << false;
-        QTest::newRow("json task, s") << R"({"data":"mail 7","times":0,"timestamp":1700000000})"
-                                      << true;
+        QTest::newRow("json task, s")
+            << R"({"data":"mail 7","times":0,"timestamp":1700000000})" << true;
     }
     void detectsUnitAndLists()
     {
@@ -63,8 +63,8 @@ private slots:
         const long long due = nowMs() - 5000;
         const QString score = seconds ? QString::number(due / 1000) : QString::number(due);
         m_server.cli({"ZADD", "orders:delay", score, member});
-        m_server.cli({"ZADD", "orders:delay", seconds ? QString::number(due / 1000 + 3600)
-                                                      : QString::number(due + 3600000),
+        m_server.cli({"ZADD", "orders:delay",
+                      seconds ? QString::number(due / 1000 + 3600) : QString::number(due + 3600000),
                       "later"});
         PlainQueue q(*m_conn, "orders:delay");
         QCOMPARE(q.unit() == PlainQueue::ScoreUnit::Seconds, seconds);

@@ -57,14 +57,12 @@ bool RedisServer::start(const QStringList& extraArgs)
     // Keep the port across restarts, so clients reconnect to the same address.
     if (m_port == 0)
         m_port = freePort();
-    QStringList args{QStringLiteral("--port"),       QString::number(m_port),
-                     QStringLiteral("--bind"),       QStringLiteral("127.0.0.1"),
-                     QStringLiteral("--unixsocket"), socketPath(),
-                     QStringLiteral("--dir"),        m_dir.path(),
-                     QStringLiteral("--save"),       QString(),
-                     QStringLiteral("--daemonize"),  QStringLiteral("no"),
+    QStringList args{QStringLiteral("--port"), QString::number(m_port), QStringLiteral("--bind"),
+                     QStringLiteral("127.0.0.1"), QStringLiteral("--unixsocket"), socketPath(),
+                     QStringLiteral("--dir"), m_dir.path(), QStringLiteral("--save"), QString(),
+                     QStringLiteral("--daemonize"), QStringLiteral("no"),
                      QStringLiteral("--protected-mode"), QStringLiteral("no"),
-                     QStringLiteral("--loglevel"),   QStringLiteral("warning"),
+                     QStringLiteral("--loglevel"), QStringLiteral("warning"),
                      // Tests compare DEBUG DIGEST before and after a refusal, and stall the
                      // server with DEBUG SLEEP; Redis 7 disables DEBUG unless told.
                      QStringLiteral("--enable-debug-command"), QStringLiteral("local")};
