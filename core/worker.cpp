@@ -473,6 +473,14 @@ bool Worker::Private::runOne(Connection& connection, std::deque<ClaimedTask>& wa
     }
     event.error = result.error;
     if (!plainMode()) {
+        if (aborting) {
+            // stopNow() discards the result of a handler that was running; the maintenance
+            // thread may not have handed the task back yet, so do it here (once: the state
+            // under heldMutex decides who does).
+            Queue queue(connection, options.queue, options.prefix);
+            releaseIfHeld(queue, task, event.lateness, "the worker was stopped at once");
+            return false;
+        }
         std::lock_guard lock(heldMutex);
         auto it = held.find(task.id);
         if (it == held.end() || it->second.state == Held::State::Released)
