@@ -1,5 +1,7 @@
 #include "jsonwriter.h"
 
+#include "utf8.h"
+
 #include <cmath>
 #include <cstdio>
 
@@ -7,41 +9,10 @@ namespace cli {
 
 namespace {
 
-// Length of the valid UTF-8 sequence starting at i, or 0 when the byte there starts none.
 size_t utf8Length(std::string_view s, size_t i)
 {
-    const auto b = static_cast<unsigned char>(s[i]);
-    size_t len = 0;
-    unsigned min = 0;
-    unsigned cp = 0;
-    if (b < 0x80)
-        return 1;
-    if ((b & 0xE0) == 0xC0) {
-        len = 2;
-        cp = b & 0x1F;
-        min = 0x80;
-    } else if ((b & 0xF0) == 0xE0) {
-        len = 3;
-        cp = b & 0x0F;
-        min = 0x800;
-    } else if ((b & 0xF8) == 0xF0) {
-        len = 4;
-        cp = b & 0x07;
-        min = 0x10000;
-    } else {
-        return 0;
-    }
-    if (i + len > s.size())
-        return 0;
-    for (size_t k = 1; k < len; ++k) {
-        const auto c = static_cast<unsigned char>(s[i + k]);
-        if ((c & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (c & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return len;
+    unsigned codePoint = 0;
+    return utf8SequenceLength(s, i, codePoint);
 }
 
 } // namespace

@@ -1,47 +1,12 @@
 #include "textoutput.h"
 
+#include "utf8.h"
+
 #include <cstdio>
 
 namespace cli {
 
 namespace {
-
-size_t sequenceLength(std::string_view s, size_t i, unsigned& cp)
-{
-    const auto b = static_cast<unsigned char>(s[i]);
-    size_t len = 0;
-    unsigned min = 0;
-    if (b < 0x80) {
-        cp = b;
-        return 1;
-    }
-    if ((b & 0xE0) == 0xC0) {
-        len = 2;
-        cp = b & 0x1F;
-        min = 0x80;
-    } else if ((b & 0xF0) == 0xE0) {
-        len = 3;
-        cp = b & 0x0F;
-        min = 0x800;
-    } else if ((b & 0xF8) == 0xF0) {
-        len = 4;
-        cp = b & 0x07;
-        min = 0x10000;
-    } else {
-        return 0;
-    }
-    if (i + len > s.size())
-        return 0;
-    for (size_t k = 1; k < len; ++k) {
-        const auto c = static_cast<unsigned char>(s[i + k]);
-        if ((c & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (c & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return len;
-}
 
 bool isInvisibleControl(unsigned cp)
 {
@@ -54,7 +19,7 @@ void appendOne(std::string& out, std::string_view text, size_t& i)
 {
     char buf[16];
     unsigned cp = 0;
-    const size_t len = sequenceLength(text, i, cp);
+    const size_t len = utf8SequenceLength(text, i, cp);
     if (len == 0) {
         std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned char>(text[i]));
         out += buf;
