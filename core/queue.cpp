@@ -471,14 +471,15 @@ std::vector<IdResult> Queue::deleteDead(const std::vector<std::string>& ids)
     return idScript(scripts::deleteDead, scriptKeys(), {"ids", "1"}, ids);
 }
 
-BulkResult Queue::bulkScript(const Script& script, const std::vector<std::string>& args, int batch)
+BulkResult Queue::bulkScript(const Script& script, const std::vector<std::string>& args, int batch,
+                             int maxCalls)
 {
     if (batch < 1 || batch > 1000)
         throw Error(ErrorCode::InvalidArgument, "a batch is 1 to 1000 tasks");
     BulkResult total;
     const auto keys = scriptKeys();
     // Bounded calls in a loop: Redis serves other clients between them.
-    for (;;) {
+    for (int calls = 0; maxCalls <= 0 || calls < maxCalls; ++calls) {
         Reply reply = m_connection.evalScript(script, keys, args);
         requireArray(reply, 2, script.name.data());
         long long done = reply.elements[0].toInteger();
@@ -490,22 +491,23 @@ BulkResult Queue::bulkScript(const Script& script, const std::vector<std::string
     return total;
 }
 
-BulkResult Queue::requeueAll(int batch)
+BulkResult Queue::requeueAll(int batch, int maxCalls)
 {
     requireWritable("requeue dead tasks");
-    return bulkScript(scripts::requeue, {"all", std::to_string(batch), m_keys.wake()}, batch);
+    return bulkScript(scripts::requeue, {"all", std::to_string(batch), m_keys.wake()}, batch,
+                      maxCalls);
 }
 
-BulkResult Queue::deleteAllDead(int batch)
+BulkResult Queue::deleteAllDead(int batch, int maxCalls)
 {
     requireWritable("delete dead tasks");
-    return bulkScript(scripts::deleteDead, {"all", std::to_string(batch)}, batch);
+    return bulkScript(scripts::deleteDead, {"all", std::to_string(batch)}, batch, maxCalls);
 }
 
-long long Queue::purge(int batch)
+long long Queue::purge(int batch, int maxCalls)
 {
     requireWritable("purge the queue");
-    return bulkScript(scripts::purge, {std::to_string(batch)}, batch).done;
+    return bulkScript(scripts::purge, {std::to_string(batch)}, batch, maxCalls).done;
 }
 
 QueueConfig Queue::config()

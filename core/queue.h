@@ -50,13 +50,15 @@ public:
     ReapResult reap(int maxTasks);
 
     // --- dead letters
+    // requeueAll, deleteAllDead and purge repeat one script call of `batch` tasks until none
+    // is left; maxCalls > 0 stops after that many calls, so a caller can spread the work out.
     std::vector<IdResult> requeue(const std::vector<std::string>& ids);
-    BulkResult requeueAll(int batch = 200);
+    BulkResult requeueAll(int batch = 200, int maxCalls = 0);
     std::vector<IdResult> deleteDead(const std::vector<std::string>& ids);
-    BulkResult deleteAllDead(int batch = 200);
+    BulkResult deleteAllDead(int batch = 200, int maxCalls = 0);
 
     // Deletes every task of the queue in bounded batches; keeps config and stats.
-    long long purge(int batch = 200);
+    long long purge(int batch = 200, int maxCalls = 0);
 
     // --- config
     QueueConfig config();
@@ -103,7 +105,8 @@ private:
     std::vector<IdResult> idScript(const Script& script, const std::vector<std::string>& keys,
                                    const std::vector<std::string>& leadingArgs,
                                    const std::vector<std::string>& ids);
-    BulkResult bulkScript(const Script& script, const std::vector<std::string>& args, int batch);
+    BulkResult bulkScript(const Script& script, const std::vector<std::string>& args, int batch,
+                          int maxCalls);
     void registerQueue();
 
     Connection& m_connection;

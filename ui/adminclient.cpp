@@ -113,6 +113,7 @@ AdminClient::AdminClient(QObject* parent) : QObject(parent)
     qRegisterMetaType<LocateResult>();
     qRegisterMetaType<ActionResult>();
     qRegisterMetaType<TaskResult>();
+    qRegisterMetaType<BulkActionResult>();
     m_thread.setObjectName(QStringLiteral("delayq-io"));
     m_io = new QObject;
     m_io->moveToThread(&m_thread);
@@ -727,6 +728,77 @@ void AdminClient::fillDemo(quint64 tag, const QString& queue, qint64 count, qint
         });
         deliver(&AdminClient::demoFilled, tag, done, error);
     });
+}
+
+void AdminClient::requeueAllDead(quint64 tag, const QString& queue, int batch)
+{
+    startBulk(tag, BulkAction::RequeueDead, queue, batch);
+}
+
+void AdminClient::deleteAllDead(quint64 tag, const QString& queue, int batch)
+{
+    startBulk(tag, BulkAction::DeleteDead, queue, batch);
+}
+
+void AdminClient::purge(quint64 tag, const QString& queue, int batch)
+{
+    startBulk(tag, BulkAction::Purge, queue, batch);
+}
+
+void AdminClient::cancelBulk(quint64 tag)
+{
+    post([this, tag] { m_bulkRunning.remove(tag); });
+}
+
+void AdminClient::startBulk(quint64 tag, BulkAction action, const QString& queue, int batch)
+{
+    BulkActionResult result;
+    result.tag = tag;
+    result.action = action;
+    result.queue = queue;
+    post([this, result, batch] {
+        m_bulkRunning.insert(result.tag);
+        bulkStep(result, batch);
+    });
+}
+
+// Runs on the I/O thread; one script call per step, and the next step is posted rather
+// than looped, so a million-task purge does not hold up the requests queued behind it.
+void AdminClient::bulkStep(BulkActionResult result, int batch)
+{
+    if (!m_bulkRunning.contains(result.tag)) {
+        result.cancelled = true;
+        deliver(&AdminClient::bulkFinished, result);
+        return;
+    }
+    bool more = false;
+    result.error = guarded([&](delayq::Connection& c) {
+        delayq::Queue q(c, ss(result.queue), ss(m_settings.prefix));
+        if (result.total < 0) {
+            const auto counts = q.counts();
+            result.total = result.action == BulkAction::Purge
+                               ? counts.pending + counts.active + counts.dead
+                               : counts.dead;
+        }
+        if (result.action == BulkAction::Purge) {
+            const long long done = q.purge(batch, 1);
+            result.done += done;
+            // A short batch means the three sets were empty by the end of the call.
+            more = done >= batch;
+            return;
+        }
+        const auto step = result.action == BulkAction::RequeueDead ? q.requeueAll(batch, 1)
+                                                                   : q.deleteAllDead(batch, 1);
+        result.done += step.done;
+        more = step.done > 0 && step.remaining > 0;
+    });
+    if (result.error.isEmpty() && more) {
+        deliver(&AdminClient::bulkProgressed, result.tag, result.done, result.total);
+        post([this, result, batch] { bulkStep(result, batch); });
+        return;
+    }
+    m_bulkRunning.remove(result.tag);
+    deliver(&AdminClient::bulkFinished, result);
 }
 
 } // namespace delayq::ui

@@ -1,9 +1,11 @@
 #pragma once
 
 #include "admintypes.h"
+#include "bulkaction.h"
 #include "plainqueue.h"
 
 #include <QObject>
+#include <QSet>
 #include <QStringList>
 #include <QThread>
 
@@ -67,6 +69,15 @@ public:
     // some stay leased (active tab), so every view has something to show.
     void fillDemo(quint64 tag, const QString& queue, qint64 count, qint64 spreadMs,
                   bool lifecycle = false, int batch = 10000);
+    // Queue-wide changes in bounded steps: one script call of `batch` tasks per posted job,
+    // so page loads and counts asked for meanwhile are answered between steps on a queue of
+    // millions. bulkProgressed after each full step, bulkFinished once at the end.
+    void requeueAllDead(quint64 tag, const QString& queue, int batch = 500);
+    void deleteAllDead(quint64 tag, const QString& queue, int batch = 500);
+    // Every pending, active and dead task; config and stats stay.
+    void purge(quint64 tag, const QString& queue, int batch = 500);
+    // Stops the bulk change `tag` before its next step (what is done stays done).
+    void cancelBulk(quint64 tag);
 
 signals:
     void connected(const delayq::ui::ServerInfo& info);
@@ -83,6 +94,8 @@ signals:
     void taskLoaded(const delayq::ui::TaskResult& result);
     void actionFinished(const delayq::ui::ActionResult& result);
     void demoFilled(quint64 tag, qint64 count, const QString& error);
+    void bulkProgressed(quint64 tag, qint64 done, qint64 total);
+    void bulkFinished(const delayq::ui::BulkActionResult& result);
     // The server refused a write for this user (ACL): the session is read-only from now on.
     void readOnlyDetected(const QString& reason);
 
@@ -103,6 +116,8 @@ private:
             Qt::QueuedConnection);
     }
     void discoverStep(PlainDiscoveryResult result, std::string cursor, int stepsLeft, int count);
+    void startBulk(quint64 tag, BulkAction action, const QString& queue, int batch);
+    void bulkStep(BulkActionResult result, int batch);
     QString guarded(const std::function<void(delayq::Connection&)>& job);
     void heartbeat();
     void markDown(const QString& reason);
@@ -125,6 +140,7 @@ private:
     // The open plain key when `queue` names it, on the I/O thread.
     std::unique_ptr<delayq::PlainQueue> plainFor(delayq::Connection& c, const QString& queue);
     ConnectionSettings m_guiSettings; // read and written on the caller's thread only
+    QSet<quint64> m_bulkRunning;      // I/O thread only: bulk changes not cancelled
 };
 
 } // namespace delayq::ui

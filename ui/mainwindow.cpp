@@ -4,6 +4,7 @@
 #include "connectiondialog.h"
 #include "connectionstatus.h"
 #include "historychart.h"
+#include "queueactions.h"
 #include "queuelist.h"
 #include "taskactions.h"
 #include "taskdetails.h"
@@ -48,6 +49,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_history = new HistoryChart(m_client, this);
     m_queues = new QueueList(m_client, this);
     m_actions = new TaskActions(m_client, m_tabs, this);
+    m_queueActions = new QueueActions(m_client, this);
     m_status = new ConnectionStatus(this);
     m_workerDock = new WorkerDock(m_client, this);
     statusBar()->addPermanentWidget(m_status);
@@ -67,6 +69,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         m_clockOffsetMs = info.clockOffsetMs;
         m_tabs->setClockOffset(info.clockOffsetMs);
         m_actions->setReadOnly(info.readOnly, info.readOnlyReason);
+        m_queueActions->setReadOnly(info.readOnly, info.readOnlyReason);
         m_workerDock->setReadOnly(info.readOnly, info.readOnlyReason);
         updateTitle();
         m_queues->refresh();
@@ -74,14 +77,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     });
     connect(m_client, &AdminClient::statusUpdated, m_status, &ConnectionStatus::setStatus);
     connect(m_client, &AdminClient::disconnected, m_status, &ConnectionStatus::setDisconnected);
-    connect(m_client, &AdminClient::readOnlyDetected, this,
-            [this](const QString& reason) { m_actions->setReadOnly(true, reason); });
+    connect(m_client, &AdminClient::readOnlyDetected, this, [this](const QString& reason) {
+        m_actions->setReadOnly(true, reason);
+        m_queueActions->setReadOnly(true, reason);
+    });
     connect(m_queues, &QueueList::queueOpened, this, &MainWindow::openQueue);
     connect(m_queues, &QueueList::plainKeyOpened, this, &MainWindow::openPlainKey);
     connect(m_tabs, &TaskTabs::currentTaskChanged, this, &MainWindow::showCurrentTask);
     connect(m_tabs, &TaskTabs::statusMessage, this,
             [this](const QString& message) { statusBar()->showMessage(message, 8000); });
     connect(m_actions, &TaskActions::refreshRequested, this, &MainWindow::refreshAll);
+    connect(m_queueActions, &QueueActions::refreshRequested, this, &MainWindow::refreshAll);
+    connect(m_queueActions, &QueueActions::resultReported, this,
+            [this](const QString& summary) { statusBar()->showMessage(summary, 15000); });
     connect(m_actions, &TaskActions::resultReported, this,
             [this](const QString& summary) { statusBar()->showMessage(summary, 15000); });
     connect(m_client, &AdminClient::countsLoaded, this, &MainWindow::onCounts);
@@ -192,6 +200,11 @@ void MainWindow::buildMenus()
     tasks->addSeparator();
     tasks->addAction(m_actions->find());
     tasks->addAction(m_actions->refresh());
+    auto* queueMenu = menuBar()->addMenu(tr("&Queue"));
+    queueMenu->addAction(m_queueActions->requeueAllDead());
+    queueMenu->addAction(m_queueActions->deleteAllDead());
+    queueMenu->addSeparator();
+    queueMenu->addAction(m_queueActions->purge());
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     m_viewMenu->addAction(m_utc);
     m_viewMenu->addAction(m_pause);
@@ -234,6 +247,7 @@ void MainWindow::connectTo(const ConnectionSettings& settings)
 {
     m_status->setDisconnected(tr("connecting…"));
     m_actions->setReadOnly(settings.readOnly, tr("this connection is read-only"));
+    m_queueActions->setReadOnly(settings.readOnly, tr("this connection is read-only"));
     m_workerDock->setReadOnly(settings.readOnly, tr("this connection is read-only"));
     m_client->connectTo(settings);
 }
@@ -245,6 +259,7 @@ void MainWindow::openQueue(const QString& name)
         m_client->setPlainKey({}, {});
         m_tabs->setPlain(false);
         m_actions->setPlain(false);
+        m_queueActions->setPlain(false);
     }
     showQueue(name);
 }
@@ -256,6 +271,7 @@ void MainWindow::openPlainKey(const QString& key, const QString& unit)
     m_client->setPlainKey(key, unit);
     m_tabs->setPlain(true);
     m_actions->setPlain(true);
+    m_queueActions->setPlain(true);
     showQueue(key);
     // The embedded worker runs native tasks; popping a plain key is not offered here yet.
     m_workerDock->setQueue(QString());
@@ -273,6 +289,7 @@ void MainWindow::showQueue(const QString& name)
     m_timeline->setQueue(name);
     m_history->setQueue(name);
     m_actions->setQueue(name);
+    m_queueActions->setQueue(name);
     m_workerDock->setQueue(name);
     m_queues->setCurrentQueue(name);
     m_details->clear();

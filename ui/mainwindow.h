@@ -13,6 +13,7 @@ namespace delayq::ui {
 class AdminClient;
 class ConnectionStatus;
 class HistoryChart;
+class QueueActions;
 class QueueList;
 class TaskActions;
 class TaskDetails;
@@ -38,6 +39,7 @@ public:
     HistoryChart* history() const { return m_history; }
     QueueList* queueList() const { return m_queues; }
     TaskActions* actions() const { return m_actions; }
+    QueueActions* queueActions() const { return m_queueActions; }
     ConnectionStatus* connectionStatus() const { return m_status; }
     WorkerDock* workerDock() const { return m_workerDock; }
     QString queue() const { return m_queue; }
@@ -82,6 +84,7 @@ private:
     HistoryChart* m_history;
     QueueList* m_queues;
     TaskActions* m_actions;
+    QueueActions* m_queueActions;
     ConnectionStatus* m_status;
     WorkerDock* m_workerDock;
     QTimer* m_refreshTimer;

@@ -1,0 +1,423 @@
+#include "adminclient.h"
+#include "connection.h"
+#include "mainwindow.h"
+#include "purgedialog.h"
+#include "queue.h"
+#include "queueactions.h"
+#include "redisserver.h"
+#include "taskmodel.h"
+#include "tasktable.h"
+#include "tasktabs.h"
+
+#include <QAction>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QMenuBar>
+#include <QProgressDialog>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTest>
+
+#include <memory>
+
+using namespace delayq::ui;
+
+// The Queue menu's queue-wide actions in the whole window, against a real redis-server.
+class TestQueueActions : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("delayq-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_queueactions"));
+        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+    }
+    void init()
+    {
+        m_server.cli({QStringLiteral("FLUSHALL")});
+        m_window = std::make_unique<MainWindow>();
+        m_confirmation.clear();
+        m_answer = true;
+        queueActions()->setConfirmHandler([this](const QString&, const QString& text) {
+            m_confirmation = text;
+            return m_answer;
+        });
+        m_window->show();
+    }
+    void cleanup() { m_window.reset(); }
+
+    void menuHoldsTheActions()
+    {
+        QMenu* menu = nullptr;
+        for (QAction* action : m_window->menuBar()->actions())
+            if (action->text() == QStringLiteral("&Queue"))
+                menu = action->menu();
+        QVERIFY(menu);
+        for (QAction* action : queueActions()->actions())
+            QVERIFY2(menu->actions().contains(action), qPrintable(action->text()));
+    }
+
+    void purgeNeedsTheExactName_data()
+    {
+        QTest::addColumn<QString>("typed");
+        QTest::addColumn<bool>("armed");
+        QTest::newRow("nothing") << QString() << false;
+        QTest::newRow("another queue") << QStringLiteral("emails") << false;
+        QTest::newRow("a prefix of it") << QStringLiteral("order") << false;
+        QTest::newRow("other case") << QStringLiteral("ORDERS") << false;
+        QTest::newRow("trailing space") << QStringLiteral("orders ") << false;
+        QTest::newRow("the exact name") << QStringLiteral("orders") << true;
+    }
+    void purgeNeedsTheExactName()
+    {
+        QFETCH(QString, typed);
+        QFETCH(bool, armed);
+        fillQueue(QStringLiteral("orders"), 5, 2, 3);
+        fillQueue(QStringLiteral("emails"), 2, 0, 0);
+        openQueue(QStringLiteral("orders"));
+        const QByteArray before = digest();
+
+        PurgeDialog* dialog = openPurgeDialog();
+        QVERIFY(dialog);
+        const QString summary = dialog->summaryLabel()->text();
+        for (const char* part : {"orders", "5 pending", "2 active", "3 dead", "config and stats"})
+            QVERIFY2(summary.contains(QLatin1String(part)), qPrintable(summary));
+        for (QLabel* label : dialog->findChildren<QLabel*>())
+            QCOMPARE(label->textFormat(), Qt::PlainText);
+        QVERIFY(!dialog->purgeButton()->isEnabled());
+        QTest::keyClicks(dialog->nameEdit(), typed);
+        QCOMPARE(dialog->purgeButton()->isEnabled(), armed);
+
+        QSignalSpy reported(queueActions(), &QueueActions::resultReported);
+        if (!armed) {
+            // Neither the button, nor Enter, nor an accept gets past a wrong name.
+            dialog->purgeButton()->click();
+            QTest::keyClick(dialog->nameEdit(), Qt::Key_Return);
+            dialog->accept();
+            QVERIFY(dialog->isVisible());
+            QVERIFY(!queueActions()->isRunning());
+            drainRequests();
+            QCOMPARE(digest(), before);
+            dialog->reject();
+            return;
+        }
+        dialog->purgeButton()->click();
+        QVERIFY(reported.wait(10000));
+        QCOMPARE(reported.first().at(0).toString(), QStringLiteral("Purged 10 tasks from orders."));
+        QCOMPARE(reported.first().at(1).toBool(), true);
+        for (const char* set : {"pending", "active", "dead"})
+            QCOMPARE(cli({"ZCARD", QStringLiteral("dq:{orders}:%1").arg(QLatin1String(set))}),
+                     QByteArray("0"));
+        QCOMPARE(cli({"KEYS", "dq:{orders}:t:*"}), QByteArray());
+        // Config and stats stay; another queue is untouched.
+        QCOMPARE(cli({"HGET", "dq:{orders}:config", "max_attempts"}), QByteArray("7"));
+        QCOMPARE(cli({"HGET", "dq:{orders}:stats", "pushed"}), QByteArray("10"));
+        QCOMPARE(cli({"ZCARD", "dq:{emails}:pending"}), QByteArray("2"));
+        // The views are refreshed.
+        QTRY_COMPARE(pending()->model()->rowCount(), 0);
+        QVERIFY(m_window->statusBar()->currentMessage().contains(QStringLiteral("Purged 10")));
+    }
+
+    void deadTasksAllAtOnce_data()
+    {
+        QTest::addColumn<bool>("requeue");
+        QTest::addColumn<bool>("answer");
+        QTest::newRow("requeue, confirmed") << true << true;
+        QTest::newRow("requeue, declined") << true << false;
+        QTest::newRow("delete, confirmed") << false << true;
+        QTest::newRow("delete, declined") << false << false;
+    }
+    void deadTasksAllAtOnce()
+    {
+        QFETCH(bool, requeue);
+        QFETCH(bool, answer);
+        fillQueue(QStringLiteral("orders"), 4, 0, 3);
+        openQueue(QStringLiteral("orders"));
+        const QByteArray before = digest();
+        m_answer = answer;
+        QSignalSpy reported(queueActions(), &QueueActions::resultReported);
+        QSignalSpy finished(m_window->client(), &AdminClient::bulkFinished);
+        QAction* action =
+            requeue ? queueActions()->requeueAllDead() : queueActions()->deleteAllDead();
+        QVERIFY(action->isEnabled());
+        action->trigger();
+        QTRY_VERIFY(!m_confirmation.isEmpty());
+        QVERIFY2(m_confirmation.contains(QStringLiteral("3 dead tasks of queue orders")),
+                 qPrintable(m_confirmation));
+        if (!answer) {
+            QVERIFY(!queueActions()->isRunning());
+            drainRequests();
+            QCOMPARE(finished.count(), 0);
+            QCOMPARE(digest(), before);
+            return;
+        }
+        // The answer may already be in while the confirmation was being waited for.
+        QTRY_COMPARE_WITH_TIMEOUT(reported.count(), 1, 10000);
+        const QString summary = reported.first().at(0).toString();
+        QCOMPARE(cli({"ZCARD", "dq:{orders}:dead"}), QByteArray("0"));
+        if (requeue) {
+            QCOMPARE(summary, QStringLiteral("Requeued 3 dead tasks of orders: they are pending "
+                                             "again, due now."));
+            QCOMPARE(cli({"ZCARD", "dq:{orders}:pending"}), QByteArray("7"));
+            QCOMPARE(cli({"HGET", "dq:{orders}:t:dead-0", "state"}), QByteArray("pending"));
+            QCOMPARE(cli({"HGET", "dq:{orders}:t:dead-0", "attempts"}), QByteArray("0"));
+        } else {
+            QCOMPARE(summary, QStringLiteral("Deleted 3 dead tasks of orders for good."));
+            QCOMPARE(cli({"ZCARD", "dq:{orders}:pending"}), QByteArray("4"));
+            QCOMPARE(cli({"EXISTS", "dq:{orders}:t:dead-0"}), QByteArray("0"));
+        }
+        QCOMPARE(finished.count(), 1);
+        const auto result = finished.first().at(0).value<BulkActionResult>();
+        QCOMPARE(result.done, 3LL);
+        QCOMPARE(result.total, 3LL);
+        m_window->tabs()->setCurrentSet(TaskSetKind::Dead);
+        QTRY_COMPARE(m_window->tabs()->table(TaskSetKind::Dead)->model()->rowCount(), 0);
+    }
+
+    void nothingToDoAsksNothing_data()
+    {
+        QTest::addColumn<int>("which");
+        QTest::addColumn<QString>("report");
+        QTest::newRow("requeue all") << 0 << QStringLiteral("Queue orders has no dead tasks.");
+        QTest::newRow("delete all") << 1 << QStringLiteral("Queue orders has no dead tasks.");
+        QTest::newRow("purge") << 2
+                               << QStringLiteral("Queue orders has no tasks: nothing to purge.");
+    }
+    void nothingToDoAsksNothing()
+    {
+        QFETCH(int, which);
+        QFETCH(QString, report);
+        if (which < 2)
+            fillQueue(QStringLiteral("orders"), 2, 0, 0);
+        else
+            delayq::Queue(*connection(), "orders").setConfig("max_attempts", "7");
+        openQueue(QStringLiteral("orders"));
+        QSignalSpy reported(queueActions(), &QueueActions::resultReported);
+        queueActions()->actions().at(which)->trigger();
+        QVERIFY(reported.wait(5000));
+        QCOMPARE(reported.first().at(0).toString(), report);
+        QVERIFY(m_confirmation.isEmpty());
+        QVERIFY(!queueActions()->purgeDialog());
+    }
+
+    void offWhereTheyDoNotApply_data()
+    {
+        QTest::addColumn<QString>("mode");
+        QTest::addColumn<bool>("enabled");
+        QTest::addColumn<QString>("why");
+        QTest::newRow("native queue, writable") << QStringLiteral("native") << true << QString();
+        QTest::newRow("no queue open")
+            << QStringLiteral("none") << false << QStringLiteral("Open a queue first");
+        QTest::newRow("read-only session")
+            << QStringLiteral("read-only") << false << QStringLiteral("Read-only: ");
+        QTest::newRow("plain sorted set")
+            << QStringLiteral("plain") << false << QStringLiteral("plain sorted set");
+    }
+    void offWhereTheyDoNotApply()
+    {
+        QFETCH(QString, mode);
+        QFETCH(bool, enabled);
+        QFETCH(QString, why);
+        fillQueue(QStringLiteral("orders"), 2, 0, 2);
+        const qint64 due = QDateTime::currentMSecsSinceEpoch() + 3600000;
+        m_server.cli({"ZADD", "legacy:delay", QString::number(due), "{\"id\":1}"});
+        const bool readOnly = mode == QLatin1String("read-only");
+        QSignalSpy connected(m_window->client(), &AdminClient::connected);
+        m_window->connectTo({QString::fromStdString(m_server.unixUrl()), QStringLiteral("dq"),
+                             readOnly, QString()});
+        QVERIFY(connected.wait(5000));
+        if (mode == QLatin1String("plain"))
+            m_window->openPlainKey(QStringLiteral("legacy:delay"), QStringLiteral("ms"));
+        else if (mode != QLatin1String("none"))
+            m_window->openQueue(QStringLiteral("orders"));
+        const QByteArray before = digest();
+        for (QAction* action : queueActions()->actions()) {
+            QCOMPARE(action->isEnabled(), enabled);
+            if (!enabled)
+                QVERIFY2(action->toolTip().contains(why), qPrintable(action->toolTip()));
+        }
+        if (enabled)
+            return;
+        for (QAction* action : queueActions()->actions())
+            action->trigger();
+        drainRequests();
+        QVERIFY(m_confirmation.isEmpty());
+        QVERIFY(!queueActions()->purgeDialog());
+        QCOMPARE(digest(), before);
+    }
+
+    void bigPurgeStepsWhilePagesAreAnswered()
+    {
+        const qint64 count = 30000;
+        fillQueue(QStringLiteral("big"), count, 0, 0);
+        openQueue(QStringLiteral("big"));
+        queueActions()->setBatch(200);
+        AdminClient* client = m_window->client();
+        QSignalSpy progress(client, &AdminClient::bulkProgressed);
+        QSignalSpy finished(client, &AdminClient::bulkFinished);
+        startPurge(QStringLiteral("big"));
+        QVERIFY(progress.wait(10000));
+
+        // A page asked for while the purge runs is answered before it ends.
+        const quint64 tag = AdminClient::newTag();
+        int finishedWhenPaged = -1;
+        connect(client, &AdminClient::pagesLoaded, this, [&](const PageResult& page) {
+            if (page.tag == tag)
+                finishedWhenPaged = static_cast<int>(finished.count());
+        });
+        client->loadPages(tag, QStringLiteral("big"), TaskSetKind::Pending, {0}, 50);
+        QTRY_VERIFY_WITH_TIMEOUT(finishedWhenPaged >= 0, 20000);
+        QCOMPARE(finishedWhenPaged, 0);
+
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+        const auto result = finished.first().at(0).value<BulkActionResult>();
+        QVERIFY2(result.error.isEmpty(), qPrintable(result.error));
+        QVERIFY(!result.cancelled);
+        QCOMPARE(result.done, count);
+        QCOMPARE(result.total, count);
+        QVERIFY2(progress.count() > 1, qPrintable(QString::number(progress.count())));
+        // Progress counts up to the total.
+        QCOMPARE(progress.first().at(2).toLongLong(), count);
+        QVERIFY(progress.last().at(1).toLongLong() > progress.first().at(1).toLongLong());
+        QCOMPARE(cli({"ZCARD", "dq:{big}:pending"}), QByteArray("0"));
+        QTRY_VERIFY(m_window->statusBar()->currentMessage().contains(
+            QStringLiteral("Purged %1 tasks from big").arg(QLocale().toString(count))));
+        QVERIFY(!queueActions()->progressDialog() ||
+                !queueActions()->progressDialog()->isVisible());
+    }
+
+    void cancelStopsBetweenSteps()
+    {
+        const qint64 count = 30000;
+        fillQueue(QStringLiteral("big"), count, 0, 0);
+        openQueue(QStringLiteral("big"));
+        queueActions()->setBatch(100);
+        AdminClient* client = m_window->client();
+        QSignalSpy progress(client, &AdminClient::bulkProgressed);
+        QSignalSpy finished(client, &AdminClient::bulkFinished);
+        QSignalSpy reported(queueActions(), &QueueActions::resultReported);
+        startPurge(QStringLiteral("big"));
+        QVERIFY(progress.wait(10000));
+        QProgressDialog* dialog = queueActions()->progressDialog();
+        QVERIFY(dialog);
+        auto* cancel = dialog->findChild<QPushButton*>();
+        QVERIFY(cancel);
+        cancel->click();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+        const auto result = finished.first().at(0).value<BulkActionResult>();
+        QVERIFY(result.cancelled);
+        QVERIFY(result.done > 0);
+        QVERIFY2(result.done < count, qPrintable(QString::number(result.done)));
+        QCOMPARE(cli({"ZCARD", "dq:{big}:pending"}), QByteArray::number(count - result.done));
+        QTRY_COMPARE(reported.count(), 1);
+        QVERIFY2(reported.first().at(0).toString().startsWith(QStringLiteral("Cancelled: ")),
+                 qPrintable(reported.first().at(0).toString()));
+        QCOMPARE(reported.first().at(1).toBool(), false);
+        QVERIFY(queueActions()->purge()->isEnabled());
+    }
+
+private:
+    QueueActions* queueActions() const { return m_window->queueActions(); }
+    TaskTable* pending() const { return m_window->tabs()->table(TaskSetKind::Pending); }
+
+    std::unique_ptr<delayq::Connection> connection() const
+    {
+        return std::make_unique<delayq::Connection>(
+            delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+    }
+
+    // dead-0.. (died after their one attempt), active-0.. (leased for an hour) and pending
+    // tasks due in an hour; max_attempts 7 in the queue's config.
+    void fillQueue(const QString& name, qint64 pendingCount, int activeCount, int deadCount)
+    {
+        auto conn = connection();
+        delayq::Queue q(*conn, name.toStdString());
+        q.setConfig("max_attempts", "7");
+        auto pushNow = [&](const char* prefix, int n) {
+            std::vector<delayq::PushRequest> requests;
+            for (int i = 0; i < n; ++i) {
+                delayq::PushRequest r;
+                r.id = prefix + std::to_string(i);
+                r.maxAttempts = 1;
+                r.payload = "{}";
+                requests.push_back(r);
+            }
+            q.pushBatch(requests);
+        };
+        pushNow("dead-", deadCount);
+        if (deadCount > 0)
+            for (const auto& t : q.claim(deadCount, 60000, "w").tasks)
+                QVERIFY(q.nack(t.id, t.token, "boom").dead);
+        pushNow("active-", activeCount);
+        if (activeCount > 0)
+            QCOMPARE(q.claim(activeCount, 3600000, "w").tasks.size(), size_t(activeCount));
+        std::vector<delayq::PushRequest> requests;
+        for (qint64 i = 0; i < pendingCount; ++i) {
+            delayq::PushRequest r;
+            r.delayMs = 3600000;
+            r.payload = "{}";
+            requests.push_back(r);
+        }
+        if (!requests.empty())
+            q.pushBatch(requests);
+    }
+
+    void openQueue(const QString& name)
+    {
+        QSignalSpy connected(m_window->client(), &AdminClient::connected);
+        m_window->connectTo(
+            {QString::fromStdString(m_server.unixUrl()), QStringLiteral("dq"), false, QString()});
+        QVERIFY(connected.wait(5000));
+        QSignalSpy loaded(m_window.get(), &MainWindow::queueLoaded);
+        m_window->openQueue(name);
+        QVERIFY(loaded.wait(10000));
+    }
+
+    PurgeDialog* openPurgeDialog()
+    {
+        QSignalSpy opened(queueActions(), &QueueActions::dialogOpened);
+        queueActions()->purge()->trigger();
+        if (!opened.wait(5000))
+            return nullptr;
+        return queueActions()->purgeDialog();
+    }
+
+    void startPurge(const QString& name)
+    {
+        PurgeDialog* dialog = openPurgeDialog();
+        QVERIFY(dialog);
+        QTest::keyClicks(dialog->nameEdit(), name);
+        QVERIFY(dialog->purgeButton()->isEnabled());
+        dialog->purgeButton()->click();
+        QVERIFY(queueActions()->isRunning());
+    }
+
+    // Requests run in order: once a page posted now is answered, whatever the actions had
+    // sent before it has reached Redis.
+    void drainRequests()
+    {
+        QSignalSpy loaded(m_window->client(), &AdminClient::pagesLoaded);
+        const quint64 tag = AdminClient::newTag();
+        m_window->client()->loadPages(tag, QStringLiteral("orders"), TaskSetKind::Pending, {0}, 1);
+        QTRY_VERIFY(std::any_of(loaded.cbegin(), loaded.cend(), [tag](const QList<QVariant>& a) {
+            return a.at(0).value<PageResult>().tag == tag;
+        }));
+    }
+
+    QByteArray digest() const { return m_server.cli({"DEBUG", "DIGEST"}); }
+    QByteArray cli(const QStringList& args) const { return m_server.cli(args).trimmed(); }
+
+    RedisServer m_server;
+    std::unique_ptr<MainWindow> m_window;
+    QString m_confirmation;
+    bool m_answer = true;
+};
+
+QTEST_MAIN(TestQueueActions)
+#include "tst_queueactions.moc"
