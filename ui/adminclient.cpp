@@ -2,6 +2,7 @@
 
 #include "connection.h"
 #include "error.h"
+#include "membertext.h"
 #include "plainqueue.h"
 #include "queue.h"
 #include "sha1.h"
@@ -106,6 +107,7 @@ AdminClient::AdminClient(QObject* parent) : QObject(parent)
     qRegisterMetaType<ServerInfo>();
     qRegisterMetaType<QueueListResult>();
     qRegisterMetaType<PlainDiscoveryResult>();
+    qRegisterMetaType<PlainScanResult>();
     qRegisterMetaType<PageResult>();
     qRegisterMetaType<CountsResult>();
     qRegisterMetaType<HistogramResult>();
@@ -330,10 +332,12 @@ void AdminClient::setPlainKey(const QString& key, const QString& unit)
         m_plainUnit = unit == QLatin1String("s") ? delayq::PlainQueue::ScoreUnit::Seconds
                                                  : delayq::PlainQueue::ScoreUnit::Milliseconds;
         // No unit given (e.g. --plain on the command line): read it off the key's scores.
-        if (unit.isEmpty())
+        if (unit.isEmpty() && !key.isEmpty())
             guarded([&](delayq::Connection& c) {
                 m_plainUnit = delayq::PlainQueue::detectUnit(c, ss(key));
             });
+        deliver(&AdminClient::plainKeySet, key,
+                QString::fromLatin1(delayq::PlainQueue::unitName(m_plainUnit)));
     });
 }
 
@@ -351,13 +355,22 @@ namespace {
 TaskRow plainRow(const delayq::PlainQueue::Member& m)
 {
     TaskRow row;
-    row.id = QString::fromStdString(m.member);
+    row.id = MemberText::fromBytes(m.member);
     row.payload = QByteArray::fromStdString(m.member.substr(0, kPagePayloadBytes));
     row.payloadSize = static_cast<qint64>(m.member.size());
     row.score = m.dueMs;
     row.due = m.dueMs;
     row.state = QStringLiteral("pending");
     return row;
+}
+
+std::vector<std::string> toMembers(const QStringList& ids)
+{
+    std::vector<std::string> out;
+    out.reserve(size_t(ids.size()));
+    for (const QString& id : ids)
+        out.push_back(MemberText::toBytes(id));
+    return out;
 }
 
 QList<IdOutcome> plainOutcomes(const QStringList& members, const std::vector<bool>& done)
@@ -370,6 +383,67 @@ QList<IdOutcome> plainOutcomes(const QStringList& members, const std::vector<boo
 }
 
 } // namespace
+
+void AdminClient::scanPlain(quint64 tag, const QString& key, const QString& text, int maxMatches,
+                            int count)
+{
+    m_activeScan.store(tag);
+    PlainScanResult result;
+    result.tag = tag;
+    result.key = key;
+    post([this, result, needle = MemberText::toBytes(text), maxMatches, count]() mutable {
+        result.error = guarded([&](delayq::Connection& c) {
+            auto p = plainFor(c, result.key);
+            if (!p)
+                throw delayq::Error(delayq::ErrorCode::InvalidArgument,
+                                    "searching the members' text needs a plain sorted set open");
+            result.total = p->size();
+        });
+        if (!result.error.isEmpty()) {
+            result.finished = true;
+            deliver(&AdminClient::plainScanned, result);
+            return;
+        }
+        scanStep(result, "0", needle, maxMatches, count, 0);
+    });
+}
+
+// Like discoverStep: one bounded ZSCAN per posted job, so the views' own requests go on.
+void AdminClient::scanStep(PlainScanResult result, std::string cursor, const std::string& needle,
+                           int maxMatches, int count, int found)
+{
+    result.matches.clear();
+    if (m_activeScan.load() != result.tag) {
+        result.finished = true;
+        result.cancelled = true;
+        deliver(&AdminClient::plainScanned, result);
+        return;
+    }
+    result.error = guarded([&](delayq::Connection& c) {
+        auto p = plainFor(c, result.key);
+        if (!p)
+            throw delayq::Error(delayq::ErrorCode::InvalidArgument,
+                                "the plain key was closed during the search");
+        auto step = p->scan(cursor, needle, count);
+        cursor = step.cursor;
+        result.scanned += step.scanned;
+        for (const auto& m : step.matches) {
+            if (found >= maxMatches) {
+                result.capped = true;
+                break;
+            }
+            result.matches.append(plainRow(m));
+            ++found;
+        }
+    });
+    result.complete = result.error.isEmpty() && cursor == "0";
+    result.finished = !result.error.isEmpty() || result.complete || result.capped;
+    deliver(&AdminClient::plainScanned, result);
+    if (!result.finished)
+        post([this, result, cursor, needle, maxMatches, count, found] {
+            scanStep(result, cursor, needle, maxMatches, count, found);
+        });
+}
 
 void AdminClient::loadPages(quint64 tag, const QString& queue, TaskSetKind set,
                             const QList<qint64>& offsets, int limit)
@@ -497,13 +571,14 @@ void AdminClient::loadTask(quint64 tag, const QString& queue, const QString& id)
         result.queue = queue;
         result.error = guarded([&](delayq::Connection& c) {
             if (auto p = plainFor(c, queue)) {
-                auto score = c.command({"ZSCORE", p->key(), ss(id)});
+                const std::string member = MemberText::toBytes(id);
+                auto score = c.command({"ZSCORE", p->key(), member});
                 if (score.isNil())
                     return;
                 result.found = true;
                 result.set = TaskSetKind::Pending;
-                result.task = plainRow({ss(id), score.str, p->dueFromScore(score.str)});
-                result.task.payload = id.toUtf8(); // whole, not cut as in pages
+                result.task = plainRow({member, score.str, p->dueFromScore(score.str)});
+                result.task.payload = QByteArray::fromStdString(member); // whole, not cut
                 return;
             }
             delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
@@ -549,6 +624,11 @@ void AdminClient::locateId(quint64 tag, const QString& queue, const QString& id)
         result.queue = queue;
         result.id = id;
         result.error = guarded([&](delayq::Connection& c) {
+            if (auto p = plainFor(c, queue)) {
+                auto rank = c.command({"ZRANK", p->key(), MemberText::toBytes(id)});
+                result.row = rank.isNil() ? -1 : rank.toInteger();
+                return;
+            }
             delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
             auto found = q.find(ss(id));
             if (!found)
@@ -578,10 +658,10 @@ void AdminClient::push(quint64 tag, const PushSpec& spec)
                 const long long at =
                     spec.dueAtMs >= 0 ? spec.dueAtMs : c.serverNowMs() + spec.delayMs;
                 const auto added = p->push({spec.payload.toStdString()}, at);
-                result.outcomes.append(
-                    {QString::fromUtf8(spec.payload), !added.empty() && added.front()
-                                                          ? QStringLiteral("created")
-                                                          : QStringLiteral("exists")});
+                result.outcomes.append({MemberText::fromBytes(spec.payload.toStdString()),
+                                        !added.empty() && added.front()
+                                            ? QStringLiteral("created")
+                                            : QStringLiteral("exists")});
                 return;
             }
             delayq::Queue q(c, ss(spec.queue), ss(m_settings.prefix));
@@ -614,7 +694,7 @@ void AdminClient::cancel(quint64 tag, const QString& queue, const QStringList& i
         ActionResult result{tag, QStringLiteral("cancel"), queue, {}, {}};
         result.error = guarded([&](delayq::Connection& c) {
             if (auto p = plainFor(c, queue)) {
-                result.outcomes = plainOutcomes(ids, p->cancel(toIds(ids)));
+                result.outcomes = plainOutcomes(ids, p->cancel(toMembers(ids)));
                 return;
             }
             delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
@@ -632,7 +712,7 @@ void AdminClient::reschedule(quint64 tag, const QString& queue, const QStringLis
         result.error = guarded([&](delayq::Connection& c) {
             if (auto p = plainFor(c, queue)) {
                 const long long at = dueAtMs >= 0 ? dueAtMs : c.serverNowMs() + delayMs;
-                result.outcomes = plainOutcomes(ids, p->reschedule(toIds(ids), at));
+                result.outcomes = plainOutcomes(ids, p->reschedule(toMembers(ids), at));
                 return;
             }
             delayq::Queue q(c, ss(queue), ss(m_settings.prefix));

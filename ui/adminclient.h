@@ -42,6 +42,12 @@ public:
     // Looks for plain sorted-set queues: one SCAN TYPE zset step of `count` keys per posted
     // job, so other requests interleave, and at most maxSteps steps.
     void discoverPlain(quint64 tag, int maxSteps = 50, int count = 1000);
+    // Looks for members of the open plain key that contain `text` (compared as bytes): one
+    // ZSCAN step of `count` members per posted job, each step reported by plainScanned, until
+    // the whole key is read, maxMatches are found, or cancelScan() or a newer scan stops it.
+    void scanPlain(quint64 tag, const QString& key, const QString& text, int maxMatches = 1000,
+                   int count = 1000);
+    void cancelScan() { m_activeScan.store(0); }
     // From now on, requests naming `key` go to that plain sorted set (unit "ms" | "s")
     // instead of a native queue; an empty key returns to native queues only.
     void setPlainKey(const QString& key, const QString& unit);
@@ -86,6 +92,9 @@ signals:
     void statusUpdated(const delayq::ui::ServerInfo& info);
     void queuesListed(const delayq::ui::QueueListResult& result);
     void plainKeysDiscovered(const delayq::ui::PlainDiscoveryResult& result);
+    // setPlainKey took effect, with the unit it reads the scores in (detected if none given).
+    void plainKeySet(const QString& key, const QString& unit);
+    void plainScanned(const delayq::ui::PlainScanResult& result);
     void pagesLoaded(const delayq::ui::PageResult& result);
     void countsLoaded(const delayq::ui::CountsResult& result);
     void histogramLoaded(const delayq::ui::HistogramResult& result);
@@ -118,6 +127,8 @@ private:
     void discoverStep(PlainDiscoveryResult result, std::string cursor, int stepsLeft, int count);
     void startBulk(quint64 tag, BulkAction action, const QString& queue, int batch);
     void bulkStep(BulkActionResult result, int batch);
+    void scanStep(PlainScanResult result, std::string cursor, const std::string& needle,
+                  int maxMatches, int count, int found);
     QString guarded(const std::function<void(delayq::Connection&)>& job);
     void heartbeat();
     void markDown(const QString& reason);
@@ -133,6 +144,7 @@ private:
     QString m_displayUrl;
     std::atomic<bool> m_up{false};
     std::atomic<bool> m_readOnly{false};
+    std::atomic<quint64> m_activeScan{0};        // the tag of the one search that may go on
     bool m_aclReadOnly = false;                  // I/O thread only
     QString m_readOnlyWhy;                       // I/O thread only
     QString m_plainKey;                          // I/O thread only

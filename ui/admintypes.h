@@ -84,6 +84,21 @@ struct PlainDiscoveryResult
     QString error;
 };
 
+// One step of a search through a plain key's members; the GUI appends `matches`.
+struct PlainScanResult
+{
+    quint64 tag = 0;
+    QString key;
+    QList<TaskRow> matches; // found in this step only
+    qint64 scanned = 0;     // members read so far (ZSCAN may read a few twice)
+    qint64 total = 0;       // the key's size when the search started
+    bool finished = false;  // the last step: complete, capped, cancelled or failed
+    bool complete = false;  // every member was read
+    bool capped = false;    // stopped at the most matches one search shows
+    bool cancelled = false;
+    QString error;
+};
+
 struct PageResult
 {
     quint64 tag = 0;
@@ -183,6 +198,7 @@ Q_DECLARE_METATYPE(delayq::ui::ConnectionSettings)
 Q_DECLARE_METATYPE(delayq::ui::ServerInfo)
 Q_DECLARE_METATYPE(delayq::ui::QueueListResult)
 Q_DECLARE_METATYPE(delayq::ui::PlainDiscoveryResult)
+Q_DECLARE_METATYPE(delayq::ui::PlainScanResult)
 Q_DECLARE_METATYPE(delayq::ui::PageResult)
 Q_DECLARE_METATYPE(delayq::ui::CountsResult)
 Q_DECLARE_METATYPE(delayq::ui::HistogramResult)

@@ -3,47 +3,78 @@
 #include "error.h"
 #include "fielderror.h"
 #include "keys.h"
+#include "membertext.h"
 #include "timeparse.h"
 
 #include <QDateTime>
 #include <QGridLayout>
-#include <QKeyEvent>
+#include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
+#include <QLocale>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QShortcut>
 #include <QToolButton>
 
 namespace delayq::ui {
 
+namespace {
+constexpr int kMemberRole = Qt::UserRole + 1;
+}
+
 FindBar::FindBar(QWidget* parent) : QWidget(parent)
 {
     auto* layout = new QGridLayout(this);
     layout->setContentsMargins(4, 2, 4, 2);
     m_input = new QLineEdit(this);
-    m_input->setPlaceholderText(tr("Task id, or a time: 2026-12-01 09:30, now, +10m, -1h"));
     m_input->setClearButtonEnabled(true);
-    auto* find = new QPushButton(tr("Find id"), this);
+    m_find = new QPushButton(this);
     auto* jump = new QPushButton(tr("Jump to time"), this);
     auto* close = new QToolButton(this);
     close->setText(QStringLiteral("✕"));
     close->setAutoRaise(true);
     close->setToolTip(tr("Close (Esc)"));
     m_error = new FieldError(this);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1000);
+    m_progress->setTextVisible(false);
+    m_progress->setMaximumHeight(12);
+    m_stop = new QPushButton(tr("Stop"), this);
+    m_stop->setToolTip(tr("Stop the search; the matches found so far stay listed"));
+    m_status = new QLabel(this);
+    m_status->setTextFormat(Qt::PlainText);
+    m_matches = new QListWidget(this);
+    m_matches->setMaximumHeight(140);
+    m_matches->setUniformItemSizes(true);
     layout->addWidget(m_input, 0, 0);
-    layout->addWidget(find, 0, 1);
+    layout->addWidget(m_find, 0, 1);
     layout->addWidget(jump, 0, 2);
     layout->addWidget(close, 0, 3);
     layout->addWidget(m_error, 1, 0, 1, 4);
+    layout->addWidget(m_status, 2, 0);
+    layout->addWidget(m_progress, 2, 1, 1, 2);
+    layout->addWidget(m_stop, 2, 3);
+    layout->addWidget(m_matches, 3, 0, 1, 4);
     layout->setColumnStretch(0, 1);
+    setPlain(false);
 
-    connect(find, &QPushButton::clicked, this, &FindBar::findId);
+    connect(m_find, &QPushButton::clicked, this, [this] { m_plain ? findText() : findId(); });
     connect(jump, &QPushButton::clicked, this, &FindBar::jumpToTime);
     connect(close, &QToolButton::clicked, this, &QWidget::hide);
+    connect(m_stop, &QPushButton::clicked, this, [this] {
+        emit searchCancelled();
+        setSearching(false);
+    });
+    connect(m_matches, &QListWidget::currentItemChanged, this, [this](QListWidgetItem* item) {
+        if (item)
+            emit memberChosen(item->data(kMemberRole).toString());
+    });
     auto* escape = new QShortcut(QKeySequence(Qt::Key_Escape), this);
     escape->setContext(Qt::WidgetWithChildrenShortcut);
     connect(escape, &QShortcut::activated, this, &QWidget::hide);
     connect(m_input, &QLineEdit::returnPressed, this, [this] {
-        // A time-looking entry jumps; anything else is an id.
+        // A time-looking entry jumps; anything else is an id, or a member's text.
         const QString text = m_input->text().trimmed();
         bool time = false;
         try {
@@ -51,9 +82,27 @@ FindBar::FindBar(QWidget* parent) : QWidget(parent)
             time = true;
         } catch (const delayq::Error&) {
         }
-        time ? jumpToTime() : findId();
+        if (time)
+            jumpToTime();
+        else
+            m_plain ? findText() : findId();
     });
     connect(m_input, &QLineEdit::textChanged, this, [this] { m_error->setError({}); });
+}
+
+void FindBar::setPlain(bool plain)
+{
+    m_plain = plain;
+    m_find->setText(plain ? tr("Find text") : tr("Find id"));
+    m_input->setPlaceholderText(
+        plain ? tr("Text in the messages, or a time: 2026-12-01 09:30, now, +10m, -1h")
+              : tr("Task id, or a time: 2026-12-01 09:30, now, +10m, -1h"));
+    m_matches->clear();
+    m_matchCount = 0;
+    m_status->clear();
+    setSearching(false);
+    m_status->setVisible(false);
+    m_matches->setVisible(false);
 }
 
 void FindBar::activate()
@@ -90,6 +139,65 @@ void FindBar::findId()
         return;
     }
     emit findIdRequested(id);
+}
+
+void FindBar::findText()
+{
+    // Not trimmed: a member may well differ from another by its spaces.
+    const QString text = m_input->text();
+    if (text.isEmpty()) {
+        m_error->setError(tr("type some text the messages contain"));
+        return;
+    }
+    m_matches->clear();
+    m_matchCount = 0;
+    m_progress->setValue(0);
+    m_status->setText(tr("searching…"));
+    m_status->setVisible(true);
+    m_matches->setVisible(true);
+    setSearching(true);
+    emit findTextRequested(text);
+}
+
+void FindBar::addSearchStep(const PlainScanResult& step)
+{
+    QLocale locale;
+    for (const TaskRow& row : step.matches) {
+        auto* item = new QListWidgetItem(QStringLiteral("%1   %2").arg(
+            QString::fromStdString(delayq::formatTime(row.due, false)),
+            MemberText::displayText(row.id.left(300))));
+        item->setData(kMemberRole, row.id);
+        m_matches->addItem(item);
+        ++m_matchCount;
+    }
+    if (step.total > 0)
+        m_progress->setValue(int(qMin<qint64>(1000, step.scanned * 1000 / step.total)));
+    const QString found = tr("%1 found, %2 of %3 read")
+                              .arg(locale.toString(m_matchCount), locale.toString(step.scanned),
+                                   locale.toString(step.total));
+    if (!step.finished) {
+        m_status->setText(found + QStringLiteral("…"));
+        return;
+    }
+    setSearching(false);
+    if (!step.error.isEmpty()) {
+        m_status->setText(tr("search stopped: %1").arg(step.error));
+    } else if (step.cancelled) {
+        m_status->setText(tr("stopped: %1").arg(found));
+    } else if (step.capped) {
+        m_status->setText(tr("the first %1 matches (refine the text for the others)")
+                              .arg(locale.toString(m_matchCount)));
+    } else {
+        m_progress->setValue(1000);
+        m_status->setText(m_matchCount == 0 ? tr("no message contains this text")
+                                            : tr("%1 found").arg(locale.toString(m_matchCount)));
+    }
+}
+
+void FindBar::setSearching(bool searching)
+{
+    m_progress->setVisible(searching);
+    m_stop->setVisible(searching);
 }
 
 void FindBar::jumpToTime()

@@ -3,6 +3,7 @@
 #include "adminclient.h"
 
 #include <QDateTime>
+#include <QLabel>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
@@ -46,6 +47,14 @@ HistoryChart::HistoryChart(AdminClient* client, QWidget* parent) : QWidget(paren
     m_plot->legend->setFont(font());
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
     layout->addWidget(m_plot);
+    m_plainNote = new QLabel(tr("A plain sorted set keeps no per-minute counts of acked and "
+                                "failed messages: only delayq queues do."),
+                             this);
+    m_plainNote->setTextFormat(Qt::PlainText);
+    m_plainNote->setWordWrap(true);
+    m_plainNote->setAlignment(Qt::AlignCenter);
+    m_plainNote->hide();
+    layout->addWidget(m_plainNote);
     connect(client, &AdminClient::historyLoaded, this, &HistoryChart::onLoaded);
 }
 
@@ -60,6 +69,13 @@ void HistoryChart::setQueue(const QString& queue)
     m_plot->replot();
 }
 
+void HistoryChart::setPlain(bool plain)
+{
+    m_plain = plain;
+    m_plot->setVisible(!plain);
+    m_plainNote->setVisible(plain);
+}
+
 void HistoryChart::setUtc(bool utc)
 {
     auto ticker = m_plot->xAxis->ticker().dynamicCast<QCPAxisTickerDateTime>();
@@ -70,7 +86,7 @@ void HistoryChart::setUtc(bool utc)
 
 void HistoryChart::refresh()
 {
-    if (m_queue.isEmpty() || m_inFlight)
+    if (m_queue.isEmpty() || m_inFlight || m_plain)
         return;
     const qint64 minute = QDateTime::currentMSecsSinceEpoch() / 60000;
     m_inFlight = true;

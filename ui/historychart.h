@@ -6,6 +6,7 @@
 
 class QCPBars;
 class QCustomPlot;
+class QLabel;
 
 namespace delayq::ui {
 
@@ -21,6 +22,8 @@ public:
     explicit HistoryChart(AdminClient* client, QWidget* parent = nullptr);
 
     void setQueue(const QString& queue);
+    // A plain sorted set keeps no counters: the chart gives way to a note saying so.
+    void setPlain(bool plain);
     void refresh();
     void setUtc(bool utc);
     bool hasData() const { return m_loaded; }
@@ -33,6 +36,8 @@ private:
 
     AdminClient* m_client;
     QCustomPlot* m_plot;
+    QLabel* m_plainNote;
+    bool m_plain = false;
     QCPBars* m_acked;
     QCPBars* m_failed;
     QString m_queue;

@@ -4,6 +4,7 @@
 #include "connectiondialog.h"
 #include "connectionstatus.h"
 #include "historychart.h"
+#include "plainkeybar.h"
 #include "queueactions.h"
 #include "queuelist.h"
 #include "taskactions.h"
@@ -27,6 +28,7 @@
 #include <QTableView>
 #include <QTimer>
 #include <QToolBar>
+#include <QVBoxLayout>
 
 namespace delayq::ui {
 
@@ -43,7 +45,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
     splitter->setSizes({900, 280});
-    setCentralWidget(splitter);
+    m_plainBar = new PlainKeyBar(this);
+    m_plainBar->hide();
+    auto* central = new QWidget(this);
+    auto* centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    centralLayout->addWidget(m_plainBar);
+    centralLayout->addWidget(splitter, 1);
+    setCentralWidget(central);
 
     m_timeline = new TimelineChart(m_client, this);
     m_history = new HistoryChart(m_client, this);
@@ -82,7 +92,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         m_queueActions->setReadOnly(true, reason);
     });
     connect(m_queues, &QueueList::queueOpened, this, &MainWindow::openQueue);
-    connect(m_queues, &QueueList::plainKeyOpened, this, &MainWindow::openPlainKey);
+    connect(m_queues, &QueueList::plainKeyOpened, this,
+            [this](const QString& key, const QString& unit) { openPlainKey(key, unit); });
+    connect(m_plainBar, &PlainKeyBar::unitChosen, this,
+            [this](const QString& key, const QString& unit) { openPlainKey(key, unit, true); });
+    // The unit detected on the I/O thread, when none was given or remembered.
+    connect(m_client, &AdminClient::plainKeySet, this,
+            [this](const QString& key, const QString& unit) {
+                if (!m_plain || key != m_queue)
+                    return;
+                m_plainBar->setKey(key, unit);
+                m_workerDock->setPlain(true, unit);
+            });
     connect(m_tabs, &TaskTabs::currentTaskChanged, this, &MainWindow::showCurrentTask);
     connect(m_tabs, &TaskTabs::statusMessage, this,
             [this](const QString& message) { statusBar()->showMessage(message, 8000); });
@@ -257,6 +278,10 @@ void MainWindow::openQueue(const QString& name)
     if (m_plain) {
         m_plain = false;
         m_client->setPlainKey({}, {});
+        m_plainBar->hide();
+        m_history->setPlain(false);
+        m_details->setPlain(false);
+        m_workerDock->setPlain(false);
         m_tabs->setPlain(false);
         m_actions->setPlain(false);
         m_queueActions->setPlain(false);
@@ -264,17 +289,27 @@ void MainWindow::openQueue(const QString& name)
     showQueue(name);
 }
 
-void MainWindow::openPlainKey(const QString& key, const QString& unit)
+void MainWindow::openPlainKey(const QString& key, const QString& unit, bool chosen)
 {
+    // A unit chosen by the user (here or on the command line) is kept for the key; one
+    // detected from the scores gives way to what the user chose for it before.
+    QString effective = unit;
+    if (chosen && !unit.isEmpty())
+        PlainKeyBar::rememberUnit(key, unit);
+    else if (const QString remembered = PlainKeyBar::rememberedUnit(key); !remembered.isEmpty())
+        effective = remembered;
     m_plain = true;
     // Posted before the loads showQueue() asks for, so they already go to the plain key.
-    m_client->setPlainKey(key, unit);
+    m_client->setPlainKey(key, effective);
+    m_plainBar->setKey(key, effective);
+    m_plainBar->show();
+    m_history->setPlain(true);
+    m_details->setPlain(true);
+    m_workerDock->setPlain(true, effective);
     m_tabs->setPlain(true);
     m_actions->setPlain(true);
     m_queueActions->setPlain(true);
     showQueue(key);
-    // The embedded worker runs native tasks; popping a plain key is not offered here yet.
-    m_workerDock->setQueue(QString());
 }
 
 void MainWindow::showQueue(const QString& name)

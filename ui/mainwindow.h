@@ -13,6 +13,7 @@ namespace delayq::ui {
 class AdminClient;
 class ConnectionStatus;
 class HistoryChart;
+class PlainKeyBar;
 class QueueActions;
 class QueueList;
 class TaskActions;
@@ -49,7 +50,10 @@ public:
     static bool lastConnection(ConnectionSettings* settings);
     void openQueue(const QString& name);
     // A plain sorted set (unit "ms" | "s"), in the same table, timeline and actions.
-    void openPlainKey(const QString& key, const QString& unit);
+    // `chosen`: the user picked the unit (kept for the key); else the unit detected or ""
+    // (detected on the I/O thread) gives way to one the user chose for this key before.
+    void openPlainKey(const QString& key, const QString& unit, bool chosen = false);
+    PlainKeyBar* plainBar() const { return m_plainBar; }
     bool isPlain() const { return m_plain; }
     // Everything the open queue shows, now (coalesced with what is in flight).
     void refreshAll();
@@ -87,6 +91,7 @@ private:
     QueueActions* m_queueActions;
     ConnectionStatus* m_status;
     WorkerDock* m_workerDock;
+    PlainKeyBar* m_plainBar;
     QTimer* m_refreshTimer;
     QSpinBox* m_interval = nullptr;
     QAction* m_pause = nullptr;

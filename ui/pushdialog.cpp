@@ -2,6 +2,7 @@
 
 #include "error.h"
 #include "fielderror.h"
+#include "formrows.h"
 #include "keys.h"
 #include "queue.h"
 #include "timeparse.h"
@@ -34,6 +35,7 @@ PushDialog::PushDialog(const QString& queue, QWidget* parent) : QDialog(parent)
 {
     setWindowTitle(tr("Push tasks"));
     auto* form = new QFormLayout;
+    m_form = form;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
 
     m_queue = new QLineEdit(queue, this);
@@ -97,6 +99,10 @@ PushDialog::PushDialog(const QString& queue, QWidget* parent) : QDialog(parent)
     m_count->setToolTip(tr("Push this many copies; a given id gets -1, -2, … appended"));
     form->addRow(tr("&Count"), m_count);
 
+    m_nativeRows =
+        std::make_unique<FormRows>(form, QList<QWidget*>{m_id->parentWidget(), m_maxAttempts,
+                                                         m_backoff->parentWidget(), m_count});
+
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Push"));
     connect(buttons, &QDialogButtonBox::accepted, this, &PushDialog::accept);
@@ -127,11 +133,17 @@ bool PushDialog::validate()
         if (name.isEmpty())
             throw delayq::Error(delayq::ErrorCode::InvalidArgument,
                                 tr("the queue name is empty").toStdString());
-        delayq::Keys::validateQueueName(name.toStdString());
-        spec.queue = name;
+        // A plain key is whatever name the team gave it; only delayq's own names are checked.
+        if (!m_plain)
+            delayq::Keys::validateQueueName(name.toStdString());
+        spec.queue = m_plain ? m_queue->text() : name;
     });
 
     spec.payload = m_payload->toPlainText().toUtf8();
+    if (m_plain && spec.payload.isEmpty()) {
+        m_payloadError->setError(tr("type the message: it is the member of the sorted set"));
+        ok = false;
+    }
     if (m_requireJson->isChecked()) {
         QJsonParseError error;
         QJsonDocument::fromJson(spec.payload, &error);
@@ -149,7 +161,7 @@ bool PushDialog::validate()
         } else {
             m_payloadError->setError({});
         }
-    } else {
+    } else if (!m_plain || !spec.payload.isEmpty()) {
         m_payloadError->setError({});
     }
 
@@ -184,6 +196,20 @@ bool PushDialog::validate()
     if (ok)
         m_spec = spec;
     return ok;
+}
+
+void PushDialog::setPlain(bool plain)
+{
+    m_plain = plain;
+    setWindowTitle(plain ? tr("Push a message") : tr("Push tasks"));
+    m_form->labelForField(m_queue->parentWidget())
+        ->setProperty("text", plain ? tr("&Key") : tr("&Queue"));
+    m_form->labelForField(m_payload->parentWidget())
+        ->setProperty("text", plain ? tr("&Message") : tr("&Payload"));
+    // The open key is where the message goes; typing another name would be a typo.
+    m_queue->setReadOnly(plain);
+    m_requireJson->setChecked(!plain);
+    m_nativeRows->setShown(!plain);
 }
 
 void PushDialog::accept()

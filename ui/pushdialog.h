@@ -1,11 +1,15 @@
 #pragma once
 
 #include "admintypes.h"
+#include "formrows.h"
 
 #include <QDialog>
 
+#include <memory>
+
 class QCheckBox;
 class QLineEdit;
+class QFormLayout;
 class QPlainTextEdit;
 class QRadioButton;
 class QSpinBox;
@@ -45,6 +49,10 @@ public:
     FieldError* idError() const { return m_idError; }
     FieldError* backoffError() const { return m_backoffError; }
 
+    // A plain sorted set: the message is the member, due at a time; ids, attempts, backoff
+    // and copies do not apply (an identical member would only be the same one again).
+    void setPlain(bool plain);
+
     void accept() override;
 
 private:
@@ -64,6 +72,9 @@ private:
     QLineEdit* m_backoff;
     FieldError* m_backoffError;
     QSpinBox* m_count;
+    QFormLayout* m_form;
+    std::unique_ptr<FormRows> m_nativeRows; // ids, attempts, backoff, copies
+    bool m_plain = false;
     PushSpec m_spec;
 };
 

@@ -1,6 +1,7 @@
 #include "taskactions.h"
 
 #include "adminclient.h"
+#include "membertext.h"
 #include "pushdialog.h"
 #include "rescheduledialog.h"
 #include "tasktable.h"
@@ -166,6 +167,7 @@ void TaskActions::onPush()
     if (m_readOnly)
         return;
     auto* dialog = new PushDialog(m_queue, m_window);
+    dialog->setPlain(m_plain);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         const quint64 tag = AdminClient::newTag();
@@ -285,7 +287,7 @@ void TaskActions::onFinished(const ActionResult& result)
                         o.status == QLatin1String("replaced");
         allDone = allDone && ok;
         if (!ok && details.size() < 200)
-            details.append(o.id + QStringLiteral(": ") + o.status);
+            details.append(MemberText::displayText(o.id) + QStringLiteral(": ") + o.status);
     }
     emit resultReported(summary, allDone);
     if (!allDone && m_confirm) {

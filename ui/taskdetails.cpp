@@ -1,5 +1,7 @@
 #include "taskdetails.h"
 
+#include "formrows.h"
+#include "membertext.h"
 #include "timeparse.h"
 
 #include <QApplication>
@@ -31,6 +33,8 @@ TaskDetails::TaskDetails(QWidget* parent) : QWidget(parent)
     m_backoff = addField(tr("Backoff"));
     m_worker = addField(tr("Worker"));
     m_lastError = addField(tr("Last error"));
+    m_nativeRows = std::make_unique<FormRows>(
+        m_form, QList<QWidget*>{m_id, m_created, m_attempts, m_backoff, m_worker, m_lastError});
 
     m_format = new QLabel(this);
     m_format->setTextFormat(Qt::PlainText);
@@ -50,8 +54,9 @@ TaskDetails::TaskDetails(QWidget* parent) : QWidget(parent)
     buttons->addWidget(m_copyPayload);
     layout->addLayout(buttons);
 
-    connect(m_copyId, &QPushButton::clicked, this,
-            [this] { QApplication::clipboard()->setText(m_task.id); });
+    connect(m_copyId, &QPushButton::clicked, this, [this] {
+        QApplication::clipboard()->setText(MemberText::displayText(m_task.id, false));
+    });
     connect(m_copyPayload, &QPushButton::clicked, this,
             [this] { QApplication::clipboard()->setText(formatPayload(m_task.payload)); });
     clear();
@@ -79,7 +84,7 @@ QString TaskDetails::formatPayload(const QByteArray& payload, bool* isJson)
         *isJson = json;
     if (json)
         return QString::fromUtf8(doc.toJson(QJsonDocument::Indented)).trimmed();
-    return QString::fromUtf8(payload);
+    return MemberText::displayBytes(payload.toStdString());
 }
 
 void TaskDetails::showTask(const TaskRow& task, TaskSetKind set)
@@ -94,6 +99,15 @@ void TaskDetails::clear()
 {
     m_hasTask = false;
     m_task = {};
+    render();
+}
+
+void TaskDetails::setPlain(bool plain)
+{
+    m_plain = plain;
+    m_nativeRows->setShown(!plain);
+    m_copyId->setVisible(!plain);
+    m_copyPayload->setText(plain ? tr("Copy message") : tr("Copy payload"));
     render();
 }
 
@@ -134,7 +148,7 @@ void TaskDetails::render()
         timeLabel->setText(m_set == TaskSetKind::Pending  ? tr("Due")
                            : m_set == TaskSetKind::Active ? tr("Lease until")
                                                           : tr("Died"));
-    m_id->setText(m_task.id);
+    m_id->setText(MemberText::displayText(m_task.id));
     m_state->setText(m_task.broken ? tr("broken") : m_task.state);
     m_time->setText(time(m_task.score));
     m_created->setText(time(m_task.created));
@@ -153,12 +167,16 @@ void TaskDetails::render()
     const QString text = formatPayload(m_task.payload, &json);
     const qint64 size = qMax<qint64>(m_task.payloadSize, m_task.payload.size());
     if (size > m_task.payload.size())
-        m_format->setText(tr("Payload (%1 bytes; the first %2 shown, loading the rest…)")
+        m_format->setText((m_plain
+                               ? tr("Message (%1 bytes; the first %2 shown, loading the rest…)")
+                               : tr("Payload (%1 bytes; the first %2 shown, loading the rest…)"))
                               .arg(size)
                               .arg(m_task.payload.size()));
     else
-        m_format->setText(json ? tr("Payload (JSON, %1 bytes)").arg(size)
-                               : tr("Payload (text, %1 bytes)").arg(size));
+        m_format->setText(
+            (m_plain ? (json ? tr("Message (JSON, %1 bytes)") : tr("Message (text, %1 bytes)"))
+                     : (json ? tr("Payload (JSON, %1 bytes)") : tr("Payload (text, %1 bytes)")))
+                .arg(size));
     m_payload->setPlainText(forDisplay(text, m_format));
 }
 

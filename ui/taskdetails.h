@@ -1,8 +1,11 @@
 #pragma once
 
 #include "admintypes.h"
+#include "formrows.h"
 
 #include <QWidget>
+
+#include <memory>
 
 class QFormLayout;
 class QLabel;
@@ -23,6 +26,9 @@ public:
     void showTask(const TaskRow& task, TaskSetKind set);
     void clear();
     void setUtc(bool utc);
+    // A plain member is both id and message: it is shown once, as the message, without the
+    // fields a plain sorted set does not have.
+    void setPlain(bool plain);
 
     // The payload as shown (long lines broken for display) and as stored.
     QString payloadText() const;
@@ -51,10 +57,12 @@ private:
     QLabel* m_worker = nullptr;
     QLabel* m_lastError = nullptr;
     QLabel* m_format = nullptr;
+    bool m_plain = false;
     QPlainTextEdit* m_payload = nullptr;
     QPushButton* m_copyPayload = nullptr;
     QPushButton* m_copyId = nullptr;
     QFormLayout* m_form = nullptr;
+    std::unique_ptr<FormRows> m_nativeRows; // what a plain sorted set's members lack
 };
 
 } // namespace delayq::ui

@@ -1,6 +1,7 @@
 #include "taskmodel.h"
 
 #include "adminclient.h"
+#include "membertext.h"
 #include "timeparse.h"
 
 #include <QColor>
@@ -66,6 +67,12 @@ void TaskModel::setUtc(bool utc)
     m_utc = utc;
     if (m_total > 0)
         emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+    emit headerDataChanged(Qt::Horizontal, 0, columnCount() - 1);
+}
+
+void TaskModel::setPlain(bool plain)
+{
+    m_plain = plain;
     emit headerDataChanged(Qt::Horizontal, 0, columnCount() - 1);
 }
 
@@ -274,7 +281,8 @@ QString TaskModel::text(const TaskRow& task, Field field) const
         return fromStd(delayq::formatRelative(task.score, now));
     }
     case Field::Id:
-        return task.id;
+        // A plain member is the whole message: a cell shows its start, escaped.
+        return MemberText::displayText(task.id.left(kPreviewChars * 2));
     case Field::Attempts:
         return task.maxAttempts > 0
                    ? QStringLiteral("%1/%2").arg(task.attempts).arg(task.maxAttempts)
@@ -287,7 +295,8 @@ QString TaskModel::text(const TaskRow& task, Field field) const
         if (task.broken)
             return tr("(broken: %1)").arg(task.lastError);
         // One line: newlines and tabs of a pretty-printed payload would hide the next rows.
-        QString preview = QString::fromUtf8(task.payload.left(kPreviewChars * 4));
+        QString preview =
+            MemberText::displayBytes(task.payload.left(kPreviewChars * 4).toStdString());
         preview = preview.left(kPreviewChars).simplified();
         if (task.payload.size() > kPreviewChars)
             preview += QChar(0x2026);
@@ -359,7 +368,7 @@ QVariant TaskModel::headerData(int section, Qt::Orientation orientation, int rol
     case Field::Relative:
         return tr("When");
     case Field::Id:
-        return tr("Id");
+        return m_plain ? tr("Message") : tr("Id");
     case Field::Attempts:
         return tr("Attempts");
     case Field::Worker:

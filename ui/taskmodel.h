@@ -46,6 +46,8 @@ public:
     // Re-reads the count and the recently viewed pages; coalesced while one is in flight.
     void refresh();
     void setUtc(bool utc);
+    // A plain sorted set's rows are messages: the id column is headed so.
+    void setPlain(bool plain);
     void setClockOffset(qint64 ms) { m_clockOffsetMs = ms; }
     void setPageSize(int rows) { m_pageSize = qMax(1, rows); }
     int pageSize() const { return m_pageSize; }
@@ -84,6 +86,7 @@ private:
     QString m_queue;
     qint64 m_total = 0;
     int m_pageSize = 250;
+    bool m_plain = false;
     bool m_utc = false;
     qint64 m_clockOffsetMs = 0;
 

@@ -2,6 +2,7 @@
 
 #include "adminclient.h"
 #include "findbar.h"
+#include "membertext.h"
 #include "taskmodel.h"
 #include "tasktable.h"
 
@@ -43,6 +44,13 @@ TaskTabs::TaskTabs(AdminClient* client, QWidget* parent) : QWidget(parent), m_cl
         emit currentTaskChanged();
     });
     connect(m_findBar, &FindBar::findIdRequested, this, &TaskTabs::findId);
+    connect(m_findBar, &FindBar::memberChosen, this, &TaskTabs::findId);
+    connect(m_findBar, &FindBar::findTextRequested, this, &TaskTabs::findText);
+    connect(m_findBar, &FindBar::searchCancelled, client, &AdminClient::cancelScan);
+    connect(client, &AdminClient::plainScanned, this, [this](const PlainScanResult& step) {
+        if (step.tag == m_scanTag)
+            m_findBar->addSearchStep(step);
+    });
     connect(m_findBar, &FindBar::jumpToTimeRequested, this,
             [this](qint64 ms) { current()->jumpToTime(ms); });
     connect(client, &AdminClient::located, this, &TaskTabs::onLocated);
@@ -65,10 +73,15 @@ void TaskTabs::setCurrentSet(TaskSetKind set)
 
 void TaskTabs::setPlain(bool plain)
 {
+    m_plain = plain;
+    m_scanTag = 0;
+    m_client->cancelScan();
+    m_findBar->setPlain(plain);
     if (plain)
         setCurrentSet(TaskSetKind::Pending);
     for (int i = 0; i < m_tables.size(); ++i) {
         TaskTable* table = m_tables.at(i);
+        table->model()->setPlain(plain);
         m_tabs->setTabVisible(i, !plain || table->set() == TaskSetKind::Pending);
         for (auto field : {TaskModel::Field::Attempts, TaskModel::Field::Worker,
                            TaskModel::Field::LastError, TaskModel::Field::Payload}) {
@@ -82,6 +95,10 @@ void TaskTabs::setPlain(bool plain)
 void TaskTabs::setQueue(const QString& queue)
 {
     m_queue = queue;
+    // Matches of another key would be misleading: a new key starts a new search.
+    m_scanTag = 0;
+    m_client->cancelScan();
+    m_findBar->setPlain(m_plain);
     for (auto* table : m_tables)
         table->setQueue(queue);
 }
@@ -126,6 +143,16 @@ void TaskTabs::findId(const QString& id)
     m_client->locateId(m_findTag, m_queue, id);
 }
 
+void TaskTabs::findText(const QString& text)
+{
+    if (m_queue.isEmpty() || !m_plain) {
+        m_findBar->setError(tr("open a plain sorted set first"));
+        return;
+    }
+    m_scanTag = AdminClient::newTag();
+    m_client->scanPlain(m_scanTag, m_queue, text);
+}
+
 void TaskTabs::onLocated(const LocateResult& result)
 {
     if (result.tag != m_findTag)
@@ -136,7 +163,9 @@ void TaskTabs::onLocated(const LocateResult& result)
         return;
     }
     if (result.row < 0) {
-        m_findBar->setError(tr("no task with id %1 in queue %2").arg(result.id, m_queue));
+        const QString id = MemberText::displayText(result.id.left(200));
+        m_findBar->setError(m_plain ? tr("that message is no longer in %1").arg(m_queue)
+                                    : tr("no task with id %1 in queue %2").arg(id, m_queue));
         return;
     }
     setCurrentSet(result.set);

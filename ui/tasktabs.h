@@ -36,6 +36,8 @@ public:
     void setClockOffset(qint64 ms);
     void showFind();
     void findId(const QString& id);
+    // Plain sorted sets: members containing the text, listed in the find bar as found.
+    void findText(const QString& text);
 
 signals:
     void currentTaskChanged();
@@ -50,6 +52,8 @@ private:
     QTabWidget* m_tabs;
     QList<TaskTable*> m_tables;
     quint64 m_findTag = 0;
+    quint64 m_scanTag = 0;
+    bool m_plain = false;
 };
 
 } // namespace delayq::ui

@@ -3,6 +3,8 @@
 #include "adminclient.h"
 #include "error.h"
 #include "fielderror.h"
+#include "formrows.h"
+#include "membertext.h"
 #include "taskid.h"
 #include "timeparse.h"
 #include "worker.h"
@@ -18,6 +20,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent>
@@ -71,7 +74,7 @@ QString describe(const delayq::WorkerEvent& e)
     }
     QString line = QStringLiteral("%1 %2 %3 (attempt %4, %5 late)")
                        .arg(time, QString::fromLatin1(delayq::taskOutcomeName(e.outcome)),
-                            QString::fromStdString(e.id))
+                            MemberText::displayText(MemberText::fromBytes(e.id)))
                        .arg(e.attempt)
                        .arg(QString::fromStdString(delayq::formatDuration(e.lateness)));
     if (!e.error.empty())
@@ -89,6 +92,7 @@ WorkerDock::WorkerDock(AdminClient* client, QWidget* parent)
     auto* body = new QWidget(this);
     auto* layout = new QVBoxLayout(body);
     auto* form = new QFormLayout;
+    m_form = form;
     m_concurrency = new QSpinBox(body);
     m_concurrency->setRange(1, 32);
     m_concurrency->setValue(2);
@@ -111,6 +115,19 @@ WorkerDock::WorkerDock(AdminClient* client, QWidget* parent)
     m_sleepMs->setValue(50);
     m_sleepMs->setSuffix(tr(" ms"));
     form->addRow(tr("Work time"), m_sleepMs);
+    m_forwardTo = new QLineEdit(body);
+    m_forwardTo->setPlaceholderText(tr("optional: a Redis list"));
+    m_forwardTo->setToolTip(tr("LPUSH each popped message to this list, in the same script as "
+                               "the pop, for a consumer that reads the list"));
+    form->addRow(tr("Forward to"), m_forwardTo);
+    m_retry = new QLineEdit(body);
+    m_retry->setPlaceholderText(tr("optional: e.g. 30s; empty drops failed messages"));
+    m_retryError = new FieldError(body);
+    form->addRow(tr("Retry failed in"), FieldError::below(m_retry, m_retryError, body));
+    m_nativeRows = std::make_unique<FormRows>(form, QList<QWidget*>{m_lease->parentWidget()});
+    m_plainRows =
+        std::make_unique<FormRows>(form, QList<QWidget*>{m_forwardTo, m_retry->parentWidget()});
+    m_plainRows->setShown(false);
     layout->addLayout(form);
     m_start = new QPushButton(tr("Start worker"), body);
     layout->addWidget(m_start);
@@ -167,6 +184,27 @@ void WorkerDock::setQueue(const QString& queue)
     updateButton();
 }
 
+void WorkerDock::setPlain(bool plain, const QString& unit)
+{
+    if (m_worker && (plain != m_plain || unit != m_plainUnit))
+        stopWorker();
+    m_plain = plain;
+    m_plainUnit = unit;
+    // Hide before show, so each group goes back where it was.
+    (plain ? m_nativeRows : m_plainRows)->setShown(false);
+    (plain ? m_plainRows : m_nativeRows)->setShown(true);
+    m_behaviour->setItemText(0, plain ? tr("Take every message") : tr("Ack every task"));
+    m_behaviour->setItemText(1, plain ? tr("Fail some (retry or drop)")
+                                      : tr("Fail some (retry / dead)"));
+    // Nothing is leased on a plain key, so there is no lease to let expire.
+    const int abandon = m_behaviour->findData(Abandon);
+    if (plain && m_behaviour->currentIndex() == abandon)
+        m_behaviour->setCurrentIndex(0);
+    if (auto* model = qobject_cast<QStandardItemModel*>(m_behaviour->model()))
+        model->item(abandon)->setEnabled(!plain);
+    updateButton();
+}
+
 void WorkerDock::setReadOnly(bool readOnly, const QString& reason)
 {
     m_readOnly = readOnly;
@@ -191,7 +229,8 @@ void WorkerDock::updateButton()
     else
         m_start->setToolTip(tr("Consume queue %1 with the settings above").arg(m_queue));
     for (QWidget* w : {static_cast<QWidget*>(m_concurrency), static_cast<QWidget*>(m_lease),
-                       static_cast<QWidget*>(m_behaviour), static_cast<QWidget*>(m_sleepMs)})
+                       static_cast<QWidget*>(m_behaviour), static_cast<QWidget*>(m_sleepMs),
+                       static_cast<QWidget*>(m_forwardTo), static_cast<QWidget*>(m_retry)})
         w->setEnabled(!running);
     m_failPercent->setEnabled(!running && m_behaviour->currentData().toInt() == FailSome);
 }
@@ -200,15 +239,28 @@ void WorkerDock::startWorker()
 {
     if (m_worker || m_readOnly || m_queue.isEmpty())
         return;
-    long long leaseMs = 0;
-    try {
-        leaseMs = delayq::parseDuration(m_lease->text().trimmed().toStdString());
-        if (leaseMs < 100)
-            throw delayq::Error(delayq::ErrorCode::InvalidArgument, "a lease is at least 100ms");
-        m_leaseError->setError({});
-    } catch (const delayq::Error& e) {
-        m_leaseError->setError(QString::fromUtf8(e.what()));
-        return;
+    long long leaseMs = 30000;
+    if (!m_plain) {
+        try {
+            leaseMs = delayq::parseDuration(m_lease->text().trimmed().toStdString());
+            if (leaseMs < 100)
+                throw delayq::Error(delayq::ErrorCode::InvalidArgument,
+                                    "a lease is at least 100ms");
+            m_leaseError->setError({});
+        } catch (const delayq::Error& e) {
+            m_leaseError->setError(QString::fromUtf8(e.what()));
+            return;
+        }
+    }
+    long long retryMs = -1;
+    if (m_plain && !m_retry->text().trimmed().isEmpty()) {
+        try {
+            retryMs = delayq::parseDuration(m_retry->text().trimmed().toStdString());
+            m_retryError->setError({});
+        } catch (const delayq::Error& e) {
+            m_retryError->setError(QString::fromUtf8(e.what()));
+            return;
+        }
     }
     const ConnectionSettings settings = m_client->settings();
     delayq::WorkerOptions options;
@@ -226,6 +278,15 @@ void WorkerDock::startWorker()
     options.leaseMs = leaseMs;
     options.stopTimeout = std::chrono::milliseconds(3000);
     options.name = "admin-" + delayq::randomToken(4);
+    if (m_plain) {
+        options.plainKey = MemberText::toBytes(m_queue);
+        if (!m_plainUnit.isEmpty())
+            options.plainUnit = m_plainUnit == QLatin1String("s")
+                                    ? delayq::PlainQueue::ScoreUnit::Seconds
+                                    : delayq::PlainQueue::ScoreUnit::Milliseconds;
+        options.forwardTo = m_forwardTo->text().trimmed().toStdString();
+        options.plainRetryMs = retryMs;
+    }
 
     const int behaviour = m_behaviour->currentData().toInt();
     const double failProbability = m_failPercent->value() / 100.0;
@@ -261,7 +322,9 @@ void WorkerDock::startWorker()
         m_log->appendPlainText(tr("cannot start: %1").arg(QString::fromUtf8(e.what())));
         return;
     }
-    m_log->appendPlainText(tr("started %1 on queue %2 with %3 thread(s)")
+    m_log->appendPlainText((m_plain
+                                ? tr("started %1 on plain key %2 with %3 thread(s), at most once")
+                                : tr("started %1 on queue %2 with %3 thread(s)"))
                                .arg(QString::fromStdString(options.name), m_queue)
                                .arg(options.concurrency));
     m_poll->start();

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "formrows.h"
+
 #include <QDockWidget>
 #include <QFuture>
 
@@ -7,6 +9,7 @@
 #include <memory>
 
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -43,6 +46,9 @@ public:
     ~WorkerDock() override;
 
     void setQueue(const QString& queue);
+    // A plain sorted set (unit "ms" | "s"): due members are popped, at most once, and may be
+    // forwarded to a list; leases and "never ack" do not apply there.
+    void setPlain(bool plain, const QString& unit = {});
     void setReadOnly(bool readOnly, const QString& reason);
     bool isRunning() const { return m_worker != nullptr; }
 
@@ -51,6 +57,8 @@ public:
     QComboBox* behaviourBox() const { return m_behaviour; }
     QSpinBox* failPercentSpin() const { return m_failPercent; }
     QSpinBox* sleepSpin() const { return m_sleepMs; }
+    QLineEdit* forwardEdit() const { return m_forwardTo; }
+    QLineEdit* retryEdit() const { return m_retry; }
     QPushButton* startButton() const { return m_start; }
     QPlainTextEdit* log() const { return m_log; }
     long long acked() const { return m_acked; }
@@ -75,6 +83,14 @@ private:
     QComboBox* m_behaviour;
     QSpinBox* m_failPercent;
     QSpinBox* m_sleepMs;
+    QLineEdit* m_forwardTo;
+    QLineEdit* m_retry;
+    FieldError* m_retryError;
+    QFormLayout* m_form;
+    std::unique_ptr<FormRows> m_nativeRows; // the lease
+    std::unique_ptr<FormRows> m_plainRows;  // forward to a list, retry
+    bool m_plain = false;
+    QString m_plainUnit;
     QPushButton* m_start;
     QLabel* m_counters;
     QPlainTextEdit* m_log;

@@ -129,7 +129,7 @@ int main(int argc, char** argv)
     // Opens what the command line asked for: a plain key, a queue, or (nothing) none.
     auto openRequested = [&](MainWindow& window, const QString& fallbackQueue) {
         if (!plainName.isEmpty())
-            window.openPlainKey(plainName, unit);
+            window.openPlainKey(plainName, unit, !unit.isEmpty());
         else if (!queueName.isEmpty() || !fallbackQueue.isEmpty())
             window.openQueue(queueName.isEmpty() ? fallbackQueue : queueName);
     };

@@ -1,6 +1,11 @@
 #include "adminclient.h"
 #include "connection.h"
+#include "fielderror.h"
+#include "findbar.h"
+#include "historychart.h"
 #include "mainwindow.h"
+#include "plainkeybar.h"
+#include "plainqueue.h"
 #include "pushdialog.h"
 #include "queue.h"
 #include "queuelist.h"
@@ -14,12 +19,17 @@
 #include "workerdock.h"
 
 #include <QAbstractItemModel>
+#include <QComboBox>
 #include <QDateTime>
+#include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
@@ -128,7 +138,8 @@ private slots:
         // Cancel: the member leaves Redis.
         selectRow(0);
         QTRY_COMPARE(m_window->details()->payload(), members.at(0).toUtf8());
-        QVERIFY(!m_window->workerDock()->startButton()->isEnabled());
+        // The embedded worker pops plain keys too (workerPopsAndForwards).
+        QVERIFY(m_window->workerDock()->startButton()->isEnabled());
         QVERIFY(m_window->actions()->cancel()->isEnabled());
         QSignalSpy reported(m_window->actions(), &TaskActions::resultReported);
         QTest::keyClick(pending()->view(), Qt::Key_Delete);
@@ -187,7 +198,224 @@ private slots:
                  QByteArray::number(count - 1));
     }
 
+    void binaryMembersAreShownEscapedAndCancelledExactly()
+    {
+        // A member that is not UTF-8 (Latin-1 text, a serialized binary id) must still be
+        // the member the actions send back to Redis.
+        const std::string binary = std::string("caf\xe9-order-\xff\x01", 13);
+        const std::string text = "{\"id\":\"plain-text\"}";
+        {
+            auto conn = connection();
+            const qint64 base = QDateTime::currentMSecsSinceEpoch() + 3600000;
+            conn.command({"ZADD", "binkey", std::to_string(base), binary});
+            conn.command({"ZADD", "binkey", std::to_string(base + 1000), text});
+        }
+        openKey(QStringLiteral("binkey"), QStringLiteral("ms"));
+        TaskModel* model = pending()->model();
+        QTRY_COMPARE(model->rowCount(), 2);
+        QTRY_VERIFY(model->taskAt(0));
+        const QString shown =
+            model->index(0, model->columnOf(TaskModel::Field::Id)).data().toString();
+        QCOMPARE(shown, QStringLiteral("caf\\xe9-order-\\xff\\x01"));
+        selectRow(0);
+        QTRY_COMPARE(m_window->details()->payloadText(),
+                     QStringLiteral("caf\\xe9-order-\\xff\\x01"));
+
+        QSignalSpy reported(m_window->actions(), &TaskActions::resultReported);
+        m_window->actions()->cancel()->trigger();
+        QVERIFY(reported.wait(5000));
+        QVERIFY2(reported.first().at(1).toBool(), qPrintable(reported.first().at(0).toString()));
+        auto conn = connection();
+        QVERIFY(conn.command({"ZSCORE", "binkey", binary}).isNil());
+        QVERIFY(!conn.command({"ZSCORE", "binkey", text}).isNil());
+    }
+
+    void findTextListsMatchesAndShowsTheChosenOne()
+    {
+        // More members than one scan step reads, a few of which hold the text.
+        QStringList needles;
+        {
+            auto conn = connection();
+            delayq::PlainQueue plain(conn, "bigkey", delayq::PlainQueue::ScoreUnit::Milliseconds);
+            const qint64 base = QDateTime::currentMSecsSinceEpoch() + 3600000;
+            std::vector<std::string> batch;
+            for (int i = 0; i < 5000; ++i) {
+                std::string member = "{\"order\":" + std::to_string(i) + "}";
+                if (i % 1700 == 7) {
+                    member = "{\"order\":" + std::to_string(i) + ",\"note\":\"refund-me\"}";
+                    needles.append(QString::fromStdString(member));
+                }
+                conn.command({"ZADD", "bigkey", std::to_string(base + i * 1000), member});
+            }
+        }
+        openKey(QStringLiteral("bigkey"), QStringLiteral("ms"));
+        QTRY_COMPARE(pending()->model()->rowCount(), 5000);
+
+        FindBar* bar = m_window->tabs()->findBar();
+        m_window->actions()->find()->trigger();
+        bar->input()->setText(QStringLiteral("refund-me"));
+        QCOMPARE(bar->findButton()->text(), QStringLiteral("Find text"));
+        QSignalSpy steps(m_window->client(), &AdminClient::plainScanned);
+        bar->findButton()->click();
+        QTRY_VERIFY(!steps.isEmpty() && steps.last().at(0).value<PlainScanResult>().finished);
+        // One bounded ZSCAN per step: a key this size takes several.
+        QVERIFY2(steps.count() > 1, qPrintable(QString::number(steps.count())));
+        const auto last = steps.last().at(0).value<PlainScanResult>();
+        QVERIFY(last.complete);
+        QCOMPARE(bar->matchList()->count(), needles.size());
+        QVERIFY2(bar->searchStatus()->text().contains(QStringLiteral("3 found")),
+                 qPrintable(bar->searchStatus()->text()));
+
+        // Choosing a match selects its row in the table.
+        bar->matchList()->setCurrentRow(1);
+        const QString chosen = bar->matchList()->currentItem()->data(Qt::UserRole + 1).toString();
+        QVERIFY(needles.contains(chosen));
+        QTRY_VERIFY(pending()->currentTask() && pending()->currentTask()->id == chosen);
+    }
+
+    void searchStopsWhenCancelled()
+    {
+        {
+            auto conn = connection();
+            const qint64 base = QDateTime::currentMSecsSinceEpoch() + 3600000;
+            for (int i = 0; i < 3000; ++i)
+                conn.command(
+                    {"ZADD", "stopkey", std::to_string(base + i), "m" + std::to_string(i)});
+        }
+        openKey(QStringLiteral("stopkey"), QStringLiteral("ms"));
+        QSignalSpy steps(m_window->client(), &AdminClient::plainScanned);
+        const quint64 tag = AdminClient::newTag();
+        m_window->client()->scanPlain(tag, QStringLiteral("stopkey"), QStringLiteral("m"), 100000,
+                                      10);
+        QTRY_VERIFY(!steps.isEmpty());
+        m_window->client()->cancelScan();
+        QTRY_VERIFY(steps.last().at(0).value<PlainScanResult>().finished);
+        const auto last = steps.last().at(0).value<PlainScanResult>();
+        QVERIFY(last.cancelled);
+        QVERIFY(!last.complete);
+        QVERIFY2(last.scanned < 3000, qPrintable(QString::number(last.scanned)));
+    }
+
+    void unitIsRememberedPerKey()
+    {
+        QSettings().remove(QStringLiteral("plain/units"));
+        // Scores in seconds; the user says they are milliseconds (say, a key whose first
+        // members were test data), and the app keeps that choice for the key.
+        fillPlain(QStringLiteral("unitkey"), true, 2);
+        openKey(QStringLiteral("unitkey"), QStringLiteral("s"));
+        QComboBox* unit = m_window->plainBar()->unitBox();
+        QCOMPARE(unit->currentData().toString(), QStringLiteral("s"));
+        QSignalSpy loaded(m_window.get(), &MainWindow::queueLoaded);
+        unit->setCurrentIndex(unit->findData(QStringLiteral("ms")));
+        QVERIFY(loaded.wait(5000));
+        QCOMPARE(PlainKeyBar::rememberedUnit(QStringLiteral("unitkey")), QStringLiteral("ms"));
+        // Read as ms, the seconds scores are in January 1970.
+        QTRY_VERIFY(pending()->model()->taskAt(0));
+        QTRY_VERIFY(pending()->model()->taskAt(0)->due < 365LL * 24 * 3600 * 1000);
+
+        // A new window opened on the detected unit uses the remembered one instead.
+        m_window = std::make_unique<MainWindow>();
+        m_window->show();
+        openKey(QStringLiteral("unitkey"), QStringLiteral("s"));
+        QCOMPARE(m_window->plainBar()->unitBox()->currentData().toString(), QStringLiteral("ms"));
+        // Another key is not affected.
+        QCOMPARE(PlainKeyBar::rememberedUnit(QStringLiteral("otherkey")), QString());
+    }
+
+    void workerPopsAndForwards_data()
+    {
+        QTest::addColumn<QString>("forwardTo");
+        QTest::newRow("pop only") << QString();
+        QTest::newRow("forward to a list") << QStringLiteral("handoff");
+    }
+    void workerPopsAndForwards()
+    {
+        QFETCH(QString, forwardTo);
+        {
+            auto conn = connection();
+            const qint64 past = QDateTime::currentMSecsSinceEpoch() - 1000;
+            for (int i = 0; i < 6; ++i)
+                conn.command(
+                    {"ZADD", "popkey", std::to_string(past + i), "job-" + std::to_string(i)});
+            // Not due for an hour: the worker must leave it.
+            conn.command({"ZADD", "popkey", std::to_string(past + 3600000), "later"});
+        }
+        openKey(QStringLiteral("popkey"), QStringLiteral("ms"));
+        WorkerDock* dock = m_window->workerDock();
+        QVERIFY(dock->forwardEdit()->isVisibleTo(dock));
+        QVERIFY(!dock->leaseEdit()->isVisibleTo(dock));
+        dock->forwardEdit()->setText(forwardTo);
+        dock->sleepSpin()->setValue(0);
+        dock->startWorker();
+        QVERIFY(dock->isRunning());
+        QTRY_COMPARE(m_server.cli({QStringLiteral("ZCARD"), QStringLiteral("popkey")}).trimmed(),
+                     QByteArray("1"));
+        QTRY_COMPARE(dock->acked(), 6LL);
+        QSignalSpy stopped(dock, &WorkerDock::runningChanged);
+        dock->stopWorker();
+        QVERIFY(stopped.wait(5000));
+        QVERIFY(!m_server.cli({"ZSCORE", "popkey", "later"}).trimmed().isEmpty());
+        if (!forwardTo.isEmpty()) {
+            QCOMPARE(m_server.cli({QStringLiteral("LLEN"), forwardTo}).trimmed(), QByteArray("6"));
+            const QByteArray listed = m_server.cli(
+                {QStringLiteral("LRANGE"), forwardTo, QStringLiteral("0"), QStringLiteral("-1")});
+            for (int i = 0; i < 6; ++i)
+                QVERIFY(listed.contains("job-" + QByteArray::number(i)));
+        }
+    }
+
+    void whatDoesNotApplyIsHidden()
+    {
+        fillPlain(QStringLiteral("hidekey"), false, 2);
+        openKey(QStringLiteral("hidekey"), QStringLiteral("ms"));
+        m_window->actions()->push()->trigger();
+        auto* push = qobject_cast<PushDialog*>(m_window->actions()->activeDialog());
+        QVERIFY(push);
+        QVERIFY(push->payloadEdit()->isVisibleTo(push));
+        for (QWidget* field :
+             {static_cast<QWidget*>(push->idEdit()), static_cast<QWidget*>(push->backoffEdit()),
+              static_cast<QWidget*>(push->maxAttemptsSpin()),
+              static_cast<QWidget*>(push->countSpin())})
+            QVERIFY(!field->isVisibleTo(push));
+        // An empty message is refused; nothing is added.
+        push->payloadEdit()->setPlainText(QString());
+        QVERIFY(!push->validate());
+        QVERIFY(push->payloadError()->hasError());
+        push->reject();
+        QCOMPARE(m_server.cli({QStringLiteral("ZCARD"), QStringLiteral("hidekey")}).trimmed(),
+                 QByteArray("2"));
+
+        // The per-minute chart has nothing to show for a plain key, and says why.
+        auto* note = m_window->history()->findChild<QLabel*>();
+        QVERIFY(note && note->isVisibleTo(m_window->history()));
+        QVERIFY(note->text().contains(QStringLiteral("plain sorted set")));
+
+        // Back on a native queue, everything is there again.
+        pushNative(QStringLiteral("orders"));
+        m_window->openQueue(QStringLiteral("orders"));
+        QVERIFY(!note->isVisibleTo(m_window->history()));
+        QVERIFY(!m_window->plainBar()->isVisibleTo(m_window.get()));
+        m_window->actions()->push()->trigger();
+        push = qobject_cast<PushDialog*>(m_window->actions()->activeDialog());
+        QVERIFY(push && push->idEdit()->isVisibleTo(push));
+        push->reject();
+    }
+
 private:
+    delayq::Connection connection()
+    {
+        return delayq::Connection(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+    }
+
+    void openKey(const QString& key, const QString& unit)
+    {
+        if (!m_window->client()->isConnected())
+            connectWindow();
+        QSignalSpy loaded(m_window.get(), &MainWindow::queueLoaded);
+        m_window->openPlainKey(key, unit);
+        QVERIFY(loaded.wait(5000));
+    }
+
     TaskTable* pending() const { return m_window->tabs()->table(TaskSetKind::Pending); }
 
     void selectRow(int row)
