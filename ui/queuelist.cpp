@@ -159,6 +159,13 @@ void QueueList::refresh()
     m_client->listQueues(m_tag);
 }
 
+void QueueList::rediscover()
+{
+    m_discovering = false;
+    m_sinceDiscovery.invalidate();
+    refresh();
+}
+
 void QueueList::setCurrentQueue(const QString& name)
 {
     m_current = name;

@@ -26,6 +26,9 @@ public:
     explicit QueueList(AdminClient* client, QWidget* parent = nullptr);
 
     void refresh();
+    // Scans for plain keys now instead of at the next 30 s mark (keys were just made); a scan
+    // under way is superseded and its answer ignored.
+    void rediscover();
     void setCurrentQueue(const QString& name);
     QStringList names() const;
     // Plain sorted sets found by the last discovery, as "key" (unit, size in the view).

@@ -5,6 +5,7 @@
 #include "connectionoptions.h"
 #include "error.h"
 #include "mainwindow.h"
+#include "queuelist.h"
 #include "measurement.h"
 #include "sandboxserver.h"
 
@@ -202,6 +203,8 @@ int main(int argc, char** argv)
                     return;
                 if (!error.isEmpty())
                     fail(QStringLiteral("demo queue: ") + error);
+                // The demo's plain key did not exist when the first scan ran.
+                window.queueList()->rediscover();
                 openRequested(window, QStringLiteral("demo"));
             });
     } else {
