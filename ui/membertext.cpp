@@ -1,52 +1,12 @@
 #include "membertext.h"
 
+#include "utf8.h"
+
 namespace delayq::ui {
 
 namespace {
 
 constexpr char16_t kKeptByteBase = 0xDC00; // U+DC80..U+DCFF hold bytes 0x80..0xFF
-
-// Length of the valid UTF-8 sequence at `at` and its code point; 0 when not valid
-// (overlong forms, encoded surrogates and code points past U+10FFFF are not valid).
-int validSequence(std::string_view s, size_t at, char32_t* codePoint)
-{
-    const auto byte = [&](size_t i) { return static_cast<unsigned char>(s[i]); };
-    const unsigned char lead = byte(at);
-    int length = 0;
-    char32_t cp = 0;
-    char32_t minimum = 0;
-    if (lead < 0x80) {
-        *codePoint = lead;
-        return 1;
-    }
-    if (lead >= 0xC2 && lead <= 0xDF) {
-        length = 2;
-        cp = lead & 0x1F;
-        minimum = 0x80;
-    } else if (lead >= 0xE0 && lead <= 0xEF) {
-        length = 3;
-        cp = lead & 0x0F;
-        minimum = 0x800;
-    } else if (lead >= 0xF0 && lead <= 0xF4) {
-        length = 4;
-        cp = lead & 0x07;
-        minimum = 0x10000;
-    } else {
-        return 0;
-    }
-    if (at + size_t(length) > s.size())
-        return 0;
-    for (int i = 1; i < length; ++i) {
-        const unsigned char next = byte(at + size_t(i));
-        if ((next & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (next & 0x3F);
-    }
-    if (cp < minimum || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    *codePoint = cp;
-    return length;
-}
 
 bool isKeptByte(char16_t unit)
 {
@@ -84,8 +44,8 @@ QString MemberText::fromBytes(std::string_view bytes)
     QString out;
     out.reserve(qsizetype(bytes.size()));
     for (size_t at = 0; at < bytes.size();) {
-        char32_t cp = 0;
-        const int length = validSequence(bytes, at, &cp);
+        unsigned cp = 0;
+        const size_t length = delayq::utf8SequenceLength(bytes, at, cp);
         if (length == 0) {
             out += QChar(char16_t(kKeptByteBase + static_cast<unsigned char>(bytes[at])));
             ++at;
@@ -97,7 +57,7 @@ QString MemberText::fromBytes(std::string_view bytes)
             out += QChar(QChar::highSurrogate(cp));
             out += QChar(QChar::lowSurrogate(cp));
         }
-        at += size_t(length);
+        at += length;
     }
     return out;
 }

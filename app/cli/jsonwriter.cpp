@@ -12,7 +12,7 @@ namespace {
 size_t utf8Length(std::string_view s, size_t i)
 {
     unsigned codePoint = 0;
-    return utf8SequenceLength(s, i, codePoint);
+    return delayq::utf8SequenceLength(s, i, codePoint);
 }
 
 } // namespace

@@ -19,7 +19,7 @@ void appendOne(std::string& out, std::string_view text, size_t& i)
 {
     char buf[16];
     unsigned cp = 0;
-    const size_t len = utf8SequenceLength(text, i, cp);
+    const size_t len = delayq::utf8SequenceLength(text, i, cp);
     if (len == 0) {
         std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned char>(text[i]));
         out += buf;

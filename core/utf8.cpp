@@ -1,6 +1,6 @@
 #include "utf8.h"
 
-namespace cli {
+namespace delayq {
 
 size_t utf8SequenceLength(std::string_view s, size_t i, unsigned& cp)
 {
@@ -39,4 +39,4 @@ size_t utf8SequenceLength(std::string_view s, size_t i, unsigned& cp)
     return len;
 }
 
-} // namespace cli
+} // namespace delayq

@@ -3,11 +3,11 @@
 #include <cstddef>
 #include <string_view>
 
-namespace cli {
+namespace delayq {
 
 // Length of the valid UTF-8 sequence starting at s[i] (1-4), or 0 when the byte there starts
 // none (bad lead byte, truncated, overlong, surrogate, beyond U+10FFFF). codePoint gets the
 // decoded value when the length is not 0.
 size_t utf8SequenceLength(std::string_view s, size_t i, unsigned& codePoint);
 
-} // namespace cli
+} // namespace delayq
