@@ -23,6 +23,7 @@ namespace delayq::ui {
 namespace {
 
 const QString kGroup = QStringLiteral("profiles");
+const QString kKeychain = QStringLiteral("keychain"); // a flag only, never the password
 
 } // namespace
 
@@ -52,8 +53,33 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent)
 
     m_password = new QLineEdit(this);
     m_password->setEchoMode(QLineEdit::Password);
-    m_password->setPlaceholderText(tr("kept for this session only, never saved"));
-    form->addRow(tr("Pass&word"), m_password);
+    m_password->setPlaceholderText(PasswordStore::isBuiltIn()
+                                       ? tr("kept for this session unless remembered below")
+                                       : tr("kept for this session only, never saved"));
+    m_keychainNote = new QLabel(this);
+    m_keychainNote->setTextFormat(Qt::PlainText);
+    m_keychainNote->setWordWrap(true);
+    m_keychainNote->hide();
+    auto* passwordColumn = new QVBoxLayout;
+    passwordColumn->setContentsMargins(0, 0, 0, 0);
+    passwordColumn->addWidget(m_password);
+    passwordColumn->addWidget(m_keychainNote);
+    form->addRow(tr("Pass&word"), passwordColumn);
+
+    m_remember = new QCheckBox(tr("Remember the password in the system keychain"), this);
+    if (!PasswordStore::isBuiltIn()) {
+        m_remember->setEnabled(false);
+        m_remember->setToolTip(
+            tr("This build has no keychain support (QtKeychain): the password is asked for "
+               "each session."));
+    }
+    form->addRow(QString(), m_remember);
+    m_store = new PasswordStore(this);
+    connect(m_store, &PasswordStore::passwordRead, this, &ConnectionDialog::readAnswered);
+    connect(m_store, &PasswordStore::passwordWritten, this,
+            [this](const QString&, PasswordStore::Result result) { writeAnswered(result); });
+    connect(m_store, &PasswordStore::passwordRemoved, this,
+            [this](const QString&, PasswordStore::Result result) { removeAnswered(result); });
 
     m_prefix = new QLineEdit(QStringLiteral("dq"), this);
     m_prefixError = new FieldError(this);
@@ -79,7 +105,7 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent)
         loadProfile(m_profiles->currentText());
     else
         m_url->setText(QString::fromStdString(delayq::ConnectionOptions::defaultUrl()));
-    resize(520, 300);
+    resize(520, 340);
 }
 
 QString ConnectionDialog::profileName() const
@@ -92,6 +118,22 @@ QStringList ConnectionDialog::profileNames()
     QSettings settings;
     settings.beginGroup(kGroup);
     return settings.childGroups();
+}
+
+bool ConnectionDialog::remembersPassword(const QString& url)
+{
+    const QString key = stripPassword(url.trimmed());
+    QSettings settings;
+    settings.beginGroup(kGroup);
+    for (const QString& name : settings.childGroups()) {
+        settings.beginGroup(name);
+        const bool match = settings.value(QStringLiteral("url")).toString() == key &&
+                           settings.value(kKeychain, false).toBool();
+        settings.endGroup();
+        if (match)
+            return true;
+    }
+    return false;
 }
 
 QString ConnectionDialog::stripPassword(const QString& url, QString* password)
@@ -123,6 +165,65 @@ void ConnectionDialog::loadProfile(const QString& name)
     m_prefix->setText(settings.value(QStringLiteral("prefix"), QStringLiteral("dq")).toString());
     m_readOnly->setChecked(settings.value(QStringLiteral("readOnly"), false).toBool());
     m_password->clear();
+    m_keychainNote->hide();
+    const bool remember = PasswordStore::isBuiltIn() && settings.value(kKeychain, false).toBool();
+    m_remember->setChecked(remember);
+    m_pendingRead.clear();
+    if (remember) {
+        m_pendingRead = m_url->text();
+        m_store->read(m_pendingRead);
+    }
+}
+
+void ConnectionDialog::readAnswered(const QString& key, PasswordStore::Result result,
+                                    const QString& password)
+{
+    if (key != m_pendingRead)
+        return; // another profile was loaded meanwhile
+    m_pendingRead.clear();
+    if (result == PasswordStore::Result::Unavailable) {
+        showKeychainNote({});
+        return;
+    }
+    // What the user typed or changed while the keychain was answering wins.
+    if (stripPassword(m_url->text().trimmed()) != key || !m_password->text().isEmpty())
+        return;
+    if (result == PasswordStore::Result::Done) {
+        m_password->setText(password);
+        showKeychainNote(tr("Password from the system keychain."));
+    } else {
+        showKeychainNote(tr("The system keychain holds no password for this server."));
+    }
+}
+
+void ConnectionDialog::writeAnswered(PasswordStore::Result result)
+{
+    if (result == PasswordStore::Result::Done)
+        showKeychainNote(tr("Password saved in the system keychain."));
+    else
+        showKeychainNote({});
+}
+
+void ConnectionDialog::removeAnswered(PasswordStore::Result result)
+{
+    if (result == PasswordStore::Result::Unavailable)
+        showKeychainNote({});
+}
+
+void ConnectionDialog::showKeychainNote(const QString& note)
+{
+    // Empty: no keychain answered. The keychain's own error text is not shown: it says
+    // nothing the user can act on beyond this.
+    m_keychainNote->setText(
+        note.isEmpty() ? tr("No system keychain: the password is kept for this session only.")
+                       : note);
+    m_keychainNote->show();
+}
+
+void ConnectionDialog::forgetUnlessShared(const QString& key)
+{
+    if (!remembersPassword(key))
+        m_store->remove(key);
 }
 
 void ConnectionDialog::deleteProfile()
@@ -132,7 +233,12 @@ void ConnectionDialog::deleteProfile()
         return;
     QSettings settings;
     settings.beginGroup(kGroup);
+    const QString key = settings.value(name + QStringLiteral("/url")).toString();
+    const bool remembered = settings.value(name + QLatin1Char('/') + kKeychain, false).toBool();
     settings.remove(name);
+    settings.endGroup();
+    if (remembered)
+        forgetUnlessShared(key);
     reloadProfiles({});
 }
 
@@ -150,14 +256,26 @@ bool ConnectionDialog::saveProfile()
     }
     if (!ok)
         return false;
+    QString urlPassword;
+    const QString key = stripPassword(m_url->text().trimmed(), &urlPassword);
+    const QString password = m_password->text().isEmpty() ? urlPassword : m_password->text();
+    const bool remember = m_remember->isChecked();
     QSettings settings;
     settings.beginGroup(kGroup);
     settings.beginGroup(name);
-    settings.setValue(QStringLiteral("url"), stripPassword(m_url->text().trimmed()));
+    const QString oldKey = settings.value(QStringLiteral("url")).toString();
+    const bool remembered = settings.value(kKeychain, false).toBool();
+    settings.setValue(QStringLiteral("url"), key);
     settings.setValue(QStringLiteral("prefix"), m_settings.prefix);
     settings.setValue(QStringLiteral("readOnly"), m_settings.readOnly);
+    settings.setValue(kKeychain, remember);
     settings.endGroup();
     settings.endGroup();
+    // An empty field keeps what the keychain holds (its answer may still be on the way).
+    if (remember && !password.isEmpty())
+        m_store->write(key, password);
+    if (remembered && (!remember || oldKey != key))
+        forgetUnlessShared(oldKey);
     reloadProfiles(name);
     return true;
 }

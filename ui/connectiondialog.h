@@ -1,11 +1,13 @@
 #pragma once
 
 #include "admintypes.h"
+#include "passwordstore.h"
 
 #include <QDialog>
 
 class QCheckBox;
 class QComboBox;
+class QLabel;
 class QLineEdit;
 
 namespace delayq::ui {
@@ -13,8 +15,10 @@ namespace delayq::ui {
 class FieldError;
 
 // Choose a server: saved profiles (name, URL, prefix, read-only) in QSettings. A password
-// is never written to disk: one typed in the URL or the password field is kept only for
-// this session.
+// is never written to QSettings: one typed in the URL or the password field is kept for this
+// session, and, when the profile is saved with "remember" ticked, in the system keychain under
+// the URL without its password (so profiles of one server share it, and the next start finds
+// it from the last URL alone).
 class ConnectionDialog : public QDialog
 {
     Q_OBJECT
@@ -31,6 +35,9 @@ public:
     QLineEdit* prefixEdit() const { return m_prefix; }
     QLineEdit* nameEdit() const { return m_name; }
     QCheckBox* readOnlyBox() const { return m_readOnly; }
+    QCheckBox* rememberBox() const { return m_remember; }
+    // What the keychain did last (saved, read, none answering); hidden when there is no news.
+    QLabel* keychainNote() const { return m_keychainNote; }
     FieldError* urlError() const { return m_urlError; }
     FieldError* prefixError() const { return m_prefixError; }
     FieldError* nameError() const { return m_nameError; }
@@ -40,6 +47,8 @@ public:
     // Splits "redis://user:secret@host" into the URL without the password and the password.
     static QString stripPassword(const QString& url, QString* password = nullptr);
     static QStringList profileNames();
+    // Whether a saved profile for this URL keeps its password in the keychain.
+    static bool remembersPassword(const QString& url);
 
     void accept() override;
 
@@ -47,6 +56,12 @@ private:
     void loadProfile(const QString& name);
     void deleteProfile();
     void reloadProfiles(const QString& select);
+    // Removes the keychain entry unless another profile still remembers it.
+    void forgetUnlessShared(const QString& key);
+    void showKeychainNote(const QString& note);
+    void readAnswered(const QString& key, PasswordStore::Result result, const QString& password);
+    void writeAnswered(PasswordStore::Result result);
+    void removeAnswered(PasswordStore::Result result);
 
     QComboBox* m_profiles;
     QLineEdit* m_name;
@@ -57,6 +72,10 @@ private:
     QLineEdit* m_prefix;
     FieldError* m_prefixError;
     QCheckBox* m_readOnly;
+    QCheckBox* m_remember;
+    QLabel* m_keychainNote;
+    PasswordStore* m_store;
+    QString m_pendingRead; // the key whose password is being read into the field
     ConnectionSettings m_settings;
 };
 

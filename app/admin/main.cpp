@@ -2,11 +2,13 @@
 // private redis-server with a demo queue, stopped when the app closes.
 
 #include "adminclient.h"
+#include "connectiondialog.h"
 #include "connectionoptions.h"
 #include "error.h"
 #include "mainwindow.h"
 #include "queuelist.h"
 #include "measurement.h"
+#include "passwordstore.h"
 #include "sandboxserver.h"
 
 #include <QApplication>
@@ -176,7 +178,26 @@ int main(int argc, char** argv)
     settings.url = redisUrl;
     settings.prefix = useLast && !parser.isSet(prefix) ? last.prefix : parser.value(prefix);
     settings.readOnly = parser.isSet(readOnly) || (useLast && last.readOnly);
-    window.connectTo(settings);
+    // The last server's password, if a profile keeps it in the keychain: connecting (and
+    // opening what was asked for) waits for the keychain's answer, found or not.
+    PasswordStore keychain;
+    const bool fromKeychain = useLast && ConnectionDialog::remembersPassword(last.url);
+    if (fromKeychain) {
+        QObject::connect(
+            &keychain, &PasswordStore::passwordRead, &window,
+            [&window, &openRequested, settings](const QString&, PasswordStore::Result,
+                                                const QString& password) mutable {
+                if (!window.client()->settings().url.isEmpty())
+                    return; // the user chose a server in the meantime
+                settings.password = password;
+                window.connectTo(settings);
+                openRequested(window, QString());
+            },
+            Qt::SingleShotConnection);
+        keychain.read(last.url);
+    } else {
+        window.connectTo(settings);
+    }
 
     if (measuring) {
         Measurement measurement(&window, queueName);
@@ -207,7 +228,7 @@ int main(int argc, char** argv)
                 window.queueList()->rediscover();
                 openRequested(window, QStringLiteral("demo"));
             });
-    } else {
+    } else if (!fromKeychain) {
         openRequested(window, QString());
     }
 

@@ -1,12 +1,14 @@
 #include "connectiondialog.h"
 #include "fielderror.h"
 #include "findbar.h"
+#include "passwordstore.h"
 #include "pushdialog.h"
 #include "rescheduledialog.h"
 
 #include <QCheckBox>
 #include <QDateTime>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QRadioButton>
@@ -24,6 +26,9 @@ class TestDialogs : public QObject
 private slots:
     void initTestCase()
     {
+        // No keychain answers here (a bus that is not there), as on a headless machine;
+        // tst_passwordstore runs one.
+        qputenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/delayq-tst-dialogs/bus");
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName(QStringLiteral("delayq-tests"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_dialogs"));
@@ -298,6 +303,53 @@ private slots:
         // The session still gets the password that was typed.
         QVERIFY(dialog.validate());
         QCOMPARE(dialog.settings().password, QStringLiteral("typed-pw"));
+    }
+
+    void noKeychainKeepsPasswordForSession()
+    {
+        QSettings().clear();
+        const QString url = QStringLiteral("redis://ops@10.0.0.9:6379/0");
+        ConnectionDialog dialog;
+        QVERIFY(dialog.keychainNote()->isHidden());
+        dialog.nameEdit()->setText(QStringLiteral("vault"));
+        dialog.urlEdit()->setText(url);
+        dialog.passwordEdit()->setText(QStringLiteral("kc-typed-pw"));
+        if (!PasswordStore::isBuiltIn()) {
+            // Built without QtKeychain: the box says why it cannot be ticked.
+            QVERIFY(!dialog.rememberBox()->isEnabled());
+            QVERIFY(!dialog.rememberBox()->toolTip().isEmpty());
+            QSKIP("built without QtKeychain");
+        }
+        dialog.rememberBox()->setChecked(true);
+        QVERIFY(dialog.saveProfile());
+        QTRY_VERIFY(!dialog.keychainNote()->isHidden());
+        QVERIFY2(dialog.keychainNote()->text().contains(QStringLiteral("No system keychain")),
+                 qPrintable(dialog.keychainNote()->text()));
+        QCOMPARE(dialog.keychainNote()->textFormat(), Qt::PlainText);
+        QVERIFY(dialog.validate());
+        QCOMPARE(dialog.settings().password, QStringLiteral("kc-typed-pw"));
+
+        QSettings settings;
+        settings.sync();
+        QFile file(settings.fileName());
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray stored = file.readAll();
+        QVERIFY(stored.contains("10.0.0.9"));
+        QVERIFY(!stored.contains("kc-typed-pw"));
+        QVERIFY(ConnectionDialog::remembersPassword(url));
+        QVERIFY(
+            ConnectionDialog::remembersPassword(QStringLiteral("redis://ops:x@10.0.0.9:6379/0")));
+        QVERIFY(!ConnectionDialog::remembersPassword(QStringLiteral("redis://10.0.0.9:6379/0")));
+
+        // Loading the profile asks the keychain, which does not answer: the note, an empty
+        // field, and the dialog goes on.
+        ConnectionDialog reopened;
+        QCOMPARE(reopened.urlEdit()->text(), url);
+        QVERIFY(reopened.rememberBox()->isChecked());
+        QTRY_VERIFY(!reopened.keychainNote()->isHidden());
+        QVERIFY(reopened.keychainNote()->text().contains(QStringLiteral("No system keychain")));
+        QVERIFY(reopened.passwordEdit()->text().isEmpty());
+        QVERIFY(reopened.validate());
     }
 
     void profileNameIsChecked()

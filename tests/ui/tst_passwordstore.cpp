@@ -1,0 +1,243 @@
+#include "connectiondialog.h"
+#include "passwordstore.h"
+
+#include <QCheckBox>
+#include <QDBusConnection>
+#include <QDBusConnectionInterface>
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace delayq::ui;
+
+// Passwords through a real Secret Service: a private session bus and a gnome-keyring-daemon
+// with an unlocked login keyring, both started here in a temporary home, so nothing touches
+// the user's own keychain.
+class TestPasswordStore : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("delayq-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_passwordstore"));
+        QSettings().clear();
+        if (!PasswordStore::isBuiltIn())
+            QSKIP("built without QtKeychain");
+        const QString dbus = QStandardPaths::findExecutable(QStringLiteral("dbus-daemon"));
+        const QString keyring =
+            QStandardPaths::findExecutable(QStringLiteral("gnome-keyring-daemon"));
+        if (dbus.isEmpty() || keyring.isEmpty())
+            QSKIP("needs dbus-daemon and gnome-keyring-daemon (scripts/setup installs them)");
+
+        QVERIFY(m_dir.isValid());
+        const QDir home(m_dir.path());
+        for (const char* sub : {"run", "data", "config"})
+            QVERIFY(home.mkpath(QLatin1String(sub)));
+        QVERIFY(QFile::setPermissions(home.filePath(QStringLiteral("run")),
+                                      QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("HOME"), home.path());
+        env.insert(QStringLiteral("XDG_RUNTIME_DIR"), home.filePath(QStringLiteral("run")));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config")));
+        // No display: a keyring prompt fails at once instead of waiting for a click.
+        env.remove(QStringLiteral("DISPLAY"));
+        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+
+        m_bus.setProcessEnvironment(env);
+        m_bus.start(dbus, {QStringLiteral("--session"), QStringLiteral("--nofork"),
+                           QStringLiteral("--print-address=1"),
+                           QStringLiteral("--address=unix:path=") +
+                               home.filePath(QStringLiteral("run/bus"))});
+        QVERIFY2(m_bus.waitForStarted(), qPrintable(m_bus.errorString()));
+        QTRY_VERIFY_WITH_TIMEOUT(m_bus.canReadLine(), 10000);
+        const QByteArray address = m_bus.readLine().trimmed();
+        QVERIFY(!address.isEmpty());
+        // Before the first keychain job: the bus is looked up once per process.
+        qputenv("DBUS_SESSION_BUS_ADDRESS", address);
+        env.insert(QStringLiteral("DBUS_SESSION_BUS_ADDRESS"), QString::fromLatin1(address));
+
+        m_keyring.setProcessEnvironment(env);
+        m_keyring.start(keyring, {QStringLiteral("--foreground"), QStringLiteral("--unlock"),
+                                  QStringLiteral("--components=secrets")});
+        QVERIFY2(m_keyring.waitForStarted(), qPrintable(m_keyring.errorString()));
+        // The login keyring's password. An empty one leaves no login collection to store
+        // into; this keyring lives in the temporary home only.
+        m_keyring.write("delayq-test-keyring");
+        m_keyring.closeWriteChannel();
+
+        QDBusConnection probe =
+            QDBusConnection::connectToBus(QString::fromLatin1(address), QStringLiteral("probe"));
+        QVERIFY(probe.isConnected());
+        QTRY_VERIFY_WITH_TIMEOUT(
+            probe.interface()->isServiceRegistered(QStringLiteral("org.freedesktop.secrets")),
+            10000);
+        QDBusConnection::disconnectFromBus(QStringLiteral("probe"));
+    }
+
+    void cleanupTestCase()
+    {
+        for (QProcess* process : {&m_keyring, &m_bus}) {
+            if (process->state() == QProcess::NotRunning)
+                continue;
+            process->terminate();
+            if (!process->waitForFinished(5000))
+                process->kill();
+        }
+    }
+
+    void storeRoundTrip_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("password");
+        QTest::newRow("plain") << "redis://10.0.0.1:6379/0"
+                               << "s3cret";
+        QTest::newRow("user, unicode, quotes, markup")
+            << "redis://ops@cache.example:6380/2" << QStringLiteral("pä ss wörd ✓ \"'<b>x</b>");
+        QTest::newRow("unix socket, long")
+            << "unix:///run/redis/redis.sock" << QString(300, QLatin1Char('p'));
+    }
+    void storeRoundTrip()
+    {
+        QFETCH(QString, key);
+        QFETCH(QString, password);
+        PasswordStore store;
+        QSignalSpy written(&store, &PasswordStore::passwordWritten);
+        store.write(key, password);
+        QTRY_COMPARE_WITH_TIMEOUT(written.count(), 1, 10000);
+        QCOMPARE(written.at(0).at(0).toString(), key);
+        QCOMPARE(written.at(0).at(1).value<PasswordStore::Result>(), PasswordStore::Result::Done);
+
+        QString stored;
+        QCOMPARE(readBack(key, &stored), PasswordStore::Result::Done);
+        QCOMPARE(stored, password);
+
+        QSignalSpy removed(&store, &PasswordStore::passwordRemoved);
+        store.remove(key);
+        QTRY_COMPARE_WITH_TIMEOUT(removed.count(), 1, 10000);
+        QCOMPARE(removed.at(0).at(1).value<PasswordStore::Result>(), PasswordStore::Result::Done);
+        QCOMPARE(readBack(key, &stored), PasswordStore::Result::NotFound);
+        QVERIFY(stored.isEmpty());
+    }
+
+    // Saved with the box ticked, a profile brings its password back in the next dialog,
+    // and QSettings never holds it.
+    void dialogRoundTrip()
+    {
+        QSettings().clear();
+        const QString url = QStringLiteral("redis://ops@10.0.0.7:6379/1");
+        {
+            ConnectionDialog dialog;
+            dialog.nameEdit()->setText(QStringLiteral("kc"));
+            dialog.urlEdit()->setText(url);
+            dialog.passwordEdit()->setText(QStringLiteral("round-trip-pw"));
+            dialog.rememberBox()->setChecked(true);
+            QVERIFY(dialog.saveProfile());
+            QTRY_VERIFY_WITH_TIMEOUT(!dialog.keychainNote()->isHidden(), 10000);
+            QVERIFY2(dialog.keychainNote()->text().contains(QStringLiteral("saved")),
+                     qPrintable(dialog.keychainNote()->text()));
+        }
+        QVERIFY(!settingsBytes().contains("round-trip-pw"));
+
+        ConnectionDialog reopened;
+        QCOMPARE(reopened.urlEdit()->text(), url);
+        QVERIFY(reopened.rememberBox()->isChecked());
+        QTRY_COMPARE_WITH_TIMEOUT(reopened.passwordEdit()->text(), QStringLiteral("round-trip-pw"),
+                                  10000);
+        QCOMPARE(reopened.passwordEdit()->echoMode(), QLineEdit::Password);
+        QVERIFY(reopened.validate());
+        QCOMPARE(reopened.settings().password, QStringLiteral("round-trip-pw"));
+        QVERIFY(!reopened.windowTitle().contains(QStringLiteral("round-trip-pw")));
+    }
+
+    // One entry per server: deleting one of two profiles that remember it keeps it, deleting
+    // the last one (or unticking the box) removes it.
+    void forgettingProfiles()
+    {
+        QSettings().clear();
+        const QString url = QStringLiteral("redis://10.0.0.8:6379/0");
+        ConnectionDialog dialog;
+        for (const char* name : {"first", "second"}) {
+            dialog.nameEdit()->setText(QLatin1String(name));
+            dialog.urlEdit()->setText(url);
+            dialog.passwordEdit()->setText(QStringLiteral("shared-pw"));
+            dialog.rememberBox()->setChecked(true);
+            QVERIFY(dialog.saveProfile());
+        }
+        QString stored;
+        QCOMPARE(readBack(url, &stored), PasswordStore::Result::Done);
+        QCOMPARE(stored, QStringLiteral("shared-pw"));
+
+        QPushButton* deleteButton = findDeleteButton(dialog);
+        QVERIFY(deleteButton);
+        // The combo box shows "second", the profile just saved.
+        deleteButton->click();
+        QCOMPARE(ConnectionDialog::profileNames(), QStringList{QStringLiteral("first")});
+        // Keychain jobs run one after another, so this read comes after any removal.
+        QCOMPARE(readBack(url, &stored), PasswordStore::Result::Done);
+
+        dialog.nameEdit()->setText(QStringLiteral("first"));
+        dialog.urlEdit()->setText(url);
+        dialog.rememberBox()->setChecked(false);
+        QVERIFY(dialog.saveProfile());
+        QCOMPARE(readBack(url, &stored), PasswordStore::Result::NotFound);
+        QVERIFY(!ConnectionDialog::remembersPassword(url));
+
+        dialog.rememberBox()->setChecked(true);
+        dialog.passwordEdit()->setText(QStringLiteral("again-pw"));
+        QVERIFY(dialog.saveProfile());
+        QCOMPARE(readBack(url, &stored), PasswordStore::Result::Done);
+        deleteButton->click();
+        QVERIFY(ConnectionDialog::profileNames().isEmpty());
+        QCOMPARE(readBack(url, &stored), PasswordStore::Result::NotFound);
+        QVERIFY(!settingsBytes().contains("shared-pw"));
+        QVERIFY(!settingsBytes().contains("again-pw"));
+    }
+
+private:
+    static PasswordStore::Result readBack(const QString& key, QString* password)
+    {
+        PasswordStore store;
+        QSignalSpy spy(&store, &PasswordStore::passwordRead);
+        store.read(key);
+        if (!spy.wait(10000))
+            return PasswordStore::Result::Unavailable;
+        *password = spy.at(0).at(2).toString();
+        return spy.at(0).at(1).value<PasswordStore::Result>();
+    }
+
+    static QByteArray settingsBytes()
+    {
+        QSettings settings;
+        settings.sync();
+        QFile file(settings.fileName());
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    }
+
+    static QPushButton* findDeleteButton(const ConnectionDialog& dialog)
+    {
+        for (auto* button : dialog.findChildren<QPushButton*>()) {
+            if (button->text() == QLatin1String("Delete"))
+                return button;
+        }
+        return nullptr;
+    }
+
+    QTemporaryDir m_dir;
+    QProcess m_bus;
+    QProcess m_keyring;
+};
+
+QTEST_MAIN(TestPasswordStore)
+#include "tst_passwordstore.moc"
