@@ -50,7 +50,11 @@ private slots:
         });
         m_window->show();
     }
-    void cleanup() { m_window.reset(); }
+    void cleanup()
+    {
+        m_window.reset();
+        m_server.cli({"ACL", "DELUSER", "viewer"}); // after the window has let go of it
+    }
 
     void menuHoldsTheActions()
     {
@@ -216,6 +220,8 @@ private slots:
             << QStringLiteral("none") << false << QStringLiteral("Open a queue first");
         QTest::newRow("read-only session")
             << QStringLiteral("read-only") << false << QStringLiteral("Read-only: ");
+        QTest::newRow("user without write access")
+            << QStringLiteral("acl") << false << QStringLiteral("refuses writes");
         QTest::newRow("plain sorted set")
             << QStringLiteral("plain") << false << QStringLiteral("plain sorted set");
     }
@@ -228,9 +234,14 @@ private slots:
         const qint64 due = QDateTime::currentMSecsSinceEpoch() + 3600000;
         m_server.cli({"ZADD", "legacy:delay", QString::number(due), "{\"id\":1}"});
         const bool readOnly = mode == QLatin1String("read-only");
+        QString url = QString::fromStdString(m_server.unixUrl());
+        if (mode == QLatin1String("acl")) {
+            m_server.cli({"ACL", "SETUSER", "viewer", "on", ">viewer-pw", "~*", "&*", "+@read",
+                          "+@connection", "+info", "+time", "+select"});
+            url = QStringLiteral("redis://viewer:viewer-pw@127.0.0.1:%1").arg(m_server.port());
+        }
         QSignalSpy connected(m_window->client(), &AdminClient::connected);
-        m_window->connectTo({QString::fromStdString(m_server.unixUrl()), QStringLiteral("dq"),
-                             readOnly, QString()});
+        m_window->connectTo({url, QStringLiteral("dq"), readOnly, QString()});
         QVERIFY(connected.wait(5000));
         if (mode == QLatin1String("plain"))
             m_window->openPlainKey(QStringLiteral("legacy:delay"), QStringLiteral("ms"));
