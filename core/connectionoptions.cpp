@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cstdlib>
+#include <cstring>
 
 namespace delayq {
 
@@ -58,6 +59,25 @@ int parseNumber(const std::string& text, int min, int max, const char* what)
         refuse(std::string(what) + " must be a whole number from " + std::to_string(min) + " to " +
                std::to_string(max));
     return value;
+}
+
+// Every byte but the unreserved ones (and those in keep) as %XX, so that fromUrl() reads the
+// text back as it was, whatever it holds.
+std::string percentEncode(const std::string& text, const char* keep = "")
+{
+    static const char* hex = "0123456789ABCDEF";
+    std::string out;
+    for (unsigned char c : text) {
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+            c == '-' || c == '.' || c == '_' || c == '~' || (c && std::strchr(keep, c))) {
+            out += static_cast<char>(c);
+        } else {
+            out += '%';
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        }
+    }
+    return out;
 }
 
 bool hasControl(const std::string& text)
@@ -211,6 +231,25 @@ std::string ConnectionOptions::displayUrl() const
     std::string shownHost = host.find(':') != std::string::npos ? "[" + host + "]" : host;
     return "redis://" + auth + shownHost + ":" + std::to_string(port) +
            (db ? "/" + std::to_string(db) : "");
+}
+
+std::string ConnectionOptions::urlWithoutPassword() const
+{
+    std::string query;
+    auto addParameter = [&query](const std::string& pair) {
+        query += (query.empty() ? "?" : "&") + pair;
+    };
+    if (!unixSocket.empty()) {
+        if (db)
+            addParameter("db=" + std::to_string(db));
+        if (!user.empty())
+            addParameter("user=" + percentEncode(user));
+        return "unix://" + percentEncode(unixSocket, "/") + query;
+    }
+    if (!user.empty())
+        addParameter("user=" + percentEncode(user));
+    const std::string shownHost = host.find(':') != std::string::npos ? "[" + host + "]" : host;
+    return "redis://" + shownHost + ":" + std::to_string(port) + "/" + std::to_string(db) + query;
 }
 
 } // namespace delayq

@@ -29,6 +29,11 @@ struct ConnectionOptions
 
     // The URL with the password replaced by "***": safe for titles and logs.
     std::string displayUrl() const;
+    // The URL rebuilt without the password, whatever form held it (user info, password-only,
+    // ?password=): safe to store and to name a keychain entry. One spelling per server
+    // (port and, for redis://, db always written; the user as ?user=, since redis://u@h
+    // means a password), and fromUrl() of it gives back these options less the password.
+    std::string urlWithoutPassword() const;
 };
 
 } // namespace delayq

@@ -244,6 +244,75 @@ private slots:
         QVERIFY(!shown.contains(QLatin1String("Hunter2")));
     }
 
+    // Every form fromUrl() takes a password from loses it, and nothing else: the result
+    // parses back to the same server, user and db.
+    void withoutPassword_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<QString>("stripped");
+        QTest::addColumn<QString>("password");
+
+        QTest::newRow("no password") << "redis://h"
+                                     << "redis://h:6379/0"
+                                     << "";
+        QTest::newRow("user and password") << "redis://al:Hunter2Pw@h:7/3"
+                                           << "redis://h:7/3?user=al"
+                                           << "Hunter2Pw";
+        QTest::newRow("empty user") << "redis://:Hunter2Pw@h"
+                                    << "redis://h:6379/0"
+                                    << "Hunter2Pw";
+        QTest::newRow("password only (redis-cli form)") << "redis://Hunter2Pw@h:7/1"
+                                                        << "redis://h:7/1"
+                                                        << "Hunter2Pw";
+        QTest::newRow("user only") << "redis://al:@h"
+                                   << "redis://h:6379/0?user=al"
+                                   << "";
+        QTest::newRow("password in the query") << "redis://h/2?password=Hunter2Pw&user=al"
+                                               << "redis://h:6379/2?user=al"
+                                               << "Hunter2Pw";
+        QTest::newRow("db after the password in the query") << "redis://h?password=Hunter2Pw&db=4"
+                                                            << "redis://h:6379/4"
+                                                            << "Hunter2Pw";
+        QTest::newRow("unencoded / ? # @ in the password") << "redis://u:Hu/nt?er#2@Pw@h:7/1"
+                                                           << "redis://h:7/1?user=u"
+                                                           << "Hu/nt?er#2@Pw";
+        QTest::newRow("percent-encoded password") << "redis://u%26x:Hunter%32Pw%40@h"
+                                                  << "redis://h:6379/0?user=u%26x"
+                                                  << "Hunter2Pw@";
+        QTest::newRow("ipv6") << "redis://:Hunter2Pw@[::1]:6380/2"
+                              << "redis://[::1]:6380/2"
+                              << "Hunter2Pw";
+        QTest::newRow("unix, password in the query") << "unix:///tmp/r.sock?db=2&password=Hunter2Pw"
+                                                     << "unix:///tmp/r.sock?db=2"
+                                                     << "Hunter2Pw";
+        QTest::newRow("unix, user, odd path")
+            << "unix:///tmp/my%20d%3Fir/r.sock?user=al&password=Hunter2Pw"
+            << "unix:///tmp/my%20d%3Fir/r.sock?user=al"
+            << "Hunter2Pw";
+        QTest::newRow("unix, no password") << "unix:///tmp/r.sock"
+                                           << "unix:///tmp/r.sock"
+                                           << "";
+    }
+    void withoutPassword()
+    {
+        QFETCH(QString, url);
+        QFETCH(QString, stripped);
+        const auto o = ConnectionOptions::fromUrl(url.toStdString());
+        QTEST(QString::fromStdString(o.password), "password");
+        const std::string result = o.urlWithoutPassword();
+        QCOMPARE(QString::fromStdString(result), stripped);
+        QVERIFY(result.find("Hunter") == std::string::npos);
+
+        const auto back = ConnectionOptions::fromUrl(result);
+        QVERIFY(back.password.empty());
+        QCOMPARE(back.host, o.host);
+        QCOMPARE(back.port, o.port);
+        QCOMPARE(back.unixSocket, o.unixSocket);
+        QCOMPARE(back.user, o.user);
+        QCOMPARE(back.db, o.db);
+        QCOMPARE(back.urlWithoutPassword(), result);
+    }
+
     // Random text made of URL characters: every outcome is a parse or InvalidArgument,
     // never another exception or a crash (run under DELAYQ_SANITIZE to catch over-reads).
     void garbageNeverCrashes()
@@ -261,6 +330,10 @@ private slots:
                 QVERIFY(o.port >= 1 && o.port <= 65535);
                 QVERIFY(o.db >= 0);
                 QVERIFY(!o.displayUrl().empty());
+                // Whatever was parsed can be stored without its password and read back.
+                const auto back = ConnectionOptions::fromUrl(o.urlWithoutPassword());
+                QVERIFY(back.password.empty());
+                QCOMPARE(back.urlWithoutPassword(), o.urlWithoutPassword());
             } catch (const Error& e) {
                 QCOMPARE(e.code(), ErrorCode::InvalidArgument);
             }
