@@ -15,7 +15,6 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSettings>
-#include <QUrl>
 #include <QVBoxLayout>
 
 namespace delayq::ui {
@@ -47,12 +46,14 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent)
 
     m_url = new QLineEdit(this);
     m_url->setPlaceholderText(
-        QStringLiteral("redis://[user@]host:6379/0 or unix:///path/redis.sock"));
+        QStringLiteral("redis://[user:password@]host:6379/0 or unix:///path/redis.sock"));
     m_urlError = new FieldError(this);
     form->addRow(tr("&URL"), FieldError::below(m_url, m_urlError, this));
 
     m_password = new QLineEdit(this);
     m_password->setEchoMode(QLineEdit::Password);
+    connect(m_url, &QLineEdit::textChanged, this, &ConnectionDialog::urlChanged);
+    connect(m_password, &QLineEdit::textEdited, this, [this] { m_filledFrom.clear(); });
     m_password->setPlaceholderText(PasswordStore::isBuiltIn()
                                        ? tr("kept for this session unless remembered below")
                                        : tr("kept for this session only, never saved"));
@@ -123,11 +124,14 @@ QStringList ConnectionDialog::profileNames()
 bool ConnectionDialog::remembersPassword(const QString& url)
 {
     const QString key = stripPassword(url.trimmed());
+    if (key.isEmpty())
+        return false;
     QSettings settings;
     settings.beginGroup(kGroup);
     for (const QString& name : settings.childGroups()) {
         settings.beginGroup(name);
-        const bool match = settings.value(QStringLiteral("url")).toString() == key &&
+        // Compared as stripped: a profile saved before URLs were rebuilt keeps its spelling.
+        const bool match = stripPassword(settings.value(QStringLiteral("url")).toString()) == key &&
                            settings.value(kKeychain, false).toBool();
         settings.endGroup();
         if (match)
@@ -138,13 +142,16 @@ bool ConnectionDialog::remembersPassword(const QString& url)
 
 QString ConnectionDialog::stripPassword(const QString& url, QString* password)
 {
-    QUrl parsed(url);
-    if (!parsed.isValid() || parsed.password().isEmpty())
-        return url;
-    if (password)
-        *password = parsed.password(QUrl::FullyDecoded);
-    parsed.setPassword(QString());
-    return parsed.toString();
+    // The core's own parser: any form it reads a password from (password-only user info,
+    // ?password=, unencoded / ? # @) is one QUrl would miss.
+    try {
+        const auto options = delayq::ConnectionOptions::fromUrl(url.toStdString());
+        if (password)
+            *password = QString::fromStdString(options.password);
+        return QString::fromStdString(options.urlWithoutPassword());
+    } catch (const delayq::Error&) {
+        return {};
+    }
 }
 
 void ConnectionDialog::reloadProfiles(const QString& select)
@@ -160,6 +167,7 @@ void ConnectionDialog::loadProfile(const QString& name)
     QSettings settings;
     settings.beginGroup(kGroup);
     settings.beginGroup(name);
+    m_filledFrom.clear();
     m_name->setText(name);
     m_url->setText(settings.value(QStringLiteral("url")).toString());
     m_prefix->setText(settings.value(QStringLiteral("prefix"), QStringLiteral("dq")).toString());
@@ -186,14 +194,27 @@ void ConnectionDialog::readAnswered(const QString& key, PasswordStore::Result re
         return;
     }
     // What the user typed or changed while the keychain was answering wins.
-    if (stripPassword(m_url->text().trimmed()) != key || !m_password->text().isEmpty())
+    const QString server = stripPassword(m_url->text().trimmed());
+    if (server.isEmpty() || server != stripPassword(key) || !m_password->text().isEmpty())
         return;
     if (result == PasswordStore::Result::Done) {
         m_password->setText(password);
+        m_filledFrom = server;
         showKeychainNote(tr("Password from the system keychain."));
     } else {
         showKeychainNote(tr("The system keychain holds no password for this server."));
     }
+}
+
+void ConnectionDialog::urlChanged()
+{
+    if (m_filledFrom.isEmpty() || stripPassword(m_url->text().trimmed()) == m_filledFrom)
+        return;
+    // Kept, it would be sent to the new server (and saved under its name if remembered).
+    m_filledFrom.clear();
+    m_password->clear();
+    showKeychainNote(tr("The password from the system keychain was for another server: "
+                        "cleared."));
 }
 
 void ConnectionDialog::writeAnswered(PasswordStore::Result result)

@@ -44,7 +44,9 @@ public:
 
     // Saves (or replaces) a profile; the password in the URL, if any, is dropped.
     bool saveProfile();
-    // Splits "redis://user:secret@host" into the URL without the password and the password.
+    // Splits a URL into the URL without any password (the form stored and used as keychain
+    // key, see ConnectionOptions::urlWithoutPassword) and the password. Empty for a URL the
+    // core refuses: what cannot be parsed cannot be known to hold no password.
     static QString stripPassword(const QString& url, QString* password = nullptr);
     static QStringList profileNames();
     // Whether a saved profile for this URL keeps its password in the keychain.
@@ -59,6 +61,8 @@ private:
     // Removes the keychain entry unless another profile still remembers it.
     void forgetUnlessShared(const QString& key);
     void showKeychainNote(const QString& note);
+    // Clears a password the keychain filled in once the URL names another server.
+    void urlChanged();
     void readAnswered(const QString& key, PasswordStore::Result result, const QString& password);
     void writeAnswered(PasswordStore::Result result);
     void removeAnswered(PasswordStore::Result result);
@@ -76,6 +80,9 @@ private:
     QLabel* m_keychainNote;
     PasswordStore* m_store;
     QString m_pendingRead; // the key whose password is being read into the field
+    // The server (stripped URL) whose keychain password fills the field; empty once the user
+    // types a password.
+    QString m_filledFrom;
     ConnectionSettings m_settings;
 };
 

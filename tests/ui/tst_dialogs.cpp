@@ -305,10 +305,73 @@ private slots:
         QCOMPARE(dialog.settings().password, QStringLiteral("typed-pw"));
     }
 
+    // Every form the core reads a password from: the settings file never holds it, neither
+    // in the profile nor as the remembered last URL, and a URL the core refuses is not saved.
+    void passwordFormsNeverStored_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<QString>("password"); // as the core reads it
+        QTest::addColumn<QString>("stored");   // the profile's URL; "" = refused, not saved
+
+        QTest::newRow("user and password") << "redis://ops:Zq7-secret@10.0.0.5:6379/1"
+                                           << "Zq7-secret"
+                                           << "redis://10.0.0.5:6379/1?user=ops";
+        QTest::newRow("password only") << "redis://Zq7-secret@10.0.0.5"
+                                       << "Zq7-secret"
+                                       << "redis://10.0.0.5:6379/0";
+        QTest::newRow("redis ?password=") << "redis://10.0.0.5:6380/2?password=Zq7-secret"
+                                          << "Zq7-secret"
+                                          << "redis://10.0.0.5:6380/2";
+        QTest::newRow("unix ?password=") << "unix:///tmp/r.sock?password=Zq7-secret&db=3"
+                                         << "Zq7-secret"
+                                         << "unix:///tmp/r.sock?db=3";
+        QTest::newRow("unencoded / ? # @") << "redis://ops:Zq7/s?e#c@ret@10.0.0.5:7/1"
+                                           << "Zq7/s?e#c@ret"
+                                           << "redis://10.0.0.5:7/1?user=ops";
+        QTest::newRow("percent-encoded") << "redis://:Zq7%2Dsecret@10.0.0.5"
+                                         << "Zq7-secret"
+                                         << "redis://10.0.0.5:6379/0";
+        QTest::newRow("refused (bad port)") << "redis://ops:Zq7-secret@10.0.0.5:99999"
+                                            << ""
+                                            << "";
+    }
+    void passwordFormsNeverStored()
+    {
+        QFETCH(QString, url);
+        QFETCH(QString, password);
+        QFETCH(QString, stored);
+        QSettings().clear();
+        ConnectionDialog dialog;
+        dialog.nameEdit()->setText(QStringLiteral("forms"));
+        dialog.urlEdit()->setText(url);
+        QCOMPARE(dialog.saveProfile(), !stored.isEmpty());
+        QString found;
+        QCOMPARE(ConnectionDialog::stripPassword(url, &found), stored);
+        QCOMPARE(found, password);
+        {
+            // What MainWindow keeps as the last connection.
+            QSettings settings;
+            settings.setValue(QStringLiteral("last/url"), ConnectionDialog::stripPassword(url));
+        }
+        const QByteArray bytes = settingsBytes();
+        for (const char* secret : {"Zq7", "secret", "c@ret"})
+            QVERIFY2(!bytes.contains(secret), bytes.constData());
+        if (stored.isEmpty()) {
+            QVERIFY(ConnectionDialog::profileNames().isEmpty());
+            return;
+        }
+        ConnectionDialog reopened;
+        QCOMPARE(reopened.urlEdit()->text(), stored);
+        // The session still connects with the password in the URL.
+        QVERIFY(dialog.validate());
+        QCOMPARE(dialog.settings().url, url);
+    }
+
     void noKeychainKeepsPasswordForSession()
     {
         QSettings().clear();
-        const QString url = QStringLiteral("redis://ops@10.0.0.9:6379/0");
+        // Not redis://ops@host: the core reads a lone user-info part as a password.
+        const QString url = QStringLiteral("redis://10.0.0.9:6379/0?user=ops");
         ConnectionDialog dialog;
         QVERIFY(dialog.keychainNote()->isHidden());
         dialog.nameEdit()->setText(QStringLiteral("vault"));
@@ -383,6 +446,15 @@ private slots:
         } catch (const std::exception&) {
             QCOMPARE(expected, qint64(-1));
         }
+    }
+
+private:
+    static QByteArray settingsBytes()
+    {
+        QSettings settings;
+        settings.sync();
+        QFile file(settings.fileName());
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
     }
 };
 

@@ -136,7 +136,7 @@ private slots:
     void dialogRoundTrip()
     {
         QSettings().clear();
-        const QString url = QStringLiteral("redis://ops@10.0.0.7:6379/1");
+        const QString url = QStringLiteral("redis://10.0.0.7:6379/1?user=ops");
         {
             ConnectionDialog dialog;
             dialog.nameEdit()->setText(QStringLiteral("kc"));
@@ -159,6 +159,65 @@ private slots:
         QVERIFY(reopened.validate());
         QCOMPARE(reopened.settings().password, QStringLiteral("round-trip-pw"));
         QVERIFY(!reopened.windowTitle().contains(QStringLiteral("round-trip-pw")));
+    }
+
+    // A password the keychain filled in belongs to its server: once the URL names another
+    // one, the field is cleared (so the password is neither sent there nor remembered under
+    // its name), unless the user has typed into the field since.
+    void filledPasswordStaysWithItsServer_data()
+    {
+        QTest::addColumn<QString>("newUrl");
+        QTest::addColumn<bool>("typed"); // the user types into the password field first
+        QTest::addColumn<bool>("kept");
+        QTest::newRow("other host") << "redis://10.0.0.99:6379/1?user=ops" << false << false;
+        QTest::newRow("other port") << "redis://10.0.0.17:6380/1?user=ops" << false << false;
+        QTest::newRow("other db") << "redis://10.0.0.17:6379/2?user=ops" << false << false;
+        QTest::newRow("other user") << "redis://10.0.0.17:6379/1?user=eve" << false << false;
+        QTest::newRow("half-typed URL") << "redis://10.0.0.17:" << false << false;
+        QTest::newRow("same server, other spelling")
+            << "redis://ops:@10.0.0.17:6379/1" << false << true;
+        QTest::newRow("typed after the fill")
+            << "redis://10.0.0.99:6379/1?user=ops" << true << true;
+    }
+    void filledPasswordStaysWithItsServer()
+    {
+        QFETCH(QString, newUrl);
+        QFETCH(bool, typed);
+        QFETCH(bool, kept);
+        QSettings().clear();
+        const QString url = QStringLiteral("redis://10.0.0.17:6379/1?user=ops");
+        {
+            ConnectionDialog dialog;
+            dialog.nameEdit()->setText(QStringLiteral("filled"));
+            dialog.urlEdit()->setText(url);
+            dialog.passwordEdit()->setText(QStringLiteral("follow-pw"));
+            dialog.rememberBox()->setChecked(true);
+            QVERIFY(dialog.saveProfile());
+            QTRY_VERIFY_WITH_TIMEOUT(!dialog.keychainNote()->isHidden(), 10000);
+        }
+        ConnectionDialog dialog;
+        QTRY_COMPARE_WITH_TIMEOUT(dialog.passwordEdit()->text(), QStringLiteral("follow-pw"),
+                                  10000);
+        QString expected = QStringLiteral("follow-pw");
+        if (typed) {
+            QTest::keyClicks(dialog.passwordEdit(), QStringLiteral("-2"));
+            expected += QStringLiteral("-2");
+        }
+        dialog.urlEdit()->setText(newUrl);
+        QCOMPARE(dialog.passwordEdit()->text(), kept ? expected : QString());
+        if (kept)
+            return;
+        QVERIFY(dialog.keychainNote()->text().contains(QStringLiteral("another server")));
+        if (!dialog.validate())
+            return; // a half-typed URL is refused anyway
+        QVERIFY(dialog.settings().password.isEmpty());
+        // Saved with "remember" still ticked: nothing is written under the new server's name.
+        dialog.nameEdit()->setText(QStringLiteral("moved"));
+        QVERIFY(dialog.rememberBox()->isChecked());
+        QVERIFY(dialog.saveProfile());
+        QString stored;
+        QCOMPARE(readBack(ConnectionDialog::stripPassword(newUrl), &stored),
+                 PasswordStore::Result::NotFound);
     }
 
     // One entry per server: deleting one of two profiles that remember it keeps it, deleting
