@@ -30,6 +30,7 @@ using namespace delayq::ui;
 namespace {
 
 constexpr int kScreenshotTimeoutMs = 30000;
+constexpr int kKeychainTimeoutMs = 5000;
 
 // Opening a queue of a million tasks makes the table's header allocate a section per row
 // (about 16 MB). On a cold heap the first touch of that memory page-faults for ~50 ms on
@@ -183,17 +184,23 @@ int main(int argc, char** argv)
     PasswordStore keychain;
     const bool fromKeychain = useLast && ConnectionDialog::remembersPassword(last.url);
     if (fromKeychain) {
+        auto connectWith = [&window, &openRequested, settings](const QString& password) mutable {
+            if (!window.client()->settings().url.isEmpty())
+                return; // the user chose a server, or the keychain answered too late
+            settings.password = password;
+            window.connectTo(settings);
+            openRequested(window, QString());
+        };
         QObject::connect(
             &keychain, &PasswordStore::passwordRead, &window,
-            [&window, &openRequested, settings](const QString&, PasswordStore::Result,
-                                                const QString& password) mutable {
-                if (!window.client()->settings().url.isEmpty())
-                    return; // the user chose a server in the meantime
-                settings.password = password;
-                window.connectTo(settings);
-                openRequested(window, QString());
+            [connectWith](const QString&, PasswordStore::Result, const QString& password) mutable {
+                connectWith(password);
             },
             Qt::SingleShotConnection);
+        // A keychain may never answer (a locked keyring's prompt left open): then connect
+        // without the password, and the server's auth error says to use Connect….
+        QTimer::singleShot(kKeychainTimeoutMs, &window,
+                           [connectWith]() mutable { connectWith(QString()); });
         keychain.read(last.url);
     } else {
         window.connectTo(settings);
