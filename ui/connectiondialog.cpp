@@ -121,23 +121,29 @@ QStringList ConnectionDialog::profileNames()
     return settings.childGroups();
 }
 
-bool ConnectionDialog::remembersPassword(const QString& url)
+QString ConnectionDialog::rememberedKey(const QString& url)
 {
     const QString key = stripPassword(url.trimmed());
     if (key.isEmpty())
-        return false;
+        return {};
     QSettings settings;
     settings.beginGroup(kGroup);
+    QString found;
     for (const QString& name : settings.childGroups()) {
         settings.beginGroup(name);
-        // Compared as stripped: a profile saved before URLs were rebuilt keeps its spelling.
-        const bool match = stripPassword(settings.value(QStringLiteral("url")).toString()) == key &&
-                           settings.value(kKeychain, false).toBool();
+        const QString stored = settings.value(QStringLiteral("url")).toString();
+        const bool remembered = settings.value(kKeychain, false).toBool();
         settings.endGroup();
-        if (match)
-            return true;
+        // Compared as stripped: a profile saved before URLs were rebuilt keeps its spelling,
+        // and its keychain entry that spelling. The current spelling wins: saving writes it.
+        if (!remembered || stripPassword(stored) != key)
+            continue;
+        if (stored == key)
+            return stored;
+        if (found.isEmpty())
+            found = stored;
     }
-    return false;
+    return found;
 }
 
 QString ConnectionDialog::stripPassword(const QString& url, QString* password)

@@ -49,8 +49,11 @@ public:
     // core refuses: what cannot be parsed cannot be known to hold no password.
     static QString stripPassword(const QString& url, QString* password = nullptr);
     static QStringList profileNames();
-    // Whether a saved profile for this URL keeps its password in the keychain.
-    static bool remembersPassword(const QString& url);
+    // The keychain key of a saved profile for this URL that keeps its password there (the
+    // profile's URL as stored, which a profile saved before URLs were rebuilt spells its own
+    // way), or empty.
+    static QString rememberedKey(const QString& url);
+    static bool remembersPassword(const QString& url) { return !rememberedKey(url).isEmpty(); }
 
     void accept() override;
 

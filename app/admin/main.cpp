@@ -180,9 +180,10 @@ int main(int argc, char** argv)
     settings.prefix = useLast && !parser.isSet(prefix) ? last.prefix : parser.value(prefix);
     settings.readOnly = parser.isSet(readOnly) || (useLast && last.readOnly);
     // The last server's password, if a profile keeps it in the keychain: connecting (and
-    // opening what was asked for) waits for the keychain's answer, found or not.
+    // opening what was asked for) waits for the keychain's answer, found or not, for 5 s at most.
     PasswordStore keychain;
-    const bool fromKeychain = useLast && ConnectionDialog::remembersPassword(last.url);
+    const QString keychainKey = useLast ? ConnectionDialog::rememberedKey(last.url) : QString();
+    const bool fromKeychain = !keychainKey.isEmpty();
     if (fromKeychain) {
         auto connectWith = [&window, &openRequested, settings](const QString& password) mutable {
             if (!window.client()->settings().url.isEmpty())
@@ -201,7 +202,7 @@ int main(int argc, char** argv)
         // without the password, and the server's auth error says to use Connect….
         QTimer::singleShot(kKeychainTimeoutMs, &window,
                            [connectWith]() mutable { connectWith(QString()); });
-        keychain.read(last.url);
+        keychain.read(keychainKey);
     } else {
         window.connectTo(settings);
     }

@@ -415,6 +415,56 @@ private slots:
         QVERIFY(reopened.validate());
     }
 
+    // The keychain entry of a profile is named by its URL as stored, also when it was saved
+    // in another spelling (before URLs were rebuilt): any spelling of that server finds it.
+    void rememberedKeyFindsEverySpelling_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<QString>("key"); // "" = none
+        QTest::newRow("stored spelling") << "redis://10.0.0.21:6379"
+                                         << "redis://10.0.0.21:6379";
+        QTest::newRow("rebuilt spelling") << "redis://10.0.0.21:6379/0"
+                                          << "redis://10.0.0.21:6379";
+        QTest::newRow("with its password") << "redis://:pw@10.0.0.21"
+                                           << "redis://10.0.0.21:6379";
+        QTest::newRow("other db") << "redis://10.0.0.21:6379/1"
+                                  << "";
+        QTest::newRow("other user") << "redis://10.0.0.21:6379?user=eve"
+                                    << "";
+        QTest::newRow("profile without keychain") << "redis://10.0.0.22:6379/0"
+                                                  << "";
+        QTest::newRow("refused URL") << "redis://10.0.0.21:99999"
+                                     << "";
+    }
+    void rememberedKeyFindsEverySpelling()
+    {
+        QFETCH(QString, url);
+        QFETCH(QString, key);
+        QSettings().clear();
+        {
+            QSettings settings;
+            settings.setValue(QStringLiteral("profiles/legacy/url"),
+                              QStringLiteral("redis://10.0.0.21:6379"));
+            settings.setValue(QStringLiteral("profiles/legacy/keychain"), true);
+            settings.setValue(QStringLiteral("profiles/plain/url"),
+                              QStringLiteral("redis://10.0.0.22:6379/0"));
+            settings.setValue(QStringLiteral("profiles/plain/keychain"), false);
+        }
+        QCOMPARE(ConnectionDialog::rememberedKey(url), key);
+        QCOMPARE(ConnectionDialog::remembersPassword(url), !key.isEmpty());
+        if (key.isEmpty())
+            return;
+        // Once a profile is saved in the rebuilt spelling, its entry is the one read.
+        ConnectionDialog dialog;
+        dialog.nameEdit()->setText(QStringLiteral("rebuilt"));
+        dialog.urlEdit()->setText(url);
+        dialog.rememberBox()->setChecked(PasswordStore::isBuiltIn());
+        QVERIFY(dialog.saveProfile());
+        if (PasswordStore::isBuiltIn())
+            QCOMPARE(ConnectionDialog::rememberedKey(url),
+                     QStringLiteral("redis://10.0.0.21:6379/0"));
+    }
+
     void profileNameIsChecked()
     {
         ConnectionDialog dialog;

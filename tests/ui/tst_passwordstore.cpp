@@ -161,6 +161,29 @@ private slots:
         QVERIFY(!reopened.windowTitle().contains(QStringLiteral("round-trip-pw")));
     }
 
+    // A profile saved before URLs were rebuilt keeps its own spelling, and its keychain entry
+    // that spelling: loading it still fills the password in.
+    void legacySpellingStillFills()
+    {
+        QSettings().clear();
+        const QString legacy = QStringLiteral("redis://10.0.0.23:6379");
+        {
+            PasswordStore store;
+            QSignalSpy written(&store, &PasswordStore::passwordWritten);
+            store.write(legacy, QStringLiteral("legacy-pw"));
+            QTRY_COMPARE_WITH_TIMEOUT(written.count(), 1, 10000);
+            QSettings settings;
+            settings.setValue(QStringLiteral("profiles/old/url"), legacy);
+            settings.setValue(QStringLiteral("profiles/old/keychain"), true);
+        }
+        ConnectionDialog dialog;
+        QCOMPARE(dialog.urlEdit()->text(), legacy);
+        QTRY_COMPARE_WITH_TIMEOUT(dialog.passwordEdit()->text(), QStringLiteral("legacy-pw"),
+                                  10000);
+        QCOMPARE(ConnectionDialog::rememberedKey(QStringLiteral("redis://10.0.0.23:6379/0")),
+                 legacy);
+    }
+
     // A password the keychain filled in belongs to its server: once the URL names another
     // one, the field is cleared (so the password is neither sent there nor remembered under
     // its name), unless the user has typed into the field since.
