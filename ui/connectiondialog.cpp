@@ -7,6 +7,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -16,6 +17,8 @@
 #include <QRegularExpression>
 #include <QSettings>
 #include <QVBoxLayout>
+
+#include <memory>
 
 namespace delayq::ui {
 
@@ -119,6 +122,40 @@ QStringList ConnectionDialog::profileNames()
     QSettings settings;
     settings.beginGroup(kGroup);
     return settings.childGroups();
+}
+
+void ConnectionDialog::scrubStoredPasswords()
+{
+    QSettings settings;
+    QStringList leakedKeys;
+    auto scrub = [&settings, &leakedKeys](const QString& urlKey, const QString& keychainKey) {
+        const QString stored = settings.value(urlKey).toString();
+        QString password;
+        const QString stripped = stripPassword(stored, &password);
+        if (password.isEmpty())
+            return;
+        settings.setValue(urlKey, stripped);
+        if (!keychainKey.isEmpty() && settings.value(keychainKey, false).toBool()) {
+            settings.setValue(keychainKey, false);
+            leakedKeys << stored;
+        }
+    };
+    scrub(QStringLiteral("last/url"), {});
+    for (const QString& name : profileNames())
+        scrub(kGroup + QLatin1Char('/') + name + QStringLiteral("/url"),
+              kGroup + QLatin1Char('/') + name + QLatin1Char('/') + kKeychain);
+    leakedKeys.removeDuplicates();
+    if (leakedKeys.isEmpty() || !PasswordStore::isBuiltIn())
+        return;
+    // Outlives the caller until the keychain has answered every removal.
+    auto* store = new PasswordStore(QCoreApplication::instance());
+    auto pending = std::make_shared<int>(leakedKeys.size());
+    connect(store, &PasswordStore::passwordRemoved, store, [store, pending] {
+        if (--*pending == 0)
+            store->deleteLater();
+    });
+    for (const QString& key : leakedKeys)
+        store->remove(key);
 }
 
 QString ConnectionDialog::rememberedKey(const QString& url)

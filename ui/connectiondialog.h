@@ -49,6 +49,11 @@ public:
     // core refuses: what cannot be parsed cannot be known to hold no password.
     static QString stripPassword(const QString& url, QString* password = nullptr);
     static QStringList profileNames();
+    // Settings written before passwords were stripped with the core's parser may hold one
+    // (redis://secret@host, ?password=, ...): rewrites those URLs (profiles and the last
+    // connection) without it. A keychain entry named by such a URL is removed, as its name
+    // holds the secret, and the profile no longer remembers a password: it is asked again.
+    static void scrubStoredPasswords();
     // The keychain key of a saved profile for this URL that keeps its password there (the
     // profile's URL as stored, which a profile saved before URLs were rebuilt spells its own
     // way), or empty.

@@ -111,6 +111,7 @@ int main(int argc, char** argv)
     if (redisUrl.isEmpty())
         redisUrl = qEnvironmentVariable("REDIS_URL");
     const bool measuring = parser.isSet(measure);
+    ConnectionDialog::scrubStoredPasswords();
     // Nothing given: the server chosen last time, or (first start) the sandbox. Pictures and
     // measurements never depend on what was chosen last time.
     ConnectionSettings last;

@@ -465,6 +465,50 @@ private slots:
                      QStringLiteral("redis://10.0.0.21:6379/0"));
     }
 
+    // Settings written before the fix may hold a password: scrubbing rewrites them without
+    // it, and leaves the others as they are.
+    void scrubRemovesStoredPasswords_data()
+    {
+        QTest::addColumn<QString>("stored");
+        QTest::addColumn<bool>("remembered");
+        QTest::addColumn<QString>("scrubbed");
+        QTest::addColumn<bool>("stillRemembered");
+        QTest::newRow("password only")
+            << "redis://Zq9-secret@10.0.0.31" << false << "redis://10.0.0.31:6379/0" << false;
+        QTest::newRow("?password=, remembered") << "redis://10.0.0.32:7/1?password=Zq9-secret"
+                                                << true << "redis://10.0.0.32:7/1" << false;
+        QTest::newRow("unix ?password=")
+            << "unix:///tmp/r.sock?password=Zq9-secret" << false << "unix:///tmp/r.sock" << false;
+        QTest::newRow("unencoded / ? # @") << "redis://u:Zq9/s?e#c@ret@10.0.0.33" << true
+                                           << "redis://10.0.0.33:6379/0?user=u" << false;
+        QTest::newRow("no password: untouched")
+            << "redis://10.0.0.34:6379" << true << "redis://10.0.0.34:6379" << true;
+        QTest::newRow("refused: untouched")
+            << "redis://10.0.0.35:99999" << false << "redis://10.0.0.35:99999" << false;
+    }
+    void scrubRemovesStoredPasswords()
+    {
+        QFETCH(QString, stored);
+        QFETCH(bool, remembered);
+        QFETCH(QString, scrubbed);
+        QFETCH(bool, stillRemembered);
+        QSettings().clear();
+        {
+            QSettings settings;
+            settings.setValue(QStringLiteral("profiles/old/url"), stored);
+            settings.setValue(QStringLiteral("profiles/old/keychain"), remembered);
+            settings.setValue(QStringLiteral("last/url"), stored);
+        }
+        ConnectionDialog::scrubStoredPasswords();
+        const QByteArray bytes = settingsBytes();
+        for (const char* secret : {"Zq9", "secret", "c@ret"})
+            QVERIFY2(!bytes.contains(secret), bytes.constData());
+        QSettings settings;
+        QCOMPARE(settings.value(QStringLiteral("profiles/old/url")).toString(), scrubbed);
+        QCOMPARE(settings.value(QStringLiteral("last/url")).toString(), scrubbed);
+        QCOMPARE(settings.value(QStringLiteral("profiles/old/keychain")).toBool(), stillRemembered);
+    }
+
     void profileNameIsChecked()
     {
         ConnectionDialog dialog;

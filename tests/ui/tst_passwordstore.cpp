@@ -184,6 +184,28 @@ private slots:
                  legacy);
     }
 
+    // A keychain entry named by a URL that holds a password (saved before the fix) goes
+    // with the scrub: its name is the secret.
+    void scrubRemovesLeakyEntry()
+    {
+        QSettings().clear();
+        const QString leaky = QStringLiteral("redis://Zq9-secret@10.0.0.36");
+        {
+            PasswordStore store;
+            QSignalSpy written(&store, &PasswordStore::passwordWritten);
+            store.write(leaky, QStringLiteral("typed-pw"));
+            QTRY_COMPARE_WITH_TIMEOUT(written.count(), 1, 10000);
+            QSettings settings;
+            settings.setValue(QStringLiteral("profiles/old/url"), leaky);
+            settings.setValue(QStringLiteral("profiles/old/keychain"), true);
+        }
+        QString stored;
+        QCOMPARE(readBack(leaky, &stored), PasswordStore::Result::Done);
+        ConnectionDialog::scrubStoredPasswords();
+        QVERIFY(!settingsBytes().contains("Zq9"));
+        QTRY_COMPARE_WITH_TIMEOUT(readBack(leaky, &stored), PasswordStore::Result::NotFound, 10000);
+    }
+
     // A password the keychain filled in belongs to its server: once the URL names another
     // one, the field is cleared (so the password is neither sent there nor remembered under
     // its name), unless the user has typed into the field since.
