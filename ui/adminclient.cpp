@@ -232,6 +232,7 @@ void AdminClient::connectTo(const ConnectionSettings& settings)
         m_readOnly = settings.readOnly;
         m_aclReadOnly = false;
         m_connection.reset();
+        ++m_connectionNumber;
         if (!m_heartbeat) {
             m_heartbeat = new QTimer(m_io);
             m_heartbeat->setInterval(2000);
@@ -810,34 +811,31 @@ void AdminClient::fillDemo(quint64 tag, const QString& queue, qint64 count, qint
     });
 }
 
-void AdminClient::requeueAllDead(quint64 tag, const QString& queue, int batch)
+void AdminClient::requeueAllDead(quint64 tag, const QString& queue, qint64 limit, int batch)
 {
-    startBulk(tag, BulkAction::RequeueDead, queue, batch);
+    startBulk(tag, BulkAction::RequeueDead, queue, limit, batch);
 }
 
-void AdminClient::deleteAllDead(quint64 tag, const QString& queue, int batch)
+void AdminClient::deleteAllDead(quint64 tag, const QString& queue, qint64 limit, int batch)
 {
-    startBulk(tag, BulkAction::DeleteDead, queue, batch);
+    startBulk(tag, BulkAction::DeleteDead, queue, limit, batch);
 }
 
-void AdminClient::purge(quint64 tag, const QString& queue, int batch)
+void AdminClient::purge(quint64 tag, const QString& queue, qint64 limit, int batch)
 {
-    startBulk(tag, BulkAction::Purge, queue, batch);
+    startBulk(tag, BulkAction::Purge, queue, limit, batch);
 }
 
-void AdminClient::cancelBulk(quint64 tag)
-{
-    post([this, tag] { m_bulkRunning.remove(tag); });
-}
-
-void AdminClient::startBulk(quint64 tag, BulkAction action, const QString& queue, int batch)
+void AdminClient::startBulk(quint64 tag, BulkAction action, const QString& queue, qint64 limit,
+                            int batch)
 {
     BulkActionResult result;
     result.tag = tag;
     result.action = action;
     result.queue = queue;
-    post([this, result, batch] {
-        m_bulkRunning.insert(result.tag);
+    result.total = limit;
+    post([this, result, batch]() mutable {
+        result.connection = m_connectionNumber;
         bulkStep(result, batch);
     });
 }
@@ -846,38 +844,42 @@ void AdminClient::startBulk(quint64 tag, BulkAction action, const QString& queue
 // than looped, so a million-task purge does not hold up the requests queued behind it.
 void AdminClient::bulkStep(BulkActionResult result, int batch)
 {
-    if (!m_bulkRunning.contains(result.tag)) {
+    if (m_cancelledBulk.load() == result.tag) {
         result.cancelled = true;
+        deliver(&AdminClient::bulkFinished, result);
+        return;
+    }
+    // What was confirmed was counted on the server this started on, not on a new one.
+    if (result.connection != m_connectionNumber) {
+        result.error = tr("stopped: the app connected to another server meanwhile");
         deliver(&AdminClient::bulkFinished, result);
         return;
     }
     bool more = false;
     result.error = guarded([&](delayq::Connection& c) {
         delayq::Queue q(c, ss(result.queue), ss(m_settings.prefix));
-        if (result.total < 0) {
-            const auto counts = q.counts();
-            result.total = result.action == BulkAction::Purge
-                               ? counts.pending + counts.active + counts.dead
-                               : counts.dead;
-        }
-        if (result.action == BulkAction::Purge) {
-            const long long done = q.purge(batch, 1);
-            result.done += done;
-            // A short batch means the three sets were empty by the end of the call.
-            more = done >= batch;
+        const int step = int(std::min<qint64>(batch, result.total - result.done));
+        if (step < 1)
             return;
+        if (result.action == BulkAction::Purge) {
+            result.done += q.purge(step, 1);
+            const auto counts = q.counts();
+            result.left = counts.pending + counts.active + counts.dead;
+        } else {
+            const auto done = result.action == BulkAction::RequeueDead ? q.requeueAll(step, 1)
+                                                                       : q.deleteAllDead(step, 1);
+            result.done += done.done;
+            result.left = done.remaining;
+            if (done.done == 0)
+                return;
         }
-        const auto step = result.action == BulkAction::RequeueDead ? q.requeueAll(batch, 1)
-                                                                   : q.deleteAllDead(batch, 1);
-        result.done += step.done;
-        more = step.done > 0 && step.remaining > 0;
+        more = result.left > 0 && result.done < result.total;
     });
     if (result.error.isEmpty() && more) {
         deliver(&AdminClient::bulkProgressed, result.tag, result.done, result.total);
         post([this, result, batch] { bulkStep(result, batch); });
         return;
     }
-    m_bulkRunning.remove(result.tag);
     deliver(&AdminClient::bulkFinished, result);
 }
 

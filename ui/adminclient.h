@@ -78,12 +78,15 @@ public:
     // Queue-wide changes in bounded steps: one script call of `batch` tasks per posted job,
     // so page loads and counts asked for meanwhile are answered between steps on a queue of
     // millions. bulkProgressed after each full step, bulkFinished once at the end.
-    void requeueAllDead(quint64 tag, const QString& queue, int batch = 500);
-    void deleteAllDead(quint64 tag, const QString& queue, int batch = 500);
+    // `limit` is the count the user confirmed: tasks that arrive (or die) while it runs are
+    // left alone beyond it and reported, so the change never grows past what was asked and
+    // always ends. It stops too when the connection is made to another server.
+    void requeueAllDead(quint64 tag, const QString& queue, qint64 limit, int batch = 500);
+    void deleteAllDead(quint64 tag, const QString& queue, qint64 limit, int batch = 500);
     // Every pending, active and dead task; config and stats stay.
-    void purge(quint64 tag, const QString& queue, int batch = 500);
+    void purge(quint64 tag, const QString& queue, qint64 limit, int batch = 500);
     // Stops the bulk change `tag` before its next step (what is done stays done).
-    void cancelBulk(quint64 tag);
+    void cancelBulk(quint64 tag) { m_cancelledBulk.store(tag); }
 
 signals:
     void connected(const delayq::ui::ServerInfo& info);
@@ -125,7 +128,7 @@ private:
             Qt::QueuedConnection);
     }
     void discoverStep(PlainDiscoveryResult result, std::string cursor, int stepsLeft, int count);
-    void startBulk(quint64 tag, BulkAction action, const QString& queue, int batch);
+    void startBulk(quint64 tag, BulkAction action, const QString& queue, qint64 limit, int batch);
     void bulkStep(BulkActionResult result, int batch);
     void scanStep(PlainScanResult result, std::string cursor, const std::string& needle,
                   int maxMatches, int count, int found);
@@ -151,8 +154,9 @@ private:
     delayq::PlainQueue::ScoreUnit m_plainUnit{}; // I/O thread only
     // The open plain key when `queue` names it, on the I/O thread.
     std::unique_ptr<delayq::PlainQueue> plainFor(delayq::Connection& c, const QString& queue);
-    ConnectionSettings m_guiSettings; // read and written on the caller's thread only
-    QSet<quint64> m_bulkRunning;      // I/O thread only: bulk changes not cancelled
+    ConnectionSettings m_guiSettings;        // read and written on the caller's thread only
+    std::atomic<quint64> m_cancelledBulk{0}; // read by the step that comes next
+    int m_connectionNumber = 0;              // I/O thread only: + 1 on each connectTo
 };
 
 } // namespace delayq::ui

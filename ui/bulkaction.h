@@ -18,8 +18,10 @@ struct BulkActionResult
     quint64 tag = 0;
     BulkAction action = BulkAction::Purge;
     QString queue;
-    qint64 total = -1; // tasks it applied to when it started; -1 before the first step
+    qint64 total = 0; // the count the user confirmed: the change stops there
     qint64 done = 0;
+    qint64 left = 0;    // still there at the end: arrived (or died) while it ran, or cancelled
+    int connection = 0; // the connection it started on; another one stops it
     bool cancelled = false;
     QString error;
 };

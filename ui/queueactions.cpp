@@ -1,6 +1,7 @@
 #include "queueactions.h"
 
 #include "adminclient.h"
+#include "plaintooltip.h"
 #include "purgedialog.h"
 
 #include <QAction>
@@ -108,7 +109,7 @@ void QueueActions::updateEnabled()
         why = tr("A queue-wide action is already under way");
     for (QAction* action : actions()) {
         action->setEnabled(why.isEmpty());
-        action->setToolTip(why.isEmpty() ? action->data().toString() : why);
+        action->setToolTip(why.isEmpty() ? action->data().toString() : plainToolTip(why));
     }
 }
 
@@ -159,6 +160,7 @@ void QueueActions::onCounts(const CountsResult& counts)
             emit resultReported(tr("Queue %1 has no tasks: nothing to purge.").arg(queue), true);
             return;
         }
+        m_confirmed = total;
         auto* dialog = new PurgeDialog(queue, counts.pending, counts.active, counts.dead, m_window);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         connect(dialog, &QDialog::accepted, this, [this, dialog] {
@@ -175,11 +177,12 @@ void QueueActions::onCounts(const CountsResult& counts)
         return;
     }
     const bool requeue = m_asked == BulkAction::RequeueDead;
+    m_confirmed = counts.dead;
     const bool yes =
         requeue ? confirm(tr("Requeue all dead tasks"),
                           tr("Move all %1 of queue %2 back to pending, due now?\n\nEach starts "
-                             "again with no attempts used. Tasks that die while this runs are "
-                             "requeued too.")
+                             "again with no attempts used. Tasks that die while this runs stay "
+                             "dead.")
                               .arg(tasks(counts.dead, tr("dead")), queue))
                 : confirm(tr("Delete all dead tasks"),
                           tr("Delete all %1 of queue %2 for good?\n\nThis cannot be undone.")
@@ -213,13 +216,13 @@ void QueueActions::start(BulkAction action, const QString& queue)
 
     switch (action) {
     case BulkAction::RequeueDead:
-        m_client->requeueAllDead(m_running, queue, m_batch);
+        m_client->requeueAllDead(m_running, queue, m_confirmed, m_batch);
         break;
     case BulkAction::DeleteDead:
-        m_client->deleteAllDead(m_running, queue, m_batch);
+        m_client->deleteAllDead(m_running, queue, m_confirmed, m_batch);
         break;
     case BulkAction::Purge:
-        m_client->purge(m_running, queue, m_batch);
+        m_client->purge(m_running, queue, m_confirmed, m_batch);
         break;
     }
 }
@@ -243,7 +246,6 @@ void QueueActions::onProgress(quint64 tag, qint64 done, qint64 total)
         m_progress->setValue(static_cast<int>(std::min(done, most)));
         m_progress->setLabelText(runningLabel(m_runningAction, m_runningQueue, done, total));
     }
-    emit progressed(done, total);
 }
 
 void QueueActions::onFinished(const BulkActionResult& result)
@@ -290,6 +292,12 @@ QString QueueActions::summarize(const BulkActionResult& r)
         return tr("Stopped by an error: %1 %2").arg(r.error, done);
     if (r.cancelled)
         return tr("Cancelled: %1 The rest are still there.").arg(done);
+    // It stops at the count that was confirmed; what came since is the operator's call.
+    if (r.left > 0)
+        return (r.action == BulkAction::Purge
+                    ? tr("%1 %2 arrived while it ran and stay: purge again for them.")
+                    : tr("%1 %2 died while it ran and stay dead: run it again for them."))
+            .arg(done, tasks(r.left, r.action == BulkAction::Purge ? QString() : dead));
     return done;
 }
 

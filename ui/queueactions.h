@@ -58,7 +58,6 @@ public:
 
 signals:
     void dialogOpened(QDialog* dialog);
-    void progressed(qint64 done, qint64 total);
     void resultReported(const QString& summary, bool ok);
     void refreshRequested();
 
@@ -84,6 +83,7 @@ private:
     quint64 m_running = 0;
     BulkAction m_runningAction = BulkAction::Purge;
     QString m_runningQueue;
+    qint64 m_confirmed = 0; // the count the confirmation named: the change stops there
     QPointer<PurgeDialog> m_purgeDialog;
     QPointer<QProgressDialog> m_progress;
     QAction* m_requeueAll;
