@@ -275,25 +275,30 @@ private slots:
 
     void searchStopsWhenCancelled()
     {
+        // Enough members, read one step of ~1 at a time, that the search cannot end before
+        // the first step's answer reaches the GUI thread and stops it.
+        constexpr int kMembers = 20000;
         {
-            auto conn = connection();
+            std::vector<std::string> zadd{"ZADD", "stopkey"};
             const qint64 base = QDateTime::currentMSecsSinceEpoch() + 3600000;
-            for (int i = 0; i < 3000; ++i)
-                conn.command(
-                    {"ZADD", "stopkey", std::to_string(base + i), "m" + std::to_string(i)});
+            for (int i = 0; i < kMembers; ++i) {
+                zadd.push_back(std::to_string(base + i));
+                zadd.push_back("m" + std::to_string(i));
+            }
+            connection().command(zadd);
         }
         openKey(QStringLiteral("stopkey"), QStringLiteral("ms"));
-        QSignalSpy steps(m_window->client(), &AdminClient::plainScanned);
-        const quint64 tag = AdminClient::newTag();
-        m_window->client()->scanPlain(tag, QStringLiteral("stopkey"), QStringLiteral("m"), 100000,
-                                      10);
-        QTRY_VERIFY(!steps.isEmpty());
-        m_window->client()->cancelScan();
-        QTRY_VERIFY(steps.last().at(0).value<PlainScanResult>().finished);
+        AdminClient* client = m_window->client();
+        QSignalSpy steps(client, &AdminClient::plainScanned);
+        connect(client, &AdminClient::plainScanned, client, &AdminClient::cancelScan,
+                Qt::SingleShotConnection);
+        client->scanPlain(AdminClient::newTag(), QStringLiteral("stopkey"), QStringLiteral("m"),
+                          kMembers, 1);
+        QTRY_VERIFY(!steps.isEmpty() && steps.last().at(0).value<PlainScanResult>().finished);
         const auto last = steps.last().at(0).value<PlainScanResult>();
         QVERIFY(last.cancelled);
         QVERIFY(!last.complete);
-        QVERIFY2(last.scanned < 3000, qPrintable(QString::number(last.scanned)));
+        QVERIFY2(last.scanned < kMembers, qPrintable(QString::number(last.scanned)));
     }
 
     void unitIsRememberedPerKey()
