@@ -44,11 +44,8 @@ PlainKeyBar::PlainKeyBar(QWidget* parent) : QWidget(parent)
     layout->addSpacing(12);
     layout->addWidget(guarantee, 1);
 
-    connect(m_unit, &QComboBox::currentIndexChanged, this, [this] {
-        const QString unit = m_unit->currentData().toString();
-        rememberUnit(m_keyName, unit);
-        emit unitChosen(m_keyName, unit);
-    });
+    connect(m_unit, &QComboBox::currentIndexChanged, this,
+            [this] { emit unitChosen(m_keyName, m_unit->currentData().toString()); });
 }
 
 void PlainKeyBar::setKey(const QString& key, const QString& unit)
@@ -72,8 +69,8 @@ void PlainKeyBar::rememberUnit(const QString& key, const QString& unit)
     QVariantMap units = settings.value(kUnitsSetting).toMap();
     units.insert(key, unit);
     // Bounded: someone browsing many servers must not grow the settings file without end.
-    while (units.size() > kMaxRemembered)
-        units.erase(units.begin());
+    for (auto it = units.begin(); units.size() > kMaxRemembered && it != units.end();)
+        it = it.key() == key ? std::next(it) : units.erase(it);
     settings.setValue(kUnitsSetting, units);
 }
 

@@ -26,7 +26,8 @@ public:
     static void rememberUnit(const QString& key, const QString& unit);
 
 signals:
-    // The user chose another unit for the key: the views must read the scores anew.
+    // The user chose another unit for the key: the views must read the scores anew (and
+    // the window remembers it, see rememberUnit).
     void unitChosen(const QString& key, const QString& unit);
 
 private:

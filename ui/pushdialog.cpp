@@ -13,6 +13,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QJsonDocument>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -202,10 +203,10 @@ void PushDialog::setPlain(bool plain)
 {
     m_plain = plain;
     setWindowTitle(plain ? tr("Push a message") : tr("Push tasks"));
-    m_form->labelForField(m_queue->parentWidget())
-        ->setProperty("text", plain ? tr("&Key") : tr("&Queue"));
-    m_form->labelForField(m_payload->parentWidget())
-        ->setProperty("text", plain ? tr("&Message") : tr("&Payload"));
+    if (auto* label = qobject_cast<QLabel*>(m_form->labelForField(m_queue->parentWidget())))
+        label->setText(plain ? tr("&Key") : tr("&Queue"));
+    if (auto* label = qobject_cast<QLabel*>(m_form->labelForField(m_payload->parentWidget())))
+        label->setText(plain ? tr("&Message") : tr("&Payload"));
     // The open key is where the message goes; typing another name would be a typo.
     m_queue->setReadOnly(plain);
     m_requireJson->setChecked(!plain);

@@ -2,6 +2,7 @@
 
 #include "adminclient.h"
 #include "membertext.h"
+#include "plaintooltip.h"
 #include "pushdialog.h"
 #include "rescheduledialog.h"
 #include "tasktable.h"
@@ -136,7 +137,7 @@ void TaskActions::updateEnabled()
     m_deleteDead->setEnabled(!m_plain && !m_readOnly && open && selected &&
                              set == TaskSetKind::Dead);
     for (auto* action : writeActions())
-        action->setToolTip(m_readOnly ? tr("Read-only: %1").arg(m_readOnlyReason)
+        action->setToolTip(m_readOnly ? plainToolTip(tr("Read-only: %1").arg(m_readOnlyReason))
                                       : action->data().toString());
     m_refresh->setEnabled(open);
     m_find->setEnabled(open);
@@ -287,7 +288,9 @@ void TaskActions::onFinished(const ActionResult& result)
                         o.status == QLatin1String("replaced");
         allDone = allDone && ok;
         if (!ok && details.size() < 200)
-            details.append(MemberText::displayText(o.id) + QStringLiteral(": ") + o.status);
+            // A plain member can be a whole message: its start names it well enough.
+            details.append(MemberText::displayText(o.id.left(200)) + QStringLiteral(": ") +
+                           o.status);
     }
     emit resultReported(summary, allDone);
     if (!allDone && m_confirm) {

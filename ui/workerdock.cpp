@@ -5,6 +5,7 @@
 #include "fielderror.h"
 #include "formrows.h"
 #include "membertext.h"
+#include "plaintooltip.h"
 #include "taskid.h"
 #include "timeparse.h"
 #include "worker.h"
@@ -92,7 +93,6 @@ WorkerDock::WorkerDock(AdminClient* client, QWidget* parent)
     auto* body = new QWidget(this);
     auto* layout = new QVBoxLayout(body);
     auto* form = new QFormLayout;
-    m_form = form;
     m_concurrency = new QSpinBox(body);
     m_concurrency->setRange(1, 32);
     m_concurrency->setValue(2);
@@ -222,12 +222,15 @@ void WorkerDock::updateButton()
                                 : tr("Start worker"));
     m_start->setEnabled(!m_stopping && (running || (!m_readOnly && !m_queue.isEmpty())));
     if (m_readOnly)
-        m_start->setToolTip(
-            tr("Read-only: %1 (a worker claims, acks and nacks tasks)").arg(m_readOnlyReason));
+        m_start->setToolTip(plainToolTip(
+            tr("Read-only: %1 (a worker claims, acks and nacks tasks)").arg(m_readOnlyReason)));
     else if (m_queue.isEmpty())
         m_start->setToolTip(tr("Open a queue first"));
     else
-        m_start->setToolTip(tr("Consume queue %1 with the settings above").arg(m_queue));
+        m_start->setToolTip(plainToolTip(
+            (m_plain ? tr("Pop due messages of %1 with the settings above, at most once")
+                     : tr("Consume queue %1 with the settings above"))
+                .arg(MemberText::displayText(m_queue))));
     for (QWidget* w : {static_cast<QWidget*>(m_concurrency), static_cast<QWidget*>(m_lease),
                        static_cast<QWidget*>(m_behaviour), static_cast<QWidget*>(m_sleepMs),
                        static_cast<QWidget*>(m_forwardTo), static_cast<QWidget*>(m_retry)})

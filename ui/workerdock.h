@@ -9,7 +9,6 @@
 #include <memory>
 
 class QComboBox;
-class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -86,7 +85,6 @@ private:
     QLineEdit* m_forwardTo;
     QLineEdit* m_retry;
     FieldError* m_retryError;
-    QFormLayout* m_form;
     std::unique_ptr<FormRows> m_nativeRows; // the lease
     std::unique_ptr<FormRows> m_plainRows;  // forward to a list, retry
     bool m_plain = false;
