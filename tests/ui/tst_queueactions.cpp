@@ -1,4 +1,5 @@
 #include "adminclient.h"
+#include "bulkaction.h"
 #include "connection.h"
 #include "mainwindow.h"
 #include "purgedialog.h"
@@ -334,6 +335,72 @@ private slots:
                  qPrintable(reported.first().at(0).toString()));
         QCOMPARE(reported.first().at(1).toBool(), false);
         QVERIFY(queueActions()->purge()->isEnabled());
+    }
+
+    void bulkStopsAtTheConfirmedCount_data()
+    {
+        QTest::addColumn<int>("action"); // BulkAction
+        QTest::newRow("delete dead") << int(BulkAction::DeleteDead);
+        QTest::newRow("requeue dead") << int(BulkAction::RequeueDead);
+        QTest::newRow("purge") << int(BulkAction::Purge);
+    }
+    void bulkStopsAtTheConfirmedCount()
+    {
+        // 7 dead tasks, of which the operator confirmed 3 (the others "died meanwhile").
+        QFETCH(int, action);
+        fillQueue(QStringLiteral("orders"), 0, 0, 7);
+        openQueue(QStringLiteral("orders"));
+        AdminClient* client = m_window->client();
+        QSignalSpy finished(client, &AdminClient::bulkFinished);
+        const quint64 tag = AdminClient::newTag();
+        switch (BulkAction(action)) {
+        case BulkAction::DeleteDead:
+            client->deleteAllDead(tag, QStringLiteral("orders"), 3, 2);
+            break;
+        case BulkAction::RequeueDead:
+            client->requeueAllDead(tag, QStringLiteral("orders"), 3, 2);
+            break;
+        case BulkAction::Purge:
+            client->purge(tag, QStringLiteral("orders"), 3, 2);
+            break;
+        }
+        QVERIFY(finished.wait(5000));
+        const auto result = finished.first().at(0).value<BulkActionResult>();
+        QVERIFY2(result.error.isEmpty(), qPrintable(result.error));
+        QCOMPARE(result.done, 3LL);
+        QCOMPARE(result.left, 4LL);
+        QCOMPARE(m_server.cli({"ZCARD", "dq:{orders}:dead"}).trimmed(), QByteArray("4"));
+        QVERIFY(QueueActions::summarize(result).contains(QStringLiteral("4 ")));
+    }
+
+    void bulkStopsWhenTheServerChanges()
+    {
+        // Confirmed on one server, the purge must not go on against the next one.
+        RedisServer other;
+        QVERIFY2(other.start(), qPrintable(other.errorString()));
+        fillQueue(QStringLiteral("orders"), 3000, 0, 0);
+        {
+            delayq::Connection conn(delayq::ConnectionOptions::fromUrl(other.unixUrl()));
+            delayq::Queue q(conn, "orders");
+            q.pushBatch(std::vector<delayq::PushRequest>(50, delayq::PushRequest{}));
+        }
+        openQueue(QStringLiteral("orders"));
+        AdminClient* client = m_window->client();
+        QSignalSpy finished(client, &AdminClient::bulkFinished);
+        // The switch is posted after the first step's answer: later steps meet the new server.
+        connect(
+            client, &AdminClient::bulkProgressed, m_window.get(),
+            [this, &other] {
+                m_window->connectTo({QString::fromStdString(other.unixUrl()), QStringLiteral("dq"),
+                                     false, QString()});
+            },
+            Qt::SingleShotConnection);
+        client->purge(AdminClient::newTag(), QStringLiteral("orders"), 3000, 1);
+        QVERIFY(finished.wait(10000));
+        const auto result = finished.first().at(0).value<BulkActionResult>();
+        QVERIFY2(result.error.contains(QStringLiteral("another server")), qPrintable(result.error));
+        QVERIFY(result.done < 3000);
+        QCOMPARE(other.cli({"ZCARD", "dq:{orders}:pending"}).trimmed(), QByteArray("50"));
     }
 
 private:
