@@ -14,6 +14,8 @@ namespace delayq::ui {
 class FormRows
 {
 public:
+    // The form must already be installed on its widget: a label addRow made is parentless
+    // until then, and one taken out before would never be owned.
     FormRows(QFormLayout* form, const QList<QWidget*>& fields);
 
     void setShown(bool shown);

@@ -124,11 +124,13 @@ WorkerDock::WorkerDock(AdminClient* client, QWidget* parent)
     m_retry->setPlaceholderText(tr("optional: e.g. 30s; empty drops failed messages"));
     m_retryError = new FieldError(body);
     form->addRow(tr("Retry failed in"), FieldError::below(m_retry, m_retryError, body));
+    layout->addLayout(form);
+    // After addLayout: only then do the labels addRow made belong to a widget, and a row
+    // taken out of the form keeps its label owned (else it leaks).
     m_nativeRows = std::make_unique<FormRows>(form, QList<QWidget*>{m_lease->parentWidget()});
     m_plainRows =
         std::make_unique<FormRows>(form, QList<QWidget*>{m_forwardTo, m_retry->parentWidget()});
     m_plainRows->setShown(false);
-    layout->addLayout(form);
     m_start = new QPushButton(tr("Start worker"), body);
     layout->addWidget(m_start);
     m_counters = new QLabel(body);
