@@ -105,6 +105,10 @@ QString MemberText::displayText(const QString& text, bool singleLine)
                                        : QStringLiteral("\\r");
         } else if (unit < 0x20 || unit == 0x7F) {
             out += hexByte(unit);
+        } else if ((unit >= 0x80 && unit <= 0x9F) || (unit >= 0x202A && unit <= 0x202E) ||
+                   (unit >= 0x2066 && unit <= 0x2069)) {
+            // C1 controls, and bidi overrides that would make a member read as another.
+            out += QStringLiteral("\\u%1").arg(unsigned(unit), 4, 16, QLatin1Char('0'));
         } else {
             out += QChar(unit);
         }

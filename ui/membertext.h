@@ -17,8 +17,9 @@ class MemberText
 public:
     static QString fromBytes(std::string_view bytes);
     static std::string toBytes(const QString& text);
-    // For labels, cells and messages: kept bytes as \xNN, control characters escaped. With
-    // singleLine, newlines and tabs are escaped too (\n, \t), so one row stays one line.
+    // For labels, cells and messages: kept bytes as \xNN, control characters and bidi
+    // overrides escaped. With singleLine, newlines and tabs are escaped too (\n, \t), so
+    // one row stays one line.
     static QString displayText(const QString& text, bool singleLine = true);
     // The whole payload pane: valid UTF-8 as is, other bytes as \xNN.
     static QString displayBytes(std::string_view bytes);

@@ -33,6 +33,8 @@ private slots:
         QTest::newRow("cut sequence at end") << "ok\xe2\x82"s << QStringLiteral("ok\\xe2\\x82");
         QTest::newRow("nul and controls") << "a\0b\x01\x7f"s << QStringLiteral("a\\x00b\\x01\\x7f");
         QTest::newRow("newline and tab") << "a\nb\tc"s << QStringLiteral("a\\nb\\tc");
+        QTest::newRow("bidi override") << "abc\u202Edcb"s << QStringLiteral("abc\\u202edcb");
+        QTest::newRow("c1 control") << "a\u0085b"s << QStringLiteral("a\\u0085b");
         QTest::newRow("empty") << ""s << QString();
     }
     void bytesSurviveTheTrip()
