@@ -77,7 +77,8 @@ public:
 
     // One bounded step of a search for members containing `needle` (ZSCAN COUNT count).
     // Start with cursor "0"; done when the returned cursor is "0" again.
-    ScanResult scan(const std::string& cursor, const std::string& needle, int count = 1000);
+    // 250: on a 1,000,000-member key a step costs Redis ~0.4 ms (1000 took ~2 ms, up to 7).
+    ScanResult scan(const std::string& cursor, const std::string& needle, int count = 250);
 
     struct MigrateResult
     {

@@ -46,7 +46,7 @@ public:
     // ZSCAN step of `count` members per posted job, each step reported by plainScanned, until
     // the whole key is read, maxMatches are found, or cancelScan() or a newer scan stops it.
     void scanPlain(quint64 tag, const QString& key, const QString& text, int maxMatches = 1000,
-                   int count = 1000);
+                   int count = 250);
     void cancelScan() { m_activeScan.store(0); }
     // From now on, requests naming `key` go to that plain sorted set (unit "ms" | "s")
     // instead of a native queue; an empty key returns to native queues only.
