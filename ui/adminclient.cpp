@@ -312,8 +312,8 @@ void AdminClient::discoverStep(PlainDiscoveryResult result, std::string cursor, 
     result.error = guarded([&](delayq::Connection& c) {
         const std::string prefix = ss(m_settings.prefix);
         for (const auto& k : delayq::PlainQueue::discover(c, cursor, prefix, count))
-            result.keys.append(
-                {qs(k.key), QString::fromLatin1(delayq::PlainQueue::unitName(k.unit)), k.size});
+            result.keys.append({MemberText::fromBytes(k.key),
+                                QString::fromLatin1(delayq::PlainQueue::unitName(k.unit)), k.size});
     });
     --stepsLeft;
     if (result.error.isEmpty() && cursor != "0" && stepsLeft > 0) {
@@ -335,7 +335,7 @@ void AdminClient::setPlainKey(const QString& key, const QString& unit)
         // No unit given (e.g. --plain on the command line): read it off the key's scores.
         if (unit.isEmpty() && !key.isEmpty())
             guarded([&](delayq::Connection& c) {
-                m_plainUnit = delayq::PlainQueue::detectUnit(c, ss(key));
+                m_plainUnit = delayq::PlainQueue::detectUnit(c, MemberText::toBytes(key));
             });
         deliver(&AdminClient::plainKeySet, key,
                 QString::fromLatin1(delayq::PlainQueue::unitName(m_plainUnit)));
@@ -347,7 +347,7 @@ std::unique_ptr<delayq::PlainQueue> AdminClient::plainFor(delayq::Connection& c,
 {
     if (m_plainKey.isEmpty() || queue != m_plainKey)
         return nullptr;
-    return std::make_unique<delayq::PlainQueue>(c, ss(queue), m_plainUnit);
+    return std::make_unique<delayq::PlainQueue>(c, MemberText::toBytes(queue), m_plainUnit);
 }
 
 namespace {

@@ -230,6 +230,32 @@ private slots:
         QVERIFY(!conn.command({"ZSCORE", "binkey", text}).isNil());
     }
 
+    void keyNameThatIsNotUtf8Opens()
+    {
+        // Key names are bytes too: one written by a Latin-1 service must still open.
+        const std::string key = std::string("legacy:caf\xe9-delay", 17);
+        {
+            auto conn = connection();
+            const qint64 base = QDateTime::currentMSecsSinceEpoch() + 3600000;
+            conn.command({"ZADD", key, std::to_string(base), "a", std::to_string(base + 1), "b"});
+        }
+        QueueList* list = m_window->queueList();
+        QSignalSpy listed(list, &QueueList::plainKeysListed);
+        connectWindow();
+        QVERIFY(listed.wait(5000));
+        QCOMPARE(list->plainKeys().size(), 1);
+        QSignalSpy loaded(m_window.get(), &MainWindow::queueLoaded);
+        emit list->plainView()->activated(list->plainView()->model()->index(0, 0));
+        QVERIFY(loaded.wait(5000));
+        QTRY_COMPARE(pending()->model()->rowCount(), 2);
+        selectRow(0);
+        QSignalSpy reported(m_window->actions(), &TaskActions::resultReported);
+        m_window->actions()->cancel()->trigger();
+        QVERIFY(reported.wait(5000));
+        QVERIFY2(reported.first().at(1).toBool(), qPrintable(reported.first().at(0).toString()));
+        QCOMPARE(connection().command({"ZCARD", key}).toInteger(), 1LL);
+    }
+
     void findTextListsMatchesAndShowsTheChosenOne()
     {
         // More members than one scan step reads, a few of which hold the text.
