@@ -120,6 +120,7 @@ void Connection::connect()
                         " (is redis-server running there? check the URL)");
     }
     const SigpipeBlock noSigpipe;
+    ReplyReader::limitArrays(ctx->reader);
     redisSetTimeout(ctx, toTimeval(m_options.commandTimeout));
     if (m_options.unixSocket.empty())
         redisEnableKeepAlive(ctx);
@@ -198,7 +199,8 @@ void Connection::ensureConnected()
 
 void Connection::failIo(const char* during)
 {
-    std::string why = m_context->ctx ? m_context->ctx->errstr : "not connected";
+    std::string why =
+        m_context->ctx ? ReplyReader::errorText(m_context->ctx->errstr) : "not connected";
     const bool timedOut = m_context->ctx && m_context->ctx->err == REDIS_ERR_IO &&
                           (errno == EAGAIN || errno == EWOULDBLOCK ||
                            why.find("temporarily unavailable") != std::string::npos);

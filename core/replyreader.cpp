@@ -6,6 +6,62 @@
 
 namespace delayq {
 
+namespace {
+
+// Set by the limited createArray so the error can say what happened instead of hiredis's
+// "Out of memory".
+thread_local bool t_tooManyElements = false;
+
+const redisReplyObjectFunctions* hiredisFunctions()
+{
+    // Every reader hiredis creates points at the same (static) default functions.
+    static const redisReplyObjectFunctions* functions = [] {
+        redisReader* probe = redisReaderCreate();
+        const redisReplyObjectFunctions* fn = probe ? probe->fn : nullptr;
+        if (probe)
+            redisReaderFree(probe);
+        return fn;
+    }();
+    return functions;
+}
+
+void* createLimitedArray(const redisReadTask* task, int elements)
+{
+    if (elements < 0 || elements > ReplyReader::kMaxElements) {
+        t_tooManyElements = true;
+        return nullptr; // hiredis turns this into a reader error
+    }
+    return hiredisFunctions()->createArray(task, elements);
+}
+
+const redisReplyObjectFunctions* limitedFunctions()
+{
+    static const redisReplyObjectFunctions functions = [] {
+        redisReplyObjectFunctions fn = *hiredisFunctions();
+        fn.createArray = createLimitedArray;
+        return fn;
+    }();
+    return &functions;
+}
+
+} // namespace
+
+std::string ReplyReader::errorText(const char* hiredisError)
+{
+    if (t_tooManyElements) {
+        t_tooManyElements = false;
+        return "a reply announced more than " + std::to_string(kMaxElements) + " elements";
+    }
+    return hiredisError;
+}
+
+void ReplyReader::limitArrays(void* reader)
+{
+    auto* r = static_cast<redisReader*>(reader);
+    if (r && hiredisFunctions() && r->fn == hiredisFunctions())
+        r->fn = const_cast<redisReplyObjectFunctions*>(limitedFunctions());
+}
+
 struct ReplyReader::State
 {
     redisReader* reader = nullptr;
@@ -21,6 +77,7 @@ ReplyReader::ReplyReader() : m_state(std::make_unique<State>())
     m_state->reader = redisReaderCreate();
     if (!m_state->reader)
         throw Error(ErrorCode::Protocol, "out of memory creating a reply reader");
+    limitArrays(m_state->reader);
 }
 
 ReplyReader::~ReplyReader() = default;
@@ -37,7 +94,7 @@ std::optional<Reply> ReplyReader::next()
     void* raw = nullptr;
     if (redisReaderGetReply(m_state->reader, &raw) != REDIS_OK)
         throw Error(ErrorCode::Protocol,
-                    std::string("malformed reply from Redis: ") + m_state->reader->errstr);
+                    "malformed reply from Redis: " + errorText(m_state->reader->errstr));
     if (!raw)
         return std::nullopt;
     Reply reply = fromHiredis(raw);

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace delayq {
@@ -26,6 +27,15 @@ public:
 
     // hiredis's reply tree (a redisReply*) copied into a Reply; the only place that does.
     static Reply fromHiredis(const void* redisReply);
+
+    // Makes a hiredis reader (a redisReader*, e.g. a context's) refuse a reply that announces
+    // more than kMaxElements elements: hiredis 0.14 allocates the whole array up front, so
+    // "*333333333" from a broken or hostile server would ask for gigabytes (the reply fuzzer
+    // found it). No delayq command reads anywhere near that many.
+    static void limitArrays(void* redisReader);
+    static constexpr int kMaxElements = 1 << 20;
+    // The text for a reader's error (hiredis's errstr), naming the limit when it was that.
+    static std::string errorText(const char* hiredisError);
 
 private:
     struct State;

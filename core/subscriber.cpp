@@ -2,6 +2,7 @@
 
 #include "connection.h"
 #include "error.h"
+#include "replyreader.h"
 #include "sigpipeblock.h"
 
 #include <hiredis.h>
@@ -81,8 +82,9 @@ void Subscriber::disconnect()
 
 void Subscriber::fail(const std::string& during)
 {
-    std::string why =
-        m_context->ctx && m_context->ctx->errstr[0] ? m_context->ctx->errstr : "connection lost";
+    std::string why = m_context->ctx && m_context->ctx->errstr[0]
+                          ? ReplyReader::errorText(m_context->ctx->errstr)
+                          : "connection lost";
     disconnect();
     throw Error(ErrorCode::Connection, during + " on " + m_options.displayUrl() +
                                            " failed: " + why + " (the next call reconnects)");
@@ -108,6 +110,7 @@ void Subscriber::subscribe(const std::string& channel)
                                                " (is redis-server running there?)");
     }
     m_context->ctx = ctx;
+    ReplyReader::limitArrays(ctx->reader);
     redisSetTimeout(ctx, toTimeval(m_options.commandTimeout));
     if (m_options.unixSocket.empty())
         redisEnableKeepAlive(ctx);
