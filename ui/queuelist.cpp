@@ -169,12 +169,19 @@ void QueueList::rediscover()
 void QueueList::setCurrentQueue(const QString& name)
 {
     m_current = name;
-    const auto matches = m_model->findItems(name, Qt::MatchExactly, 0);
-    if (!matches.isEmpty()) {
-        const QModelIndex index = m_proxy->mapFromSource(matches.first()->index());
-        m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect |
-                                                             QItemSelectionModel::Rows);
-    }
+    // The open queue or plain key is marked in its own list; the other list marks none.
+    auto mark = [&name](QTableView* view, QSortFilterProxyModel* proxy, QStandardItemModel* model) {
+        const auto matches = model->findItems(name, Qt::MatchExactly, 0);
+        if (matches.isEmpty() || name.isEmpty()) {
+            view->selectionModel()->clear();
+            return;
+        }
+        const QModelIndex index = proxy->mapFromSource(matches.first()->index());
+        view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect |
+                                                           QItemSelectionModel::Rows);
+    };
+    mark(m_view, m_proxy, m_model);
+    mark(m_plainView, m_plainProxy, m_plainModel);
 }
 
 QStringList QueueList::names() const
@@ -213,6 +220,7 @@ void QueueList::onPlainDiscovered(const PlainDiscoveryResult& result)
         unit->setEditable(false);
         m_plainModel->appendRow({key, unit, numberItem(k.size)});
     }
+    setCurrentQueue(m_current);
     emit plainKeysListed();
 }
 

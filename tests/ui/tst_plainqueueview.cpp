@@ -119,6 +119,9 @@ private slots:
         emit list->plainView()->activated(list->plainView()->model()->index(0, 0));
         QVERIFY(loaded.wait(5000));
         QVERIFY(m_window->isPlain());
+        // The open key is the one marked in the list.
+        QCOMPARE(list->plainView()->selectionModel()->currentIndex().row(), 0);
+        QVERIFY(list->plainView()->selectionModel()->isRowSelected(0));
 
         // Due order, though they were added latest first; the member is the row.
         TaskModel* model = pending()->model();
