@@ -504,10 +504,10 @@ BulkResult Queue::deleteAllDead(int batch, int maxCalls)
     return bulkScript(scripts::deleteDead, {"all", std::to_string(batch)}, batch, maxCalls);
 }
 
-long long Queue::purge(int batch, int maxCalls)
+BulkResult Queue::purge(int batch, int maxCalls)
 {
     requireWritable("purge the queue");
-    return bulkScript(scripts::purge, {std::to_string(batch)}, batch, maxCalls).done;
+    return bulkScript(scripts::purge, {std::to_string(batch)}, batch, maxCalls);
 }
 
 QueueConfig Queue::config()

@@ -58,7 +58,7 @@ public:
     BulkResult deleteAllDead(int batch = 200, int maxCalls = 0);
 
     // Deletes every task of the queue in bounded batches; keeps config and stats.
-    long long purge(int batch = 200, int maxCalls = 0);
+    BulkResult purge(int batch = 200, int maxCalls = 0);
 
     // --- config
     QueueConfig config();

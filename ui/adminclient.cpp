@@ -861,19 +861,14 @@ void AdminClient::bulkStep(BulkActionResult result, int batch)
         const int step = int(std::min<qint64>(batch, result.total - result.done));
         if (step < 1)
             return;
-        if (result.action == BulkAction::Purge) {
-            result.done += q.purge(step, 1);
-            const auto counts = q.counts();
-            result.left = counts.pending + counts.active + counts.dead;
-        } else {
-            const auto done = result.action == BulkAction::RequeueDead ? q.requeueAll(step, 1)
-                                                                       : q.deleteAllDead(step, 1);
-            result.done += done.done;
-            result.left = done.remaining;
-            if (done.done == 0)
-                return;
-        }
-        more = result.left > 0 && result.done < result.total;
+        // Each script replies with what it did and what is left, so a step is one call.
+        const delayq::BulkResult done = result.action == BulkAction::Purge ? q.purge(step, 1)
+                                        : result.action == BulkAction::RequeueDead
+                                            ? q.requeueAll(step, 1)
+                                            : q.deleteAllDead(step, 1);
+        result.done += done.done;
+        result.left = done.remaining;
+        more = done.done > 0 && result.left > 0 && result.done < result.total;
     });
     if (result.error.isEmpty() && more) {
         deliver(&AdminClient::bulkProgressed, result.tag, result.done, result.total);

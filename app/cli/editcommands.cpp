@@ -170,7 +170,7 @@ int runPurge(Context& ctx)
     if (!ctx.args().has("yes"))
         throw UsageError("purge deletes every task of the queue: add --yes to confirm");
     delayq::Queue queue = ctx.queue();
-    const long long deleted = queue.purge();
+    const long long deleted = queue.purge().done;
     if (ctx.json()) {
         JsonWriter j;
         j.beginObject().field("queue", queue.name()).field("deleted", deleted).endObject();

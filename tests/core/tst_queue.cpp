@@ -845,16 +845,16 @@ private slots:
         q.push(request("later", 60'000));
         QCOMPARE(q.claim(1, 60'000, "w").tasks.size(), size_t(1));
         const auto statsBefore = q.stats();
-        QCOMPARE(q.purge(2, 2), 4LL);
+        QCOMPARE(q.purge(2, 2).done, 4LL);
         const auto part = q.counts();
         QCOMPARE(part.pending + part.active + part.dead, 3LL);
-        QCOMPARE(q.purge(2), 3LL);
+        QCOMPARE(q.purge(2).done, 3LL);
         const auto counts = q.counts();
         QCOMPARE(counts.pending + counts.active + counts.dead, 0LL);
         QCOMPARE(m_server.cli({"KEYS", "dq:{orders}:t:*"}).trimmed(), QByteArray());
         QCOMPARE(q.config().maxAttempts, 1);
         QCOMPARE(q.stats(), statsBefore);
-        QCOMPARE(q.purge(), 0LL);
+        QCOMPARE(q.purge().done, 0LL);
         EXPECT_ERROR(ErrorCode::InvalidArgument, "", q.purge(0));
     }
 
