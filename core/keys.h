@@ -4,7 +4,7 @@
 
 namespace delayq {
 
-// The Redis key names of one native queue (DESIGN.md, "Data model"). The braces are a
+// The Redis key names of one native queue (docs/design.md, "Redis key layout"). The braces are a
 // Redis Cluster hash tag: every key of a queue lands in one slot.
 class Keys
 {

@@ -7,7 +7,7 @@
 
 namespace delayq {
 
-// Where a task is in its life (DESIGN.md, "Task life").
+// Where a task is in its life (docs/design.md, "Task life").
 enum class TaskSet
 {
     Pending,

@@ -60,7 +60,7 @@ struct WorkerOptions
     // waited for) and this worker holds none, or the queue is paused.
     bool untilEmpty = false;
 
-    // Plain mode (DESIGN.md, "Plain sorted-set queues"): consume this sorted set instead of
+    // Plain mode (docs/design.md, "Plain sorted-set queues"): consume this sorted set instead of
     // `queue`. Due members are popped atomically (each member is the task's id and payload);
     // there are no leases, acks or attempts, so delivery is AT MOST ONCE: a member whose
     // handler fails, or whose worker dies after the pop, is gone.
@@ -132,7 +132,7 @@ struct WorkerEvent
 // Called on worker threads (several at once): keep it short and thread-safe.
 using WorkerEventCallback = std::function<void(const WorkerEvent&)>;
 
-// Consumes one queue with N threads (DESIGN.md, "Threading"). Claims due tasks in batches,
+// Consumes one queue with N threads (docs/design.md, "Threads"). Claims due tasks in batches,
 // sleeps exactly until the next due time or a wake message, renews leases of long tasks,
 // reaps expired leases, and rides out Redis restarts with backoff.
 class Worker

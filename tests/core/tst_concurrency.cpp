@@ -58,7 +58,7 @@ private slots:
         for (int t = 0; t < kThreads; ++t) {
             threads.emplace_back([&, t] {
                 try {
-                    // One connection per thread (DESIGN.md, "Threading").
+                    // One connection per thread (docs/design.md, "Threads").
                     Connection conn(
                         ConnectionOptions::fromUrl(t % 2 ? m_server.unixUrl() : m_server.tcpUrl()));
                     Queue queue(conn, "race");

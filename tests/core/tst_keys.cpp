@@ -5,7 +5,7 @@
 
 using namespace delayq;
 
-// The key layout of DESIGN.md ("Data model") and the name rules that keep it safe.
+// The key layout of docs/design.md ("Redis key layout") and the name rules that keep it safe.
 class TestKeys : public QObject
 {
     Q_OBJECT
