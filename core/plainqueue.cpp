@@ -133,8 +133,12 @@ long long PlainQueue::size()
 
 long long PlainQueue::dueNow()
 {
-    return m_connection.command({"ZCOUNT", m_key, "-inf", scoreFor(m_connection.serverNowMs())})
-        .toInteger();
+    return dueBy(m_connection.serverNowMs());
+}
+
+long long PlainQueue::dueBy(long long ms)
+{
+    return m_connection.command({"ZCOUNT", m_key, "-inf", scoreFor(ms)}).toInteger();
 }
 
 std::vector<PlainQueue::Member> PlainQueue::page(long long offset, long long limit)

@@ -61,6 +61,8 @@ public:
 
     long long size();
     long long dueNow();
+    // Members due at or before ms.
+    long long dueBy(long long ms);
     std::vector<Member> page(long long offset, long long limit);
     std::vector<Member> pageFromTime(long long fromMs, long long limit);
     long long rankOfTime(long long ms);

@@ -660,6 +660,12 @@ std::vector<long long> Queue::histogram(long long fromMs, long long toMs, int bu
     return counts;
 }
 
+long long Queue::dueBy(long long ms)
+{
+    return m_connection.command({"ZCOUNT", m_keys.pending(), "-inf", std::to_string(ms)})
+        .toInteger();
+}
+
 std::vector<Task> Queue::loadTasks(const std::vector<std::pair<std::string, long long>>& members)
 {
     std::vector<std::vector<std::string>> commands;

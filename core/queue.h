@@ -73,6 +73,9 @@ public:
     // Pending tasks per bucket: `buckets` equal buckets between fromMs and toMs, one ZCOUNT
     // each in one pipeline, so the cost does not grow with the queue.
     std::vector<long long> histogram(long long fromMs, long long toMs, int buckets);
+    // Pending tasks due at or before ms: with the server's now, the overdue ones (counted as
+    // "due now" counts them).
+    long long dueBy(long long ms);
     // Tasks of a set by rank (0 = earliest), with their fields.
     std::vector<Task> page(TaskSet set, long long offset, long long limit);
     // Tasks of a set with score >= fromScore.

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 namespace delayq::ui {
 
@@ -526,16 +527,33 @@ void AdminClient::loadHistogram(quint64 tag, const QString& queue, qint64 fromMs
         QElapsedTimer timer;
         timer.start();
         result.error = guarded([&](delayq::Connection& c) {
-            if (auto p = plainFor(c, queue)) {
-                for (long long n : p->histogram(fromMs, toMs, buckets))
-                    result.counts.append(n);
-                result.serverNow = c.serverNowMs();
-                return;
-            }
-            delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
-            for (long long n : q.histogram(fromMs, toMs, buckets))
-                result.counts.append(n);
+            // Now first: a task that falls due during the reads is not counted as overdue.
             result.serverNow = c.serverNowMs();
+            const qint64 now = result.serverNow;
+            const auto plain = plainFor(c, queue);
+            std::optional<delayq::Queue> native;
+            if (!plain)
+                native.emplace(c, ss(queue), ss(m_settings.prefix));
+            auto dueBy = [&](long long ms) { return plain ? plain->dueBy(ms) : native->dueBy(ms); };
+            const auto counts = plain ? plain->histogram(fromMs, toMs, buckets)
+                                      : native->histogram(fromMs, toMs, buckets);
+            for (long long n : counts)
+                result.counts.append(n);
+            result.overdue = dueBy(now);
+            // The same bucket bounds as the histogram's, so the split matches its bars.
+            const double width = static_cast<double>(toMs - fromMs) / buckets;
+            for (int i = 0; i < buckets && now >= fromMs && now < toMs; ++i) {
+                const qint64 lo = fromMs + static_cast<qint64>(width * i);
+                const qint64 hi =
+                    i + 1 == buckets ? toMs : fromMs + static_cast<qint64>(width * (i + 1));
+                if (now >= lo && now < hi) {
+                    result.nowBucket = i;
+                    // Bounded by the bucket's count: the reads are not one snapshot.
+                    result.nowBucketOverdue =
+                        qBound<qint64>(0, result.overdue - dueBy(lo - 1), result.counts.at(i));
+                    break;
+                }
+            }
         });
         result.elapsedUs = timer.nsecsElapsed() / 1000;
         deliver(&AdminClient::histogramLoaded, result);
@@ -654,15 +672,17 @@ void AdminClient::push(quint64 tag, const PushSpec& spec)
         result.action = QStringLiteral("push");
         result.queue = spec.queue;
         result.error = guarded([&](delayq::Connection& c) {
+            result.serverNow = c.serverNowMs();
             if (auto p = plainFor(c, spec.queue)) {
                 // The payload is the member; one at a time, ZADD NX.
                 const long long at =
-                    spec.dueAtMs >= 0 ? spec.dueAtMs : c.serverNowMs() + spec.delayMs;
+                    spec.dueAtMs >= 0 ? spec.dueAtMs : result.serverNow + spec.delayMs;
                 const auto added = p->push({spec.payload.toStdString()}, at);
-                result.outcomes.append({MemberText::fromBytes(spec.payload.toStdString()),
-                                        !added.empty() && added.front()
-                                            ? QStringLiteral("created")
-                                            : QStringLiteral("exists")});
+                const bool created = !added.empty() && added.front();
+                result.outcomes.append(
+                    {MemberText::fromBytes(spec.payload.toStdString()),
+                     created ? QStringLiteral("created") : QStringLiteral("exists"),
+                     created ? at : -1});
                 return;
             }
             delayq::Queue q(c, ss(spec.queue), ss(m_settings.prefix));
@@ -683,7 +703,7 @@ void AdminClient::push(quint64 tag, const PushSpec& spec)
             }
             for (const auto& r : q.pushBatch(requests))
                 result.outcomes.append(
-                    {qs(r.id), QString::fromLatin1(delayq::pushStatusName(r.status))});
+                    {qs(r.id), QString::fromLatin1(delayq::pushStatusName(r.status)), r.due});
         });
         deliver(&AdminClient::actionFinished, result);
     });

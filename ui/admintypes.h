@@ -131,6 +131,12 @@ struct HistogramResult
     qint64 toMs = 0;
     QList<qint64> counts;
     qint64 serverNow = 0;
+    // Tasks due at or before serverNow, in the whole set: the exact overdue count.
+    qint64 overdue = 0;
+    // The bucket that holds serverNow (-1: now is outside the window), and how many of its
+    // tasks are due at or before now: the part of that bucket drawn as overdue.
+    int nowBucket = -1;
+    qint64 nowBucketOverdue = 0;
     qint64 elapsedUs = 0; // time spent on the I/O thread, for the measure mode
     QString error;
 };
@@ -168,7 +174,8 @@ struct TaskResult
 struct IdOutcome
 {
     QString id;
-    QString status; // done, not-found, active, dead, pending, created, exists, ...
+    QString status;  // done, not-found, active, dead, pending, created, exists, ...
+    qint64 due = -1; // push: the task's due time (ms), -1 when not known
 };
 
 struct ActionResult
@@ -178,6 +185,7 @@ struct ActionResult
     QString queue;
     QList<IdOutcome> outcomes;
     QString error;
+    qint64 serverNow = 0; // push: when it ran, for "due in 45m"
 };
 
 struct PushSpec

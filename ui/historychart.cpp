@@ -4,6 +4,7 @@
 
 #include <QDateTime>
 #include <QLabel>
+#include <QPen>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
@@ -47,14 +48,18 @@ HistoryChart::HistoryChart(AdminClient* client, QWidget* parent) : QWidget(paren
     m_plot->legend->setFont(font());
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
     layout->addWidget(m_plot);
-    m_plainNote = new QLabel(tr("A plain sorted set keeps no per-minute counts of acked and "
-                                "failed messages: only delayq queues do."),
-                             this);
+    // The current minute is still filling: a line at now says so, with room after it.
+    m_nowLine = new QCPItemStraightLine(m_plot);
+    m_nowLine->setPen(QPen(QColor(0x33, 0x33, 0x33), 1, Qt::DashLine));
+    m_nowLine->setVisible(false);
+    m_plot->axisRect()->setMinimumMargins(QMargins(0, 0, 24, 0));
+    m_plainNote = new QLabel(this);
     m_plainNote->setTextFormat(Qt::PlainText);
     m_plainNote->setWordWrap(true);
     m_plainNote->setAlignment(Qt::AlignCenter);
-    m_plainNote->hide();
-    layout->addWidget(m_plainNote);
+    m_plainNote->setEnabled(false);
+    layout->addWidget(m_plainNote, 1);
+    updateNote();
     connect(client, &AdminClient::historyLoaded, this, &HistoryChart::onLoaded);
 }
 
@@ -66,14 +71,32 @@ void HistoryChart::setQueue(const QString& queue)
     m_tag = 0;
     m_acked->data()->clear();
     m_failed->data()->clear();
+    m_nowLine->setVisible(false);
+    updateNote();
     m_plot->replot();
 }
 
 void HistoryChart::setPlain(bool plain)
 {
     m_plain = plain;
-    m_plot->setVisible(!plain);
-    m_plainNote->setVisible(plain);
+    updateNote();
+}
+
+void HistoryChart::updateNote()
+{
+    // Without a queue the axes would only show the epoch: a sentence says what goes here.
+    const bool note = m_plain || m_queue.isEmpty();
+    m_plainNote->setText(m_plain ? tr("A plain sorted set keeps no per-minute counts of acked "
+                                      "and failed messages: only delayq queues do.")
+                                 : tr("Open a queue to see its acked and failed tasks per "
+                                      "minute."));
+    m_plot->setVisible(!note);
+    m_plainNote->setVisible(note);
+}
+
+bool HistoryChart::isNoteShown() const
+{
+    return !m_plainNote->isHidden();
 }
 
 void HistoryChart::setUtc(bool utc)
@@ -111,8 +134,13 @@ void HistoryChart::onLoaded(const HistoryResult& result)
     }
     m_acked->setData(keys, acked, true);
     m_failed->setData(keys, failed, true);
-    if (!keys.isEmpty())
-        m_plot->xAxis->setRange(keys.first() - 30, keys.last() + 30);
+    if (!keys.isEmpty()) {
+        const double now = static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+        m_nowLine->point1->setCoords(now, 0);
+        m_nowLine->point2->setCoords(now, 1);
+        m_nowLine->setVisible(true);
+        m_plot->xAxis->setRange(keys.first() - 30, qMax(keys.last() + 30, now) + 90);
+    }
     m_plot->yAxis->setRange(0, top * 1.15);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
     m_loaded = true;

@@ -5,6 +5,7 @@
 #include <QWidget>
 
 class QCPBars;
+class QCPItemStraightLine;
 class QCustomPlot;
 class QLabel;
 
@@ -27,12 +28,15 @@ public:
     void refresh();
     void setUtc(bool utc);
     bool hasData() const { return m_loaded; }
+    // The sentence shown instead of the chart (no queue open, or a plain sorted set).
+    bool isNoteShown() const;
 
 signals:
     void loaded();
 
 private:
     void onLoaded(const HistoryResult& result);
+    void updateNote();
 
     AdminClient* m_client;
     QCustomPlot* m_plot;
@@ -40,6 +44,7 @@ private:
     bool m_plain = false;
     QCPBars* m_acked;
     QCPBars* m_failed;
+    QCPItemStraightLine* m_nowLine;
     QString m_queue;
     bool m_inFlight = false;
     bool m_loaded = false;

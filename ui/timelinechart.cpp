@@ -33,7 +33,8 @@ TimelineChart::TimelineChart(AdminClient* client, QWidget* parent)
     m_caption = new QLabel(this);
     m_caption->setTextFormat(Qt::PlainText);
     header->addWidget(m_caption, 1);
-    auto* reset = new QPushButton(tr("Reset zoom"), this);
+    m_reset = new QPushButton(tr("Reset zoom"), this);
+    auto* reset = m_reset;
     reset->setToolTip(tr("Back to the oldest overdue task through the next 24 hours"));
     header->addWidget(reset);
     layout->addLayout(header);
@@ -62,6 +63,8 @@ TimelineChart::TimelineChart(AdminClient* client, QWidget* parent)
     m_upcoming->setBrush(QColor(0x42, 0x8b, 0xca));
     for (auto* bars : {m_overdue, m_upcoming})
         bars->setSelectable(QCP::stSingleData);
+    // The bucket that holds now shows its overdue part under the part still to come.
+    m_upcoming->moveAbove(m_overdue);
 
     m_nowLine = new QCPItemStraightLine(m_plot);
     m_nowLine->setPen(QPen(QColor(0x33, 0x33, 0x33), 1.5, Qt::DashLine));
@@ -69,6 +72,13 @@ TimelineChart::TimelineChart(AdminClient* client, QWidget* parent)
     m_plot->legend->setFont(font());
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     layout->addWidget(m_plot, 1);
+    // A right margin so the last time label is not clipped at the edge.
+    m_plot->axisRect()->setMinimumMargins(QMargins(0, 0, 24, 0));
+    m_empty = new QLabel(tr("Open a queue to see when its tasks are due."), this);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setEnabled(false);
+    layout->addWidget(m_empty, 1);
+    showEmptyState(true);
 
     m_debounce = new QTimer(this);
     m_debounce->setSingleShot(true);
@@ -97,7 +107,28 @@ void TimelineChart::setQueue(const QString& queue)
     m_overdue->data()->clear();
     m_upcoming->data()->clear();
     m_bucketStarts.clear();
+    m_caption->clear();
+    showEmptyState(queue.isEmpty());
     m_plot->replot();
+}
+
+void TimelineChart::showEmptyState(bool empty)
+{
+    // Without a queue the axes would show the epoch ("00:00 Jan 1") and a stray now line.
+    m_plot->setVisible(!empty);
+    m_caption->setVisible(!empty);
+    m_reset->setVisible(!empty);
+    m_empty->setVisible(empty);
+}
+
+QString TimelineChart::captionText() const
+{
+    return m_caption->text();
+}
+
+bool TimelineChart::isEmptyStateShown() const
+{
+    return !m_empty->isHidden();
 }
 
 void TimelineChart::setEarliest(qint64 earliestMs, qint64 serverNowMs)
@@ -182,50 +213,65 @@ void TimelineChart::onLoaded(const HistogramResult& result)
         const int n = static_cast<int>(result.counts.size());
         const double width = static_cast<double>(result.toMs - result.fromMs) / qMax(1, n);
         const qint64 now = result.serverNow;
-        QVector<double> overdueKeys, overdueValues, upcomingKeys, upcomingValues;
+        QVector<double> keys, overdueValues, upcomingValues;
         m_bucketStarts.clear();
-        qint64 total = 0, overdue = 0;
+        qint64 total = 0, overdueInWindow = 0;
         for (int i = 0; i < n; ++i) {
             const qint64 start = result.fromMs + static_cast<qint64>(width * i);
+            const qint64 end =
+                i + 1 == n ? result.toMs : result.fromMs + static_cast<qint64>(width * (i + 1));
+            const qint64 count = result.counts.at(i);
             m_bucketStarts.append(start);
-            const double key = toKey(start) + width / 2000.0;
-            const double value = static_cast<double>(result.counts.at(i));
-            total += result.counts.at(i);
-            // A bucket that started before now holds tasks already due.
-            const bool isOverdue = start < now;
-            if (isOverdue)
-                overdue += result.counts.at(i);
-            overdueKeys.append(key);
-            overdueValues.append(isOverdue ? value : 0);
-            upcomingKeys.append(key);
-            upcomingValues.append(isOverdue ? 0 : value);
+            keys.append(toKey(start) + width / 2000.0);
+            total += count;
+            // Only the part of the bucket holding now that is due by now is overdue; the
+            // series are stacked, so that bucket shows both parts.
+            const qint64 overdue = i == result.nowBucket ? result.nowBucketOverdue
+                                   : end <= now          ? count
+                                                         : 0;
+            overdueInWindow += overdue;
+            overdueValues.append(static_cast<double>(overdue));
+            upcomingValues.append(static_cast<double>(count - overdue));
         }
         m_overdue->setWidth(width / 1000.0 * 0.9);
         m_upcoming->setWidth(width / 1000.0 * 0.9);
-        m_overdue->setData(overdueKeys, overdueValues, true);
-        m_upcoming->setData(upcomingKeys, upcomingValues, true);
+        m_overdue->setData(keys, overdueValues, true);
+        m_upcoming->setData(keys, upcomingValues, true);
         m_nowLine->point1->setCoords(toKey(now), 0);
         m_nowLine->point2->setCoords(toKey(now), 1);
         m_settingRange = true;
         m_plot->xAxis->setRange(toKey(result.fromMs), toKey(result.toMs));
         m_settingRange = false;
         double top = 1;
-        for (double v : overdueValues + upcomingValues)
-            top = qMax(top, v);
+        for (int i = 0; i < n; ++i)
+            top = qMax(top, overdueValues.at(i) + upcomingValues.at(i));
         m_plot->yAxis->setRange(0, top * 1.15);
-        QLocale locale;
-        m_caption->setText(
-            tr("%1 tasks due in this window, %2 overdue · bucket %3 · drag to pan, wheel to zoom, "
-               "click a bar to jump")
-                .arg(
-                    locale.toString(total), locale.toString(overdue),
-                    QString::fromStdString(delayq::formatDuration(static_cast<long long>(width)))));
+        m_caption->setText(caption(total, overdueInWindow, result.overdue, width));
         m_plot->replot(QCustomPlot::rpQueuedReplot);
         m_loaded = true;
         emit loaded(result.elapsedUs);
     }
     if (m_dirty)
         request();
+}
+
+QString TimelineChart::caption(qint64 total, qint64 overdueInWindow, qint64 overdue,
+                               double bucketMs) const
+{
+    QLocale locale;
+    QString text = total == 1
+                       ? tr("1 task due in this window, %1 overdue")
+                       : tr("%1 tasks due in this window, %2 overdue").arg(locale.toString(total));
+    text = text.arg(locale.toString(overdueInWindow));
+    // Zoomed or panned away from now: the overdue tasks must not vanish from the header.
+    if (overdue > overdueInWindow)
+        text += QStringLiteral(" ") + tr("(%1 more overdue outside this window)")
+                                          .arg(locale.toString(overdue - overdueInWindow));
+    text +=
+        QStringLiteral(" · ") +
+        tr("bucket %1 · drag to pan, wheel to zoom, click a bar to scroll the table there")
+            .arg(QString::fromStdString(delayq::formatDuration(static_cast<long long>(bucketMs))));
+    return text;
 }
 
 void TimelineChart::onRangeChanged()

@@ -8,6 +8,7 @@ class QCPBars;
 class QCPItemStraightLine;
 class QCustomPlot;
 class QLabel;
+class QPushButton;
 class QTimer;
 
 namespace delayq::ui {
@@ -17,7 +18,8 @@ class AdminClient;
 // Pending tasks per due-time bucket. The window defaults to the oldest overdue task up to
 // the next 24 h; zooming or panning asks Redis again for the visible window (one ZCOUNT per
 // bucket, so the cost does not grow with the queue). Overdue buckets are red, a line marks
-// now, and clicking a bar asks to jump the table to that bucket's start.
+// now (the bucket holding now is split at it), and clicking a bar asks to scroll the table to
+// that bucket's start.
 class TimelineChart : public QWidget
 {
     Q_OBJECT
@@ -33,6 +35,9 @@ public:
     // Back to the default window after a zoom or pan.
     void resetWindow();
     bool hasData() const { return m_loaded; }
+    QString captionText() const;
+    // Shown instead of the axes while no queue is open.
+    bool isEmptyStateShown() const;
     QCustomPlot* plot() const { return m_plot; }
     // The bucket start of a bar (for tests and clicks).
     qint64 bucketStart(int index) const;
@@ -45,7 +50,9 @@ private:
     void request();
     void onLoaded(const HistogramResult& result);
     void onRangeChanged();
+    void showEmptyState(bool empty);
     int bucketCount() const;
+    QString caption(qint64 total, qint64 overdueInWindow, qint64 overdue, double bucketMs) const;
 
     AdminClient* m_client;
     QCustomPlot* m_plot;
@@ -53,6 +60,8 @@ private:
     QCPBars* m_upcoming;
     QCPItemStraightLine* m_nowLine;
     QLabel* m_caption;
+    QLabel* m_empty;
+    QPushButton* m_reset;
     QTimer* m_debounce;
     QString m_queue;
     qint64 m_earliest = -1;
