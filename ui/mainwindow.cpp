@@ -3,6 +3,7 @@
 #include "adminclient.h"
 #include "connectiondialog.h"
 #include "connectionstatus.h"
+#include "duetext.h"
 #include "historychart.h"
 #include "plainkeybar.h"
 #include "queueactions.h"
@@ -44,7 +45,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     splitter->addWidget(m_details);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
-    splitter->setSizes({900, 280});
+    splitter->setSizes({920, 280});
     m_plainBar = new PlainKeyBar(this);
     m_plainBar->hide();
     auto* central = new QWidget(this);
@@ -62,6 +63,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_queueActions = new QueueActions(m_client, this);
     m_status = new ConnectionStatus(this);
     m_workerDock = new WorkerDock(m_client, this);
+    m_zone = new QLabel(this);
+    m_zone->setToolTip(tr("The zone of the times shown (View → UTC switches)"));
+    statusBar()->addPermanentWidget(m_zone);
     statusBar()->addPermanentWidget(m_status);
 
     buildDocks();
@@ -78,6 +82,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         m_displayUrl = info.displayUrl;
         m_clockOffsetMs = info.clockOffsetMs;
         m_tabs->setClockOffset(info.clockOffsetMs);
+        m_actions->setClockOffset(info.clockOffsetMs);
         m_actions->setReadOnly(info.readOnly, info.readOnlyReason);
         m_queueActions->setReadOnly(info.readOnly, info.readOnlyReason);
         m_workerDock->setReadOnly(info.readOnly, info.readOnlyReason);
@@ -113,6 +118,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
             [this](const QString& summary) { statusBar()->showMessage(summary, 15000); });
     connect(m_actions, &TaskActions::resultReported, this,
             [this](const QString& summary) { statusBar()->showMessage(summary, 15000); });
+    // The operator sees the task just pushed, selected, without looking for it.
+    connect(m_actions, &TaskActions::taskPushed, this,
+            [this](const QString& queue, const QString& id) {
+                if (queue == m_queue)
+                    m_tabs->selectTask(id);
+            });
     connect(m_client, &AdminClient::countsLoaded, this, &MainWindow::onCounts);
     connect(m_client, &AdminClient::taskLoaded, this, [this](const TaskResult& result) {
         const TaskRow* current = m_tabs->current()->currentTask();
@@ -123,7 +134,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     });
     connect(m_timeline, &TimelineChart::timeClicked, this, [this](qint64 ms) {
         m_tabs->setCurrentSet(TaskSetKind::Pending);
-        m_tabs->table(TaskSetKind::Pending)->jumpToTime(ms);
+        m_tabs->table(TaskSetKind::Pending)->scrollToTime(ms);
     });
     connect(m_tabs->table(TaskSetKind::Pending)->model(), &TaskModel::refreshed, this, [this] {
         TaskTable* pending = m_tabs->table(TaskSetKind::Pending);
@@ -140,6 +151,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     });
     resize(1280, 820);
     updateTitle();
+    updateZone();
 }
 
 MainWindow::~MainWindow() = default;
@@ -154,18 +166,26 @@ void MainWindow::buildDocks()
         addDockWidget(area, d);
         return d;
     };
-    dock(tr("Queues"), QStringLiteral("queuesdock"), m_queues, Qt::LeftDockWidgetArea);
+    auto* queues =
+        dock(tr("Queues"), QStringLiteral("queuesdock"), m_queues, Qt::LeftDockWidgetArea);
     auto* timeline =
         dock(tr("Timeline"), QStringLiteral("timelinedock"), m_timeline, Qt::BottomDockWidgetArea);
     auto* history = dock(tr("Acked / failed per minute"), QStringLiteral("historydock"), m_history,
                          Qt::BottomDockWidgetArea);
     splitDockWidget(timeline, history, Qt::Horizontal);
     resizeDocks({timeline, history}, {3, 1}, Qt::Horizontal);
-    addDockWidget(Qt::RightDockWidgetArea, m_workerDock);
-    // The details pane is already on the right: the worker starts hidden (View menu).
+    // A tab beside the queue list, not a third column: opened on the right it squeezed the
+    // task table to two columns. It starts hidden (View menu) and comes to the front when shown.
+    addDockWidget(Qt::LeftDockWidgetArea, m_workerDock);
+    tabifyDockWidget(queues, m_workerDock);
     m_workerDock->hide();
+    connect(m_workerDock->toggleViewAction(), &QAction::toggled, m_workerDock, [this](bool on) {
+        // After the dock is shown: raising a hidden tab does nothing.
+        if (on)
+            QTimer::singleShot(0, m_workerDock, &QDockWidget::raise);
+    });
     resizeDocks({timeline}, {260}, Qt::Vertical);
-    resizeDocks({findChild<QDockWidget*>(QStringLiteral("queuesdock"))}, {270}, Qt::Horizontal);
+    resizeDocks({queues}, {270}, Qt::Horizontal);
 }
 
 void MainWindow::buildToolBar()
@@ -392,6 +412,10 @@ void MainWindow::setPaused(bool paused)
 
 void MainWindow::setUtc(bool utc)
 {
+    if (m_utc && m_utc->isChecked() != utc)
+        m_utc->setChecked(utc); // toggled() comes back here
+    m_actions->setUtc(utc);
+    updateZone();
     m_tabs->setUtc(utc);
     m_details->setUtc(utc);
     m_timeline->setUtc(utc);
@@ -414,8 +438,11 @@ void MainWindow::showCurrentTask()
             m_taskId = task->id;
             m_client->loadTask(m_taskTag, m_queue, task->id);
         }
-    } else if (!table->view()->selectionModel()->currentIndex().isValid()) {
+    } else if (!table->hasCurrentSelected()) {
+        // Nothing selected: an old task left in the pane would look like the target of the
+        // actions, which are off. A selected row whose page is loading keeps the pane.
         m_details->clear();
+        m_fullTaskId.clear();
     }
 }
 
@@ -429,11 +456,37 @@ void MainWindow::updateTitle()
     setWindowTitle(title);
 }
 
+void MainWindow::updateZone()
+{
+    m_zone->setText(tr("Times: %1").arg(DueText::zoneName(isUtc())));
+}
+
+bool MainWindow::isUtc() const
+{
+    return m_utc && m_utc->isChecked();
+}
+
 void MainWindow::restoreLayout()
 {
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    setUtc(settings.value(QStringLiteral("view/utc"), false).toBool());
+}
+
+bool MainWindow::openLastQueue()
+{
+    // Only on the server it was open on: the same name elsewhere is another queue.
+    QSettings settings;
+    const QString server = settings.value(QStringLiteral("lastQueue/server")).toString();
+    const QString name = settings.value(QStringLiteral("lastQueue/name")).toString();
+    if (name.isEmpty() || server != ConnectionDialog::stripPassword(m_client->settings().url))
+        return false;
+    if (settings.value(QStringLiteral("lastQueue/plain"), false).toBool())
+        openPlainKey(name, QString());
+    else
+        openQueue(name);
+    return true;
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
@@ -441,6 +494,11 @@ void MainWindow::closeEvent(QCloseEvent* event)
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("view/utc"), isUtc());
+    settings.setValue(QStringLiteral("lastQueue/server"),
+                      ConnectionDialog::stripPassword(m_client->settings().url));
+    settings.setValue(QStringLiteral("lastQueue/name"), m_queue);
+    settings.setValue(QStringLiteral("lastQueue/plain"), m_plain);
     QMainWindow::closeEvent(event);
 }
 

@@ -5,6 +5,7 @@
 #include <QMainWindow>
 
 class QCheckBox;
+class QLabel;
 class QSpinBox;
 class QTimer;
 
@@ -60,7 +61,12 @@ public:
     void setRefreshInterval(int ms);
     void setPaused(bool paused);
     void setUtc(bool utc);
+    bool isUtc() const;
+    // The last session's window layout and UTC choice (not for screenshots or tests).
     void restoreLayout();
+    // Opens the queue or plain key that was open when the window last closed, if that was
+    // on the server this window is connected to; false when there is none.
+    bool openLastQueue();
 
 signals:
     void queueChanged(const QString& queue);
@@ -75,6 +81,7 @@ private:
     void buildToolBar();
     void buildMenus();
     void updateTitle();
+    void updateZone();
     void showCurrentTask();
     void onCounts(const CountsResult& result);
     void checkLoaded();
@@ -96,6 +103,7 @@ private:
     QSpinBox* m_interval = nullptr;
     QAction* m_pause = nullptr;
     QAction* m_utc = nullptr;
+    QLabel* m_zone = nullptr;
     QMenu* m_viewMenu = nullptr;
     QString m_queue;
     QString m_displayUrl;

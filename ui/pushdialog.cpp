@@ -1,5 +1,6 @@
 #include "pushdialog.h"
 
+#include "duetext.h"
 #include "error.h"
 #include "fielderror.h"
 #include "formrows.h"
@@ -8,9 +9,11 @@
 #include "timeparse.h"
 
 #include <QCheckBox>
+#include <QDateTime>
 #include <QDialogButtonBox>
 #include <QFontDatabase>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QJsonDocument>
 #include <QLabel>
@@ -60,25 +63,44 @@ PushDialog::PushDialog(const QString& queue, QWidget* parent) : QDialog(parent)
 
     m_delayMode = new QRadioButton(tr("In"), this);
     m_delayMode->setChecked(true);
-    m_delay = new QLineEdit(QStringLiteral("0s"), this);
-    m_delay->setPlaceholderText(tr("30s, 5m, 1h30m"));
+    // Empty, not "0s": pushing with no delay typed would silently mean "now".
+    m_delay = new QLineEdit(this);
+    m_delay->setPlaceholderText(tr("30s, 5m, 1h30m; 0 for now"));
     m_atMode = new QRadioButton(tr("At"), this);
     m_at = new QLineEdit(this);
     m_at->setPlaceholderText(tr("2026-12-01 09:30 (local) or …Z for UTC"));
     m_at->setEnabled(false);
     m_timeError = new FieldError(this);
+    m_dueLabel = new QLabel(this);
+    m_dueLabel->setTextFormat(Qt::PlainText);
+    // Each mode on a line of its own: side by side, the "At" example was cut.
     auto* timeRow = new QWidget(this);
-    auto* timeLayout = new QHBoxLayout(timeRow);
+    auto* timeLayout = new QGridLayout(timeRow);
     timeLayout->setContentsMargins(0, 0, 0, 0);
-    timeLayout->addWidget(m_delayMode);
-    timeLayout->addWidget(m_delay, 1);
-    timeLayout->addWidget(m_atMode);
-    timeLayout->addWidget(m_at, 2);
+    timeLayout->addWidget(m_delayMode, 0, 0);
+    timeLayout->addWidget(m_delay, 0, 1);
+    timeLayout->addWidget(m_atMode, 1, 0);
+    timeLayout->addWidget(m_at, 1, 1);
+    timeLayout->addWidget(m_dueLabel, 2, 1);
+    timeLayout->setColumnStretch(1, 1);
     form->addRow(tr("&Due"), FieldError::below(timeRow, m_timeError, this));
     connect(m_delayMode, &QRadioButton::toggled, this, [this](bool on) {
         m_delay->setEnabled(on);
         m_at->setEnabled(!on);
+        updateDue();
     });
+    connect(m_delay, &QLineEdit::textChanged, this, &PushDialog::updateDue);
+    connect(m_at, &QLineEdit::textChanged, this, &PushDialog::updateDue);
+    // A shown error goes as soon as the payload is fixed, not at the next Push.
+    connect(m_payload, &QPlainTextEdit::textChanged, this, [this] {
+        if (m_payloadError->hasError())
+            checkPayload();
+    });
+    connect(m_requireJson, &QCheckBox::toggled, this, [this] {
+        if (m_payloadError->hasError())
+            checkPayload();
+    });
+    updateDue();
 
     m_id = new QLineEdit(this);
     m_id->setPlaceholderText(tr("optional; generated when empty"));
@@ -113,6 +135,9 @@ PushDialog::PushDialog(const QString& queue, QWidget* parent) : QDialog(parent)
     layout->addLayout(form);
     layout->addWidget(buttons);
     resize(560, 480);
+    // The open queue is filled in: the payload is what the operator types first.
+    if (!queue.isEmpty())
+        m_payload->setFocus();
 }
 
 bool PushDialog::validate()
@@ -141,42 +166,12 @@ bool PushDialog::validate()
     });
 
     spec.payload = m_payload->toPlainText().toUtf8();
-    if (m_plain && spec.payload.isEmpty()) {
-        m_payloadError->setError(tr("type the message: it is the member of the sorted set"));
-        ok = false;
-    }
-    if (m_requireJson->isChecked()) {
-        QJsonParseError error;
-        QJsonDocument::fromJson(spec.payload, &error);
-        if (error.error != QJsonParseError::NoError) {
-            // Line and column help more than a byte offset in a multi-line editor.
-            const QByteArray before = spec.payload.left(error.offset);
-            const int line = static_cast<int>(before.count('\n')) + 1;
-            const int column = static_cast<int>(error.offset - before.lastIndexOf('\n'));
-            m_payloadError->setError(tr("not valid JSON: %1 at line %2, column %3 (untick "
-                                        "\"Must be valid JSON\" to send plain text)")
-                                         .arg(error.errorString())
-                                         .arg(line)
-                                         .arg(column));
-            ok = false;
-        } else {
-            m_payloadError->setError({});
-        }
-    } else if (!m_plain || !spec.payload.isEmpty()) {
-        m_payloadError->setError({});
-    }
+    ok = checkPayload() && ok;
 
     check(m_timeError, [&] {
-        if (m_delayMode->isChecked()) {
-            spec.delayMs = delayq::parseDuration(m_delay->text().trimmed().toStdString());
-        } else {
-            const QString text = m_at->text().trimmed();
-            if (text.isEmpty())
-                throw delayq::Error(
-                    delayq::ErrorCode::InvalidArgument,
-                    tr("type a date and time, e.g. 2026-12-01 09:30").toStdString());
-            spec.dueAtMs = delayq::parseTime(text.toStdString());
-        }
+        const qint64 at = dueAt(&spec.delayMs);
+        if (!m_delayMode->isChecked())
+            spec.dueAtMs = at;
     });
 
     check(m_idError, [&] {
@@ -197,6 +192,74 @@ bool PushDialog::validate()
     if (ok)
         m_spec = spec;
     return ok;
+}
+
+bool PushDialog::checkPayload()
+{
+    const QByteArray payload = m_payload->toPlainText().toUtf8();
+    if (m_plain && payload.isEmpty()) {
+        m_payloadError->setError(tr("type the message: it is the member of the sorted set"));
+        return false;
+    }
+    if (m_requireJson->isChecked()) {
+        QJsonParseError error;
+        QJsonDocument::fromJson(payload, &error);
+        if (error.error != QJsonParseError::NoError) {
+            // Line and column help more than a byte offset in a multi-line editor.
+            const QByteArray before = payload.left(error.offset);
+            const int line = static_cast<int>(before.count('\n')) + 1;
+            const int column = static_cast<int>(error.offset - before.lastIndexOf('\n'));
+            m_payloadError->setError(tr("not valid JSON: %1 at line %2, column %3 (untick "
+                                        "\"Must be valid JSON\" to send plain text)")
+                                         .arg(error.errorString())
+                                         .arg(line)
+                                         .arg(column));
+            return false;
+        }
+    }
+    m_payloadError->setError({});
+    return true;
+}
+
+qint64 PushDialog::dueAt(qint64* delayMs) const
+{
+    const qint64 now = QDateTime::currentMSecsSinceEpoch() + m_clockOffsetMs;
+    if (m_delayMode->isChecked()) {
+        const qint64 delay = DueText::parseDelay(m_delay->text());
+        if (delayMs)
+            *delayMs = delay;
+        return now + delay;
+    }
+    const QString text = m_at->text().trimmed();
+    if (text.isEmpty())
+        throw delayq::Error(delayq::ErrorCode::InvalidArgument,
+                            tr("type a date and time, e.g. 2026-12-01 09:30").toStdString());
+    return delayq::parseTime(text.toStdString());
+}
+
+void PushDialog::setClock(qint64 clockOffsetMs, bool utc)
+{
+    m_clockOffsetMs = clockOffsetMs;
+    m_utc = utc;
+    updateDue();
+}
+
+void PushDialog::updateDue()
+{
+    // The due time as the fields stand, before anything is sent; an error waits for Push.
+    try {
+        const qint64 now = QDateTime::currentMSecsSinceEpoch() + m_clockOffsetMs;
+        m_dueLabel->setText(tr("Due %1").arg(DueText::describe(dueAt(nullptr), now, m_utc)));
+        m_timeError->setError({});
+    } catch (const delayq::Error&) {
+        m_dueLabel->setText(m_delayMode->isChecked() ? tr("Type a delay to see the due time.")
+                                                     : tr("Type a time to see it here."));
+    }
+}
+
+QString PushDialog::dueText() const
+{
+    return m_dueLabel->text();
 }
 
 void PushDialog::setPlain(bool plain)

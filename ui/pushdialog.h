@@ -8,6 +8,7 @@
 #include <memory>
 
 class QCheckBox;
+class QLabel;
 class QLineEdit;
 class QFormLayout;
 class QPlainTextEdit;
@@ -53,9 +54,19 @@ public:
     // and copies do not apply (an identical member would only be the same one again).
     void setPlain(bool plain);
 
+    // The server's clock (offset from this machine's) and the zone for the live due time.
+    void setClock(qint64 clockOffsetMs, bool utc);
+    // "Due 06:24:57, in 45m", updated as the delay or the time is typed.
+    QString dueText() const;
+
     void accept() override;
 
 private:
+    bool checkPayload();
+    // The due time (ms) the fields give; the delay too in "In" mode. Throws delayq::Error.
+    qint64 dueAt(qint64* delayMs) const;
+    void updateDue();
+
     QLineEdit* m_queue;
     FieldError* m_queueError;
     QPlainTextEdit* m_payload;
@@ -66,6 +77,9 @@ private:
     QLineEdit* m_delay;
     QLineEdit* m_at;
     FieldError* m_timeError;
+    QLabel* m_dueLabel;
+    qint64 m_clockOffsetMs = 0;
+    bool m_utc = false;
     QLineEdit* m_id;
     FieldError* m_idError;
     QSpinBox* m_maxAttempts;

@@ -1,6 +1,7 @@
 #include "queueactions.h"
 
 #include "adminclient.h"
+#include "confirmation.h"
 #include "plaintooltip.h"
 #include "purgedialog.h"
 
@@ -18,14 +19,6 @@ namespace delayq::ui {
 namespace {
 
 // "1 task", "12,345 dead tasks"
-QString tasks(qint64 n, const QString& adjective = {})
-{
-    const QString noun = n == 1 ? QObject::tr("task") : QObject::tr("tasks");
-    const QString number = QLocale().toString(n);
-    return adjective.isEmpty() ? number + QLatin1Char(' ') + noun
-                               : number + QLatin1Char(' ') + adjective + QLatin1Char(' ') + noun;
-}
-
 QString runningLabel(BulkAction action, const QString& queue, qint64 done, qint64 total)
 {
     const QString of =
@@ -67,13 +60,7 @@ QueueActions::QueueActions(AdminClient* client, QWidget* window)
     connect(client, &AdminClient::bulkProgressed, this, &QueueActions::onProgress);
     connect(client, &AdminClient::bulkFinished, this, &QueueActions::onFinished);
 
-    m_confirm = [this](const QString& title, const QString& text) {
-        QMessageBox box(QMessageBox::Warning, title, text, QMessageBox::Yes | QMessageBox::No,
-                        m_window);
-        box.setTextFormat(Qt::PlainText);
-        box.setDefaultButton(QMessageBox::No);
-        return box.exec() == QMessageBox::Yes;
-    };
+    m_confirm = [this](const Confirmation& confirmation) { return confirmation.ask(m_window); };
     updateEnabled();
 }
 
@@ -123,9 +110,9 @@ QProgressDialog* QueueActions::progressDialog() const
     return m_progress;
 }
 
-bool QueueActions::confirm(const QString& title, const QString& text)
+bool QueueActions::confirm(const Confirmation& confirmation)
 {
-    return m_confirm ? m_confirm(title, text) : false;
+    return m_confirm ? m_confirm(confirmation) : false;
 }
 
 void QueueActions::ask(BulkAction action)
@@ -178,15 +165,24 @@ void QueueActions::onCounts(const CountsResult& counts)
     }
     const bool requeue = m_asked == BulkAction::RequeueDead;
     m_confirmed = counts.dead;
-    const bool yes =
-        requeue ? confirm(tr("Requeue all dead tasks"),
-                          tr("Move all %1 of queue %2 back to pending, due now?\n\nEach starts "
-                             "again with no attempts used. Tasks that die while this runs stay "
-                             "dead.")
-                              .arg(tasks(counts.dead, tr("dead")), queue))
-                : confirm(tr("Delete all dead tasks"),
-                          tr("Delete all %1 of queue %2 for good?\n\nThis cannot be undone.")
-                              .arg(tasks(counts.dead, tr("dead")), queue));
+    Confirmation confirmation;
+    confirmation.icon = QMessageBox::Warning;
+    confirmation.rejectText = tr("Keep");
+    if (requeue) {
+        confirmation.title = tr("Requeue all dead tasks");
+        confirmation.text = tr("Move all %1 of queue %2 back to pending, due now?\n\nEach starts "
+                               "again with no attempts used. Tasks that die while this runs stay "
+                               "dead.")
+                                .arg(Confirmation::tasks(counts.dead, tr("dead")), queue);
+        confirmation.acceptText = tr("Requeue %1").arg(Confirmation::tasks(counts.dead, QString()));
+        confirmation.rejectText = tr("Leave them dead");
+    } else {
+        confirmation.title = tr("Delete all dead tasks");
+        confirmation.text = tr("Delete all %1 of queue %2 for good?\n\nThis cannot be undone.")
+                                .arg(Confirmation::tasks(counts.dead, tr("dead")), queue);
+        confirmation.acceptText = tr("Delete %1").arg(Confirmation::tasks(counts.dead, QString()));
+    }
+    const bool yes = confirm(confirmation);
     if (yes && !m_readOnly && m_running == 0)
         start(m_asked, queue);
 }
@@ -279,13 +275,13 @@ QString QueueActions::summarize(const BulkActionResult& r)
     switch (r.action) {
     case BulkAction::RequeueDead:
         done = tr("Requeued %1 of %2: they are pending again, due now.")
-                   .arg(tasks(r.done, dead), r.queue);
+                   .arg(Confirmation::tasks(r.done, dead), r.queue);
         break;
     case BulkAction::DeleteDead:
-        done = tr("Deleted %1 of %2 for good.").arg(tasks(r.done, dead), r.queue);
+        done = tr("Deleted %1 of %2 for good.").arg(Confirmation::tasks(r.done, dead), r.queue);
         break;
     case BulkAction::Purge:
-        done = tr("Purged %1 from %2.").arg(tasks(r.done), r.queue);
+        done = tr("Purged %1 from %2.").arg(Confirmation::tasks(r.done), r.queue);
         break;
     }
     if (!r.error.isEmpty())
@@ -297,7 +293,8 @@ QString QueueActions::summarize(const BulkActionResult& r)
         return (r.action == BulkAction::Purge
                     ? tr("%1 %2 arrived while it ran and stay: purge again for them.")
                     : tr("%1 %2 died while it ran and stay dead: run it again for them."))
-            .arg(done, tasks(r.left, r.action == BulkAction::Purge ? QString() : dead));
+            .arg(done,
+                 Confirmation::tasks(r.left, r.action == BulkAction::Purge ? QString() : dead));
     return done;
 }
 

@@ -2,6 +2,7 @@
 
 #include "admintypes.h"
 #include "bulkaction.h"
+#include "confirmation.h"
 
 #include <QObject>
 #include <QPointer>
@@ -28,7 +29,7 @@ class QueueActions : public QObject
     Q_OBJECT
 
 public:
-    using ConfirmHandler = std::function<bool(const QString& title, const QString& text)>;
+    using ConfirmHandler = std::function<bool(const Confirmation& confirmation)>;
 
     QueueActions(AdminClient* client, QWidget* window);
 
@@ -68,7 +69,7 @@ private:
     void onProgress(quint64 tag, qint64 done, qint64 total);
     void onFinished(const BulkActionResult& result);
     void updateEnabled();
-    bool confirm(const QString& title, const QString& text);
+    bool confirm(const Confirmation& confirmation);
 
     AdminClient* m_client;
     QWidget* m_window;

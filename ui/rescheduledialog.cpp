@@ -1,5 +1,7 @@
 #include "rescheduledialog.h"
 
+#include "confirmation.h"
+#include "duetext.h"
 #include "error.h"
 #include "fielderror.h"
 #include "timeparse.h"
@@ -15,15 +17,23 @@
 
 namespace delayq::ui {
 
-RescheduleDialog::RescheduleDialog(int taskCount, QWidget* parent) : QDialog(parent)
+RescheduleDialog::RescheduleDialog(const QList<TaskRow>& tasks, QWidget* parent) : QDialog(parent)
 {
     setWindowTitle(tr("Reschedule"));
-    auto* intro = new QLabel(tr("Reschedule %n task(s) to:", nullptr, taskCount), this);
+    for (const TaskRow& task : tasks) {
+        m_earliest = m_earliest == 0 ? task.score : qMin(m_earliest, task.score);
+        m_latest = qMax(m_latest, task.score);
+    }
+    m_current = new QLabel(this);
+    m_current->setTextFormat(Qt::PlainText);
+    auto* intro = new QLabel(tr("Reschedule %1 to:").arg(Confirmation::tasks(tasks.size())), this);
     intro->setTextFormat(Qt::PlainText);
 
     m_inMode = new QRadioButton(tr("In"), this);
     m_delay = new QLineEdit(QStringLiteral("10m"), this);
     m_delay->setPlaceholderText(tr("30s, 5m, 1h30m (from the server's now)"));
+    m_newDue = new QLabel(this);
+    m_newDue->setTextFormat(Qt::PlainText);
     m_atMode = new QRadioButton(tr("At"), this);
     m_at = new QLineEdit(QString::fromStdString(
                              delayq::formatTime(QDateTime::currentMSecsSinceEpoch() + 3600 * 1000)),
@@ -39,16 +49,20 @@ RescheduleDialog::RescheduleDialog(int taskCount, QWidget* parent) : QDialog(par
     grid->addWidget(m_atMode, 1, 0);
     grid->addWidget(m_at, 1, 1);
     grid->addWidget(m_nowMode, 2, 0, 1, 2);
-    grid->addWidget(m_error, 3, 0, 1, 2);
+    grid->addWidget(m_newDue, 3, 0, 1, 2);
+    grid->addWidget(m_error, 4, 0, 1, 2);
     grid->setColumnStretch(1, 1);
 
     auto update = [this] {
         m_delay->setEnabled(m_inMode->isChecked());
         m_at->setEnabled(m_atMode->isChecked());
         m_error->setError({});
+        updateTexts();
     };
     for (auto* radio : {m_inMode, m_atMode, m_nowMode})
         connect(radio, &QRadioButton::toggled, this, update);
+    connect(m_delay, &QLineEdit::textChanged, this, &RescheduleDialog::updateTexts);
+    connect(m_at, &QLineEdit::textChanged, this, &RescheduleDialog::updateTexts);
     update();
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
@@ -57,32 +71,77 @@ RescheduleDialog::RescheduleDialog(int taskCount, QWidget* parent) : QDialog(par
     connect(buttons, &QDialogButtonBox::rejected, this, &RescheduleDialog::reject);
 
     auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_current);
     layout->addWidget(intro);
     layout->addLayout(grid);
     layout->addStretch(1);
     layout->addWidget(buttons);
-    resize(460, 220);
+    resize(480, 260);
+}
+
+void RescheduleDialog::read()
+{
+    if (m_nowMode->isChecked()) {
+        m_dueAtMs = -1;
+        m_delayMs = 0;
+    } else if (m_inMode->isChecked()) {
+        m_dueAtMs = -1;
+        m_delayMs = DueText::parseDelay(m_delay->text());
+    } else {
+        m_delayMs = 0;
+        m_dueAtMs = delayq::parseTime(m_at->text().trimmed().toStdString());
+    }
 }
 
 bool RescheduleDialog::validate()
 {
     try {
-        if (m_nowMode->isChecked()) {
-            m_dueAtMs = -1;
-            m_delayMs = 0;
-        } else if (m_inMode->isChecked()) {
-            m_dueAtMs = -1;
-            m_delayMs = delayq::parseDuration(m_delay->text().trimmed().toStdString());
-        } else {
-            m_delayMs = 0;
-            m_dueAtMs = delayq::parseTime(m_at->text().trimmed().toStdString());
-        }
+        read();
     } catch (const delayq::Error& e) {
         m_error->setError(QString::fromUtf8(e.what()));
         return false;
     }
     m_error->setError({});
     return true;
+}
+
+void RescheduleDialog::setClock(qint64 clockOffsetMs, bool utc)
+{
+    m_clockOffsetMs = clockOffsetMs;
+    m_utc = utc;
+    updateTexts();
+}
+
+void RescheduleDialog::updateTexts()
+{
+    const qint64 now = QDateTime::currentMSecsSinceEpoch() + m_clockOffsetMs;
+    if (m_latest == 0)
+        m_current->clear();
+    else if (m_earliest == m_latest)
+        m_current->setText(tr("Now due %1.").arg(DueText::describe(m_earliest, now, m_utc)));
+    else
+        m_current->setText(tr("Now due between %1 and %2.")
+                               .arg(DueText::describe(m_earliest, now, m_utc),
+                                    DueText::describe(m_latest, now, m_utc)));
+    try {
+        read();
+        const qint64 due = m_dueAtMs >= 0 ? m_dueAtMs : now + m_delayMs;
+        m_newDue->setText(tr("New due time: %1").arg(DueText::describe(due, now, m_utc)));
+        m_error->setError({});
+    } catch (const delayq::Error&) {
+        // The reason is given at Reschedule; while typing, only the preview waits.
+        m_newDue->setText(tr("New due time: type a delay or a time."));
+    }
+}
+
+QString RescheduleDialog::currentDueText() const
+{
+    return m_current->text();
+}
+
+QString RescheduleDialog::newDueText() const
+{
+    return m_newDue->text();
 }
 
 void RescheduleDialog::accept()

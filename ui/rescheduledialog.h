@@ -1,7 +1,10 @@
 #pragma once
 
+#include "admintypes.h"
+
 #include <QDialog>
 
+class QLabel;
 class QLineEdit;
 class QRadioButton;
 
@@ -9,13 +12,19 @@ namespace delayq::ui {
 
 class FieldError;
 
-// Reschedule the selected tasks to an absolute time, a delay from now, or now.
+// Reschedule the selected tasks to an absolute time, a delay from now, or now. Says when the
+// tasks are due now and, as the fields are typed, when they will be.
 class RescheduleDialog : public QDialog
 {
     Q_OBJECT
 
 public:
-    RescheduleDialog(int taskCount, QWidget* parent = nullptr);
+    explicit RescheduleDialog(const QList<TaskRow>& tasks, QWidget* parent = nullptr);
+
+    // The server's clock (offset from this machine's) and the zone of the shown times.
+    void setClock(qint64 clockOffsetMs, bool utc);
+    QString currentDueText() const;
+    QString newDueText() const;
 
     bool validate();
     // After validate(): dueAtMs >= 0 is absolute, else delayMs from the server's now.
@@ -32,12 +41,22 @@ public:
     void accept() override;
 
 private:
+    // Throws delayq::Error; fills m_dueAtMs and m_delayMs.
+    void read();
+    void updateTexts();
+
     QRadioButton* m_atMode;
     QRadioButton* m_inMode;
     QRadioButton* m_nowMode;
     QLineEdit* m_at;
     QLineEdit* m_delay;
     FieldError* m_error;
+    QLabel* m_current;
+    QLabel* m_newDue;
+    qint64 m_earliest = 0;
+    qint64 m_latest = 0;
+    qint64 m_clockOffsetMs = 0;
+    bool m_utc = false;
     qint64 m_dueAtMs = -1;
     qint64 m_delayMs = 0;
 };

@@ -1,6 +1,7 @@
 #include "taskactions.h"
 
 #include "adminclient.h"
+#include "duetext.h"
 #include "membertext.h"
 #include "plaintooltip.h"
 #include "pushdialog.h"
@@ -9,7 +10,9 @@
 #include "tasktabs.h"
 
 #include <QAction>
+#include <QDateTime>
 #include <QItemSelectionModel>
+#include <QLocale>
 #include <QMap>
 #include <QMessageBox>
 #include <QTableView>
@@ -91,13 +94,7 @@ TaskActions::TaskActions(AdminClient* client, TaskTabs* tabs, QWidget* window)
         connect(tabs->table(set)->view()->selectionModel(), &QItemSelectionModel::selectionChanged,
                 this, &TaskActions::updateEnabled);
 
-    m_confirm = [this](const QString& title, const QString& text) {
-        QMessageBox box(QMessageBox::Question, title, text, QMessageBox::Yes | QMessageBox::No,
-                        m_window);
-        box.setTextFormat(Qt::PlainText);
-        box.setDefaultButton(QMessageBox::No);
-        return box.exec() == QMessageBox::Yes;
-    };
+    m_confirm = [this](const Confirmation& confirmation) { return confirmation.ask(m_window); };
     updateEnabled();
 }
 
@@ -143,25 +140,79 @@ void TaskActions::updateEnabled()
     m_find->setEnabled(open);
 }
 
-bool TaskActions::confirm(const QString& title, const QString& text)
+bool TaskActions::confirm(const Confirmation& confirmation)
 {
-    return m_confirm ? m_confirm(title, text) : false;
+    return m_confirm ? m_confirm(confirmation) : false;
 }
 
-QStringList TaskActions::selection(const QString& verb)
+qint64 TaskActions::serverNow() const
+{
+    return QDateTime::currentMSecsSinceEpoch() + m_clockOffsetMs;
+}
+
+QList<TaskRow> TaskActions::selection(const QString& verb)
 {
     TaskTable* table = m_tabs->current();
-    const QStringList ids = table->selectedIds();
+    const QList<TaskRow> tasks = table->selectedTasks();
     const int rows = static_cast<int>(table->view()->selectionModel()->selectedRows().size());
-    if (ids.isEmpty())
+    if (tasks.isEmpty())
         emit resultReported(tr("Nothing to %1: select tasks first").arg(verb), false);
-    else if (ids.size() < rows)
+    else if (tasks.size() < rows)
         emit resultReported(tr("%1 of the %2 selected rows are still loading and are left out")
-                                .arg(rows - ids.size())
+                                .arg(rows - tasks.size())
                                 .arg(rows),
                             false);
+    return tasks;
+}
+
+QString TaskActions::describeTasks(const QList<TaskRow>& tasks, TaskSetKind set, bool plain,
+                                   qint64 nowMs, bool utc)
+{
+    constexpr int kShown = 5;
+    constexpr int kPreview = 60;
+    auto preview = [](const QString& text) {
+        const QString line = text.simplified();
+        return line.size() > kPreview ? line.left(kPreview) + QChar(0x2026) : line;
+    };
+    QStringList lines;
+    for (const TaskRow& task : tasks.mid(0, kShown)) {
+        const QString when = DueText::describe(task.score, nowMs, utc);
+        QString line = QStringLiteral("• ");
+        if (plain) {
+            line += preview(MemberText::displayText(task.id.left(kPreview * 4))) +
+                    QStringLiteral(" — ") + tr("due %1").arg(when);
+        } else if (set == TaskSetKind::Dead) {
+            line +=
+                MemberText::displayText(task.id) + QStringLiteral(" — ") + tr("died %1").arg(when);
+            if (!task.lastError.isEmpty())
+                line += QStringLiteral(" — ") + preview(task.lastError);
+        } else {
+            line +=
+                MemberText::displayText(task.id) + QStringLiteral(" — ") + tr("due %1").arg(when);
+            const QString payload =
+                preview(MemberText::displayBytes(task.payload.left(kPreview * 4).toStdString()));
+            if (!payload.isEmpty())
+                line += QStringLiteral(" — ") + payload;
+        }
+        lines.append(line);
+    }
+    if (tasks.size() > kShown)
+        lines.append(tr("and %1 more").arg(QLocale().toString(tasks.size() - kShown)));
+    return lines.join(QLatin1Char('\n'));
+}
+
+namespace {
+
+QStringList idsOf(const QList<TaskRow>& tasks)
+{
+    QStringList ids;
+    ids.reserve(tasks.size());
+    for (const TaskRow& task : tasks)
+        ids.append(task.id);
     return ids;
 }
+
+} // namespace
 
 void TaskActions::onPush()
 {
@@ -170,6 +221,7 @@ void TaskActions::onPush()
     auto* dialog = new PushDialog(m_queue, m_window);
     dialog->setPlain(m_plain);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setClock(m_clockOffsetMs, m_utc);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         const quint64 tag = AdminClient::newTag();
         m_tags.append(tag);
@@ -184,30 +236,45 @@ void TaskActions::onCancel()
 {
     if (m_readOnly || !m_cancel->isEnabled())
         return;
-    const QStringList ids = selection(tr("cancel"));
-    if (ids.isEmpty())
+    const QList<TaskRow> tasks = selection(tr("cancel"));
+    if (tasks.isEmpty())
         return;
-    if (!confirm(tr("Cancel tasks"),
-                 tr("Cancel %n pending task(s) of queue %1?\n\nThey are deleted and will not run. "
-                    "A task a worker has already started is left alone.",
-                    nullptr, static_cast<int>(ids.size()))
-                     .arg(m_queue)))
+    const qint64 n = tasks.size();
+    Confirmation confirmation;
+    confirmation.title = m_plain ? tr("Cancel messages") : tr("Cancel tasks");
+    confirmation.text =
+        (m_plain ? tr("Remove %1 from %2? They will not be delivered.")
+                       .arg(n == 1 ? tr("1 message") : tr("%1 messages").arg(n), m_queue)
+                 : tr("Cancel %1 of queue %2?\n\nThey are deleted and will not run. A task a "
+                      "worker has already started is left alone.")
+                       .arg(Confirmation::tasks(n, tr("pending")), m_queue)) +
+        QStringLiteral("\n\n") +
+        describeTasks(tasks, TaskSetKind::Pending, m_plain, serverNow(), m_utc);
+    confirmation.acceptText =
+        m_plain ? (n == 1 ? tr("Cancel 1 message") : tr("Cancel %1 messages").arg(n))
+                : tr("Cancel %1").arg(Confirmation::tasks(n));
+    confirmation.rejectText = tr("Keep");
+    if (!confirm(confirmation))
         return;
+    m_tabs->current()->clearSelection();
     const quint64 tag = AdminClient::newTag();
     m_tags.append(tag);
-    m_client->cancel(tag, m_queue, ids);
+    m_client->cancel(tag, m_queue, idsOf(tasks));
 }
 
 void TaskActions::onReschedule()
 {
     if (m_readOnly || !m_reschedule->isEnabled())
         return;
-    const QStringList ids = selection(tr("reschedule"));
-    if (ids.isEmpty())
+    const QList<TaskRow> tasks = selection(tr("reschedule"));
+    if (tasks.isEmpty())
         return;
-    auto* dialog = new RescheduleDialog(static_cast<int>(ids.size()), m_window);
+    auto* dialog = new RescheduleDialog(tasks, m_window);
+    dialog->setClock(m_clockOffsetMs, m_utc);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QDialog::accepted, this, [this, dialog, ids] {
+    connect(dialog, &QDialog::accepted, this, [this, dialog, ids = idsOf(tasks)] {
+        // The rescheduled tasks move away from their rows: select nothing, as after Cancel.
+        m_tabs->table(TaskSetKind::Pending)->clearSelection();
         const quint64 tag = AdminClient::newTag();
         m_tags.append(tag);
         m_client->reschedule(tag, m_queue, ids, dialog->dueAtMs(), dialog->delayMs());
@@ -221,40 +288,67 @@ void TaskActions::onRequeue()
 {
     if (m_readOnly || !m_requeue->isEnabled())
         return;
-    const QStringList ids = selection(tr("requeue"));
-    if (ids.isEmpty())
+    const QList<TaskRow> tasks = selection(tr("requeue"));
+    if (tasks.isEmpty())
         return;
-    if (!confirm(tr("Requeue dead tasks"),
-                 tr("Move %n dead task(s) of queue %1 back to pending, due now?", nullptr,
-                    static_cast<int>(ids.size()))
-                     .arg(m_queue)))
+    const qint64 n = tasks.size();
+    Confirmation confirmation;
+    confirmation.title = tr("Requeue dead tasks");
+    confirmation.text =
+        tr("Move %1 of queue %2 back to pending, due now?\n\nTheir attempts start again from "
+           "0: each gets the full number of tries again.")
+            .arg(Confirmation::tasks(n, tr("dead")), m_queue) +
+        QStringLiteral("\n\n") + describeTasks(tasks, TaskSetKind::Dead, false, serverNow(), m_utc);
+    confirmation.acceptText = tr("Requeue %1").arg(Confirmation::tasks(n));
+    confirmation.rejectText = tr("Leave dead");
+    if (!confirm(confirmation))
         return;
+    m_tabs->current()->clearSelection();
     const quint64 tag = AdminClient::newTag();
     m_tags.append(tag);
-    m_client->requeue(tag, m_queue, ids);
+    m_client->requeue(tag, m_queue, idsOf(tasks));
 }
 
 void TaskActions::onDeleteDead()
 {
     if (m_readOnly || !m_deleteDead->isEnabled())
         return;
-    const QStringList ids = selection(tr("delete"));
-    if (ids.isEmpty())
+    const QList<TaskRow> tasks = selection(tr("delete"));
+    if (tasks.isEmpty())
         return;
-    if (!confirm(tr("Delete dead tasks"),
-                 tr("Delete %n dead task(s) of queue %1 for good? This cannot be undone.", nullptr,
-                    static_cast<int>(ids.size()))
-                     .arg(m_queue)))
+    const qint64 n = tasks.size();
+    Confirmation confirmation;
+    confirmation.icon = QMessageBox::Warning;
+    confirmation.title = tr("Delete dead tasks");
+    confirmation.text = tr("Delete %1 of queue %2 for good? This cannot be undone.")
+                            .arg(Confirmation::tasks(n, tr("dead")), m_queue) +
+                        QStringLiteral("\n\n") +
+                        describeTasks(tasks, TaskSetKind::Dead, false, serverNow(), m_utc);
+    confirmation.acceptText = tr("Delete %1").arg(Confirmation::tasks(n));
+    confirmation.rejectText = tr("Keep");
+    if (!confirm(confirmation))
         return;
+    m_tabs->current()->clearSelection();
     const quint64 tag = AdminClient::newTag();
     m_tags.append(tag);
-    m_client->deleteDead(tag, m_queue, ids);
+    m_client->deleteDead(tag, m_queue, idsOf(tasks));
 }
 
-QString TaskActions::summarize(const ActionResult& result)
+QString TaskActions::summarize(const ActionResult& result, bool utc)
 {
     if (!result.error.isEmpty())
         return tr("Could not %1: %2").arg(result.action, result.error);
+    if (result.action == QLatin1String("push") && result.outcomes.size() == 1) {
+        const IdOutcome& pushed = result.outcomes.first();
+        const bool created = pushed.status == QLatin1String("created");
+        if ((created || pushed.status == QLatin1String("replaced")) && pushed.due >= 0) {
+            const QString id = MemberText::displayText(pushed.id.left(80));
+            const QString when = DueText::describe(pushed.due, result.serverNow, utc);
+            return created
+                       ? tr("Pushed %1 due %2 to queue %3.").arg(id, when, result.queue)
+                       : tr("Replaced %1, now due %2, in queue %3.").arg(id, when, result.queue);
+        }
+    }
     QMap<QString, int> byStatus;
     for (const auto& o : result.outcomes)
         ++byStatus[o.status];
@@ -280,7 +374,7 @@ void TaskActions::onFinished(const ActionResult& result)
 {
     if (!m_tags.removeOne(result.tag))
         return;
-    const QString summary = summarize(result);
+    const QString summary = summarize(result, m_utc);
     bool allDone = result.error.isEmpty();
     QStringList details;
     for (const auto& o : result.outcomes) {
@@ -293,6 +387,8 @@ void TaskActions::onFinished(const ActionResult& result)
                            o.status);
     }
     emit resultReported(summary, allDone);
+    if (result.action == QLatin1String("push") && result.outcomes.size() == 1 && allDone)
+        emit taskPushed(result.queue, result.outcomes.first().id);
     if (!allDone && m_confirm) {
         auto* box = new QMessageBox(allDone ? QMessageBox::Information : QMessageBox::Warning,
                                     tr("Result"), summary, QMessageBox::Ok, m_window);

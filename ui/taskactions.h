@@ -1,6 +1,7 @@
 #pragma once
 
 #include "admintypes.h"
+#include "confirmation.h"
 
 #include <QObject>
 #include <QPointer>
@@ -18,14 +19,16 @@ class TaskTabs;
 
 // The task actions with their shortcuts: push (Ctrl+N), cancel (Del), reschedule (Ctrl+R),
 // requeue and delete dead tasks, refresh (F5), find (Ctrl+F). Each asks for confirmation
-// stating what will happen to how many tasks, and reports what happened to each.
+// naming the tasks it touches (ids, due times, payload previews) with buttons that say the
+// action, and reports what happened to each. Once confirmed, the selection is cleared, so a
+// second key press cannot land on the task that slid into the row.
 // Writes are disabled, with the reason as tooltip, when the session is read-only.
 class TaskActions : public QObject
 {
     Q_OBJECT
 
 public:
-    using ConfirmHandler = std::function<bool(const QString& title, const QString& text)>;
+    using ConfirmHandler = std::function<bool(const Confirmation& confirmation)>;
 
     TaskActions(AdminClient* client, TaskTabs* tabs, QWidget* window);
 
@@ -43,6 +46,9 @@ public:
     // On a plain sorted set only push, cancel and reschedule apply.
     void setPlain(bool plain);
     bool isReadOnly() const { return m_readOnly; }
+    // Due times in the texts: UTC or local, and "in 5m" from the server's clock.
+    void setUtc(bool utc) { m_utc = utc; }
+    void setClockOffset(qint64 ms) { m_clockOffsetMs = ms; }
     // Tests answer the confirmations themselves; the default asks with a message box.
     void setConfirmHandler(ConfirmHandler handler) { m_confirm = std::move(handler); }
     // The push or reschedule dialog currently open (non-modal to the event loop).
@@ -51,12 +57,19 @@ public:
     void updateEnabled();
 
     // "Cancelled 3 of 5 tasks: 2 were already running and were not cancelled."
-    static QString summarize(const ActionResult& result);
+    // One pushed task is named with its due time: "Pushed 01J… due 06:24:57, in 45m".
+    static QString summarize(const ActionResult& result, bool utc = false);
+    // Up to five tasks, one line each (id, due or death time, payload or error preview),
+    // then "and N more".
+    static QString describeTasks(const QList<TaskRow>& tasks, TaskSetKind set, bool plain,
+                                 qint64 nowMs, bool utc);
 
 signals:
     void refreshRequested();
     void dialogOpened(QDialog* dialog);
     void resultReported(const QString& summary, bool allDone);
+    // One task was pushed into `queue`: the window selects it.
+    void taskPushed(const QString& queue, const QString& id);
 
 private:
     void onPush();
@@ -65,8 +78,10 @@ private:
     void onRequeue();
     void onDeleteDead();
     void onFinished(const ActionResult& result);
-    bool confirm(const QString& title, const QString& text);
-    QStringList selection(const QString& verb);
+    bool confirm(const Confirmation& confirmation);
+    // The loaded selected tasks of the current table; says so when there are none.
+    QList<TaskRow> selection(const QString& verb);
+    qint64 serverNow() const;
 
     AdminClient* m_client;
     TaskTabs* m_tabs;
@@ -74,6 +89,8 @@ private:
     QString m_queue;
     bool m_readOnly = false;
     bool m_plain = false;
+    bool m_utc = false;
+    qint64 m_clockOffsetMs = 0;
     QString m_readOnlyReason;
     ConfirmHandler m_confirm;
     QPointer<QDialog> m_dialog;

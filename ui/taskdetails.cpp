@@ -69,6 +69,9 @@ QLabel* TaskDetails::addField(const QString& name)
     value->setTextFormat(Qt::PlainText);
     value->setTextInteractionFlags(Qt::TextSelectableByMouse);
     value->setWordWrap(true);
+    // A long id must not widen the pane and squeeze the table each time another task is
+    // selected: the pane keeps its width and a long value is cut (Copy id has it whole).
+    value->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto* label = new QLabel(name, this);
     label->setTextFormat(Qt::PlainText);
     m_form->addRow(label, value);

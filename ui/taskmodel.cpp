@@ -1,6 +1,7 @@
 #include "taskmodel.h"
 
 #include "adminclient.h"
+#include "duetext.h"
 #include "membertext.h"
 #include "timeparse.h"
 
@@ -358,7 +359,8 @@ QVariant TaskModel::headerData(int section, Qt::Orientation orientation, int rol
         return section + 1;
     if (section < 0 || section >= m_fields.size())
         return {};
-    const QString zone = m_utc ? tr(" (UTC)") : QString();
+    // Local times say their zone: "Due (CET, UTC+1)".
+    const QString zone = QStringLiteral(" (%1)").arg(DueText::zoneName(m_utc));
     switch (m_fields.at(section)) {
     case Field::Time:
         return (m_set == TaskSetKind::Pending  ? tr("Due")

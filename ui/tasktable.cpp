@@ -3,10 +3,13 @@
 #include "adminclient.h"
 #include "taskmodel.h"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QTableView>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace delayq::ui {
 
@@ -28,7 +31,14 @@ TaskTable::TaskTable(AdminClient* client, TaskSetKind set, QWidget* parent)
     m_view->verticalHeader()->setVisible(false);
     m_view->horizontalHeader()->setHighlightSections(false);
     m_view->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    m_view->horizontalHeader()->setStretchLastSection(true);
+    // The last column takes the room left, but never less than a readable width: past that
+    // the table scrolls sideways instead of cutting the payload to "Pa".
+    m_view->horizontalHeader()->setStretchLastSection(false);
+    m_view->viewport()->installEventFilter(this);
+    connect(m_view->horizontalHeader(), &QHeaderView::sectionResized, this, [this](int logical) {
+        if (logical != lastVisibleColumn())
+            fitLastColumn();
+    });
     sizeColumns();
 
     auto* layout = new QVBoxLayout(this);
@@ -36,6 +46,10 @@ TaskTable::TaskTable(AdminClient* client, TaskSetKind set, QWidget* parent)
     layout->addWidget(m_view);
 
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this] { emit currentTaskChanged(); });
+    // Ctrl+click on the only selected row keeps it current but unselected: the details and
+    // the actions must follow the selection, not the focus frame.
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             [this] { emit currentTaskChanged(); });
     connect(m_model, &TaskModel::pageLoaded, this, &TaskTable::onPageLoaded);
     // A refresh may have new data for the current task (attempts, due time).
@@ -48,6 +62,7 @@ TaskTable::TaskTable(AdminClient* client, TaskSetKind set, QWidget* parent)
             const int wide = m_view->columnWidth(column);
             m_view->resizeColumnToContents(column);
             m_view->setColumnWidth(column, qBound(80, m_view->columnWidth(column) + 8, wide));
+            fitLastColumn(); // a plain key's message column is the last one
         }
         emit currentTaskChanged();
     });
@@ -62,7 +77,8 @@ void TaskTable::sizeColumns()
         int width = 120;
         switch (m_model->fieldOf(c)) {
         case TaskModel::Field::Time:
-            width = fm.horizontalAdvance(QStringLiteral("2026-12-01 09:30:00.000")) + pad;
+            // With the UTC "Z": a UTC time must not lose its milliseconds to an ellipsis.
+            width = fm.horizontalAdvance(QStringLiteral("2026-12-01 09:30:00.000Z")) + pad;
             break;
         case TaskModel::Field::Relative:
             width = fm.horizontalAdvance(QStringLiteral("59m 59s overdue")) + pad;
@@ -80,14 +96,51 @@ void TaskTable::sizeColumns()
             width = fm.horizontalAdvance(QStringLiteral("worker-0123456789ab")) + pad;
             break;
         case TaskModel::Field::LastError:
-            width = fm.horizontalAdvance(QLatin1Char('x')) * 32 + pad;
+            width = fm.horizontalAdvance(QLatin1Char('x')) * 24 + pad;
             break;
         case TaskModel::Field::Payload:
-            width = 300;
+            width = minimumLastWidth();
             break;
         }
         m_view->setColumnWidth(c, width);
     }
+    fitLastColumn();
+}
+
+int TaskTable::minimumLastWidth() const
+{
+    return m_view->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 24;
+}
+
+int TaskTable::lastVisibleColumn() const
+{
+    const QHeaderView* header = m_view->horizontalHeader();
+    for (int visual = header->count() - 1; visual >= 0; --visual) {
+        const int logical = header->logicalIndex(visual);
+        if (!header->isSectionHidden(logical))
+            return logical;
+    }
+    return -1;
+}
+
+void TaskTable::fitLastColumn()
+{
+    const int last = lastVisibleColumn();
+    if (last < 0)
+        return;
+    const QHeaderView* header = m_view->horizontalHeader();
+    int others = 0;
+    for (int c = 0; c < header->count(); ++c)
+        if (c != last && !header->isSectionHidden(c))
+            others += header->sectionSize(c);
+    m_view->setColumnWidth(last, qMax(minimumLastWidth(), m_view->viewport()->width() - others));
+}
+
+bool TaskTable::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+        fitLastColumn();
+    return QWidget::eventFilter(watched, event);
 }
 
 void TaskTable::setQueue(const QString& queue)
@@ -120,10 +173,37 @@ QStringList TaskTable::selectedIds() const
     return ids;
 }
 
+QList<TaskRow> TaskTable::selectedTasks() const
+{
+    QModelIndexList rows = m_view->selectionModel()->selectedRows();
+    std::sort(rows.begin(), rows.end(),
+              [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
+    QList<TaskRow> tasks;
+    for (const auto& index : rows)
+        if (const TaskRow* task = m_model->taskAt(index.row()))
+            tasks.append(*task);
+    return tasks;
+}
+
 const TaskRow* TaskTable::currentTask() const
 {
-    const QModelIndex current = m_view->selectionModel()->currentIndex();
-    return current.isValid() ? m_model->taskAt(current.row()) : nullptr;
+    return hasCurrentSelected() ? m_model->taskAt(m_view->selectionModel()->currentIndex().row())
+                                : nullptr;
+}
+
+bool TaskTable::hasCurrentSelected() const
+{
+    const QItemSelectionModel* selection = m_view->selectionModel();
+    const QModelIndex current = selection->currentIndex();
+    return current.isValid() && selection->isRowSelected(current.row(), QModelIndex());
+}
+
+void TaskTable::clearSelection()
+{
+    m_pendingJump = -1;
+    m_view->selectionModel()->clearSelection();
+    // No current row either: after a refresh the next task must not slide under the cursor.
+    m_view->selectionModel()->setCurrentIndex(QModelIndex(), QItemSelectionModel::NoUpdate);
 }
 
 void TaskTable::jumpToRow(qint64 row)
@@ -133,6 +213,13 @@ void TaskTable::jumpToRow(qint64 row)
         return;
     }
     const QModelIndex index = m_model->index(static_cast<int>(row), 0);
+    if (!m_selectOnJump) {
+        // Scrolling only: a click on the chart must not aim the next action at a task.
+        m_view->scrollTo(index, QAbstractItemView::PositionAtTop);
+        m_model->ensureLoaded(static_cast<int>(row));
+        emit rowShown(static_cast<int>(row));
+        return;
+    }
     m_view->scrollTo(index, QAbstractItemView::PositionAtCenter);
     m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect |
                                                          QItemSelectionModel::Rows);
@@ -148,6 +235,14 @@ void TaskTable::jumpToRow(qint64 row)
 
 void TaskTable::jumpToTime(qint64 ms)
 {
+    m_selectOnJump = true;
+    m_locateTag = AdminClient::newTag();
+    m_client->locateTime(m_locateTag, m_model->queue(), m_set, ms);
+}
+
+void TaskTable::scrollToTime(qint64 ms)
+{
+    m_selectOnJump = false;
     m_locateTag = AdminClient::newTag();
     m_client->locateTime(m_locateTag, m_model->queue(), m_set, ms);
 }
@@ -166,6 +261,7 @@ void TaskTable::onLocated(const LocateResult& result)
         return;
     }
     jumpToRow(result.row);
+    m_selectOnJump = true;
 }
 
 void TaskTable::onPageLoaded(int firstRow, int rows)

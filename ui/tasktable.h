@@ -30,13 +30,24 @@ public:
 
     // Ids of the selected rows whose page is loaded (a selection is at most what is loaded).
     QStringList selectedIds() const;
-    // The current task, or nullptr when none is selected or its page is not loaded yet.
+    // The same rows' tasks, in row order.
+    QList<TaskRow> selectedTasks() const;
+    // The current task, or nullptr when it is not selected or its page is not loaded yet.
     const TaskRow* currentTask() const;
+    // The current row is also selected (its page may still be loading).
+    bool hasCurrentSelected() const;
+    // Selects nothing and leaves no current row (after a destructive action).
+    void clearSelection();
 
     // Scrolls to the row, makes it current, and says rowShown once its page is loaded.
     void jumpToRow(qint64 row);
-    // First task due (scored) at or after ms.
+    // First task due (scored) at or after ms, selected.
     void jumpToTime(qint64 ms);
+    // The same row scrolled to the top, with the selection left as it is.
+    void scrollToTime(qint64 ms);
+
+    // After columns were hidden or shown: the last visible one takes the room left.
+    void fitLastColumn();
 
 signals:
     void currentTaskChanged();
@@ -47,6 +58,9 @@ private:
     void onPageLoaded(int firstRow, int rows);
     void onLocated(const LocateResult& result);
     void sizeColumns();
+    int lastVisibleColumn() const;
+    int minimumLastWidth() const;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
     AdminClient* m_client;
     TaskSetKind m_set;
@@ -54,6 +68,7 @@ private:
     QTableView* m_view;
     qint64 m_pendingJump = -1;
     bool m_fitIdColumn = false;
+    bool m_selectOnJump = true;
     quint64 m_locateTag = 0;
 };
 

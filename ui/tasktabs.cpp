@@ -89,6 +89,7 @@ void TaskTabs::setPlain(bool plain)
             if (column >= 0)
                 table->view()->setColumnHidden(column, plain);
         }
+        table->fitLastColumn();
     }
 }
 
@@ -139,6 +140,16 @@ void TaskTabs::findId(const QString& id)
         m_findBar->setError(tr("open a queue first"));
         return;
     }
+    m_findQuietly = false;
+    m_findTag = AdminClient::newTag();
+    m_client->locateId(m_findTag, m_queue, id);
+}
+
+void TaskTabs::selectTask(const QString& id)
+{
+    if (m_queue.isEmpty())
+        return;
+    m_findQuietly = true;
     m_findTag = AdminClient::newTag();
     m_client->locateId(m_findTag, m_queue, id);
 }
@@ -158,14 +169,14 @@ void TaskTabs::onLocated(const LocateResult& result)
     if (result.tag != m_findTag)
         return;
     m_findTag = 0;
-    if (!result.error.isEmpty()) {
-        m_findBar->setError(result.error);
-        return;
-    }
-    if (result.row < 0) {
+    if (!result.error.isEmpty() || result.row < 0) {
         const QString id = MemberText::displayText(result.id.left(200));
-        m_findBar->setError(m_plain ? tr("that message is no longer in %1").arg(m_queue)
-                                    : tr("no task with id %1 in queue %2").arg(id, m_queue));
+        const QString message = !result.error.isEmpty() ? result.error
+                                : m_plain ? tr("that message is no longer in %1").arg(m_queue)
+                                          : tr("no task with id %1 in queue %2").arg(id, m_queue);
+        // A pushed task already taken by a worker is no error: the push's report stays.
+        if (!m_findQuietly)
+            m_findBar->setError(message);
         return;
     }
     setCurrentSet(result.set);

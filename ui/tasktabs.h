@@ -36,6 +36,8 @@ public:
     void setClockOffset(qint64 ms);
     void showFind();
     void findId(const QString& id);
+    // Selects the task (pending, active or dead) once located; a miss goes to the status bar.
+    void selectTask(const QString& id);
     // Plain sorted sets: members containing the text, listed in the find bar as found.
     void findText(const QString& text);
 
@@ -52,6 +54,7 @@ private:
     QTabWidget* m_tabs;
     QList<TaskTable*> m_tables;
     quint64 m_findTag = 0;
+    bool m_findQuietly = false; // selectTask: no find bar error
     quint64 m_scanTag = 0;
     bool m_plain = false;
 };

@@ -91,7 +91,13 @@ WorkerDock::WorkerDock(AdminClient* client, QWidget* parent)
 {
     setObjectName(QStringLiteral("workerdock"));
     auto* body = new QWidget(this);
+    // The task table comes first: wherever the panel is docked, it takes at most this much.
+    body->setMaximumWidth(380);
     auto* layout = new QVBoxLayout(body);
+    m_target = new QLabel(body);
+    m_target->setTextFormat(Qt::PlainText);
+    m_target->setWordWrap(true);
+    layout->addWidget(m_target);
     auto* form = new QFormLayout;
     m_concurrency = new QSpinBox(body);
     m_concurrency->setRange(1, 32);
@@ -136,11 +142,21 @@ WorkerDock::WorkerDock(AdminClient* client, QWidget* parent)
     m_counters = new QLabel(body);
     m_counters->setTextFormat(Qt::PlainText);
     m_counters->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    const QString lateness =
+        tr("Lateness: from a task's due time to the moment this worker started it. Tasks that "
+           "were already overdue when the worker started count their whole wait.");
+    m_counters->setToolTip(lateness);
     layout->addWidget(m_counters);
+    auto* latenessNote = new QLabel(lateness, body);
+    latenessNote->setTextFormat(Qt::PlainText);
+    latenessNote->setWordWrap(true);
+    latenessNote->setEnabled(false);
+    layout->addWidget(latenessNote);
     m_log = new QPlainTextEdit(body);
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(500);
-    m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
+    // Wrapped: a narrow panel must still show a whole id and error.
+    m_log->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     m_log->setPlaceholderText(tr("Outcomes of the tasks this worker runs appear here."));
     layout->addWidget(m_log, 1);
     setWidget(body);
@@ -186,6 +202,11 @@ void WorkerDock::setQueue(const QString& queue)
     updateButton();
 }
 
+QString WorkerDock::targetText() const
+{
+    return m_target->text();
+}
+
 void WorkerDock::setPlain(bool plain, const QString& unit)
 {
     if (m_worker && (plain != m_plain || unit != m_plainUnit))
@@ -218,6 +239,12 @@ void WorkerDock::setReadOnly(bool readOnly, const QString& reason)
 
 void WorkerDock::updateButton()
 {
+    const QString name = MemberText::displayText(m_queue);
+    m_target->setText(m_queue.isEmpty() ? tr("Consumes: no queue open")
+                      : m_plain         ? tr("Pops due messages of plain key %1").arg(name)
+                                        : tr("Consumes queue %1").arg(name));
+    setWindowTitle(m_queue.isEmpty() ? tr("Embedded worker")
+                                     : tr("Embedded worker — %1").arg(name));
     const bool running = m_worker != nullptr;
     m_start->setText(m_stopping ? tr("Stopping…")
                      : running  ? tr("Stop worker")

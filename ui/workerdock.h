@@ -45,6 +45,8 @@ public:
     ~WorkerDock() override;
 
     void setQueue(const QString& queue);
+    // "Consumes queue orders": the panel says what it works on.
+    QString targetText() const;
     // A plain sorted set (unit "ms" | "s"): due members are popped, at most once, and may be
     // forwarded to a list; leases and "never ack" do not apply there.
     void setPlain(bool plain, const QString& unit = {});
@@ -90,6 +92,7 @@ private:
     bool m_plain = false;
     QString m_plainUnit;
     QPushButton* m_start;
+    QLabel* m_target = nullptr; // which queue it consumes
     QLabel* m_counters;
     QPlainTextEdit* m_log;
     QTimer* m_poll;

@@ -6,9 +6,9 @@
 #include "connectionoptions.h"
 #include "error.h"
 #include "mainwindow.h"
-#include "queuelist.h"
 #include "measurement.h"
 #include "passwordstore.h"
+#include "queuelist.h"
 #include "sandboxserver.h"
 
 #include <QApplication>
@@ -131,12 +131,15 @@ int main(int argc, char** argv)
         fail(QStringLiteral("give --queue or --plain, not both"));
         return 2;
     }
-    // Opens what the command line asked for: a plain key, a queue, or (nothing) none.
+    // Opens what the command line asked for: a plain key, a queue, or (nothing) the queue
+    // open when the app last closed on the same server.
     auto openRequested = [&](MainWindow& window, const QString& fallbackQueue) {
         if (!plainName.isEmpty())
             window.openPlainKey(plainName, unit, !unit.isEmpty());
         else if (!queueName.isEmpty() || !fallbackQueue.isEmpty())
             window.openQueue(queueName.isEmpty() ? fallbackQueue : queueName);
+        else if (useLast)
+            window.openLastQueue();
     };
 
     // Declared before the window: the server outlives everything connected to it.

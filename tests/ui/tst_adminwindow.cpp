@@ -53,8 +53,9 @@ private slots:
     {
         m_server.cli({QStringLiteral("FLUSHALL")});
         m_window = std::make_unique<MainWindow>();
-        m_window->actions()->setConfirmHandler([this](const QString&, const QString& text) {
-            m_lastConfirmation = text;
+        m_window->actions()->setConfirmHandler([this](const Confirmation& confirmation) {
+            m_lastConfirmation = confirmation.text;
+            m_lastConfirmationButtons = {confirmation.acceptText, confirmation.rejectText};
             return true;
         });
         m_window->show();
@@ -518,6 +519,7 @@ private:
     RedisServer m_server;
     std::unique_ptr<MainWindow> m_window;
     QString m_lastConfirmation;
+    QStringList m_lastConfirmationButtons;
 };
 
 QTEST_MAIN(TestAdminWindow)

@@ -222,7 +222,7 @@ private slots:
         QFETCH(bool, valid);
         QFETCH(qint64, dueAt);
         QFETCH(qint64, delay);
-        RescheduleDialog dialog(3);
+        RescheduleDialog dialog(QList<TaskRow>(3));
         dialog.show();
         if (mode == QLatin1String("in")) {
             dialog.inMode()->setChecked(true);

@@ -58,7 +58,7 @@ private slots:
     {
         m_server.cli({QStringLiteral("FLUSHALL")});
         m_window = std::make_unique<MainWindow>();
-        m_window->actions()->setConfirmHandler([](const QString&, const QString&) { return true; });
+        m_window->actions()->setConfirmHandler([](const Confirmation&) { return true; });
         m_window->show();
     }
     void cleanup() { m_window.reset(); }

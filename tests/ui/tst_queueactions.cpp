@@ -45,8 +45,8 @@ private slots:
         m_window = std::make_unique<MainWindow>();
         m_confirmation.clear();
         m_answer = true;
-        queueActions()->setConfirmHandler([this](const QString&, const QString& text) {
-            m_confirmation = text;
+        queueActions()->setConfirmHandler([this](const Confirmation& confirmation) {
+            m_confirmation = confirmation.text;
             return m_answer;
         });
         m_window->show();

@@ -1,0 +1,22 @@
+#pragma once
+
+#include <QString>
+#include <QtGlobal>
+
+namespace delayq::ui {
+
+// Due times as an operator reads them, and the delays they type.
+class DueText
+{
+public:
+    // "06:24:57, in 45m" today, "2026-12-02 06:24:57, in 1d" on another day, with " UTC"
+    // after the time when utc; "3m overdue" and "now" for times already due.
+    static QString describe(qint64 dueMs, qint64 nowMs, bool utc);
+    // A delay such as "30s", "1h30m" or "in 2h" (the field is labelled "In"). Empty text is
+    // refused: a push or reschedule has no silent default of "now". Throws delayq::Error.
+    static qint64 parseDelay(const QString& text);
+    // The local zone for headers and the status bar: "CET, UTC+1" (or "UTC").
+    static QString zoneName(bool utc);
+};
+
+} // namespace delayq::ui
