@@ -169,7 +169,8 @@ bool PushDialog::validate()
     ok = checkPayload() && ok;
 
     check(m_timeError, [&] {
-        const qint64 at = dueAt(&spec.delayMs);
+        const qint64 at =
+            dueAt(QDateTime::currentMSecsSinceEpoch() + m_clockOffsetMs, &spec.delayMs);
         if (!m_delayMode->isChecked())
             spec.dueAtMs = at;
     });
@@ -221,9 +222,8 @@ bool PushDialog::checkPayload()
     return true;
 }
 
-qint64 PushDialog::dueAt(qint64* delayMs) const
+qint64 PushDialog::dueAt(qint64 now, qint64* delayMs) const
 {
-    const qint64 now = QDateTime::currentMSecsSinceEpoch() + m_clockOffsetMs;
     if (m_delayMode->isChecked()) {
         const qint64 delay = DueText::parseDelay(m_delay->text());
         if (delayMs)
@@ -249,7 +249,7 @@ void PushDialog::updateDue()
     // The due time as the fields stand, before anything is sent; an error waits for Push.
     try {
         const qint64 now = QDateTime::currentMSecsSinceEpoch() + m_clockOffsetMs;
-        m_dueLabel->setText(tr("Due %1").arg(DueText::describe(dueAt(nullptr), now, m_utc)));
+        m_dueLabel->setText(tr("Due %1").arg(DueText::describe(dueAt(now, nullptr), now, m_utc)));
         m_timeError->setError({});
     } catch (const delayq::Error&) {
         m_dueLabel->setText(m_delayMode->isChecked() ? tr("Type a delay to see the due time.")

@@ -63,8 +63,9 @@ public:
 
 private:
     bool checkPayload();
-    // The due time (ms) the fields give; the delay too in "In" mode. Throws delayq::Error.
-    qint64 dueAt(qint64* delayMs) const;
+    // The due time (ms) the fields give, from `now` in "In" mode (and the delay then).
+    // Throws delayq::Error.
+    qint64 dueAt(qint64 now, qint64* delayMs) const;
     void updateDue();
 
     QLineEdit* m_queue;

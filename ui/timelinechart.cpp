@@ -163,6 +163,20 @@ qint64 TimelineChart::bucketStart(int index) const
     return m_bucketStarts.value(index, m_from);
 }
 
+qint64 TimelineChart::overdueAt(int index) const
+{
+    return index >= 0 && index < m_overdue->data()->size()
+               ? static_cast<qint64>(m_overdue->data()->at(index)->value)
+               : 0;
+}
+
+qint64 TimelineChart::upcomingAt(int index) const
+{
+    return index >= 0 && index < m_upcoming->data()->size()
+               ? static_cast<qint64>(m_upcoming->data()->at(index)->value)
+               : 0;
+}
+
 void TimelineChart::refresh()
 {
     if (m_queue.isEmpty())

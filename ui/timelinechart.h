@@ -39,8 +39,12 @@ public:
     // Shown instead of the axes while no queue is open.
     bool isEmptyStateShown() const;
     QCustomPlot* plot() const { return m_plot; }
-    // The bucket start of a bar (for tests and clicks).
+    // The bucket start of a bar (for tests and clicks), and how many bars are shown.
     qint64 bucketStart(int index) const;
+    int bucketsShown() const { return static_cast<int>(m_bucketStarts.size()); }
+    // The bar heights of bucket `index`: its overdue part and the part still to come.
+    qint64 overdueAt(int index) const;
+    qint64 upcomingAt(int index) const;
 
 signals:
     void loaded(qint64 elapsedUs);

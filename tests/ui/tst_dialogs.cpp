@@ -1,3 +1,4 @@
+#include "admintypes.h"
 #include "connectiondialog.h"
 #include "fielderror.h"
 #include "findbar.h"
@@ -201,6 +202,10 @@ private slots:
         QTest::addColumn<qint64>("delay");
         QTest::newRow("in 10m") << "in"
                                 << "10m" << true << qint64(-1) << qint64(600000);
+        QTest::newRow("leading in") << "in"
+                                    << "in 2h" << true << qint64(-1) << qint64(7200000);
+        QTest::newRow("empty delay") << "in"
+                                     << "" << false << qint64(-1) << qint64(0);
         QTest::newRow("in garbage") << "in"
                                     << "later" << false << qint64(-1) << qint64(0);
         QTest::newRow("in bare number") << "in"
@@ -241,6 +246,85 @@ private slots:
             QCOMPARE(dialog.dueAtMs(), dueAt);
             QCOMPARE(dialog.delayMs(), delay);
         }
+    }
+
+    void pushDialogShowsTheDueTimeAsTyped_data()
+    {
+        QTest::addColumn<QString>("delay");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("nothing typed") << ""
+                                       << "Type a delay";
+        QTest::newRow("garbage") << "soon"
+                                 << "Type a delay";
+        QTest::newRow("45 minutes") << "45m"
+                                    << ", in 45m";
+        QTest::newRow("leading in") << "in 2h"
+                                    << ", in 2h";
+        QTest::newRow("now") << "0"
+                             << ", now";
+    }
+    void pushDialogShowsTheDueTimeAsTyped()
+    {
+        QFETCH(QString, delay);
+        QFETCH(QString, shown);
+        PushDialog dialog(QStringLiteral("orders"));
+        // No silent "now": the field starts empty and an empty delay is refused.
+        QVERIFY(dialog.delayEdit()->text().isEmpty());
+        dialog.delayEdit()->setText(delay);
+        QVERIFY2(dialog.dueText().contains(shown), qPrintable(dialog.dueText()));
+        dialog.payloadEdit()->setPlainText(QStringLiteral("{}"));
+        const bool valid = !shown.startsWith(QLatin1String("Type"));
+        QCOMPARE(dialog.validate(), valid);
+        QCOMPARE(dialog.timeError()->hasError(), !valid);
+        if (delay.isEmpty())
+            QVERIFY2(dialog.timeError()->text().contains(QStringLiteral("type a delay")),
+                     qPrintable(dialog.timeError()->text()));
+    }
+
+    void pushDialogClearsAFixedError()
+    {
+        PushDialog dialog(QStringLiteral("orders"));
+        dialog.show();
+        dialog.delayEdit()->setText(QStringLiteral("1m"));
+        dialog.payloadEdit()->setPlainText(QStringLiteral("{oops"));
+        dialog.accept();
+        QVERIFY(dialog.payloadError()->hasError());
+        // Fixed as typed: the message goes without pressing Push again.
+        dialog.payloadEdit()->setPlainText(QStringLiteral("{\"ok\": true}"));
+        QVERIFY(!dialog.payloadError()->hasError());
+        QVERIFY(!dialog.payloadError()->isVisible());
+        // A time error goes as soon as the time is fixed, too.
+        dialog.delayEdit()->setText(QStringLiteral("later"));
+        dialog.accept();
+        QVERIFY(dialog.timeError()->hasError());
+        dialog.delayEdit()->setText(QStringLiteral("in 5m"));
+        QVERIFY(!dialog.timeError()->hasError());
+    }
+
+    void rescheduleDialogShowsBothDueTimes()
+    {
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        TaskRow one;
+        one.score = now + 3600000;
+        RescheduleDialog single({one});
+        // A millisecond may pass between the task's time and the dialog's now.
+        QVERIFY2(single.currentDueText().contains(QStringLiteral(", in 1h")) ||
+                     single.currentDueText().contains(QStringLiteral(", in 59m 59s")),
+                 qPrintable(single.currentDueText()));
+        single.delayEdit()->setText(QStringLiteral("in 2h"));
+        QVERIFY2(single.newDueText().contains(QStringLiteral(", in 2h")),
+                 qPrintable(single.newDueText()));
+        single.nowMode()->setChecked(true);
+        QVERIFY2(single.newDueText().contains(QStringLiteral(", now")),
+                 qPrintable(single.newDueText()));
+
+        TaskRow early = one;
+        early.score = now - 120000;
+        RescheduleDialog several({one, early});
+        QVERIFY2(several.currentDueText().contains(QStringLiteral("between")) &&
+                     several.currentDueText().contains(QStringLiteral("2m overdue")) &&
+                     several.currentDueText().contains(QStringLiteral(", in ")),
+                 qPrintable(several.currentDueText()));
     }
 
     void connectionDialogRefuses_data()

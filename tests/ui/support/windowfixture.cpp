@@ -1,0 +1,127 @@
+#include "windowfixture.h"
+
+#include "adminclient.h"
+#include "connection.h"
+#include "mainwindow.h"
+#include "queue.h"
+#include "taskactions.h"
+#include "taskmodel.h"
+#include "tasktable.h"
+#include "tasktabs.h"
+
+#include <QItemSelectionModel>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+
+using namespace delayq::ui;
+
+WindowFixture::WindowFixture(RedisServer& server) : m_server(server) {}
+
+WindowFixture::~WindowFixture() = default;
+
+void WindowFixture::reset()
+{
+    m_server.cli({QStringLiteral("FLUSHALL")});
+    m_lastConfirmation = {};
+    m_confirmations = 0;
+    m_answer = true;
+    m_window = std::make_unique<MainWindow>();
+    m_window->actions()->setConfirmHandler([this](const Confirmation& confirmation) {
+        m_lastConfirmation = confirmation;
+        ++m_confirmations;
+        return m_answer;
+    });
+    m_window->show();
+}
+
+void WindowFixture::close()
+{
+    m_window.reset();
+}
+
+TaskTable* WindowFixture::table(TaskSetKind set) const
+{
+    return m_window->tabs()->table(set);
+}
+
+void WindowFixture::connectWindow()
+{
+    QSignalSpy connected(m_window->client(), &AdminClient::connected);
+    m_window->connectTo(
+        {QString::fromStdString(m_server.unixUrl()), QStringLiteral("dq"), false, QString()});
+    QVERIFY(connected.wait(5000));
+}
+
+void WindowFixture::openQueue(const QString& name)
+{
+    connectWindow();
+    QSignalSpy loaded(m_window.get(), &MainWindow::queueLoaded);
+    m_window->openQueue(name);
+    QVERIFY(loaded.wait(5000));
+}
+
+void WindowFixture::selectRows(TaskTable* table, const QList<int>& rows)
+{
+    QTableView* view = table->view();
+    view->setFocus();
+    view->clearSelection();
+    for (int row : rows) {
+        QTRY_VERIFY(table->model()->taskAt(row));
+        view->selectionModel()->select(table->model()->index(row, 0),
+                                       QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    }
+    view->selectionModel()->setCurrentIndex(table->model()->index(rows.first(), 0),
+                                            QItemSelectionModel::NoUpdate);
+}
+
+void WindowFixture::drainRequests()
+{
+    QSignalSpy refreshed(pending()->model(), &TaskModel::refreshed);
+    pending()->refresh();
+    QVERIFY(refreshed.wait(5000));
+}
+
+void WindowFixture::pushTasks(const QString& queue, const QStringList& ids)
+{
+    delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+    delayq::Queue q(conn, queue.toStdString());
+    std::vector<delayq::PushRequest> requests;
+    for (int i = 0; i < ids.size(); ++i) {
+        delayq::PushRequest r;
+        r.id = ids.at(i).toStdString();
+        r.payload = "{\"n\":" + std::to_string(i) + "}";
+        r.delayMs = i;
+        requests.push_back(r);
+    }
+    q.pushBatch(requests);
+}
+
+void WindowFixture::pushAt(const QString& queue, const QList<qint64>& dueMs)
+{
+    delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+    delayq::Queue q(conn, queue.toStdString());
+    std::vector<delayq::PushRequest> requests;
+    for (qint64 due : dueMs) {
+        delayq::PushRequest r;
+        r.dueAtMs = due;
+        r.payload = "{}";
+        requests.push_back(r);
+    }
+    q.pushBatch(requests);
+}
+
+void WindowFixture::pushDead(const QString& queue, const QStringList& ids)
+{
+    delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+    delayq::Queue q(conn, queue.toStdString());
+    for (const QString& id : ids) {
+        delayq::PushRequest r;
+        r.id = id.toStdString();
+        r.maxAttempts = 1;
+        r.payload = "{\"dead\":\"" + id.toStdString() + "\"}";
+        q.push(r);
+    }
+    for (const auto& t : q.claim(static_cast<int>(ids.size()), 60000, "w").tasks)
+        QVERIFY(q.nack(t.id, t.token, "boom: " + t.id).dead);
+}

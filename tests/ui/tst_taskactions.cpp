@@ -1,0 +1,220 @@
+#include "adminclient.h"
+#include "mainwindow.h"
+#include "pushdialog.h"
+#include "redisserver.h"
+#include "rescheduledialog.h"
+#include "taskactions.h"
+#include "taskdetails.h"
+#include "taskmodel.h"
+#include "tasktable.h"
+#include "tasktabs.h"
+#include "windowfixture.h"
+
+#include <QAction>
+#include <QItemSelectionModel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTest>
+
+using namespace delayq::ui;
+
+// What the task actions touch, against a real server: the confirmation names the tasks, a
+// destructive action leaves nothing selected, and a push shows the task it made.
+class TestTaskActions : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+    }
+    void init() { m_fixture.reset(); }
+    void cleanup() { m_fixture.close(); }
+
+    void confirmationNamesTheTasks_data()
+    {
+        QTest::addColumn<QString>("action");
+        QTest::addColumn<int>("selected");
+        QTest::addColumn<QString>("accept");
+        QTest::addColumn<QString>("reject");
+        QTest::addColumn<QStringList>("words");
+        QTest::newRow("cancel one") << "cancel" << 1 << "Cancel 1 task"
+                                    << "Keep" << QStringList{"Cancel 1 pending task", "due "};
+        QTest::newRow("cancel seven")
+            << "cancel" << 7 << "Cancel 7 tasks"
+            << "Keep" << QStringList{"Cancel 7 pending tasks", "and 2 more", "{\"n\":0}"};
+        QTest::newRow("requeue") << "requeue" << 2 << "Requeue 2 tasks"
+                                 << "Leave dead"
+                                 << QStringList{"attempts start again", "died ", "boom: t0"};
+        QTest::newRow("delete") << "delete" << 3 << "Delete 3 tasks"
+                                << "Keep" << QStringList{"cannot be undone", "died "};
+    }
+    void confirmationNamesTheTasks()
+    {
+        QFETCH(QString, action);
+        QFETCH(int, selected);
+        QFETCH(QString, accept);
+        QFETCH(QString, reject);
+        QFETCH(QStringList, words);
+        QStringList ids;
+        for (int i = 0; i < 8; ++i)
+            ids.append(QStringLiteral("t%1").arg(i));
+        TaskTable* table = openWith(action == QLatin1String("cancel"), ids);
+        QList<int> rows;
+        for (int i = 0; i < selected; ++i)
+            rows.append(i);
+        m_fixture.selectRows(table, rows);
+        m_fixture.setAnswer(false); // "Keep": nothing may change
+        trigger(action);
+        QCOMPARE(m_fixture.confirmations(), 1);
+        const Confirmation& asked = m_fixture.lastConfirmation();
+        QCOMPARE(asked.acceptText, accept);
+        QCOMPARE(asked.rejectText, reject);
+        for (const QString& word : words)
+            QVERIFY2(asked.text.contains(word),
+                     qPrintable(word + QStringLiteral(" in ") + asked.text));
+        // Up to five ids are named; the rest are counted.
+        for (int i = 0; i < qMin(selected, 5); ++i)
+            QVERIFY2(asked.text.contains(table->model()->idAt(i)), qPrintable(asked.text));
+        if (selected > 5)
+            QVERIFY(!asked.text.contains(table->model()->idAt(5)));
+        // Kept: every task is still there and still selected.
+        m_fixture.drainRequests();
+        QCOMPARE(table->model()->rowCount(), 8);
+        QCOMPARE(table->selectedIds().size(), qsizetype(selected));
+    }
+
+    void nothingSelectedAfterTheAction_data()
+    {
+        QTest::addColumn<QString>("action");
+        QTest::newRow("cancel") << "cancel";
+        QTest::newRow("reschedule") << "reschedule";
+        QTest::newRow("requeue") << "requeue";
+        QTest::newRow("delete") << "delete";
+    }
+    void nothingSelectedAfterTheAction()
+    {
+        QFETCH(QString, action);
+        const QStringList ids{"a", "b", "c", "d"};
+        TaskTable* table = openWith(
+            action == QLatin1String("cancel") || action == QLatin1String("reschedule"), ids);
+        m_fixture.selectRows(table, {1});
+        QTRY_COMPARE(m_fixture.window()->details()->idText(), table->model()->idAt(1));
+        QSignalSpy reported(m_fixture.window()->actions(), &TaskActions::resultReported);
+        trigger(action);
+        if (action == QLatin1String("reschedule")) {
+            auto* dialog =
+                qobject_cast<RescheduleDialog*>(m_fixture.window()->actions()->activeDialog());
+            QVERIFY(dialog);
+            dialog->delayEdit()->setText(QStringLiteral("in 2h"));
+            dialog->accept();
+        }
+        QVERIFY(reported.wait(5000));
+        QVERIFY2(reported.last().at(1).toBool(), qPrintable(reported.last().at(0).toString()));
+        // After the refresh the next task sits in the row: it must not be the new target.
+        QTRY_VERIFY(table->model()->rowCount() == 3 || action == QLatin1String("reschedule"));
+        m_fixture.drainRequests();
+        QVERIFY(!table->view()->selectionModel()->hasSelection());
+        QVERIFY(!table->view()->selectionModel()->currentIndex().isValid());
+        QVERIFY(!table->currentTask());
+        QVERIFY(m_fixture.window()->details()->idText().isEmpty());
+        TaskActions* actions = m_fixture.window()->actions();
+        for (QAction* a :
+             {actions->cancel(), actions->reschedule(), actions->requeue(), actions->deleteDead()})
+            QVERIFY2(!a->isEnabled(), qPrintable(a->text()));
+    }
+
+    void pushReportsAndSelectsTheTask()
+    {
+        m_fixture.pushTasks(QStringLiteral("orders"), {"first", "second"});
+        m_fixture.openQueue(QStringLiteral("orders"));
+        TaskActions* actions = m_fixture.window()->actions();
+        actions->push()->trigger();
+        auto* dialog = qobject_cast<PushDialog*>(actions->activeDialog());
+        QVERIFY(dialog);
+        dialog->payloadEdit()->setPlainText(QStringLiteral("{\"order\": 42}"));
+        dialog->idEdit()->setText(QStringLiteral("order-42"));
+        dialog->delayEdit()->setText(QStringLiteral("in 45m"));
+        QVERIFY2(dialog->dueText().contains(QStringLiteral("in 45m")),
+                 qPrintable(dialog->dueText()));
+        QSignalSpy reported(actions, &TaskActions::resultReported);
+        dialog->accept();
+        QVERIFY(reported.wait(5000));
+        const QString summary = reported.first().at(0).toString();
+        QVERIFY2(summary.startsWith(QStringLiteral("Pushed order-42 due ")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral(", in 4")), qPrintable(summary)); // 44m 59s or 45m
+        // The new task is the selected one, shown in the details pane.
+        TaskTable* pending = m_fixture.pending();
+        QTRY_VERIFY(pending->currentTask() &&
+                    pending->currentTask()->id == QStringLiteral("order-42"));
+        QCOMPARE(pending->selectedIds(), QStringList{QStringLiteral("order-42")});
+        QTRY_COMPARE(m_fixture.window()->details()->idText(), QStringLiteral("order-42"));
+    }
+
+    void detailsFollowTheSelection()
+    {
+        m_fixture.pushDead(QStringLiteral("orders"), {"gone"}); // first: it claims what is due
+        m_fixture.pushTasks(QStringLiteral("orders"), {"a", "b"});
+        m_fixture.openQueue(QStringLiteral("orders"));
+        TaskTable* pending = m_fixture.pending();
+        m_fixture.selectRows(pending, {1});
+        QTRY_COMPARE(m_fixture.window()->details()->idText(), QStringLiteral("b"));
+        // Ctrl+click on the selected row: still current, no longer selected.
+        pending->view()->selectionModel()->select(pending->model()->index(1, 0),
+                                                  QItemSelectionModel::Deselect |
+                                                      QItemSelectionModel::Rows);
+        QVERIFY(pending->view()->selectionModel()->currentIndex().isValid());
+        QVERIFY(m_fixture.window()->details()->idText().isEmpty());
+        QVERIFY(!m_fixture.window()->actions()->cancel()->isEnabled());
+
+        // The Dead tab shows no task until one is selected there.
+        m_fixture.selectRows(pending, {0});
+        QTRY_COMPARE(m_fixture.window()->details()->idText(), QStringLiteral("a"));
+        m_fixture.window()->tabs()->setCurrentSet(TaskSetKind::Dead);
+        TaskTable* dead = m_fixture.table(TaskSetKind::Dead);
+        QTRY_COMPARE(dead->model()->rowCount(), 1);
+        QVERIFY(m_fixture.window()->details()->idText().isEmpty());
+        QVERIFY(!m_fixture.window()->actions()->requeue()->isEnabled());
+        m_fixture.selectRows(dead, {0});
+        QTRY_COMPARE(m_fixture.window()->details()->idText(), QStringLiteral("gone"));
+        QVERIFY(m_fixture.window()->actions()->requeue()->isEnabled());
+    }
+
+private:
+    // A queue holding `ids` as pending tasks, or as dead ones; opened on that tab.
+    TaskTable* openWith(bool pending, const QStringList& ids)
+    {
+        if (pending)
+            m_fixture.pushTasks(QStringLiteral("orders"), ids);
+        else
+            m_fixture.pushDead(QStringLiteral("orders"), ids);
+        m_fixture.openQueue(QStringLiteral("orders"));
+        const TaskSetKind set = pending ? TaskSetKind::Pending : TaskSetKind::Dead;
+        m_fixture.window()->tabs()->setCurrentSet(set);
+        TaskTable* table = m_fixture.table(set);
+        [&] { QTRY_COMPARE(table->model()->rowCount(), int(ids.size())); }();
+        return table;
+    }
+
+    void trigger(const QString& action)
+    {
+        TaskActions* actions = m_fixture.window()->actions();
+        QAction* a = action == QLatin1String("cancel")       ? actions->cancel()
+                     : action == QLatin1String("reschedule") ? actions->reschedule()
+                     : action == QLatin1String("requeue")    ? actions->requeue()
+                                                             : actions->deleteDead();
+        QVERIFY2(a->isEnabled(), qPrintable(action));
+        a->trigger();
+    }
+
+    RedisServer m_server;
+    WindowFixture m_fixture{m_server};
+};
+
+QTEST_MAIN(TestTaskActions)
+#include "tst_taskactions.moc"

@@ -1,0 +1,113 @@
+#include "historychart.h"
+#include "mainwindow.h"
+#include "redisserver.h"
+#include "timelinechart.h"
+#include "windowfixture.h"
+
+#include <QDateTime>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTest>
+#include <qcustomplot.h>
+
+using namespace delayq::ui;
+
+// The timeline's counts against a real server: overdue means due by the server's now, even
+// inside the one bucket that holds now.
+class TestTimelineChart : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+    }
+    void init() { m_fixture.reset(); }
+    void cleanup() { m_fixture.close(); }
+
+    // 5 tasks due 30 s ago and 300 due in 30 s, in one 2-minute bucket centred on now: the
+    // old chart called all 305 overdue.
+    void bucketHoldingNowIsSplitAtNow()
+    {
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        m_fixture.pushAt(QStringLiteral("orders"), QList<qint64>(5, now - 30000));
+        m_fixture.pushAt(QStringLiteral("orders"), QList<qint64>(300, now + 30000));
+        m_fixture.openQueue(QStringLiteral("orders"));
+        TimelineChart* chart = m_fixture.window()->timeline();
+        QTRY_VERIFY(chart->hasData());
+        QVERIFY2(chart->captionText().startsWith(QStringLiteral("305 tasks due in this window, "
+                                                                "5 overdue")),
+                 qPrintable(chart->captionText()));
+
+        const int bucket = centreOnNow(chart, now);
+        QCOMPARE(chart->overdueAt(bucket), qint64(5));
+        QCOMPARE(chart->upcomingAt(bucket), qint64(300));
+        QVERIFY2(chart->captionText().startsWith(QStringLiteral("305 tasks due in this window, "
+                                                                "5 overdue")),
+                 qPrintable(chart->captionText()));
+        QVERIFY(!chart->captionText().contains(QStringLiteral("outside")));
+    }
+
+    // Zoomed to the future: the header still says overdue tasks exist, outside the window.
+    void overdueOutsideTheWindowIsStillNamed()
+    {
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        m_fixture.pushAt(QStringLiteral("orders"), QList<qint64>(4, now - 60000));
+        m_fixture.pushAt(QStringLiteral("orders"), QList<qint64>(10, now + 90 * 60000));
+        m_fixture.openQueue(QStringLiteral("orders"));
+        TimelineChart* chart = m_fixture.window()->timeline();
+        QTRY_VERIFY(chart->hasData());
+        QSignalSpy loaded(chart, &TimelineChart::loaded);
+        chart->plot()->xAxis->setRange(static_cast<double>(now + 3600000) / 1000.0,
+                                       static_cast<double>(now + 7200000) / 1000.0);
+        QVERIFY(loaded.wait(5000));
+        QVERIFY2(chart->captionText().startsWith(
+                     QStringLiteral("10 tasks due in this window, 0 overdue (4 more overdue "
+                                    "outside this window)")),
+                 qPrintable(chart->captionText()));
+    }
+
+    // Without a queue both charts say what they are for instead of drawing 1970's axes.
+    void emptyStateWithoutAQueue()
+    {
+        MainWindow* window = m_fixture.window();
+        QVERIFY(window->timeline()->isEmptyStateShown());
+        QVERIFY(!window->timeline()->plot()->isVisibleTo(window->timeline()));
+        QVERIFY(window->history()->isNoteShown());
+        m_fixture.pushTasks(QStringLiteral("orders"), {QStringLiteral("a")});
+        m_fixture.openQueue(QStringLiteral("orders"));
+        QVERIFY(!window->timeline()->isEmptyStateShown());
+        QVERIFY(window->timeline()->plot()->isVisibleTo(window->timeline()));
+        QVERIFY(!window->history()->isNoteShown());
+        window->openQueue(QString());
+        QVERIFY(window->timeline()->isEmptyStateShown());
+        QVERIFY(window->history()->isNoteShown());
+    }
+
+private:
+    // Zooms so that `now` sits in the middle of a 2-minute bucket, and returns that bucket.
+    int centreOnNow(TimelineChart* chart, qint64 now)
+    {
+        const int buckets = chart->bucketsShown();
+        const qint64 width = 120000;
+        const qint64 from = now - (buckets / 2) * width - width / 2;
+        QSignalSpy loaded(chart, &TimelineChart::loaded);
+        chart->plot()->xAxis->setRange(static_cast<double>(from) / 1000.0,
+                                       static_cast<double>(from + buckets * width) / 1000.0);
+        if (!loaded.wait(5000))
+            return -1;
+        for (int i = 0; i + 1 < chart->bucketsShown(); ++i)
+            if (chart->bucketStart(i) <= now && now < chart->bucketStart(i + 1))
+                return i;
+        return -1;
+    }
+
+    RedisServer m_server;
+    WindowFixture m_fixture{m_server};
+};
+
+QTEST_MAIN(TestTimelineChart)
+#include "tst_timelinechart.moc"
