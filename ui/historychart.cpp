@@ -24,7 +24,8 @@ HistoryChart::HistoryChart(AdminClient* client, QWidget* parent) : QWidget(paren
     m_plot->setMinimumHeight(100);
     auto ticker = QSharedPointer<QCPAxisTickerDateTime>::create();
     ticker->setDateTimeFormat(QStringLiteral("HH:mm"));
-    ticker->setTickCount(5);
+    // Few labels: in a narrow dock five "HH:mm" labels ran into each other.
+    ticker->setTickCount(3);
     m_plot->xAxis->setTicker(ticker);
     m_plot->yAxis->setLabel(tr("per minute"));
     // Counts per minute are whole numbers: no 0.5 ticks on a quiet queue.

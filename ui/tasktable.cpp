@@ -109,7 +109,7 @@ void TaskTable::sizeColumns()
 
 int TaskTable::minimumLastWidth() const
 {
-    return m_view->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 24;
+    return m_view->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 20;
 }
 
 int TaskTable::lastVisibleColumn() const

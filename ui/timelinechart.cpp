@@ -32,6 +32,8 @@ TimelineChart::TimelineChart(AdminClient* client, QWidget* parent)
     auto* header = new QHBoxLayout;
     m_caption = new QLabel(this);
     m_caption->setTextFormat(Qt::PlainText);
+    // A long caption must not widen the dock and squeeze the per-minute chart beside it.
+    m_caption->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     header->addWidget(m_caption, 1);
     m_reset = new QPushButton(tr("Reset zoom"), this);
     auto* reset = m_reset;
@@ -41,6 +43,7 @@ TimelineChart::TimelineChart(AdminClient* client, QWidget* parent)
 
     m_plot = new QCustomPlot(this);
     m_plot->setMinimumHeight(140);
+    m_plot->setToolTip(tr("Drag to pan, wheel to zoom, click a bar to scroll the table there"));
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom | QCP::iSelectPlottables);
     m_plot->axisRect()->setRangeDrag(Qt::Horizontal);
     m_plot->axisRect()->setRangeZoom(Qt::Horizontal);
@@ -281,9 +284,10 @@ QString TimelineChart::caption(qint64 total, qint64 overdueInWindow, qint64 over
     if (overdue > overdueInWindow)
         text += QStringLiteral(" ") + tr("(%1 more overdue outside this window)")
                                           .arg(locale.toString(overdue - overdueInWindow));
+    // How to pan and zoom is in the plot's tooltip: the header keeps to the figures.
     text +=
         QStringLiteral(" · ") +
-        tr("bucket %1 · drag to pan, wheel to zoom, click a bar to scroll the table there")
+        tr("bucket %1")
             .arg(QString::fromStdString(delayq::formatDuration(static_cast<long long>(bucketMs))));
     return text;
 }
