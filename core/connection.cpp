@@ -229,10 +229,10 @@ Error Connection::errorFromReply(const std::string& msg)
         {"NOPERM", ErrorCode::NoPermission},
         {"NOAUTH", ErrorCode::Auth},
         {"WRONGPASS", ErrorCode::Auth},
-        {"READONLY", ErrorCode::NoPermission},
-        {"OOM", ErrorCode::NoPermission},
-        {"NOREPLICAS", ErrorCode::NoPermission},
-        {"MISCONF", ErrorCode::NoPermission},
+        {"READONLY", ErrorCode::ReadOnlyReplica},
+        {"OOM", ErrorCode::OutOfMemory},
+        {"NOREPLICAS", ErrorCode::NoReplicas},
+        {"MISCONF", ErrorCode::DiskError},
         {"BUSY", ErrorCode::Timeout},
         {"LEASE_LOST", ErrorCode::LeaseLost},
         {"NOT_FOUND", ErrorCode::NotFound},
@@ -243,9 +243,10 @@ Error Connection::errorFromReply(const std::string& msg)
     for (const auto& m : mappings) {
         if (startsWith(msg, m.word)) {
             std::string text = msg;
-            if (m.code == ErrorCode::NoPermission && startsWith(msg, "NOPERM"))
+            const Error typed(m.code, msg);
+            if (m.code == ErrorCode::NoPermission)
                 text += " (the Redis ACL user lacks this right: ask for it, or connect read-only)";
-            else if (m.code == ErrorCode::NoPermission)
+            else if (typed.refusesWrites())
                 text = "Redis refuses writes: " + msg;
             else if (m.code == ErrorCode::WrongType)
                 text = "a key holds the wrong type of Redis value (not a delayq queue?): " + msg;

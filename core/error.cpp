@@ -13,6 +13,14 @@ const char* errorCodeName(ErrorCode code)
         return "auth";
     case ErrorCode::NoPermission:
         return "no-permission";
+    case ErrorCode::ReadOnlyReplica:
+        return "read-only-replica";
+    case ErrorCode::OutOfMemory:
+        return "out-of-memory";
+    case ErrorCode::DiskError:
+        return "disk-error";
+    case ErrorCode::NoReplicas:
+        return "no-replicas";
     case ErrorCode::WrongType:
         return "wrong-type";
     case ErrorCode::NotFound:
@@ -35,5 +43,16 @@ const char* errorCodeName(ErrorCode code)
 
 Error::Error(ErrorCode code, const std::string& message) : std::runtime_error(message), m_code(code)
 {}
+
+bool Error::isUnreachable() const
+{
+    return m_code == ErrorCode::Connection || m_code == ErrorCode::Timeout;
+}
+
+bool Error::refusesWrites() const
+{
+    return m_code == ErrorCode::ReadOnlyReplica || m_code == ErrorCode::OutOfMemory ||
+           m_code == ErrorCode::DiskError || m_code == ErrorCode::NoReplicas;
+}
 
 } // namespace delayq

@@ -10,7 +10,11 @@ enum class ErrorCode
     Connection,
     Timeout,
     Auth,
-    NoPermission,
+    NoPermission,    // NOPERM: the ACL user lacks the right
+    ReadOnlyReplica, // READONLY: a replica (or a demoted master) refuses writes
+    OutOfMemory,     // OOM: maxmemory reached under a noeviction policy
+    DiskError,       // MISCONF: persistence failed and the server stopped writes
+    NoReplicas,      // NOREPLICAS: min-replicas-to-write is not met
     WrongType,
     NotFound,
     Exists,
@@ -32,6 +36,11 @@ public:
     Error(ErrorCode code, const std::string& message);
 
     ErrorCode code() const { return m_code; }
+    // The server cannot be reached or did not answer in time: retrying later may work.
+    bool isUnreachable() const;
+    // The server is there but refuses every write (replica, memory, disk, replicas), for
+    // reasons of its own rather than of this user's rights.
+    bool refusesWrites() const;
 
 private:
     ErrorCode m_code;

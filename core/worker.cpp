@@ -73,10 +73,11 @@ void blockSigpipe()
     pthread_sigmask(SIG_BLOCK, &set, nullptr);
 }
 
+// An outage for the worker: unreachable, or refused at the handshake after a restart (a
+// changed password): either way it reconnects with backoff rather than reporting each try.
 bool isConnectionError(const Error& e)
 {
-    return e.code() == ErrorCode::Connection || e.code() == ErrorCode::Timeout ||
-           e.code() == ErrorCode::Auth;
+    return e.isUnreachable() || e.code() == ErrorCode::Auth;
 }
 
 // A task between claim and its final outcome, shared by its worker thread and the

@@ -96,11 +96,6 @@ QList<IdOutcome> toOutcomes(const std::vector<delayq::IdResult>& results)
     return out;
 }
 
-bool isConnectionError(const delayq::Error& e)
-{
-    return e.code() == delayq::ErrorCode::Connection || e.code() == delayq::ErrorCode::Timeout;
-}
-
 } // namespace
 
 AdminClient::AdminClient(QObject* parent) : QObject(parent)
@@ -166,10 +161,9 @@ QString AdminClient::guarded(const std::function<void(delayq::Connection&)>& job
         return {};
     } catch (const delayq::Error& e) {
         const QString message = QString::fromUtf8(e.what());
-        if (isConnectionError(e))
+        if (e.isUnreachable())
             markDown(message);
-        else if (e.code() == delayq::ErrorCode::NoPermission && !m_settings.readOnly &&
-                 message.contains(QLatin1String("NOPERM"), Qt::CaseInsensitive)) {
+        else if (e.code() == delayq::ErrorCode::NoPermission && !m_settings.readOnly) {
             m_readOnly = true;
             deliver(&AdminClient::readOnlyDetected,
                     tr("the server refused a write for this user: %1").arg(message));
@@ -211,7 +205,8 @@ void AdminClient::probeWritable()
         m_connection->command({"DEL", key});
         m_readOnly = false;
     } catch (const delayq::Error& e) {
-        if (e.code() != delayq::ErrorCode::NoPermission)
+        // A replica, a full memory or a failed disk refuses the probe like a missing right.
+        if (e.code() != delayq::ErrorCode::NoPermission && !e.refusesWrites())
             throw;
         m_readOnly = true;
         m_aclReadOnly = true;

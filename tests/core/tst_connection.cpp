@@ -435,7 +435,14 @@ private slots:
         row("noauth", "NOAUTH Authentication required.", ErrorCode::Auth);
         row("wrongpass", "WRONGPASS invalid username-password pair", ErrorCode::Auth);
         row("readonly replica", "READONLY You can't write against a read only replica.",
-            ErrorCode::NoPermission);
+            ErrorCode::ReadOnlyReplica);
+        row("out of memory", "OOM command not allowed when used memory > 'maxmemory'.",
+            ErrorCode::OutOfMemory);
+        row("disk error",
+            "MISCONF Redis is configured to save RDB snapshots, but it's currently unable to "
+            "persist to disk.",
+            ErrorCode::DiskError);
+        row("no replicas", "NOREPLICAS Not enough good replicas to write.", ErrorCode::NoReplicas);
         row("busy", "BUSY Redis is busy running a script.", ErrorCode::Timeout);
         row("lease lost", "LEASE_LOST task x is no longer leased", ErrorCode::LeaseLost);
         row("not found", "NOT_FOUND task x", ErrorCode::NotFound);
@@ -455,6 +462,14 @@ private slots:
         const Error e = Connection::errorFromReply(reply.toStdString());
         QCOMPARE(static_cast<int>(e.code()), code);
         QVERIFY(std::string(e.what()).find(reply.toStdString()) != std::string::npos);
+        // A refusal of the server's own is not a lack of rights, nor an outage.
+        const bool refuses = reply.startsWith(QLatin1String("READONLY")) ||
+                             reply.startsWith(QLatin1String("OOM")) ||
+                             reply.startsWith(QLatin1String("MISCONF")) ||
+                             reply.startsWith(QLatin1String("NOREPLICAS"));
+        QCOMPARE(e.refusesWrites(), refuses);
+        // BUSY (a script holds the server) is a timeout: it may pass, so retry later.
+        QCOMPARE(e.isUnreachable(), reply.startsWith(QLatin1String("BUSY")));
         QVERIFY(std::string(errorCodeName(e.code())) != "unknown");
     }
 
