@@ -222,11 +222,8 @@ void TaskActions::onPush()
     dialog->setPlain(m_plain);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setClock(m_clockOffsetMs, m_utc);
-    connect(dialog, &QDialog::accepted, this, [this, dialog] {
-        const quint64 tag = AdminClient::newTag();
-        m_tags.append(tag);
-        m_client->push(tag, dialog->spec());
-    });
+    connect(dialog, &QDialog::accepted, this,
+            [this, dialog] { m_client->push(track(), dialog->spec()); });
     m_dialog = dialog;
     dialog->open();
     emit dialogOpened(dialog);
@@ -243,23 +240,16 @@ void TaskActions::onCancel()
     Confirmation confirmation;
     confirmation.title = m_plain ? tr("Cancel messages") : tr("Cancel tasks");
     confirmation.text =
-        (m_plain ? tr("Remove %1 from %2? They will not be delivered.")
-                       .arg(n == 1 ? tr("1 message") : tr("%1 messages").arg(n), m_queue)
-                 : tr("Cancel %1 of queue %2?\n\nThey are deleted and will not run. A task a "
-                      "worker has already started is left alone.")
-                       .arg(Confirmation::tasks(n, tr("pending")), m_queue)) +
-        QStringLiteral("\n\n") +
-        describeTasks(tasks, TaskSetKind::Pending, m_plain, serverNow(), m_utc);
+        m_plain ? tr("Remove %1 from %2? They will not be delivered.")
+                      .arg(n == 1 ? tr("1 message") : tr("%1 messages").arg(n), m_queue)
+                : tr("Cancel %1 of queue %2?\n\nThey are deleted and will not run. A task a "
+                     "worker has already started is left alone.")
+                      .arg(Confirmation::tasks(n, tr("pending")), m_queue);
     confirmation.acceptText =
         m_plain ? (n == 1 ? tr("Cancel 1 message") : tr("Cancel %1 messages").arg(n))
                 : tr("Cancel %1").arg(Confirmation::tasks(n));
     confirmation.rejectText = tr("Keep");
-    if (!confirm(confirmation))
-        return;
-    m_tabs->current()->clearSelection();
-    const quint64 tag = AdminClient::newTag();
-    m_tags.append(tag);
-    m_client->cancel(tag, m_queue, idsOf(tasks));
+    confirmThen(tasks, TaskSetKind::Pending, confirmation, &AdminClient::cancel);
 }
 
 void TaskActions::onReschedule()
@@ -275,9 +265,7 @@ void TaskActions::onReschedule()
     connect(dialog, &QDialog::accepted, this, [this, dialog, ids = idsOf(tasks)] {
         // The rescheduled tasks move away from their rows: select nothing, as after Cancel.
         m_tabs->table(TaskSetKind::Pending)->clearSelection();
-        const quint64 tag = AdminClient::newTag();
-        m_tags.append(tag);
-        m_client->reschedule(tag, m_queue, ids, dialog->dueAtMs(), dialog->delayMs());
+        m_client->reschedule(track(), m_queue, ids, dialog->dueAtMs(), dialog->delayMs());
     });
     m_dialog = dialog;
     dialog->open();
@@ -291,22 +279,15 @@ void TaskActions::onRequeue()
     const QList<TaskRow> tasks = selection(tr("requeue"));
     if (tasks.isEmpty())
         return;
-    const qint64 n = tasks.size();
     Confirmation confirmation;
     confirmation.title = tr("Requeue dead tasks");
     confirmation.text =
         tr("Move %1 of queue %2 back to pending, due now?\n\nTheir attempts start again from "
            "0: each gets the full number of tries again.")
-            .arg(Confirmation::tasks(n, tr("dead")), m_queue) +
-        QStringLiteral("\n\n") + describeTasks(tasks, TaskSetKind::Dead, false, serverNow(), m_utc);
-    confirmation.acceptText = tr("Requeue %1").arg(Confirmation::tasks(n));
+            .arg(Confirmation::tasks(tasks.size(), tr("dead")), m_queue);
+    confirmation.acceptText = tr("Requeue %1").arg(Confirmation::tasks(tasks.size()));
     confirmation.rejectText = tr("Leave dead");
-    if (!confirm(confirmation))
-        return;
-    m_tabs->current()->clearSelection();
-    const quint64 tag = AdminClient::newTag();
-    m_tags.append(tag);
-    m_client->requeue(tag, m_queue, idsOf(tasks));
+    confirmThen(tasks, TaskSetKind::Dead, confirmation, &AdminClient::requeue);
 }
 
 void TaskActions::onDeleteDead()
@@ -316,22 +297,33 @@ void TaskActions::onDeleteDead()
     const QList<TaskRow> tasks = selection(tr("delete"));
     if (tasks.isEmpty())
         return;
-    const qint64 n = tasks.size();
     Confirmation confirmation;
     confirmation.icon = QMessageBox::Warning;
     confirmation.title = tr("Delete dead tasks");
     confirmation.text = tr("Delete %1 of queue %2 for good? This cannot be undone.")
-                            .arg(Confirmation::tasks(n, tr("dead")), m_queue) +
-                        QStringLiteral("\n\n") +
-                        describeTasks(tasks, TaskSetKind::Dead, false, serverNow(), m_utc);
-    confirmation.acceptText = tr("Delete %1").arg(Confirmation::tasks(n));
+                            .arg(Confirmation::tasks(tasks.size(), tr("dead")), m_queue);
+    confirmation.acceptText = tr("Delete %1").arg(Confirmation::tasks(tasks.size()));
     confirmation.rejectText = tr("Keep");
+    confirmThen(tasks, TaskSetKind::Dead, confirmation, &AdminClient::deleteDead);
+}
+
+void TaskActions::confirmThen(const QList<TaskRow>& tasks, TaskSetKind set,
+                              Confirmation confirmation, IdRequest send)
+{
+    confirmation.text +=
+        QStringLiteral("\n\n") + describeTasks(tasks, set, m_plain, serverNow(), m_utc);
     if (!confirm(confirmation))
         return;
+    // The row a removed task leaves is taken by the next one: nothing stays aimed at.
     m_tabs->current()->clearSelection();
+    (m_client->*send)(track(), m_queue, idsOf(tasks));
+}
+
+quint64 TaskActions::track()
+{
     const quint64 tag = AdminClient::newTag();
     m_tags.append(tag);
-    m_client->deleteDead(tag, m_queue, idsOf(tasks));
+    return tag;
 }
 
 QString TaskActions::summarize(const ActionResult& result, bool utc)

@@ -79,6 +79,12 @@ private:
     void onDeleteDead();
     void onFinished(const ActionResult& result);
     bool confirm(const Confirmation& confirmation);
+    using IdRequest = void (AdminClient::*)(quint64, const QString&, const QStringList&);
+    // Asks (naming the tasks), then clears the selection and sends the request.
+    void confirmThen(const QList<TaskRow>& tasks, TaskSetKind set, Confirmation confirmation,
+                     IdRequest send);
+    // A new request tag whose answer this object reports.
+    quint64 track();
     // The loaded selected tasks of the current table; says so when there are none.
     QList<TaskRow> selection(const QString& verb);
     qint64 serverNow() const;
