@@ -259,6 +259,18 @@ Error Connection::errorFromReply(const std::string& msg)
     return Error(ErrorCode::Protocol, "Redis replied with an error: " + msg);
 }
 
+std::optional<Error> Connection::writeRefusal(const std::string& key)
+{
+    try {
+        command({"DEL", key});
+        return std::nullopt;
+    } catch (const Error& e) {
+        if (e.code() != ErrorCode::NoPermission && !e.refusesWrites())
+            throw;
+        return e;
+    }
+}
+
 Reply Connection::command(const std::vector<std::string>& args)
 {
     auto replies = pipeline({args});

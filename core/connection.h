@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,11 @@ public:
 
     // Round trip of a PING.
     std::chrono::microseconds ping();
+    // Whether this user may write under `key` on this server: DEL of a key that never exists
+    // changes nothing, but is refused like any write. Returns the refusal (an ACL right
+    // missing, or a server that refuses writes), nullopt when writes are allowed; any other
+    // error is thrown.
+    std::optional<Error> writeRefusal(const std::string& key);
     std::string serverVersion();
     // Redis server clock, ms since the epoch.
     long long serverTimeMs();

@@ -162,6 +162,20 @@ long long PlainQueue::rankOfTime(long long ms)
     return m_connection.command({"ZCOUNT", m_key, "-inf", "(" + scoreFor(ms)}).toInteger();
 }
 
+std::optional<PlainQueue::Member> PlainQueue::find(const std::string& member)
+{
+    const Reply score = m_connection.command({"ZSCORE", m_key, member});
+    if (score.isNil())
+        return std::nullopt;
+    return Member{member, score.str, dueFromScore(score.str)};
+}
+
+std::optional<long long> PlainQueue::rankOf(const std::string& member)
+{
+    const Reply rank = m_connection.command({"ZRANK", m_key, member});
+    return rank.isNil() ? std::nullopt : std::optional<long long>(rank.toInteger());
+}
+
 std::vector<long long> PlainQueue::histogram(long long fromMs, long long toMs, int buckets)
 {
     if (buckets < 1 || buckets > 10000 || toMs <= fromMs)

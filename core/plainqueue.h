@@ -66,6 +66,9 @@ public:
     std::vector<Member> page(long long offset, long long limit);
     std::vector<Member> pageFromTime(long long fromMs, long long limit);
     long long rankOfTime(long long ms);
+    // The member with its score, or nullopt when the key does not hold it.
+    std::optional<Member> find(const std::string& member);
+    std::optional<long long> rankOf(const std::string& member);
     std::vector<long long> histogram(long long fromMs, long long toMs, int buckets);
 
     // Per member: true added, false already there (its due time is left alone).

@@ -731,6 +731,12 @@ long long Queue::rankOfScore(TaskSet set, long long score)
         .toInteger();
 }
 
+std::optional<long long> Queue::rankOf(TaskSet set, const std::string& id)
+{
+    const Reply rank = m_connection.command({"ZRANK", setKey(set), id});
+    return rank.isNil() ? std::nullopt : std::optional<long long>(rank.toInteger());
+}
+
 long long Queue::size(TaskSet set)
 {
     return m_connection.command({"ZCARD", setKey(set)}).toInteger();

@@ -82,6 +82,8 @@ public:
     std::vector<Task> pageFromScore(TaskSet set, long long fromScore, long long limit);
     // Rank of the first task with score >= score (for "jump to time").
     long long rankOfScore(TaskSet set, long long score);
+    // Rank of the task in its set; nullopt when the set does not hold it.
+    std::optional<long long> rankOf(TaskSet set, const std::string& id);
     long long size(TaskSet set);
     std::optional<long long> earliest(TaskSet set);
     // Which set holds the id, and all its fields; nullopt when it is nowhere.

@@ -2,17 +2,15 @@
 
 #include "connection.h"
 #include "error.h"
+#include "ioworker.h"
 #include "membertext.h"
 #include "plainqueue.h"
 #include "queue.h"
-#include "sha1.h"
+#include "taskrows.h"
 
-#include <QDateTime>
 #include <QElapsedTimer>
-#include <QTimer>
 
 #include <algorithm>
-#include <chrono>
 #include <optional>
 
 namespace delayq::ui {
@@ -20,85 +18,20 @@ namespace delayq::ui {
 namespace {
 
 std::atomic<quint64> g_nextTag{1};
-constexpr size_t kPagePayloadBytes = 4096;
-
-delayq::TaskSet toCore(TaskSetKind set)
-{
-    switch (set) {
-    case TaskSetKind::Pending:
-        return delayq::TaskSet::Pending;
-    case TaskSetKind::Active:
-        return delayq::TaskSet::Active;
-    case TaskSetKind::Dead:
-        return delayq::TaskSet::Dead;
-    }
-    return delayq::TaskSet::Pending;
-}
-
-TaskSetKind fromCore(delayq::TaskSet set)
-{
-    switch (set) {
-    case delayq::TaskSet::Pending:
-        return TaskSetKind::Pending;
-    case delayq::TaskSet::Active:
-        return TaskSetKind::Active;
-    case delayq::TaskSet::Dead:
-        return TaskSetKind::Dead;
-    }
-    return TaskSetKind::Pending;
-}
 
 QString qs(const std::string& s)
 {
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+    return TaskRows::text(s);
 }
 
 std::string ss(const QString& s)
 {
-    return s.toStdString();
-}
-
-TaskRow toRow(const delayq::Task& t, size_t maxPayload = std::string::npos)
-{
-    TaskRow r;
-    r.id = qs(t.id);
-    const size_t kept = std::min(t.payload.size(), maxPayload);
-    r.payload = QByteArray(t.payload.data(), static_cast<qsizetype>(kept));
-    r.payloadSize = static_cast<qint64>(t.payload.size());
-    r.score = t.score;
-    r.due = t.due;
-    r.created = t.created;
-    r.attempts = t.attempts;
-    r.maxAttempts = t.maxAttempts;
-    r.backoff = qs(t.backoff);
-    r.worker = qs(t.worker);
-    r.lastError = qs(t.lastError);
-    r.state = qs(t.state);
-    r.broken = t.broken;
-    return r;
-}
-
-std::vector<std::string> toIds(const QStringList& ids)
-{
-    std::vector<std::string> out;
-    out.reserve(static_cast<size_t>(ids.size()));
-    for (const auto& id : ids)
-        out.push_back(ss(id));
-    return out;
-}
-
-QList<IdOutcome> toOutcomes(const std::vector<delayq::IdResult>& results)
-{
-    QList<IdOutcome> out;
-    out.reserve(static_cast<qsizetype>(results.size()));
-    for (const auto& r : results)
-        out.append({qs(r.id), QString::fromLatin1(delayq::idStatusName(r.status))});
-    return out;
+    return TaskRows::bytes(s);
 }
 
 } // namespace
 
-AdminClient::AdminClient(QObject* parent) : QObject(parent)
+AdminClient::AdminClient(QObject* parent) : QObject(parent), m_io(new IoWorker)
 {
     qRegisterMetaType<ServerInfo>();
     qRegisterMetaType<QueueListResult>();
@@ -113,29 +46,39 @@ AdminClient::AdminClient(QObject* parent) : QObject(parent)
     qRegisterMetaType<TaskResult>();
     qRegisterMetaType<BulkActionResult>();
     m_thread.setObjectName(QStringLiteral("delayq-io"));
-    m_io = new QObject;
     m_io->moveToThread(&m_thread);
+    // The worker's connection and heartbeat go with it, on its own thread, at the end.
+    connect(&m_thread, &QThread::finished, m_io, &QObject::deleteLater);
+    connect(m_io, &IoWorker::connected, this, &AdminClient::connected);
+    connect(m_io, &IoWorker::disconnected, this, &AdminClient::disconnected);
+    connect(m_io, &IoWorker::statusUpdated, this, &AdminClient::statusUpdated);
+    connect(m_io, &IoWorker::readOnlyDetected, this, &AdminClient::readOnlyDetected);
+    connect(m_io, &IoWorker::plainKeySet, this, &AdminClient::plainKeySet);
     m_thread.start();
 }
 
 AdminClient::~AdminClient()
 {
-    QMetaObject::invokeMethod(
-        m_io,
-        [this] {
-            delete m_heartbeat;
-            m_heartbeat = nullptr;
-            m_connection.reset();
-        },
-        Qt::BlockingQueuedConnection);
+    // No blocking call into the I/O thread: the steps still queued are dropped, the thread
+    // ends after the request it is on, and its finished signal deletes the worker there.
+    m_io->stop();
     m_thread.quit();
     m_thread.wait();
-    delete m_io;
 }
 
 quint64 AdminClient::newTag()
 {
     return g_nextTag.fetch_add(1);
+}
+
+bool AdminClient::isConnected() const
+{
+    return m_io->isUp();
+}
+
+bool AdminClient::isReadOnly() const
+{
+    return m_io->isReadOnly();
 }
 
 QString AdminClient::prefix() const
@@ -145,74 +88,12 @@ QString AdminClient::prefix() const
 
 void AdminClient::post(std::function<void()> job)
 {
-    QMetaObject::invokeMethod(m_io, std::move(job), Qt::QueuedConnection);
+    m_io->post(std::move(job));
 }
 
 QString AdminClient::guarded(const std::function<void(delayq::Connection&)>& job)
 {
-    if (!m_connection)
-        return tr("not connected: choose a server first");
-    // While the server is away only the heartbeat tries to reach it, so queued requests
-    // fail at once instead of each waiting out a connect timeout.
-    if (!m_up)
-        return tr("not connected to %1 (reconnecting)").arg(m_displayUrl);
-    try {
-        job(*m_connection);
-        return {};
-    } catch (const delayq::Error& e) {
-        const QString message = QString::fromUtf8(e.what());
-        if (e.isUnreachable())
-            markDown(message);
-        else if (e.code() == delayq::ErrorCode::NoPermission && !m_settings.readOnly) {
-            m_readOnly = true;
-            deliver(&AdminClient::readOnlyDetected,
-                    tr("the server refused a write for this user: %1").arg(message));
-        }
-        return message;
-    } catch (const std::exception& e) {
-        return QString::fromUtf8(e.what());
-    }
-}
-
-void AdminClient::markDown(const QString& reason)
-{
-    if (m_up.exchange(false))
-        deliver(&AdminClient::disconnected, reason);
-}
-
-ServerInfo AdminClient::probe()
-{
-    ServerInfo info;
-    info.displayUrl = m_displayUrl;
-    auto rtt = m_connection->ping();
-    info.rttUs = rtt.count();
-    info.clockOffsetMs = m_connection->clockOffsetMs();
-    info.readOnly = m_readOnly.load();
-    if (info.readOnly)
-        info.readOnlyReason = m_settings.readOnly ? tr("this connection is read-only")
-                              : m_aclReadOnly     ? m_readOnlyWhy
-                                                  : tr("the server refuses writes for this user");
-    return info;
-}
-
-void AdminClient::probeWritable()
-{
-    // DEL of a key that never exists changes nothing, but an ACL user without write access
-    // to the prefix is refused with NOPERM: the session is then read-only from the start,
-    // instead of failing at the operator's first click.
-    const std::string key = ss(m_settings.prefix) + ":{delayq-admin}:write-probe";
-    try {
-        m_connection->command({"DEL", key});
-        m_readOnly = false;
-    } catch (const delayq::Error& e) {
-        // A replica, a full memory or a failed disk refuses the probe like a missing right.
-        if (e.code() != delayq::ErrorCode::NoPermission && !e.refusesWrites())
-            throw;
-        m_readOnly = true;
-        m_aclReadOnly = true;
-        m_readOnlyWhy = tr("the server refuses writes for this user (%1)")
-                            .arg(QString::fromUtf8(e.what()).left(200));
-    }
+    return m_io->guarded(job);
 }
 
 void AdminClient::connectTo(const ConnectionSettings& settings)
@@ -220,61 +101,12 @@ void AdminClient::connectTo(const ConnectionSettings& settings)
     m_guiSettings = settings;
     if (m_guiSettings.prefix.isEmpty())
         m_guiSettings.prefix = QStringLiteral("dq");
-    post([this, settings] {
-        m_settings = settings;
-        if (m_settings.prefix.isEmpty())
-            m_settings.prefix = QStringLiteral("dq");
-        m_up = false;
-        m_readOnly = settings.readOnly;
-        m_aclReadOnly = false;
-        m_connection.reset();
-        ++m_connectionNumber;
-        if (!m_heartbeat) {
-            m_heartbeat = new QTimer(m_io);
-            m_heartbeat->setInterval(2000);
-            connect(m_heartbeat, &QTimer::timeout, m_io, [this] { heartbeat(); });
-        }
-        try {
-            delayq::Keys::validatePrefix(ss(m_settings.prefix));
-            auto options = delayq::ConnectionOptions::fromUrl(ss(settings.url));
-            if (!settings.password.isEmpty())
-                options.password = ss(settings.password);
-            options.readOnly = settings.readOnly;
-            options.connectTimeout = std::chrono::milliseconds(2000);
-            options.commandTimeout = std::chrono::milliseconds(4000);
-            m_displayUrl = qs(options.displayUrl());
-            m_connection = std::make_unique<delayq::Connection>(options);
-        } catch (const delayq::Error& e) {
-            deliver(&AdminClient::disconnected, QString::fromUtf8(e.what()));
-            return;
-        }
-        m_heartbeat->start();
-        heartbeat();
-        if (!m_up)
-            deliver(&AdminClient::disconnected,
-                    tr("cannot reach %1: retrying every 2 s").arg(m_displayUrl));
-    });
+    post([this, settings] { m_io->connectTo(settings); });
 }
 
-void AdminClient::heartbeat()
+void AdminClient::setPlainKey(const QString& key, const QString& unit)
 {
-    if (!m_connection)
-        return;
-    try {
-        if (!m_up) {
-            m_connection->connect();
-            if (!m_settings.readOnly)
-                probeWritable();
-            ServerInfo info = probe();
-            info.version = qs(m_connection->serverVersion());
-            m_up = true;
-            deliver(&AdminClient::connected, info);
-        } else {
-            deliver(&AdminClient::statusUpdated, probe());
-        }
-    } catch (const delayq::Error& e) {
-        markDown(QString::fromUtf8(e.what()));
-    }
+    post([this, key, unit] { m_io->setPlainKey(key, unit); });
 }
 
 void AdminClient::listQueues(quint64 tag)
@@ -283,7 +115,7 @@ void AdminClient::listQueues(quint64 tag)
         QueueListResult result;
         result.tag = tag;
         result.error = guarded([&](delayq::Connection& c) {
-            const std::string prefix = ss(m_settings.prefix);
+            const std::string prefix = m_io->prefix();
             auto names = delayq::Queue::listQueues(c, prefix, 10000);
             for (const auto& s : delayq::Queue::summaries(c, names, prefix))
                 result.queues.append({qs(s.name), s.counts.pending, s.counts.dueNow,
@@ -295,151 +127,94 @@ void AdminClient::listQueues(quint64 tag)
 
 void AdminClient::discoverPlain(quint64 tag, int maxSteps, int count)
 {
-    PlainDiscoveryResult result;
-    result.tag = tag;
-    post([this, result, maxSteps, count] { discoverStep(result, "0", maxSteps, count); });
+    struct State
+    {
+        PlainDiscoveryResult result;
+        std::string cursor = "0";
+        int stepsLeft = 0;
+    };
+    auto state = std::make_shared<State>();
+    state->result.tag = tag;
+    state->stepsLeft = maxSteps;
+    SteppedJob job;
+    job.step = [this, state, count](delayq::Connection& c) {
+        for (const auto& k : delayq::PlainQueue::discover(c, state->cursor, m_io->prefix(), count))
+            state->result.keys.append({MemberText::fromBytes(k.key),
+                                       QString::fromLatin1(delayq::PlainQueue::unitName(k.unit)),
+                                       k.size});
+        return state->cursor != "0" && --state->stepsLeft > 0;
+    };
+    job.finished = [this, state](SteppedJob::End, const QString& error) {
+        state->result.error = error;
+        state->result.complete = error.isEmpty() && state->cursor == "0";
+        deliver(&AdminClient::plainKeysDiscovered, state->result);
+    };
+    post([this, job] { m_io->run(job); });
 }
-
-// Runs on the I/O thread; posts the next step instead of looping, so a page load or an
-// action asked for meanwhile is not stuck behind the whole scan.
-void AdminClient::discoverStep(PlainDiscoveryResult result, std::string cursor, int stepsLeft,
-                               int count)
-{
-    result.error = guarded([&](delayq::Connection& c) {
-        const std::string prefix = ss(m_settings.prefix);
-        for (const auto& k : delayq::PlainQueue::discover(c, cursor, prefix, count))
-            result.keys.append({MemberText::fromBytes(k.key),
-                                QString::fromLatin1(delayq::PlainQueue::unitName(k.unit)), k.size});
-    });
-    --stepsLeft;
-    if (result.error.isEmpty() && cursor != "0" && stepsLeft > 0) {
-        post([this, result, cursor, stepsLeft, count] {
-            discoverStep(result, cursor, stepsLeft, count);
-        });
-        return;
-    }
-    result.complete = result.error.isEmpty() && cursor == "0";
-    deliver(&AdminClient::plainKeysDiscovered, result);
-}
-
-void AdminClient::setPlainKey(const QString& key, const QString& unit)
-{
-    post([this, key, unit] {
-        m_plainKey = key;
-        m_plainUnit = unit == QLatin1String("s") ? delayq::PlainQueue::ScoreUnit::Seconds
-                                                 : delayq::PlainQueue::ScoreUnit::Milliseconds;
-        // No unit given (e.g. --plain on the command line): read it off the key's scores.
-        if (unit.isEmpty() && !key.isEmpty())
-            guarded([&](delayq::Connection& c) {
-                m_plainUnit = delayq::PlainQueue::detectUnit(c, MemberText::toBytes(key));
-            });
-        deliver(&AdminClient::plainKeySet, key,
-                QString::fromLatin1(delayq::PlainQueue::unitName(m_plainUnit)));
-    });
-}
-
-std::unique_ptr<delayq::PlainQueue> AdminClient::plainFor(delayq::Connection& c,
-                                                          const QString& queue)
-{
-    if (m_plainKey.isEmpty() || queue != m_plainKey)
-        return nullptr;
-    return std::make_unique<delayq::PlainQueue>(c, MemberText::toBytes(queue), m_plainUnit);
-}
-
-namespace {
-
-// A member is the message: it is both the row's id and its payload.
-TaskRow plainRow(const delayq::PlainQueue::Member& m)
-{
-    TaskRow row;
-    row.id = MemberText::fromBytes(m.member);
-    row.payload = QByteArray::fromStdString(m.member.substr(0, kPagePayloadBytes));
-    row.payloadSize = static_cast<qint64>(m.member.size());
-    row.score = m.dueMs;
-    row.due = m.dueMs;
-    row.state = QStringLiteral("pending");
-    return row;
-}
-
-std::vector<std::string> toMembers(const QStringList& ids)
-{
-    std::vector<std::string> out;
-    out.reserve(size_t(ids.size()));
-    for (const QString& id : ids)
-        out.push_back(MemberText::toBytes(id));
-    return out;
-}
-
-QList<IdOutcome> plainOutcomes(const QStringList& members, const std::vector<bool>& done)
-{
-    QList<IdOutcome> out;
-    for (size_t i = 0; i < done.size() && i < size_t(members.size()); ++i)
-        out.append({members.at(qsizetype(i)),
-                    done[i] ? QStringLiteral("done") : QStringLiteral("not_found")});
-    return out;
-}
-
-} // namespace
 
 void AdminClient::scanPlain(quint64 tag, const QString& key, const QString& text, int maxMatches,
                             int count)
 {
     m_activeScan.store(tag);
-    PlainScanResult result;
-    result.tag = tag;
-    result.key = key;
-    post([this, result, needle = MemberText::toBytes(text), maxMatches, count]() mutable {
-        result.error = guarded([&](delayq::Connection& c) {
-            auto p = plainFor(c, result.key);
-            if (!p)
-                throw delayq::Error(delayq::ErrorCode::InvalidArgument,
-                                    "searching the members' text needs a plain sorted set open");
-            result.total = p->size();
-        });
-        if (!result.error.isEmpty()) {
-            result.finished = true;
-            deliver(&AdminClient::plainScanned, result);
-            return;
-        }
-        scanStep(result, "0", needle, maxMatches, count, 0);
-    });
-}
-
-// Like discoverStep: one bounded ZSCAN per posted job, so the views' own requests go on.
-void AdminClient::scanStep(PlainScanResult result, std::string cursor, const std::string& needle,
-                           int maxMatches, int count, int found)
-{
-    result.matches.clear();
-    if (m_activeScan.load() != result.tag) {
-        result.finished = true;
-        result.cancelled = true;
-        deliver(&AdminClient::plainScanned, result);
-        return;
-    }
-    result.error = guarded([&](delayq::Connection& c) {
-        auto p = plainFor(c, result.key);
+    struct State
+    {
+        PlainScanResult result;
+        std::string cursor = "0";
+        std::string needle;
+        int found = 0;
+        bool started = false;
+    };
+    auto state = std::make_shared<State>();
+    state->result.tag = tag;
+    state->result.key = key;
+    state->needle = MemberText::toBytes(text);
+    SteppedJob job;
+    job.cancelled = [this, state] { return m_activeScan.load() != state->result.tag; };
+    job.step = [this, state, maxMatches, count](delayq::Connection& c) {
+        PlainScanResult& result = state->result;
+        result.matches.clear();
+        auto p = m_io->plainFor(c, result.key);
         if (!p)
             throw delayq::Error(delayq::ErrorCode::InvalidArgument,
-                                "the plain key was closed during the search");
-        auto step = p->scan(cursor, needle, count);
-        cursor = step.cursor;
+                                state->started
+                                    ? "the plain key was closed during the search"
+                                    : "searching the members' text needs a plain sorted set open");
+        if (!state->started) {
+            // The first step only measures, so the progress bar knows its end.
+            state->started = true;
+            result.total = p->size();
+            return true;
+        }
+        auto step = p->scan(state->cursor, state->needle, count);
+        state->cursor = step.cursor;
         result.scanned += step.scanned;
         for (const auto& m : step.matches) {
-            if (found >= maxMatches) {
+            if (state->found >= maxMatches) {
                 result.capped = true;
                 break;
             }
-            result.matches.append(plainRow(m));
-            ++found;
+            result.matches.append(TaskRows::fromMember(m));
+            ++state->found;
         }
-    });
-    result.complete = result.error.isEmpty() && cursor == "0";
-    result.finished = !result.error.isEmpty() || result.complete || result.capped;
-    deliver(&AdminClient::plainScanned, result);
-    if (!result.finished)
-        post([this, result, cursor, needle, maxMatches, count, found] {
-            scanStep(result, cursor, needle, maxMatches, count, found);
-        });
+        result.complete = state->cursor == "0";
+        return !result.complete && !result.capped;
+    };
+    // Each step's matches as they come; not after the first step, which only measured.
+    job.progressed = [this, state] {
+        if (state->result.scanned > 0)
+            deliver(&AdminClient::plainScanned, state->result);
+    };
+    job.finished = [this, state](SteppedJob::End end, const QString& error) {
+        PlainScanResult& result = state->result;
+        if (end != SteppedJob::End::Done)
+            result.matches.clear(); // already reported with the step that found them
+        result.error = error;
+        result.cancelled = end == SteppedJob::End::Cancelled;
+        result.complete = result.complete && error.isEmpty();
+        result.finished = true;
+        deliver(&AdminClient::plainScanned, result);
+    };
+    post([this, job] { m_io->run(job); });
 }
 
 void AdminClient::loadPages(quint64 tag, const QString& queue, TaskSetKind set,
@@ -451,29 +226,21 @@ void AdminClient::loadPages(quint64 tag, const QString& queue, TaskSetKind set,
         result.queue = queue;
         result.set = set;
         result.error = guarded([&](delayq::Connection& c) {
-            if (auto p = plainFor(c, queue)) {
-                result.total = set == TaskSetKind::Pending ? p->size() : 0;
-                for (qint64 offset : offsets) {
-                    QList<TaskRow> rows;
-                    if (offset < result.total)
-                        for (const auto& m : p->page(offset, limit))
-                            rows.append(plainRow(m));
-                    result.offsets.append(offset);
-                    result.pages.append(rows);
-                }
-                return;
-            }
-            delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
-            result.total = q.size(toCore(set));
+            const auto plain = m_io->plainFor(c, queue);
+            std::optional<delayq::Queue> native;
+            if (!plain)
+                native.emplace(c, ss(queue), m_io->prefix());
+            const delayq::TaskSet coreSet = TaskRows::toCore(set);
+            result.total =
+                plain ? (set == TaskSetKind::Pending ? plain->size() : 0) : native->size(coreSet);
             for (qint64 offset : offsets) {
                 QList<TaskRow> rows;
-                if (offset < result.total) {
-                    auto tasks = q.page(toCore(set), offset, limit);
-                    rows.reserve(static_cast<qsizetype>(tasks.size()));
-                    // Pages are cached: big payloads are cut, the details pane loads them whole.
-                    for (const auto& t : tasks)
-                        rows.append(toRow(t, kPagePayloadBytes));
-                }
+                if (offset < result.total && plain)
+                    for (const auto& m : plain->page(offset, limit))
+                        rows.append(TaskRows::fromMember(m));
+                else if (offset < result.total)
+                    for (const auto& t : native->page(coreSet, offset, limit))
+                        rows.append(TaskRows::fromTask(t, TaskRows::kPagePayloadBytes));
                 result.offsets.append(offset);
                 result.pages.append(rows);
             }
@@ -489,7 +256,7 @@ void AdminClient::loadCounts(quint64 tag, const QString& queue)
         result.tag = tag;
         result.queue = queue;
         result.error = guarded([&](delayq::Connection& c) {
-            if (auto p = plainFor(c, queue)) {
+            if (auto p = m_io->plainFor(c, queue)) {
                 result.pending = p->size();
                 result.dueNow = p->dueNow();
                 auto first = p->page(0, 1);
@@ -497,7 +264,7 @@ void AdminClient::loadCounts(quint64 tag, const QString& queue)
                 result.serverNow = c.serverNowMs();
                 return;
             }
-            delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
+            delayq::Queue q(c, ss(queue), m_io->prefix());
             auto counts = q.counts();
             result.pending = counts.pending;
             result.dueNow = counts.dueNow;
@@ -525,10 +292,10 @@ void AdminClient::loadHistogram(quint64 tag, const QString& queue, qint64 fromMs
             // Now first: a task that falls due during the reads is not counted as overdue.
             result.serverNow = c.serverNowMs();
             const qint64 now = result.serverNow;
-            const auto plain = plainFor(c, queue);
+            const auto plain = m_io->plainFor(c, queue);
             std::optional<delayq::Queue> native;
             if (!plain)
-                native.emplace(c, ss(queue), ss(m_settings.prefix));
+                native.emplace(c, ss(queue), m_io->prefix());
             auto dueBy = [&](long long ms) { return plain ? plain->dueBy(ms) : native->dueBy(ms); };
             const auto counts = plain ? plain->histogram(fromMs, toMs, buckets)
                                       : native->histogram(fromMs, toMs, buckets);
@@ -563,7 +330,7 @@ void AdminClient::loadHistory(quint64 tag, const QString& queue, qint64 fromMinu
         result.queue = queue;
         result.fromMinute = fromMinute;
         result.error = guarded([&](delayq::Connection& c) {
-            delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
+            delayq::Queue q(c, ss(queue), m_io->prefix());
             for (const auto& m : q.history(fromMinute, toMinute)) {
                 auto value = [&](const char* name) {
                     auto it = m.counters.find(name);
@@ -584,24 +351,22 @@ void AdminClient::loadTask(quint64 tag, const QString& queue, const QString& id)
         result.tag = tag;
         result.queue = queue;
         result.error = guarded([&](delayq::Connection& c) {
-            if (auto p = plainFor(c, queue)) {
-                const std::string member = MemberText::toBytes(id);
-                auto score = c.command({"ZSCORE", p->key(), member});
-                if (score.isNil())
+            if (auto p = m_io->plainFor(c, queue)) {
+                const auto member = p->find(MemberText::toBytes(id));
+                if (!member)
                     return;
                 result.found = true;
                 result.set = TaskSetKind::Pending;
-                result.task = plainRow({member, score.str, p->dueFromScore(score.str)});
-                result.task.payload = QByteArray::fromStdString(member); // whole, not cut
+                result.task = TaskRows::fromMember(*member, std::string::npos); // whole
                 return;
             }
-            delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
+            delayq::Queue q(c, ss(queue), m_io->prefix());
             auto found = q.find(ss(id));
             if (!found)
                 return;
             result.found = true;
-            result.set = fromCore(found->first);
-            result.task = toRow(found->second);
+            result.set = TaskRows::fromCore(found->first);
+            result.task = TaskRows::fromTask(found->second);
         });
         deliver(&AdminClient::taskLoaded, result);
     });
@@ -615,14 +380,15 @@ void AdminClient::locateTime(quint64 tag, const QString& queue, TaskSetKind set,
         result.queue = queue;
         result.set = set;
         result.error = guarded([&](delayq::Connection& c) {
-            if (auto p = plainFor(c, queue)) {
-                long long size = p->size();
-                result.row = size == 0 ? -1 : std::min(p->rankOfTime(ms), size - 1);
-                return;
+            long long size = 0, rank = 0;
+            if (auto p = m_io->plainFor(c, queue)) {
+                size = p->size();
+                rank = p->rankOfTime(ms);
+            } else {
+                delayq::Queue q(c, ss(queue), m_io->prefix());
+                size = q.size(TaskRows::toCore(set));
+                rank = q.rankOfScore(TaskRows::toCore(set), ms);
             }
-            delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
-            long long size = q.size(toCore(set));
-            long long rank = q.rankOfScore(toCore(set), ms);
             // Past the last task: the last row is the nearest there is.
             result.row = size == 0 ? -1 : std::min(rank, size - 1);
         });
@@ -638,22 +404,16 @@ void AdminClient::locateId(quint64 tag, const QString& queue, const QString& id)
         result.queue = queue;
         result.id = id;
         result.error = guarded([&](delayq::Connection& c) {
-            if (auto p = plainFor(c, queue)) {
-                auto rank = c.command({"ZRANK", p->key(), MemberText::toBytes(id)});
-                result.row = rank.isNil() ? -1 : rank.toInteger();
+            if (auto p = m_io->plainFor(c, queue)) {
+                result.row = p->rankOf(MemberText::toBytes(id)).value_or(-1);
                 return;
             }
-            delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
+            delayq::Queue q(c, ss(queue), m_io->prefix());
             auto found = q.find(ss(id));
             if (!found)
                 return;
-            result.set = fromCore(found->first);
-            const auto& keys = q.keys();
-            const std::string key = found->first == delayq::TaskSet::Pending  ? keys.pending()
-                                    : found->first == delayq::TaskSet::Active ? keys.active()
-                                                                              : keys.dead();
-            auto rank = c.command({"ZRANK", key, ss(id)});
-            result.row = rank.isNil() ? -1 : rank.toInteger();
+            result.set = TaskRows::fromCore(found->first);
+            result.row = q.rankOf(found->first, ss(id)).value_or(-1);
         });
         deliver(&AdminClient::located, result);
     });
@@ -668,7 +428,7 @@ void AdminClient::push(quint64 tag, const PushSpec& spec)
         result.queue = spec.queue;
         result.error = guarded([&](delayq::Connection& c) {
             result.serverNow = c.serverNowMs();
-            if (auto p = plainFor(c, spec.queue)) {
+            if (auto p = m_io->plainFor(c, spec.queue)) {
                 // The payload is the member; one at a time, ZADD NX.
                 const long long at =
                     spec.dueAtMs >= 0 ? spec.dueAtMs : result.serverNow + spec.delayMs;
@@ -680,7 +440,7 @@ void AdminClient::push(quint64 tag, const PushSpec& spec)
                      created ? at : -1});
                 return;
             }
-            delayq::Queue q(c, ss(spec.queue), ss(m_settings.prefix));
+            delayq::Queue q(c, ss(spec.queue), m_io->prefix());
             std::vector<delayq::PushRequest> requests;
             const int count = std::max(1, spec.count);
             for (int i = 0; i < count; ++i) {
@@ -709,12 +469,12 @@ void AdminClient::cancel(quint64 tag, const QString& queue, const QStringList& i
     post([this, tag, queue, ids] {
         ActionResult result{tag, QStringLiteral("cancel"), queue, {}, {}};
         result.error = guarded([&](delayq::Connection& c) {
-            if (auto p = plainFor(c, queue)) {
-                result.outcomes = plainOutcomes(ids, p->cancel(toMembers(ids)));
+            if (auto p = m_io->plainFor(c, queue)) {
+                result.outcomes = TaskRows::outcomes(ids, p->cancel(TaskRows::members(ids)));
                 return;
             }
-            delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
-            result.outcomes = toOutcomes(q.cancel(toIds(ids)));
+            delayq::Queue q(c, ss(queue), m_io->prefix());
+            result.outcomes = TaskRows::outcomes(q.cancel(TaskRows::ids(ids)));
         });
         deliver(&AdminClient::actionFinished, result);
     });
@@ -726,16 +486,17 @@ void AdminClient::reschedule(quint64 tag, const QString& queue, const QStringLis
     post([this, tag, queue, ids, dueAtMs, delayMs] {
         ActionResult result{tag, QStringLiteral("reschedule"), queue, {}, {}};
         result.error = guarded([&](delayq::Connection& c) {
-            if (auto p = plainFor(c, queue)) {
+            if (auto p = m_io->plainFor(c, queue)) {
                 const long long at = dueAtMs >= 0 ? dueAtMs : c.serverNowMs() + delayMs;
-                result.outcomes = plainOutcomes(ids, p->reschedule(toMembers(ids), at));
+                result.outcomes =
+                    TaskRows::outcomes(ids, p->reschedule(TaskRows::members(ids), at));
                 return;
             }
-            delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
+            delayq::Queue q(c, ss(queue), m_io->prefix());
             std::optional<long long> at;
             if (dueAtMs >= 0)
                 at = dueAtMs;
-            result.outcomes = toOutcomes(q.reschedule(toIds(ids), at, delayMs));
+            result.outcomes = TaskRows::outcomes(q.reschedule(TaskRows::ids(ids), at, delayMs));
         });
         deliver(&AdminClient::actionFinished, result);
     });
@@ -746,8 +507,8 @@ void AdminClient::requeue(quint64 tag, const QString& queue, const QStringList& 
     post([this, tag, queue, ids] {
         ActionResult result{tag, QStringLiteral("requeue"), queue, {}, {}};
         result.error = guarded([&](delayq::Connection& c) {
-            delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
-            result.outcomes = toOutcomes(q.requeue(toIds(ids)));
+            delayq::Queue q(c, ss(queue), m_io->prefix());
+            result.outcomes = TaskRows::outcomes(q.requeue(TaskRows::ids(ids)));
         });
         deliver(&AdminClient::actionFinished, result);
     });
@@ -758,71 +519,10 @@ void AdminClient::deleteDead(quint64 tag, const QString& queue, const QStringLis
     post([this, tag, queue, ids] {
         ActionResult result{tag, QStringLiteral("delete-dead"), queue, {}, {}};
         result.error = guarded([&](delayq::Connection& c) {
-            delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
-            result.outcomes = toOutcomes(q.deleteDead(toIds(ids)));
+            delayq::Queue q(c, ss(queue), m_io->prefix());
+            result.outcomes = TaskRows::outcomes(q.deleteDead(TaskRows::ids(ids)));
         });
         deliver(&AdminClient::actionFinished, result);
-    });
-}
-
-void AdminClient::fillDemo(quint64 tag, const QString& queue, qint64 count, qint64 spreadMs,
-                           bool lifecycle, int batch)
-{
-    post([this, tag, queue, count, spreadMs, lifecycle, batch] {
-        qint64 done = 0;
-        const QString error = guarded([&](delayq::Connection& c) {
-            delayq::Queue q(c, ss(queue), ss(m_settings.prefix));
-            const long long now = c.serverNowMs();
-            static const char* kinds[] = {"send-reminder", "charge-card", "expire-cart",
-                                          "retry-webhook", "close-order"};
-            // A few overdue tasks so the timeline shows its overdue marking.
-            const long long start = now - std::min<long long>(spreadMs / 50, 15 * 60000);
-            std::vector<delayq::PushRequest> requests;
-            requests.reserve(static_cast<size_t>(std::min<qint64>(count, batch)));
-            for (qint64 i = 0; i < count; ++i) {
-                delayq::PushRequest r;
-                // Denser soon than later, like real reminder traffic.
-                const double x = static_cast<double>(i) / static_cast<double>(count);
-                r.dueAtMs = start + static_cast<long long>(x * x * static_cast<double>(spreadMs));
-                r.payload = "{\"order\":" + std::to_string(100000 + i) + ",\"action\":\"" +
-                            kinds[i % 5] + "\",\"customer\":\"c" + std::to_string(i % 997) + "\"}";
-                requests.push_back(std::move(r));
-                if (static_cast<int>(requests.size()) == batch || i + 1 == count) {
-                    done += static_cast<qint64>(q.pushBatch(requests).size());
-                    requests.clear();
-                }
-            }
-            if (!lifecycle)
-                return;
-            // Due before everything else, so the claims below take exactly these.
-            std::vector<delayq::PushRequest> early;
-            for (int i = 0; i < 12; ++i) {
-                delayq::PushRequest r;
-                r.id = "webhook-" + std::to_string(i + 1);
-                r.dueAtMs = start - 3600000 + i;
-                r.maxAttempts = 1;
-                r.payload = "{\"url\":\"https://partner.example/hook\",\"event\":\"order.paid\","
-                            "\"order\":" +
-                            std::to_string(90000 + i) + "}";
-                early.push_back(std::move(r));
-            }
-            q.pushBatch(early);
-            auto failed = q.claim(9, 60000, "demo-worker-1");
-            for (const auto& t : failed.tasks)
-                q.nack(t.id, t.token, "HTTP 503 from partner.example after 30s");
-            // Leased for an hour: they stay in the active tab while the demo runs.
-            q.claim(3, 3600000, "demo-worker-2");
-            // A plain sorted set as the usual home-grown delay queues write it (member = the
-            // message, score = due ms), for the "Plain sorted sets" group.
-            delayq::PlainQueue plain(c, "orders:delay-queue",
-                                     delayq::PlainQueue::ScoreUnit::Milliseconds);
-            for (int i = 0; i < 300; ++i)
-                plain.push({"{\"id\":\"" + delayq::sha1Hex(std::to_string(i)).substr(0, 8) +
-                            "-demo\",\"msg\":\"close unpaid order " + std::to_string(5000 + i) +
-                            "\"}"},
-                           now + (i - 10) * 60000LL);
-        });
-        deliver(&AdminClient::demoFilled, tag, done, error);
     });
 }
 
@@ -841,56 +541,40 @@ void AdminClient::purge(quint64 tag, const QString& queue, qint64 limit, int bat
     startBulk(tag, BulkAction::Purge, queue, limit, batch);
 }
 
+// One script call of at most `batch` tasks per step, never past the confirmed count.
 void AdminClient::startBulk(quint64 tag, BulkAction action, const QString& queue, qint64 limit,
                             int batch)
 {
-    BulkActionResult result;
-    result.tag = tag;
-    result.action = action;
-    result.queue = queue;
-    result.total = limit;
-    post([this, result, batch]() mutable {
-        result.connection = m_connectionNumber;
-        bulkStep(result, batch);
-    });
-}
-
-// Runs on the I/O thread; one script call per step, and the next step is posted rather
-// than looped, so a million-task purge does not hold up the requests queued behind it.
-void AdminClient::bulkStep(BulkActionResult result, int batch)
-{
-    if (m_cancelledBulk.load() == result.tag) {
-        result.cancelled = true;
-        deliver(&AdminClient::bulkFinished, result);
-        return;
-    }
-    // What was confirmed was counted on the server this started on, not on a new one.
-    if (result.connection != m_connectionNumber) {
-        result.error = tr("stopped: the app connected to another server meanwhile");
-        deliver(&AdminClient::bulkFinished, result);
-        return;
-    }
-    bool more = false;
-    result.error = guarded([&](delayq::Connection& c) {
-        delayq::Queue q(c, ss(result.queue), ss(m_settings.prefix));
-        const int step = int(std::min<qint64>(batch, result.total - result.done));
+    auto result = std::make_shared<BulkActionResult>();
+    result->tag = tag;
+    result->action = action;
+    result->queue = queue;
+    result->total = limit;
+    SteppedJob job;
+    job.cancelled = [this, result] { return m_cancelledBulk.load() == result->tag; };
+    job.step = [this, result, batch](delayq::Connection& c) {
+        delayq::Queue q(c, ss(result->queue), m_io->prefix());
+        const int step = int(std::min<qint64>(batch, result->total - result->done));
         if (step < 1)
-            return;
+            return false;
         // Each script replies with what it did and what is left, so a step is one call.
-        const delayq::BulkResult done = result.action == BulkAction::Purge ? q.purge(step, 1)
-                                        : result.action == BulkAction::RequeueDead
+        const delayq::BulkResult done = result->action == BulkAction::Purge ? q.purge(step, 1)
+                                        : result->action == BulkAction::RequeueDead
                                             ? q.requeueAll(step, 1)
                                             : q.deleteAllDead(step, 1);
-        result.done += done.done;
-        result.left = done.remaining;
-        more = done.done > 0 && result.left > 0 && result.done < result.total;
-    });
-    if (result.error.isEmpty() && more) {
-        deliver(&AdminClient::bulkProgressed, result.tag, result.done, result.total);
-        post([this, result, batch] { bulkStep(result, batch); });
-        return;
-    }
-    deliver(&AdminClient::bulkFinished, result);
+        result->done += done.done;
+        result->left = done.remaining;
+        return done.done > 0 && result->left > 0 && result->done < result->total;
+    };
+    job.progressed = [this, result] {
+        deliver(&AdminClient::bulkProgressed, result->tag, result->done, result->total);
+    };
+    job.finished = [this, result](SteppedJob::End end, const QString& error) {
+        result->cancelled = end == SteppedJob::End::Cancelled;
+        result->error = error;
+        deliver(&AdminClient::bulkFinished, *result);
+    };
+    post([this, job] { m_io->run(job); });
 }
 
 } // namespace delayq::ui

@@ -2,7 +2,6 @@
 
 #include "admintypes.h"
 #include "bulkaction.h"
-#include "plainqueue.h"
 
 #include <QObject>
 #include <QSet>
@@ -13,13 +12,18 @@
 #include <functional>
 #include <memory>
 
-class QTimer;
+namespace delayq {
+class Connection;
+}
 
 namespace delayq::ui {
 
-// The one owner of the admin connection. Every public request is posted to a private
-// QThread and answered by a signal carrying plain values, so the GUI thread never waits on
-// Redis. A lost connection is retried every two seconds until it answers again.
+class IoWorker;
+
+// The GUI side of the admin connection: a list of requests, each posted to the I/O thread
+// (IoWorker owns the connection there) and answered by a signal carrying plain values, so
+// the GUI thread never waits on Redis. A lost connection is retried every two seconds until
+// it answers again.
 class AdminClient : public QObject
 {
     Q_OBJECT
@@ -31,8 +35,8 @@ public:
     // A process-wide unique tag for a request, so a view takes only its own answers.
     static quint64 newTag();
 
-    bool isConnected() const { return m_up.load(); }
-    bool isReadOnly() const { return m_readOnly.load(); }
+    bool isConnected() const;
+    bool isReadOnly() const;
     QString prefix() const;
     // The settings of the last connectTo (with the session password), for the embedded worker.
     ConnectionSettings settings() const { return m_guiSettings; }
@@ -70,11 +74,6 @@ public:
                     qint64 delayMs);
     void requeue(quint64 tag, const QString& queue, const QStringList& ids);
     void deleteDead(quint64 tag, const QString& queue, const QStringList& ids);
-    // Pushes count demo tasks spread from a few minutes ago to spreadMs ahead, in batches.
-    // With lifecycle, a few tasks are also taken by a pretend worker: some die (dead tab),
-    // some stay leased (active tab), so every view has something to show.
-    void fillDemo(quint64 tag, const QString& queue, qint64 count, qint64 spreadMs,
-                  bool lifecycle = false, int batch = 10000);
     // Queue-wide changes in bounded steps: one script call of `batch` tasks per posted job,
     // so page loads and counts asked for meanwhile are answered between steps on a queue of
     // millions. bulkProgressed after each full step, bulkFinished once at the end.
@@ -105,16 +104,16 @@ signals:
     void located(const delayq::ui::LocateResult& result);
     void taskLoaded(const delayq::ui::TaskResult& result);
     void actionFinished(const delayq::ui::ActionResult& result);
-    void demoFilled(quint64 tag, qint64 count, const QString& error);
     void bulkProgressed(quint64 tag, qint64 done, qint64 total);
     void bulkFinished(const delayq::ui::BulkActionResult& result);
     // The server refused a write for this user (ACL): the session is read-only from now on.
     void readOnlyDetected(const QString& reason);
 
 private:
-    // Runs job on the I/O thread with the connection; connection failures are reported
-    // once and start the reconnect loop. Returns the error text for the result, "" if fine.
+    // Runs job on the I/O thread.
     void post(std::function<void()> job);
+    // Runs job with the connection on the I/O thread: the error text, "" when fine.
+    QString guarded(const std::function<void(delayq::Connection&)>& job);
     // Emits a signal on the client's own thread (not the I/O thread), so every receiver,
     // direct connections included, runs where the client lives.
     template <typename... Args, typename... Values>
@@ -127,36 +126,14 @@ private:
             },
             Qt::QueuedConnection);
     }
-    void discoverStep(PlainDiscoveryResult result, std::string cursor, int stepsLeft, int count);
     void startBulk(quint64 tag, BulkAction action, const QString& queue, qint64 limit, int batch);
-    void bulkStep(BulkActionResult result, int batch);
-    void scanStep(PlainScanResult result, std::string cursor, const std::string& needle,
-                  int maxMatches, int count, int found);
-    QString guarded(const std::function<void(delayq::Connection&)>& job);
-    void heartbeat();
-    void markDown(const QString& reason);
-    ServerInfo probe();
-    void probeWritable();
 
+    // The I/O thread, named for debuggers; the worker on it is deleted when it finishes.
     QThread m_thread;
-    QObject* m_io = nullptr; // lives on m_thread; the context of every posted job
-    // Owned and used on the I/O thread only.
-    std::unique_ptr<delayq::Connection> m_connection;
-    QTimer* m_heartbeat = nullptr;
-    ConnectionSettings m_settings;
-    QString m_displayUrl;
-    std::atomic<bool> m_up{false};
-    std::atomic<bool> m_readOnly{false};
-    std::atomic<quint64> m_activeScan{0};        // the tag of the one search that may go on
-    bool m_aclReadOnly = false;                  // I/O thread only
-    QString m_readOnlyWhy;                       // I/O thread only
-    QString m_plainKey;                          // I/O thread only
-    delayq::PlainQueue::ScoreUnit m_plainUnit{}; // I/O thread only
-    // The open plain key when `queue` names it, on the I/O thread.
-    std::unique_ptr<delayq::PlainQueue> plainFor(delayq::Connection& c, const QString& queue);
+    IoWorker* m_io;
     ConnectionSettings m_guiSettings;        // read and written on the caller's thread only
+    std::atomic<quint64> m_activeScan{0};    // the tag of the one search that may go on
     std::atomic<quint64> m_cancelledBulk{0}; // read by the step that comes next
-    int m_connectionNumber = 0;              // I/O thread only: + 1 on each connectTo
 };
 
 } // namespace delayq::ui

@@ -20,8 +20,7 @@ struct BulkActionResult
     QString queue;
     qint64 total = 0; // the count the user confirmed: the change stops there
     qint64 done = 0;
-    qint64 left = 0;    // still there at the end: arrived (or died) while it ran, or cancelled
-    int connection = 0; // the connection it started on; another one stops it
+    qint64 left = 0; // still there at the end: arrived (or died) while it ran, or cancelled
     bool cancelled = false;
     QString error;
 };

@@ -4,6 +4,7 @@
 #include "adminclient.h"
 #include "connectiondialog.h"
 #include "connectionoptions.h"
+#include "demofill.h"
 #include "error.h"
 #include "mainwindow.h"
 #include "measurement.h"
@@ -13,9 +14,11 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFutureWatcher>
 #include <QIcon>
 #include <QMessageBox>
 #include <QTimer>
+#include <QtConcurrent>
 
 #include <cstdio>
 #include <cstring>
@@ -218,28 +221,18 @@ int main(int argc, char** argv)
     }
 
     if (useSandbox) {
-        // The demo: a few thousand tasks over the next hours in "demo", a smaller "emails".
-        const quint64 demoTag = AdminClient::newTag();
-        QObject::connect(
-            window.client(), &AdminClient::connected, &window,
-            [&window, demoTag] {
-                window.client()->fillDemo(AdminClient::newTag(), QStringLiteral("emails"), 400,
-                                          2LL * 3600 * 1000);
-                window.client()->fillDemo(demoTag, QStringLiteral("demo"), 4000, 6LL * 3600 * 1000,
-                                          true);
-            },
-            Qt::SingleShotConnection);
-        QObject::connect(
-            window.client(), &AdminClient::demoFilled, &window,
-            [&window, demoTag, &openRequested](quint64 tag, qint64, const QString& error) {
-                if (tag != demoTag)
-                    return;
-                if (!error.isEmpty())
-                    fail(QStringLiteral("demo queue: ") + error);
-                // The demo's plain key did not exist when the first scan ran.
-                window.queueList()->rediscover();
-                openRequested(window, QStringLiteral("demo"));
-            });
+        // The demo data, written on a thread of its own with its own connection; the
+        // queue opens once it is there.
+        auto* filling = new QFutureWatcher<QString>(&window);
+        QObject::connect(filling, &QFutureWatcher<QString>::finished, &window,
+                         [&window, filling, &openRequested] {
+                             if (const QString error = filling->result(); !error.isEmpty())
+                                 fail(QStringLiteral("demo queue: ") + error);
+                             // The demo's plain key did not exist when the first scan ran.
+                             window.queueList()->rediscover();
+                             openRequested(window, QStringLiteral("demo"));
+                         });
+        filling->setFuture(QtConcurrent::run(&DemoFill::fill, redisUrl));
     } else if (!fromKeychain) {
         openRequested(window, QString());
     }

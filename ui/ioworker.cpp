@@ -1,0 +1,195 @@
+#include "ioworker.h"
+
+#include "connection.h"
+#include "error.h"
+#include "keys.h"
+#include "membertext.h"
+#include "taskrows.h"
+
+#include <QTimer>
+
+#include <chrono>
+
+namespace delayq::ui {
+
+IoWorker::IoWorker() = default;
+
+IoWorker::~IoWorker() = default;
+
+void IoWorker::post(std::function<void()> job)
+{
+    QMetaObject::invokeMethod(this, std::move(job), Qt::QueuedConnection);
+}
+
+std::string IoWorker::prefix() const
+{
+    return TaskRows::bytes(m_settings.prefix);
+}
+
+void IoWorker::connectTo(const ConnectionSettings& settings)
+{
+    m_settings = settings;
+    if (m_settings.prefix.isEmpty())
+        m_settings.prefix = QStringLiteral("dq");
+    m_up = false;
+    m_readOnly = settings.readOnly;
+    m_aclReadOnly = false;
+    m_connection.reset();
+    ++m_connectionNumber;
+    if (!m_heartbeat) {
+        m_heartbeat = new QTimer(this);
+        m_heartbeat->setInterval(2000);
+        connect(m_heartbeat, &QTimer::timeout, this, &IoWorker::heartbeat);
+    }
+    try {
+        delayq::Keys::validatePrefix(prefix());
+        auto options = delayq::ConnectionOptions::fromUrl(TaskRows::bytes(settings.url));
+        if (!settings.password.isEmpty())
+            options.password = TaskRows::bytes(settings.password);
+        options.readOnly = settings.readOnly;
+        options.connectTimeout = std::chrono::milliseconds(2000);
+        options.commandTimeout = std::chrono::milliseconds(4000);
+        m_displayUrl = TaskRows::text(options.displayUrl());
+        m_connection = std::make_unique<delayq::Connection>(options);
+    } catch (const delayq::Error& e) {
+        emit disconnected(QString::fromUtf8(e.what()));
+        return;
+    }
+    m_heartbeat->start();
+    heartbeat();
+    if (!m_up)
+        emit disconnected(tr("cannot reach %1: retrying every 2 s").arg(m_displayUrl));
+}
+
+QString IoWorker::guarded(const std::function<void(delayq::Connection&)>& job)
+{
+    if (!m_connection)
+        return tr("not connected: choose a server first");
+    // While the server is away only the heartbeat tries to reach it, so queued requests
+    // fail at once instead of each waiting out a connect timeout.
+    if (!m_up)
+        return tr("not connected to %1 (reconnecting)").arg(m_displayUrl);
+    try {
+        job(*m_connection);
+        return {};
+    } catch (const delayq::Error& e) {
+        const QString message = QString::fromUtf8(e.what());
+        if (e.isUnreachable()) {
+            markDown(message);
+        } else if (e.code() == delayq::ErrorCode::NoPermission && !m_settings.readOnly) {
+            m_readOnly = true;
+            emit readOnlyDetected(tr("the server refused a write for this user: %1").arg(message));
+        }
+        return message;
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
+    }
+}
+
+void IoWorker::run(SteppedJob job)
+{
+    const int connection = m_connectionNumber;
+    post([this, job = std::move(job), connection] { step(job, connection); });
+}
+
+// One step per posted job; the next step is posted rather than looped, so the requests
+// queued behind a million-task purge or a long search are answered in between.
+void IoWorker::step(SteppedJob job, int connection)
+{
+    if (m_stopping.load())
+        return;
+    if (job.cancelled()) {
+        job.finished(SteppedJob::End::Cancelled, {});
+        return;
+    }
+    // What was asked for was counted on the server it started on, not on a new one.
+    if (connection != m_connectionNumber) {
+        job.finished(SteppedJob::End::ServerChanged,
+                     tr("stopped: the app connected to another server meanwhile"));
+        return;
+    }
+    bool more = false;
+    const QString error = guarded([&](delayq::Connection& c) { more = job.step(c); });
+    if (error.isEmpty() && more) {
+        job.progressed();
+        post([this, job, connection] { step(job, connection); });
+        return;
+    }
+    job.finished(SteppedJob::End::Done, error);
+}
+
+void IoWorker::heartbeat()
+{
+    if (!m_connection)
+        return;
+    try {
+        if (!m_up) {
+            m_connection->connect();
+            if (!m_settings.readOnly)
+                probeWritable();
+            ServerInfo info = probe();
+            info.version = TaskRows::text(m_connection->serverVersion());
+            m_up = true;
+            emit connected(info);
+        } else {
+            emit statusUpdated(probe());
+        }
+    } catch (const delayq::Error& e) {
+        markDown(QString::fromUtf8(e.what()));
+    }
+}
+
+void IoWorker::markDown(const QString& reason)
+{
+    if (m_up.exchange(false))
+        emit disconnected(reason);
+}
+
+ServerInfo IoWorker::probe()
+{
+    ServerInfo info;
+    info.displayUrl = m_displayUrl;
+    info.rttUs = m_connection->ping().count();
+    info.clockOffsetMs = m_connection->clockOffsetMs();
+    info.readOnly = m_readOnly.load();
+    if (info.readOnly)
+        info.readOnlyReason = m_settings.readOnly ? tr("this connection is read-only")
+                              : m_aclReadOnly     ? m_readOnlyWhy
+                                                  : tr("the server refuses writes for this user");
+    return info;
+}
+
+void IoWorker::probeWritable()
+{
+    // A user without write access to the prefix (or a server refusing writes) makes the
+    // session read-only from the start, instead of failing at the operator's first click.
+    const auto refusal = m_connection->writeRefusal(prefix() + ":{delayq-admin}:write-probe");
+    m_readOnly = refusal.has_value();
+    if (!refusal)
+        return;
+    m_aclReadOnly = true;
+    m_readOnlyWhy = tr("the server refuses writes for this user (%1)")
+                        .arg(QString::fromUtf8(refusal->what()).left(200));
+}
+
+void IoWorker::setPlainKey(const QString& key, const QString& unit)
+{
+    m_plainKey = key;
+    m_plainUnit = unit == QLatin1String("s") ? delayq::PlainQueue::ScoreUnit::Seconds
+                                             : delayq::PlainQueue::ScoreUnit::Milliseconds;
+    // No unit given (e.g. --plain on the command line): read it off the key's scores.
+    if (unit.isEmpty() && !key.isEmpty())
+        guarded([&](delayq::Connection& c) {
+            m_plainUnit = delayq::PlainQueue::detectUnit(c, MemberText::toBytes(key));
+        });
+    emit plainKeySet(key, QString::fromLatin1(delayq::PlainQueue::unitName(m_plainUnit)));
+}
+
+std::unique_ptr<delayq::PlainQueue> IoWorker::plainFor(delayq::Connection& c, const QString& queue)
+{
+    if (m_plainKey.isEmpty() || queue != m_plainKey)
+        return nullptr;
+    return std::make_unique<delayq::PlainQueue>(c, MemberText::toBytes(queue), m_plainUnit);
+}
+
+} // namespace delayq::ui

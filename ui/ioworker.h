@@ -1,0 +1,83 @@
+#pragma once
+
+#include "admintypes.h"
+#include "plainqueue.h"
+#include "steppedjob.h"
+
+#include <QObject>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+class QTimer;
+
+namespace delayq::ui {
+
+// The admin connection and everything that lives with it on the I/O thread: the heartbeat
+// that notices an outage and reconnects, the write probe, the plain key being viewed. It has
+// no parent and is moved to its thread by AdminClient, which deletes it when the thread
+// ends. Every member below is for the I/O thread only, but for post(), stop() and the
+// atomics.
+class IoWorker : public QObject
+{
+    Q_OBJECT
+
+public:
+    IoWorker();
+    ~IoWorker() override;
+
+    // Runs job on the I/O thread (callable from any thread).
+    void post(std::function<void()> job);
+    // Steps still to come are dropped from now on: the app is closing.
+    void stop() { m_stopping.store(true); }
+
+    bool isUp() const { return m_up.load(); }
+    bool isReadOnly() const { return m_readOnly.load(); }
+
+    void connectTo(const ConnectionSettings& settings);
+    // Runs job with the connection. A lost connection is reported once and left to the
+    // heartbeat; an ACL refusal of a write makes the session read-only. Returns the error
+    // text for the result, "" when it went through.
+    QString guarded(const std::function<void(delayq::Connection&)>& job);
+    // Starts a stepped job (see SteppedJob); it ends by itself on a change of server.
+    void run(SteppedJob job);
+
+    std::string prefix() const;
+    // Counts connectTo calls: a job started under another number belongs to another server.
+    int connectionNumber() const { return m_connectionNumber; }
+    // From now on, requests naming `key` read it as a plain sorted set (unit "ms" | "s",
+    // read off the scores when empty); an empty key goes back to native queues only.
+    void setPlainKey(const QString& key, const QString& unit);
+    // The open plain key when `queue` names it.
+    std::unique_ptr<delayq::PlainQueue> plainFor(delayq::Connection& c, const QString& queue);
+
+signals:
+    void connected(const delayq::ui::ServerInfo& info);
+    void disconnected(const QString& reason);
+    void statusUpdated(const delayq::ui::ServerInfo& info);
+    void readOnlyDetected(const QString& reason);
+    void plainKeySet(const QString& key, const QString& unit);
+
+private:
+    void heartbeat();
+    void markDown(const QString& reason);
+    ServerInfo probe();
+    void probeWritable();
+    void step(SteppedJob job, int connection);
+
+    std::unique_ptr<delayq::Connection> m_connection;
+    QTimer* m_heartbeat = nullptr;
+    ConnectionSettings m_settings;
+    QString m_displayUrl;
+    std::atomic<bool> m_up{false};
+    std::atomic<bool> m_readOnly{false};
+    std::atomic<bool> m_stopping{false};
+    bool m_aclReadOnly = false;
+    QString m_readOnlyWhy;
+    QString m_plainKey;
+    delayq::PlainQueue::ScoreUnit m_plainUnit{};
+    int m_connectionNumber = 0;
+};
+
+} // namespace delayq::ui

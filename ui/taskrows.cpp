@@ -1,0 +1,113 @@
+#include "taskrows.h"
+
+#include "membertext.h"
+
+#include <algorithm>
+
+namespace delayq::ui {
+
+QString TaskRows::text(const std::string& s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+std::string TaskRows::bytes(const QString& s)
+{
+    return s.toStdString();
+}
+
+delayq::TaskSet TaskRows::toCore(TaskSetKind set)
+{
+    switch (set) {
+    case TaskSetKind::Pending:
+        return delayq::TaskSet::Pending;
+    case TaskSetKind::Active:
+        return delayq::TaskSet::Active;
+    case TaskSetKind::Dead:
+        return delayq::TaskSet::Dead;
+    }
+    return delayq::TaskSet::Pending;
+}
+
+TaskSetKind TaskRows::fromCore(delayq::TaskSet set)
+{
+    switch (set) {
+    case delayq::TaskSet::Pending:
+        return TaskSetKind::Pending;
+    case delayq::TaskSet::Active:
+        return TaskSetKind::Active;
+    case delayq::TaskSet::Dead:
+        return TaskSetKind::Dead;
+    }
+    return TaskSetKind::Pending;
+}
+
+TaskRow TaskRows::fromTask(const delayq::Task& t, size_t maxPayload)
+{
+    TaskRow r;
+    r.id = text(t.id);
+    const size_t kept = std::min(t.payload.size(), maxPayload);
+    r.payload = QByteArray(t.payload.data(), static_cast<qsizetype>(kept));
+    r.payloadSize = static_cast<qint64>(t.payload.size());
+    r.score = t.score;
+    r.due = t.due;
+    r.created = t.created;
+    r.attempts = t.attempts;
+    r.maxAttempts = t.maxAttempts;
+    r.backoff = text(t.backoff);
+    r.worker = text(t.worker);
+    r.lastError = text(t.lastError);
+    r.state = text(t.state);
+    r.broken = t.broken;
+    return r;
+}
+
+TaskRow TaskRows::fromMember(const delayq::PlainQueue::Member& m, size_t maxPayload)
+{
+    TaskRow row;
+    row.id = MemberText::fromBytes(m.member);
+    row.payload = QByteArray::fromStdString(m.member.substr(0, maxPayload));
+    row.payloadSize = static_cast<qint64>(m.member.size());
+    row.score = m.dueMs;
+    row.due = m.dueMs;
+    row.state = QStringLiteral("pending");
+    return row;
+}
+
+std::vector<std::string> TaskRows::ids(const QStringList& ids)
+{
+    std::vector<std::string> out;
+    out.reserve(static_cast<size_t>(ids.size()));
+    for (const auto& id : ids)
+        out.push_back(bytes(id));
+    return out;
+}
+
+std::vector<std::string> TaskRows::members(const QStringList& members)
+{
+    std::vector<std::string> out;
+    out.reserve(static_cast<size_t>(members.size()));
+    for (const QString& member : members)
+        out.push_back(MemberText::toBytes(member));
+    return out;
+}
+
+QList<IdOutcome> TaskRows::outcomes(const std::vector<delayq::IdResult>& results)
+{
+    QList<IdOutcome> out;
+    out.reserve(static_cast<qsizetype>(results.size()));
+    for (const auto& r : results)
+        out.append({text(r.id), QString::fromLatin1(delayq::idStatusName(r.status))});
+    return out;
+}
+
+QList<IdOutcome> TaskRows::outcomes(const QStringList& members, const std::vector<bool>& done)
+{
+    QList<IdOutcome> out;
+    for (size_t i = 0; i < done.size() && i < size_t(members.size()); ++i)
+        out.append({members.at(qsizetype(i)),
+                    done[i] ? QStringLiteral("done") : QStringLiteral("not_found")});
+    return out;
+}
+
+} // namespace delayq::ui

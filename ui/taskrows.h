@@ -1,0 +1,35 @@
+#pragma once
+
+#include "admintypes.h"
+#include "plainqueue.h"
+#include "task.h"
+
+#include <QStringList>
+
+#include <string>
+#include <vector>
+
+namespace delayq::ui {
+
+// Conversions between the core's values and the plain values the views receive.
+class TaskRows
+{
+public:
+    // Pages are cached: their payloads are cut to this, the details pane loads a whole one.
+    static constexpr size_t kPagePayloadBytes = 4096;
+
+    static QString text(const std::string& s);
+    static std::string bytes(const QString& s);
+    static delayq::TaskSet toCore(TaskSetKind set);
+    static TaskSetKind fromCore(delayq::TaskSet set);
+    static TaskRow fromTask(const delayq::Task& task, size_t maxPayload = std::string::npos);
+    // A plain member is the message: both the row's id and its payload.
+    static TaskRow fromMember(const delayq::PlainQueue::Member& member,
+                              size_t maxPayload = kPagePayloadBytes);
+    static std::vector<std::string> ids(const QStringList& ids);
+    static std::vector<std::string> members(const QStringList& members);
+    static QList<IdOutcome> outcomes(const std::vector<delayq::IdResult>& results);
+    static QList<IdOutcome> outcomes(const QStringList& members, const std::vector<bool>& done);
+};
+
+} // namespace delayq::ui
