@@ -226,20 +226,12 @@ void AdminClient::loadPages(quint64 tag, const QString& queue, TaskSetKind set,
         result.queue = queue;
         result.set = set;
         result.error = guarded([&](delayq::Connection& c) {
-            const auto plain = m_io->plainFor(c, queue);
-            std::optional<delayq::Queue> native;
-            if (!plain)
-                native.emplace(c, ss(queue), m_io->prefix());
-            const delayq::TaskSet coreSet = TaskRows::toCore(set);
-            result.total =
-                plain ? (set == TaskSetKind::Pending ? plain->size() : 0) : native->size(coreSet);
+            const auto q = m_io->queueFor(c, queue);
+            result.total = q->size(TaskRows::toCore(set));
             for (qint64 offset : offsets) {
                 QList<TaskRow> rows;
-                if (offset < result.total && plain)
-                    for (const auto& m : plain->page(offset, limit))
-                        rows.append(TaskRows::fromMember(m));
-                else if (offset < result.total)
-                    for (const auto& t : native->page(coreSet, offset, limit))
+                if (offset < result.total)
+                    for (const auto& t : q->page(TaskRows::toCore(set), offset, limit))
                         rows.append(TaskRows::fromTask(t, TaskRows::kPagePayloadBytes));
                 result.offsets.append(offset);
                 result.pages.append(rows);
@@ -256,21 +248,13 @@ void AdminClient::loadCounts(quint64 tag, const QString& queue)
         result.tag = tag;
         result.queue = queue;
         result.error = guarded([&](delayq::Connection& c) {
-            if (auto p = m_io->plainFor(c, queue)) {
-                result.pending = p->size();
-                result.dueNow = p->dueNow();
-                auto first = p->page(0, 1);
-                result.earliest = first.empty() ? -1 : first.front().dueMs;
-                result.serverNow = c.serverNowMs();
-                return;
-            }
-            delayq::Queue q(c, ss(queue), m_io->prefix());
-            auto counts = q.counts();
+            const auto q = m_io->queueFor(c, queue);
+            const delayq::QueueCounts counts = q->counts();
             result.pending = counts.pending;
             result.dueNow = counts.dueNow;
             result.active = counts.active;
             result.dead = counts.dead;
-            result.earliest = q.earliest(delayq::TaskSet::Pending).value_or(-1);
+            result.earliest = q->earliest(delayq::TaskSet::Pending).value_or(-1);
             result.serverNow = c.serverNowMs();
         });
         deliver(&AdminClient::countsLoaded, result);
@@ -292,16 +276,11 @@ void AdminClient::loadHistogram(quint64 tag, const QString& queue, qint64 fromMs
             // Now first: a task that falls due during the reads is not counted as overdue.
             result.serverNow = c.serverNowMs();
             const qint64 now = result.serverNow;
-            const auto plain = m_io->plainFor(c, queue);
-            std::optional<delayq::Queue> native;
-            if (!plain)
-                native.emplace(c, ss(queue), m_io->prefix());
-            auto dueBy = [&](long long ms) { return plain ? plain->dueBy(ms) : native->dueBy(ms); };
-            const auto counts = plain ? plain->histogram(fromMs, toMs, buckets)
-                                      : native->histogram(fromMs, toMs, buckets);
+            const auto q = m_io->queueFor(c, queue);
+            const auto counts = q->histogram(fromMs, toMs, buckets);
             for (long long n : counts)
                 result.counts.append(n);
-            result.overdue = dueBy(now);
+            result.overdue = q->dueBy(now);
             // The same bucket bounds as the histogram's, so the split matches its bars.
             const double width = static_cast<double>(toMs - fromMs) / buckets;
             for (int i = 0; i < buckets && now >= fromMs && now < toMs; ++i) {
@@ -312,7 +291,7 @@ void AdminClient::loadHistogram(quint64 tag, const QString& queue, qint64 fromMs
                     result.nowBucket = i;
                     // Bounded by the bucket's count: the reads are not one snapshot.
                     result.nowBucketOverdue =
-                        qBound<qint64>(0, result.overdue - dueBy(lo - 1), result.counts.at(i));
+                        qBound<qint64>(0, result.overdue - q->dueBy(lo - 1), result.counts.at(i));
                     break;
                 }
             }
@@ -351,22 +330,12 @@ void AdminClient::loadTask(quint64 tag, const QString& queue, const QString& id)
         result.tag = tag;
         result.queue = queue;
         result.error = guarded([&](delayq::Connection& c) {
-            if (auto p = m_io->plainFor(c, queue)) {
-                const auto member = p->find(MemberText::toBytes(id));
-                if (!member)
-                    return;
-                result.found = true;
-                result.set = TaskSetKind::Pending;
-                result.task = TaskRows::fromMember(*member, std::string::npos); // whole
-                return;
-            }
-            delayq::Queue q(c, ss(queue), m_io->prefix());
-            auto found = q.find(ss(id));
+            auto found = m_io->queueFor(c, queue)->find(MemberText::toBytes(id));
             if (!found)
                 return;
             result.found = true;
             result.set = TaskRows::fromCore(found->first);
-            result.task = TaskRows::fromTask(found->second);
+            result.task = TaskRows::fromTask(found->second); // whole, not cut
         });
         deliver(&AdminClient::taskLoaded, result);
     });
@@ -380,15 +349,9 @@ void AdminClient::locateTime(quint64 tag, const QString& queue, TaskSetKind set,
         result.queue = queue;
         result.set = set;
         result.error = guarded([&](delayq::Connection& c) {
-            long long size = 0, rank = 0;
-            if (auto p = m_io->plainFor(c, queue)) {
-                size = p->size();
-                rank = p->rankOfTime(ms);
-            } else {
-                delayq::Queue q(c, ss(queue), m_io->prefix());
-                size = q.size(TaskRows::toCore(set));
-                rank = q.rankOfScore(TaskRows::toCore(set), ms);
-            }
+            const auto q = m_io->queueFor(c, queue);
+            const long long size = q->size(TaskRows::toCore(set));
+            const long long rank = q->rankOfScore(TaskRows::toCore(set), ms);
             // Past the last task: the last row is the nearest there is.
             result.row = size == 0 ? -1 : std::min(rank, size - 1);
         });
@@ -404,16 +367,13 @@ void AdminClient::locateId(quint64 tag, const QString& queue, const QString& id)
         result.queue = queue;
         result.id = id;
         result.error = guarded([&](delayq::Connection& c) {
-            if (auto p = m_io->plainFor(c, queue)) {
-                result.row = p->rankOf(MemberText::toBytes(id)).value_or(-1);
-                return;
-            }
-            delayq::Queue q(c, ss(queue), m_io->prefix());
-            auto found = q.find(ss(id));
+            const auto q = m_io->queueFor(c, queue);
+            const std::string bytes = MemberText::toBytes(id);
+            auto found = q->find(bytes);
             if (!found)
                 return;
             result.set = TaskRows::fromCore(found->first);
-            result.row = q.rankOf(found->first, ss(id)).value_or(-1);
+            result.row = q->rankOf(found->first, bytes).value_or(-1);
         });
         deliver(&AdminClient::located, result);
     });
@@ -428,21 +388,10 @@ void AdminClient::push(quint64 tag, const PushSpec& spec)
         result.queue = spec.queue;
         result.error = guarded([&](delayq::Connection& c) {
             result.serverNow = c.serverNowMs();
-            if (auto p = m_io->plainFor(c, spec.queue)) {
-                // The payload is the member; one at a time, ZADD NX.
-                const long long at =
-                    spec.dueAtMs >= 0 ? spec.dueAtMs : result.serverNow + spec.delayMs;
-                const auto added = p->push({spec.payload.toStdString()}, at);
-                const bool created = !added.empty() && added.front();
-                result.outcomes.append(
-                    {MemberText::fromBytes(spec.payload.toStdString()),
-                     created ? QStringLiteral("created") : QStringLiteral("exists"),
-                     created ? at : -1});
-                return;
-            }
-            delayq::Queue q(c, ss(spec.queue), m_io->prefix());
+            const auto q = m_io->queueFor(c, spec.queue);
             std::vector<delayq::PushRequest> requests;
-            const int count = std::max(1, spec.count);
+            // A plain member is the message itself: a second copy would be the same member.
+            const int count = q->isPlain() ? 1 : std::max(1, spec.count);
             for (int i = 0; i < count; ++i) {
                 delayq::PushRequest r;
                 r.payload = spec.payload.toStdString();
@@ -456,9 +405,10 @@ void AdminClient::push(quint64 tag, const PushSpec& spec)
                 r.backoff = ss(spec.backoff);
                 requests.push_back(std::move(r));
             }
-            for (const auto& r : q.pushBatch(requests))
-                result.outcomes.append(
-                    {qs(r.id), QString::fromLatin1(delayq::pushStatusName(r.status)), r.due});
+            for (const auto& r : q->push(requests))
+                result.outcomes.append({MemberText::fromBytes(r.id),
+                                        QString::fromLatin1(delayq::pushStatusName(r.status)),
+                                        r.due});
         });
         deliver(&AdminClient::actionFinished, result);
     });
@@ -469,12 +419,8 @@ void AdminClient::cancel(quint64 tag, const QString& queue, const QStringList& i
     post([this, tag, queue, ids] {
         ActionResult result{tag, QStringLiteral("cancel"), queue, {}, {}};
         result.error = guarded([&](delayq::Connection& c) {
-            if (auto p = m_io->plainFor(c, queue)) {
-                result.outcomes = TaskRows::outcomes(ids, p->cancel(TaskRows::members(ids)));
-                return;
-            }
-            delayq::Queue q(c, ss(queue), m_io->prefix());
-            result.outcomes = TaskRows::outcomes(q.cancel(TaskRows::ids(ids)));
+            result.outcomes =
+                TaskRows::outcomes(m_io->queueFor(c, queue)->cancel(TaskRows::ids(ids)));
         });
         deliver(&AdminClient::actionFinished, result);
     });
@@ -486,17 +432,11 @@ void AdminClient::reschedule(quint64 tag, const QString& queue, const QStringLis
     post([this, tag, queue, ids, dueAtMs, delayMs] {
         ActionResult result{tag, QStringLiteral("reschedule"), queue, {}, {}};
         result.error = guarded([&](delayq::Connection& c) {
-            if (auto p = m_io->plainFor(c, queue)) {
-                const long long at = dueAtMs >= 0 ? dueAtMs : c.serverNowMs() + delayMs;
-                result.outcomes =
-                    TaskRows::outcomes(ids, p->reschedule(TaskRows::members(ids), at));
-                return;
-            }
-            delayq::Queue q(c, ss(queue), m_io->prefix());
             std::optional<long long> at;
             if (dueAtMs >= 0)
                 at = dueAtMs;
-            result.outcomes = TaskRows::outcomes(q.reschedule(TaskRows::ids(ids), at, delayMs));
+            result.outcomes = TaskRows::outcomes(
+                m_io->queueFor(c, queue)->reschedule(TaskRows::ids(ids), at, delayMs));
         });
         deliver(&AdminClient::actionFinished, result);
     });

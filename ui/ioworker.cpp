@@ -4,6 +4,8 @@
 #include "error.h"
 #include "keys.h"
 #include "membertext.h"
+#include "nativetaskqueue.h"
+#include "plaintaskqueue.h"
 #include "taskrows.h"
 
 #include <QTimer>
@@ -190,6 +192,13 @@ std::unique_ptr<delayq::PlainQueue> IoWorker::plainFor(delayq::Connection& c, co
     if (m_plainKey.isEmpty() || queue != m_plainKey)
         return nullptr;
     return std::make_unique<delayq::PlainQueue>(c, MemberText::toBytes(queue), m_plainUnit);
+}
+
+std::unique_ptr<delayq::TaskQueue> IoWorker::queueFor(delayq::Connection& c, const QString& queue)
+{
+    if (!m_plainKey.isEmpty() && queue == m_plainKey)
+        return std::make_unique<delayq::PlainTaskQueue>(c, MemberText::toBytes(queue), m_plainUnit);
+    return std::make_unique<delayq::NativeTaskQueue>(c, TaskRows::bytes(queue), prefix());
 }
 
 } // namespace delayq::ui

@@ -3,6 +3,7 @@
 #include "admintypes.h"
 #include "plainqueue.h"
 #include "steppedjob.h"
+#include "taskqueue.h"
 
 #include <QObject>
 
@@ -51,6 +52,8 @@ public:
     void setPlainKey(const QString& key, const QString& unit);
     // The open plain key when `queue` names it.
     std::unique_ptr<delayq::PlainQueue> plainFor(delayq::Connection& c, const QString& queue);
+    // The queue `queue` names, of whichever kind it is.
+    std::unique_ptr<delayq::TaskQueue> queueFor(delayq::Connection& c, const QString& queue);
 
 signals:
     void connected(const delayq::ui::ServerInfo& info);

@@ -45,7 +45,8 @@ TaskSetKind TaskRows::fromCore(delayq::TaskSet set)
 TaskRow TaskRows::fromTask(const delayq::Task& t, size_t maxPayload)
 {
     TaskRow r;
-    r.id = text(t.id);
+    // Binary-safe both ways: a plain member (or an id) that is not UTF-8 keeps its bytes.
+    r.id = MemberText::fromBytes(t.id);
     const size_t kept = std::min(t.payload.size(), maxPayload);
     r.payload = QByteArray(t.payload.data(), static_cast<qsizetype>(kept));
     r.payloadSize = static_cast<qint64>(t.payload.size());
@@ -78,17 +79,8 @@ std::vector<std::string> TaskRows::ids(const QStringList& ids)
 {
     std::vector<std::string> out;
     out.reserve(static_cast<size_t>(ids.size()));
-    for (const auto& id : ids)
-        out.push_back(bytes(id));
-    return out;
-}
-
-std::vector<std::string> TaskRows::members(const QStringList& members)
-{
-    std::vector<std::string> out;
-    out.reserve(static_cast<size_t>(members.size()));
-    for (const QString& member : members)
-        out.push_back(MemberText::toBytes(member));
+    for (const QString& id : ids)
+        out.push_back(MemberText::toBytes(id));
     return out;
 }
 
@@ -97,16 +89,8 @@ QList<IdOutcome> TaskRows::outcomes(const std::vector<delayq::IdResult>& results
     QList<IdOutcome> out;
     out.reserve(static_cast<qsizetype>(results.size()));
     for (const auto& r : results)
-        out.append({text(r.id), QString::fromLatin1(delayq::idStatusName(r.status))});
-    return out;
-}
-
-QList<IdOutcome> TaskRows::outcomes(const QStringList& members, const std::vector<bool>& done)
-{
-    QList<IdOutcome> out;
-    for (size_t i = 0; i < done.size() && i < size_t(members.size()); ++i)
-        out.append({members.at(qsizetype(i)),
-                    done[i] ? QStringLiteral("done") : QStringLiteral("not_found")});
+        out.append(
+            {MemberText::fromBytes(r.id), QString::fromLatin1(delayq::idStatusName(r.status))});
     return out;
 }
 

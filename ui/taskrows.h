@@ -26,10 +26,9 @@ public:
     // A plain member is the message: both the row's id and its payload.
     static TaskRow fromMember(const delayq::PlainQueue::Member& member,
                               size_t maxPayload = kPagePayloadBytes);
+    // Ids (or plain members) as the bytes Redis holds.
     static std::vector<std::string> ids(const QStringList& ids);
-    static std::vector<std::string> members(const QStringList& members);
     static QList<IdOutcome> outcomes(const std::vector<delayq::IdResult>& results);
-    static QList<IdOutcome> outcomes(const QStringList& members, const std::vector<bool>& done);
 };
 
 } // namespace delayq::ui
