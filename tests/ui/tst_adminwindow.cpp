@@ -15,6 +15,7 @@
 #include "tasktable.h"
 #include "tasktabs.h"
 #include "timelinechart.h"
+#include "windowfixture.h"
 #include "workerdock.h"
 
 #include <QAction>
@@ -49,24 +50,14 @@ private slots:
         QCoreApplication::setApplicationName(QStringLiteral("tst_adminwindow"));
         QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
     }
-    void init()
-    {
-        m_server.cli({QStringLiteral("FLUSHALL")});
-        m_window = std::make_unique<MainWindow>();
-        m_window->actions()->setConfirmHandler([this](const Confirmation& confirmation) {
-            m_lastConfirmation = confirmation.text;
-            m_lastConfirmationButtons = {confirmation.acceptText, confirmation.rejectText};
-            return true;
-        });
-        m_window->show();
-    }
-    void cleanup() { m_window.reset(); }
+    void init() { m_fixture.reset(); }
+    void cleanup() { m_fixture.close(); }
 
     void pushThroughTheDialog()
     {
         openQueue(QStringLiteral("orders"));
-        m_window->actions()->push()->trigger();
-        auto* dialog = qobject_cast<PushDialog*>(m_window->actions()->activeDialog());
+        m_fixture.window()->actions()->push()->trigger();
+        auto* dialog = qobject_cast<PushDialog*>(m_fixture.window()->actions()->activeDialog());
         QVERIFY(dialog);
         QCOMPARE(dialog->queueEdit()->text(), QStringLiteral("orders"));
         dialog->payloadEdit()->setPlainText(QStringLiteral("{\"order\": 7}"));
@@ -83,8 +74,8 @@ private slots:
     void pushDialogRefusesBadJsonAndSendsNothing()
     {
         openQueue(QStringLiteral("orders"));
-        m_window->actions()->push()->trigger();
-        auto* dialog = qobject_cast<PushDialog*>(m_window->actions()->activeDialog());
+        m_fixture.window()->actions()->push()->trigger();
+        auto* dialog = qobject_cast<PushDialog*>(m_fixture.window()->actions()->activeDialog());
         QVERIFY(dialog);
         dialog->payloadEdit()->setPlainText(QStringLiteral("{oops"));
         dialog->accept();
@@ -100,12 +91,13 @@ private slots:
         openQueue(QStringLiteral("orders"));
         QTRY_COMPARE(pending()->model()->rowCount(), 3);
         selectRows({0, 1});
-        QVERIFY(m_window->actions()->cancel()->isEnabled());
-        QSignalSpy reported(m_window->actions(), &TaskActions::resultReported);
+        QVERIFY(m_fixture.window()->actions()->cancel()->isEnabled());
+        QSignalSpy reported(m_fixture.window()->actions(), &TaskActions::resultReported);
         QTest::keyClick(pending()->view(), Qt::Key_Delete);
         QVERIFY(reported.wait(5000));
-        QVERIFY2(m_lastConfirmation.contains(QStringLiteral("Cancel 2 pending task")),
-                 qPrintable(m_lastConfirmation));
+        QVERIFY2(
+            m_fixture.lastConfirmation().text.contains(QStringLiteral("Cancel 2 pending task")),
+            qPrintable(m_fixture.lastConfirmation().text));
         QVERIFY2(reported.first().at(0).toString().contains(QStringLiteral("Cancelled 2 of 2")),
                  qPrintable(reported.first().at(0).toString()));
         QCOMPARE(m_server.cli({"ZRANGE", "dq:{orders}:pending", "0", "-1"}).trimmed(),
@@ -123,8 +115,8 @@ private slots:
         delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
         delayq::Queue q(conn, "orders");
         QCOMPARE(q.claim(1, 60000, "w").tasks.size(), size_t(1));
-        QSignalSpy reported(m_window->actions(), &TaskActions::resultReported);
-        m_window->actions()->cancel()->trigger();
+        QSignalSpy reported(m_fixture.window()->actions(), &TaskActions::resultReported);
+        m_fixture.window()->actions()->cancel()->trigger();
         QVERIFY(reported.wait(5000));
         const QString summary = reported.first().at(0).toString();
         QVERIFY2(summary.contains(QStringLiteral("Cancelled 1 of 2")), qPrintable(summary));
@@ -140,11 +132,12 @@ private slots:
         QTRY_COMPARE(pending()->model()->rowCount(), 1);
         selectRows({0});
         QTest::keyClick(pending()->view(), Qt::Key_R, Qt::ControlModifier);
-        auto* dialog = qobject_cast<RescheduleDialog*>(m_window->actions()->activeDialog());
+        auto* dialog =
+            qobject_cast<RescheduleDialog*>(m_fixture.window()->actions()->activeDialog());
         QVERIFY(dialog);
         dialog->atMode()->setChecked(true);
         dialog->atEdit()->setText(QStringLiteral("2030-01-02T03:04:05.678Z"));
-        QSignalSpy reported(m_window->actions(), &TaskActions::resultReported);
+        QSignalSpy reported(m_fixture.window()->actions(), &TaskActions::resultReported);
         dialog->accept();
         QVERIFY(reported.wait(5000));
         QCOMPARE(m_server.cli({"ZSCORE", "dq:{orders}:pending", "a"}).trimmed(),
@@ -167,25 +160,25 @@ private slots:
         for (const auto& t : q.claim(3, 60000, "w").tasks)
             QVERIFY(q.nack(t.id, t.token, "boom").dead);
         openQueue(QStringLiteral("orders"));
-        m_window->tabs()->setCurrentSet(TaskSetKind::Dead);
-        TaskTable* dead = m_window->tabs()->table(TaskSetKind::Dead);
+        m_fixture.window()->tabs()->setCurrentSet(TaskSetKind::Dead);
+        TaskTable* dead = m_fixture.window()->tabs()->table(TaskSetKind::Dead);
         QTRY_COMPARE(dead->model()->rowCount(), 3);
         QTRY_VERIFY(dead->model()->taskAt(2));
-        QVERIFY(!m_window->actions()->cancel()->isEnabled());
+        QVERIFY(!m_fixture.window()->actions()->cancel()->isEnabled());
         dead->view()->setFocus();
         dead->view()->selectRow(0);
-        QSignalSpy reported(m_window->actions(), &TaskActions::resultReported);
-        m_window->actions()->requeue()->trigger();
+        QSignalSpy reported(m_fixture.window()->actions(), &TaskActions::resultReported);
+        m_fixture.window()->actions()->requeue()->trigger();
         QVERIFY(reported.wait(5000));
-        QVERIFY2(m_lastConfirmation.contains(QStringLiteral("1 dead task")),
-                 qPrintable(m_lastConfirmation));
+        QVERIFY2(m_fixture.lastConfirmation().text.contains(QStringLiteral("1 dead task")),
+                 qPrintable(m_fixture.lastConfirmation().text));
         QCOMPARE(m_server.cli({"ZCARD", "dq:{orders}:pending"}).trimmed(), QByteArray("1"));
         QTRY_COMPARE(dead->model()->rowCount(), 2);
         dead->view()->selectAll();
         QTest::keyClick(dead->view(), Qt::Key_Delete, Qt::ShiftModifier);
         QVERIFY(reported.wait(5000));
-        QVERIFY2(m_lastConfirmation.contains(QStringLiteral("Delete 2 dead task")),
-                 qPrintable(m_lastConfirmation));
+        QVERIFY2(m_fixture.lastConfirmation().text.contains(QStringLiteral("Delete 2 dead task")),
+                 qPrintable(m_fixture.lastConfirmation().text));
         QCOMPARE(m_server.cli({"ZCARD", "dq:{orders}:dead"}).trimmed(), QByteArray("0"));
         QTRY_COMPARE(dead->model()->rowCount(), 0);
     }
@@ -194,18 +187,18 @@ private slots:
     {
         m_server.cli({"ACL", "SETUSER", "ops", "on", ">ops-secret", "~*", "&*", "+@all"});
         QAction* connectAction = nullptr;
-        for (QAction* action : m_window->findChildren<QAction*>())
+        for (QAction* action : m_fixture.window()->findChildren<QAction*>())
             if (action->text() == QStringLiteral("Connect…"))
                 connectAction = action;
         QVERIFY(connectAction);
         connectAction->trigger();
-        auto* dialog = m_window->findChild<ConnectionDialog*>();
+        auto* dialog = m_fixture.window()->findChild<ConnectionDialog*>();
         QVERIFY(dialog);
         dialog->urlEdit()->setText(
             QStringLiteral("redis://ops:ops-secret@127.0.0.1:%1").arg(m_server.port()));
         dialog->accept();
-        QTRY_VERIFY(m_window->connectionStatus()->isUp());
-        QVERIFY(!m_window->actions()->isReadOnly());
+        QTRY_VERIFY(m_fixture.window()->connectionStatus()->isUp());
+        QVERIFY(!m_fixture.window()->actions()->isReadOnly());
         ConnectionSettings last;
         QVERIFY(MainWindow::lastConnection(&last));
         // Stored in the one spelling the core reads back the same, without the password.
@@ -217,28 +210,28 @@ private slots:
     void readOnlyDisablesWrites()
     {
         pushTasks(QStringLiteral("orders"), {"a"});
-        QSignalSpy connected(m_window->client(), &AdminClient::connected);
-        m_window->connectTo(
+        QSignalSpy connected(m_fixture.window()->client(), &AdminClient::connected);
+        m_fixture.window()->connectTo(
             {QString::fromStdString(m_server.unixUrl()), QStringLiteral("dq"), true, QString()});
         QVERIFY(connected.wait(5000));
-        m_window->openQueue(QStringLiteral("orders"));
+        m_fixture.window()->openQueue(QStringLiteral("orders"));
         QTRY_COMPARE(pending()->model()->rowCount(), 1);
         selectRows({0});
-        for (QAction* action : m_window->actions()->writeActions()) {
+        for (QAction* action : m_fixture.window()->actions()->writeActions()) {
             QVERIFY2(!action->isEnabled(), qPrintable(action->text()));
             QVERIFY2(action->toolTip().contains(QStringLiteral("read-only"), Qt::CaseInsensitive),
                      qPrintable(action->toolTip()));
         }
-        QVERIFY(!m_window->workerDock()->startButton()->isEnabled());
-        QVERIFY(m_window->workerDock()->startButton()->toolTip().contains(
+        QVERIFY(!m_fixture.window()->workerDock()->startButton()->isEnabled());
+        QVERIFY(m_fixture.window()->workerDock()->startButton()->toolTip().contains(
             QStringLiteral("read-only"), Qt::CaseInsensitive));
         QTest::keyClick(pending()->view(), Qt::Key_Delete);
-        m_window->actions()->push()->trigger();
-        QVERIFY(!m_window->actions()->activeDialog());
+        m_fixture.window()->actions()->push()->trigger();
+        QVERIFY(!m_fixture.window()->actions()->activeDialog());
         drainRequests();
         QCOMPARE(m_server.cli({"ZCARD", "dq:{orders}:pending"}).trimmed(), QByteArray("1"));
         // Reads still work.
-        QVERIFY(m_window->actions()->refresh()->isEnabled());
+        QVERIFY(m_fixture.window()->actions()->refresh()->isEnabled());
     }
 
     void aclReadOnlyUserGetsNoWrites()
@@ -246,20 +239,20 @@ private slots:
         pushTasks(QStringLiteral("orders"), {"a"});
         m_server.cli({"ACL", "SETUSER", "viewer", "on", ">viewer-pw", "~*", "&*", "+@read",
                       "+@connection", "+info", "+time", "+select"});
-        QSignalSpy connected(m_window->client(), &AdminClient::connected);
-        m_window->connectTo(
+        QSignalSpy connected(m_fixture.window()->client(), &AdminClient::connected);
+        m_fixture.window()->connectTo(
             {QStringLiteral("redis://viewer:viewer-pw@127.0.0.1:%1").arg(m_server.port()),
              QStringLiteral("dq"), false, QString()});
         QVERIFY(connected.wait(5000));
-        m_window->openQueue(QStringLiteral("orders"));
+        m_fixture.window()->openQueue(QStringLiteral("orders"));
         QTRY_COMPARE(pending()->model()->rowCount(), 1);
         selectRows({0});
-        for (QAction* action : m_window->actions()->writeActions()) {
+        for (QAction* action : m_fixture.window()->actions()->writeActions()) {
             QVERIFY2(!action->isEnabled(), qPrintable(action->text()));
             QVERIFY2(action->toolTip().contains(QStringLiteral("refuses writes")),
                      qPrintable(action->toolTip()));
         }
-        QVERIFY(!m_window->workerDock()->startButton()->isEnabled());
+        QVERIFY(!m_fixture.window()->workerDock()->startButton()->isEnabled());
         m_server.cli({"ACL", "DELUSER", "viewer"});
     }
 
@@ -275,7 +268,7 @@ private slots:
         openQueue(QStringLiteral("orders"));
         QTRY_COMPARE(pending()->model()->rowCount(), 1);
         selectRows({0});
-        TaskDetails* details = m_window->details();
+        TaskDetails* details = m_fixture.window()->details();
         QTRY_COMPARE(details->payloadText(), QString::fromStdString(html));
         QCOMPARE(details->idText(), QStringLiteral("<i>id</i>"));
         for (QLabel* label : details->findChildren<QLabel*>())
@@ -298,8 +291,8 @@ private slots:
         QTRY_COMPARE(pending()->model()->rowCount(), 1);
         QVERIFY(pending()->model()->taskAt(0)->payload.size() < 5000);
         selectRows({0});
-        QTRY_COMPARE(m_window->details()->payload().size(), qsizetype(big.size()));
-        QCOMPARE(m_window->details()->payloadText().count(QLatin1Char('x')), 100000);
+        QTRY_COMPARE(m_fixture.window()->details()->payload().size(), qsizetype(big.size()));
+        QCOMPARE(m_fixture.window()->details()->payloadText().count(QLatin1Char('x')), 100000);
     }
 
     void queueListFiltersAndOpensByName()
@@ -307,7 +300,7 @@ private slots:
         pushTasks(QStringLiteral("orders"), {"a", "b"});
         pushTasks(QStringLiteral("emails"), {"c"});
         openQueue(QStringLiteral("orders"));
-        QueueList* list = m_window->queueList();
+        QueueList* list = m_fixture.window()->queueList();
         QTRY_COMPARE(list->names(), (QStringList{"emails", "orders"}));
         auto* view = list->findChild<QTableView*>();
         list->filter()->setText(QStringLiteral("ema"));
@@ -316,12 +309,12 @@ private slots:
         // A name that is not listed opens too; a bad one is refused next to the filter.
         list->filter()->setText(QStringLiteral("bad name"));
         QTest::keyClick(list->filter(), Qt::Key_Return);
-        QCOMPARE(m_window->queue(), QStringLiteral("orders"));
+        QCOMPARE(m_fixture.window()->queue(), QStringLiteral("orders"));
         QVERIFY(list->findChild<FieldError*>()->isVisible());
         list->filter()->setText(QStringLiteral("fresh"));
         QTest::keyClick(list->filter(), Qt::Key_Return);
-        QCOMPARE(m_window->queue(), QStringLiteral("fresh"));
-        QVERIFY(m_window->windowTitle().contains(QStringLiteral("fresh")));
+        QCOMPARE(m_fixture.window()->queue(), QStringLiteral("fresh"));
+        QVERIFY(m_fixture.window()->windowTitle().contains(QStringLiteral("fresh")));
     }
 
     void jsonPayloadIsPrettyPrinted()
@@ -341,8 +334,9 @@ private slots:
             ids.append(QStringLiteral("t%1").arg(i));
         pushTasks(QStringLiteral("jobs"), ids);
         openQueue(QStringLiteral("jobs"));
-        QCOMPARE(m_window->workerDock()->targetText(), QStringLiteral("Consumes queue jobs"));
-        WorkerDock* dock = m_window->workerDock();
+        QCOMPARE(m_fixture.window()->workerDock()->targetText(),
+                 QStringLiteral("Consumes queue jobs"));
+        WorkerDock* dock = m_fixture.window()->workerDock();
         dock->sleepSpin()->setValue(0);
         dock->concurrencySpin()->setValue(2);
         dock->behaviourBox()->setCurrentIndex(dock->behaviourBox()->findData(WorkerDock::Ack));
@@ -371,7 +365,7 @@ private slots:
             q.push(r);
         }
         openQueue(QStringLiteral("jobs"));
-        WorkerDock* dock = m_window->workerDock();
+        WorkerDock* dock = m_fixture.window()->workerDock();
         dock->sleepSpin()->setValue(0);
         dock->behaviourBox()->setCurrentIndex(dock->behaviourBox()->findData(WorkerDock::FailSome));
         dock->failPercentSpin()->setValue(100);
@@ -386,7 +380,7 @@ private slots:
     void showsDisconnectedAndReconnects()
     {
         openQueue(QStringLiteral("orders"));
-        ConnectionStatus* status = m_window->connectionStatus();
+        ConnectionStatus* status = m_fixture.window()->connectionStatus();
         QVERIFY(status->isUp());
         m_server.stop();
         QTRY_VERIFY_WITH_TIMEOUT(!status->isUp(), 10000);
@@ -394,7 +388,7 @@ private slots:
         QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
         QTRY_VERIFY_WITH_TIMEOUT(status->isUp(), 10000);
         pushTasks(QStringLiteral("orders"), {"after"});
-        m_window->refreshAll();
+        m_fixture.window()->refreshAll();
         QTRY_COMPARE(pending()->model()->rowCount(), 1);
     }
 
@@ -402,8 +396,8 @@ private slots:
     {
         pushTasks(QStringLiteral("orders"), {"a", "b", "c"});
         openQueue(QStringLiteral("orders"));
-        QTRY_VERIFY(m_window->timeline()->hasData());
-        QVERIFY(m_window->timeline()->findChild<QLabel*>()->text().startsWith(
+        QTRY_VERIFY(m_fixture.window()->timeline()->hasData());
+        QVERIFY(m_fixture.window()->timeline()->findChild<QLabel*>()->text().startsWith(
             QStringLiteral("3 tasks")));
     }
 
@@ -421,7 +415,7 @@ private slots:
         }
         q.pushBatch(requests);
         openQueue(QStringLiteral("orders"));
-        TimelineChart* chart = m_window->timeline();
+        TimelineChart* chart = m_fixture.window()->timeline();
         QTRY_VERIFY(chart->hasData());
         // Zoom to the ten minutes holding tasks 20..29 (as a wheel or drag would).
         QSignalSpy loaded(chart, &TimelineChart::loaded);
@@ -433,7 +427,7 @@ private slots:
         QVERIFY2(caption->text().startsWith(QStringLiteral("10 tasks")),
                  qPrintable(caption->text()));
         // A live refresh keeps the zoomed window.
-        m_window->refreshAll();
+        m_fixture.window()->refreshAll();
         QVERIFY(loaded.wait(5000));
         QCOMPARE(chart->bucketStart(0), base + 20 * 60000LL);
         chart->resetWindow();
@@ -457,15 +451,15 @@ private slots:
         openQueue(QStringLiteral("orders"));
         QSignalSpy shown(pending(), &TaskTable::rowShown);
         // What a click on the bar starting at the 400th task's due time asks for.
-        emit m_window->timeline()->timeClicked(base + 400 * 60000LL);
+        emit m_fixture.window()->timeline()->timeClicked(base + 400 * 60000LL);
         QVERIFY(shown.wait(5000));
         QCOMPARE(shown.first().at(0).toInt(), 400);
         QVERIFY(pending()->view()->viewport()->rect().intersects(
             pending()->view()->visualRect(pending()->model()->index(400, 0))));
         // Scrolled, not selected: the next Delete must not aim at a task the chart picked.
         QVERIFY(!pending()->view()->selectionModel()->isRowSelected(400, QModelIndex()));
-        QVERIFY(m_window->details()->idText() != pending()->model()->idAt(400));
-        QVERIFY(!m_window->actions()->cancel()->isEnabled() ||
+        QVERIFY(m_fixture.window()->details()->idText() != pending()->model()->idAt(400));
+        QVERIFY(!m_fixture.window()->actions()->cancel()->isEnabled() ||
                 !pending()->selectedIds().contains(pending()->model()->idAt(400)));
     }
 
@@ -474,94 +468,51 @@ private slots:
         pushTasks(QStringLiteral("orders"), {"a"});
         pushTasks(QStringLiteral("emails"), {"b"});
         openQueue(QStringLiteral("emails"));
-        m_window->setUtc(true);
+        m_fixture.window()->setUtc(true);
         QVERIFY(pending()
                     ->model()
                     ->headerData(0, Qt::Horizontal)
                     .toString()
                     .contains(QStringLiteral("(UTC)")));
-        m_window->close();
+        m_fixture.window()->close();
 
         // The next start on the same server: UTC on, the same queue open.
-        m_window = std::make_unique<MainWindow>();
-        QVERIFY(!m_window->isUtc());
-        m_window->restoreLayout();
-        QVERIFY(m_window->isUtc());
-        QSignalSpy connected(m_window->client(), &AdminClient::connected);
-        m_window->connectTo(
+        m_fixture.reopen();
+        QVERIFY(!m_fixture.window()->isUtc());
+        m_fixture.window()->restoreLayout();
+        QVERIFY(m_fixture.window()->isUtc());
+        QSignalSpy connected(m_fixture.window()->client(), &AdminClient::connected);
+        m_fixture.window()->connectTo(
             {QString::fromStdString(m_server.unixUrl()), QStringLiteral("dq"), false, QString()});
         QVERIFY(connected.wait(5000));
-        QVERIFY(m_window->openLastQueue());
-        QCOMPARE(m_window->queue(), QStringLiteral("emails"));
-        m_window->setUtc(false);
-        m_window->close();
+        QVERIFY(m_fixture.window()->openLastQueue());
+        QCOMPARE(m_fixture.window()->queue(), QStringLiteral("emails"));
+        m_fixture.window()->setUtc(false);
+        m_fixture.window()->close();
 
         // Another server: its queue of the same name is another queue, so nothing opens.
-        m_window = std::make_unique<MainWindow>();
-        m_window->restoreLayout();
-        QVERIFY(!m_window->isUtc());
-        m_window->connectTo(
+        m_fixture.reopen();
+        m_fixture.window()->restoreLayout();
+        QVERIFY(!m_fixture.window()->isUtc());
+        m_fixture.window()->connectTo(
             {QString::fromStdString(m_server.tcpUrl()), QStringLiteral("dq"), false, QString()});
-        QVERIFY(!m_window->openLastQueue());
-        QVERIFY(m_window->queue().isEmpty());
+        QVERIFY(!m_fixture.window()->openLastQueue());
+        QVERIFY(m_fixture.window()->queue().isEmpty());
     }
 
 private:
-    TaskTable* pending() const { return m_window->tabs()->table(TaskSetKind::Pending); }
+    TaskTable* pending() const { return m_fixture.window()->tabs()->table(TaskSetKind::Pending); }
 
-    void openQueue(const QString& name)
-    {
-        QSignalSpy connected(m_window->client(), &AdminClient::connected);
-        m_window->connectTo(
-            {QString::fromStdString(m_server.unixUrl()), QStringLiteral("dq"), false, QString()});
-        QVERIFY(connected.wait(5000));
-        QSignalSpy loaded(m_window.get(), &MainWindow::queueLoaded);
-        m_window->openQueue(name);
-        QVERIFY(loaded.wait(5000));
-    }
-
-    // The client runs requests in order: once a refresh posted now is answered, anything
-    // the test's actions had sent before it has reached Redis.
-    void drainRequests()
-    {
-        QSignalSpy refreshed(pending()->model(), &TaskModel::refreshed);
-        pending()->refresh();
-        QVERIFY(refreshed.wait(5000));
-    }
-
-    void selectRows(const QList<int>& rows)
-    {
-        QTableView* view = pending()->view();
-        view->setFocus();
-        view->clearSelection();
-        for (int row : rows) {
-            QTRY_VERIFY(pending()->model()->taskAt(row));
-            view->selectionModel()->select(pending()->model()->index(row, 0),
-                                           QItemSelectionModel::Select | QItemSelectionModel::Rows);
-        }
-        view->selectionModel()->setCurrentIndex(pending()->model()->index(rows.first(), 0),
-                                                QItemSelectionModel::NoUpdate);
-    }
-
+    void openQueue(const QString& name) { m_fixture.openQueue(name); }
+    void drainRequests() { m_fixture.drainRequests(); }
+    void selectRows(const QList<int>& rows) { m_fixture.selectRows(pending(), rows); }
     void pushTasks(const QString& queue, const QStringList& ids)
     {
-        delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
-        delayq::Queue q(conn, queue.toStdString());
-        std::vector<delayq::PushRequest> requests;
-        for (int i = 0; i < ids.size(); ++i) {
-            delayq::PushRequest r;
-            r.id = ids.at(i).toStdString();
-            r.payload = "{\"n\":" + std::to_string(i) + "}";
-            r.delayMs = i; // keeps the order of the list
-            requests.push_back(r);
-        }
-        q.pushBatch(requests);
+        m_fixture.pushTasks(queue, ids);
     }
 
     RedisServer m_server;
-    std::unique_ptr<MainWindow> m_window;
-    QString m_lastConfirmation;
-    QStringList m_lastConfirmationButtons;
+    WindowFixture m_fixture{m_server};
 };
 
 QTEST_MAIN(TestAdminWindow)

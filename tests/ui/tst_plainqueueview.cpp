@@ -16,6 +16,7 @@
 #include "taskmodel.h"
 #include "tasktable.h"
 #include "tasktabs.h"
+#include "windowfixture.h"
 #include "workerdock.h"
 
 #include <QAbstractItemModel>
@@ -54,14 +55,8 @@ private slots:
         QCoreApplication::setApplicationName(QStringLiteral("tst_plainqueueview"));
         QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
     }
-    void init()
-    {
-        m_server.cli({QStringLiteral("FLUSHALL")});
-        m_window = std::make_unique<MainWindow>();
-        m_window->actions()->setConfirmHandler([](const Confirmation&) { return true; });
-        m_window->show();
-    }
-    void cleanup() { m_window.reset(); }
+    void init() { m_fixture.reset(); }
+    void cleanup() { m_fixture.close(); }
 
     void discoveredKeysAreListedWithUnitAndSize_data()
     {
@@ -81,7 +76,7 @@ private slots:
         m_server.cli({"ZADD", "leaderboard", "12", "alice", "40", "bob"});
         pushNative(QStringLiteral("orders"));
 
-        QueueList* list = m_window->queueList();
+        QueueList* list = m_fixture.window()->queueList();
         QSignalSpy listed(list, &QueueList::plainKeysListed);
         connectWindow();
         QVERIFY(listed.wait(5000));
@@ -111,14 +106,14 @@ private slots:
         QFETCH(bool, seconds);
         QFETCH(int, count);
         const QStringList members = fillPlain(key, seconds, count);
-        QueueList* list = m_window->queueList();
+        QueueList* list = m_fixture.window()->queueList();
         QSignalSpy listed(list, &QueueList::plainKeysListed);
         connectWindow();
         QVERIFY(listed.wait(5000));
-        QSignalSpy loaded(m_window.get(), &MainWindow::queueLoaded);
+        QSignalSpy loaded(m_fixture.window(), &MainWindow::queueLoaded);
         emit list->plainView()->activated(list->plainView()->model()->index(0, 0));
         QVERIFY(loaded.wait(5000));
-        QVERIFY(m_window->isPlain());
+        QVERIFY(m_fixture.window()->isPlain());
         // The open key is the one marked in the list.
         QCOMPARE(list->plainView()->selectionModel()->currentIndex().row(), 0);
         QVERIFY(list->plainView()->selectionModel()->isRowSelected(0));
@@ -130,21 +125,21 @@ private slots:
             QTRY_VERIFY(model->taskAt(i));
             QCOMPARE(model->idAt(i), members.at(i));
         }
-        auto* tabs = m_window->tabs()->findChild<QTabWidget*>();
+        auto* tabs = m_fixture.window()->tabs()->findChild<QTabWidget*>();
         QCOMPARE(tabs->count(), 3);
         int visible = 0;
         for (int i = 0; i < tabs->count(); ++i)
             visible += tabs->isTabVisible(i) ? 1 : 0;
         QCOMPARE(visible, 1);
-        QVERIFY(!m_window->actions()->requeue()->isEnabled());
+        QVERIFY(!m_fixture.window()->actions()->requeue()->isEnabled());
 
         // Cancel: the member leaves Redis.
         selectRow(0);
-        QTRY_COMPARE(m_window->details()->payload(), members.at(0).toUtf8());
+        QTRY_COMPARE(m_fixture.window()->details()->payload(), members.at(0).toUtf8());
         // The embedded worker pops plain keys too (workerPopsAndForwards).
-        QVERIFY(m_window->workerDock()->startButton()->isEnabled());
-        QVERIFY(m_window->actions()->cancel()->isEnabled());
-        QSignalSpy reported(m_window->actions(), &TaskActions::resultReported);
+        QVERIFY(m_fixture.window()->workerDock()->startButton()->isEnabled());
+        QVERIFY(m_fixture.window()->actions()->cancel()->isEnabled());
+        QSignalSpy reported(m_fixture.window()->actions(), &TaskActions::resultReported);
         QTest::keyClick(pending()->view(), Qt::Key_Delete);
         QVERIFY(reported.wait(5000));
         QCOMPARE(m_server.cli({QStringLiteral("ZSCORE"), key, members.at(0)}).trimmed(),
@@ -157,7 +152,8 @@ private slots:
         QTRY_COMPARE(model->idAt(0), members.at(1));
         selectRow(0);
         QTest::keyClick(pending()->view(), Qt::Key_R, Qt::ControlModifier);
-        auto* dialog = qobject_cast<RescheduleDialog*>(m_window->actions()->activeDialog());
+        auto* dialog =
+            qobject_cast<RescheduleDialog*>(m_fixture.window()->actions()->activeDialog());
         QVERIFY(dialog);
         dialog->atMode()->setChecked(true);
         dialog->atEdit()->setText(QStringLiteral("2030-01-02T03:04:05.678Z"));
@@ -174,7 +170,7 @@ private slots:
         selectRow(count - 2);
         m_server.cli({QStringLiteral("ZREM"), key, members.at(1)});
         reported.clear();
-        m_window->actions()->cancel()->trigger();
+        m_fixture.window()->actions()->cancel()->trigger();
         QVERIFY(reported.wait(5000));
         const QString summary = reported.first().at(0).toString();
         QVERIFY2(summary.contains(QStringLiteral("no longer existed")), qPrintable(summary));
@@ -185,8 +181,8 @@ private slots:
         // Push: the payload is the new member, added once (ZADD NX).
         const QString fresh = QStringLiteral("{\"id\":\"fresh\",\"msg\":\"x\"}");
         for (int round = 0; round < 2; ++round) {
-            m_window->actions()->push()->trigger();
-            auto* push = qobject_cast<PushDialog*>(m_window->actions()->activeDialog());
+            m_fixture.window()->actions()->push()->trigger();
+            auto* push = qobject_cast<PushDialog*>(m_fixture.window()->actions()->activeDialog());
             QVERIFY(push);
             QCOMPARE(push->queueEdit()->text(), key);
             push->payloadEdit()->setPlainText(fresh);
@@ -221,11 +217,11 @@ private slots:
             model->index(0, model->columnOf(TaskModel::Field::Id)).data().toString();
         QCOMPARE(shown, QStringLiteral("caf\\xe9-order-\\xff\\x01"));
         selectRow(0);
-        QTRY_COMPARE(m_window->details()->payloadText(),
+        QTRY_COMPARE(m_fixture.window()->details()->payloadText(),
                      QStringLiteral("caf\\xe9-order-\\xff\\x01"));
 
-        QSignalSpy reported(m_window->actions(), &TaskActions::resultReported);
-        m_window->actions()->cancel()->trigger();
+        QSignalSpy reported(m_fixture.window()->actions(), &TaskActions::resultReported);
+        m_fixture.window()->actions()->cancel()->trigger();
         QVERIFY(reported.wait(5000));
         QVERIFY2(reported.first().at(1).toBool(), qPrintable(reported.first().at(0).toString()));
         auto conn = connection();
@@ -242,18 +238,18 @@ private slots:
             const qint64 base = QDateTime::currentMSecsSinceEpoch() + 3600000;
             conn.command({"ZADD", key, std::to_string(base), "a", std::to_string(base + 1), "b"});
         }
-        QueueList* list = m_window->queueList();
+        QueueList* list = m_fixture.window()->queueList();
         QSignalSpy listed(list, &QueueList::plainKeysListed);
         connectWindow();
         QVERIFY(listed.wait(5000));
         QCOMPARE(list->plainKeys().size(), 1);
-        QSignalSpy loaded(m_window.get(), &MainWindow::queueLoaded);
+        QSignalSpy loaded(m_fixture.window(), &MainWindow::queueLoaded);
         emit list->plainView()->activated(list->plainView()->model()->index(0, 0));
         QVERIFY(loaded.wait(5000));
         QTRY_COMPARE(pending()->model()->rowCount(), 2);
         selectRow(0);
-        QSignalSpy reported(m_window->actions(), &TaskActions::resultReported);
-        m_window->actions()->cancel()->trigger();
+        QSignalSpy reported(m_fixture.window()->actions(), &TaskActions::resultReported);
+        m_fixture.window()->actions()->cancel()->trigger();
         QVERIFY(reported.wait(5000));
         QVERIFY2(reported.first().at(1).toBool(), qPrintable(reported.first().at(0).toString()));
         QCOMPARE(connection().command({"ZCARD", key}).toInteger(), 1LL);
@@ -280,11 +276,11 @@ private slots:
         openKey(QStringLiteral("bigkey"), QStringLiteral("ms"));
         QTRY_COMPARE(pending()->model()->rowCount(), 5000);
 
-        FindBar* bar = m_window->tabs()->findBar();
-        m_window->actions()->find()->trigger();
+        FindBar* bar = m_fixture.window()->tabs()->findBar();
+        m_fixture.window()->actions()->find()->trigger();
         bar->input()->setText(QStringLiteral("refund-me"));
         QCOMPARE(bar->findButton()->text(), QStringLiteral("Find text"));
-        QSignalSpy steps(m_window->client(), &AdminClient::plainScanned);
+        QSignalSpy steps(m_fixture.window()->client(), &AdminClient::plainScanned);
         bar->findButton()->click();
         QTRY_VERIFY(!steps.isEmpty() && steps.last().at(0).value<PlainScanResult>().finished);
         // One bounded ZSCAN per step: a key this size takes several.
@@ -317,7 +313,7 @@ private slots:
             connection().command(zadd);
         }
         openKey(QStringLiteral("stopkey"), QStringLiteral("ms"));
-        AdminClient* client = m_window->client();
+        AdminClient* client = m_fixture.window()->client();
         QSignalSpy steps(client, &AdminClient::plainScanned);
         connect(client, &AdminClient::plainScanned, client, &AdminClient::cancelScan,
                 Qt::SingleShotConnection);
@@ -337,9 +333,9 @@ private slots:
         // members were test data), and the app keeps that choice for the key.
         fillPlain(QStringLiteral("unitkey"), true, 2);
         openKey(QStringLiteral("unitkey"), QStringLiteral("s"));
-        QComboBox* unit = m_window->plainBar()->unitBox();
+        QComboBox* unit = m_fixture.window()->plainBar()->unitBox();
         QCOMPARE(unit->currentData().toString(), QStringLiteral("s"));
-        QSignalSpy loaded(m_window.get(), &MainWindow::queueLoaded);
+        QSignalSpy loaded(m_fixture.window(), &MainWindow::queueLoaded);
         unit->setCurrentIndex(unit->findData(QStringLiteral("ms")));
         QVERIFY(loaded.wait(5000));
         QCOMPARE(PlainKeyBar::rememberedUnit(QStringLiteral("unitkey")), QStringLiteral("ms"));
@@ -348,10 +344,10 @@ private slots:
         QTRY_VERIFY(pending()->model()->taskAt(0)->due < 365LL * 24 * 3600 * 1000);
 
         // A new window opened on the detected unit uses the remembered one instead.
-        m_window = std::make_unique<MainWindow>();
-        m_window->show();
+        m_fixture.reopen();
         openKey(QStringLiteral("unitkey"), QStringLiteral("s"));
-        QCOMPARE(m_window->plainBar()->unitBox()->currentData().toString(), QStringLiteral("ms"));
+        QCOMPARE(m_fixture.window()->plainBar()->unitBox()->currentData().toString(),
+                 QStringLiteral("ms"));
         // Another key is not affected.
         QCOMPARE(PlainKeyBar::rememberedUnit(QStringLiteral("otherkey")), QString());
     }
@@ -375,7 +371,7 @@ private slots:
             conn.command({"ZADD", "popkey", std::to_string(past + 3600000), "later"});
         }
         openKey(QStringLiteral("popkey"), QStringLiteral("ms"));
-        WorkerDock* dock = m_window->workerDock();
+        WorkerDock* dock = m_fixture.window()->workerDock();
         QVERIFY(dock->forwardEdit()->isVisibleTo(dock));
         QVERIFY(!dock->leaseEdit()->isVisibleTo(dock));
         dock->forwardEdit()->setText(forwardTo);
@@ -402,8 +398,8 @@ private slots:
     {
         fillPlain(QStringLiteral("hidekey"), false, 2);
         openKey(QStringLiteral("hidekey"), QStringLiteral("ms"));
-        m_window->actions()->push()->trigger();
-        auto* push = qobject_cast<PushDialog*>(m_window->actions()->activeDialog());
+        m_fixture.window()->actions()->push()->trigger();
+        auto* push = qobject_cast<PushDialog*>(m_fixture.window()->actions()->activeDialog());
         QVERIFY(push);
         QVERIFY(push->payloadEdit()->isVisibleTo(push));
         for (QWidget* field :
@@ -420,17 +416,17 @@ private slots:
                  QByteArray("2"));
 
         // The per-minute chart has nothing to show for a plain key, and says why.
-        auto* note = m_window->history()->findChild<QLabel*>();
-        QVERIFY(note && note->isVisibleTo(m_window->history()));
+        auto* note = m_fixture.window()->history()->findChild<QLabel*>();
+        QVERIFY(note && note->isVisibleTo(m_fixture.window()->history()));
         QVERIFY(note->text().contains(QStringLiteral("plain sorted set")));
 
         // Back on a native queue, everything is there again.
         pushNative(QStringLiteral("orders"));
-        m_window->openQueue(QStringLiteral("orders"));
-        QVERIFY(!note->isVisibleTo(m_window->history()));
-        QVERIFY(!m_window->plainBar()->isVisibleTo(m_window.get()));
-        m_window->actions()->push()->trigger();
-        push = qobject_cast<PushDialog*>(m_window->actions()->activeDialog());
+        m_fixture.window()->openQueue(QStringLiteral("orders"));
+        QVERIFY(!note->isVisibleTo(m_fixture.window()->history()));
+        QVERIFY(!m_fixture.window()->plainBar()->isVisibleTo(m_fixture.window()));
+        m_fixture.window()->actions()->push()->trigger();
+        push = qobject_cast<PushDialog*>(m_fixture.window()->actions()->activeDialog());
         QVERIFY(push && push->idEdit()->isVisibleTo(push));
         push->reject();
     }
@@ -443,34 +439,17 @@ private:
 
     void openKey(const QString& key, const QString& unit)
     {
-        if (!m_window->client()->isConnected())
+        if (!m_fixture.window()->client()->isConnected())
             connectWindow();
-        QSignalSpy loaded(m_window.get(), &MainWindow::queueLoaded);
-        m_window->openPlainKey(key, unit);
+        QSignalSpy loaded(m_fixture.window(), &MainWindow::queueLoaded);
+        m_fixture.window()->openPlainKey(key, unit);
         QVERIFY(loaded.wait(5000));
     }
 
-    TaskTable* pending() const { return m_window->tabs()->table(TaskSetKind::Pending); }
+    TaskTable* pending() const { return m_fixture.window()->tabs()->table(TaskSetKind::Pending); }
 
-    void selectRow(int row)
-    {
-        QTableView* view = pending()->view();
-        view->setFocus();
-        view->clearSelection();
-        QTRY_VERIFY(pending()->model()->taskAt(row));
-        view->selectionModel()->select(pending()->model()->index(row, 0),
-                                       QItemSelectionModel::Select | QItemSelectionModel::Rows);
-        view->selectionModel()->setCurrentIndex(pending()->model()->index(row, 0),
-                                                QItemSelectionModel::NoUpdate);
-    }
-
-    void connectWindow()
-    {
-        QSignalSpy connected(m_window->client(), &AdminClient::connected);
-        m_window->connectTo(
-            {QString::fromStdString(m_server.unixUrl()), QStringLiteral("dq"), false, QString()});
-        QVERIFY(connected.wait(5000));
-    }
+    void selectRow(int row) { m_fixture.selectRows(pending(), {row}); }
+    void connectWindow() { m_fixture.connectWindow(); }
 
     // Members are JSON with a UUID, due from one hour ahead, one minute apart.
     // Returns the members in due order; they are added latest first.
@@ -502,7 +481,7 @@ private:
     }
 
     RedisServer m_server;
-    std::unique_ptr<MainWindow> m_window;
+    WindowFixture m_fixture{m_server};
 };
 
 QTEST_MAIN(TestPlainQueueView)

@@ -9,6 +9,7 @@
 #include "taskmodel.h"
 #include "tasktable.h"
 #include "tasktabs.h"
+#include "windowfixture.h"
 
 #include <QAction>
 #include <QLabel>
@@ -41,26 +42,24 @@ private slots:
     }
     void init()
     {
-        m_server.cli({QStringLiteral("FLUSHALL")});
-        m_window = std::make_unique<MainWindow>();
+        m_fixture.reset();
         m_confirmation.clear();
         m_answer = true;
         queueActions()->setConfirmHandler([this](const Confirmation& confirmation) {
             m_confirmation = confirmation.text;
             return m_answer;
         });
-        m_window->show();
     }
     void cleanup()
     {
-        m_window.reset();
+        m_fixture.close();
         m_server.cli({"ACL", "DELUSER", "viewer"}); // after the window has let go of it
     }
 
     void menuHoldsTheActions()
     {
         QMenu* menu = nullptr;
-        for (QAction* action : m_window->menuBar()->actions())
+        for (QAction* action : m_fixture.window()->menuBar()->actions())
             if (action->text() == QStringLiteral("&Queue"))
                 menu = action->menu();
         QVERIFY(menu);
@@ -126,7 +125,8 @@ private slots:
         QCOMPARE(cli({"ZCARD", "dq:{emails}:pending"}), QByteArray("2"));
         // The views are refreshed.
         QTRY_COMPARE(pending()->model()->rowCount(), 0);
-        QVERIFY(m_window->statusBar()->currentMessage().contains(QStringLiteral("Purged 10")));
+        QVERIFY(m_fixture.window()->statusBar()->currentMessage().contains(
+            QStringLiteral("Purged 10")));
     }
 
     void deadTasksAllAtOnce_data()
@@ -147,7 +147,7 @@ private slots:
         const QByteArray before = digest();
         m_answer = answer;
         QSignalSpy reported(queueActions(), &QueueActions::resultReported);
-        QSignalSpy finished(m_window->client(), &AdminClient::bulkFinished);
+        QSignalSpy finished(m_fixture.window()->client(), &AdminClient::bulkFinished);
         QAction* action =
             requeue ? queueActions()->requeueAllDead() : queueActions()->deleteAllDead();
         QVERIFY(action->isEnabled());
@@ -181,8 +181,8 @@ private slots:
         const auto result = finished.first().at(0).value<BulkActionResult>();
         QCOMPARE(result.done, 3LL);
         QCOMPARE(result.total, 3LL);
-        m_window->tabs()->setCurrentSet(TaskSetKind::Dead);
-        QTRY_COMPARE(m_window->tabs()->table(TaskSetKind::Dead)->model()->rowCount(), 0);
+        m_fixture.window()->tabs()->setCurrentSet(TaskSetKind::Dead);
+        QTRY_COMPARE(m_fixture.window()->tabs()->table(TaskSetKind::Dead)->model()->rowCount(), 0);
     }
 
     void nothingToDoAsksNothing_data()
@@ -241,13 +241,13 @@ private slots:
                           "+@connection", "+info", "+time", "+select"});
             url = QStringLiteral("redis://viewer:viewer-pw@127.0.0.1:%1").arg(m_server.port());
         }
-        QSignalSpy connected(m_window->client(), &AdminClient::connected);
-        m_window->connectTo({url, QStringLiteral("dq"), readOnly, QString()});
+        QSignalSpy connected(m_fixture.window()->client(), &AdminClient::connected);
+        m_fixture.window()->connectTo({url, QStringLiteral("dq"), readOnly, QString()});
         QVERIFY(connected.wait(5000));
         if (mode == QLatin1String("plain"))
-            m_window->openPlainKey(QStringLiteral("legacy:delay"), QStringLiteral("ms"));
+            m_fixture.window()->openPlainKey(QStringLiteral("legacy:delay"), QStringLiteral("ms"));
         else if (mode != QLatin1String("none"))
-            m_window->openQueue(QStringLiteral("orders"));
+            m_fixture.window()->openQueue(QStringLiteral("orders"));
         const QByteArray before = digest();
         for (QAction* action : queueActions()->actions()) {
             QCOMPARE(action->isEnabled(), enabled);
@@ -272,7 +272,7 @@ private slots:
         // Small steps: hundreds of them, so the page request has many chances to be answered
         // before the last one (the test waits for that, it does not time it).
         queueActions()->setBatch(50);
-        AdminClient* client = m_window->client();
+        AdminClient* client = m_fixture.window()->client();
         QSignalSpy progress(client, &AdminClient::bulkProgressed);
         QSignalSpy finished(client, &AdminClient::bulkFinished);
         startPurge(QStringLiteral("big"));
@@ -300,7 +300,7 @@ private slots:
         QCOMPARE(progress.first().at(2).toLongLong(), count);
         QVERIFY(progress.last().at(1).toLongLong() > progress.first().at(1).toLongLong());
         QCOMPARE(cli({"ZCARD", "dq:{big}:pending"}), QByteArray("0"));
-        QTRY_VERIFY(m_window->statusBar()->currentMessage().contains(
+        QTRY_VERIFY(m_fixture.window()->statusBar()->currentMessage().contains(
             QStringLiteral("Purged %1 tasks from big").arg(QLocale().toString(count))));
         QVERIFY(!queueActions()->progressDialog() ||
                 !queueActions()->progressDialog()->isVisible());
@@ -313,7 +313,7 @@ private slots:
         openQueue(QStringLiteral("big"));
         // Thousands of small steps: the cancel lands long before the last one.
         queueActions()->setBatch(10);
-        AdminClient* client = m_window->client();
+        AdminClient* client = m_fixture.window()->client();
         QSignalSpy progress(client, &AdminClient::bulkProgressed);
         QSignalSpy finished(client, &AdminClient::bulkFinished);
         QSignalSpy reported(queueActions(), &QueueActions::resultReported);
@@ -350,7 +350,7 @@ private slots:
         QFETCH(int, action);
         fillQueue(QStringLiteral("orders"), 0, 0, 7);
         openQueue(QStringLiteral("orders"));
-        AdminClient* client = m_window->client();
+        AdminClient* client = m_fixture.window()->client();
         QSignalSpy finished(client, &AdminClient::bulkFinished);
         const quint64 tag = AdminClient::newTag();
         switch (BulkAction(action)) {
@@ -385,14 +385,14 @@ private slots:
             q.pushBatch(std::vector<delayq::PushRequest>(50, delayq::PushRequest{}));
         }
         openQueue(QStringLiteral("orders"));
-        AdminClient* client = m_window->client();
+        AdminClient* client = m_fixture.window()->client();
         QSignalSpy finished(client, &AdminClient::bulkFinished);
         // The switch is posted after the first step's answer: later steps meet the new server.
         connect(
-            client, &AdminClient::bulkProgressed, m_window.get(),
+            client, &AdminClient::bulkProgressed, m_fixture.window(),
             [this, &other] {
-                m_window->connectTo({QString::fromStdString(other.unixUrl()), QStringLiteral("dq"),
-                                     false, QString()});
+                m_fixture.window()->connectTo({QString::fromStdString(other.unixUrl()),
+                                               QStringLiteral("dq"), false, QString()});
             },
             Qt::SingleShotConnection);
         client->purge(AdminClient::newTag(), QStringLiteral("orders"), 3000, 1);
@@ -404,8 +404,8 @@ private slots:
     }
 
 private:
-    QueueActions* queueActions() const { return m_window->queueActions(); }
-    TaskTable* pending() const { return m_window->tabs()->table(TaskSetKind::Pending); }
+    QueueActions* queueActions() const { return m_fixture.window()->queueActions(); }
+    TaskTable* pending() const { return m_fixture.window()->tabs()->table(TaskSetKind::Pending); }
 
     std::unique_ptr<delayq::Connection> connection() const
     {
@@ -449,16 +449,7 @@ private:
             q.pushBatch(requests);
     }
 
-    void openQueue(const QString& name)
-    {
-        QSignalSpy connected(m_window->client(), &AdminClient::connected);
-        m_window->connectTo(
-            {QString::fromStdString(m_server.unixUrl()), QStringLiteral("dq"), false, QString()});
-        QVERIFY(connected.wait(5000));
-        QSignalSpy loaded(m_window.get(), &MainWindow::queueLoaded);
-        m_window->openQueue(name);
-        QVERIFY(loaded.wait(10000));
-    }
+    void openQueue(const QString& name) { m_fixture.openQueue(name); }
 
     PurgeDialog* openPurgeDialog()
     {
@@ -483,9 +474,10 @@ private:
     // sent before it has reached Redis.
     void drainRequests()
     {
-        QSignalSpy loaded(m_window->client(), &AdminClient::pagesLoaded);
+        QSignalSpy loaded(m_fixture.window()->client(), &AdminClient::pagesLoaded);
         const quint64 tag = AdminClient::newTag();
-        m_window->client()->loadPages(tag, QStringLiteral("orders"), TaskSetKind::Pending, {0}, 1);
+        m_fixture.window()->client()->loadPages(tag, QStringLiteral("orders"), TaskSetKind::Pending,
+                                                {0}, 1);
         QTRY_VERIFY(std::any_of(loaded.cbegin(), loaded.cend(), [tag](const QList<QVariant>& a) {
             return a.at(0).value<PageResult>().tag == tag;
         }));
@@ -495,7 +487,7 @@ private:
     QByteArray cli(const QStringList& args) const { return m_server.cli(args).trimmed(); }
 
     RedisServer m_server;
-    std::unique_ptr<MainWindow> m_window;
+    WindowFixture m_fixture{m_server};
     QString m_confirmation;
     bool m_answer = true;
 };

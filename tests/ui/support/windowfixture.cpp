@@ -26,6 +26,11 @@ void WindowFixture::reset()
     m_lastConfirmation = {};
     m_confirmations = 0;
     m_answer = true;
+    reopen();
+}
+
+void WindowFixture::reopen()
+{
     m_window = std::make_unique<MainWindow>();
     m_window->actions()->setConfirmHandler([this](const Confirmation& confirmation) {
         m_lastConfirmation = confirmation;
@@ -58,7 +63,8 @@ void WindowFixture::openQueue(const QString& name)
     connectWindow();
     QSignalSpy loaded(m_window.get(), &MainWindow::queueLoaded);
     m_window->openQueue(name);
-    QVERIFY(loaded.wait(5000));
+    // Generous: a suite may open a queue of tens of thousands under a sanitizer.
+    QVERIFY(loaded.wait(10000));
 }
 
 void WindowFixture::selectRows(TaskTable* table, const QList<int>& rows)

@@ -27,6 +27,8 @@ public:
     void reset();
     // Drops the window (call from cleanup()).
     void close();
+    // A new window on the same server, as at the next start of the app (nothing flushed).
+    void reopen();
 
     delayq::ui::MainWindow* window() const { return m_window.get(); }
     delayq::ui::TaskTable* table(delayq::ui::TaskSetKind set) const;
