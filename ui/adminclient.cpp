@@ -6,6 +6,7 @@
 #include "membertext.h"
 #include "plainqueue.h"
 #include "queue.h"
+#include "steppedrequests.h"
 #include "taskrows.h"
 
 #include <QElapsedTimer>
@@ -127,94 +128,19 @@ void AdminClient::listQueues(quint64 tag)
 
 void AdminClient::discoverPlain(quint64 tag, int maxSteps, int count)
 {
-    struct State
-    {
-        PlainDiscoveryResult result;
-        std::string cursor = "0";
-        int stepsLeft = 0;
-    };
-    auto state = std::make_shared<State>();
-    state->result.tag = tag;
-    state->stepsLeft = maxSteps;
-    SteppedJob job;
-    job.step = [this, state, count](delayq::Connection& c) {
-        for (const auto& k : delayq::PlainQueue::discover(c, state->cursor, m_io->prefix(), count))
-            state->result.keys.append({MemberText::fromBytes(k.key),
-                                       QString::fromLatin1(delayq::PlainQueue::unitName(k.unit)),
-                                       k.size});
-        return state->cursor != "0" && --state->stepsLeft > 0;
-    };
-    job.finished = [this, state](SteppedJob::End, const QString& error) {
-        state->result.error = error;
-        state->result.complete = error.isEmpty() && state->cursor == "0";
-        deliver(&AdminClient::plainKeysDiscovered, state->result);
-    };
-    post([this, job] { m_io->run(job); });
+    run(SteppedRequests::discovery(m_io, tag, maxSteps, count,
+                                   [this](const PlainDiscoveryResult& result) {
+                                       deliver(&AdminClient::plainKeysDiscovered, result);
+                                   }));
 }
 
 void AdminClient::scanPlain(quint64 tag, const QString& key, const QString& text, int maxMatches,
                             int count)
 {
     m_activeScan.store(tag);
-    struct State
-    {
-        PlainScanResult result;
-        std::string cursor = "0";
-        std::string needle;
-        int found = 0;
-        bool started = false;
-    };
-    auto state = std::make_shared<State>();
-    state->result.tag = tag;
-    state->result.key = key;
-    state->needle = MemberText::toBytes(text);
-    SteppedJob job;
-    job.cancelled = [this, state] { return m_activeScan.load() != state->result.tag; };
-    job.step = [this, state, maxMatches, count](delayq::Connection& c) {
-        PlainScanResult& result = state->result;
-        result.matches.clear();
-        auto p = m_io->plainFor(c, result.key);
-        if (!p)
-            throw delayq::Error(delayq::ErrorCode::InvalidArgument,
-                                state->started
-                                    ? "the plain key was closed during the search"
-                                    : "searching the members' text needs a plain sorted set open");
-        if (!state->started) {
-            // The first step only measures, so the progress bar knows its end.
-            state->started = true;
-            result.total = p->size();
-            return true;
-        }
-        auto step = p->scan(state->cursor, state->needle, count);
-        state->cursor = step.cursor;
-        result.scanned += step.scanned;
-        for (const auto& m : step.matches) {
-            if (state->found >= maxMatches) {
-                result.capped = true;
-                break;
-            }
-            result.matches.append(TaskRows::fromMember(m));
-            ++state->found;
-        }
-        result.complete = state->cursor == "0";
-        return !result.complete && !result.capped;
-    };
-    // Each step's matches as they come; not after the first step, which only measured.
-    job.progressed = [this, state] {
-        if (state->result.scanned > 0)
-            deliver(&AdminClient::plainScanned, state->result);
-    };
-    job.finished = [this, state](SteppedJob::End end, const QString& error) {
-        PlainScanResult& result = state->result;
-        if (end != SteppedJob::End::Done)
-            result.matches.clear(); // already reported with the step that found them
-        result.error = error;
-        result.cancelled = end == SteppedJob::End::Cancelled;
-        result.complete = result.complete && error.isEmpty();
-        result.finished = true;
-        deliver(&AdminClient::plainScanned, result);
-    };
-    post([this, job] { m_io->run(job); });
+    run(SteppedRequests::memberSearch(
+        m_io, tag, key, text, maxMatches, count, [this, tag] { return m_activeScan.load() != tag; },
+        [this](const PlainScanResult& step) { deliver(&AdminClient::plainScanned, step); }));
 }
 
 void AdminClient::loadPages(quint64 tag, const QString& queue, TaskSetKind set,
@@ -416,52 +342,44 @@ void AdminClient::push(quint64 tag, const PushSpec& spec)
 
 void AdminClient::cancel(quint64 tag, const QString& queue, const QStringList& ids)
 {
-    post([this, tag, queue, ids] {
-        ActionResult result{tag, QStringLiteral("cancel"), queue, {}, {}};
-        result.error = guarded([&](delayq::Connection& c) {
-            result.outcomes =
-                TaskRows::outcomes(m_io->queueFor(c, queue)->cancel(TaskRows::ids(ids)));
-        });
-        deliver(&AdminClient::actionFinished, result);
+    idAction(tag, QStringLiteral("cancel"), queue, [this, queue, ids](delayq::Connection& c) {
+        return m_io->queueFor(c, queue)->cancel(TaskRows::ids(ids));
     });
 }
 
 void AdminClient::reschedule(quint64 tag, const QString& queue, const QStringList& ids,
                              qint64 dueAtMs, qint64 delayMs)
 {
-    post([this, tag, queue, ids, dueAtMs, delayMs] {
-        ActionResult result{tag, QStringLiteral("reschedule"), queue, {}, {}};
-        result.error = guarded([&](delayq::Connection& c) {
-            std::optional<long long> at;
-            if (dueAtMs >= 0)
-                at = dueAtMs;
-            result.outcomes = TaskRows::outcomes(
-                m_io->queueFor(c, queue)->reschedule(TaskRows::ids(ids), at, delayMs));
-        });
-        deliver(&AdminClient::actionFinished, result);
-    });
+    idAction(tag, QStringLiteral("reschedule"), queue,
+             [this, queue, ids, dueAtMs, delayMs](delayq::Connection& c) {
+                 std::optional<long long> at;
+                 if (dueAtMs >= 0)
+                     at = dueAtMs;
+                 return m_io->queueFor(c, queue)->reschedule(TaskRows::ids(ids), at, delayMs);
+             });
 }
 
 void AdminClient::requeue(quint64 tag, const QString& queue, const QStringList& ids)
 {
-    post([this, tag, queue, ids] {
-        ActionResult result{tag, QStringLiteral("requeue"), queue, {}, {}};
-        result.error = guarded([&](delayq::Connection& c) {
-            delayq::Queue q(c, ss(queue), m_io->prefix());
-            result.outcomes = TaskRows::outcomes(q.requeue(TaskRows::ids(ids)));
-        });
-        deliver(&AdminClient::actionFinished, result);
+    idAction(tag, QStringLiteral("requeue"), queue, [this, queue, ids](delayq::Connection& c) {
+        return delayq::Queue(c, ss(queue), m_io->prefix()).requeue(TaskRows::ids(ids));
     });
 }
 
 void AdminClient::deleteDead(quint64 tag, const QString& queue, const QStringList& ids)
 {
-    post([this, tag, queue, ids] {
-        ActionResult result{tag, QStringLiteral("delete-dead"), queue, {}, {}};
-        result.error = guarded([&](delayq::Connection& c) {
-            delayq::Queue q(c, ss(queue), m_io->prefix());
-            result.outcomes = TaskRows::outcomes(q.deleteDead(TaskRows::ids(ids)));
-        });
+    idAction(tag, QStringLiteral("delete-dead"), queue, [this, queue, ids](delayq::Connection& c) {
+        return delayq::Queue(c, ss(queue), m_io->prefix()).deleteDead(TaskRows::ids(ids));
+    });
+}
+
+void AdminClient::idAction(quint64 tag, const QString& action, const QString& queue,
+                           std::function<std::vector<delayq::IdResult>(delayq::Connection&)> run)
+{
+    post([this, tag, action, queue, run] {
+        ActionResult result{tag, action, queue, {}, {}};
+        result.error =
+            guarded([&](delayq::Connection& c) { result.outcomes = TaskRows::outcomes(run(c)); });
         deliver(&AdminClient::actionFinished, result);
     });
 }
@@ -481,40 +399,21 @@ void AdminClient::purge(quint64 tag, const QString& queue, qint64 limit, int bat
     startBulk(tag, BulkAction::Purge, queue, limit, batch);
 }
 
-// One script call of at most `batch` tasks per step, never past the confirmed count.
 void AdminClient::startBulk(quint64 tag, BulkAction action, const QString& queue, qint64 limit,
                             int batch)
 {
-    auto result = std::make_shared<BulkActionResult>();
-    result->tag = tag;
-    result->action = action;
-    result->queue = queue;
-    result->total = limit;
-    SteppedJob job;
-    job.cancelled = [this, result] { return m_cancelledBulk.load() == result->tag; };
-    job.step = [this, result, batch](delayq::Connection& c) {
-        delayq::Queue q(c, ss(result->queue), m_io->prefix());
-        const int step = int(std::min<qint64>(batch, result->total - result->done));
-        if (step < 1)
-            return false;
-        // Each script replies with what it did and what is left, so a step is one call.
-        const delayq::BulkResult done = result->action == BulkAction::Purge ? q.purge(step, 1)
-                                        : result->action == BulkAction::RequeueDead
-                                            ? q.requeueAll(step, 1)
-                                            : q.deleteAllDead(step, 1);
-        result->done += done.done;
-        result->left = done.remaining;
-        return done.done > 0 && result->left > 0 && result->done < result->total;
-    };
-    job.progressed = [this, result] {
-        deliver(&AdminClient::bulkProgressed, result->tag, result->done, result->total);
-    };
-    job.finished = [this, result](SteppedJob::End end, const QString& error) {
-        result->cancelled = end == SteppedJob::End::Cancelled;
-        result->error = error;
-        deliver(&AdminClient::bulkFinished, *result);
-    };
-    post([this, job] { m_io->run(job); });
+    run(SteppedRequests::bulkChange(
+        m_io, tag, action, queue, limit, batch,
+        [this, tag] { return m_cancelledBulk.load() == tag; },
+        [this](const BulkActionResult& r) {
+            deliver(&AdminClient::bulkProgressed, r.tag, r.done, r.total);
+        },
+        [this](const BulkActionResult& r) { deliver(&AdminClient::bulkFinished, r); }));
+}
+
+void AdminClient::run(SteppedJob job)
+{
+    post([this, job = std::move(job)] { m_io->run(job); });
 }
 
 } // namespace delayq::ui

@@ -2,6 +2,7 @@
 
 #include "admintypes.h"
 #include "bulkaction.h"
+#include "steppedjob.h"
 
 #include <QObject>
 #include <QSet>
@@ -14,7 +15,8 @@
 
 namespace delayq {
 class Connection;
-}
+struct IdResult;
+} // namespace delayq
 
 namespace delayq::ui {
 
@@ -127,6 +129,10 @@ private:
             Qt::QueuedConnection);
     }
     void startBulk(quint64 tag, BulkAction action, const QString& queue, qint64 limit, int batch);
+    void run(SteppedJob job);
+    // An action on a list of ids, answered by actionFinished with one outcome per id.
+    void idAction(quint64 tag, const QString& action, const QString& queue,
+                  std::function<std::vector<delayq::IdResult>(delayq::Connection&)> run);
 
     // The I/O thread, named for debuggers; the worker on it is deleted when it finishes.
     QThread m_thread;

@@ -1,0 +1,147 @@
+#include "steppedrequests.h"
+
+#include "connection.h"
+#include "error.h"
+#include "ioworker.h"
+#include "membertext.h"
+#include "plainqueue.h"
+#include "queue.h"
+#include "taskrows.h"
+
+#include <algorithm>
+#include <memory>
+
+namespace delayq::ui {
+
+SteppedJob SteppedRequests::discovery(IoWorker* io, quint64 tag, int maxSteps, int count,
+                                      std::function<void(const PlainDiscoveryResult&)> done)
+{
+    struct State
+    {
+        PlainDiscoveryResult result;
+        std::string cursor = "0";
+        int stepsLeft = 0;
+    };
+    auto state = std::make_shared<State>();
+    state->result.tag = tag;
+    state->stepsLeft = maxSteps;
+    SteppedJob job;
+    job.step = [io, state, count](delayq::Connection& c) {
+        for (const auto& k : delayq::PlainQueue::discover(c, state->cursor, io->prefix(), count))
+            state->result.keys.append({MemberText::fromBytes(k.key),
+                                       QString::fromLatin1(delayq::PlainQueue::unitName(k.unit)),
+                                       k.size});
+        return state->cursor != "0" && --state->stepsLeft > 0;
+    };
+    job.finished = [state, done](SteppedJob::End, const QString& error) {
+        state->result.error = error;
+        state->result.complete = error.isEmpty() && state->cursor == "0";
+        done(state->result);
+    };
+    return job;
+}
+
+SteppedJob SteppedRequests::memberSearch(IoWorker* io, quint64 tag, const QString& key,
+                                         const QString& text, int maxMatches, int count,
+                                         std::function<bool()> cancelled,
+                                         std::function<void(const PlainScanResult&)> report)
+{
+    struct State
+    {
+        PlainScanResult result;
+        std::string cursor = "0";
+        std::string needle;
+        int found = 0;
+        bool started = false;
+    };
+    auto state = std::make_shared<State>();
+    state->result.tag = tag;
+    state->result.key = key;
+    state->needle = MemberText::toBytes(text);
+    SteppedJob job;
+    job.cancelled = std::move(cancelled);
+    job.step = [io, state, maxMatches, count](delayq::Connection& c) {
+        PlainScanResult& result = state->result;
+        result.matches.clear();
+        auto p = io->plainFor(c, result.key);
+        if (!p)
+            throw delayq::Error(delayq::ErrorCode::InvalidArgument,
+                                state->started
+                                    ? "the plain key was closed during the search"
+                                    : "searching the members' text needs a plain sorted set open");
+        if (!state->started) {
+            // The first step only measures, so the progress bar knows its end.
+            state->started = true;
+            result.total = p->size();
+            return true;
+        }
+        auto step = p->scan(state->cursor, state->needle, count);
+        state->cursor = step.cursor;
+        result.scanned += step.scanned;
+        for (const auto& m : step.matches) {
+            if (state->found >= maxMatches) {
+                result.capped = true;
+                break;
+            }
+            result.matches.append(TaskRows::fromMember(m));
+            ++state->found;
+        }
+        result.complete = state->cursor == "0";
+        return !result.complete && !result.capped;
+    };
+    // Each step's matches as they come; not after the first step, which only measured.
+    job.progressed = [state, report] {
+        if (state->result.scanned > 0)
+            report(state->result);
+    };
+    job.finished = [state, report](SteppedJob::End end, const QString& error) {
+        PlainScanResult& result = state->result;
+        if (end != SteppedJob::End::Done)
+            result.matches.clear(); // already reported with the step that found them
+        result.error = error;
+        result.cancelled = end == SteppedJob::End::Cancelled;
+        result.complete = result.complete && error.isEmpty();
+        result.finished = true;
+        report(result);
+    };
+    return job;
+}
+
+// One script call of at most `batch` tasks per step, never past the confirmed count.
+SteppedJob SteppedRequests::bulkChange(IoWorker* io, quint64 tag, BulkAction action,
+                                       const QString& queue, qint64 limit, int batch,
+                                       std::function<bool()> cancelled,
+                                       std::function<void(const BulkActionResult&)> progressed,
+                                       std::function<void(const BulkActionResult&)> finished)
+{
+    auto result = std::make_shared<BulkActionResult>();
+    result->tag = tag;
+    result->action = action;
+    result->queue = queue;
+    result->total = limit;
+    SteppedJob job;
+    job.cancelled = std::move(cancelled);
+    job.step = [io, result, batch](delayq::Connection& c) {
+        delayq::Queue q(c, TaskRows::bytes(result->queue), io->prefix());
+        const int step = int(std::min<qint64>(batch, result->total - result->done));
+        if (step < 1)
+            return false;
+        // Each script replies with what it did and what is left, so a step is one call.
+        const delayq::BulkResult done = result->action == BulkAction::Purge ? q.purge(step, 1)
+                                        : result->action == BulkAction::RequeueDead
+                                            ? q.requeueAll(step, 1)
+                                            : q.deleteAllDead(step, 1);
+        result->done += done.done;
+        result->left = done.remaining;
+        return done.done > 0 && result->left > 0 && result->done < result->total;
+    };
+    job.progressed = [result, progressed] { progressed(*result); };
+    job.finished = [result, finished](SteppedJob::End end, const QString& error) {
+        result->cancelled = end == SteppedJob::End::Cancelled;
+        result->error = error;
+        finished(*result);
+    };
+    return job;
+}
+
+} // namespace delayq::ui
