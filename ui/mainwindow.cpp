@@ -8,6 +8,7 @@
 #include "plainkeybar.h"
 #include "queueactions.h"
 #include "queuelist.h"
+#include "sessionstore.h"
 #include "taskactions.h"
 #include "taskdetails.h"
 #include "taskmodel.h"
@@ -22,7 +23,6 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QMenuBar>
-#include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStatusBar>
@@ -262,26 +262,11 @@ void MainWindow::chooseConnection()
         const ConnectionSettings chosen = dialog->settings();
         // Remembered for the next start (without any password), so only a first start
         // falls back to the sandbox.
-        QSettings settings;
-        settings.setValue(QStringLiteral("last/url"), ConnectionDialog::stripPassword(chosen.url));
-        settings.setValue(QStringLiteral("last/prefix"), chosen.prefix);
-        settings.setValue(QStringLiteral("last/readOnly"), chosen.readOnly);
+        SessionStore::saveConnection(chosen);
         connectTo(chosen);
         openQueue({});
     });
     dialog->open();
-}
-
-bool MainWindow::lastConnection(ConnectionSettings* settings)
-{
-    QSettings stored;
-    const QString url = stored.value(QStringLiteral("last/url")).toString();
-    if (url.isEmpty())
-        return false;
-    settings->url = url;
-    settings->prefix = stored.value(QStringLiteral("last/prefix"), QStringLiteral("dq")).toString();
-    settings->readOnly = stored.value(QStringLiteral("last/readOnly"), false).toBool();
-    return true;
 }
 
 void MainWindow::connectTo(const ConnectionSettings& settings)
@@ -468,37 +453,30 @@ bool MainWindow::isUtc() const
 
 void MainWindow::restoreLayout()
 {
-    QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
-    setUtc(settings.value(QStringLiteral("view/utc"), false).toBool());
+    const SessionStore::View view = SessionStore::view();
+    restoreGeometry(view.geometry);
+    restoreState(view.state);
+    setUtc(view.utc);
 }
 
 bool MainWindow::openLastQueue()
 {
     // Only on the server it was open on: the same name elsewhere is another queue.
-    QSettings settings;
-    const QString server = settings.value(QStringLiteral("lastQueue/server")).toString();
-    const QString name = settings.value(QStringLiteral("lastQueue/name")).toString();
-    if (name.isEmpty() || server != ConnectionDialog::stripPassword(m_client->settings().url))
+    const SessionStore::OpenQueue last = SessionStore::openQueue();
+    if (last.name.isEmpty() ||
+        last.server != ConnectionDialog::stripPassword(m_client->settings().url))
         return false;
-    if (settings.value(QStringLiteral("lastQueue/plain"), false).toBool())
-        openPlainKey(name, QString());
+    if (last.plain)
+        openPlainKey(last.name, QString());
     else
-        openQueue(name);
+        openQueue(last.name);
     return true;
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    QSettings settings;
-    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/state"), saveState());
-    settings.setValue(QStringLiteral("view/utc"), isUtc());
-    settings.setValue(QStringLiteral("lastQueue/server"),
-                      ConnectionDialog::stripPassword(m_client->settings().url));
-    settings.setValue(QStringLiteral("lastQueue/name"), m_queue);
-    settings.setValue(QStringLiteral("lastQueue/plain"), m_plain);
+    SessionStore::saveView({saveGeometry(), saveState(), isUtc()});
+    SessionStore::saveOpenQueue({m_client->settings().url, m_queue, m_plain});
     QMainWindow::closeEvent(event);
 }
 

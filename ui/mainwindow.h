@@ -47,8 +47,6 @@ public:
     QString queue() const { return m_queue; }
 
     void connectTo(const ConnectionSettings& settings);
-    // The server last chosen in the connection dialog (never with a password).
-    static bool lastConnection(ConnectionSettings* settings);
     void openQueue(const QString& name);
     // A plain sorted set (unit "ms" | "s"), in the same table, timeline and actions.
     // `chosen`: the user picked the unit (kept for the key); else the unit detected or ""

@@ -11,6 +11,7 @@
 #include "passwordstore.h"
 #include "queuelist.h"
 #include "sandboxserver.h"
+#include "sessionstore.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -119,7 +120,7 @@ int main(int argc, char** argv)
     // measurements never depend on what was chosen last time.
     ConnectionSettings last;
     const bool useLast = redisUrl.isEmpty() && !parser.isSet(sandbox) && !measuring &&
-                         !parser.isSet(screenshot) && MainWindow::lastConnection(&last);
+                         !parser.isSet(screenshot) && SessionStore::lastConnection(&last);
     if (useLast)
         redisUrl = last.url;
     const bool useSandbox = parser.isSet(sandbox) || redisUrl.isEmpty();

@@ -9,6 +9,7 @@
 #include "queuelist.h"
 #include "redisserver.h"
 #include "rescheduledialog.h"
+#include "sessionstore.h"
 #include "taskactions.h"
 #include "taskdetails.h"
 #include "taskmodel.h"
@@ -200,7 +201,7 @@ private slots:
         QTRY_VERIFY(m_fixture.window()->connectionStatus()->isUp());
         QVERIFY(!m_fixture.window()->actions()->isReadOnly());
         ConnectionSettings last;
-        QVERIFY(MainWindow::lastConnection(&last));
+        QVERIFY(SessionStore::lastConnection(&last));
         // Stored in the one spelling the core reads back the same, without the password.
         QCOMPARE(last.url, QStringLiteral("redis://127.0.0.1:%1/0?user=ops").arg(m_server.port()));
         QVERIFY(!last.url.contains(QStringLiteral("ops-secret")));
