@@ -4,6 +4,7 @@
 #include "error.h"
 #include "plainqueue.h"
 #include "queue.h"
+#include "reconnectbackoff.h"
 #include "subscriber.h"
 #include "taskid.h"
 
@@ -15,7 +16,6 @@
 #include <map>
 #include <mutex>
 #include <pthread.h>
-#include <random>
 #include <set>
 #include <thread>
 #include <unistd.h>
@@ -54,12 +54,6 @@ std::string defaultWorkerName()
     if (::gethostname(host, sizeof host - 1) != 0 || !host[0])
         std::snprintf(host, sizeof host, "host");
     return std::string(host) + "-" + std::to_string(::getpid()) + "-" + randomToken(3);
-}
-
-double jitter(double low, double high)
-{
-    thread_local std::mt19937 gen{std::random_device{}()};
-    return std::uniform_real_distribution<double>(low, high)(gen);
 }
 
 // hiredis writes with plain write(): on a socket the server closed, that raises SIGPIPE,
@@ -620,7 +614,7 @@ void Worker::Private::workerLoop(int index)
     std::deque<ClaimedTask> waiting; // claimed, handler not run yet
     std::deque<Finish> finishing;    // handler done, ack/nack not yet in Redis
     long long claimNow = 0;
-    int failures = 0;
+    ReconnectBackoff backoff(options.maxReconnectDelay);
     Clock::time_point stopDeadline{};
     bool emptyRepeat = false;
     auto flushFinished = [&] {
@@ -653,7 +647,7 @@ void Worker::Private::workerLoop(int index)
                  finishing.back().result.kind != HandlerResult::Kind::Ack);
             if (ackDue)
                 flushFinished();
-            failures = 0;
+            backoff.reset();
             if (!waiting.empty()) {
                 if (stopping && Clock::now() >= stopDeadline) {
                     while (!waiting.empty()) {
@@ -768,13 +762,7 @@ void Worker::Private::workerLoop(int index)
             reportError(e);
             if (stopping && Clock::now() >= stopDeadline)
                 break; // Redis is away: held tasks come back when their leases run out
-            const double base =
-                std::min<double>(static_cast<double>(options.maxReconnectDelay.count()),
-                                 100.0 * (1 << std::min(failures, 10)));
-            ++failures;
-            sleepUntil(Clock::now() +
-                           milliseconds(static_cast<long long>(base * jitter(0.75, 1.25))),
-                       nullptr);
+            sleepUntil(Clock::now() + backoff.next(), nullptr);
         }
     }
 
@@ -816,7 +804,7 @@ void Worker::Private::maintenanceLoop()
     auto nextReap =
         Clock::now() +
         milliseconds(static_cast<long long>(options.reapInterval.count() * jitter(0.5, 1.5)));
-    int failures = 0;
+    ReconnectBackoff backoff(options.maxReconnectDelay);
     bool releasedAll = false;
     while (workersAlive > 0) {
         try {
@@ -843,7 +831,7 @@ void Worker::Private::maintenanceLoop()
                 nextReap = Clock::now() + milliseconds(static_cast<long long>(
                                               options.reapInterval.count() * jitter(0.5, 1.5)));
             }
-            failures = 0;
+            backoff.reset();
             // Heartbeats are due at a third of the lease; 50 ms is fine enough for any lease
             // a worker accepts, and costs nothing while idle.
             auto until = anyHeld ? Clock::now() + milliseconds(50) : nextReap;
@@ -852,12 +840,8 @@ void Worker::Private::maintenanceLoop()
                           [&] { return workersAlive == 0 || (aborting && !releasedAll); });
         } catch (const Error& e) {
             reportError(e);
-            const double base =
-                std::min<double>(static_cast<double>(options.maxReconnectDelay.count()),
-                                 100.0 * (1 << std::min(failures, 10)));
-            ++failures;
             std::unique_lock lock(mutex);
-            cv.wait_for(lock, milliseconds(static_cast<long long>(base * jitter(0.75, 1.25))),
+            cv.wait_for(lock, backoff.next(),
                         [&] { return workersAlive == 0 || (aborting && !releasedAll); });
         }
     }
@@ -867,14 +851,14 @@ void Worker::Private::subscriberLoop()
 {
     blockSigpipe();
     const std::string channel = Keys(options.prefix, options.queue).wake();
-    int failures = 0;
+    ReconnectBackoff backoff(options.maxReconnectDelay);
     bool subscribed = false;
     while (!stopping) {
         try {
             if (!subscribed) {
                 subscriber->subscribe(channel);
                 subscribed = true;
-                failures = 0;
+                backoff.reset();
                 // Messages sent while away are lost: let every thread look once.
                 {
                     std::lock_guard lock(mutex);
@@ -892,13 +876,7 @@ void Worker::Private::subscriberLoop()
         } catch (const Error& e) {
             subscribed = false;
             reportError(e);
-            const double base =
-                std::min<double>(static_cast<double>(options.maxReconnectDelay.count()),
-                                 100.0 * (1 << std::min(failures, 10)));
-            ++failures;
-            sleepUntil(Clock::now() +
-                           milliseconds(static_cast<long long>(base * jitter(0.75, 1.25))),
-                       nullptr);
+            sleepUntil(Clock::now() + backoff.next(), nullptr);
         }
     }
     subscriber->disconnect();
