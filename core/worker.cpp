@@ -5,17 +5,16 @@
 #include "plainqueue.h"
 #include "queue.h"
 #include "reconnectbackoff.h"
+#include "sigpipeblock.h"
 #include "subscriber.h"
 #include "taskid.h"
 
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
-#include <csignal>
 #include <deque>
 #include <map>
 #include <mutex>
-#include <pthread.h>
 #include <set>
 #include <thread>
 #include <unistd.h>
@@ -54,17 +53,6 @@ std::string defaultWorkerName()
     if (::gethostname(host, sizeof host - 1) != 0 || !host[0])
         std::snprintf(host, sizeof host, "host");
     return std::string(host) + "-" + std::to_string(::getpid()) + "-" + randomToken(3);
-}
-
-// hiredis writes with plain write(): on a socket the server closed, that raises SIGPIPE,
-// which kills the process by default. Blocked in our threads only, the write fails with
-// EPIPE instead and the host's own signal handling stays untouched.
-void blockSigpipe()
-{
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGPIPE);
-    pthread_sigmask(SIG_BLOCK, &set, nullptr);
 }
 
 // An outage for the worker: unreachable, or refused at the handshake after a restart (a
@@ -604,7 +592,9 @@ void Worker::Private::putBack(PlainQueue& plain, Connection& connection, const C
 
 void Worker::Private::workerLoop(int index)
 {
-    blockSigpipe();
+    // SIGPIPE stays blocked for the thread's whole life, the handler's own writes included,
+    // not only around Connection's I/O: a peer that went away is an EPIPE, not a dead host.
+    const SigpipeBlock noSigpipe;
     Connection connection(options.connection);
     std::optional<Queue> queue;
     std::unique_ptr<PlainQueue> plain; // made in the loop: it asks Redis for the key's type
@@ -798,7 +788,8 @@ void Worker::Private::workerLoop(int index)
 
 void Worker::Private::maintenanceLoop()
 {
-    blockSigpipe();
+    // SIGPIPE blocked for the thread's whole life, as on the worker threads.
+    const SigpipeBlock noSigpipe;
     Connection connection(options.connection);
     Queue queue(connection, options.queue, options.prefix);
     auto nextReap =
@@ -849,7 +840,8 @@ void Worker::Private::maintenanceLoop()
 
 void Worker::Private::subscriberLoop()
 {
-    blockSigpipe();
+    // SIGPIPE blocked for the thread's whole life, as on the worker threads.
+    const SigpipeBlock noSigpipe;
     const std::string channel = Keys(options.prefix, options.queue).wake();
     ReconnectBackoff backoff(options.maxReconnectDelay);
     bool subscribed = false;
