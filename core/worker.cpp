@@ -117,7 +117,6 @@ public:
     void flushPlain(PlainQueue& plain, Connection& connection, std::deque<Finish>& finishing);
     void putBack(PlainQueue& plain, Connection& connection, const ClaimedTask& task,
                  long long lateness, const char* why);
-    void countOutcomeLocked(TaskOutcome outcome);
     bool plainMode() const { return !options.plainKey.empty(); }
     void finishTask(const std::string& id);
     void emit(const WorkerEvent& event);
@@ -149,6 +148,8 @@ public:
 
     // Called with statsMutex held when n tasks reach their final outcome.
     void taskEndedLocked(long long n);
+    // The one place an outcome is counted (called with statsMutex held).
+    void countOutcomeLocked(TaskOutcome outcome);
 
     mutable std::mutex statsMutex; // guards the counters and the three below
     // untilEmpty: claims on the wire, and a count of claims and finishes, so a thread can
@@ -289,12 +290,7 @@ void Worker::Private::release(Queue& queue, const ClaimedTask& task, long long l
     {
         std::lock_guard lock(statsMutex);
         taskEndedLocked(1);
-        if (event.outcome == TaskOutcome::Released)
-            ++counts.released;
-        else if (event.outcome == TaskOutcome::Dead)
-            ++counts.dead;
-        else
-            ++counts.leaseLost;
+        countOutcomeLocked(event.outcome);
     }
     finishTask(task.id);
     emit(event);
@@ -406,20 +402,7 @@ void Worker::Private::flush(Queue& queue, std::deque<Finish>& finishing)
         {
             std::lock_guard lock(statsMutex);
             taskEndedLocked(1);
-            switch (event.outcome) {
-            case TaskOutcome::Acked:
-                ++counts.acked;
-                break;
-            case TaskOutcome::Retried:
-                ++counts.retried;
-                break;
-            case TaskOutcome::Dead:
-                ++counts.dead;
-                break;
-            default:
-                ++counts.leaseLost;
-                break;
-            }
+            countOutcomeLocked(event.outcome);
         }
         finishTask(f.task.id);
         WorkerEvent done = std::move(event);
@@ -480,7 +463,7 @@ bool Worker::Private::runOne(Connection& connection, std::deque<ClaimedTask>& wa
         {
             std::lock_guard lock(statsMutex);
             taskEndedLocked(1);
-            ++counts.abandoned;
+            countOutcomeLocked(event.outcome);
         }
         emit(event);
         return true;
@@ -509,6 +492,7 @@ ClaimResult Worker::Private::pop(PlainQueue& plain, int want)
 
 void Worker::Private::countOutcomeLocked(TaskOutcome outcome)
 {
+    // No default: a new outcome must be given its counter here (-Wswitch says so).
     switch (outcome) {
     case TaskOutcome::Acked:
         ++counts.acked;
@@ -516,11 +500,18 @@ void Worker::Private::countOutcomeLocked(TaskOutcome outcome)
     case TaskOutcome::Retried:
         ++counts.retried;
         break;
+    case TaskOutcome::Dead:
+    case TaskOutcome::Dropped: // plain: a failed member that is gone counts as dead
+        ++counts.dead;
+        break;
+    case TaskOutcome::LeaseLost:
+        ++counts.leaseLost;
+        break;
+    case TaskOutcome::Abandoned:
+        ++counts.abandoned;
+        break;
     case TaskOutcome::Released:
         ++counts.released;
-        break;
-    default:
-        ++counts.dead;
         break;
     }
 }
