@@ -7,17 +7,13 @@
 #include "reconnectbackoff.h"
 #include "sigpipeblock.h"
 #include "subscriber.h"
-#include "taskid.h"
+#include "workercontext.h"
 
 #include <algorithm>
-#include <atomic>
-#include <condition_variable>
 #include <deque>
 #include <map>
 #include <mutex>
-#include <set>
 #include <thread>
-#include <unistd.h>
 
 namespace delayq {
 
@@ -47,21 +43,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-std::string defaultWorkerName()
-{
-    char host[256] = {};
-    if (::gethostname(host, sizeof host - 1) != 0 || !host[0])
-        std::snprintf(host, sizeof host, "host");
-    return std::string(host) + "-" + std::to_string(::getpid()) + "-" + randomToken(3);
-}
-
-// An outage for the worker: unreachable, or refused at the handshake after a restart (a
-// changed password): either way it reconnects with backoff rather than reporting each try.
-bool isConnectionError(const Error& e)
-{
-    return e.isUnreachable() || e.code() == ErrorCode::Auth;
-}
-
 // A task between claim and its final outcome, shared by its worker thread and the
 // maintenance thread (which renews its lease, or hands it back on abort).
 struct Held
@@ -88,7 +69,7 @@ class Worker::Private
 {
 public:
     Private(WorkerOptions o, Handler h, WorkerEventCallback e)
-        : options(std::move(o)), handler(std::move(h)), onEvent(std::move(e))
+        : context(std::move(o), std::move(h), std::move(e)), options(context.options())
     {}
 
     // One finished task waiting for its ack or nack to reach Redis.
@@ -119,145 +100,14 @@ public:
                  long long lateness, const char* why);
     bool plainMode() const { return !options.plainKey.empty(); }
     void finishTask(const std::string& id);
-    void emit(const WorkerEvent& event);
-    void reportOk();
-    void reportError(const Error& e);
-    // Sleeps until `until`, a stop request, or (when `generation` is given) a wake message.
-    void sleepUntil(Clock::time_point until, const uint64_t* generation);
-    long long reserveBudget(int want);
-    void selfStop();
 
-    WorkerOptions options;
-    Handler handler;
-    WorkerEventCallback onEvent;
-    std::string name;
-
-    std::mutex mutex; // guards wakeGeneration and the sleeps
-    std::condition_variable cv;
-    uint64_t wakeGeneration = 0;
-    std::atomic<bool> stopping{false};
-    std::atomic<bool> aborting{false};
-    std::atomic<int> workersAlive{0};
-    std::atomic<long long> budget{0};
-
+    WorkerContext context;
+    const WorkerOptions& options;
     std::vector<std::thread> threads;
-    std::unique_ptr<Subscriber> subscriber;
 
     std::mutex heldMutex;
     std::map<std::string, Held> held;
-
-    // Called with statsMutex held when n tasks reach their final outcome.
-    void taskEndedLocked(long long n);
-    // The one place an outcome is counted (called with statsMutex held).
-    void countOutcomeLocked(TaskOutcome outcome);
-
-    mutable std::mutex statsMutex; // guards the counters and the three below
-    // untilEmpty: claims on the wire, and a count of claims and finishes, so a thread can
-    // tell that nothing happened elsewhere while its claim came back empty.
-    int claimsOutstanding = 0;
-    long long activity = 0;
-    WorkerCounters counts;
-    LatencyHistogram latencies;
-    bool connected = true;
-    std::set<std::string> reportedErrors; // Error events' texts, until a claim succeeds
 };
-
-void Worker::Private::emit(const WorkerEvent& event)
-{
-    if (!onEvent)
-        return;
-    try {
-        onEvent(event);
-    } catch (...) {
-        // A throwing callback must not take a worker thread down.
-    }
-}
-
-void Worker::Private::taskEndedLocked(long long n)
-{
-    ++activity;
-    counts.inFlight -= n;
-    if (options.untilEmpty && counts.inFlight == 0) {
-        // Threads waiting for the last task in hand look again (a retry, or the end).
-        {
-            std::lock_guard lock(mutex);
-            ++wakeGeneration;
-        }
-        cv.notify_all();
-    }
-}
-
-void Worker::Private::reportOk()
-{
-    {
-        std::lock_guard lock(statsMutex);
-        reportedErrors.clear();
-        if (connected)
-            return;
-        connected = true;
-        counts.connected = true;
-    }
-    WorkerEvent event;
-    event.kind = WorkerEvent::Kind::ConnectionRestored;
-    emit(event);
-}
-
-void Worker::Private::reportError(const Error& e)
-{
-    const bool connection = isConnectionError(e);
-    {
-        std::lock_guard lock(statsMutex);
-        ++counts.connectionErrors;
-        if (connection) {
-            if (!connected)
-                return; // one event per outage, not one per thread and retry
-            connected = false;
-            counts.connected = false;
-        } else {
-            // The same refusal again (every thread, every backoff): said once until a claim
-            // succeeds. Bounded: a server inventing new texts cannot grow the set.
-            if (reportedErrors.count(e.what()) || reportedErrors.size() >= 16)
-                return;
-            reportedErrors.insert(e.what());
-        }
-    }
-    WorkerEvent event;
-    event.kind = connection ? WorkerEvent::Kind::ConnectionLost : WorkerEvent::Kind::Error;
-    event.error = e.what();
-    emit(event);
-}
-
-void Worker::Private::sleepUntil(Clock::time_point until, const uint64_t* generation)
-{
-    std::unique_lock lock(mutex);
-    cv.wait_until(lock, until,
-                  [&] { return stopping.load() || (generation && wakeGeneration != *generation); });
-}
-
-long long Worker::Private::reserveBudget(int want)
-{
-    if (options.maxTasks <= 0)
-        return want;
-    long long left = budget.load();
-    long long take = 0;
-    do {
-        take = std::min<long long>(want, left);
-        if (take <= 0)
-            return 0;
-    } while (!budget.compare_exchange_weak(left, left - take));
-    return take;
-}
-
-void Worker::Private::selfStop()
-{
-    {
-        std::lock_guard lock(mutex);
-        stopping = true;
-    }
-    cv.notify_all();
-    if (subscriber)
-        subscriber->interrupt();
-}
 
 void Worker::Private::finishTask(const std::string& id)
 {
@@ -287,13 +137,8 @@ void Worker::Private::release(Queue& queue, const ClaimedTask& task, long long l
             event.outcome = TaskOutcome::LeaseLost;
     }
     event.finished = queue.connection().serverNowMs();
-    {
-        std::lock_guard lock(statsMutex);
-        taskEndedLocked(1);
-        countOutcomeLocked(event.outcome);
-    }
     finishTask(task.id);
-    emit(event);
+    context.taskFinished(event);
 }
 
 void Worker::Private::releaseIfHeld(Queue& queue, const ClaimedTask& task, long long lateness,
@@ -399,15 +244,10 @@ void Worker::Private::flush(Queue& queue, std::deque<Finish>& finishing)
             }
         }
         event.finished = now;
-        {
-            std::lock_guard lock(statsMutex);
-            taskEndedLocked(1);
-            countOutcomeLocked(event.outcome);
-        }
         finishTask(f.task.id);
         WorkerEvent done = std::move(event);
         finishing.pop_front();
-        emit(done);
+        context.taskFinished(done);
     }
 }
 
@@ -429,17 +269,10 @@ bool Worker::Private::runOne(Connection& connection, std::deque<ClaimedTask>& wa
     event.due = task.due;
     event.lateness = std::max(0LL, claimNow - task.due);
     event.started = connection.serverNowMs(); // the local clock plus the measured offset
-    HandlerResult result;
-    try {
-        result = handler(task);
-    } catch (const std::exception& e) {
-        result = HandlerResult::fail(std::string("handler threw: ") + e.what());
-    } catch (...) {
-        result = HandlerResult::fail("handler threw an unknown exception");
-    }
+    HandlerResult result = context.runHandler(task);
     event.error = result.error;
     if (!plainMode()) {
-        if (aborting) {
+        if (context.aborting()) {
             // stopNow() discards the result of a handler that was running; the maintenance
             // thread may not have handed the task back yet, so do it here (once: the state
             // under heldMutex decides who does).
@@ -453,19 +286,12 @@ bool Worker::Private::runOne(Connection& connection, std::deque<ClaimedTask>& wa
             return false;
         it->second.state = Held::State::Finishing;
     }
-    if (result.kind == HandlerResult::Kind::Fail) {
-        std::lock_guard lock(statsMutex);
-        ++counts.failed;
-    }
+    if (result.kind == HandlerResult::Kind::Fail)
+        context.tally().handlerFailed();
     if (result.kind == HandlerResult::Kind::Abandon) {
         finishTask(task.id); // no more heartbeats: the lease runs out
         event.outcome = TaskOutcome::Abandoned;
-        {
-            std::lock_guard lock(statsMutex);
-            taskEndedLocked(1);
-            countOutcomeLocked(event.outcome);
-        }
-        emit(event);
+        context.taskFinished(event);
         return true;
     }
     finishing.push_back({std::move(task), std::move(result), std::move(event), Clock::now()});
@@ -490,32 +316,6 @@ ClaimResult Worker::Private::pop(PlainQueue& plain, int want)
     return claim;
 }
 
-void Worker::Private::countOutcomeLocked(TaskOutcome outcome)
-{
-    // No default: a new outcome must be given its counter here (-Wswitch says so).
-    switch (outcome) {
-    case TaskOutcome::Acked:
-        ++counts.acked;
-        break;
-    case TaskOutcome::Retried:
-        ++counts.retried;
-        break;
-    case TaskOutcome::Dead:
-    case TaskOutcome::Dropped: // plain: a failed member that is gone counts as dead
-        ++counts.dead;
-        break;
-    case TaskOutcome::LeaseLost:
-        ++counts.leaseLost;
-        break;
-    case TaskOutcome::Abandoned:
-        ++counts.abandoned;
-        break;
-    case TaskOutcome::Released:
-        ++counts.released;
-        break;
-    }
-}
-
 void Worker::Private::flushPlain(PlainQueue& plain, Connection& connection,
                                  std::deque<Finish>& finishing)
 {
@@ -537,14 +337,9 @@ void Worker::Private::flushPlain(PlainQueue& plain, Connection& connection,
             }
         }
         event.finished = connection.serverNowMs();
-        {
-            std::lock_guard lock(statsMutex);
-            taskEndedLocked(1);
-            countOutcomeLocked(event.outcome);
-        }
         WorkerEvent done = std::move(event);
         finishing.pop_front();
-        emit(done);
+        context.taskFinished(done);
     }
 }
 
@@ -573,12 +368,7 @@ void Worker::Private::putBack(PlainQueue& plain, Connection& connection, const C
         }
     }
     event.finished = connection.serverNowMs();
-    {
-        std::lock_guard lock(statsMutex);
-        taskEndedLocked(1);
-        countOutcomeLocked(event.outcome);
-    }
-    emit(event);
+    context.taskFinished(event);
 }
 
 void Worker::Private::workerLoop(int index)
@@ -591,7 +381,7 @@ void Worker::Private::workerLoop(int index)
     std::unique_ptr<PlainQueue> plain; // made in the loop: it asks Redis for the key's type
     if (!plainMode())
         queue.emplace(connection, options.queue, options.prefix);
-    const std::string threadName = name + "#" + std::to_string(index);
+    const std::string threadName = context.name() + "#" + std::to_string(index);
     std::deque<ClaimedTask> waiting; // claimed, handler not run yet
     std::deque<Finish> finishing;    // handler done, ack/nack not yet in Redis
     long long claimNow = 0;
@@ -613,9 +403,9 @@ void Worker::Private::workerLoop(int index)
     };
 
     for (;;) {
-        if (aborting)
+        if (context.aborting())
             break;
-        if (stopping && stopDeadline == Clock::time_point{})
+        if (context.stopping() && stopDeadline == Clock::time_point{})
             stopDeadline = Clock::now() + options.stopTimeout;
         try {
             if (plainMode() && !plain)
@@ -630,7 +420,7 @@ void Worker::Private::workerLoop(int index)
                 flushFinished();
             backoff.reset();
             if (!waiting.empty()) {
-                if (stopping && Clock::now() >= stopDeadline) {
+                if (context.stopping() && Clock::now() >= stopDeadline) {
                     while (!waiting.empty()) {
                         ClaimedTask t = std::move(waiting.front());
                         waiting.pop_front();
@@ -643,63 +433,41 @@ void Worker::Private::workerLoop(int index)
             }
             if (!finishing.empty())
                 continue;
-            if (stopping)
+            if (context.stopping())
                 break;
-            const long long want = reserveBudget(options.batch);
+            const long long want = context.reserveBudget(options.batch);
             if (want == 0) {
-                selfStop(); // maxTasks reached
+                context.requestStop(); // maxTasks reached
                 break;
             }
-            long long activityBefore = 0;
-            {
-                std::lock_guard lock(statsMutex);
-                ++claimsOutstanding;
-                activityBefore = activity;
-            }
-            uint64_t generation = 0;
-            {
-                std::lock_guard lock(mutex);
-                generation = wakeGeneration;
-            }
+            const long long activityBefore = context.tally().claimSent();
+            const uint64_t generation = context.wakeGeneration();
             ClaimResult claim;
             try {
                 claim = plainMode()
                             ? pop(*plain, static_cast<int>(want))
                             : queue->claim(static_cast<int>(want), options.leaseMs, threadName);
             } catch (...) {
-                if (options.maxTasks > 0)
-                    budget += want;
-                std::lock_guard lock(statsMutex);
-                --claimsOutstanding;
+                context.returnBudget(want);
+                context.tally().claimFailed();
                 throw;
             }
-            reportOk();
-            if (options.maxTasks > 0)
-                budget += want - static_cast<long long>(claim.tasks.size());
+            context.reportOk();
+            context.returnBudget(want - static_cast<long long>(claim.tasks.size()));
             claimNow = claim.serverNow;
             if (claim.tasks.empty()) {
-                bool empty = false;
-                bool othersBusy = false;
-                {
-                    std::lock_guard lock(statsMutex);
-                    // Conclusive only if no task is in hand, no other claim overlapped this
-                    // one and nothing ended meanwhile (a nack may have put a retry back).
-                    empty = counts.inFlight == 0 && claimsOutstanding == 1 &&
-                            activity == activityBefore;
-                    othersBusy = counts.inFlight > 0;
-                    --claimsOutstanding;
-                }
+                const auto empty = context.tally().claimCameBackEmpty(activityBefore);
                 // Nothing pending at all (later tasks and retries are waited for), nothing
                 // in hand that could still be retried; a paused queue would never empty.
                 if (options.untilEmpty && (!claim.nextDue || claim.paused)) {
-                    if (empty) {
-                        selfStop();
+                    if (empty.conclusive) {
+                        context.requestStop();
                         break;
                     }
                     // Overlapping with another thread's claim: look again shortly. Tasks in
                     // hand elsewhere wake this thread when the last one ends.
-                    if (!othersBusy) {
-                        sleepUntil(Clock::now() + milliseconds(10), &generation);
+                    if (!empty.othersBusy) {
+                        context.sleepUntil(Clock::now() + milliseconds(10), &generation);
                         continue;
                     }
                 }
@@ -711,7 +479,7 @@ void Worker::Private::workerLoop(int index)
                     sleepMs = 1;
                 emptyRepeat = sleepMs == 0;
                 if (sleepMs > 0)
-                    sleepUntil(Clock::now() + milliseconds(sleepMs), &generation);
+                    context.sleepUntil(Clock::now() + milliseconds(sleepMs), &generation);
                 continue;
             }
             emptyRepeat = false;
@@ -728,22 +496,14 @@ void Worker::Private::workerLoop(int index)
                     held[t.id] = h;
                 }
             }
-            {
-                std::lock_guard lock(statsMutex);
-                --claimsOutstanding;
-                ++activity;
-                counts.claimed += static_cast<long long>(claim.tasks.size());
-                counts.inFlight += static_cast<long long>(claim.tasks.size());
-                for (const auto& t : claim.tasks)
-                    latencies.record(claim.serverNow - t.due);
-            }
+            context.tally().claimed(claim);
             for (auto& t : claim.tasks)
                 waiting.push_back(std::move(t));
         } catch (const Error& e) {
-            reportError(e);
-            if (stopping && Clock::now() >= stopDeadline)
+            context.reportError(e);
+            if (context.stopping() && Clock::now() >= stopDeadline)
                 break; // Redis is away: held tasks come back when their leases run out
-            sleepUntil(Clock::now() + backoff.next(), nullptr);
+            context.sleepUntil(Clock::now() + backoff.next(), nullptr);
         }
     }
 
@@ -762,19 +522,9 @@ void Worker::Private::workerLoop(int index)
             for (const auto& f : finishing)
                 held.erase(f.task.id);
         }
-        std::lock_guard lock(statsMutex);
-        taskEndedLocked(static_cast<long long>(finishing.size()));
+        context.tasksDropped(static_cast<long long>(finishing.size()));
     }
-
-    if (--workersAlive == 0) {
-        {
-            std::lock_guard lock(mutex);
-            stopping = true;
-        }
-        cv.notify_all();
-        if (subscriber)
-            subscriber->interrupt();
-    }
+    context.workerEnded();
 }
 
 void Worker::Private::maintenanceLoop()
@@ -788,9 +538,9 @@ void Worker::Private::maintenanceLoop()
         milliseconds(static_cast<long long>(options.reapInterval.count() * jitter(0.5, 1.5)));
     ReconnectBackoff backoff(options.maxReconnectDelay);
     bool releasedAll = false;
-    while (workersAlive > 0) {
+    while (context.workersRunning()) {
         try {
-            if (aborting && !releasedAll) {
+            if (context.aborting() && !releasedAll) {
                 releaseAllHeld(queue);
                 releasedAll = true;
             }
@@ -801,12 +551,11 @@ void Worker::Private::maintenanceLoop()
             }
             if (anyHeld)
                 heartbeat(queue);
-            if (!stopping && Clock::now() >= nextReap) {
+            if (!context.stopping() && Clock::now() >= nextReap) {
                 // Bounded: at most ten calls a turn, the rest on the next turn.
                 for (int i = 0; i < 10; ++i) {
                     ReapResult r = queue.reap(options.reapBatch);
-                    std::lock_guard lock(statsMutex);
-                    counts.reaped += r.requeued + r.dead;
+                    context.tally().reaped(r.requeued + r.dead);
                     if (!r.more)
                         break;
                 }
@@ -817,14 +566,11 @@ void Worker::Private::maintenanceLoop()
             // Heartbeats are due at a third of the lease; 50 ms is fine enough for any lease
             // a worker accepts, and costs nothing while idle.
             auto until = anyHeld ? Clock::now() + milliseconds(50) : nextReap;
-            std::unique_lock lock(mutex);
-            cv.wait_until(lock, until,
-                          [&] { return workersAlive == 0 || (aborting && !releasedAll); });
+            context.sleepWhileWorking(until, [&] { return context.aborting() && !releasedAll; });
         } catch (const Error& e) {
-            reportError(e);
-            std::unique_lock lock(mutex);
-            cv.wait_for(lock, backoff.next(),
-                        [&] { return workersAlive == 0 || (aborting && !releasedAll); });
+            context.reportError(e);
+            context.sleepWhileWorking(Clock::now() + backoff.next(),
+                                      [&] { return context.aborting() && !releasedAll; });
         }
     }
 }
@@ -835,41 +581,30 @@ void Worker::Private::subscriberLoop()
     const SigpipeBlock noSigpipe;
     const std::string channel = Keys(options.prefix, options.queue).wake();
     ReconnectBackoff backoff(options.maxReconnectDelay);
+    Subscriber& subscriber = context.subscriber();
     bool subscribed = false;
-    while (!stopping) {
+    while (!context.stopping()) {
         try {
             if (!subscribed) {
-                subscriber->subscribe(channel);
+                subscriber.subscribe(channel);
                 subscribed = true;
                 backoff.reset();
-                // Messages sent while away are lost: let every thread look once.
-                {
-                    std::lock_guard lock(mutex);
-                    ++wakeGeneration;
-                }
-                cv.notify_all();
+                context.wakeAll(); // messages sent while away are lost: every thread looks once
             }
-            if (subscriber->waitMessage(options.pollInterval)) {
-                {
-                    std::lock_guard lock(mutex);
-                    ++wakeGeneration;
-                }
-                cv.notify_all();
-            }
+            if (subscriber.waitMessage(options.pollInterval))
+                context.wakeAll();
         } catch (const Error& e) {
             subscribed = false;
-            reportError(e);
-            sleepUntil(Clock::now() + backoff.next(), nullptr);
+            context.reportError(e);
+            context.sleepUntil(Clock::now() + backoff.next(), nullptr);
         }
     }
-    subscriber->disconnect();
+    subscriber.disconnect();
 }
 
 Worker::Worker(WorkerOptions options, Handler handler, WorkerEventCallback onEvent)
     : m_d(std::make_unique<Private>(std::move(options), std::move(handler), std::move(onEvent)))
-{
-    m_d->name = m_d->options.name.empty() ? defaultWorkerName() : m_d->options.name;
-}
+{}
 
 Worker::~Worker()
 {
@@ -883,7 +618,7 @@ const WorkerOptions& Worker::options() const
 
 const std::string& Worker::name() const
 {
-    return m_d->name;
+    return m_d->context.name();
 }
 
 bool Worker::start()
@@ -906,7 +641,7 @@ bool Worker::start()
         throw Error(ErrorCode::InvalidArgument, "the poll interval must be at least 10 ms");
     if (o.reapBatch < 1 || o.reapBatch > 1000)
         throw Error(ErrorCode::InvalidArgument, "the reap batch must be 1 to 1000 tasks");
-    if (!m_d->handler)
+    if (!m_d->context.hasHandler())
         throw Error(ErrorCode::InvalidArgument, "the worker has no handler");
     if (isRunning())
         return false;
@@ -915,18 +650,7 @@ bool Worker::start()
             t.join();
     m_d->threads.clear();
 
-    m_d->stopping = false;
-    m_d->aborting = false;
-    m_d->budget = o.maxTasks;
-    {
-        std::lock_guard lock(m_d->statsMutex);
-        m_d->counts = WorkerCounters{};
-        m_d->latencies.clear();
-        m_d->connected = true;
-        m_d->reportedErrors.clear();
-    }
-    m_d->subscriber = std::make_unique<Subscriber>(o.connection);
-    m_d->workersAlive = o.concurrency;
+    m_d->context.reset();
     for (int i = 0; i < o.concurrency; ++i)
         m_d->threads.emplace_back([this, i] { m_d->workerLoop(i); });
     // A plain key has no leases to renew or reap and no wake channel: its threads sleep
@@ -942,12 +666,7 @@ void Worker::requestStop()
 {
     if (m_d->threads.empty())
         return;
-    {
-        std::lock_guard lock(m_d->mutex);
-        m_d->stopping = true;
-    }
-    m_d->cv.notify_all();
-    m_d->subscriber->interrupt();
+    m_d->context.requestStop();
 }
 
 void Worker::stop()
@@ -968,13 +687,7 @@ void Worker::stopNow()
 {
     if (m_d->threads.empty())
         return;
-    {
-        std::lock_guard lock(m_d->mutex);
-        m_d->stopping = true;
-        m_d->aborting = true;
-    }
-    m_d->cv.notify_all();
-    m_d->subscriber->interrupt();
+    m_d->context.requestStop(true);
     for (auto& t : m_d->threads)
         if (t.joinable())
             t.join();
@@ -983,30 +696,22 @@ void Worker::stopNow()
 
 bool Worker::isRunning() const
 {
-    return m_d->workersAlive > 0;
+    return m_d->context.workersRunning();
 }
 
 bool Worker::wait(std::chrono::milliseconds timeout)
 {
-    std::unique_lock lock(m_d->mutex);
-    return m_d->cv.wait_for(lock, timeout, [&] { return m_d->workersAlive == 0; });
+    return m_d->context.waitForWorkers(timeout);
 }
 
 bool Worker::abortRequested() const
 {
-    return m_d->aborting;
+    return m_d->context.aborting();
 }
 
 WorkerCounters Worker::counters() const
 {
-    std::lock_guard lock(m_d->statsMutex);
-    WorkerCounters c = m_d->counts;
-    c.latenessCount = m_d->latencies.count();
-    c.latenessP50 = m_d->latencies.percentile(0.5);
-    c.latenessP99 = m_d->latencies.percentile(0.99);
-    c.latenessMax = m_d->latencies.max();
-    c.lateness = m_d->latencies.coarseBuckets();
-    return c;
+    return m_d->context.tally().counters();
 }
 
 } // namespace delayq
