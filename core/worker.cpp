@@ -2,6 +2,7 @@
 
 #include "connection.h"
 #include "error.h"
+#include "leasekeeper.h"
 #include "plainqueue.h"
 #include "queue.h"
 #include "reconnectbackoff.h"
@@ -11,8 +12,6 @@
 
 #include <algorithm>
 #include <deque>
-#include <map>
-#include <mutex>
 #include <thread>
 
 namespace delayq {
@@ -43,33 +42,14 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-// A task between claim and its final outcome, shared by its worker thread and the
-// maintenance thread (which renews its lease, or hands it back on abort).
-struct Held
-{
-    enum class State
-    {
-        Waiting,
-        Running,
-        Finishing,
-        Released
-    };
-    std::string token;
-    int attempt = 0;
-    long long due = 0;
-    long long leaseMs = 0;
-    Clock::time_point nextExtend;
-    State state = State::Waiting;
-    bool lost = false;
-};
-
 } // namespace
 
 class Worker::Private
 {
 public:
     Private(WorkerOptions o, Handler h, WorkerEventCallback e)
-        : context(std::move(o), std::move(h), std::move(e)), options(context.options())
+        : context(std::move(o), std::move(h), std::move(e)), options(context.options()),
+          leases(context)
     {}
 
     // One finished task waiting for its ack or nack to reach Redis.
@@ -82,128 +62,23 @@ public:
     };
 
     void workerLoop(int index);
-    void maintenanceLoop();
     void subscriberLoop();
 
     bool runOne(Connection& connection, std::deque<ClaimedTask>& waiting,
                 std::deque<Finish>& finishing, long long claimNow);
     void flush(Queue& queue, std::deque<Finish>& finishing);
-    void release(Queue& queue, const ClaimedTask& task, long long due, const char* why);
-    void releaseAllHeld(Queue& queue);
-    // Hands back a task still waiting in this thread, unless an abort already did.
-    void releaseIfHeld(Queue& queue, const ClaimedTask& task, long long lateness, const char* why);
-    void heartbeat(Queue& queue);
     // Plain mode: a pop in the shape of a claim; results recorded; members put back unrun.
     ClaimResult pop(PlainQueue& plain, int want);
     void flushPlain(PlainQueue& plain, Connection& connection, std::deque<Finish>& finishing);
     void putBack(PlainQueue& plain, Connection& connection, const ClaimedTask& task,
                  long long lateness, const char* why);
     bool plainMode() const { return !options.plainKey.empty(); }
-    void finishTask(const std::string& id);
 
     WorkerContext context;
     const WorkerOptions& options;
+    LeaseKeeper leases;
     std::vector<std::thread> threads;
-
-    std::mutex heldMutex;
-    std::map<std::string, Held> held;
 };
-
-void Worker::Private::finishTask(const std::string& id)
-{
-    std::lock_guard lock(heldMutex);
-    held.erase(id);
-}
-
-void Worker::Private::release(Queue& queue, const ClaimedTask& task, long long lateness,
-                              const char* why)
-{
-    WorkerEvent event;
-    event.id = task.id;
-    event.attempt = task.attempts;
-    event.due = task.due;
-    event.lateness = lateness;
-    event.outcome = TaskOutcome::Released;
-    event.error = why;
-    try {
-        // No delay: another worker may run it at once. The attempt it used still counts.
-        NackResult r = queue.nack(task.id, task.token, std::string("released unrun: ") + why, 0);
-        if (r.dead)
-            event.outcome = TaskOutcome::Dead;
-        event.retryAt = r.when;
-    } catch (const Error& e) {
-        // Lease lost or Redis away: the reaper takes it back when the lease runs out.
-        if (e.code() == ErrorCode::LeaseLost)
-            event.outcome = TaskOutcome::LeaseLost;
-    }
-    event.finished = queue.connection().serverNowMs();
-    finishTask(task.id);
-    context.taskFinished(event);
-}
-
-void Worker::Private::releaseIfHeld(Queue& queue, const ClaimedTask& task, long long lateness,
-                                    const char* why)
-{
-    {
-        std::lock_guard lock(heldMutex);
-        auto it = held.find(task.id);
-        if (it == held.end() || it->second.state == Held::State::Released)
-            return;
-        it->second.state = Held::State::Released;
-    }
-    release(queue, task, lateness, why);
-}
-
-void Worker::Private::releaseAllHeld(Queue& queue)
-{
-    // Waiting and running tasks are handed back here, so a stuck handler or a dead worker
-    // thread does not keep them; their worker thread discards its result later.
-    std::vector<ClaimedTask> toRelease;
-    {
-        std::lock_guard lock(heldMutex);
-        for (auto& [id, h] : held) {
-            if (h.state == Held::State::Waiting || h.state == Held::State::Running) {
-                h.state = Held::State::Released;
-                ClaimedTask task;
-                task.id = id;
-                task.token = h.token;
-                task.attempts = h.attempt;
-                task.due = h.due;
-                toRelease.push_back(std::move(task));
-            }
-        }
-    }
-    for (const auto& task : toRelease)
-        release(queue, task, 0, "the worker was stopped at once");
-}
-
-void Worker::Private::heartbeat(Queue& queue)
-{
-    const auto now = Clock::now();
-    std::vector<std::tuple<std::string, std::string, long long>> due;
-    {
-        std::lock_guard lock(heldMutex);
-        for (auto& [id, h] : held)
-            if (!h.lost && h.state != Held::State::Released && h.nextExtend <= now)
-                due.emplace_back(id, h.token, h.leaseMs);
-    }
-    for (const auto& [id, token, leaseMs] : due) {
-        bool lost = false;
-        try {
-            queue.extend(id, token, leaseMs);
-        } catch (const Error& e) {
-            if (e.code() != ErrorCode::LeaseLost)
-                throw;
-            lost = true;
-        }
-        std::lock_guard lock(heldMutex);
-        auto it = held.find(id);
-        if (it == held.end())
-            continue;
-        it->second.lost = lost;
-        it->second.nextExtend = Clock::now() + milliseconds(std::max(1LL, leaseMs / 3));
-    }
-}
 
 void Worker::Private::flush(Queue& queue, std::deque<Finish>& finishing)
 {
@@ -244,7 +119,7 @@ void Worker::Private::flush(Queue& queue, std::deque<Finish>& finishing)
             }
         }
         event.finished = now;
-        finishTask(f.task.id);
+        leases.forget(f.task.id);
         WorkerEvent done = std::move(event);
         finishing.pop_front();
         context.taskFinished(done);
@@ -256,13 +131,8 @@ bool Worker::Private::runOne(Connection& connection, std::deque<ClaimedTask>& wa
 {
     ClaimedTask task = std::move(waiting.front());
     waiting.pop_front();
-    if (!plainMode()) {
-        std::lock_guard lock(heldMutex);
-        auto it = held.find(task.id);
-        if (it == held.end() || it->second.state == Held::State::Released)
-            return false; // handed back by an abort
-        it->second.state = Held::State::Running;
-    }
+    if (!plainMode() && !leases.startRunning(task.id))
+        return false; // handed back by an abort
     WorkerEvent event;
     event.id = task.id;
     event.attempt = task.attempts;
@@ -275,21 +145,18 @@ bool Worker::Private::runOne(Connection& connection, std::deque<ClaimedTask>& wa
         if (context.aborting()) {
             // stopNow() discards the result of a handler that was running; the maintenance
             // thread may not have handed the task back yet, so do it here (once: the state
-            // under heldMutex decides who does).
+            // in the LeaseKeeper decides who does).
             Queue queue(connection, options.queue, options.prefix);
-            releaseIfHeld(queue, task, event.lateness, "the worker was stopped at once");
+            leases.releaseIfHeld(queue, task, event.lateness, "the worker was stopped at once");
             return false;
         }
-        std::lock_guard lock(heldMutex);
-        auto it = held.find(task.id);
-        if (it == held.end() || it->second.state == Held::State::Released)
+        if (!leases.startFinishing(task.id))
             return false;
-        it->second.state = Held::State::Finishing;
     }
     if (result.kind == HandlerResult::Kind::Fail)
         context.tally().handlerFailed();
     if (result.kind == HandlerResult::Kind::Abandon) {
-        finishTask(task.id); // no more heartbeats: the lease runs out
+        leases.forget(task.id); // no more renewals: the lease runs out
         event.outcome = TaskOutcome::Abandoned;
         context.taskFinished(event);
         return true;
@@ -397,7 +264,7 @@ void Worker::Private::workerLoop(int index)
     auto giveBack = [&](const ClaimedTask& t, const char* why) {
         const long long lateness = std::max(0LL, claimNow - t.due);
         if (!plainMode())
-            releaseIfHeld(*queue, t, lateness, why);
+            leases.releaseIfHeld(*queue, t, lateness, why);
         else if (plain)
             putBack(*plain, connection, t, lateness, why);
     };
@@ -483,19 +350,8 @@ void Worker::Private::workerLoop(int index)
                 continue;
             }
             emptyRepeat = false;
-            const auto now = Clock::now();
-            if (!plainMode()) {
-                std::lock_guard lock(heldMutex);
-                for (const auto& t : claim.tasks) {
-                    Held h;
-                    h.token = t.token;
-                    h.attempt = t.attempts;
-                    h.due = t.due;
-                    h.leaseMs = std::max(1LL, t.leaseDeadline - claim.serverNow);
-                    h.nextExtend = now + milliseconds(std::max(1LL, h.leaseMs / 3));
-                    held[t.id] = h;
-                }
-            }
+            if (!plainMode())
+                leases.hold(claim);
             context.tally().claimed(claim);
             for (auto& t : claim.tasks)
                 waiting.push_back(std::move(t));
@@ -517,62 +373,11 @@ void Worker::Private::workerLoop(int index)
     for (const auto& t : waiting)
         giveBack(t, "the worker stopped");
     if (!finishing.empty()) {
-        {
-            std::lock_guard lock(heldMutex);
-            for (const auto& f : finishing)
-                held.erase(f.task.id);
-        }
+        for (const auto& f : finishing)
+            leases.forget(f.task.id);
         context.tasksDropped(static_cast<long long>(finishing.size()));
     }
     context.workerEnded();
-}
-
-void Worker::Private::maintenanceLoop()
-{
-    // SIGPIPE blocked for the thread's whole life, as on the worker threads.
-    const SigpipeBlock noSigpipe;
-    Connection connection(options.connection);
-    Queue queue(connection, options.queue, options.prefix);
-    auto nextReap =
-        Clock::now() +
-        milliseconds(static_cast<long long>(options.reapInterval.count() * jitter(0.5, 1.5)));
-    ReconnectBackoff backoff(options.maxReconnectDelay);
-    bool releasedAll = false;
-    while (context.workersRunning()) {
-        try {
-            if (context.aborting() && !releasedAll) {
-                releaseAllHeld(queue);
-                releasedAll = true;
-            }
-            bool anyHeld = false;
-            {
-                std::lock_guard lock(heldMutex);
-                anyHeld = !held.empty();
-            }
-            if (anyHeld)
-                heartbeat(queue);
-            if (!context.stopping() && Clock::now() >= nextReap) {
-                // Bounded: at most ten calls a turn, the rest on the next turn.
-                for (int i = 0; i < 10; ++i) {
-                    ReapResult r = queue.reap(options.reapBatch);
-                    context.tally().reaped(r.requeued + r.dead);
-                    if (!r.more)
-                        break;
-                }
-                nextReap = Clock::now() + milliseconds(static_cast<long long>(
-                                              options.reapInterval.count() * jitter(0.5, 1.5)));
-            }
-            backoff.reset();
-            // Heartbeats are due at a third of the lease; 50 ms is fine enough for any lease
-            // a worker accepts, and costs nothing while idle.
-            auto until = anyHeld ? Clock::now() + milliseconds(50) : nextReap;
-            context.sleepWhileWorking(until, [&] { return context.aborting() && !releasedAll; });
-        } catch (const Error& e) {
-            context.reportError(e);
-            context.sleepWhileWorking(Clock::now() + backoff.next(),
-                                      [&] { return context.aborting() && !releasedAll; });
-        }
-    }
 }
 
 void Worker::Private::subscriberLoop()
@@ -656,7 +461,7 @@ bool Worker::start()
     // A plain key has no leases to renew or reap and no wake channel: its threads sleep
     // until the next due time the pop reported, or the poll interval.
     if (o.plainKey.empty()) {
-        m_d->threads.emplace_back([this] { m_d->maintenanceLoop(); });
+        m_d->threads.emplace_back([this] { m_d->leases.run(); });
         m_d->threads.emplace_back([this] { m_d->subscriberLoop(); });
     }
     return true;
