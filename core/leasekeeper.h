@@ -1,0 +1,77 @@
+#pragma once
+
+#include "task.h"
+
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <string>
+
+namespace delayq {
+
+class Queue;
+class WorkerContext;
+
+// The native tasks one Worker holds, from claim to their final outcome, and its maintenance
+// thread (run()), which renews their leases a third of the way through, reaps the expired
+// leases of any worker about once per reapInterval, and on an abort hands back every held
+// task that has not finished. A task's state here decides, under one mutex, whether its
+// worker thread or the maintenance thread hands it back, so it is handed back once.
+class LeaseKeeper
+{
+public:
+    explicit LeaseKeeper(WorkerContext& context);
+    LeaseKeeper(const LeaseKeeper&) = delete;
+    LeaseKeeper& operator=(const LeaseKeeper&) = delete;
+
+    // --- for the worker threads
+    // Holds the claimed tasks (waiting to run) and schedules their renewals.
+    void hold(const ClaimResult& claim);
+    // The handler may start: false when an abort has handed the task back already.
+    bool startRunning(const std::string& id);
+    // The handler returned and its result is to be sent: false when it was handed back.
+    bool startFinishing(const std::string& id);
+    // No more renewals: the outcome is in Redis, or the lease is left to run out.
+    void forget(const std::string& id);
+    // Hands the task back unrun (a nack of delay 0), unless an abort already did.
+    void releaseIfHeld(Queue& queue, const ClaimedTask& task, long long lateness, const char* why);
+
+    // The maintenance thread; returns once every worker thread has ended.
+    void run();
+
+private:
+    using Clock = std::chrono::steady_clock;
+
+    // A task between claim and its final outcome.
+    struct Held
+    {
+        enum class State
+        {
+            Waiting,
+            Running,
+            Finishing,
+            Released
+        };
+        std::string token;
+        int attempt = 0;
+        long long due = 0;
+        long long leaseMs = 0;
+        Clock::time_point nextExtend;
+        State state = State::Waiting;
+        bool lost = false;
+    };
+
+    bool anyHeld();
+    // Extends every lease that is a third of the way through.
+    void renew(Queue& queue);
+    // Bounded: at most ten reap calls a turn, the rest on the next turn.
+    void reap(Queue& queue);
+    void releaseAll(Queue& queue);
+    void release(Queue& queue, const ClaimedTask& task, long long lateness, const char* why);
+
+    WorkerContext& m_context;
+    std::mutex m_mutex; // guards m_held
+    std::map<std::string, Held> m_held;
+};
+
+} // namespace delayq

@@ -1,0 +1,201 @@
+#include "workerthread.h"
+
+#include "error.h"
+#include "leasekeeper.h"
+#include "nativeworksource.h"
+#include "plainworksource.h"
+#include "sigpipeblock.h"
+#include "workercontext.h"
+
+#include <algorithm>
+#include <string>
+
+namespace delayq {
+
+using std::chrono::milliseconds;
+
+WorkerThread::WorkerThread(WorkerContext& context, LeaseKeeper& leases, int index)
+    : m_context(context), m_leases(leases), m_index(index),
+      m_connection(context.options().connection), m_backoff(context.options().maxReconnectDelay)
+{}
+
+WorkerThread::~WorkerThread() = default;
+
+void WorkerThread::run()
+{
+    // SIGPIPE stays blocked for the thread's whole life, the handler's own writes included,
+    // not only around Connection's I/O: a peer that went away is an EPIPE, not a dead host.
+    const SigpipeBlock noSigpipe;
+    if (m_context.options().plainKey.empty())
+        m_source = std::make_unique<NativeWorkSource>(
+            m_context, m_leases, m_connection, m_context.name() + "#" + std::to_string(m_index));
+    else
+        m_source = std::make_unique<PlainWorkSource>(m_context, m_connection);
+    while (turn()) {
+    }
+    finishUp();
+    m_context.workerEnded();
+}
+
+bool WorkerThread::turn()
+{
+    if (m_context.aborting())
+        return false;
+    if (m_context.stopping() && m_stopDeadline == Clock::time_point{})
+        m_stopDeadline = Clock::now() + m_context.options().stopTimeout;
+    try {
+        return work();
+    } catch (const Error& e) {
+        m_context.reportError(e);
+        if (m_context.stopping() && Clock::now() >= m_stopDeadline)
+            return false; // Redis is away: held tasks come back when their leases run out
+        m_context.sleepUntil(Clock::now() + m_backoff.next(), nullptr);
+        return true;
+    }
+}
+
+bool WorkerThread::work()
+{
+    m_source->prepare();
+    if (flushDue())
+        m_source->flush(m_finishing);
+    m_backoff.reset();
+    if (!m_waiting.empty()) {
+        if (m_context.stopping() && Clock::now() >= m_stopDeadline)
+            giveBackWaiting("the worker stopped before running it");
+        else
+            runOne();
+        return true;
+    }
+    if (!m_finishing.empty())
+        return true;
+    if (m_context.stopping())
+        return false;
+    return takeMore();
+}
+
+bool WorkerThread::flushDue() const
+{
+    // Outcomes wait to go together, but not past a batch, 20 ms, the last task in hand, or a
+    // failure (a nack goes alone anyway).
+    return !m_finishing.empty() &&
+           (m_waiting.empty() ||
+            m_finishing.size() >= static_cast<size_t>(m_context.options().batch) ||
+            Clock::now() - m_finishing.front().since > milliseconds(20) ||
+            m_finishing.back().result.kind != HandlerResult::Kind::Ack);
+}
+
+void WorkerThread::runOne()
+{
+    ClaimedTask task = std::move(m_waiting.front());
+    m_waiting.pop_front();
+    if (!m_source->beginRun(task))
+        return; // handed back by an abort
+    WorkerEvent event;
+    event.id = task.id;
+    event.attempt = task.attempts;
+    event.due = task.due;
+    event.lateness = std::max(0LL, m_claimNow - task.due);
+    event.started = m_connection.serverNowMs(); // the local clock plus the measured offset
+    HandlerResult result = m_context.runHandler(task);
+    event.error = result.error;
+    if (!m_source->endRun(task, event.lateness))
+        return;
+    if (result.kind == HandlerResult::Kind::Fail)
+        m_context.tally().handlerFailed();
+    if (result.kind == HandlerResult::Kind::Abandon) {
+        m_source->forget(task); // no more renewals: the lease runs out
+        event.outcome = TaskOutcome::Abandoned;
+        m_context.taskFinished(event);
+        return;
+    }
+    m_finishing.push_back({std::move(task), std::move(result), std::move(event), Clock::now()});
+}
+
+bool WorkerThread::takeMore()
+{
+    const long long want = m_context.reserveBudget(m_context.options().batch);
+    if (want == 0) {
+        m_context.requestStop(); // maxTasks reached
+        return false;
+    }
+    const long long activityBefore = m_context.tally().claimSent();
+    const uint64_t generation = m_context.wakeGeneration();
+    ClaimResult claim;
+    try {
+        claim = m_source->take(static_cast<int>(want));
+    } catch (...) {
+        m_context.returnBudget(want);
+        m_context.tally().claimFailed();
+        throw;
+    }
+    m_context.reportOk();
+    m_context.returnBudget(want - static_cast<long long>(claim.tasks.size()));
+    m_claimNow = claim.serverNow;
+    if (claim.tasks.empty())
+        return sleepAfterEmpty(claim, activityBefore, generation);
+    m_emptyRepeat = false;
+    m_context.tally().claimed(claim);
+    for (auto& t : claim.tasks)
+        m_waiting.push_back(std::move(t));
+    return true;
+}
+
+bool WorkerThread::sleepAfterEmpty(const ClaimResult& claim, long long activityBefore,
+                                   uint64_t generation)
+{
+    const WorkerOptions& options = m_context.options();
+    const auto empty = m_context.tally().claimCameBackEmpty(activityBefore);
+    // Nothing pending at all (later tasks and retries are waited for), nothing in hand that
+    // could still be retried; a paused queue would never empty.
+    if (options.untilEmpty && (!claim.nextDue || claim.paused)) {
+        if (empty.conclusive) {
+            m_context.requestStop();
+            return false;
+        }
+        // Overlapping with another thread's claim: look again shortly. Tasks in hand
+        // elsewhere wake this thread when the last one ends.
+        if (!empty.othersBusy) {
+            m_context.sleepUntil(Clock::now() + milliseconds(10), &generation);
+            return true;
+        }
+    }
+    long long sleepMs = options.pollInterval.count();
+    if (!claim.paused && claim.nextDue)
+        sleepMs = std::clamp(*claim.nextDue - claim.serverNow, 0LL, sleepMs);
+    // Due now but taken by another thread in between: look again, but never spin.
+    if (sleepMs == 0 && m_emptyRepeat)
+        sleepMs = 1;
+    m_emptyRepeat = sleepMs == 0;
+    if (sleepMs > 0)
+        m_context.sleepUntil(Clock::now() + milliseconds(sleepMs), &generation);
+    return true;
+}
+
+void WorkerThread::giveBackWaiting(const char* why)
+{
+    while (!m_waiting.empty()) {
+        ClaimedTask t = std::move(m_waiting.front());
+        m_waiting.pop_front();
+        m_source->giveBack(t, std::max(0LL, m_claimNow - t.due), why);
+    }
+}
+
+void WorkerThread::finishUp()
+{
+    // Stopped at once, or Redis away at the stop deadline: one attempt each to record what
+    // is done and hand back what is not; what fails comes back when its lease runs out.
+    try {
+        if (!m_finishing.empty())
+            m_source->flush(m_finishing);
+    } catch (const Error&) {
+    }
+    giveBackWaiting("the worker stopped");
+    if (!m_finishing.empty()) {
+        for (const auto& f : m_finishing)
+            m_source->forget(f.task);
+        m_context.tasksDropped(static_cast<long long>(m_finishing.size()));
+    }
+}
+
+} // namespace delayq

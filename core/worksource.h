@@ -1,0 +1,49 @@
+#pragma once
+
+#include "task.h"
+#include "worker.h"
+
+#include <chrono>
+#include <deque>
+
+namespace delayq {
+
+// A task whose handler has returned and whose outcome is not in Redis yet.
+struct FinishedTask
+{
+    ClaimedTask task;
+    HandlerResult result;
+    WorkerEvent event; // all but the outcome, the finish time and what Redis answers
+    std::chrono::steady_clock::time_point since;
+};
+
+// Where a worker thread's tasks come from and where their outcomes go, so that the thread's
+// loop is the same for both kinds of queue: a native queue (NativeWorkSource: claim, ack,
+// nack, leases) or a plain sorted set (PlainWorkSource: pop, add back). One per worker
+// thread, used on that thread only. Every call may throw Error; the thread then retries
+// with backoff.
+class WorkSource
+{
+public:
+    virtual ~WorkSource() = default;
+
+    // At the top of every turn of the loop, so that a failure here is retried like any other.
+    virtual void prepare() {}
+    // Up to `want` due tasks; with none, when the next one is due.
+    virtual ClaimResult take(int want) = 0;
+    // The handler may run the task: false when it was handed back meanwhile (an abort).
+    virtual bool beginRun(const ClaimedTask& task) = 0;
+    // The handler returned: false when its result is to be discarded because the task was,
+    // or now is, handed back.
+    virtual bool endRun(const ClaimedTask& task, long long lateness) = 0;
+    // Puts the outcomes of finished tasks into Redis and reports each. A task leaves the list
+    // once Redis has its outcome, so after an error the rest is sent again.
+    virtual void flush(std::deque<FinishedTask>& finishing) = 0;
+    // Hands back a task whose handler did not run, for the next consumer.
+    virtual void giveBack(const ClaimedTask& task, long long lateness, const char* why) = 0;
+    // Stops looking after a task whose outcome will not be sent (abandoned, or left behind
+    // at a stop while Redis is away).
+    virtual void forget(const ClaimedTask& task) = 0;
+};
+
+} // namespace delayq
