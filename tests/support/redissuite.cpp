@@ -28,7 +28,6 @@ void RedisSuite::initTestCase()
     if (!missing.isEmpty())
         QSKIP(qPrintable(missing));
     QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-    initSuite();
 }
 
 void RedisSuite::init()

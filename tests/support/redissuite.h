@@ -14,8 +14,6 @@ class RedisSuite : public QObject
     Q_OBJECT
 
 protected:
-    // After the server is up (once per suite).
-    virtual void initSuite() {}
     // After the FLUSHALL, before each test function (and before each of its data rows).
     virtual void initTest() {}
     // After each test function, also a failed one.
