@@ -1,5 +1,7 @@
-#include "redisserver.h"
+#include "clirunner.h"
+#include "redissuite.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -9,28 +11,14 @@
 
 #include <csignal>
 
-namespace {
-
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-} // namespace
-
-class TestCli : public QObject
+class TestCli : public RedisSuite
 {
     Q_OBJECT
 
 private slots:
-    void initTestCase() { QVERIFY2(m_server.start(), qPrintable(m_server.errorString())); }
-    void init() { m_server.cli({"FLUSHALL"}); }
-
     void pushListRescheduleWorkStats()
     {
-        Run r = delayq({"push", "mail", "first", "--in", "1h", "--id", "t1"});
+        CliRun r = delayq({"push", "mail", "first", "--in", "1h", "--id", "t1"});
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.startsWith("created t1 due "));
         // Global options after the subcommand work as well as before it.
@@ -125,7 +113,7 @@ private slots:
         const QByteArray before = m_server.cli({"DUMP", "dq:{mail}:pending"});
         const QByteArray keysBefore = m_server.cli({"DBSIZE"});
 
-        const Run r = delayq(args);
+        const CliRun r = delayq(args);
         QCOMPARE(r.exitCode, exitCode);
         // One clear line on stderr.
         QVERIFY2(r.err.startsWith("delayq: "), r.err.constData());
@@ -150,7 +138,7 @@ private slots:
         QFETCH(QStringList, args);
         QFETCH(QString, expected);
         // --help never needs Redis: the URL goes nowhere.
-        const Run r = delayq(QStringList{"--url", "redis://127.0.0.1:1"} + args);
+        const CliRun r = delayq(QStringList{"--url", "redis://127.0.0.1:1"} + args);
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.contains(expected.toUtf8()));
     }
@@ -162,13 +150,13 @@ private slots:
         QCOMPARE(m_server.cli({"HGET", "dq:{mail}:t:p1", "payload"}).chopped(1), payload);
         for (const QStringList& args :
              {QStringList{"ls", "mail"}, QStringList{"show", "mail", "p1"}}) {
-            const Run r = delayq(args);
+            const CliRun r = delayq(args);
             QCOMPARE(r.exitCode, 0);
             QVERIFY(!r.out.contains('\x1b'));
             QVERIFY(!r.out.contains('\x07'));
             QVERIFY(r.out.contains("evil\\x1b[31m\\nline\\x07\\xff"));
         }
-        const Run j = delayq({"show", "mail", "p1", "--json"});
+        const CliRun j = delayq({"show", "mail", "p1", "--json"});
         const QJsonObject task = json(j).object().value("task").toObject();
         QCOMPARE(QByteArray::fromBase64(task.value("payload_base64").toString().toLatin1()),
                  payload);
@@ -186,7 +174,7 @@ private slots:
             QStringLiteral("exec:cat >> '%1'; echo \"$DELAYQ_TASK_ID\" >> '%1'; "
                            "echo 'disk full' >&2; exit 4")
                 .arg(seen);
-        const Run r = delayq(
+        const CliRun r = delayq(
             {"work", "mail", "--handler", handler, "--until-empty", "--log", log, "--quiet"});
         QCOMPARE(r.exitCode, 0);
         const auto lines = readLines(log);
@@ -210,7 +198,7 @@ private slots:
         QFile file(seen);
         QVERIFY(file.open(QIODevice::ReadOnly));
         QCOMPARE(file.readAll(), QByteArray("datajob\ndatajob\ndatajob\n"));
-        const Run dead = delayq({"ls", "mail", "--state", "dead", "--json"});
+        const CliRun dead = delayq({"ls", "mail", "--state", "dead", "--json"});
         QCOMPARE(ids(dead), QStringList({"job"}));
         QCOMPARE(json(dead)
                      .object()
@@ -226,25 +214,21 @@ private slots:
     void ctrlCFinishesTheTaskInHand()
     {
         QCOMPARE(delayq({"push", "mail", "x", "--id", "slow"}).exitCode, 0);
-        QProcess p;
-        p.setProgram(QStringLiteral(DELAYQ_CLI));
-        p.setArguments({"--url", QString::fromStdString(m_server.unixUrl()), "work", "mail",
-                        "--handler", "sleep:800", "--json"});
-        p.start();
-        QVERIFY(p.waitForStarted());
+        const auto p = m_cli.start({"work", "mail", "--handler", "sleep:800", "--json"});
+        QVERIFY(p->waitForStarted());
         QTRY_COMPARE(m_server.cli({"ZCARD", "dq:{mail}:active"}).trimmed(), QByteArray("1"));
-        ::kill(static_cast<pid_t>(p.processId()), SIGINT);
-        QVERIFY(p.waitForFinished(15000));
-        QCOMPARE(p.exitCode(), 0);
-        const QByteArray out = p.readAllStandardOutput();
+        ::kill(static_cast<pid_t>(p->processId()), SIGINT);
+        QVERIFY(p->waitForFinished(15000));
+        QCOMPARE(p->exitCode(), 0);
+        const QByteArray out = p->readAllStandardOutput();
         QVERIFY2(out.contains("\"outcome\":\"acked\""), out.constData());
         QCOMPARE(m_server.cli({"EXISTS", "dq:{mail}:t:slow"}).trimmed(), QByteArray("0"));
     }
 
     void benchRunsAndReportsRatios()
     {
-        const Run r = delayq({"bench", "--json", "--tasks", "500", "--single-tasks", "50",
-                              "--duration", "300ms", "--rate", "200", "--seed-tasks", "100"});
+        const CliRun r = delayq({"bench", "--json", "--tasks", "500", "--single-tasks", "50",
+                                 "--duration", "300ms", "--rate", "200", "--seed-tasks", "100"});
         QCOMPARE(r.exitCode, 0);
         const QJsonObject o = json(r).object();
         QVERIFY(o.value("push_batched_per_s").toDouble() > 0);
@@ -258,55 +242,19 @@ private slots:
     }
 
 private:
-    Run delayq(const QStringList& args, const QByteArray& input = {})
+    CliRun delayq(const QStringList& args, const QByteArray& input = {}) const
     {
-        QProcess p;
-        auto env = QProcessEnvironment::systemEnvironment();
-        env.remove(QStringLiteral("REDIS_URL"));
-        p.setProcessEnvironment(env);
-        QStringList all = args;
-        if (!args.contains("--url"))
-            all = QStringList{"--url", QString::fromStdString(m_server.unixUrl())} + args;
-        p.start(QStringLiteral(DELAYQ_CLI), all);
-        if (!p.waitForStarted())
-            return {};
-        p.write(input);
-        p.closeWriteChannel();
-        if (!p.waitForFinished(60000)) {
-            p.kill();
-            p.waitForFinished();
-        }
-        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-                p.readAllStandardOutput(), p.readAllStandardError()};
+        return m_cli.run(args, input);
     }
-    static QJsonDocument json(const Run& r)
-    {
-        QJsonParseError error;
-        auto doc = QJsonDocument::fromJson(r.out, &error);
-        if (error.error != QJsonParseError::NoError)
-            qWarning() << "not JSON:" << r.out << r.err;
-        return doc;
-    }
-    static QStringList ids(const Run& r)
+    static QStringList ids(const CliRun& r)
     {
         QStringList out;
         for (const auto& t : json(r).object().value("tasks").toArray())
             out << t.toObject().value("id").toString();
         return out;
     }
-    static QList<QJsonObject> readLines(const QString& path)
-    {
-        QList<QJsonObject> out;
-        QFile f(path);
-        if (!f.open(QIODevice::ReadOnly))
-            return out;
-        for (const QByteArray& line : f.readAll().split('\n'))
-            if (!line.isEmpty())
-                out << QJsonDocument::fromJson(line).object();
-        return out;
-    }
 
-    RedisServer m_server;
+    CliRunner m_cli{m_server.unixUrl()};
     QTemporaryDir m_dir;
 };
 

@@ -1,35 +1,22 @@
-#include "redisserver.h"
+#include "clirunner.h"
+#include "redissuite.h"
 
 #include <QDateTime>
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUuid>
 
-#include <memory>
-
 // `delayq --plain` and `delayq migrate` end to end, on keys filled the way the seed designs
 // fill them: member = the message, score = due time in ms or in s.
-class TestCliPlain : public QObject
+class TestCliPlain : public RedisSuite
 {
     Q_OBJECT
 
-    struct Run
-    {
-        int exitCode = -1;
-        QByteArray out;
-        QByteArray err;
-    };
-
 private slots:
-    void initTestCase() { QVERIFY2(m_server.start(), qPrintable(m_server.errorString())); }
-    void init() { m_server.cli({"FLUSHALL"}); }
-
     void lsRecognisesTheSeedShapes_data()
     {
         const QString uuid = QUuid::createUuid().toString(QUuid::WithoutBraces);
@@ -56,7 +43,7 @@ private slots:
         m_server.cli({"ZADD", "seed", QString::number(seconds ? dueS : dueS * 1000),
                       QString::fromUtf8(member)});
 
-        Run r = delayq({"ls", "--plain", "seed"});
+        CliRun r = delayq({"ls", "--plain", "seed"});
         QCOMPARE(r.exitCode, 0);
         for (const auto& c : columns + cells)
             QVERIFY2(r.out.contains(c.toUtf8()), r.out.constData());
@@ -78,7 +65,7 @@ private slots:
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
         m_server.cli({"ZADD", "q", QString::number(now - 5000), "a", QString::number(now - 1000),
                       "b", QString::number(now + 600000), "c"});
-        const Run r = delayq({"--json", "stats", "--plain", "q"});
+        const CliRun r = delayq({"--json", "stats", "--plain", "q"});
         QCOMPARE(r.exitCode, 0);
         const QJsonObject o = json(r).object();
         QCOMPARE(o.value("total").toInt(), 3);
@@ -90,7 +77,7 @@ private slots:
     {
         const QByteArray binary("bin\x01\xff", 5);
         // From stdin, one per line, bytes kept exactly.
-        Run r = delayq({"push", "--plain", "q", "-", "--in", "1h"}, "plain\n" + binary + "\n");
+        CliRun r = delayq({"push", "--plain", "q", "-", "--in", "1h"}, "plain\n" + binary + "\n");
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains("added: bin\\x01\\xff"), r.out.constData()); // escaped
         QCOMPARE(m_server.cli({"ZCARD", "q"}).trimmed(), QByteArray("2"));
@@ -167,7 +154,7 @@ private slots:
         const QByteArray before = m_server.cli({"DUMP", "q"});
         const QByteArray keysBefore = m_server.cli({"DBSIZE"});
 
-        const Run r = delayq(args);
+        const CliRun r = delayq(args);
         QCOMPARE(r.exitCode, exitCode);
         QVERIFY2(r.err.startsWith("delayq: "), r.err.constData());
         QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
@@ -180,12 +167,12 @@ private slots:
     {
         const int n = 400;
         fill("q", n, 0);
-        auto a = startWorker({"work", "--plain", "q", "--batch", "5", "--handler", "sleep:1",
+        auto a = m_cli.start({"work", "--plain", "q", "--batch", "5", "--handler", "sleep:1",
                               "--until-empty", "--quiet", "--log", m_dir.filePath("a.log")});
-        auto b = startWorker({"work", "--plain", "q", "--batch", "5", "--handler", "sleep:1",
+        auto b = m_cli.start({"work", "--plain", "q", "--batch", "5", "--handler", "sleep:1",
                               "--until-empty", "--quiet", "--log", m_dir.filePath("b.log")});
-        QVERIFY(finished(*a));
-        QVERIFY(finished(*b));
+        QVERIFY(CliRunner::finished(*a));
+        QVERIFY(CliRunner::finished(*b));
 
         QMap<QString, int> seen;
         for (const QString& log : QStringList{"a.log", "b.log"})
@@ -206,10 +193,10 @@ private slots:
         fill("q", 20, 700, n - 20); // due shortly: waited for, not dropped by --until-empty
         QStringList args{"work", "--plain",       "q",      "--forward-to", "broker", "--batch",
                          "7",    "--until-empty", "--quiet"};
-        auto a = startWorker(args);
-        auto b = startWorker(args);
-        QVERIFY(finished(*a));
-        QVERIFY(finished(*b));
+        auto a = m_cli.start(args);
+        auto b = m_cli.start(args);
+        QVERIFY(CliRunner::finished(*a));
+        QVERIFY(CliRunner::finished(*b));
 
         const QList<QByteArray> forwarded =
             m_server.cli({"LRANGE", "broker", "0", "-1"}).trimmed().split('\n');
@@ -222,8 +209,8 @@ private slots:
     {
         fill("q", 3, 0);
         // --max-tasks: --until-empty would wait for the members it put back.
-        Run r = delayq({"work", "--plain", "q", "--handler", "fail:1", "--retry-in", "1h",
-                        "--max-tasks", "3", "--quiet", "--log", m_dir.filePath("retry.log")});
+        CliRun r = delayq({"work", "--plain", "q", "--handler", "fail:1", "--retry-in", "1h",
+                           "--max-tasks", "3", "--quiet", "--log", m_dir.filePath("retry.log")});
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(m_server.cli({"ZCARD", "q"}).trimmed(), QByteArray("3")); // back, due in 1h
         for (const auto& line : readLines(m_dir.filePath("retry.log")))
@@ -256,7 +243,7 @@ private slots:
         }
         m_server.cli(zadd);
 
-        Run r = delayq({"--json", "migrate", "legacy", "orders", "--limit", "50"});
+        CliRun r = delayq({"--json", "migrate", "legacy", "orders", "--limit", "50"});
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(json(r).object().value("moved").toInt(), 50);
         QCOMPARE(json(r).object().value("remaining").toInt(), n - 50);
@@ -297,71 +284,12 @@ private:
         m_server.cli(args);
     }
 
-    QStringList withUrl(const QStringList& args) const
+    CliRun delayq(const QStringList& args, const QByteArray& input = {}) const
     {
-        return QStringList{"--url", QString::fromStdString(m_server.unixUrl())} + args;
+        return m_cli.run(args, input);
     }
 
-    std::unique_ptr<QProcess> startWorker(const QStringList& args)
-    {
-        auto p = std::make_unique<QProcess>();
-        p->start(QStringLiteral(DELAYQ_CLI), withUrl(args));
-        p->closeWriteChannel();
-        return p;
-    }
-    static bool finished(QProcess& p)
-    {
-        if (!p.waitForFinished(60000)) {
-            p.kill();
-            p.waitForFinished();
-            return false;
-        }
-        if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-            qWarning() << p.readAllStandardError();
-            return false;
-        }
-        return true;
-    }
-
-    Run delayq(const QStringList& args, const QByteArray& input = {})
-    {
-        QProcess p;
-        auto env = QProcessEnvironment::systemEnvironment();
-        env.remove(QStringLiteral("REDIS_URL"));
-        p.setProcessEnvironment(env);
-        p.start(QStringLiteral(DELAYQ_CLI), withUrl(args));
-        if (!p.waitForStarted())
-            return {};
-        p.write(input);
-        p.closeWriteChannel();
-        if (!p.waitForFinished(60000)) {
-            p.kill();
-            p.waitForFinished();
-        }
-        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-                p.readAllStandardOutput(), p.readAllStandardError()};
-    }
-    static QJsonDocument json(const Run& r)
-    {
-        QJsonParseError error;
-        auto doc = QJsonDocument::fromJson(r.out, &error);
-        if (error.error != QJsonParseError::NoError)
-            qWarning() << "not JSON:" << r.out << r.err;
-        return doc;
-    }
-    static QList<QJsonObject> readLines(const QString& path)
-    {
-        QList<QJsonObject> out;
-        QFile f(path);
-        if (!f.open(QIODevice::ReadOnly))
-            return out;
-        for (const QByteArray& line : f.readAll().split('\n'))
-            if (!line.isEmpty())
-                out << QJsonDocument::fromJson(line).object();
-        return out;
-    }
-
-    RedisServer m_server;
+    CliRunner m_cli{m_server.unixUrl()};
     QTemporaryDir m_dir;
 };
 

@@ -1,7 +1,7 @@
 #include "connection.h"
 #include "error.h"
 #include "queue.h"
-#include "redisserver.h"
+#include "redissuite.h"
 #include "taskid.h"
 
 #include <QTest>
@@ -17,14 +17,11 @@ using namespace delayq;
 
 // Workers on separate connections racing for the same queue: claim is atomic, so every task
 // goes to exactly one of them.
-class TestConcurrency : public QObject
+class TestConcurrency : public RedisSuite
 {
     Q_OBJECT
 
 private slots:
-    void initTestCase() { QVERIFY2(m_server.start(), qPrintable(m_server.errorString())); }
-    void init() { m_server.cli({"FLUSHALL"}); }
-
     void everyTaskClaimedExactlyOnce_data()
     {
         QTest::addColumn<int>("batch");
@@ -132,9 +129,6 @@ private slots:
         }
         QCOMPARE(all.size(), size_t(kThreads * kIds));
     }
-
-private:
-    RedisServer m_server;
 };
 
 QTEST_GUILESS_MAIN(TestConcurrency)

@@ -2,7 +2,7 @@
 #include "error.h"
 #include "expecterror.h"
 #include "queue.h"
-#include "redisserver.h"
+#include "redissuite.h"
 
 #include <QCryptographicHash>
 #include <QTcpServer>
@@ -65,20 +65,11 @@ int closedPort()
 
 } // namespace
 
-class TestConnection : public QObject
+class TestConnection : public RedisSuite
 {
     Q_OBJECT
 
 private slots:
-    void initTestCase() { QVERIFY2(m_server.start(), qPrintable(m_server.errorString())); }
-    void init()
-    {
-        if (!m_server.isRunning())
-            QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-        m_server.thaw();
-        m_server.cli({"FLUSHALL"});
-    }
-
     void pingMeasuresRoundTrip_data()
     {
         QTest::addColumn<bool>("unix");
@@ -473,10 +464,7 @@ private slots:
         QVERIFY(std::string(errorCodeName(e.code())) != "unknown");
     }
 
-    void cleanupTestCase() { m_server.stop(); }
-
 private:
-    RedisServer m_server;
     std::string m_message; // of the last EXPECT_ERROR
 };
 

@@ -5,7 +5,7 @@
 #include "error.h"
 #include "expecterror.h"
 #include "queue.h"
-#include "redisserver.h"
+#include "redissuite.h"
 
 #include <QElapsedTimer>
 #include <QTest>
@@ -15,22 +15,20 @@
 
 using namespace delayq;
 
-class TestRefusals : public QObject
+class TestRefusals : public RedisSuite
 {
     Q_OBJECT
 
-private slots:
-    void initTestCase() { QVERIFY2(m_server.start(), qPrintable(m_server.errorString())); }
-    void init()
+protected:
+    void initTest() override
     {
-        m_server.cli({"FLUSHALL"});
         m_conn = std::make_unique<Connection>(ConnectionOptions::fromUrl(m_server.unixUrl()));
         m_queue = std::make_unique<Queue>(*m_conn, "orders");
         PushRequest r;
         r.payload = "before";
         m_queue->push(r);
     }
-    void cleanup()
+    void cleanupTest() override
     {
         if (!m_allow.isEmpty())
             m_server.cli(m_allow); // also after a failed row, so the next one starts writable
@@ -39,6 +37,7 @@ private slots:
         m_conn.reset();
     }
 
+private slots:
     void writesRefused_data()
     {
         QTest::addColumn<QStringList>("refuse");
@@ -121,7 +120,6 @@ private slots:
     }
 
 private:
-    RedisServer m_server;
     std::unique_ptr<Connection> m_conn;
     std::unique_ptr<Queue> m_queue;
     std::string m_message;

@@ -2,7 +2,7 @@
 #include "error.h"
 #include "plainqueue.h"
 #include "queue.h"
-#include "redisserver.h"
+#include "redissuite.h"
 #include "sha1.h"
 
 #include <QTest>
@@ -23,19 +23,18 @@ long long nowMs()
 
 } // namespace
 
-class TestPlainQueue : public QObject
+class TestPlainQueue : public RedisSuite
 {
     Q_OBJECT
 
-private slots:
-    void initTestCase() { QVERIFY2(m_server.start(), qPrintable(m_server.errorString())); }
-    void init()
+protected:
+    void initTest() override
     {
-        m_server.cli({"FLUSHALL"});
         m_conn = std::make_unique<Connection>(ConnectionOptions::fromUrl(m_server.unixUrl()));
     }
-    void cleanup() { m_conn.reset(); }
+    void cleanupTest() override { m_conn.reset(); }
 
+private slots:
     void sha1KnownValues()
     {
         QCOMPARE(sha1Hex(""), std::string("da39a3ee5e6b4b0d3255bfef95601890afd80709"));
@@ -259,7 +258,6 @@ private slots:
     }
 
 private:
-    RedisServer m_server;
     std::unique_ptr<Connection> m_conn;
 };
 

@@ -1,4 +1,4 @@
-#include "redisserver.h"
+#include "redissuite.h"
 #include "worker.h"
 
 #include <QDateTime>
@@ -10,7 +10,7 @@ using namespace delayq;
 using namespace std::chrono_literals;
 
 // Worker in plain mode (WorkerOptions::plainKey): pops members of a sorted set, no leases.
-class TestPlainWorker : public QObject
+class TestPlainWorker : public RedisSuite
 {
     Q_OBJECT
 
@@ -41,9 +41,6 @@ class TestPlainWorker : public QObject
     };
 
 private slots:
-    void initTestCase() { QVERIFY2(m_server.start(), qPrintable(m_server.errorString())); }
-    void init() { m_server.cli({"FLUSHALL"}); }
-
     void sleepsUntilTheNextDueMember_data()
     {
         QTest::addColumn<bool>("seconds");
@@ -190,8 +187,6 @@ private:
         o.plainUnit = PlainQueue::ScoreUnit::Milliseconds;
         return o;
     }
-
-    RedisServer m_server;
 };
 
 QTEST_GUILESS_MAIN(TestPlainWorker)

@@ -1,7 +1,7 @@
 #include "connection.h"
 #include "error.h"
 #include "queue.h"
-#include "redisserver.h"
+#include "redissuite.h"
 #include "worker.h"
 
 #include <QTest>
@@ -52,20 +52,15 @@ private:
 
 } // namespace
 
-class TestWorker : public QObject
+class TestWorker : public RedisSuite
 {
     Q_OBJECT
 
-private slots:
-    void initTestCase() { QVERIFY2(m_server.start(), qPrintable(m_server.errorString())); }
-    void init()
-    {
-        if (!m_server.isRunning())
-            QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-        redis({"FLUSHALL"});
-        redis({"CONFIG", "RESETSTAT"});
-    }
+protected:
+    // Each test starts from zeroed command statistics, which claimCalls() reads.
+    void initTest() override { redis({"CONFIG", "RESETSTAT"}); }
 
+private slots:
     void sleepsUntilTheNextDueTime()
     {
         Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
@@ -436,8 +431,6 @@ private:
             return 0;
         return info.mid(at + key.size(), info.indexOf(',', at) - at - key.size()).toInt();
     }
-
-    RedisServer m_server;
 };
 
 QTEST_GUILESS_MAIN(TestWorker)

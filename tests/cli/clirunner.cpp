@@ -1,0 +1,81 @@
+#include "clirunner.h"
+
+#include <QDebug>
+#include <QFile>
+
+CliRunner::CliRunner(const std::string& url) : m_url(QString::fromStdString(url)) {}
+
+QStringList CliRunner::withUrl(const QStringList& args) const
+{
+    if (args.contains(QStringLiteral("--url")))
+        return args;
+    return QStringList{QStringLiteral("--url"), m_url} + args;
+}
+
+QProcessEnvironment CliRunner::environment()
+{
+    auto env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("REDIS_URL"));
+    return env;
+}
+
+CliRun CliRunner::run(const QStringList& args, const QByteArray& input) const
+{
+    QProcess p;
+    p.setProcessEnvironment(environment());
+    p.start(QStringLiteral(DELAYQ_CLI), withUrl(args));
+    if (!p.waitForStarted())
+        return {};
+    p.write(input);
+    p.closeWriteChannel();
+    if (!p.waitForFinished(60000)) {
+        p.kill();
+        p.waitForFinished();
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}
+
+std::unique_ptr<QProcess> CliRunner::start(const QStringList& args) const
+{
+    auto p = std::make_unique<QProcess>();
+    p->setProcessEnvironment(environment());
+    p->start(QStringLiteral(DELAYQ_CLI), withUrl(args));
+    p->closeWriteChannel();
+    return p;
+}
+
+bool CliRunner::finished(QProcess& process)
+{
+    if (!process.waitForFinished(60000)) {
+        process.kill();
+        process.waitForFinished();
+        return false;
+    }
+    if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
+        qWarning() << process.readAllStandardError();
+        return false;
+    }
+    return true;
+}
+
+QJsonDocument json(const CliRun& run)
+{
+    QJsonParseError error;
+    auto doc = QJsonDocument::fromJson(run.out, &error);
+    if (error.error != QJsonParseError::NoError)
+        qWarning() << "not JSON:" << run.out << run.err;
+    return doc;
+}
+
+QList<QJsonObject> readLines(const QString& path)
+{
+    QList<QJsonObject> out;
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return out;
+    for (const QByteArray& line : f.readAll().split('\n'))
+        if (!line.isEmpty())
+            out << QJsonDocument::fromJson(line).object();
+    return out;
+}
