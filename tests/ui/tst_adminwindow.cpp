@@ -16,7 +16,7 @@
 #include "tasktable.h"
 #include "tasktabs.h"
 #include "timelinechart.h"
-#include "windowfixture.h"
+#include "windowsuite.h"
 #include "workerdock.h"
 
 #include <QAction>
@@ -39,20 +39,14 @@
 using namespace delayq::ui;
 
 // The whole window against a real redis-server: what an operator does goes to Redis.
-class TestAdminWindow : public QObject
+class TestAdminWindow : public WindowSuite
 {
     Q_OBJECT
 
+public:
+    TestAdminWindow() : WindowSuite(QStringLiteral("tst_adminwindow")) {}
+
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("delayq-tests"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_adminwindow"));
-        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-    }
-    void init() { m_fixture.reset(); }
-    void cleanup() { m_fixture.close(); }
 
     void pushThroughTheDialog()
     {
@@ -404,17 +398,11 @@ private slots:
 
     void zoomingRecountsTheWindow()
     {
-        delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
-        delayq::Queue q(conn, "orders");
         const qint64 base = QDateTime::currentMSecsSinceEpoch() + 3600000;
-        std::vector<delayq::PushRequest> requests;
-        for (int i = 0; i < 100; ++i) {
-            delayq::PushRequest r;
-            r.dueAtMs = base + i * 60000LL;
-            r.payload = "{}";
-            requests.push_back(r);
-        }
-        q.pushBatch(requests);
+        QList<qint64> due;
+        for (int i = 0; i < 100; ++i)
+            due.append(base + i * 60000LL);
+        m_fixture.pushAt(QStringLiteral("orders"), due);
         openQueue(QStringLiteral("orders"));
         TimelineChart* chart = m_fixture.window()->timeline();
         QTRY_VERIFY(chart->hasData());
@@ -438,17 +426,11 @@ private slots:
 
     void clickingABarScrollsTheTable()
     {
-        delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
-        delayq::Queue q(conn, "orders");
         const qint64 base = QDateTime::currentMSecsSinceEpoch() + 3600000;
-        std::vector<delayq::PushRequest> requests;
-        for (int i = 0; i < 600; ++i) {
-            delayq::PushRequest r;
-            r.dueAtMs = base + i * 60000LL;
-            r.payload = "{}";
-            requests.push_back(r);
-        }
-        q.pushBatch(requests);
+        QList<qint64> due;
+        for (int i = 0; i < 600; ++i)
+            due.append(base + i * 60000LL);
+        m_fixture.pushAt(QStringLiteral("orders"), due);
         openQueue(QStringLiteral("orders"));
         QSignalSpy shown(pending(), &TaskTable::rowShown);
         // What a click on the bar starting at the 400th task's due time asks for.
@@ -511,9 +493,6 @@ private:
     {
         m_fixture.pushTasks(queue, ids);
     }
-
-    RedisServer m_server;
-    WindowFixture m_fixture{m_server};
 };
 
 QTEST_MAIN(TestAdminWindow)

@@ -16,7 +16,7 @@
 #include "taskmodel.h"
 #include "tasktable.h"
 #include "tasktabs.h"
-#include "windowfixture.h"
+#include "windowsuite.h"
 #include "workerdock.h"
 
 #include <QAbstractItemModel>
@@ -43,20 +43,14 @@ using namespace delayq::ui;
 
 // Plain sorted-set queues (members are the messages, scores the due times) in the window,
 // against a real redis-server filled the way home-grown delay queues fill their keys.
-class TestPlainQueueView : public QObject
+class TestPlainQueueView : public WindowSuite
 {
     Q_OBJECT
 
+public:
+    TestPlainQueueView() : WindowSuite(QStringLiteral("tst_plainqueueview")) {}
+
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("delayq-tests"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_plainqueueview"));
-        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-    }
-    void init() { m_fixture.reset(); }
-    void cleanup() { m_fixture.close(); }
 
     void discoveredKeysAreListedWithUnitAndSize_data()
     {
@@ -479,9 +473,6 @@ private:
         r.delayMs = 60000;
         q.pushBatch({r});
     }
-
-    RedisServer m_server;
-    WindowFixture m_fixture{m_server};
 };
 
 QTEST_MAIN(TestPlainQueueView)

@@ -9,7 +9,7 @@
 #include "taskmodel.h"
 #include "tasktable.h"
 #include "tasktabs.h"
-#include "windowfixture.h"
+#include "windowsuite.h"
 
 #include <QAction>
 #include <QLabel>
@@ -28,21 +28,17 @@
 using namespace delayq::ui;
 
 // The Queue menu's queue-wide actions in the whole window, against a real redis-server.
-class TestQueueActions : public QObject
+class TestQueueActions : public WindowSuite
 {
     Q_OBJECT
 
-private slots:
-    void initTestCase()
+public:
+    TestQueueActions() : WindowSuite(QStringLiteral("tst_queueactions")) {}
+
+protected:
+    void initTest() override
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("delayq-tests"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_queueactions"));
-        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-    }
-    void init()
-    {
-        m_fixture.reset();
+        WindowSuite::initTest();
         m_confirmation.clear();
         m_answer = true;
         queueActions()->setConfirmHandler([this](const Confirmation& confirmation) {
@@ -50,12 +46,13 @@ private slots:
             return m_answer;
         });
     }
-    void cleanup()
+    void cleanupTest() override
     {
-        m_fixture.close();
+        WindowSuite::cleanupTest();
         m_server.cli({"ACL", "DELUSER", "viewer"}); // after the window has let go of it
     }
 
+private slots:
     void menuHoldsTheActions()
     {
         QMenu* menu = nullptr;
@@ -486,8 +483,6 @@ private:
     QByteArray digest() const { return m_server.cli({"DEBUG", "DIGEST"}); }
     QByteArray cli(const QStringList& args) const { return m_server.cli(args).trimmed(); }
 
-    RedisServer m_server;
-    WindowFixture m_fixture{m_server};
     QString m_confirmation;
     bool m_answer = true;
 };

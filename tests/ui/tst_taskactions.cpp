@@ -8,7 +8,7 @@
 #include "taskmodel.h"
 #include "tasktable.h"
 #include "tasktabs.h"
-#include "windowfixture.h"
+#include "windowsuite.h"
 
 #include <QAction>
 #include <QItemSelectionModel>
@@ -23,18 +23,14 @@ using namespace delayq::ui;
 
 // What the task actions touch, against a real server: the confirmation names the tasks, a
 // destructive action leaves nothing selected, and a push shows the task it made.
-class TestTaskActions : public QObject
+class TestTaskActions : public WindowSuite
 {
     Q_OBJECT
 
+public:
+    TestTaskActions() : WindowSuite(QStringLiteral("tst_taskactions")) {}
+
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-    }
-    void init() { m_fixture.reset(); }
-    void cleanup() { m_fixture.close(); }
 
     void confirmationNamesTheTasks_data()
     {
@@ -211,9 +207,6 @@ private:
         QVERIFY2(a->isEnabled(), qPrintable(action));
         a->trigger();
     }
-
-    RedisServer m_server;
-    WindowFixture m_fixture{m_server};
 };
 
 QTEST_MAIN(TestTaskActions)

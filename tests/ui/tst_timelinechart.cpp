@@ -2,7 +2,7 @@
 #include "mainwindow.h"
 #include "redisserver.h"
 #include "timelinechart.h"
-#include "windowfixture.h"
+#include "windowsuite.h"
 
 #include <QDateTime>
 #include <QLabel>
@@ -15,18 +15,14 @@ using namespace delayq::ui;
 
 // The timeline's counts against a real server: overdue means due by the server's now, even
 // inside the one bucket that holds now.
-class TestTimelineChart : public QObject
+class TestTimelineChart : public WindowSuite
 {
     Q_OBJECT
 
+public:
+    TestTimelineChart() : WindowSuite(QStringLiteral("tst_timelinechart")) {}
+
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-    }
-    void init() { m_fixture.reset(); }
-    void cleanup() { m_fixture.close(); }
 
     // 5 tasks due 30 s ago and 300 due in 30 s, in one 2-minute bucket centred on now: the
     // old chart called all 305 overdue.
@@ -104,9 +100,6 @@ private:
                 return i;
         return -1;
     }
-
-    RedisServer m_server;
-    WindowFixture m_fixture{m_server};
 };
 
 QTEST_MAIN(TestTimelineChart)
