@@ -6,6 +6,7 @@
 #include "reconnectbackoff.h"
 #include "sigpipeblock.h"
 #include "workercontext.h"
+#include "worksource.h"
 
 #include <algorithm>
 #include <tuple>
@@ -80,13 +81,7 @@ void LeaseKeeper::releaseIfHeld(Queue& queue, const ClaimedTask& task, long long
 void LeaseKeeper::release(Queue& queue, const ClaimedTask& task, long long lateness,
                           const char* why)
 {
-    WorkerEvent event;
-    event.id = task.id;
-    event.attempt = task.attempts;
-    event.due = task.due;
-    event.lateness = lateness;
-    event.outcome = TaskOutcome::Released;
-    event.error = why;
+    WorkerEvent event = WorkSource::releasedEvent(task, lateness, why);
     try {
         // No delay: another worker may run it at once. The attempt it used still counts.
         NackResult r = queue.nack(task.id, task.token, std::string("released unrun: ") + why, 0);

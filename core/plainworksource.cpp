@@ -71,13 +71,7 @@ void PlainWorkSource::giveBack(const ClaimedTask& task, long long lateness, cons
 {
     if (!m_plain)
         return; // nothing was popped
-    WorkerEvent event;
-    event.id = task.id;
-    event.attempt = task.attempts;
-    event.due = task.due;
-    event.lateness = lateness;
-    event.outcome = TaskOutcome::Released;
-    event.error = why;
+    WorkerEvent event = WorkSource::releasedEvent(task, lateness, why);
     if (!m_context.options().forwardTo.empty()) {
         // The pop already handed it to the list: putting it back would deliver it twice.
         event.outcome = TaskOutcome::Dropped;

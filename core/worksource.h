@@ -44,6 +44,9 @@ public:
     // Stops looking after a task whose outcome will not be sent (abandoned, or left behind
     // at a stop while Redis is away).
     virtual void forget(const ClaimedTask& task) = 0;
+
+    // The event of a task handed back unrun, before what Redis answers is known.
+    static WorkerEvent releasedEvent(const ClaimedTask& task, long long lateness, const char* why);
 };
 
 } // namespace delayq
