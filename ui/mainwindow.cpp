@@ -397,8 +397,10 @@ void MainWindow::setPaused(bool paused)
 
 void MainWindow::setUtc(bool utc)
 {
-    if (m_utc && m_utc->isChecked() != utc)
-        m_utc->setChecked(utc); // toggled() comes back here
+    if (m_utc && m_utc->isChecked() != utc) {
+        m_utc->setChecked(utc); // toggled() comes back here and does the rest
+        return;
+    }
     m_actions->setUtc(utc);
     updateZone();
     m_tabs->setUtc(utc);
