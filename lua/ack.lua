@@ -5,8 +5,8 @@
 -- ARGV[1] n (0..1000), then n pairs: id, lease token
 -- Reply: n integers, 1 = acked, 0 = lease lost (another worker holds it, or it is gone)
 -- Errors: INVALID when ARGV is malformed.
-local n = tonumber(ARGV[1])
-if n == nil or n < 0 or n > 1000 or #ARGV ~= 1 + 2 * n then
+local n = whole(ARGV[1], 0, 1000)
+if n == nil or #ARGV ~= 1 + 2 * n then
   return redis.error_reply('INVALID ack: ARGV does not hold n id/token pairs')
 end
 local reply = {}

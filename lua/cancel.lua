@@ -5,6 +5,9 @@
 -- ARGV[1] force (0 | 1: also delete tasks a worker holds), then the ids (at most 1000)
 -- Reply: one status per id: done | not_found | active (refused: a worker holds it) | dead
 -- Errors: INVALID on bad ARGV.
+if ARGV[1] ~= '0' and ARGV[1] ~= '1' then
+  return redis.error_reply('INVALID cancel: force must be 0 or 1')
+end
 local force = ARGV[1] == '1'
 if #ARGV - 1 > 1000 then return redis.error_reply('INVALID cancel: at most 1000 ids a call') end
 local reply = {}

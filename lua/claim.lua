@@ -10,13 +10,15 @@
 -- A paused queue (config paused = "1") hands out nothing and changes nothing.
 -- An id in pending whose hash is missing (or has no payload) is moved to dead with an error
 -- saying so, and a garbage attempts count is read as 0: one broken entry never blocks the queue.
-local limit = tonumber(ARGV[1])
-if limit == nil or limit < 1 or limit > 1000 then
+local limit = whole(ARGV[1], 1, 1000)
+if limit == nil then
   return redis.error_reply('INVALID claim: max tasks must be 1..1000')
 end
+-- Checked before anything moves: a task taken out of pending must reach active.
+if #ARGV ~= 4 then return redis.error_reply('INVALID claim: ARGV is max, lease, worker, token') end
 local now = now_ms()
-local lease = tonumber(ARGV[2])
-if lease == nil or lease < 0 then return redis.error_reply('INVALID claim: lease ms') end
+local lease = whole(ARGV[2], 0, MAX_MS)
+if lease == nil then return redis.error_reply('INVALID claim: lease ms') end
 if lease == 0 then lease = config_number(KEYS[5], 'lease_ms', 30000) end
 local worker, token_base = ARGV[3], ARGV[4]
 

@@ -7,6 +7,18 @@ local function now_ms()
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 
+-- ARGV text as a whole number within lo..hi, or nil. tonumber() alone takes 'inf', 'nan'
+-- and fractions, and each of them slips past a plain range check.
+local function whole(text, lo, hi)
+  local n = tonumber(text)
+  if n == nil or n ~= n or n % 1 ~= 0 or n < lo or n > hi then return nil end
+  return n
+end
+
+-- The widest time or delay in ms a script accepts (about 285,000 years): still an exact
+-- integer in a double, and in string.format('%d').
+local MAX_MS = 9000000000000000
+
 -- Integers as decimal text: tostring() would give "1.7e+12" for large ms values.
 local function int(n)
   return string.format('%d', n)

@@ -5,8 +5,8 @@
 -- ARGV[1] mode ("ids" | "all")  ARGV[2] limit for "all" (1..1000), then the ids for "ids"
 -- Reply: {done, remaining in dead, {one status per given id: done | not_found | pending | active}}
 -- Errors: INVALID on bad ARGV.
-local mode, limit = ARGV[1], tonumber(ARGV[2])
-if limit == nil or limit < 1 or limit > 1000 or (mode ~= 'ids' and mode ~= 'all') then
+local mode, limit = ARGV[1], whole(ARGV[2], 1, 1000)
+if limit == nil or (mode ~= 'ids' and mode ~= 'all') then
   return redis.error_reply('INVALID delete_dead: mode and limit')
 end
 if #ARGV - 2 > 1000 then return redis.error_reply('INVALID delete_dead: at most 1000 ids a call') end

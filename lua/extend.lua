@@ -6,8 +6,8 @@
 -- Reply: the new lease deadline, ms
 -- Errors: LEASE_LOST when the token is not the task's current lease; INVALID on bad ARGV.
 local id, token = ARGV[1], ARGV[2]
-local lease = tonumber(ARGV[3])
-if lease == nil or lease < 0 then return redis.error_reply('INVALID extend: lease ms') end
+local lease = whole(ARGV[3], 0, MAX_MS)
+if lease == nil then return redis.error_reply('INVALID extend: lease ms') end
 local key = KEYS[4] .. id
 if redis.call('HGET', key, 'lease') ~= token or not redis.call('ZSCORE', KEYS[2], id) then
   return redis.error_reply('LEASE_LOST task ' .. id .. ' is no longer leased to this worker')

@@ -6,8 +6,9 @@
 -- ARGV[4] retry delay ms (-1 = the task's backoff, else the queue's)  ARGV[5] wake channel
 -- Reply: {"retry", due ms} or {"dead", time died ms}
 -- Errors: LEASE_LOST when the token is not the task's current lease; INVALID on bad ARGV.
+if #ARGV ~= 5 then return redis.error_reply('INVALID nack: ARGV is id, token, error, delay, channel') end
 local id, token, err = ARGV[1], ARGV[2], string.sub(ARGV[3], 1, 4096)
-local override = tonumber(ARGV[4])
+local override = whole(ARGV[4], -1, MAX_MS)
 if override == nil then return redis.error_reply('INVALID nack: retry delay ms') end
 local key = KEYS[4] .. id
 if redis.call('HGET', key, 'lease') ~= token or not redis.call('ZSCORE', KEYS[2], id) then

@@ -5,9 +5,12 @@
 -- Reply: {server now ms, next due score as text ("" = empty), {member, score text, ...}}
 -- Errors: INVALID on bad ARGV.
 -- Two consumers never get the same member: ZRANGEBYSCORE and ZREM run in one script.
-local limit = tonumber(ARGV[1])
-if limit == nil or limit < 1 or limit > 1000 then
+local limit = whole(ARGV[1], 1, 1000)
+if limit == nil then
   return redis.error_reply('INVALID plain_pop: max members must be 1..1000')
+end
+if ARGV[3] ~= '0' and ARGV[3] ~= '1' then
+  return redis.error_reply('INVALID plain_pop: forward must be 0 or 1')
 end
 local unit, forward = ARGV[2], ARGV[3] == '1'
 if unit ~= 'ms' and unit ~= 's' then return redis.error_reply('INVALID plain_pop: unit') end

@@ -4,7 +4,9 @@
 -- ARGV[1] the new score (text, in the queue's unit), ARGV[2..] the members (at most 1000)
 -- Reply: one status per member: done | not_found
 -- Errors: INVALID on bad ARGV.
-if tonumber(ARGV[1]) == nil then return redis.error_reply('INVALID plain_reschedule: score') end
+local score = tonumber(ARGV[1])
+-- A fraction is fine (a score in s), NaN is not (ZADD would refuse it with an ERR).
+if score == nil or score ~= score then return redis.error_reply('INVALID plain_reschedule: score') end
 if #ARGV - 1 > 1000 then
   return redis.error_reply('INVALID plain_reschedule: at most 1000 members a call')
 end

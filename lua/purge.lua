@@ -5,8 +5,8 @@
 -- ARGV[1] limit (1..1000)
 -- Reply: {deleted, remaining tasks in all three sets}. The caller repeats until 0 remain.
 -- Errors: INVALID on bad ARGV.
-local limit = tonumber(ARGV[1])
-if limit == nil or limit < 1 or limit > 1000 then
+local limit = whole(ARGV[1], 1, 1000)
+if limit == nil then
   return redis.error_reply('INVALID purge: limit must be 1..1000')
 end
 local deleted = 0

@@ -13,9 +13,25 @@
 -- Errors: INVALID when ARGV is malformed.
 local mode = ARGV[1]
 local channel = ARGV[2]
-local n = tonumber(ARGV[3])
-if n == nil or n < 0 or n > 1000 or #ARGV ~= 3 + n * 6 then
+local n = whole(ARGV[3], 0, 1000)
+if n == nil or #ARGV ~= 3 + n * 6 then
   return redis.error_reply('INVALID push: ARGV does not hold n tasks of 6 values')
+end
+if mode ~= 'nx' and mode ~= 'replace' then
+  return redis.error_reply('INVALID push: mode must be nx or replace')
+end
+-- Every task is checked before the first is written: a refusal changes nothing.
+for i = 0, n - 1 do
+  local a = 4 + i * 6
+  if ARGV[a + 2] ~= 'at' and ARGV[a + 2] ~= 'in' then
+    return redis.error_reply('INVALID push: due kind must be at or in')
+  end
+  if whole(ARGV[a + 3], -MAX_MS, MAX_MS) == nil then
+    return redis.error_reply('INVALID push: due value is not a whole number of ms')
+  end
+  if whole(ARGV[a + 4], 0, 1000000000) == nil then
+    return redis.error_reply('INVALID push: max attempts is not a whole number')
+  end
 end
 local now = now_ms()
 local max_payload = config_number(KEYS[5], 'max_payload', 1048576)
@@ -31,7 +47,6 @@ for i = 0, n - 1 do
   local a = 4 + i * 6
   local id, payload, kind, value = ARGV[a], ARGV[a + 1], ARGV[a + 2], tonumber(ARGV[a + 3])
   local max_attempts, backoff = tonumber(ARGV[a + 4]), ARGV[a + 5]
-  if value == nil then return redis.error_reply('INVALID push: due value is not a number') end
   local due = value
   if kind == 'in' then due = now + value end
   local key = KEYS[4] .. id

@@ -6,9 +6,9 @@
 -- Reply: {requeued, dead, more (1 = expired leases remain: call again)}
 -- Errors: INVALID on bad ARGV.
 -- A task with attempts left goes back to pending, due now; one with none left goes to dead.
-local limit = tonumber(ARGV[1])
-if limit == nil or limit < 1 or limit > 1000 then
-  return redis.error_reply('INVALID reap: max tasks must be 1..1000')
+local limit = whole(ARGV[1], 1, 1000)
+if limit == nil or #ARGV ~= 2 then
+  return redis.error_reply('INVALID reap: max tasks must be 1..1000, then the wake channel')
 end
 local now = now_ms()
 local ids = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, limit)

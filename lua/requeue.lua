@@ -6,8 +6,8 @@
 -- ARGV[4..] the ids for "ids" (at most 1000)
 -- Reply: {done, remaining in dead, {one status per given id: done | not_found | pending | active}}
 -- Errors: INVALID on bad ARGV.
-local mode, limit = ARGV[1], tonumber(ARGV[2])
-if limit == nil or limit < 1 or limit > 1000 or (mode ~= 'ids' and mode ~= 'all') then
+local mode, limit = ARGV[1], whole(ARGV[2], 1, 1000)
+if limit == nil or (mode ~= 'ids' and mode ~= 'all') or #ARGV < 3 then
   return redis.error_reply('INVALID requeue: mode and limit')
 end
 if #ARGV - 3 > 1000 then return redis.error_reply('INVALID requeue: at most 1000 ids a call') end

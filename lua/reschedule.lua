@@ -6,8 +6,8 @@
 -- ARGV[3] wake channel, then the ids (at most 1000)
 -- Reply: {due ms, {one status per id: done | not_found | active | dead}}
 -- Errors: INVALID on bad ARGV.
-local kind, value = ARGV[1], tonumber(ARGV[2])
-if value == nil or (kind ~= 'at' and kind ~= 'in') then
+local kind, value = ARGV[1], whole(ARGV[2], -MAX_MS, MAX_MS)
+if value == nil or (kind ~= 'at' and kind ~= 'in') or #ARGV < 3 then
   return redis.error_reply('INVALID reschedule: due kind and value')
 end
 if #ARGV - 3 > 1000 then return redis.error_reply('INVALID reschedule: at most 1000 ids a call') end

@@ -104,27 +104,14 @@ private slots:
         QTest::addColumn<QString>("script");
         QTest::addColumn<QStringList>("keys"); // {"queue"} = the seven of a native queue
         QTest::addColumn<QStringList>("argv");
-        // Findings, each marked QEXPECT_FAIL below: what the script answers instead of
-        // INVALID ("" = it answers INVALID), and what the call changes ("" = nothing).
-        QTest::addColumn<QString>("gap");
-        QTest::addColumn<QString>("damage");
 
         const QStringList queue{"queue"};
         const QStringList plain{"plain"};
         const QStringList plainAndList{"plain", "broker"};
         auto row = [&](const char* name, const QString& script, const QStringList& keys,
-                       const QStringList& argv, const QString& gap = {},
-                       const QString& damage = {}) {
-            QTest::addRow("%s: %s", qPrintable(script), name)
-                << script << keys << argv << gap << damage;
+                       const QStringList& argv) {
+            QTest::addRow("%s: %s", qPrintable(script), name) << script << keys << argv;
         };
-
-        // A row with a gap or damage is a finding: the script does not keep its contract for
-        // that input. The scripts are left as they are; the row fails the day one is fixed
-        // (XPASS), and its marks come off then.
-        const QString notWhole =
-            "an ERR, not INVALID: tonumber() takes the word, the range check lets it through, "
-            "and the Redis command it reaches refuses a count that is not a whole number";
 
         row("n not a number", "push", queue, QStringList{"nx", "", "x"} + task("new"));
         row("n negative", "push", queue, {"nx", "", "-1"});
@@ -135,25 +122,17 @@ private slots:
         row("due value not a number", "push", queue,
             QStringList{"nx", "", "1"} + task("new", "in", "soon"));
         row("due value not a number in the second task", "push", queue,
-            QStringList{"nx", "", "2"} + task("new") + task("new2", "in", "soon"), {},
-            "INVALID comes after the first task's hash is written: it stays, in no set");
+            QStringList{"nx", "", "2"} + task("new") + task("new2", "in", "soon"));
         row("n not whole", "push", queue,
-            QStringList{"nx", "", "1.5"} + task("new") + task("new2").mid(0, 3),
-            "accepted: 3 + 1.5 * 6 values pass the count check, and the first task is pushed",
-            "task 'new' is created");
+            QStringList{"nx", "", "1.5"} + task("new") + task("new2").mid(0, 3));
         row("mode neither nx nor replace", "push", queue,
-            QStringList{"upsert", "", "1"} + task("new"), "accepted: read as nx",
-            "task 'new' is created");
+            QStringList{"upsert", "", "1"} + task("new"));
         row("due kind neither at nor in", "push", queue,
-            QStringList{"nx", "", "1"} + task("new", "later"), "accepted: read as at",
-            "task 'new' is created, due at 0 (1970)");
+            QStringList{"nx", "", "1"} + task("new", "later"));
         row("due value infinite", "push", queue,
-            QStringList{"nx", "", "1"} + task("new", "in", "inf"),
-            "accepted: tonumber('inf') is a number",
-            "task 'new' is created with due -9223372036854775808");
+            QStringList{"nx", "", "1"} + task("new", "in", "inf"));
         row("max attempts not a number", "push", queue,
-            QStringList{"nx", "", "1"} + task("new", "in", "0", "many"),
-            "accepted: read as the queue's default", "task 'new' is created");
+            QStringList{"nx", "", "1"} + task("new", "in", "0", "many"));
 
         row("max not a number", "claim", queue, {"x", "1000", "w", "t"});
         row("max 0", "claim", queue, {"0", "1000", "w", "t"});
@@ -161,12 +140,9 @@ private slots:
         row("lease not a number", "claim", queue, {"1", "soon", "w", "t"});
         row("lease negative", "claim", queue, {"1", "-1", "w", "t"});
         row("no ARGV", "claim", queue, {});
-        row("max not whole", "claim", queue, {"1.5", "1000", "w", "t"}, notWhole);
-        row("max nan", "claim", queue, {"nan", "1000", "w", "t"}, notWhole);
-        row("worker and token missing", "claim", queue, {"1", "1000"},
-            "Lua error: the token base is nil",
-            "the error comes after the due task left pending: it is in no set, its hash still "
-            "says pending");
+        row("max not whole", "claim", queue, {"1.5", "1000", "w", "t"});
+        row("max nan", "claim", queue, {"nan", "1000", "w", "t"});
+        row("worker and token missing", "claim", queue, {"1", "1000"});
 
         row("n not a number", "ack", queue, {"x", "active", "{token}"});
         row("n negative", "ack", queue, {"-1"});
@@ -174,49 +150,36 @@ private slots:
         row("token missing", "ack", queue, {"1", "active"});
         row("a pair too many", "ack", queue, {"0", "active", "{token}"});
         row("no ARGV", "ack", queue, {});
-        row("n not whole", "ack", queue, {"0.5", "active"},
-            "accepted: 1 + 2 * 0.5 values pass the count check, and nothing is acked");
+        row("n not whole", "ack", queue, {"0.5", "active"});
 
         row("retry delay not a number", "nack", queue, {"active", "{token}", "e", "soon", ""});
         row("no retry delay", "nack", queue, {"active", "{token}", "e"});
-        row("retry delay below -1", "nack", queue, {"active", "{token}", "e", "-5", ""},
-            "accepted: any negative delay is read as -1 (the backoff)",
-            "the active task is retried");
-        row("no wake channel", "nack", queue, {"active", "{token}", "e", "0"},
-            "accepted (had the retry been the earliest due, PUBLISH of nil would fail after "
-            "the writes)",
-            "the active task is retried");
-        row("no ARGV", "nack", queue, {}, "Lua error: string.sub of a nil error text");
+        row("retry delay below -1", "nack", queue, {"active", "{token}", "e", "-5", ""});
+        row("no wake channel", "nack", queue, {"active", "{token}", "e", "0"});
+        row("no ARGV", "nack", queue, {});
 
         row("lease not a number", "extend", queue, {"active", "{token}", "soon"});
         row("lease negative", "extend", queue, {"active", "{token}", "-1"});
         row("no ARGV", "extend", queue, {});
-        row("lease infinite", "extend", queue, {"active", "{token}", "inf"},
-            "accepted: tonumber('inf') is a number",
-            "the lease deadline is inf: the task is never reaped");
+        row("lease infinite", "extend", queue, {"active", "{token}", "inf"});
 
         row("max not a number", "reap", queue, {"x", ""});
         row("max 0", "reap", queue, {"0", ""});
         row("max above 1000", "reap", queue, {"1001", ""});
         row("no ARGV", "reap", queue, {});
-        row("max not whole", "reap", queue, {"1.5", ""}, notWhole);
-        row("no wake channel", "reap", queue, {"10"},
-            "accepted (with a lease run out, PUBLISH of nil would fail after the writes)");
+        row("max not whole", "reap", queue, {"1.5", ""});
+        row("no wake channel", "reap", queue, {"10"});
 
         row("more than 1000 ids", "cancel", queue, QStringList{"0"} + many(1001));
-        row("force neither 0 nor 1", "cancel", queue, {"yes", "later"}, "accepted: read as 0",
-            "task 'later' is cancelled");
-        row("no ARGV", "cancel", queue, {}, "accepted: no force flag, no ids, an empty reply");
+        row("force neither 0 nor 1", "cancel", queue, {"yes", "later"});
+        row("no ARGV", "cancel", queue, {});
 
         row("due kind neither at nor in", "reschedule", queue, {"later", "0", "", "later"});
         row("due value not a number", "reschedule", queue, {"in", "soon", "", "later"});
         row("more than 1000 ids", "reschedule", queue, QStringList{"in", "0", ""} + many(1001));
         row("no ARGV", "reschedule", queue, {});
-        row("due value infinite", "reschedule", queue, {"in", "inf", "", "later"},
-            "accepted: tonumber('inf') is a number",
-            "task 'later' gets score inf: it is never due");
-        row("no wake channel", "reschedule", queue, {"in", "0"},
-            "accepted: no ids, an empty status list");
+        row("due value infinite", "reschedule", queue, {"in", "inf", "", "later"});
+        row("no wake channel", "reschedule", queue, {"in", "0"});
 
         row("mode neither ids nor all", "requeue", queue, {"some", "1", "", "dead"});
         row("limit not a number", "requeue", queue, {"all", "x", ""});
@@ -224,11 +187,8 @@ private slots:
         row("limit above 1000", "requeue", queue, {"all", "1001", ""});
         row("more than 1000 ids", "requeue", queue, QStringList{"ids", "1", ""} + many(1001));
         row("no ARGV", "requeue", queue, {});
-        row("limit not whole", "requeue", queue, {"all", "1.5", ""}, notWhole);
-        row("no wake channel", "requeue", queue, {"all", "10"},
-            "accepted (had the revived task been the earliest due, PUBLISH of nil would fail "
-            "after the writes)",
-            "the dead task is requeued");
+        row("limit not whole", "requeue", queue, {"all", "1.5", ""});
+        row("no wake channel", "requeue", queue, {"all", "10"});
 
         row("mode neither ids nor all", "delete_dead", queue, {"some", "1", "dead"});
         row("limit not a number", "delete_dead", queue, {"all", "x"});
@@ -236,14 +196,14 @@ private slots:
         row("limit above 1000", "delete_dead", queue, {"all", "1001"});
         row("more than 1000 ids", "delete_dead", queue, QStringList{"ids", "1"} + many(1001));
         row("no ARGV", "delete_dead", queue, {});
-        row("limit not whole", "delete_dead", queue, {"all", "1.5"}, notWhole);
+        row("limit not whole", "delete_dead", queue, {"all", "1.5"});
 
         row("limit not a number", "purge", queue, {"x"});
         row("limit 0", "purge", queue, {"0"});
         row("limit above 1000", "purge", queue, {"1001"});
         row("no ARGV", "purge", queue, {});
-        row("limit not whole", "purge", queue, {"1.5"}, notWhole);
-        row("limit nan", "purge", queue, {"nan"}, notWhole);
+        row("limit not whole", "purge", queue, {"1.5"});
+        row("limit nan", "purge", queue, {"nan"});
 
         row("max not a number", "plain_pop", plain, {"x", "ms", "0"});
         row("max 0", "plain_pop", plain, {"0", "ms", "0"});
@@ -251,23 +211,19 @@ private slots:
         row("unit neither ms nor s", "plain_pop", plain, {"1", "h", "0"});
         row("forward without the list key", "plain_pop", plain, {"1", "ms", "1"});
         row("no ARGV", "plain_pop", plain, {});
-        row("max not whole", "plain_pop", plain, {"1.5", "ms", "0"}, notWhole);
-        row("forward neither 0 nor 1", "plain_pop", plainAndList, {"1", "ms", "yes"},
-            "accepted: read as 0", "the due member is popped and not forwarded to the list");
+        row("max not whole", "plain_pop", plain, {"1.5", "ms", "0"});
+        row("forward neither 0 nor 1", "plain_pop", plainAndList, {"1", "ms", "yes"});
 
         row("score not a number", "plain_reschedule", plain, {"soon", "m-later"});
         row("more than 1000 members", "plain_reschedule", plain, QStringList{"5"} + many(1001));
         row("no ARGV", "plain_reschedule", plain, {});
-        row("score nan", "plain_reschedule", plain, {"nan", "m-later"},
-            "an ERR, not INVALID: tonumber() takes 'nan', and ZADD refuses it");
+        row("score nan", "plain_reschedule", plain, {"nan", "m-later"});
     }
     void badArgvIsInvalid()
     {
         QFETCH(QString, script);
         QFETCH(QStringList, keys);
         QFETCH(QStringList, argv);
-        QFETCH(QString, gap);
-        QFETCH(QString, damage);
         const Script* s = scriptNamed(script);
         QVERIFY2(s, qPrintable(script));
 
@@ -294,11 +250,7 @@ private slots:
         } catch (const Error& e) {
             outcome = std::string(errorCodeName(e.code())) + ": " + e.what();
         }
-        if (!gap.isEmpty())
-            QEXPECT_FAIL("", qPrintable(gap), Continue);
         QVERIFY2(outcome.rfind("invalid-argument: INVALID", 0) == 0, outcome.c_str());
-        if (!damage.isEmpty())
-            QEXPECT_FAIL("", qPrintable(damage), Continue);
         QCOMPARE(snapshot(m_server), digest);
     }
 
