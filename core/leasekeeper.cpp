@@ -35,21 +35,21 @@ void LeaseKeeper::hold(const ClaimResult& claim)
 
 bool LeaseKeeper::startRunning(const std::string& id)
 {
-    std::lock_guard lock(m_mutex);
-    auto it = m_held.find(id);
-    if (it == m_held.end() || it->second.state == Held::State::Released)
-        return false;
-    it->second.state = Held::State::Running;
-    return true;
+    return advance(id, Held::State::Running);
 }
 
 bool LeaseKeeper::startFinishing(const std::string& id)
+{
+    return advance(id, Held::State::Finishing);
+}
+
+bool LeaseKeeper::advance(const std::string& id, Held::State state)
 {
     std::lock_guard lock(m_mutex);
     auto it = m_held.find(id);
     if (it == m_held.end() || it->second.state == Held::State::Released)
         return false;
-    it->second.state = Held::State::Finishing;
+    it->second.state = state;
     return true;
 }
 

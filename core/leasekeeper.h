@@ -62,6 +62,8 @@ private:
     };
 
     bool anyHeld();
+    // A held task moves on to `state`; false when it is gone or was handed back meanwhile.
+    bool advance(const std::string& id, Held::State state);
     // Extends every lease that is a third of the way through.
     void renew(Queue& queue);
     // Bounded: at most ten reap calls a turn, the rest on the next turn.
