@@ -1,8 +1,8 @@
-#include "connection.h"
+#include <delayq/connection.h>
 
-#include "error.h"
 #include "replyreader.h"
 #include "sigpipeblock.h"
+#include <delayq/error.h>
 
 #include <hiredis.h>
 

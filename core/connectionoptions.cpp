@@ -1,6 +1,6 @@
-#include "connectionoptions.h"
+#include <delayq/connectionoptions.h>
 
-#include "error.h"
+#include <delayq/error.h>
 
 #include <charconv>
 #include <cstdlib>

@@ -5,7 +5,7 @@
 string(REPLACE "|" ";" _names "${SCRIPTS}")
 file(READ "${LUA_DIR}/common.lua" _common)
 set(_out "// Generated from lua/*.lua by core/embedscripts.cmake. Do not edit.\n")
-string(APPEND _out "#include \"script.h\"\n\nnamespace delayq::scripts {\n\n")
+string(APPEND _out "#include <delayq/script.h>\n\nnamespace delayq::scripts {\n\n")
 foreach(_name IN LISTS _names)
   file(READ "${LUA_DIR}/${_name}.lua" _body)
   set(_source "-- delayq script: ${_name}\n${_common}${_body}")

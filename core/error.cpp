@@ -1,4 +1,4 @@
-#include "error.h"
+#include <delayq/error.h>
 
 namespace delayq {
 

@@ -1,6 +1,6 @@
-#include "keys.h"
+#include <delayq/keys.h>
 
-#include "error.h"
+#include <delayq/error.h>
 
 namespace delayq {
 

@@ -1,4 +1,4 @@
-#include "latencyhistogram.h"
+#include <delayq/latencyhistogram.h>
 
 #include <algorithm>
 #include <cmath>

@@ -1,12 +1,12 @@
 #include "leasekeeper.h"
 
-#include "connection.h"
-#include "error.h"
-#include "queue.h"
 #include "reconnectbackoff.h"
 #include "sigpipeblock.h"
 #include "workercontext.h"
 #include "worksource.h"
+#include <delayq/connection.h>
+#include <delayq/error.h>
+#include <delayq/queue.h>
 
 #include <algorithm>
 #include <tuple>

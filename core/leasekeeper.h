@@ -1,6 +1,6 @@
 #pragma once
 
-#include "task.h"
+#include <delayq/task.h>
 
 #include <chrono>
 #include <map>

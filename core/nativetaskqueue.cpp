@@ -1,4 +1,4 @@
-#include "nativetaskqueue.h"
+#include <delayq/nativetaskqueue.h>
 
 namespace delayq {
 

@@ -1,8 +1,8 @@
 #include "nativeworksource.h"
 
-#include "error.h"
 #include "leasekeeper.h"
 #include "workercontext.h"
+#include <delayq/error.h>
 
 #include <algorithm>
 #include <utility>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "queue.h"
 #include "worksource.h"
+#include <delayq/queue.h>
 
 #include <string>
 

@@ -1,9 +1,9 @@
-#include "plainqueue.h"
+#include <delayq/plainqueue.h>
 
-#include "error.h"
-#include "keys.h"
-#include "queue.h"
 #include "sha1.h"
+#include <delayq/error.h>
+#include <delayq/keys.h>
+#include <delayq/queue.h>
 
 #include <cmath>
 #include <cstdio>

@@ -1,6 +1,6 @@
-#include "plaintaskqueue.h"
+#include <delayq/plaintaskqueue.h>
 
-#include "connection.h"
+#include <delayq/connection.h>
 
 namespace delayq {
 

@@ -1,7 +1,7 @@
 #include "plainworksource.h"
 
-#include "error.h"
 #include "workercontext.h"
+#include <delayq/error.h>
 
 #include <string>
 #include <utility>

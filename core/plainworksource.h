@@ -1,7 +1,7 @@
 #pragma once
 
-#include "plainqueue.h"
 #include "worksource.h"
+#include <delayq/plainqueue.h>
 
 #include <memory>
 

@@ -1,8 +1,8 @@
-#include "queue.h"
+#include <delayq/queue.h>
 
-#include "error.h"
-#include "taskid.h"
-#include "timeparse.h"
+#include <delayq/error.h>
+#include <delayq/taskid.h>
+#include <delayq/timeparse.h>
 
 #include <algorithm>
 #include <charconv>

@@ -1,6 +1,6 @@
-#include "reply.h"
+#include <delayq/reply.h>
 
-#include "error.h"
+#include <delayq/error.h>
 
 #include <charconv>
 #include <cmath>

@@ -1,6 +1,6 @@
 #include "replyreader.h"
 
-#include "error.h"
+#include <delayq/error.h>
 
 #include <hiredis.h>
 

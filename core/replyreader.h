@@ -1,6 +1,6 @@
 #pragma once
 
-#include "reply.h"
+#include <delayq/reply.h>
 
 #include <memory>
 #include <optional>

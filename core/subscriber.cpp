@@ -1,9 +1,9 @@
-#include "subscriber.h"
+#include <delayq/subscriber.h>
 
-#include "connection.h"
-#include "error.h"
 #include "replyreader.h"
 #include "sigpipeblock.h"
+#include <delayq/connection.h>
+#include <delayq/error.h>
 
 #include <hiredis.h>
 

@@ -1,4 +1,4 @@
-#include "task.h"
+#include <delayq/task.h>
 
 namespace delayq {
 

@@ -1,4 +1,4 @@
-#include "taskid.h"
+#include <delayq/taskid.h>
 
 #include <array>
 #include <chrono>

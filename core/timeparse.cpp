@@ -1,6 +1,6 @@
-#include "timeparse.h"
+#include <delayq/timeparse.h>
 
-#include "error.h"
+#include <delayq/error.h>
 
 #include <cctype>
 #include <cerrno>

@@ -1,4 +1,4 @@
-#include "utf8.h"
+#include <delayq/utf8.h>
 
 namespace delayq {
 

@@ -1,13 +1,13 @@
-#include "worker.h"
+#include <delayq/worker.h>
 
-#include "error.h"
-#include "keys.h"
 #include "leasekeeper.h"
 #include "reconnectbackoff.h"
 #include "sigpipeblock.h"
-#include "subscriber.h"
 #include "workercontext.h"
 #include "workerthread.h"
+#include <delayq/error.h>
+#include <delayq/keys.h>
+#include <delayq/subscriber.h>
 
 #include <thread>
 

@@ -1,8 +1,8 @@
 #include "workercontext.h"
 
-#include "error.h"
-#include "subscriber.h"
-#include "taskid.h"
+#include <delayq/error.h>
+#include <delayq/subscriber.h>
+#include <delayq/taskid.h>
 
 #include <algorithm>
 #include <cstdio>

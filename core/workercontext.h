@@ -1,7 +1,7 @@
 #pragma once
 
-#include "worker.h"
 #include "workertally.h"
+#include <delayq/worker.h>
 
 #include <atomic>
 #include <chrono>

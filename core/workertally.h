@@ -1,8 +1,8 @@
 #pragma once
 
-#include "error.h"
-#include "latencyhistogram.h"
-#include "worker.h"
+#include <delayq/error.h>
+#include <delayq/latencyhistogram.h>
+#include <delayq/worker.h>
 
 #include <mutex>
 #include <optional>

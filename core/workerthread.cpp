@@ -1,11 +1,11 @@
 #include "workerthread.h"
 
-#include "error.h"
 #include "leasekeeper.h"
 #include "nativeworksource.h"
 #include "plainworksource.h"
 #include "sigpipeblock.h"
 #include "workercontext.h"
+#include <delayq/error.h>
 
 #include <algorithm>
 #include <string>

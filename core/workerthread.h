@@ -1,8 +1,8 @@
 #pragma once
 
-#include "connection.h"
 #include "reconnectbackoff.h"
 #include "worksource.h"
+#include <delayq/connection.h>
 
 #include <chrono>
 #include <cstdint>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "task.h"
-#include "worker.h"
+#include <delayq/task.h>
+#include <delayq/worker.h>
 
 #include <chrono>
 #include <deque>

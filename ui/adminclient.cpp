@@ -1,13 +1,13 @@
 #include "adminclient.h"
 
-#include "connection.h"
-#include "error.h"
 #include "ioworker.h"
 #include "membertext.h"
-#include "plainqueue.h"
-#include "queue.h"
 #include "steppedrequests.h"
 #include "taskrows.h"
+#include <delayq/connection.h>
+#include <delayq/error.h>
+#include <delayq/plainqueue.h>
+#include <delayq/queue.h>
 
 #include <QElapsedTimer>
 

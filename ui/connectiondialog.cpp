@@ -1,9 +1,9 @@
 #include "connectiondialog.h"
 
-#include "connectionoptions.h"
-#include "error.h"
 #include "fielderror.h"
-#include "keys.h"
+#include <delayq/connectionoptions.h>
+#include <delayq/error.h>
+#include <delayq/keys.h>
 
 #include <QCheckBox>
 #include <QComboBox>

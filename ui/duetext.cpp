@@ -1,7 +1,7 @@
 #include "duetext.h"
 
-#include "error.h"
-#include "timeparse.h"
+#include <delayq/error.h>
+#include <delayq/timeparse.h>
 
 #include <QDateTime>
 #include <QObject>

@@ -1,10 +1,10 @@
 #include "findbar.h"
 
-#include "error.h"
 #include "fielderror.h"
-#include "keys.h"
 #include "membertext.h"
-#include "timeparse.h"
+#include <delayq/error.h>
+#include <delayq/keys.h>
+#include <delayq/timeparse.h>
 
 #include <QDateTime>
 #include <QGridLayout>

@@ -1,12 +1,12 @@
 #include "ioworker.h"
 
-#include "connection.h"
-#include "error.h"
-#include "keys.h"
 #include "membertext.h"
-#include "nativetaskqueue.h"
-#include "plaintaskqueue.h"
 #include "taskrows.h"
+#include <delayq/connection.h>
+#include <delayq/error.h>
+#include <delayq/keys.h>
+#include <delayq/nativetaskqueue.h>
+#include <delayq/plaintaskqueue.h>
 
 #include <QTimer>
 

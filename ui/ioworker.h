@@ -1,9 +1,9 @@
 #pragma once
 
 #include "admintypes.h"
-#include "plainqueue.h"
 #include "steppedjob.h"
-#include "taskqueue.h"
+#include <delayq/plainqueue.h>
+#include <delayq/taskqueue.h>
 
 #include <QObject>
 

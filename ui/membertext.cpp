@@ -1,6 +1,6 @@
 #include "membertext.h"
 
-#include "utf8.h"
+#include <delayq/utf8.h>
 
 namespace delayq::ui {
 

@@ -1,12 +1,12 @@
 #include "pushdialog.h"
 
 #include "duetext.h"
-#include "error.h"
 #include "fielderror.h"
 #include "formrows.h"
-#include "keys.h"
-#include "queue.h"
-#include "timeparse.h"
+#include <delayq/error.h>
+#include <delayq/keys.h>
+#include <delayq/queue.h>
+#include <delayq/timeparse.h>
 
 #include <QCheckBox>
 #include <QDateTime>

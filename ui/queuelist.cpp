@@ -1,9 +1,9 @@
 #include "queuelist.h"
 
 #include "adminclient.h"
-#include "error.h"
 #include "fielderror.h"
-#include "keys.h"
+#include <delayq/error.h>
+#include <delayq/keys.h>
 
 #include <QHeaderView>
 #include <QLabel>

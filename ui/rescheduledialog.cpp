@@ -2,9 +2,9 @@
 
 #include "confirmation.h"
 #include "duetext.h"
-#include "error.h"
 #include "fielderror.h"
-#include "timeparse.h"
+#include <delayq/error.h>
+#include <delayq/timeparse.h>
 
 #include <QDateTime>
 #include <QDialogButtonBox>

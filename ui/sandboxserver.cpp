@@ -1,6 +1,6 @@
 #include "sandboxserver.h"
 
-#include "connection.h"
+#include <delayq/connection.h>
 
 #include <QElapsedTimer>
 #include <QTcpServer>

@@ -1,12 +1,12 @@
 #include "steppedrequests.h"
 
-#include "connection.h"
-#include "error.h"
 #include "ioworker.h"
 #include "membertext.h"
-#include "plainqueue.h"
-#include "queue.h"
 #include "taskrows.h"
+#include <delayq/connection.h>
+#include <delayq/error.h>
+#include <delayq/plainqueue.h>
+#include <delayq/queue.h>
 
 #include <algorithm>
 #include <memory>

@@ -2,7 +2,7 @@
 
 #include "formrows.h"
 #include "membertext.h"
-#include "timeparse.h"
+#include <delayq/timeparse.h>
 
 #include <QApplication>
 #include <QClipboard>

@@ -3,7 +3,7 @@
 #include "adminclient.h"
 #include "duetext.h"
 #include "membertext.h"
-#include "timeparse.h"
+#include <delayq/timeparse.h>
 
 #include <QColor>
 #include <QDateTime>

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "admintypes.h"
-#include "plainqueue.h"
-#include "task.h"
+#include <delayq/plainqueue.h>
+#include <delayq/task.h>
 
 #include <QStringList>
 

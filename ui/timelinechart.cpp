@@ -1,7 +1,7 @@
 #include "timelinechart.h"
 
 #include "adminclient.h"
-#include "timeparse.h"
+#include <delayq/timeparse.h>
 
 #include <QDateTime>
 #include <QLabel>

@@ -1,14 +1,14 @@
 #include "workerdock.h"
 
 #include "adminclient.h"
-#include "error.h"
 #include "fielderror.h"
 #include "formrows.h"
 #include "membertext.h"
 #include "plaintooltip.h"
-#include "taskid.h"
-#include "timeparse.h"
-#include "worker.h"
+#include <delayq/error.h>
+#include <delayq/taskid.h>
+#include <delayq/timeparse.h>
+#include <delayq/worker.h>
 
 #include <QComboBox>
 #include <QDateTime>

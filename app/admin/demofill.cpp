@@ -1,14 +1,24 @@
 #include "demofill.h"
 
-#include "connection.h"
-#include "error.h"
-#include "plainqueue.h"
-#include "queue.h"
-#include "sha1.h"
+#include <delayq/connection.h>
+#include <delayq/error.h>
+#include <delayq/plainqueue.h>
+#include <delayq/queue.h>
+
+#include <QCryptographicHash>
 
 #include <algorithm>
 
 namespace {
+
+// Eight hex digits that look like the ids home-grown queues put in their messages.
+std::string demoId(int i)
+{
+    return QCryptographicHash::hash(QByteArray::number(i), QCryptographicHash::Sha1)
+        .toHex()
+        .left(8)
+        .toStdString();
+}
 
 constexpr int kBatch = 10000;
 
@@ -74,7 +84,7 @@ void DemoFill::fillQueue(const std::string& url, const std::string& queue, long 
     // message, score = due ms), for the "Plain sorted sets" group.
     delayq::PlainQueue plain(c, "orders:delay-queue", delayq::PlainQueue::ScoreUnit::Milliseconds);
     for (int i = 0; i < 300; ++i)
-        plain.push({"{\"id\":\"" + delayq::sha1Hex(std::to_string(i)).substr(0, 8) +
-                    "-demo\",\"msg\":\"close unpaid order " + std::to_string(5000 + i) + "\"}"},
+        plain.push({"{\"id\":\"" + demoId(i) + "-demo\",\"msg\":\"close unpaid order " +
+                    std::to_string(5000 + i) + "\"}"},
                    now + (i - 10) * 60000LL);
 }

@@ -3,15 +3,15 @@
 
 #include "adminclient.h"
 #include "connectiondialog.h"
-#include "connectionoptions.h"
 #include "demofill.h"
-#include "error.h"
 #include "mainwindow.h"
 #include "measurement.h"
 #include "passwordstore.h"
 #include "queuelist.h"
 #include "sandboxserver.h"
 #include "sessionstore.h"
+#include <delayq/connectionoptions.h>
+#include <delayq/error.h>
 
 #include <QApplication>
 #include <QCommandLineParser>

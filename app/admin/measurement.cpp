@@ -1,13 +1,13 @@
 #include "measurement.h"
 
 #include "adminclient.h"
-#include "connection.h"
 #include "mainwindow.h"
-#include "queue.h"
 #include "taskmodel.h"
 #include "tasktable.h"
 #include "tasktabs.h"
 #include "timelinechart.h"
+#include <delayq/connection.h>
+#include <delayq/queue.h>
 
 #include <QCoreApplication>
 #include <QDateTime>

@@ -2,8 +2,8 @@
 
 #include "textoutput.h"
 
-#include <error.h>
-#include <timeparse.h>
+#include <delayq/error.h>
+#include <delayq/timeparse.h>
 
 #include <charconv>
 

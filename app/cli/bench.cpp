@@ -1,10 +1,10 @@
 #include "bench.h"
 
-#include <connection.h>
-#include <error.h>
-#include <queue.h>
-#include <taskid.h>
-#include <worker.h>
+#include <delayq/connection.h>
+#include <delayq/error.h>
+#include <delayq/queue.h>
+#include <delayq/taskid.h>
+#include <delayq/worker.h>
 
 #include <algorithm>
 #include <atomic>

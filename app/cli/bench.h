@@ -2,7 +2,7 @@
 
 #include "seeddesign.h"
 
-#include <connectionoptions.h>
+#include <delayq/connectionoptions.h>
 
 #include <functional>
 #include <string>

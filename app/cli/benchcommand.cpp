@@ -2,7 +2,7 @@
 #include "commands.h"
 #include "textoutput.h"
 
-#include <error.h>
+#include <delayq/error.h>
 
 #include <cstdio>
 

@@ -3,7 +3,7 @@
 #include "commands.h"
 #include "textoutput.h"
 
-#include <error.h>
+#include <delayq/error.h>
 
 #include <algorithm>
 #include <cstdio>

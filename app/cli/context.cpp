@@ -1,6 +1,6 @@
 #include "context.h"
 
-#include <timeparse.h>
+#include <delayq/timeparse.h>
 
 #include <cstdio>
 

@@ -3,9 +3,9 @@
 #include "args.h"
 #include "jsonwriter.h"
 
-#include <connection.h>
-#include <plainqueue.h>
-#include <queue.h>
+#include <delayq/connection.h>
+#include <delayq/plainqueue.h>
+#include <delayq/queue.h>
 
 #include <memory>
 #include <string>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <worker.h>
+#include <delayq/worker.h>
 
 #include <functional>
 #include <string>

@@ -1,6 +1,6 @@
 #include "jsonwriter.h"
 
-#include "utf8.h"
+#include <delayq/utf8.h>
 
 #include <cmath>
 #include <cstdio>

@@ -1,8 +1,8 @@
 #include "commands.h"
 #include "textoutput.h"
 
-#include <error.h>
-#include <timeparse.h>
+#include <delayq/error.h>
+#include <delayq/timeparse.h>
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,6 +1,6 @@
 #include "textoutput.h"
 
-#include "utf8.h"
+#include <delayq/utf8.h>
 
 #include <cstdio>
 

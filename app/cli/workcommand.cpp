@@ -2,9 +2,9 @@
 #include "exechandler.h"
 #include "textoutput.h"
 
-#include <error.h>
-#include <timeparse.h>
-#include <worker.h>
+#include <delayq/error.h>
+#include <delayq/timeparse.h>
+#include <delayq/worker.h>
 
 #include <charconv>
 #include <csignal>

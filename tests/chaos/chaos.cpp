@@ -3,10 +3,10 @@
 // At the end every task must have run to completion at least once and none may be left
 // pending, active or dead. It prints what it saw; ctest runs a short form, anyone can run
 // it longer:  tests/chaos/chaos --tasks 50000 --workers 4 --kills 200
-#include "connection.h"
-#include "error.h"
-#include "queue.h"
 #include "redisserver.h"
+#include <delayq/connection.h>
+#include <delayq/error.h>
+#include <delayq/queue.h>
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "error.h"
+#include <delayq/error.h>
 
 #include <QString>
 #include <QTest>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "connection.h"
-#include "queue.h"
 #include "redissuite.h"
+#include <delayq/connection.h>
+#include <delayq/queue.h>
 
 #include <QByteArray>
 

@@ -1,5 +1,5 @@
-#include "connectionoptions.h"
-#include "error.h"
+#include <delayq/connectionoptions.h>
+#include <delayq/error.h>
 
 #include <QTest>
 

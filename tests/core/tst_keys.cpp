@@ -1,5 +1,5 @@
-#include "error.h"
-#include "keys.h"
+#include <delayq/error.h>
+#include <delayq/keys.h>
 
 #include <QTest>
 

@@ -1,8 +1,8 @@
-#include "connection.h"
-#include "error.h"
 #include "expecterror.h"
-#include "queue.h"
 #include "queuesuite.h"
+#include <delayq/connection.h>
+#include <delayq/error.h>
+#include <delayq/queue.h>
 
 #include <QTest>
 

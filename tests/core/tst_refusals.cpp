@@ -1,11 +1,11 @@
 // A server that refuses writes (memory full, a replica, too few replicas) or answers too
 // slowly: every write fails with a clear error, nothing changes, nothing hangs past the
 // configured timeout, and the same connection works again once the server does.
-#include "connection.h"
-#include "error.h"
 #include "expecterror.h"
-#include "queue.h"
 #include "redissuite.h"
+#include <delayq/connection.h>
+#include <delayq/error.h>
+#include <delayq/queue.h>
 
 #include <QElapsedTimer>
 #include <QTest>

@@ -1,5 +1,5 @@
-#include "error.h"
-#include "reply.h"
+#include <delayq/error.h>
+#include <delayq/reply.h>
 
 #include <QTest>
 

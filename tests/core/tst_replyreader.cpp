@@ -1,5 +1,5 @@
-#include "error.h"
 #include "replyreader.h"
+#include <delayq/error.h>
 
 #include <QTest>
 

@@ -1,9 +1,9 @@
-#include "connection.h"
-#include "error.h"
-#include "keys.h"
-#include "queue.h"
 #include "queuesuite.h"
-#include "script.h"
+#include <delayq/connection.h>
+#include <delayq/error.h>
+#include <delayq/keys.h>
+#include <delayq/queue.h>
+#include <delayq/script.h>
 
 #include <QTest>
 

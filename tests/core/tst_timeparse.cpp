@@ -1,5 +1,5 @@
-#include "error.h"
-#include "timeparse.h"
+#include <delayq/error.h>
+#include <delayq/timeparse.h>
 
 #include <QDateTime>
 #include <QTest>

@@ -1,7 +1,7 @@
 // libFuzzer target: decoding Redis replies (RESP) and reading values out of them, as the
 // core does with whatever a server (or something posing as one) sends.
-#include "error.h"
 #include "replyreader.h"
+#include <delayq/error.h>
 
 #include <cstdint>
 #include <cstdlib>

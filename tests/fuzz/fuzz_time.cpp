@@ -1,7 +1,7 @@
 // libFuzzer target: durations and ISO 8601 times. Refusals are Error(InvalidArgument);
 // accepted values stay in the documented ranges.
-#include "error.h"
-#include "timeparse.h"
+#include <delayq/error.h>
+#include <delayq/timeparse.h>
 
 #include <cstdint>
 #include <cstdlib>

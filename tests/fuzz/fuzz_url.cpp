@@ -1,7 +1,7 @@
 // libFuzzer target: the Redis URL parser. Any input must either parse into sane options
 // or be refused with Error(InvalidArgument); and the shown URL never depends on the password.
-#include "connectionoptions.h"
-#include "error.h"
+#include <delayq/connectionoptions.h>
+#include <delayq/error.h>
 
 #include <cstdint>
 #include <cstdlib>

@@ -2,10 +2,10 @@
 // (SLOWLOG, microseconds), at the batch sizes the core uses. The target is < 5 ms for every
 // script on a 1,000,000-task queue. ctest runs it on a small queue to keep it working:
 //   tests/limits/scriptlimits --tasks 1000000
-#include "connection.h"
-#include "error.h"
-#include "queue.h"
 #include "redisserver.h"
+#include <delayq/connection.h>
+#include <delayq/error.h>
+#include <delayq/queue.h>
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -1,9 +1,9 @@
-#include "connection.h"
-#include "error.h"
-#include "plainqueue.h"
-#include "queue.h"
 #include "redissuite.h"
 #include "sha1.h"
+#include <delayq/connection.h>
+#include <delayq/error.h>
+#include <delayq/plainqueue.h>
+#include <delayq/queue.h>
 
 #include <QTest>
 

@@ -1,11 +1,9 @@
 #include "adminclient.h"
-#include "connection.h"
 #include "connectiondialog.h"
 #include "connectionstatus.h"
 #include "fielderror.h"
 #include "mainwindow.h"
 #include "pushdialog.h"
-#include "queue.h"
 #include "queuelist.h"
 #include "redisserver.h"
 #include "rescheduledialog.h"
@@ -18,6 +16,8 @@
 #include "timelinechart.h"
 #include "windowsuite.h"
 #include "workerdock.h"
+#include <delayq/connection.h>
+#include <delayq/queue.h>
 
 #include <QAction>
 #include <QComboBox>

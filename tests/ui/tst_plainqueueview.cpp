@@ -1,13 +1,10 @@
 #include "adminclient.h"
-#include "connection.h"
 #include "fielderror.h"
 #include "findbar.h"
 #include "historychart.h"
 #include "mainwindow.h"
 #include "plainkeybar.h"
-#include "plainqueue.h"
 #include "pushdialog.h"
-#include "queue.h"
 #include "queuelist.h"
 #include "redisserver.h"
 #include "rescheduledialog.h"
@@ -18,6 +15,9 @@
 #include "tasktabs.h"
 #include "windowsuite.h"
 #include "workerdock.h"
+#include <delayq/connection.h>
+#include <delayq/plainqueue.h>
+#include <delayq/queue.h>
 
 #include <QAbstractItemModel>
 #include <QComboBox>

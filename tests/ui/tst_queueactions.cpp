@@ -1,15 +1,15 @@
 #include "adminclient.h"
 #include "bulkaction.h"
-#include "connection.h"
 #include "mainwindow.h"
 #include "purgedialog.h"
-#include "queue.h"
 #include "queueactions.h"
 #include "redisserver.h"
 #include "taskmodel.h"
 #include "tasktable.h"
 #include "tasktabs.h"
 #include "windowsuite.h"
+#include <delayq/connection.h>
+#include <delayq/queue.h>
 
 #include <QAction>
 #include <QLabel>

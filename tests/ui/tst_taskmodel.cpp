@@ -1,9 +1,9 @@
 #include "adminclient.h"
-#include "connection.h"
-#include "queue.h"
 #include "redisserver.h"
 #include "taskmodel.h"
 #include "tasktable.h"
+#include <delayq/connection.h>
+#include <delayq/queue.h>
 
 #include <QAbstractItemModelTester>
 #include <QDateTime>

@@ -1,5 +1,5 @@
 #include "redissuite.h"
-#include "worker.h"
+#include <delayq/worker.h>
 
 #include <QDateTime>
 #include <QTest>

@@ -1,8 +1,8 @@
-#include "connection.h"
-#include "error.h"
-#include "queue.h"
 #include "redissuite.h"
-#include "worker.h"
+#include <delayq/connection.h>
+#include <delayq/error.h>
+#include <delayq/queue.h>
+#include <delayq/worker.h>
 
 #include <QTest>
 

@@ -1,13 +1,13 @@
 #include "windowfixture.h"
 
 #include "adminclient.h"
-#include "connection.h"
 #include "mainwindow.h"
-#include "queue.h"
 #include "taskactions.h"
 #include "taskmodel.h"
 #include "tasktable.h"
 #include "tasktabs.h"
+#include <delayq/connection.h>
+#include <delayq/queue.h>
 
 #include <QItemSelectionModel>
 #include <QSignalSpy>

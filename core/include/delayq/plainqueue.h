@@ -1,6 +1,6 @@
 #pragma once
 
-#include "connection.h"
+#include <delayq/connection.h>
 
 #include <optional>
 #include <string>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "connectionoptions.h"
-#include "latencyhistogram.h"
-#include "plainqueue.h"
-#include "task.h"
+#include <delayq/connectionoptions.h>
+#include <delayq/latencyhistogram.h>
+#include <delayq/plainqueue.h>
+#include <delayq/task.h>
 
 #include <chrono>
 #include <functional>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "queue.h"
-#include "taskqueue.h"
+#include <delayq/queue.h>
+#include <delayq/taskqueue.h>
 
 namespace delayq {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "connectionoptions.h"
+#include <delayq/connectionoptions.h>
 
 #include <chrono>
 #include <memory>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "connectionoptions.h"
-#include "error.h"
-#include "reply.h"
-#include "script.h"
+#include <delayq/connectionoptions.h>
+#include <delayq/error.h>
+#include <delayq/reply.h>
+#include <delayq/script.h>
 
 #include <chrono>
 #include <memory>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "plainqueue.h"
-#include "taskqueue.h"
+#include <delayq/plainqueue.h>
+#include <delayq/taskqueue.h>
 
 namespace delayq {
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "connection.h"
-#include "keys.h"
-#include "task.h"
+#include <delayq/connection.h>
+#include <delayq/keys.h>
+#include <delayq/task.h>
 
 #include <optional>
 #include <string>
