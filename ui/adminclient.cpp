@@ -92,9 +92,10 @@ void AdminClient::post(std::function<void()> job)
     m_io->post(std::move(job));
 }
 
-QString AdminClient::guarded(const std::function<void(delayq::Connection&)>& job)
+RequestError AdminClient::guarded(const QString& operation,
+                                  const std::function<void(delayq::Connection&)>& job)
 {
-    return m_io->guarded(job);
+    return m_io->guarded(operation, job);
 }
 
 void AdminClient::connectTo(const ConnectionSettings& settings)
@@ -115,7 +116,7 @@ void AdminClient::listQueues(quint64 tag)
     post([this, tag] {
         QueueListResult result;
         result.tag = tag;
-        result.error = guarded([&](delayq::Connection& c) {
+        result.error = guarded(tr("list queues"), [&](delayq::Connection& c) {
             const std::string prefix = m_io->prefix();
             auto names = delayq::Queue::listQueues(c, prefix, 10000);
             for (const auto& s : delayq::Queue::summaries(c, names, prefix))
@@ -151,7 +152,7 @@ void AdminClient::loadPages(quint64 tag, const QString& queue, TaskSetKind set,
         result.tag = tag;
         result.queue = queue;
         result.set = set;
-        result.error = guarded([&](delayq::Connection& c) {
+        result.error = guarded(tr("load tasks"), [&](delayq::Connection& c) {
             const auto q = m_io->queueFor(c, queue);
             result.total = q->size(TaskRows::toCore(set));
             for (qint64 offset : offsets) {
@@ -173,7 +174,7 @@ void AdminClient::loadCounts(quint64 tag, const QString& queue)
         CountsResult result;
         result.tag = tag;
         result.queue = queue;
-        result.error = guarded([&](delayq::Connection& c) {
+        result.error = guarded(tr("count tasks"), [&](delayq::Connection& c) {
             const auto q = m_io->queueFor(c, queue);
             const delayq::QueueCounts counts = q->counts();
             result.pending = counts.pending;
@@ -198,7 +199,7 @@ void AdminClient::loadHistogram(quint64 tag, const QString& queue, qint64 fromMs
         result.toMs = toMs;
         QElapsedTimer timer;
         timer.start();
-        result.error = guarded([&](delayq::Connection& c) {
+        result.error = guarded(tr("load the timeline"), [&](delayq::Connection& c) {
             // Now first: a task that falls due during the reads is not counted as overdue.
             result.serverNow = c.serverNowMs();
             const qint64 now = result.serverNow;
@@ -234,7 +235,7 @@ void AdminClient::loadHistory(quint64 tag, const QString& queue, qint64 fromMinu
         result.tag = tag;
         result.queue = queue;
         result.fromMinute = fromMinute;
-        result.error = guarded([&](delayq::Connection& c) {
+        result.error = guarded(tr("load the history"), [&](delayq::Connection& c) {
             delayq::Queue q(c, ss(queue), m_io->prefix());
             for (const auto& m : q.history(fromMinute, toMinute)) {
                 auto value = [&](const char* name) {
@@ -255,7 +256,7 @@ void AdminClient::loadTask(quint64 tag, const QString& queue, const QString& id)
         TaskResult result;
         result.tag = tag;
         result.queue = queue;
-        result.error = guarded([&](delayq::Connection& c) {
+        result.error = guarded(tr("load the task"), [&](delayq::Connection& c) {
             auto found = m_io->queueFor(c, queue)->find(MemberText::toBytes(id));
             if (!found)
                 return;
@@ -274,7 +275,7 @@ void AdminClient::locateTime(quint64 tag, const QString& queue, TaskSetKind set,
         result.tag = tag;
         result.queue = queue;
         result.set = set;
-        result.error = guarded([&](delayq::Connection& c) {
+        result.error = guarded(tr("find a time"), [&](delayq::Connection& c) {
             const auto q = m_io->queueFor(c, queue);
             const long long size = q->size(TaskRows::toCore(set));
             const long long rank = q->rankOfScore(TaskRows::toCore(set), ms);
@@ -292,7 +293,7 @@ void AdminClient::locateId(quint64 tag, const QString& queue, const QString& id)
         result.tag = tag;
         result.queue = queue;
         result.id = id;
-        result.error = guarded([&](delayq::Connection& c) {
+        result.error = guarded(tr("find a task"), [&](delayq::Connection& c) {
             const auto q = m_io->queueFor(c, queue);
             const std::string bytes = MemberText::toBytes(id);
             auto found = q->find(bytes);
@@ -310,9 +311,9 @@ void AdminClient::push(quint64 tag, const PushSpec& spec)
     post([this, tag, spec] {
         ActionResult result;
         result.tag = tag;
-        result.action = QStringLiteral("push");
+        result.action = TaskAction::Push;
         result.queue = spec.queue;
-        result.error = guarded([&](delayq::Connection& c) {
+        result.error = guarded(tr("push"), [&](delayq::Connection& c) {
             result.serverNow = c.serverNowMs();
             const auto q = m_io->queueFor(c, spec.queue);
             std::vector<delayq::PushRequest> requests;
@@ -332,9 +333,7 @@ void AdminClient::push(quint64 tag, const PushSpec& spec)
                 requests.push_back(std::move(r));
             }
             for (const auto& r : q->push(requests))
-                result.outcomes.append({MemberText::fromBytes(r.id),
-                                        QString::fromLatin1(delayq::pushStatusName(r.status)),
-                                        r.due});
+                result.outcomes.append({MemberText::fromBytes(r.id), outcomeOf(r.status), r.due});
         });
         deliver(&AdminClient::actionFinished, result);
     });
@@ -342,7 +341,7 @@ void AdminClient::push(quint64 tag, const PushSpec& spec)
 
 void AdminClient::cancel(quint64 tag, const QString& queue, const QStringList& ids)
 {
-    idAction(tag, QStringLiteral("cancel"), queue, [this, queue, ids](delayq::Connection& c) {
+    idAction(tag, TaskAction::Cancel, queue, [this, queue, ids](delayq::Connection& c) {
         return m_io->queueFor(c, queue)->cancel(TaskRows::ids(ids));
     });
 }
@@ -350,7 +349,7 @@ void AdminClient::cancel(quint64 tag, const QString& queue, const QStringList& i
 void AdminClient::reschedule(quint64 tag, const QString& queue, const QStringList& ids,
                              qint64 dueAtMs, qint64 delayMs)
 {
-    idAction(tag, QStringLiteral("reschedule"), queue,
+    idAction(tag, TaskAction::Reschedule, queue,
              [this, queue, ids, dueAtMs, delayMs](delayq::Connection& c) {
                  std::optional<long long> at;
                  if (dueAtMs >= 0)
@@ -361,25 +360,26 @@ void AdminClient::reschedule(quint64 tag, const QString& queue, const QStringLis
 
 void AdminClient::requeue(quint64 tag, const QString& queue, const QStringList& ids)
 {
-    idAction(tag, QStringLiteral("requeue"), queue, [this, queue, ids](delayq::Connection& c) {
+    idAction(tag, TaskAction::Requeue, queue, [this, queue, ids](delayq::Connection& c) {
         return delayq::Queue(c, ss(queue), m_io->prefix()).requeue(TaskRows::ids(ids));
     });
 }
 
 void AdminClient::deleteDead(quint64 tag, const QString& queue, const QStringList& ids)
 {
-    idAction(tag, QStringLiteral("delete-dead"), queue, [this, queue, ids](delayq::Connection& c) {
+    idAction(tag, TaskAction::DeleteDead, queue, [this, queue, ids](delayq::Connection& c) {
         return delayq::Queue(c, ss(queue), m_io->prefix()).deleteDead(TaskRows::ids(ids));
     });
 }
 
-void AdminClient::idAction(quint64 tag, const QString& action, const QString& queue,
+void AdminClient::idAction(quint64 tag, TaskAction action, const QString& queue,
                            std::function<std::vector<delayq::IdResult>(delayq::Connection&)> run)
 {
     post([this, tag, action, queue, run] {
         ActionResult result{tag, action, queue, {}, {}};
-        result.error =
-            guarded([&](delayq::Connection& c) { result.outcomes = TaskRows::outcomes(run(c)); });
+        result.error = guarded(actionVerb(action), [&](delayq::Connection& c) {
+            result.outcomes = TaskRows::outcomes(run(c));
+        });
         deliver(&AdminClient::actionFinished, result);
     });
 }

@@ -115,7 +115,8 @@ private:
     // Runs job on the I/O thread.
     void post(std::function<void()> job);
     // Runs job with the connection on the I/O thread: the error text, "" when fine.
-    QString guarded(const std::function<void(delayq::Connection&)>& job);
+    RequestError guarded(const QString& operation,
+                         const std::function<void(delayq::Connection&)>& job);
     // Emits a signal on the client's own thread (not the I/O thread), so every receiver,
     // direct connections included, runs where the client lives.
     template <typename... Args, typename... Values>
@@ -131,7 +132,7 @@ private:
     void startBulk(quint64 tag, BulkAction action, const QString& queue, qint64 limit, int batch);
     void run(SteppedJob job);
     // An action on a list of ids, answered by actionFinished with one outcome per id.
-    void idAction(quint64 tag, const QString& action, const QString& queue,
+    void idAction(quint64 tag, TaskAction action, const QString& queue,
                   std::function<std::vector<delayq::IdResult>(delayq::Connection&)> run);
 
     // The I/O thread, named for debuggers; the worker on it is deleted when it finishes.

@@ -5,6 +5,9 @@
 #include <QMetaType>
 #include <QString>
 
+#include "requesterror.h"
+#include "taskoutcome.h"
+
 // Plain value types that cross from the I/O thread to the GUI thread in signals.
 // Every result carries the tag of its request, so a view only takes its own answers.
 
@@ -65,7 +68,7 @@ struct QueueListResult
 {
     quint64 tag = 0;
     QList<QueueRow> queues;
-    QString error;
+    RequestError error;
 };
 
 // A sorted set outside the delayq prefix whose scores look like due times.
@@ -81,7 +84,7 @@ struct PlainDiscoveryResult
     quint64 tag = 0;
     QList<PlainKeyRow> keys;
     bool complete = false; // the whole keyspace was scanned within the step budget
-    QString error;
+    RequestError error;
 };
 
 // One step of a search through a plain key's members; the GUI appends `matches`.
@@ -96,7 +99,7 @@ struct PlainScanResult
     bool complete = false;  // every member was read
     bool capped = false;    // stopped at the most matches one search shows
     bool cancelled = false;
-    QString error;
+    RequestError error;
 };
 
 struct PageResult
@@ -107,7 +110,7 @@ struct PageResult
     qint64 total = 0;
     QList<qint64> offsets; // the first rank of each page
     QList<QList<TaskRow>> pages;
-    QString error;
+    RequestError error;
 };
 
 struct CountsResult
@@ -120,7 +123,7 @@ struct CountsResult
     qint64 dead = 0;
     qint64 earliest = -1; // due time of the earliest pending task, -1 when empty
     qint64 serverNow = 0;
-    QString error;
+    RequestError error;
 };
 
 struct HistogramResult
@@ -138,7 +141,7 @@ struct HistogramResult
     int nowBucket = -1;
     qint64 nowBucketOverdue = 0;
     qint64 elapsedUs = 0; // time spent on the I/O thread, for the measure mode
-    QString error;
+    RequestError error;
 };
 
 struct HistoryResult
@@ -148,7 +151,7 @@ struct HistoryResult
     qint64 fromMinute = 0;
     QList<qint64> acked;
     QList<qint64> failed; // retried + died
-    QString error;
+    RequestError error;
 };
 
 struct LocateResult
@@ -158,7 +161,7 @@ struct LocateResult
     TaskSetKind set = TaskSetKind::Pending;
     qint64 row = -1; // -1: not found
     QString id;
-    QString error;
+    RequestError error;
 };
 
 struct TaskResult
@@ -168,23 +171,23 @@ struct TaskResult
     bool found = false;
     TaskSetKind set = TaskSetKind::Pending;
     TaskRow task; // whole payload
-    QString error;
+    RequestError error;
 };
 
 struct IdOutcome
 {
     QString id;
-    QString status;  // done, not-found, active, dead, pending, created, exists, ...
+    TaskOutcome outcome = TaskOutcome::Done;
     qint64 due = -1; // push: the task's due time (ms), -1 when not known
 };
 
 struct ActionResult
 {
     quint64 tag = 0;
-    QString action; // push, cancel, reschedule, requeue, delete-dead
+    TaskAction action = TaskAction::Push;
     QString queue;
     QList<IdOutcome> outcomes;
-    QString error;
+    RequestError error;
     qint64 serverNow = 0; // push: when it ran, for "due in 45m"
 };
 

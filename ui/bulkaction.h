@@ -3,6 +3,8 @@
 #include <QMetaType>
 #include <QString>
 
+#include "requesterror.h"
+
 namespace delayq::ui {
 
 // A queue-wide change the admin client runs in bounded steps.
@@ -22,7 +24,7 @@ struct BulkActionResult
     qint64 done = 0;
     qint64 left = 0; // still there at the end: arrived (or died) while it ran, or cancelled
     bool cancelled = false;
-    QString error;
+    RequestError error;
 };
 
 } // namespace delayq::ui

@@ -181,7 +181,7 @@ void FindBar::addSearchStep(const PlainScanResult& step)
     }
     setSearching(false);
     if (!step.error.isEmpty()) {
-        m_status->setText(tr("search stopped: %1").arg(step.error));
+        m_status->setText(tr("search stopped: %1").arg(step.error.message));
     } else if (step.cancelled) {
         m_status->setText(tr("stopped: %1").arg(found));
     } else if (step.capped) {

@@ -60,31 +60,37 @@ void IoWorker::connectTo(const ConnectionSettings& settings)
     m_heartbeat->start();
     heartbeat();
     if (!m_up)
-        emit disconnected(tr("cannot reach %1: retrying every 2 s").arg(m_displayUrl));
+        emit disconnected(connectionErrorText(m_displayUrl, tr("retrying every 2 s")));
 }
 
-QString IoWorker::guarded(const std::function<void(delayq::Connection&)>& job)
+RequestError IoWorker::guarded(const QString& operation,
+                               const std::function<void(delayq::Connection&)>& job)
 {
     if (!m_connection)
-        return tr("not connected: choose a server first");
+        return RequestError::other(delayq::ErrorCode::Connection,
+                                   tr("not connected: choose a server first"), operation);
     // While the server is away only the heartbeat tries to reach it, so queued requests
     // fail at once instead of each waiting out a connect timeout.
     if (!m_up)
-        return tr("not connected to %1 (reconnecting)").arg(m_displayUrl);
+        return RequestError::other(delayq::ErrorCode::Connection,
+                                   tr("not connected to %1 (reconnecting)").arg(m_displayUrl),
+                                   operation);
     try {
         job(*m_connection);
         return {};
     } catch (const delayq::Error& e) {
-        const QString message = QString::fromUtf8(e.what());
+        RequestError error = RequestError::fromCore(e, operation);
         if (e.isUnreachable()) {
-            markDown(message);
+            markDown(error.message);
         } else if (e.code() == delayq::ErrorCode::NoPermission && !m_settings.readOnly) {
             m_readOnly = true;
-            emit readOnlyDetected(tr("the server refused a write for this user: %1").arg(message));
+            emit readOnlyDetected(
+                tr("the server refused a write for this user: %1").arg(error.message));
         }
-        return message;
+        return error;
     } catch (const std::exception& e) {
-        return QString::fromUtf8(e.what());
+        return RequestError::other(delayq::ErrorCode::Protocol, QString::fromUtf8(e.what()),
+                                   operation);
     }
 }
 
@@ -106,12 +112,16 @@ void IoWorker::step(SteppedJob job, int connection)
     }
     // What was asked for was counted on the server it started on, not on a new one.
     if (connection != m_connectionNumber) {
-        job.finished(SteppedJob::End::ServerChanged,
-                     tr("stopped: the app connected to another server meanwhile"));
+        job.finished(
+            SteppedJob::End::ServerChanged,
+            RequestError::other(delayq::ErrorCode::Connection,
+                                tr("stopped: the app connected to another server meanwhile"),
+                                job.operation));
         return;
     }
     bool more = false;
-    const QString error = guarded([&](delayq::Connection& c) { more = job.step(c); });
+    const RequestError error =
+        guarded(job.operation, [&](delayq::Connection& c) { more = job.step(c); });
     if (error.isEmpty() && more) {
         job.progressed();
         post([this, job, connection] { step(job, connection); });
@@ -181,7 +191,7 @@ void IoWorker::setPlainKey(const QString& key, const QString& unit)
                                              : delayq::PlainQueue::ScoreUnit::Milliseconds;
     // No unit given (e.g. --plain on the command line): read it off the key's scores.
     if (unit.isEmpty() && !key.isEmpty())
-        guarded([&](delayq::Connection& c) {
+        guarded(tr("read the scores of %1").arg(key), [&](delayq::Connection& c) {
             m_plainUnit = delayq::PlainQueue::detectUnit(c, MemberText::toBytes(key));
         });
     emit plainKeySet(key, QString::fromLatin1(delayq::PlainQueue::unitName(m_plainUnit)));

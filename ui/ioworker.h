@@ -40,7 +40,8 @@ public:
     // Runs job with the connection. A lost connection is reported once and left to the
     // heartbeat; an ACL refusal of a write makes the session read-only. Returns the error
     // text for the result, "" when it went through.
-    QString guarded(const std::function<void(delayq::Connection&)>& job);
+    RequestError guarded(const QString& operation,
+                         const std::function<void(delayq::Connection&)>& job);
     // Starts a stepped job (see SteppedJob); it ends by itself on a change of server.
     void run(SteppedJob job);
 

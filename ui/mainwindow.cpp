@@ -362,7 +362,7 @@ void MainWindow::onCounts(const CountsResult& result)
         return;
     m_countsInFlight = false;
     if (!result.error.isEmpty()) {
-        statusBar()->showMessage(result.error, 8000);
+        statusBar()->showMessage(result.error.text(), 8000);
         return;
     }
     m_tabs->setCounts(result);

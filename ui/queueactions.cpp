@@ -138,7 +138,8 @@ void QueueActions::onCounts(const CountsResult& counts)
     const QString queue = counts.queue;
     if (!counts.error.isEmpty()) {
         emit resultReported(
-            tr("Could not read the counts of queue %1: %2").arg(queue, counts.error), false);
+            tr("Could not read the counts of queue %1: %2").arg(queue, counts.error.message),
+            false);
         return;
     }
     if (m_asked == BulkAction::Purge) {
@@ -285,7 +286,7 @@ QString QueueActions::summarize(const BulkActionResult& r)
         break;
     }
     if (!r.error.isEmpty())
-        return tr("Stopped by an error: %1 %2").arg(r.error, done);
+        return tr("Stopped by an error: %1 %2").arg(r.error.message, done);
     if (r.cancelled)
         return tr("Cancelled: %1 The rest are still there.").arg(done);
     // It stops at the count that was confirmed; what came since is the operator's call.

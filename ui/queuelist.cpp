@@ -206,7 +206,7 @@ void QueueList::onPlainDiscovered(const PlainDiscoveryResult& result)
         return;
     m_discovering = false;
     if (!result.error.isEmpty()) {
-        m_plainLabel->setText(tr("Plain sorted sets (%1)").arg(result.error));
+        m_plainLabel->setText(tr("Plain sorted sets (%1)").arg(result.error.message));
         return;
     }
     m_plainLabel->setText(result.complete ? tr("Plain sorted sets")
@@ -230,7 +230,7 @@ void QueueList::onListed(const QueueListResult& result)
         return;
     m_inFlight = false;
     if (!result.error.isEmpty()) {
-        m_error->setError(result.error);
+        m_error->setError(result.error.message);
         return;
     }
     // Update rows in place so the selection and the scroll position stay.

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "requesterror.h"
+
 #include <QString>
 
 #include <functional>
@@ -28,8 +30,10 @@ struct SteppedJob
     std::function<bool(delayq::Connection&)> step;
     // After each step that leaves more to do.
     std::function<void()> progressed = [] {};
+    // What the job does, for the error it may end with ("purge", "search members").
+    QString operation;
     // Once, at the end; error is empty unless a step failed.
-    std::function<void(End end, const QString& error)> finished;
+    std::function<void(End end, const RequestError& error)> finished;
 };
 
 } // namespace delayq::ui

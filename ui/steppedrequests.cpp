@@ -26,6 +26,7 @@ SteppedJob SteppedRequests::discovery(IoWorker* io, quint64 tag, int maxSteps, i
     state->result.tag = tag;
     state->stepsLeft = maxSteps;
     SteppedJob job;
+    job.operation = QObject::tr("find plain sorted sets");
     job.step = [io, state, count](delayq::Connection& c) {
         for (const auto& k : delayq::PlainQueue::discover(c, state->cursor, io->prefix(), count))
             state->result.keys.append({MemberText::fromBytes(k.key),
@@ -33,7 +34,7 @@ SteppedJob SteppedRequests::discovery(IoWorker* io, quint64 tag, int maxSteps, i
                                        k.size});
         return state->cursor != "0" && --state->stepsLeft > 0;
     };
-    job.finished = [state, done](SteppedJob::End, const QString& error) {
+    job.finished = [state, done](SteppedJob::End, const RequestError& error) {
         state->result.error = error;
         state->result.complete = error.isEmpty() && state->cursor == "0";
         done(state->result);
@@ -59,6 +60,7 @@ SteppedJob SteppedRequests::memberSearch(IoWorker* io, quint64 tag, const QStrin
     state->result.key = key;
     state->needle = MemberText::toBytes(text);
     SteppedJob job;
+    job.operation = QObject::tr("search members");
     job.cancelled = std::move(cancelled);
     job.step = [io, state, maxMatches, count](delayq::Connection& c) {
         PlainScanResult& result = state->result;
@@ -94,7 +96,7 @@ SteppedJob SteppedRequests::memberSearch(IoWorker* io, quint64 tag, const QStrin
         if (state->result.scanned > 0)
             report(state->result);
     };
-    job.finished = [state, report](SteppedJob::End end, const QString& error) {
+    job.finished = [state, report](SteppedJob::End end, const RequestError& error) {
         PlainScanResult& result = state->result;
         if (end != SteppedJob::End::Done)
             result.matches.clear(); // already reported with the step that found them
@@ -120,6 +122,9 @@ SteppedJob SteppedRequests::bulkChange(IoWorker* io, quint64 tag, BulkAction act
     result->queue = queue;
     result->total = limit;
     SteppedJob job;
+    job.operation = action == BulkAction::Purge         ? QObject::tr("purge")
+                    : action == BulkAction::RequeueDead ? QObject::tr("requeue dead tasks")
+                                                        : QObject::tr("delete dead tasks");
     job.cancelled = std::move(cancelled);
     job.step = [io, result, batch](delayq::Connection& c) {
         delayq::Queue q(c, TaskRows::bytes(result->queue), io->prefix());
@@ -136,7 +141,7 @@ SteppedJob SteppedRequests::bulkChange(IoWorker* io, quint64 tag, BulkAction act
         return done.done > 0 && result->left > 0 && result->done < result->total;
     };
     job.progressed = [result, progressed] { progressed(*result); };
-    job.finished = [result, finished](SteppedJob::End end, const QString& error) {
+    job.finished = [result, finished](SteppedJob::End end, const RequestError& error) {
         result->cancelled = end == SteppedJob::End::Cancelled;
         result->error = error;
         finished(*result);

@@ -21,35 +21,45 @@ namespace delayq::ui {
 
 namespace {
 
-QString describe(const QString& status, const QString& action)
+QString describe(TaskOutcome outcome, TaskAction action)
 {
-    if (status == QLatin1String("not_found"))
+    switch (outcome) {
+    case TaskOutcome::NotFound:
         return QObject::tr("no longer existed");
-    if (status == QLatin1String("active"))
-        return action == QLatin1String("push")
+    case TaskOutcome::Active:
+        return action == TaskAction::Push
                    ? QObject::tr("were running, so not replaced")
                    : QObject::tr("were already running and were not changed");
-    if (status == QLatin1String("dead"))
+    case TaskOutcome::Dead:
         return QObject::tr("were dead (requeue them from the Dead tab)");
-    if (status == QLatin1String("pending"))
+    case TaskOutcome::Pending:
         return QObject::tr("were pending, not dead");
-    if (status == QLatin1String("exists"))
+    case TaskOutcome::Exists:
         return QObject::tr("already existed with that id and were left as they were");
-    if (status == QLatin1String("too_large"))
+    case TaskOutcome::TooLarge:
         return QObject::tr("were larger than the queue's max_payload");
-    return status;
+    case TaskOutcome::Done:
+    case TaskOutcome::Created:
+    case TaskOutcome::Replaced:
+        break;
+    }
+    return outcomeName(outcome);
 }
 
-QString pastTense(const QString& action)
+QString pastTense(TaskAction action)
 {
-    if (action == QLatin1String("push"))
+    switch (action) {
+    case TaskAction::Push:
         return QObject::tr("Pushed");
-    if (action == QLatin1String("cancel"))
+    case TaskAction::Cancel:
         return QObject::tr("Cancelled");
-    if (action == QLatin1String("reschedule"))
+    case TaskAction::Reschedule:
         return QObject::tr("Rescheduled");
-    if (action == QLatin1String("requeue"))
+    case TaskAction::Requeue:
         return QObject::tr("Requeued");
+    case TaskAction::DeleteDead:
+        break;
+    }
     return QObject::tr("Deleted");
 }
 
@@ -329,11 +339,11 @@ quint64 TaskActions::track()
 QString TaskActions::summarize(const ActionResult& result, bool utc)
 {
     if (!result.error.isEmpty())
-        return tr("Could not %1: %2").arg(result.action, result.error);
-    if (result.action == QLatin1String("push") && result.outcomes.size() == 1) {
+        return tr("Could not %1: %2").arg(actionVerb(result.action), result.error.message);
+    if (result.action == TaskAction::Push && result.outcomes.size() == 1) {
         const IdOutcome& pushed = result.outcomes.first();
-        const bool created = pushed.status == QLatin1String("created");
-        if ((created || pushed.status == QLatin1String("replaced")) && pushed.due >= 0) {
+        const bool created = pushed.outcome == TaskOutcome::Created;
+        if (succeeded(pushed.outcome) && pushed.due >= 0) {
             const QString id = MemberText::displayText(pushed.id.left(80));
             const QString when = DueText::describe(pushed.due, result.serverNow, utc);
             return created
@@ -341,20 +351,19 @@ QString TaskActions::summarize(const ActionResult& result, bool utc)
                        : tr("Replaced %1, now due %2, in queue %3.").arg(id, when, result.queue);
         }
     }
-    QMap<QString, int> byStatus;
-    for (const auto& o : result.outcomes)
-        ++byStatus[o.status];
+    QMap<TaskOutcome, int> byOutcome;
+    int done = 0;
+    for (const auto& o : result.outcomes) {
+        ++byOutcome[o.outcome];
+        done += succeeded(o.outcome) ? 1 : 0;
+    }
     const int total = static_cast<int>(result.outcomes.size());
-    const int done = byStatus.value(QStringLiteral("done")) +
-                     byStatus.value(QStringLiteral("created")) +
-                     byStatus.value(QStringLiteral("replaced"));
     QString text = tr("%1 %2 of %n task(s) in queue %3.", nullptr, total)
                        .arg(pastTense(result.action))
                        .arg(done)
                        .arg(result.queue);
-    for (auto it = byStatus.cbegin(); it != byStatus.cend(); ++it) {
-        if (it.key() == QLatin1String("done") || it.key() == QLatin1String("created") ||
-            it.key() == QLatin1String("replaced"))
+    for (auto it = byOutcome.cbegin(); it != byOutcome.cend(); ++it) {
+        if (succeeded(it.key()))
             continue;
         text +=
             QLatin1Char(' ') + tr("%1 %2.").arg(it.value()).arg(describe(it.key(), result.action));
@@ -370,16 +379,15 @@ void TaskActions::onFinished(const ActionResult& result)
     bool allDone = result.error.isEmpty();
     QStringList details;
     for (const auto& o : result.outcomes) {
-        const bool ok = o.status == QLatin1String("done") || o.status == QLatin1String("created") ||
-                        o.status == QLatin1String("replaced");
+        const bool ok = succeeded(o.outcome);
         allDone = allDone && ok;
         if (!ok && details.size() < 200)
             // A plain member can be a whole message: its start names it well enough.
             details.append(MemberText::displayText(o.id.left(200)) + QStringLiteral(": ") +
-                           o.status);
+                           outcomeName(o.outcome));
     }
     emit resultReported(summary, allDone);
-    if (result.action == QLatin1String("push") && result.outcomes.size() == 1 && allDone)
+    if (result.action == TaskAction::Push && result.outcomes.size() == 1 && allDone)
         emit taskPushed(result.queue, result.outcomes.first().id);
     if (!allDone && m_confirm) {
         auto* box = new QMessageBox(allDone ? QMessageBox::Information : QMessageBox::Warning,

@@ -173,7 +173,7 @@ void TaskModel::onPagesLoaded(const PageResult& result)
     m_inFlight = false;
     const bool wasRefresh = m_inFlightIsRefresh;
     if (!result.error.isEmpty()) {
-        emit loadFailed(result.error);
+        emit loadFailed(result.error.message);
         if (wasRefresh)
             emit refreshed();
         return;

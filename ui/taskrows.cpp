@@ -89,8 +89,7 @@ QList<IdOutcome> TaskRows::outcomes(const std::vector<delayq::IdResult>& results
     QList<IdOutcome> out;
     out.reserve(static_cast<qsizetype>(results.size()));
     for (const auto& r : results)
-        out.append(
-            {MemberText::fromBytes(r.id), QString::fromLatin1(delayq::idStatusName(r.status))});
+        out.append({MemberText::fromBytes(r.id), outcomeOf(r.status)});
     return out;
 }
 

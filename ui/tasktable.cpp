@@ -253,7 +253,7 @@ void TaskTable::onLocated(const LocateResult& result)
         return;
     m_locateTag = 0;
     if (!result.error.isEmpty()) {
-        emit jumpFailed(result.error);
+        emit jumpFailed(result.error.message);
         return;
     }
     if (result.row < 0) {

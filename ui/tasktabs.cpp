@@ -171,7 +171,7 @@ void TaskTabs::onLocated(const LocateResult& result)
     m_findTag = 0;
     if (!result.error.isEmpty() || result.row < 0) {
         const QString id = MemberText::displayText(result.id.left(200));
-        const QString message = !result.error.isEmpty() ? result.error
+        const QString message = !result.error.isEmpty() ? result.error.message
                                 : m_plain ? tr("that message is no longer in %1").arg(m_queue)
                                           : tr("no task with id %1 in queue %2").arg(id, m_queue);
         // A pushed task already taken by a worker is no error: the push's report stays.

@@ -225,7 +225,7 @@ void TimelineChart::onLoaded(const HistogramResult& result)
         return;
     m_inFlight = false;
     if (!result.error.isEmpty()) {
-        m_caption->setText(tr("Timeline unavailable: %1").arg(result.error));
+        m_caption->setText(tr("Timeline unavailable: %1").arg(result.error.message));
     } else {
         const int n = static_cast<int>(result.counts.size());
         const double width = static_cast<double>(result.toMs - result.fromMs) / qMax(1, n);

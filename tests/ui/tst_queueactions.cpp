@@ -288,7 +288,7 @@ private slots:
 
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
         const auto result = finished.first().at(0).value<BulkActionResult>();
-        QVERIFY2(result.error.isEmpty(), qPrintable(result.error));
+        QVERIFY2(result.error.isEmpty(), qPrintable(result.error.text()));
         QVERIFY(!result.cancelled);
         QCOMPARE(result.done, count);
         QCOMPARE(result.total, count);
@@ -363,7 +363,7 @@ private slots:
         }
         QVERIFY(finished.wait(5000));
         const auto result = finished.first().at(0).value<BulkActionResult>();
-        QVERIFY2(result.error.isEmpty(), qPrintable(result.error));
+        QVERIFY2(result.error.isEmpty(), qPrintable(result.error.text()));
         QCOMPARE(result.done, 3LL);
         QCOMPARE(result.left, 4LL);
         QCOMPARE(m_server.cli({"ZCARD", "dq:{orders}:dead"}).trimmed(), QByteArray("4"));
@@ -395,7 +395,10 @@ private slots:
         client->purge(AdminClient::newTag(), QStringLiteral("orders"), 3000, 1);
         QVERIFY(finished.wait(10000));
         const auto result = finished.first().at(0).value<BulkActionResult>();
-        QVERIFY2(result.error.contains(QStringLiteral("another server")), qPrintable(result.error));
+        QVERIFY2(result.error.message.contains(QStringLiteral("another server")),
+                 qPrintable(result.error.text()));
+        QCOMPARE(result.error.code, delayq::ErrorCode::Connection);
+        QCOMPARE(result.error.operation, QStringLiteral("purge"));
         QVERIFY(result.done < 3000);
         QCOMPARE(other.cli({"ZCARD", "dq:{orders}:pending"}).trimmed(), QByteArray("50"));
     }

@@ -11,6 +11,7 @@
 #include "windowsuite.h"
 
 #include <QAction>
+#include <QDateTime>
 #include <QItemSelectionModel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -150,6 +151,52 @@ private slots:
                     pending->currentTask()->id == QStringLiteral("order-42"));
         QCOMPARE(pending->selectedIds(), QStringList{QStringLiteral("order-42")});
         QTRY_COMPARE(m_fixture.window()->details()->idText(), QStringLiteral("order-42"));
+    }
+
+    // A refused write reaches the view with the core's code and what was being done, so the
+    // app tells "no right" from "the server refuses writes" without reading the text.
+    void refusalsCarryTheirCode_data()
+    {
+        QTest::addColumn<QStringList>("refuse");
+        QTest::addColumn<QStringList>("restore");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("word");
+        QTest::newRow("out of memory")
+            << QStringList{"CONFIG", "SET", "maxmemory", "1"}
+            << QStringList{"CONFIG", "SET", "maxmemory", "0"} << int(delayq::ErrorCode::OutOfMemory)
+            << QStringLiteral("OOM");
+        QTest::newRow("too few replicas")
+            << QStringList{"CONFIG", "SET", "min-replicas-to-write", "1"}
+            << QStringList{"CONFIG", "SET", "min-replicas-to-write", "0"}
+            << int(delayq::ErrorCode::NoReplicas) << QStringLiteral("NOREPLICAS");
+        QTest::newRow("ACL user without write rights")
+            << QStringList{"ACL", "SETUSER", "default", "-@write", "-evalsha", "-eval"}
+            << QStringList{"ACL", "SETUSER", "default", "+@all"}
+            << int(delayq::ErrorCode::NoPermission) << QStringLiteral("NOPERM");
+    }
+    void refusalsCarryTheirCode()
+    {
+        QFETCH(QStringList, refuse);
+        QFETCH(QStringList, restore);
+        QFETCH(int, code);
+        QFETCH(QString, word);
+        m_fixture.pushTasks(QStringLiteral("orders"), {"kept"});
+        m_fixture.openQueue(QStringLiteral("orders"));
+        AdminClient* client = m_fixture.window()->client();
+        QSignalSpy finished(client, &AdminClient::actionFinished);
+        m_server.cli(refuse);
+        // A reschedule writes (ZADD): a cancel only frees memory, which Redis allows under OOM.
+        client->reschedule(AdminClient::newTag(), QStringLiteral("orders"),
+                           {QStringLiteral("kept")}, -1, 3600000);
+        QVERIFY(finished.wait(5000));
+        m_server.cli(restore);
+        const auto result = finished.first().at(0).value<ActionResult>();
+        QCOMPARE(result.action, TaskAction::Reschedule);
+        QVERIFY2(int(result.error.code) == code, qPrintable(result.error.text()));
+        QCOMPARE(result.error.operation, QStringLiteral("reschedule"));
+        QVERIFY2(result.error.message.contains(word), qPrintable(result.error.text()));
+        const QByteArray score = m_server.cli({"ZSCORE", "dq:{orders}:pending", "kept"}).trimmed();
+        QVERIFY2(score.toLongLong() < QDateTime::currentMSecsSinceEpoch() + 600000, score);
     }
 
     void detailsFollowTheSelection()

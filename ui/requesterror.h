@@ -1,0 +1,34 @@
+#pragma once
+
+#include <delayq/error.h>
+
+#include <QMetaType>
+#include <QString>
+
+namespace delayq::ui {
+
+// Why a request from the app failed, as it travels from the I/O thread to a view: the
+// core's code (so a view can tell "no right" from "unreachable" without reading the text),
+// what the app was doing, and the message to show. Empty when the request succeeded.
+struct RequestError
+{
+    delayq::ErrorCode code = delayq::ErrorCode::Protocol;
+    QString operation; // "list queues", "cancel", ...: what the app was doing
+    QString message;   // the core's message: what happened and what to do
+
+    static RequestError fromCore(const delayq::Error& error, const QString& operation);
+    // A failure the core did not report, e.g. no connection yet.
+    static RequestError other(delayq::ErrorCode code, const QString& message,
+                              const QString& operation);
+
+    bool isEmpty() const { return message.isEmpty(); }
+    // For a status line: "cancel: Redis refuses writes: READONLY ...".
+    QString text() const;
+};
+
+// The one wording of "the server is not reachable", for every view that shows it.
+QString connectionErrorText(const QString& displayUrl, const QString& why);
+
+} // namespace delayq::ui
+
+Q_DECLARE_METATYPE(delayq::ui::RequestError)
