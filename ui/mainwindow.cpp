@@ -3,11 +3,13 @@
 #include "adminclient.h"
 #include "connectiondialog.h"
 #include "connectionstatus.h"
+#include "detailsfollower.h"
 #include "duetext.h"
 #include "historychart.h"
 #include "plainkeybar.h"
 #include "queueactions.h"
 #include "queuelist.h"
+#include "refreshcontrol.h"
 #include "sessionstore.h"
 #include "taskactions.h"
 #include "taskdetails.h"
@@ -23,7 +25,6 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QMenuBar>
-#include <QSpinBox>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTableView>
@@ -39,6 +40,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_client = new AdminClient(this);
     m_tabs = new TaskTabs(m_client, this);
     m_details = new TaskDetails(this);
+    m_detailsFollower = new DetailsFollower(m_client, m_tabs, m_details, this);
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->setObjectName(QStringLiteral("tasksplitter"));
     splitter->addWidget(m_tabs);
@@ -68,15 +70,23 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     statusBar()->addPermanentWidget(m_zone);
     statusBar()->addPermanentWidget(m_status);
 
+    m_refresh = new RefreshControl(this);
+    connect(m_refresh, &RefreshControl::refreshDue, this, &MainWindow::refreshAll);
+
     buildDocks();
     buildToolBar();
     buildMenus();
+    connectClient();
+    connectViews();
+    resize(1280, 820);
+    updateTitle();
+    updateZone();
+}
 
-    m_refreshTimer = new QTimer(this);
-    m_refreshTimer->setInterval(2000);
-    connect(m_refreshTimer, &QTimer::timeout, this, &MainWindow::refreshAll);
-    m_refreshTimer->start();
+MainWindow::~MainWindow() = default;
 
+void MainWindow::connectClient()
+{
     connect(m_client, &AdminClient::connected, this, [this](const ServerInfo& info) {
         m_status->setConnected(info);
         m_displayUrl = info.displayUrl;
@@ -96,11 +106,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         m_actions->setReadOnly(true, reason);
         m_queueActions->setReadOnly(true, reason);
     });
-    connect(m_queues, &QueueList::queueOpened, this, &MainWindow::openQueue);
-    connect(m_queues, &QueueList::plainKeyOpened, this,
-            [this](const QString& key, const QString& unit) { openPlainKey(key, unit); });
-    connect(m_plainBar, &PlainKeyBar::unitChosen, this,
-            [this](const QString& key, const QString& unit) { openPlainKey(key, unit, true); });
     // The unit detected on the I/O thread, when none was given or remembered.
     connect(m_client, &AdminClient::plainKeySet, this,
             [this](const QString& key, const QString& unit) {
@@ -109,7 +114,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
                 m_plainBar->setKey(key, unit);
                 m_workerDock->setPlain(true, unit);
             });
-    connect(m_tabs, &TaskTabs::currentTaskChanged, this, &MainWindow::showCurrentTask);
+    connect(m_client, &AdminClient::countsLoaded, this, &MainWindow::onCounts);
+}
+
+void MainWindow::connectViews()
+{
+    connect(m_queues, &QueueList::queueOpened, this, &MainWindow::openQueue);
+    connect(m_queues, &QueueList::plainKeyOpened, this,
+            [this](const QString& key, const QString& unit) { openPlainKey(key, unit); });
+    connect(m_plainBar, &PlainKeyBar::unitChosen, this,
+            [this](const QString& key, const QString& unit) { openPlainKey(key, unit, true); });
     connect(m_tabs, &TaskTabs::statusMessage, this,
             [this](const QString& message) { statusBar()->showMessage(message, 8000); });
     connect(m_actions, &TaskActions::refreshRequested, this, &MainWindow::refreshAll);
@@ -124,14 +138,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
                 if (queue == m_queue)
                     m_tabs->selectTask(id);
             });
-    connect(m_client, &AdminClient::countsLoaded, this, &MainWindow::onCounts);
-    connect(m_client, &AdminClient::taskLoaded, this, [this](const TaskResult& result) {
-        const TaskRow* current = m_tabs->current()->currentTask();
-        if (result.tag != m_taskTag || !result.found || !current || current->id != m_taskId)
-            return;
-        m_fullTaskId = result.task.id;
-        m_details->showTask(result.task, result.set);
-    });
     connect(m_timeline, &TimelineChart::timeClicked, this, [this](qint64 ms) {
         m_tabs->setCurrentSet(TaskSetKind::Pending);
         m_tabs->table(TaskSetKind::Pending)->scrollToTime(ms);
@@ -149,12 +155,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         m_timelineShown = true;
         checkLoaded();
     });
-    resize(1280, 820);
-    updateTitle();
-    updateZone();
 }
-
-MainWindow::~MainWindow() = default;
 
 void MainWindow::buildDocks()
 {
@@ -196,28 +197,9 @@ void MainWindow::buildToolBar()
     auto* connectAction = bar->addAction(tr("Connect…"));
     connect(connectAction, &QAction::triggered, this, &MainWindow::chooseConnection);
     bar->addSeparator();
-    bar->addAction(m_actions->push());
-    bar->addAction(m_actions->cancel());
-    bar->addAction(m_actions->reschedule());
-    bar->addAction(m_actions->requeue());
-    bar->addAction(m_actions->deleteDead());
+    m_actions->addTo(bar);
     bar->addSeparator();
-    bar->addAction(m_actions->refresh());
-    bar->addAction(m_actions->find());
-    m_pause = bar->addAction(tr("Pause"));
-    m_pause->setCheckable(true);
-    m_pause->setToolTip(tr("Pause the live refresh"));
-    connect(m_pause, &QAction::toggled, this, &MainWindow::setPaused);
-    auto* every = new QLabel(tr(" every "), bar);
-    bar->addWidget(every);
-    m_interval = new QSpinBox(bar);
-    m_interval->setRange(1, 300);
-    m_interval->setValue(2);
-    m_interval->setSuffix(tr(" s"));
-    m_interval->setToolTip(tr("Live refresh interval"));
-    bar->addWidget(m_interval);
-    connect(m_interval, &QSpinBox::valueChanged, this,
-            [this](int s) { setRefreshInterval(s * 1000); });
+    m_refresh->addTo(bar);
     bar->addSeparator();
     m_utc = bar->addAction(tr("UTC"));
     m_utc->setCheckable(true);
@@ -232,15 +214,7 @@ void MainWindow::buildMenus()
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     auto* tasks = menuBar()->addMenu(tr("&Tasks"));
-    tasks->addAction(m_actions->push());
-    tasks->addAction(m_actions->cancel());
-    tasks->addAction(m_actions->reschedule());
-    tasks->addSeparator();
-    tasks->addAction(m_actions->requeue());
-    tasks->addAction(m_actions->deleteDead());
-    tasks->addSeparator();
-    tasks->addAction(m_actions->find());
-    tasks->addAction(m_actions->refresh());
+    m_actions->addTo(tasks);
     auto* queueMenu = menuBar()->addMenu(tr("&Queue"));
     queueMenu->addAction(m_queueActions->requeueAllDead());
     queueMenu->addAction(m_queueActions->deleteAllDead());
@@ -248,7 +222,7 @@ void MainWindow::buildMenus()
     queueMenu->addAction(m_queueActions->purge());
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     m_viewMenu->addAction(m_utc);
-    m_viewMenu->addAction(m_pause);
+    m_viewMenu->addAction(m_refresh->pauseAction());
     m_viewMenu->addSeparator();
     for (auto* dock : findChildren<QDockWidget*>())
         m_viewMenu->addAction(dock->toggleViewAction());
@@ -281,15 +255,8 @@ void MainWindow::connectTo(const ConnectionSettings& settings)
 void MainWindow::openQueue(const QString& name)
 {
     if (m_plain) {
-        m_plain = false;
         m_client->setPlainKey({}, {});
-        m_plainBar->hide();
-        m_history->setPlain(false);
-        m_details->setPlain(false);
-        m_workerDock->setPlain(false);
-        m_tabs->setPlain(false);
-        m_actions->setPlain(false);
-        m_queueActions->setPlain(false);
+        setPlainMode(false, {});
     }
     showQueue(name);
 }
@@ -303,18 +270,23 @@ void MainWindow::openPlainKey(const QString& key, const QString& unit, bool chos
         PlainKeyBar::rememberUnit(key, unit);
     else if (const QString remembered = PlainKeyBar::rememberedUnit(key); !remembered.isEmpty())
         effective = remembered;
-    m_plain = true;
     // Posted before the loads showQueue() asks for, so they already go to the plain key.
     m_client->setPlainKey(key, effective);
     m_plainBar->setKey(key, effective);
-    m_plainBar->show();
-    m_history->setPlain(true);
-    m_details->setPlain(true);
-    m_workerDock->setPlain(true, effective);
-    m_tabs->setPlain(true);
-    m_actions->setPlain(true);
-    m_queueActions->setPlain(true);
+    setPlainMode(true, effective);
     showQueue(key);
+}
+
+void MainWindow::setPlainMode(bool plain, const QString& unit)
+{
+    m_plain = plain;
+    m_plainBar->setVisible(plain);
+    m_history->setPlain(plain);
+    m_details->setPlain(plain);
+    m_workerDock->setPlain(plain, unit);
+    m_tabs->setPlain(plain);
+    m_actions->setPlain(plain);
+    m_queueActions->setPlain(plain);
 }
 
 void MainWindow::showQueue(const QString& name)
@@ -332,8 +304,7 @@ void MainWindow::showQueue(const QString& name)
     m_queueActions->setQueue(name);
     m_workerDock->setQueue(name);
     m_queues->setCurrentQueue(name);
-    m_details->clear();
-    m_fullTaskId.clear();
+    m_detailsFollower->setQueue(name);
     updateTitle();
     emit queueChanged(name);
     refreshAll();
@@ -380,19 +351,12 @@ void MainWindow::checkLoaded()
 
 void MainWindow::setRefreshInterval(int ms)
 {
-    m_refreshTimer->setInterval(ms);
-    if (m_interval && m_interval->value() != ms / 1000)
-        m_interval->setValue(ms / 1000);
+    m_refresh->setInterval(ms);
 }
 
 void MainWindow::setPaused(bool paused)
 {
-    if (paused)
-        m_refreshTimer->stop();
-    else
-        m_refreshTimer->start();
-    if (m_pause && m_pause->isChecked() != paused)
-        m_pause->setChecked(paused);
+    m_refresh->setPaused(paused);
 }
 
 void MainWindow::setUtc(bool utc)
@@ -407,30 +371,7 @@ void MainWindow::setUtc(bool utc)
     m_details->setUtc(utc);
     m_timeline->setUtc(utc);
     m_history->setUtc(utc);
-    showCurrentTask();
-}
-
-void MainWindow::showCurrentTask()
-{
-    const TaskTable* table = m_tabs->current();
-    if (const TaskRow* task = table->currentTask()) {
-        const bool truncated = task->payloadSize > task->payload.size();
-        // A refresh must not swap the whole payload on screen back for its first 4 KiB.
-        if (truncated && task->id == m_fullTaskId)
-            return;
-        m_details->showTask(*task, table->set());
-        // Pages hold the start of big payloads only; the pane shows the whole one.
-        if (truncated) {
-            m_taskTag = AdminClient::newTag();
-            m_taskId = task->id;
-            m_client->loadTask(m_taskTag, m_queue, task->id);
-        }
-    } else if (!table->hasCurrentSelected()) {
-        // Nothing selected: an old task left in the pane would look like the target of the
-        // actions, which are off. A selected row whose page is loading keeps the pane.
-        m_details->clear();
-        m_fullTaskId.clear();
-    }
+    m_detailsFollower->follow();
 }
 
 void MainWindow::updateTitle()

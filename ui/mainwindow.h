@@ -4,19 +4,18 @@
 
 #include <QMainWindow>
 
-class QCheckBox;
 class QLabel;
-class QSpinBox;
-class QTimer;
 
 namespace delayq::ui {
 
 class AdminClient;
 class ConnectionStatus;
+class DetailsFollower;
 class HistoryChart;
 class PlainKeyBar;
 class QueueActions;
 class QueueList;
+class RefreshControl;
 class TaskActions;
 class TaskDetails;
 class TaskTabs;
@@ -78,9 +77,11 @@ private:
     void buildDocks();
     void buildToolBar();
     void buildMenus();
+    void connectClient();
+    void connectViews();
     void updateTitle();
     void updateZone();
-    void showCurrentTask();
+    void setPlainMode(bool plain, const QString& unit);
     void onCounts(const CountsResult& result);
     void checkLoaded();
     void chooseConnection();
@@ -89,6 +90,7 @@ private:
     AdminClient* m_client;
     TaskTabs* m_tabs;
     TaskDetails* m_details;
+    DetailsFollower* m_detailsFollower;
     TimelineChart* m_timeline;
     HistoryChart* m_history;
     QueueList* m_queues;
@@ -97,9 +99,7 @@ private:
     ConnectionStatus* m_status;
     WorkerDock* m_workerDock;
     PlainKeyBar* m_plainBar;
-    QTimer* m_refreshTimer;
-    QSpinBox* m_interval = nullptr;
-    QAction* m_pause = nullptr;
+    RefreshControl* m_refresh;
     QAction* m_utc = nullptr;
     QLabel* m_zone = nullptr;
     QMenu* m_viewMenu = nullptr;
@@ -108,9 +108,6 @@ private:
     qint64 m_clockOffsetMs = 0;
     bool m_countsInFlight = false;
     quint64 m_countsTag = 0;
-    quint64 m_taskTag = 0;
-    QString m_taskId;
-    QString m_fullTaskId; // the task whose whole payload the details pane shows
     bool m_waitingForLoad = false;
     bool m_plain = false;
     bool m_firstPageShown = false;

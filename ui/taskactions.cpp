@@ -14,8 +14,10 @@
 #include <QItemSelectionModel>
 #include <QLocale>
 #include <QMap>
+#include <QMenu>
 #include <QMessageBox>
 #include <QTableView>
+#include <QToolBar>
 
 namespace delayq::ui {
 
@@ -63,7 +65,31 @@ QString pastTense(TaskAction action)
     return QObject::tr("Deleted");
 }
 
+// Both QToolBar and QMenu have addAction(QAction*) and addSeparator(), but no common base
+// that does.
+template <typename Bar> void addGroups(Bar* bar, const QList<QList<QAction*>>& groups)
+{
+    for (qsizetype i = 0; i < groups.size(); ++i) {
+        if (i > 0)
+            bar->addSeparator();
+        for (QAction* a : groups.at(i))
+            bar->addAction(a);
+    }
+}
+
 } // namespace
+
+void TaskActions::addTo(QToolBar* bar) const
+{
+    addGroups(bar,
+              {{m_push, m_cancel, m_reschedule, m_requeue, m_deleteDead}, {m_refresh, m_find}});
+}
+
+void TaskActions::addTo(QMenu* menu) const
+{
+    addGroups(menu,
+              {{m_push, m_cancel, m_reschedule}, {m_requeue, m_deleteDead}, {m_find, m_refresh}});
+}
 
 TaskActions::TaskActions(AdminClient* client, TaskTabs* tabs, QWidget* window)
     : QObject(window), m_client(client), m_tabs(tabs), m_window(window)

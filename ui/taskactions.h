@@ -9,6 +9,8 @@
 #include <functional>
 
 class QAction;
+class QMenu;
+class QToolBar;
 class QDialog;
 class QWidget;
 
@@ -39,6 +41,9 @@ public:
     QAction* deleteDead() const { return m_deleteDead; }
     QAction* refresh() const { return m_refresh; }
     QAction* find() const { return m_find; }
+    // The actions in their groups, the same on the toolbar and in the Tasks menu.
+    void addTo(QToolBar* bar) const;
+    void addTo(QMenu* menu) const;
     QList<QAction*> writeActions() const;
 
     void setQueue(const QString& queue);
