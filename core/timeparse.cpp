@@ -85,6 +85,85 @@ long long localToMs(std::string_view text, int year, int month, int day, int hou
     return static_cast<long long>(t) * 1000;
 }
 
+// The parts of an ISO-8601 time as written, before any zone is applied.
+struct WrittenTime
+{
+    int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, millis = 0;
+    bool hasOffset = false; // Z or +HH:MM given; else the local zone applies
+    long long offsetMinutes = 0;
+};
+
+void readDate(std::string_view text, size_t& pos, WrittenTime& t)
+{
+    if (!readDigits(text, pos, 4, t.year) || pos >= text.size() || text[pos++] != '-' ||
+        !readDigits(text, pos, 2, t.month) || pos >= text.size() || text[pos++] != '-' ||
+        !readDigits(text, pos, 2, t.day))
+        badTime(text, "the date must be YYYY-MM-DD");
+    if (t.year < 1970 || t.year > 9999)
+        badTime(text, "the year must be from 1970 to 9999");
+    if (t.month < 1 || t.month > 12)
+        badTime(text, "the month must be 01 to 12");
+    if (t.day < 1 || t.day > daysInMonth(t.year, t.month))
+        badTime(text, "that day does not exist in that month");
+}
+
+// Up to 9 digits are accepted, the first 3 kept: the queue stores milliseconds.
+void readFraction(std::string_view text, size_t& pos, WrittenTime& t)
+{
+    int digits = 0;
+    t.millis = 0;
+    while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]))) {
+        if (digits < 3)
+            t.millis = t.millis * 10 + (text[pos] - '0');
+        ++digits;
+        ++pos;
+    }
+    if (digits == 0 || digits > 9)
+        badTime(text, "the fraction of a second must have 1 to 9 digits");
+    for (int d = digits; d < 3; ++d)
+        t.millis *= 10;
+}
+
+void readClock(std::string_view text, size_t& pos, WrittenTime& t)
+{
+    if (!readDigits(text, pos, 2, t.hour) || pos >= text.size() || text[pos++] != ':' ||
+        !readDigits(text, pos, 2, t.minute))
+        badTime(text, "the time must be HH:MM or HH:MM:SS");
+    if (pos < text.size() && text[pos] == ':') {
+        ++pos;
+        if (!readDigits(text, pos, 2, t.second))
+            badTime(text, "the seconds must be two digits");
+    }
+    if (pos < text.size() && (text[pos] == '.' || text[pos] == ',')) {
+        ++pos;
+        readFraction(text, pos, t);
+    }
+    if (t.hour > 23 || t.minute > 59 || t.second > 59)
+        badTime(text, "hours must be 00-23, minutes and seconds 00-59");
+}
+
+void readOffset(std::string_view text, size_t& pos, WrittenTime& t)
+{
+    if (pos >= text.size())
+        return;
+    const char sign = text[pos];
+    if (sign == 'Z' || sign == 'z') {
+        t.hasOffset = true;
+        ++pos;
+    } else if (sign == '+' || sign == '-') {
+        ++pos;
+        int oh = 0, om = 0;
+        if (!readDigits(text, pos, 2, oh))
+            badTime(text, "the offset must be +HH:MM");
+        if (pos < text.size() && text[pos] == ':')
+            ++pos;
+        if (!readDigits(text, pos, 2, om) || oh > 23 || om > 59)
+            badTime(text, "the offset must be +HH:MM");
+        t.hasOffset = true;
+        t.offsetMinutes = (oh * 60 + om) * (sign == '-' ? -1 : 1);
+    }
+}
+
 } // namespace
 
 long long parseDuration(std::string_view text)
@@ -142,80 +221,29 @@ long long parseTime(std::string_view text)
     if (text.size() > 40)
         badTime(text, "it is too long");
     size_t pos = 0;
-    int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, millis = 0;
-    if (!readDigits(text, pos, 4, year) || pos >= text.size() || text[pos++] != '-' ||
-        !readDigits(text, pos, 2, month) || pos >= text.size() || text[pos++] != '-' ||
-        !readDigits(text, pos, 2, day))
-        badTime(text, "the date must be YYYY-MM-DD");
-    if (year < 1970 || year > 9999)
-        badTime(text, "the year must be from 1970 to 9999");
-    if (month < 1 || month > 12)
-        badTime(text, "the month must be 01 to 12");
-    if (day < 1 || day > daysInMonth(year, month))
-        badTime(text, "that day does not exist in that month");
-    bool hasOffset = false;
-    long long offsetMinutes = 0;
+    WrittenTime t;
+    readDate(text, pos, t);
     if (pos < text.size()) {
         if (text[pos] != 'T' && text[pos] != 't' && text[pos] != ' ')
             badTime(text, "expected 'T' between the date and the time");
         ++pos;
-        if (!readDigits(text, pos, 2, hour) || pos >= text.size() || text[pos++] != ':' ||
-            !readDigits(text, pos, 2, minute))
-            badTime(text, "the time must be HH:MM or HH:MM:SS");
-        if (pos < text.size() && text[pos] == ':') {
-            ++pos;
-            if (!readDigits(text, pos, 2, second))
-                badTime(text, "the seconds must be two digits");
-        }
-        if (pos < text.size() && (text[pos] == '.' || text[pos] == ',')) {
-            ++pos;
-            int digits = 0;
-            millis = 0;
-            while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]))) {
-                if (digits < 3)
-                    millis = millis * 10 + (text[pos] - '0');
-                ++digits;
-                ++pos;
-            }
-            if (digits == 0 || digits > 9)
-                badTime(text, "the fraction of a second must have 1 to 9 digits");
-            for (int d = digits; d < 3; ++d)
-                millis *= 10;
-        }
-        if (hour > 23 || minute > 59 || second > 59)
-            badTime(text, "hours must be 00-23, minutes and seconds 00-59");
-        if (pos < text.size()) {
-            char sign = text[pos];
-            if (sign == 'Z' || sign == 'z') {
-                hasOffset = true;
-                ++pos;
-            } else if (sign == '+' || sign == '-') {
-                ++pos;
-                int oh = 0, om = 0;
-                if (!readDigits(text, pos, 2, oh))
-                    badTime(text, "the offset must be +HH:MM");
-                if (pos < text.size() && text[pos] == ':')
-                    ++pos;
-                if (!readDigits(text, pos, 2, om) || oh > 23 || om > 59)
-                    badTime(text, "the offset must be +HH:MM");
-                hasOffset = true;
-                offsetMinutes = (oh * 60 + om) * (sign == '-' ? -1 : 1);
-            }
-        }
+        readClock(text, pos, t);
+        readOffset(text, pos, t);
         if (pos != text.size())
             badTime(text, "unexpected text at the end");
     }
     long long result = 0;
-    if (hasOffset) {
+    if (t.hasOffset) {
         long long days =
-            daysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
-        long long seconds = days * 86400 + hour * 3600 + minute * 60 + second - offsetMinutes * 60;
-        result = seconds * 1000 + millis;
+            daysFromCivil(t.year, static_cast<unsigned>(t.month), static_cast<unsigned>(t.day));
+        long long seconds =
+            days * 86400 + t.hour * 3600 + t.minute * 60 + t.second - t.offsetMinutes * 60;
+        result = seconds * 1000 + t.millis;
     } else {
-        result = localToMs(text, year, month, day, hour, minute, second) + millis;
+        result = localToMs(text, t.year, t.month, t.day, t.hour, t.minute, t.second) + t.millis;
     }
-    // The year check above is on the written date; an offset or the local zone can still
-    // push the instant out of the range the queue stores.
+    // The year check is on the written date; an offset or the local zone can still push the
+    // instant out of the range the queue stores.
     if (result < 0)
         badTime(text, "it is before 1970-01-01T00:00:00Z");
     if (result > kLatestMs)
