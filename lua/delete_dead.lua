@@ -10,30 +10,10 @@ if limit == nil or (mode ~= 'ids' and mode ~= 'all') then
   return redis.error_reply('INVALID delete_dead: mode and limit')
 end
 if #ARGV - 2 > 1000 then return redis.error_reply('INVALID delete_dead: at most 1000 ids a call') end
-local done = 0
-local statuses = {}
 local function remove(id)
   if redis.call('ZREM', KEYS[3], id) == 0 then return false end
   redis.call('DEL', KEYS[4] .. id)
   return true
 end
-if mode == 'all' then
-  for _, id in ipairs(redis.call('ZRANGE', KEYS[3], 0, limit - 1)) do
-    if remove(id) then done = done + 1 end
-  end
-else
-  for i = 3, #ARGV do
-    local id = ARGV[i]
-    local status = 'not_found'
-    if remove(id) then
-      status = 'done'
-      done = done + 1
-    elseif redis.call('ZSCORE', KEYS[1], id) then
-      status = 'pending'
-    elseif redis.call('ZSCORE', KEYS[2], id) then
-      status = 'active'
-    end
-    statuses[#statuses + 1] = status
-  end
-end
+local done, statuses = each_dead(mode, limit, 3, remove)
 return {done, redis.call('ZCARD', KEYS[3]), statuses}

@@ -23,26 +23,6 @@ local function revive(id)
   redis.call('ZADD', KEYS[1], now, id)
   return true
 end
-local done = 0
-local statuses = {}
-if mode == 'all' then
-  for _, id in ipairs(redis.call('ZRANGE', KEYS[3], 0, limit - 1)) do
-    if revive(id) then done = done + 1 end
-  end
-else
-  for i = 4, #ARGV do
-    local id = ARGV[i]
-    local status = 'not_found'
-    if revive(id) then
-      status = 'done'
-      done = done + 1
-    elseif redis.call('ZSCORE', KEYS[1], id) then
-      status = 'pending'
-    elseif redis.call('ZSCORE', KEYS[2], id) then
-      status = 'active'
-    end
-    statuses[#statuses + 1] = status
-  end
-end
+local done, statuses = each_dead(mode, limit, 4, revive)
 if done > 0 then wake_if_earlier(ARGV[3], before, now) end
 return {done, redis.call('ZCARD', KEYS[3]), statuses}

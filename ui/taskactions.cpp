@@ -50,19 +50,11 @@ QString describe(TaskOutcome outcome, TaskAction action)
 
 QString pastTense(TaskAction action)
 {
-    switch (action) {
-    case TaskAction::Push:
-        return QObject::tr("Pushed");
-    case TaskAction::Cancel:
-        return QObject::tr("Cancelled");
-    case TaskAction::Reschedule:
-        return QObject::tr("Rescheduled");
-    case TaskAction::Requeue:
-        return QObject::tr("Requeued");
-    case TaskAction::DeleteDead:
-        break;
-    }
-    return QObject::tr("Deleted");
+    // In the order of the enum.
+    static const char* const words[] = {QT_TR_NOOP("Pushed"), QT_TR_NOOP("Cancelled"),
+                                        QT_TR_NOOP("Rescheduled"), QT_TR_NOOP("Requeued"),
+                                        QT_TR_NOOP("Deleted")};
+    return QObject::tr(words[static_cast<int>(action)]);
 }
 
 // Both QToolBar and QMenu have addAction(QAction*) and addSeparator(), but no common base

@@ -46,44 +46,19 @@ bool succeeded(TaskOutcome outcome)
 
 QString outcomeName(TaskOutcome outcome)
 {
-    switch (outcome) {
-    case TaskOutcome::Done:
-        return QStringLiteral("done");
-    case TaskOutcome::Created:
-        return QStringLiteral("created");
-    case TaskOutcome::Replaced:
-        return QStringLiteral("replaced");
-    case TaskOutcome::NotFound:
-        return QStringLiteral("not_found");
-    case TaskOutcome::Active:
-        return QStringLiteral("active");
-    case TaskOutcome::Dead:
-        return QStringLiteral("dead");
-    case TaskOutcome::Pending:
-        return QStringLiteral("pending");
-    case TaskOutcome::Exists:
-        return QStringLiteral("exists");
-    case TaskOutcome::TooLarge:
-        return QStringLiteral("too_large");
-    }
-    return {};
+    // In the order of the enum.
+    static const char* const names[] = {"done", "created", "replaced", "not_found", "active",
+                                        "dead", "pending", "exists",   "too_large"};
+    return QString::fromLatin1(names[static_cast<int>(outcome)]);
 }
 
 QString actionVerb(TaskAction action)
 {
-    switch (action) {
-    case TaskAction::Push:
-        return QObject::tr("push");
-    case TaskAction::Cancel:
-        return QObject::tr("cancel");
-    case TaskAction::Reschedule:
-        return QObject::tr("reschedule");
-    case TaskAction::Requeue:
-        return QObject::tr("requeue");
-    case TaskAction::DeleteDead:
-        return QObject::tr("delete");
-    }
-    return {};
+    // In the order of the enum.
+    static const char* const verbs[] = {QT_TR_NOOP("push"), QT_TR_NOOP("cancel"),
+                                        QT_TR_NOOP("reschedule"), QT_TR_NOOP("requeue"),
+                                        QT_TR_NOOP("delete")};
+    return QObject::tr(verbs[static_cast<int>(action)]);
 }
 
 } // namespace delayq::ui
