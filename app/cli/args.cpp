@@ -97,6 +97,18 @@ long long Args::duration(const std::string& name, long long fallback) const
     }
 }
 
+std::optional<long long> Args::time(const std::string& name) const
+{
+    auto it = m_options.find(name);
+    if (it == m_options.end())
+        return std::nullopt;
+    try {
+        return delayq::parseTime(it->second);
+    } catch (const delayq::Error& e) {
+        throw UsageError("--" + name + ": " + e.what());
+    }
+}
+
 void Args::exclusive(const std::vector<std::string>& names) const
 {
     std::string given;

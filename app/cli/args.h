@@ -1,6 +1,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -47,6 +48,8 @@ public:
     long long number(const std::string& name, long long min, long long max,
                      long long fallback) const;
     long long duration(const std::string& name, long long fallback) const;
+    // An ISO 8601 time in ms since the epoch; nullopt when the option is absent.
+    std::optional<long long> time(const std::string& name) const;
     const std::vector<std::string>& positional() const { return m_positional; }
     // At most one of these options may be given.
     void exclusive(const std::vector<std::string>& names) const;

@@ -123,19 +123,10 @@ int runReschedule(Context& ctx)
     Args& a = ctx.args();
     a.parse({{"in", true}, {"at", true}, {"now", false}}, 2, -1);
     a.exclusive({"in", "at", "now"});
-    std::optional<long long> at;
-    long long delay = 0;
-    if (a.has("at")) {
-        try {
-            at = delayq::parseTime(a.value("at"));
-        } catch (const delayq::Error& e) {
-            throw UsageError(std::string("--at: ") + e.what());
-        }
-    } else if (a.has("in")) {
-        delay = a.duration("in", 0);
-    } else if (!a.has("now")) {
+    const std::optional<long long> at = a.time("at");
+    if (!at && !a.has("in") && !a.has("now"))
         throw UsageError("say when: --in D, --at TIME or --now");
-    }
+    const long long delay = a.duration("in", 0);
     delayq::Queue queue = ctx.queue();
     return report(ctx, queue.name(), "rescheduled", queue.reschedule(ids(ctx), at, delay));
 }

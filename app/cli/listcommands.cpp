@@ -61,14 +61,7 @@ int runLs(Context& ctx)
     const delayq::TaskSet set = parseState(a.value("state", "pending"));
     const long long limit = a.number("limit", 1, 10000, 20);
     const long long offset = a.number("offset", 0, 1LL << 50, 0);
-    std::optional<long long> from;
-    if (a.has("from")) {
-        try {
-            from = delayq::parseTime(a.value("from"));
-        } catch (const delayq::Error& e) {
-            throw UsageError(std::string("--from: ") + e.what());
-        }
-    }
+    const std::optional<long long> from = a.time("from");
     delayq::Queue queue = ctx.queue();
     const auto tasks =
         from ? queue.pageFromScore(set, *from, limit) : queue.page(set, offset, limit);

@@ -97,13 +97,8 @@ Shape shapeOf(const std::string& member)
 long long dueFromOptions(Context& ctx)
 {
     Args& a = ctx.args();
-    if (a.has("at")) {
-        try {
-            return delayq::parseTime(a.value("at"));
-        } catch (const delayq::Error& e) {
-            throw UsageError(std::string("--at: ") + e.what());
-        }
-    }
+    if (const auto at = a.time("at"))
+        return *at;
     return ctx.serverNow() + a.duration("in", 0);
 }
 
@@ -148,14 +143,7 @@ int runPlainLs(Context& ctx)
     a.exclusive({"offset", "from"});
     const long long limit = a.number("limit", 1, 10000, 20);
     const long long offset = a.number("offset", 0, 1LL << 50, 0);
-    std::optional<long long> from;
-    if (a.has("from")) {
-        try {
-            from = delayq::parseTime(a.value("from"));
-        } catch (const delayq::Error& e) {
-            throw UsageError(std::string("--from: ") + e.what());
-        }
-    }
+    const std::optional<long long> from = a.time("from");
     PlainQueue queue = ctx.plainQueue();
     const auto members = from ? queue.pageFromTime(*from, limit) : queue.page(offset, limit);
     const long long total = queue.size();

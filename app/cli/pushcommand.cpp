@@ -60,13 +60,8 @@ int runPush(Context& ctx)
         throw UsageError("--id names one task; it cannot be used with --count");
 
     delayq::PushRequest request;
-    if (a.has("at")) {
-        try {
-            request.dueAtMs = delayq::parseTime(a.value("at"));
-        } catch (const delayq::Error& e) {
-            throw UsageError(std::string("--at: ") + e.what());
-        }
-    }
+    if (const auto at = a.time("at"))
+        request.dueAtMs = *at;
     request.delayMs = a.duration("in", 0);
     request.id = a.value("id");
     if (!request.id.empty())
