@@ -134,6 +134,15 @@ int report(Context& ctx, const PlainQueue& queue, const std::vector<std::string>
     return refused > 0 ? ExitRefused : ExitOk;
 }
 
+// Every JSON answer about a plain key starts with the key, its unit and its size.
+JsonWriter& beginKeyObject(JsonWriter& j, const PlainQueue& queue, long long total)
+{
+    return j.beginObject()
+        .field("key", queue.key())
+        .field("score_unit", PlainQueue::unitName(queue.unit()))
+        .field("total", total);
+}
+
 } // namespace
 
 int runPlainLs(Context& ctx)
@@ -157,12 +166,7 @@ int runPlainLs(Context& ctx)
     }
     if (ctx.json()) {
         JsonWriter j;
-        j.beginObject()
-            .field("key", queue.key())
-            .field("score_unit", PlainQueue::unitName(queue.unit()))
-            .field("total", total)
-            .key("members")
-            .beginArray();
+        beginKeyObject(j, queue, total).key("members").beginArray();
         for (size_t i = 0; i < members.size(); ++i) {
             j.beginObject();
             writeMember(j, members[i].member);
@@ -221,12 +225,7 @@ int runPlainStats(Context& ctx)
     const auto first = queue.page(0, 1);
     if (ctx.json()) {
         JsonWriter j;
-        j.beginObject()
-            .field("key", queue.key())
-            .field("score_unit", PlainQueue::unitName(queue.unit()))
-            .field("total", total)
-            .field("due_now", dueNow)
-            .key("next_due");
+        beginKeyObject(j, queue, total).field("due_now", dueNow).key("next_due");
         if (first.empty())
             j.null();
         else
