@@ -5,6 +5,7 @@
 #include "formrows.h"
 #include "membertext.h"
 #include "plaintooltip.h"
+#include "workereventlog.h"
 #include <delayq/error.h>
 #include <delayq/taskid.h>
 #include <delayq/timeparse.h>
@@ -17,7 +18,6 @@
 #include <QFutureWatcher>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMutex>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSpinBox>
@@ -27,63 +27,10 @@
 #include <QtConcurrent>
 
 #include <atomic>
-#include <deque>
 #include <random>
 #include <thread>
 
 namespace delayq::ui {
-
-// Filled by worker threads, drained by the GUI timer: the callback must stay short.
-struct WorkerEventLog
-{
-    QMutex mutex;
-    std::deque<delayq::WorkerEvent> events;
-    static constexpr size_t kMax = 500;
-
-    void add(const delayq::WorkerEvent& event)
-    {
-        QMutexLocker lock(&mutex);
-        events.push_back(event);
-        while (events.size() > kMax)
-            events.pop_front();
-    }
-    std::deque<delayq::WorkerEvent> take()
-    {
-        QMutexLocker lock(&mutex);
-        std::deque<delayq::WorkerEvent> out;
-        out.swap(events);
-        return out;
-    }
-};
-
-namespace {
-
-QString describe(const delayq::WorkerEvent& e)
-{
-    const QString time = QDateTime::fromMSecsSinceEpoch(
-                             e.finished > 0 ? e.finished : QDateTime::currentMSecsSinceEpoch())
-                             .toString(QStringLiteral("HH:mm:ss.zzz"));
-    switch (e.kind) {
-    case delayq::WorkerEvent::Kind::ConnectionLost:
-        return QStringLiteral("%1 connection lost: %2").arg(time, QString::fromStdString(e.error));
-    case delayq::WorkerEvent::Kind::ConnectionRestored:
-        return QStringLiteral("%1 connection restored").arg(time);
-    case delayq::WorkerEvent::Kind::Error:
-        return QStringLiteral("%1 error: %2").arg(time, QString::fromStdString(e.error));
-    case delayq::WorkerEvent::Kind::TaskFinished:
-        break;
-    }
-    QString line = QStringLiteral("%1 %2 %3 (attempt %4, %5 late)")
-                       .arg(time, QString::fromLatin1(delayq::taskOutcomeName(e.outcome)),
-                            MemberText::displayText(MemberText::fromBytes(e.id)))
-                       .arg(e.attempt)
-                       .arg(QString::fromStdString(delayq::formatDuration(e.lateness)));
-    if (!e.error.empty())
-        line += QStringLiteral(": ") + QString::fromStdString(e.error);
-    return line;
-}
-
-} // namespace
 
 WorkerDock::WorkerDock(AdminClient* client, QWidget* parent)
     : QDockWidget(tr("Embedded worker"), parent), m_client(client),
@@ -390,7 +337,7 @@ void WorkerDock::stopWorker()
 void WorkerDock::poll()
 {
     for (const auto& event : m_events->take())
-        m_log->appendPlainText(describe(event));
+        m_log->appendPlainText(WorkerEventLog::describe(event));
     if (!m_worker) {
         if (m_counters->text().isEmpty())
             m_counters->setText(tr("not running"));

@@ -24,7 +24,7 @@ namespace delayq::ui {
 
 class AdminClient;
 class FieldError;
-struct WorkerEventLog;
+class WorkerEventLog;
 
 // A test consumer on the open queue, run by the core worker on its own threads: choose the
 // concurrency, the lease and what the handler does (ack, fail with a probability, sleep,
