@@ -61,9 +61,6 @@ public:
     // Enables what applies to the current tab and selection.
     void updateEnabled();
 
-    // "Cancelled 3 of 5 tasks: 2 were already running and were not cancelled."
-    // One pushed task is named with its due time: "Pushed 01J… due 06:24:57, in 45m".
-    static QString summarize(const ActionResult& result, bool utc = false);
     // Up to five tasks, one line each (id, due or death time, payload or error preview),
     // then "and N more".
     static QString describeTasks(const QList<TaskRow>& tasks, TaskSetKind set, bool plain,

@@ -1,0 +1,85 @@
+#include "actionsummary.h"
+
+#include "duetext.h"
+#include "membertext.h"
+
+#include <QMap>
+#include <QObject>
+
+namespace delayq::ui {
+
+namespace {
+
+QString describe(TaskOutcome outcome, TaskAction action)
+{
+    switch (outcome) {
+    case TaskOutcome::NotFound:
+        return QObject::tr("no longer existed");
+    case TaskOutcome::Active:
+        return action == TaskAction::Push
+                   ? QObject::tr("were running, so not replaced")
+                   : QObject::tr("were already running and were not changed");
+    case TaskOutcome::Dead:
+        return QObject::tr("were dead (requeue them from the Dead tab)");
+    case TaskOutcome::Pending:
+        return QObject::tr("were pending, not dead");
+    case TaskOutcome::Exists:
+        return QObject::tr("already existed with that id and were left as they were");
+    case TaskOutcome::TooLarge:
+        return QObject::tr("were larger than the queue's max_payload");
+    case TaskOutcome::Done:
+    case TaskOutcome::Created:
+    case TaskOutcome::Replaced:
+        break;
+    }
+    return outcomeName(outcome);
+}
+
+QString pastTense(TaskAction action)
+{
+    // In the order of the enum.
+    static const char* const words[] = {QT_TR_NOOP("Pushed"), QT_TR_NOOP("Cancelled"),
+                                        QT_TR_NOOP("Rescheduled"), QT_TR_NOOP("Requeued"),
+                                        QT_TR_NOOP("Deleted")};
+    return QObject::tr(words[static_cast<int>(action)]);
+}
+
+} // namespace
+
+QString ActionSummary::of(const ActionResult& result, bool utc)
+{
+    if (!result.error.isEmpty())
+        return QObject::tr("Could not %1: %2").arg(actionVerb(result.action), result.error.message);
+    if (result.action == TaskAction::Push && result.outcomes.size() == 1) {
+        const IdOutcome& pushed = result.outcomes.first();
+        const bool created = pushed.outcome == TaskOutcome::Created;
+        if (succeeded(pushed.outcome) && pushed.due >= 0) {
+            const QString id = MemberText::displayText(pushed.id.left(80));
+            const QString when = DueText::describe(pushed.due, result.serverNow, utc);
+            return created
+                       ? QObject::tr("Pushed %1 due %2 to queue %3.").arg(id, when, result.queue)
+                       : QObject::tr("Replaced %1, now due %2, in queue %3.")
+                             .arg(id, when, result.queue);
+        }
+    }
+    QMap<TaskOutcome, int> byOutcome;
+    int done = 0;
+    for (const auto& o : result.outcomes) {
+        ++byOutcome[o.outcome];
+        done += succeeded(o.outcome) ? 1 : 0;
+    }
+    const int total = static_cast<int>(result.outcomes.size());
+    QString text = QObject::tr("%1 %2 of %n task(s) in queue %3.", nullptr, total)
+                       .arg(pastTense(result.action))
+                       .arg(done)
+                       .arg(result.queue);
+    for (auto it = byOutcome.cbegin(); it != byOutcome.cend(); ++it) {
+        if (succeeded(it.key()))
+            continue;
+        text += QLatin1Char(' ') +
+                QObject::tr("%1 %2.").arg(it.value()).arg(describe(it.key(), result.action));
+    }
+    return text;
+}
+
+} // namespace delayq::ui
