@@ -10,28 +10,13 @@ if ARGV[1] ~= '0' and ARGV[1] ~= '1' then
 end
 local force = ARGV[1] == '1'
 if #ARGV - 1 > 1000 then return redis.error_reply('INVALID cancel: at most 1000 ids a call') end
-local reply = {}
-local cancelled = 0
-for i = 2, #ARGV do
-  local id = ARGV[i]
-  local key = KEYS[4] .. id
-  local status = 'not_found'
-  if redis.call('ZREM', KEYS[1], id) == 1 then
-    redis.call('DEL', key)
-    status = 'done'
-  elseif redis.call('ZSCORE', KEYS[2], id) then
-    if force then
-      redis.call('ZREM', KEYS[2], id)
-      redis.call('DEL', key)
-      status = 'done'
-    else
-      status = 'active'
-    end
-  elseif redis.call('ZSCORE', KEYS[3], id) then
-    status = 'dead'
+local function remove(id)
+  if redis.call('ZREM', KEYS[1], id) == 1 or (force and redis.call('ZREM', KEYS[2], id) == 1) then
+    redis.call('DEL', KEYS[4] .. id)
+    return true
   end
-  if status == 'done' then cancelled = cancelled + 1 end
-  reply[#reply + 1] = status
+  return false
 end
+local cancelled, reply = each_id(2, remove, {{KEYS[2], 'active'}, {KEYS[3], 'dead'}})
 if cancelled > 0 then count(KEYS[6], KEYS[7], 'cancelled', cancelled, now_ms()) end
 return reply

@@ -90,29 +90,39 @@ local function wake_if_earlier(channel, before, due)
 end
 
 
--- For requeue and delete_dead: act(id) on the first `limit` dead tasks (mode 'all') or on
--- each id of ARGV[first_id..] (mode 'ids'). act returns true when it took the task.
--- Returns how many it took and, for 'ids', one status per id: done, or where the task is.
-local function each_dead(mode, limit, first_id, act)
+-- act(id) on each id of ARGV[first_id..]; act returns true when it took the task. Returns
+-- how many it took and one status per id: done, else the name of the first of `elsewhere`
+-- ({{zset key, name}, ...}) that holds the id, else not_found.
+local function each_id(first_id, act, elsewhere)
   local done, statuses = 0, {}
-  if mode == 'all' then
-    for _, id in ipairs(redis.call('ZRANGE', KEYS[3], 0, limit - 1)) do
-      if act(id) then done = done + 1 end
-    end
-    return done, statuses
-  end
   for i = first_id, #ARGV do
     local id = ARGV[i]
     local status = 'not_found'
     if act(id) then
       status = 'done'
       done = done + 1
-    elseif redis.call('ZSCORE', KEYS[1], id) then
-      status = 'pending'
-    elseif redis.call('ZSCORE', KEYS[2], id) then
-      status = 'active'
+    else
+      for _, set in ipairs(elsewhere) do
+        if redis.call('ZSCORE', set[1], id) then
+          status = set[2]
+          break
+        end
+      end
     end
     statuses[#statuses + 1] = status
   end
   return done, statuses
+end
+
+-- For requeue and delete_dead: act(id) on the first `limit` dead tasks (mode 'all') or on
+-- each id of ARGV[first_id..] (mode 'ids'), with each_id's statuses.
+local function each_dead(mode, limit, first_id, act)
+  if mode ~= 'all' then
+    return each_id(first_id, act, {{KEYS[1], 'pending'}, {KEYS[2], 'active'}})
+  end
+  local done = 0
+  for _, id in ipairs(redis.call('ZRANGE', KEYS[3], 0, limit - 1)) do
+    if act(id) then done = done + 1 end
+  end
+  return done, {}
 end

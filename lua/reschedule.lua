@@ -15,25 +15,15 @@ local now = now_ms()
 local due = value
 if kind == 'in' then due = now + value end
 local before = earliest(KEYS[1])
-local statuses = {}
-local moved = 0
-for i = 4, #ARGV do
-  local id = ARGV[i]
-  local status = 'not_found'
-  if redis.call('ZSCORE', KEYS[1], id) then
-    redis.call('ZADD', KEYS[1], 'XX', due, id)
-    -- A broken entry (no hash) stays broken: a hash holding only "due" would look like a task.
-    if redis.call('EXISTS', KEYS[4] .. id) == 1 then
-      redis.call('HSET', KEYS[4] .. id, 'due', int(due))
-    end
-    status = 'done'
-    moved = moved + 1
-  elseif redis.call('ZSCORE', KEYS[2], id) then
-    status = 'active'
-  elseif redis.call('ZSCORE', KEYS[3], id) then
-    status = 'dead'
+local function move(id)
+  if not redis.call('ZSCORE', KEYS[1], id) then return false end
+  redis.call('ZADD', KEYS[1], 'XX', due, id)
+  -- A broken entry (no hash) stays broken: a hash holding only "due" would look like a task.
+  if redis.call('EXISTS', KEYS[4] .. id) == 1 then
+    redis.call('HSET', KEYS[4] .. id, 'due', int(due))
   end
-  statuses[#statuses + 1] = status
+  return true
 end
+local moved, statuses = each_id(4, move, {{KEYS[2], 'active'}, {KEYS[3], 'dead'}})
 if moved > 0 then wake_if_earlier(ARGV[3], before, due) end
 return {int(due), statuses}
