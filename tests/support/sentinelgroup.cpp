@@ -45,13 +45,18 @@ void SentinelGroup::stop()
 
 bool SentinelGroup::start()
 {
-    if (!m_data[0]->start()) {
+    // A master waits 5 s by default before a diskless full sync, for more replicas to join
+    // it; each role change would cost that wait.
+    const QStringList noSyncDelay{QStringLiteral("--repl-diskless-sync-delay"),
+                                  QStringLiteral("0")};
+    if (!m_data[0]->start(noSyncDelay)) {
         m_error = QStringLiteral("master: ") + m_data[0]->errorString();
         return false;
     }
     const int masterPort = m_data[0]->port();
-    if (!m_data[1]->start({QStringLiteral("--replicaof"), QStringLiteral("127.0.0.1"),
-                           QString::number(masterPort)})) {
+    if (!m_data[1]->start(noSyncDelay + QStringList{QStringLiteral("--replicaof"),
+                                                    QStringLiteral("127.0.0.1"),
+                                                    QString::number(masterPort)})) {
         m_error = QStringLiteral("replica: ") + m_data[1]->errorString();
         return false;
     }
