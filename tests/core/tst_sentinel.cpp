@@ -252,6 +252,16 @@ void TestSentinel::followsManualFailover()
     Queue queue(connection, "failover");
     queue.push(task("t1"));
     QCOMPARE(connection.command({"WAIT", "1", "5000"}).integer, 1LL);
+    // A worker on another queue, idle on the old master when it is demoted.
+    std::atomic<bool> workerRan{false};
+    WorkerOptions options;
+    options.connection = groupOptions();
+    options.queue = "failover-work";
+    Worker worker(options, [&](const ClaimedTask&) {
+        workerRan = true;
+        return HandlerResult::ack();
+    });
+    worker.start();
 
     QElapsedTimer timer;
     timer.start();
@@ -275,6 +285,10 @@ void TestSentinel::followsManualFailover()
     QCOMPARE(connection.serverAddress(), "127.0.0.1:" + std::to_string(newPort));
     QCOMPARE(connection.masterChanges(), 1);
     QCOMPARE(queue.counts().pending, 2LL);
+    // Its threads got READONLY too, and found the new master on their next try.
+    Queue(connection, "failover-work").push(task("w1"));
+    QTRY_VERIFY_WITH_TIMEOUT(workerRan, 10000);
+    worker.stop();
     QVERIFY2(m_group.waitUntilReady(20000), qPrintable(m_group.errorString()));
 }
 
