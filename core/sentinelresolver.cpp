@@ -72,7 +72,7 @@ std::string SentinelResolver::connect(const TryMaster& tryMaster)
 {
     const SentinelOptions& s = m_options.sentinel;
     if (s.tls)
-        throw Error(ErrorCode::Connection,
+        throw Error(ErrorCode::InvalidArgument,
                     "TLS through Sentinel (rediss+sentinel://) is not supported by this build "
                     "yet; use redis+sentinel://");
     std::vector<std::string> notes;

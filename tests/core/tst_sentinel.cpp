@@ -2,6 +2,7 @@
 #include <delayq/connection.h>
 #include <delayq/error.h>
 #include <delayq/queue.h>
+#include <delayq/subscriber.h>
 #include <delayq/worker.h>
 
 #include <QElapsedTimer>
@@ -74,6 +75,7 @@ private slots:
     void wrongSentinelPassword();
     void malformedUrls_data();
     void malformedUrls();
+    void tlsRefusedUntilSupported();
     void leavesAMasterThatAnswersReadOnly();
     void followsManualFailover();
     void workerDrainsQueueThroughFailover();
@@ -215,6 +217,18 @@ void TestSentinel::malformedUrls()
     QVERIFY2(QString(error->what()).contains(mentions), error->what());
 }
 
+void TestSentinel::tlsRefusedUntilSupported()
+{
+    // Parsed and kept for the TLS transport, but never quietly spoken in plain text.
+    Connection connection(ConnectionOptions::fromUrl(
+        "rediss+sentinel://127.0.0.1:" + std::to_string(m_group.sentinelPort(0)) + "/mymaster"));
+    const auto error = errorOf([&] { connection.connect(); });
+    QVERIFY(error);
+    QCOMPARE(error->code(), ErrorCode::InvalidArgument);
+    QVERIFY2(QString(error->what()).contains("rediss+sentinel://"), error->what());
+    QVERIFY(!connection.isConnected());
+}
+
 void TestSentinel::leavesAMasterThatAnswersReadOnly()
 {
     // The master is demoted behind the sentinels' backs and keeps its clients (as when a
@@ -340,6 +354,8 @@ void TestSentinel::workerDrainsQueueThroughFailover()
         });
     worker.start();
 
+    Subscriber subscriber(groupOptions());
+    subscriber.subscribe("news");
     QTRY_VERIFY_WITH_TIMEOUT(ran >= kTasks / 3, 20000);
     RedisServer* master = m_group.master();
     QVERIFY(master);
@@ -372,6 +388,12 @@ void TestSentinel::workerDrainsQueueThroughFailover()
           failedOverAt - killedAt, firstAckAfterKill - killedAt, twice, kTasks);
     QCOMPARE(connection.serverAddress(), "127.0.0.1:" + std::to_string(newPort));
     QCOMPARE(int(runs.size()), kTasks);
+
+    // The subscriber's connection died with the master; subscribing again finds the new one.
+    QVERIFY(errorOf([&] { subscriber.waitMessage(2000ms); }));
+    subscriber.subscribe("news");
+    QCOMPARE(connection.command({"PUBLISH", "news", "hi"}).integer, 1LL);
+    QCOMPARE(subscriber.waitMessage(2000ms), std::optional<std::string>("hi"));
 }
 
 QTEST_GUILESS_MAIN(TestSentinel)
