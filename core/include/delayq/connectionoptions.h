@@ -11,7 +11,8 @@ namespace delayq {
 //   redis://[user[:password]@]host[:port][/db]
 //   unix:///path/redis.sock[?db=N]
 //   redis+sentinel://[user[:password]@]s1[:26379][,s2[:26379]...]/master[/db] (SentinelOptions)
-// All take ?db=N&user=U&password=P; other parameters are refused. Parts are %-decoded.
+// All take ?db=N&user=U&password=P, the Sentinel form also ?sentinel_user=U&sentinel_password=P;
+// other parameters are refused. Parts are %-decoded.
 struct ConnectionOptions
 {
     std::string host = "127.0.0.1";
