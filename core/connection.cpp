@@ -1,6 +1,7 @@
 #include <delayq/connection.h>
 
 #include "replyreader.h"
+#include "sentinelresolver.h"
 #include "sigpipeblock.h"
 #include <delayq/error.h>
 
@@ -99,6 +100,14 @@ void Connection::disconnect()
 
 void Connection::connect()
 {
+    if (m_options.sentinel.enabled() && !isConnected())
+        connectThroughSentinel();
+    else
+        connectToServer();
+}
+
+void Connection::connectToServer()
+{
     if (isConnected())
         return;
     disconnect();
@@ -152,6 +161,40 @@ void Connection::connect()
     if (m_options.db != 0)
         handshake({"SELECT", std::to_string(m_options.db)}, "SELECT");
     measureClockOffset();
+}
+
+void Connection::connectThroughSentinel()
+{
+    const std::string master =
+        SentinelResolver(m_options).connect([this](const std::string& host, int port) {
+            m_options.host = host;
+            m_options.port = port;
+            connectToServer();
+            return SentinelResolver::confirmMaster(*this);
+        });
+    if (!m_sentinelMaster.empty() && master != m_sentinelMaster)
+        ++m_masterChanges;
+    m_sentinelMaster = master;
+}
+
+void Connection::dropIfDemoted(const std::vector<Reply>& replies)
+{
+    // Only a reconnect asks the sentinels again; staying on a demoted master would answer
+    // READONLY to every write for as long as it lives (asynq #959, BullMQ #648).
+    for (const auto& r : replies)
+        if (r.isError() && errorFromReply(r.str).code() == ErrorCode::ReadOnlyReplica) {
+            disconnect();
+            return;
+        }
+}
+
+std::string Connection::serverAddress() const
+{
+    if (!m_options.unixSocket.empty())
+        return m_options.unixSocket;
+    const bool v6 = m_options.host.find(':') != std::string::npos;
+    return (v6 ? "[" + m_options.host + "]" : m_options.host) + ":" +
+           std::to_string(m_options.port);
 }
 
 void Connection::measureClockOffset()
@@ -295,6 +338,8 @@ std::vector<Reply> Connection::pipeline(const std::vector<std::vector<std::strin
         replies.push_back(ReplyReader::fromHiredis(raw));
         freeReplyObject(raw);
     }
+    if (m_options.sentinel.enabled())
+        dropIfDemoted(replies);
     return replies;
 }
 

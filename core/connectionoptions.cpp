@@ -1,5 +1,6 @@
 #include <delayq/connectionoptions.h>
 
+#include "sentinelurl.h"
 #include <delayq/error.h>
 
 #include <charconv>
@@ -119,6 +120,8 @@ ConnectionOptions ConnectionOptions::fromUrl(const std::string& url)
         refuse("it is longer than 4096 characters");
     if (hasControl(url))
         refuse("it contains control characters");
+    if (sentinelurl::matches(url))
+        return sentinelurl::parse(url);
 
     const std::string unixScheme = "unix://";
     const std::string redisScheme = "redis://";
@@ -219,6 +222,8 @@ std::string ConnectionOptions::defaultUrl()
 
 std::string ConnectionOptions::displayUrl() const
 {
+    if (sentinel.enabled())
+        return sentinelurl::display(*this);
     std::string auth;
     if (!user.empty() || !password.empty()) {
         auth = user;
@@ -235,6 +240,8 @@ std::string ConnectionOptions::displayUrl() const
 
 std::string ConnectionOptions::urlWithoutPassword() const
 {
+    if (sentinel.enabled())
+        return sentinelurl::withoutPassword(*this);
     std::string query;
     auto addParameter = [&query](const std::string& pair) {
         query += (query.empty() ? "?" : "&") + pair;

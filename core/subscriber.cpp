@@ -95,6 +95,8 @@ void Subscriber::subscribe(const std::string& channel)
     const SigpipeBlock noSigpipe; // a server that went away must not kill the process
     disconnect();
     m_channel = channel;
+    if (m_options.sentinel.enabled())
+        followMaster();
     const std::string where = m_options.displayUrl();
     const timeval connectTv = toTimeval(m_options.connectTimeout);
     redisContext* ctx =
@@ -144,6 +146,16 @@ void Subscriber::subscribe(const std::string& channel)
             call({"AUTH", m_options.user, m_options.password}, "AUTH");
     }
     call({"SUBSCRIBE", channel}, "SUBSCRIBE");
+}
+
+void Subscriber::followMaster()
+{
+    // A Connection resolves the master and checks its ROLE the way every other connection of
+    // a worker does; one extra connect per (re)subscribe, which is rare.
+    Connection probe(m_options);
+    probe.connect();
+    m_options.host = probe.options().host;
+    m_options.port = probe.options().port;
 }
 
 std::optional<std::string> Subscriber::waitMessage(std::chrono::milliseconds timeout)

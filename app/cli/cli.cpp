@@ -16,9 +16,12 @@ namespace {
 const char* kGlobalHelp =
     "Global options (before or after the command):\n"
     "  --url URL      Redis to use (default: $REDIS_URL, else redis://127.0.0.1:6379);\n"
-    "                 redis://[user[:password]@]host[:port][/db] or unix:///path.sock[?db=N]\n"
+    "                 redis://[user[:password]@]host[:port][/db] or unix:///path.sock[?db=N];\n"
+    "                 through Sentinel: redis+sentinel://[user:password@]s1:26379,s2:26379/\n"
+    "                 mymaster[/db][?sentinel_user=U&sentinel_password=P]\n"
     "  --prefix P     key prefix of the queues (default dq)\n"
     "  --read-only    refuse every write before it reaches Redis\n"
+    "  --verbose      say on stderr which server was reached (through Sentinel: the master)\n"
     "  --json         machine output (one JSON document, or one per line for work)\n"
     "  --plain        QUEUE is a plain sorted set (member = message, score = due time):\n"
     "                 for ls, stats, push, cancel, reschedule and work\n"
@@ -107,6 +110,8 @@ int run(int argc, char** argv)
                 global.prefix = takeValue("prefix");
             } else if (w == "--read-only") {
                 global.readOnly = true;
+            } else if (w == "--verbose") {
+                global.verbose = true;
             } else if (w == "--json") {
                 global.json = true;
             } else if (w == "--plain") {

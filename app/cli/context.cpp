@@ -10,6 +10,15 @@ Context::Context(GlobalOptions global, Args args)
     : m_global(std::move(global)), m_args(std::move(args))
 {}
 
+std::string connectedTo(const delayq::Connection& connection)
+{
+    const delayq::ConnectionOptions& o = connection.options();
+    if (!o.sentinel.enabled())
+        return o.displayUrl();
+    return "master '" + o.sentinel.masterName + "' at " + connection.serverAddress() +
+           " (named by the sentinels of " + o.displayUrl() + ")";
+}
+
 delayq::Connection& Context::connection()
 {
     if (!m_connection) {
@@ -17,6 +26,8 @@ delayq::Connection& Context::connection()
         options.readOnly = m_global.readOnly;
         m_connection = std::make_unique<delayq::Connection>(options);
         m_connection->connect();
+        if (m_global.verbose)
+            std::fprintf(stderr, "delayq: connected to %s\n", connectedTo(*m_connection).c_str());
     }
     return *m_connection;
 }

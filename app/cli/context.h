@@ -18,10 +18,15 @@ struct GlobalOptions
     std::string url;
     std::string prefix = "dq";
     bool readOnly = false;
+    bool verbose = false; // stderr names the server connected to
     bool json = false;
     bool plain = false;    // QUEUE names a plain sorted-set key
     std::string scoreUnit; // "ms" | "s" | empty: detected
 };
+
+// "redis://127.0.0.1:6379", or with Sentinel "master 'NAME' at HOST:PORT (named by the
+// sentinels of URL)": the server a connection reached, for --verbose and the worker's banner.
+std::string connectedTo(const delayq::Connection& connection);
 
 // What a command runs with: the global options, its own arguments, and one connection
 // opened on first use (so --help and usage errors never touch the network).

@@ -284,13 +284,13 @@ int runWork(Context& ctx)
         std::fprintf(stderr,
                      "delayq: worker %s on %s plain key %s (at most once%s%s), %d thread(s), "
                      "batch %d\n",
-                     printable(worker.name()).c_str(), o.connection.displayUrl().c_str(),
+                     printable(worker.name()).c_str(), connectedTo(conn).c_str(),
                      printable(o.plainKey).c_str(), o.forwardTo.empty() ? "" : ", forwarding to ",
                      printable(o.forwardTo).c_str(), o.concurrency, o.batch);
     else if (!ctx.json())
         std::fprintf(stderr, "delayq: worker %s on %s queue %s, %d thread(s), batch %d\n",
-                     printable(worker.name()).c_str(), o.connection.displayUrl().c_str(),
-                     o.queue.c_str(), o.concurrency, o.batch);
+                     printable(worker.name()).c_str(), connectedTo(conn).c_str(), o.queue.c_str(),
+                     o.concurrency, o.batch);
 
     int received = 0;
     std::chrono::steady_clock::time_point forceAt{};

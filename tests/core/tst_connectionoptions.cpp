@@ -313,12 +313,229 @@ private slots:
         QCOMPARE(back.urlWithoutPassword(), result);
     }
 
+    // redis+sentinel:// and rediss+sentinel://: the group lands in options.sentinel, the user
+    // info (and ?user=, ?password=, ?db=) stays Redis's own.
+    void sentinelParses_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<QString>("nodes"); // SentinelOptions::nodeList()
+        QTest::addColumn<QString>("master");
+        QTest::addColumn<QString>("user");
+        QTest::addColumn<QString>("password");
+        QTest::addColumn<QString>("sentinelUser");
+        QTest::addColumn<QString>("sentinelPassword");
+        QTest::addColumn<int>("db");
+        QTest::addColumn<bool>("tls");
+
+        QTest::newRow("one sentinel, default port") << "redis+sentinel://s1/mymaster"
+                                                    << "s1:26379"
+                                                    << "mymaster"
+                                                    << ""
+                                                    << ""
+                                                    << ""
+                                                    << "" << 0 << false;
+        QTest::newRow("three sentinels and a db")
+            << "redis+sentinel://s1:26379,s2:26380,10.0.0.3/mymaster/2"
+            << "s1:26379,s2:26380,10.0.0.3:26379"
+            << "mymaster"
+            << ""
+            << ""
+            << ""
+            << "" << 2 << false;
+        QTest::newRow("redis credentials in the user info")
+            << "redis+sentinel://al:p%40w@s1:1,s2:2/m"
+            << "s1:1,s2:2"
+            << "m"
+            << "al"
+            << "p@w"
+            << ""
+            << "" << 0 << false;
+        QTest::newRow("sentinel credentials in the query")
+            << "redis+sentinel://:pw@s1/m?sentinel_user=sen&sentinel_password=s%26p@ss"
+            << "s1:26379"
+            << "m"
+            << ""
+            << "pw"
+            << "sen"
+            << "s&p@ss" << 0 << false;
+        QTest::newRow("password only, / and @ in it") << "redis+sentinel://a/b@c@s1/m"
+                                                      << "s1:26379"
+                                                      << "m"
+                                                      << ""
+                                                      << "a/b@c"
+                                                      << ""
+                                                      << "" << 0 << false;
+        QTest::newRow("db and user in the query") << "redis+sentinel://s1/m?db=5&user=al&password=x"
+                                                  << "s1:26379"
+                                                  << "m"
+                                                  << "al"
+                                                  << "x"
+                                                  << ""
+                                                  << "" << 5 << false;
+        QTest::newRow("ipv6 sentinels") << "redis+sentinel://[::1]:5000,[fe80::2]/m"
+                                        << "[::1]:5000,[fe80::2]:26379"
+                                        << "m"
+                                        << ""
+                                        << ""
+                                        << ""
+                                        << "" << 0 << false;
+        QTest::newRow("master name percent-decoded") << "redis+sentinel://s1/my%2Fmaster.1"
+                                                     << "s1:26379"
+                                                     << "my/master.1"
+                                                     << ""
+                                                     << ""
+                                                     << ""
+                                                     << "" << 0 << false;
+        QTest::newRow("trailing slash after the master") << "redis+sentinel://s1/m/"
+                                                         << "s1:26379"
+                                                         << "m"
+                                                         << ""
+                                                         << ""
+                                                         << ""
+                                                         << "" << 0 << false;
+        QTest::newRow("tls") << "rediss+sentinel://s1,s2/m/1"
+                             << "s1:26379,s2:26379"
+                             << "m"
+                             << ""
+                             << ""
+                             << ""
+                             << "" << 1 << true;
+    }
+    void sentinelParses()
+    {
+        QFETCH(QString, url);
+        const auto o = ConnectionOptions::fromUrl(url.toStdString());
+        QVERIFY(o.sentinel.enabled());
+        QTEST(QString::fromStdString(o.sentinel.nodeList()), "nodes");
+        QTEST(QString::fromStdString(o.sentinel.masterName), "master");
+        QTEST(QString::fromStdString(o.user), "user");
+        QTEST(QString::fromStdString(o.password), "password");
+        QTEST(QString::fromStdString(o.sentinel.user), "sentinelUser");
+        QTEST(QString::fromStdString(o.sentinel.password), "sentinelPassword");
+        QTEST(o.db, "db");
+        QTEST(o.sentinel.tls, "tls");
+        QVERIFY(o.unixSocket.empty());
+    }
+
+    void sentinelRefuses_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<QString>("mentions"); // the bad part the message names
+
+        QTest::newRow("no nodes") << "redis+sentinel:///mymaster"
+                                  << "no sentinel";
+        QTest::newRow("nothing at all") << "redis+sentinel://"
+                                        << "no sentinel";
+        QTest::newRow("no master name") << "redis+sentinel://s1:26379"
+                                        << "master name";
+        QTest::newRow("empty master name") << "redis+sentinel://s1:26379//2"
+                                           << "master name";
+        QTest::newRow("master name with a space") << "redis+sentinel://s1/my%20master"
+                                                  << "master name";
+        QTest::newRow("empty host between commas") << "redis+sentinel://s1,,s3/m"
+                                                   << "host of sentinel 2";
+        QTest::newRow("trailing comma") << "redis+sentinel://s1,/m"
+                                        << "host of sentinel 2";
+        QTest::newRow("port only") << "redis+sentinel://:26379/m"
+                                   << "host of sentinel 1";
+        QTest::newRow("bad port") << "redis+sentinel://s1:26379,s2:abc/m"
+                                  << "port of sentinel 2";
+        QTest::newRow("port 0") << "redis+sentinel://s1:0/m"
+                                << "port of sentinel 1";
+        QTest::newRow("port too high") << "redis+sentinel://s1,s2,s3:70000/m"
+                                       << "port of sentinel 3";
+        QTest::newRow("bare ipv6") << "redis+sentinel://::1/m"
+                                   << "brackets";
+        QTest::newRow("unclosed ipv6") << "redis+sentinel://[::1/m"
+                                       << "IPv6";
+        QTest::newRow("db text") << "redis+sentinel://s1/m/x"
+                                 << "database";
+        QTest::newRow("extra path") << "redis+sentinel://s1/m/1/2"
+                                    << "after the database";
+        QTest::newRow("unknown parameter") << "redis+sentinel://s1/m?sentinel_pass=x"
+                                           << "unknown parameter 'sentinel_pass'";
+        QTest::newRow("parameter without value") << "redis+sentinel://s1/m?sentinel_user"
+                                                 << "sentinel_user";
+        QTest::newRow("query db text") << "redis+sentinel://s1/m?db=x"
+                                       << "database";
+        QTest::newRow("bad escape") << "redis+sentinel://s1/m?sentinel_password=a%zz"
+                                    << "escape in the sentinel password";
+        QTest::newRow("too many sentinels")
+            << "redis+sentinel://" + QStringLiteral("h,").repeated(33) + "h/m"
+            << "more than 32";
+    }
+    void sentinelRefuses()
+    {
+        QFETCH(QString, url);
+        QFETCH(QString, mentions);
+        try {
+            ConnectionOptions::fromUrl(url.toStdString());
+            QFAIL("the URL was accepted");
+        } catch (const Error& e) {
+            QCOMPARE(e.code(), ErrorCode::InvalidArgument);
+            const QString message = QString::fromStdString(e.what());
+            QVERIFY2(message.contains(mentions, Qt::CaseInsensitive), qPrintable(message));
+            QVERIFY2(message.startsWith(QLatin1String("invalid Redis Sentinel URL")),
+                     qPrintable(message));
+            QVERIFY2(!message.contains(QLatin1String("Hunter2")), qPrintable(message));
+        }
+    }
+
+    // Both passwords are hidden, and the stored form parses back to the same group less them.
+    void sentinelWithoutPassword_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<QString>("shown");
+        QTest::addColumn<QString>("stripped");
+
+        QTest::newRow("plain") << "redis+sentinel://s1,s2:7/m"
+                               << "redis+sentinel://s1:26379,s2:7/m"
+                               << "redis+sentinel://s1:26379,s2:7/m/0";
+        QTest::newRow("all four credentials")
+            << "redis+sentinel://al:Hunter2Pw@s1/m/3?sentinel_user=sen&sentinel_password=Hunter2Sp"
+            << "redis+sentinel://al:***@s1:26379/m/3?sentinel_user=sen&sentinel_password=***"
+            << "redis+sentinel://s1:26379/m/3?user=al&sentinel_user=sen";
+        QTest::newRow("passwords only")
+            << "redis+sentinel://Hunter2Pw@s1/m?sentinel_password=Hunter2Sp"
+            << "redis+sentinel://***@s1:26379/m?sentinel_password=***"
+            << "redis+sentinel://s1:26379/m/0";
+        QTest::newRow("odd master name and user")
+            << "redis+sentinel://[::1]/a%2Fb%3Fc?user=u%26v&password=Hunter2Pw"
+            << "redis+sentinel://u&v:***@[::1]:26379/a/b?c"
+            << "redis+sentinel://[::1]:26379/a%2Fb%3Fc/0?user=u%26v";
+        QTest::newRow("tls") << "rediss+sentinel://s1/m/1"
+                             << "rediss+sentinel://s1:26379/m/1"
+                             << "rediss+sentinel://s1:26379/m/1";
+    }
+    void sentinelWithoutPassword()
+    {
+        QFETCH(QString, url);
+        const auto o = ConnectionOptions::fromUrl(url.toStdString());
+        QTEST(QString::fromStdString(o.displayUrl()), "shown");
+        const std::string stripped = o.urlWithoutPassword();
+        QTEST(QString::fromStdString(stripped), "stripped");
+        QVERIFY(stripped.find("Hunter") == std::string::npos);
+
+        const auto back = ConnectionOptions::fromUrl(stripped);
+        QVERIFY(back.password.empty());
+        QVERIFY(back.sentinel.password.empty());
+        QCOMPARE(back.sentinel.nodeList(), o.sentinel.nodeList());
+        QCOMPARE(back.sentinel.masterName, o.sentinel.masterName);
+        QCOMPARE(back.sentinel.user, o.sentinel.user);
+        QCOMPARE(back.sentinel.tls, o.sentinel.tls);
+        QCOMPARE(back.user, o.user);
+        QCOMPARE(back.db, o.db);
+        QCOMPARE(back.urlWithoutPassword(), stripped);
+    }
+
     // Random text made of URL characters: every outcome is a parse or InvalidArgument,
     // never another exception or a crash (run under DELAYQ_SANITIZE to catch over-reads).
     void garbageNeverCrashes()
     {
-        const std::string alphabet = "redis:/unix@[]%?&=#:0123456789abcdefAF.-_ \x01\xff";
-        const std::vector<std::string> seeds = {"redis://", "unix://", "redis://u:p@", "redis://["};
+        const std::string alphabet = "redis:/unix@[]%?&=#:,0123456789abcdefAF.-_ \x01\xff";
+        const std::vector<std::string> seeds = {"redis://",          "unix://",
+                                                "redis://u:p@",      "redis://[",
+                                                "redis+sentinel://", "rediss+sentinel://s,"};
         std::mt19937 gen(11);
         for (int i = 0; i < 20'000; ++i) {
             std::string url = seeds[gen() % seeds.size()];

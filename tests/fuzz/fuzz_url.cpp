@@ -16,9 +16,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
             std::abort();
         if (options.unixSocket.empty() && options.host.empty())
             std::abort();
-        // The shown URL must not depend on the password at all.
+        for (const auto& node : options.sentinel.nodes)
+            if (node.host.empty() || node.port < 1 || node.port > 65535)
+                std::abort();
+        if (options.sentinel.enabled() && options.sentinel.masterName.empty())
+            std::abort();
+        // What is stored (the URL less its passwords) reads back as itself.
+        if (delayq::ConnectionOptions::fromUrl(options.urlWithoutPassword()).urlWithoutPassword() !=
+            options.urlWithoutPassword())
+            std::abort();
+        // The shown URL must not depend on the password at all, nor on the sentinels' one.
         auto other = options;
         other.password = options.password.empty() ? "" : "a-different-secret";
+        other.sentinel.password = options.sentinel.password.empty() ? "" : "another-secret";
         if (options.displayUrl() != other.displayUrl())
             std::abort();
     } catch (const delayq::Error& e) {

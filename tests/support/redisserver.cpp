@@ -67,6 +67,8 @@ bool RedisServer::start(const QStringList& extraArgs)
                      // server with DEBUG SLEEP; Redis 7 disables DEBUG unless told.
                      QStringLiteral("--enable-debug-command"), QStringLiteral("local")};
     args << m_extraArgs;
+    if (!m_configFile.isEmpty())
+        args.prepend(m_configFile); // redis-server takes it only as the first argument
     m_process = std::make_unique<QProcess>();
     m_process->setProcessChannelMode(QProcess::MergedChannels);
     m_process->start(QStringLiteral("redis-server"), args);

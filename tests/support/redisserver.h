@@ -18,6 +18,9 @@ public:
     // Starts (or restarts) the server; extraArgs are redis-server options ("--appendonly",
     // "yes"). Returns false with a reason in errorString() when it does not come up in 10 s.
     bool start(const QStringList& extraArgs = {});
+    // A configuration file for redis-server to read first (and, as a sentinel, to rewrite);
+    // the options start() passes still win over it.
+    void setConfigFile(const QString& path) { m_configFile = path; }
     void stop();
     // SIGKILL: no shutdown save, no AOF rewrite; what survives is what was fsynced.
     void crash();
@@ -41,6 +44,7 @@ private:
     QTemporaryDir m_dir;
     std::unique_ptr<QProcess> m_process;
     QStringList m_extraArgs;
+    QString m_configFile;
     int m_port = 0;
     QString m_error;
 };

@@ -15,7 +15,9 @@ namespace delayq {
 
 // One synchronous connection to Redis. Belongs to one thread at a time.
 // A connection that broke is re-established on the next call, so a restarted
-// server costs the caller one failed call, not a dead object.
+// server costs the caller one failed call, not a dead object. With options.sentinel, each
+// (re)connect asks the sentinels for the master first, and a READONLY reply (a master
+// demoted by a failover) drops the connection too, so the next call finds the new master.
 class Connection
 {
 public:
@@ -24,6 +26,7 @@ public:
     Connection(const Connection&) = delete;
     Connection& operator=(const Connection&) = delete;
 
+    // With Sentinel, host and port are those of the master last connected to.
     const ConnectionOptions& options() const { return m_options; }
 
     // Connects (and AUTH, SELECT) if not connected. Throws Error.
@@ -65,10 +68,21 @@ public:
     // Server clock minus local clock, ms, as measured at the last connect.
     long long clockOffsetMs() const { return m_clockOffsetMs; }
 
+    // "host:port" (or the socket path) of the server last connected to: with Sentinel, the
+    // master the sentinels named.
+    std::string serverAddress() const;
+    // How many reconnects found a different master than the one before (Sentinel failovers
+    // this connection followed); 0 without Sentinel.
+    int masterChanges() const { return m_masterChanges; }
+
     // Turns a server error reply into the Error the core throws.
     static Error errorFromReply(const std::string& serverMessage);
 
 private:
+    void connectToServer();
+    // Sentinel hooks: connect() through SentinelResolver; drop a demoted master.
+    void connectThroughSentinel();
+    void dropIfDemoted(const std::vector<Reply>& replies);
     void ensureConnected();
     void measureClockOffset();
     [[noreturn]] void failIo(const char* during);
@@ -78,6 +92,8 @@ private:
     long long m_clockOffsetUs = 0;
     bool m_offsetKnown = false;
     bool m_offsetTried = false;
+    std::string m_sentinelMaster; // "host:port" the sentinels named last
+    int m_masterChanges = 0;
     struct Context;
     std::unique_ptr<Context> m_context;
 };

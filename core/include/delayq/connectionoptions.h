@@ -1,5 +1,7 @@
 #pragma once
 
+#include <delayq/sentineloptions.h>
+
 #include <chrono>
 #include <string>
 
@@ -8,7 +10,9 @@ namespace delayq {
 // Where and how to reach Redis. Built from a URL:
 //   redis://[user[:password]@]host[:port][/db]
 //   unix:///path/redis.sock[?db=N]
-// Both take ?db=N&user=U&password=P; other parameters are refused. Parts are %-decoded.
+//   redis+sentinel://[user[:password]@]s1[:26379][,s2[:26379]...]/master[/db] (SentinelOptions)
+// All take ?db=N&user=U&password=P, the Sentinel form also ?sentinel_user=U&sentinel_password=P;
+// other parameters are refused. Parts are %-decoded.
 struct ConnectionOptions
 {
     std::string host = "127.0.0.1";
@@ -21,6 +25,8 @@ struct ConnectionOptions
     std::chrono::milliseconds commandTimeout{5000};
     // A read-only session: every write in the core is refused before it reaches Redis.
     bool readOnly = false;
+    // Enabled (nodes listed): host and port are the master's, asked of these sentinels.
+    SentinelOptions sentinel;
 
     // Throws Error(InvalidArgument) with a message naming the bad part.
     static ConnectionOptions fromUrl(const std::string& url);

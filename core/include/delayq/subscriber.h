@@ -20,7 +20,9 @@ public:
     Subscriber(const Subscriber&) = delete;
     Subscriber& operator=(const Subscriber&) = delete;
 
-    // Connects (AUTH as the options say) and subscribes. Throws Error.
+    // Connects (AUTH as the options say) and subscribes. Throws Error. With options.sentinel,
+    // each call asks the sentinels for the master first, so a resubscribe after a dropped
+    // connection follows a failover.
     void subscribe(const std::string& channel);
     void disconnect();
     bool isConnected() const;
@@ -32,6 +34,8 @@ public:
 
 private:
     [[noreturn]] void fail(const std::string& during);
+    // Sentinel hook: points the options at the master the sentinels name now.
+    void followMaster();
 
     ConnectionOptions m_options;
     std::string m_channel;

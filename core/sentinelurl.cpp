@@ -1,0 +1,280 @@
+#include "sentinelurl.h"
+
+#include <delayq/error.h>
+
+#include <charconv>
+#include <cstring>
+
+namespace delayq::sentinelurl {
+
+namespace {
+
+const char* const kPlainScheme = "redis+sentinel://";
+const char* const kTlsScheme = "rediss+sentinel://";
+constexpr size_t kMaxNodes = 32;
+
+[[noreturn]] void refuse(const std::string& what)
+{
+    throw Error(ErrorCode::InvalidArgument,
+                "invalid Redis Sentinel URL: " + what +
+                    " (expected redis+sentinel://[user[:password]@]host[:port][,host[:port]...]"
+                    "/master[/db][?sentinel_user=U&sentinel_password=P])");
+}
+
+bool startsWith(const std::string& text, const char* prefix)
+{
+    return text.rfind(prefix, 0) == 0;
+}
+
+int hexValue(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+// The same decoding as redis:// URLs (connectionoptions.cpp), kept here so that the two
+// parsers can change apart.
+std::string percentDecode(const std::string& text, const std::string& part)
+{
+    std::string out;
+    out.reserve(text.size());
+    for (size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != '%') {
+            out += text[i];
+            continue;
+        }
+        if (i + 2 >= text.size())
+            refuse("truncated %-escape in the " + part);
+        const int hi = hexValue(text[i + 1]);
+        const int lo = hexValue(text[i + 2]);
+        if (hi < 0 || lo < 0)
+            refuse("bad %-escape in the " + part);
+        out += static_cast<char>(hi * 16 + lo);
+        i += 2;
+    }
+    return out;
+}
+
+std::string percentEncode(const std::string& text)
+{
+    static const char* hex = "0123456789ABCDEF";
+    std::string out;
+    for (unsigned char c : text) {
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+            c == '-' || c == '.' || c == '_' || c == '~') {
+            out += static_cast<char>(c);
+        } else {
+            out += '%';
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        }
+    }
+    return out;
+}
+
+int parseNumber(const std::string& text, int min, int max, const std::string& what)
+{
+    int value = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || value < min ||
+        value > max)
+        refuse(what + " must be a whole number from " + std::to_string(min) + " to " +
+               std::to_string(max));
+    return value;
+}
+
+bool hasControl(const std::string& text)
+{
+    for (unsigned char c : text)
+        if (c < 0x20 || c == 0x7f)
+            return true;
+    return false;
+}
+
+// "host", "host:port", "[v6]" or "[v6]:port"; the port defaults to Sentinel's 26379.
+SentinelNode parseNode(const std::string& text, size_t index)
+{
+    const std::string which = "sentinel " + std::to_string(index + 1);
+    SentinelNode node;
+    std::string portText;
+    bool hasPort = false;
+    const bool bracketed = !text.empty() && text[0] == '[';
+    if (bracketed) {
+        const auto close = text.find(']');
+        if (close == std::string::npos)
+            refuse("unclosed [ in the IPv6 host of " + which);
+        node.host = text.substr(1, close - 1);
+        const std::string after = text.substr(close + 1);
+        if (!after.empty() && after[0] != ':')
+            refuse("unexpected text after the IPv6 host of " + which);
+        hasPort = !after.empty();
+        portText = hasPort ? after.substr(1) : "";
+    } else if (const auto colon = text.rfind(':'); colon != std::string::npos) {
+        node.host = text.substr(0, colon);
+        portText = text.substr(colon + 1);
+        hasPort = true;
+    } else {
+        node.host = text;
+    }
+    if (node.host.empty())
+        refuse("the host of " + which + " is empty");
+    for (char c : node.host)
+        if ((c == ':' && !bracketed) || c == ' ' || c == '@' || c == '#' || c == '[' || c == ']')
+            refuse("the host of " + which + " contains a character a host name cannot hold" +
+                   (c == ':' ? " (an IPv6 host goes in brackets)" : ""));
+    if (hasPort)
+        node.port = parseNumber(portText, 1, 65535, "the port of " + which);
+    return node;
+}
+
+std::vector<SentinelNode> parseNodes(const std::string& text)
+{
+    if (text.empty())
+        refuse("no sentinel is listed (host:port,host:port before the master name)");
+    std::vector<SentinelNode> nodes;
+    size_t start = 0;
+    for (;;) {
+        const auto comma = text.find(',', start);
+        nodes.push_back(parseNode(text.substr(start, comma - start), nodes.size()));
+        if (nodes.size() > kMaxNodes)
+            refuse("more than " + std::to_string(kMaxNodes) + " sentinels are listed");
+        if (comma == std::string::npos)
+            return nodes;
+        start = comma + 1;
+    }
+}
+
+// "MASTER" or "MASTER/DB".
+void parsePath(const std::string& path, ConnectionOptions& options)
+{
+    const auto slash = path.find('/');
+    const std::string name = percentDecode(path.substr(0, slash), "master name");
+    if (name.empty())
+        refuse("the master name is missing (…/mymaster after the sentinels)");
+    if (name.size() > 256 || hasControl(name) || name.find(' ') != std::string::npos)
+        refuse("the master name must be 1 to 256 characters without spaces or control "
+               "characters");
+    options.sentinel.masterName = name;
+    if (slash == std::string::npos)
+        return;
+    const std::string db = path.substr(slash + 1);
+    if (db.find('/') != std::string::npos)
+        refuse("unexpected text after the database number");
+    if (!db.empty())
+        options.db = parseNumber(db, 0, 100000, "the database number");
+}
+
+// Anything but the five known keys is refused rather than ignored, as for redis:// URLs.
+void applyQuery(const std::string& query, ConnectionOptions& options)
+{
+    size_t start = 0;
+    while (start < query.size()) {
+        const auto end = query.find('&', start);
+        const std::string pair = query.substr(start, end - start);
+        start = end == std::string::npos ? query.size() : end + 1;
+        if (pair.empty())
+            continue;
+        const auto eq = pair.find('=');
+        const std::string key = pair.substr(0, eq);
+        const std::string value = eq == std::string::npos ? "" : pair.substr(eq + 1);
+        if (eq == std::string::npos && key.size() <= 32)
+            refuse("the parameter '" + key + "' has no value");
+        if (key == "db")
+            options.db = parseNumber(value, 0, 100000, "the database number");
+        else if (key == "user")
+            options.user = percentDecode(value, "user");
+        else if (key == "password")
+            options.password = percentDecode(value, "password");
+        else if (key == "sentinel_user")
+            options.sentinel.user = percentDecode(value, "sentinel user");
+        else if (key == "sentinel_password")
+            options.sentinel.password = percentDecode(value, "sentinel password");
+        else
+            refuse("unknown parameter" + (key.size() <= 32 ? " '" + key + "'" : std::string()) +
+                   " in the query (known: db, user, password, sentinel_user, "
+                   "sentinel_password)");
+    }
+}
+
+void applyUserInfo(const std::string& userInfo, ConnectionOptions& options)
+{
+    if (const auto colon = userInfo.find(':'); colon != std::string::npos) {
+        options.user = percentDecode(userInfo.substr(0, colon), "user");
+        options.password = percentDecode(userInfo.substr(colon + 1), "password");
+    } else {
+        // As in redis://secret@host: a lone word is the password.
+        options.password = percentDecode(userInfo, "password");
+    }
+}
+
+} // namespace
+
+bool matches(const std::string& url)
+{
+    return startsWith(url, kPlainScheme) || startsWith(url, kTlsScheme);
+}
+
+ConnectionOptions parse(const std::string& url)
+{
+    ConnectionOptions options;
+    options.sentinel.tls = startsWith(url, kTlsScheme);
+    std::string rest = url.substr(std::strlen(options.sentinel.tls ? kTlsScheme : kPlainScheme));
+    // The query starts at the first '?', so a '?' in a password must be written %3F here
+    // (the sentinel password usually travels in the query, and may hold an '@').
+    std::string query;
+    if (const auto q = rest.find('?'); q != std::string::npos) {
+        query = rest.substr(q + 1);
+        rest.resize(q);
+    }
+    // The user info ends at the last '@', so '@' and '/' in the password need no escape.
+    if (const auto at = rest.rfind('@'); at != std::string::npos) {
+        applyUserInfo(rest.substr(0, at), options);
+        rest.erase(0, at + 1);
+    }
+    const auto slash = rest.find('/');
+    options.sentinel.nodes = parseNodes(rest.substr(0, slash));
+    parsePath(slash == std::string::npos ? "" : rest.substr(slash + 1), options);
+    applyQuery(query, options);
+    return options;
+}
+
+std::string display(const ConnectionOptions& options)
+{
+    const SentinelOptions& s = options.sentinel;
+    std::string auth;
+    if (!options.user.empty() || !options.password.empty()) {
+        auth = options.user;
+        if (!options.password.empty())
+            auth += options.user.empty() ? "***" : ":***";
+        auth += "@";
+    }
+    std::string query;
+    if (!s.user.empty())
+        query += "?sentinel_user=" + s.user;
+    if (!s.password.empty())
+        query += (query.empty() ? "?" : "&") + std::string("sentinel_password=***");
+    return (s.tls ? kTlsScheme : kPlainScheme) + auth + s.nodeList() + "/" + s.masterName +
+           (options.db ? "/" + std::to_string(options.db) : "") + query;
+}
+
+std::string withoutPassword(const ConnectionOptions& options)
+{
+    const SentinelOptions& s = options.sentinel;
+    std::string query;
+    auto addParameter = [&query](const std::string& pair) {
+        query += (query.empty() ? "?" : "&") + pair;
+    };
+    if (!options.user.empty())
+        addParameter("user=" + percentEncode(options.user));
+    if (!s.user.empty())
+        addParameter("sentinel_user=" + percentEncode(s.user));
+    return (s.tls ? kTlsScheme : kPlainScheme) + s.nodeList() + "/" + percentEncode(s.masterName) +
+           "/" + std::to_string(options.db) + query;
+}
+
+} // namespace delayq::sentinelurl
