@@ -13,7 +13,10 @@
 
 namespace delayq {
 
-// One synchronous connection to Redis. Belongs to one thread at a time.
+class RedisLink;
+
+// One synchronous connection to Redis (TCP, unix socket or TLS; see core/transport.h).
+// Belongs to one thread at a time.
 // A connection that broke is re-established on the next call, so a restarted
 // server costs the caller one failed call, not a dead object.
 class Connection
@@ -48,6 +51,10 @@ public:
     // Many calls of one script pipelined; error replies stay in the result.
     std::vector<Reply> evalPipeline(const Script& script, const std::vector<ScriptCall>& calls);
 
+    // How the bytes travel: "TLSv1.3, TLS_AES_256_GCM_SHA384" on a TLS connection, empty on
+    // plain TCP or a unix socket, and empty while not connected.
+    std::string securityDescription() const;
+
     // Round trip of a PING.
     std::chrono::microseconds ping();
     // Whether this user may write under `key` on this server: DEL of a key that never exists
@@ -71,15 +78,15 @@ public:
 private:
     void ensureConnected();
     void measureClockOffset();
-    [[noreturn]] void failIo(const char* during);
+    // Drops the broken link and throws the I/O error of `during` with its context.
+    [[noreturn]] void failIo(const Error& error, const std::string& during);
 
     ConnectionOptions m_options;
     long long m_clockOffsetMs = 0;
     long long m_clockOffsetUs = 0;
     bool m_offsetKnown = false;
     bool m_offsetTried = false;
-    struct Context;
-    std::unique_ptr<Context> m_context;
+    std::unique_ptr<RedisLink> m_link; // null while not connected
 };
 
 } // namespace delayq

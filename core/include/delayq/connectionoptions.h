@@ -1,5 +1,7 @@
 #pragma once
 
+#include <delayq/tlsoptions.h>
+
 #include <chrono>
 #include <string>
 
@@ -7,8 +9,10 @@ namespace delayq {
 
 // Where and how to reach Redis. Built from a URL:
 //   redis://[user[:password]@]host[:port][/db]
+//   rediss://[user[:password]@]host[:port][/db][?ca=…&ca_dir=…&cert=…&key=…&sni=…&insecure=1]
 //   unix:///path/redis.sock[?db=N]
-// Both take ?db=N&user=U&password=P; other parameters are refused. Parts are %-decoded.
+// All take ?db=N&user=U&password=P; rediss:// also takes the TLS keys (tlsoptions.h); other
+// parameters are refused. Parts are %-decoded.
 struct ConnectionOptions
 {
     std::string host = "127.0.0.1";
@@ -21,18 +25,21 @@ struct ConnectionOptions
     std::chrono::milliseconds commandTimeout{5000};
     // A read-only session: every write in the core is refused before it reaches Redis.
     bool readOnly = false;
+    TlsOptions tls; // tls.enabled for rediss://
 
     // Throws Error(InvalidArgument) with a message naming the bad part.
     static ConnectionOptions fromUrl(const std::string& url);
     // REDIS_URL if set, else redis://127.0.0.1:6379.
     static std::string defaultUrl();
 
-    // The URL with the password replaced by "***": safe for titles and logs.
+    // The URL with the password replaced by "***": safe for titles and logs. The TLS options
+    // are kept (less the key's passphrase), so what is shown is what was used.
     std::string displayUrl() const;
     // The URL rebuilt without the password, whatever form held it (user info, password-only,
     // ?password=): safe to store and to name a keychain entry. One spelling per server
     // (port and, for redis://, db always written; the user as ?user=, since redis://u@h
-    // means a password), and fromUrl() of it gives back these options less the password.
+    // means a password), and fromUrl() of it gives back these options less the password and
+    // the key's passphrase.
     std::string urlWithoutPassword() const;
 };
 
