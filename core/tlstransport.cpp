@@ -115,8 +115,20 @@ int recordProblem(int ok, X509_STORE_CTX* store)
             problem->notAfter = timeText(X509_get0_notAfter(cert));
             problem->issuer = nameText(X509_get_issuer_name(cert));
         }
+        // The leaf's names, for a name mismatch (whichever certificate failed).
+        if (const X509* leaf = X509_STORE_CTX_get0_cert(store))
+            problem->names = certificateNames(leaf);
     }
     return ok;
+}
+
+// Called only when the server asks for a client certificate and none is set: remembers it, so
+// that the server's refusal can be named, and goes on without one (the server decides).
+int noClientCertificate(SSL* ssl, X509**, EVP_PKEY**)
+{
+    if (auto* problem = static_cast<TlsTransport::VerifyProblem*>(SSL_get_app_data(ssl)))
+        problem->certificateRequested = true;
+    return 0;
 }
 
 // A passphrase callback that never prompts on the terminal (OpenSSL's default would, and a
@@ -188,6 +200,7 @@ SSL_CTX* makeContext(const TlsOptions& tls)
         if (!tls.insecure)
             loadTrust(context, tls);
         loadClientCertificate(context, tls);
+        SSL_CTX_set_client_cert_cb(context, noClientCertificate);
     } catch (...) {
         SSL_CTX_free(context);
         throw;
@@ -285,7 +298,10 @@ std::string TlsTransport::verifyFailure() const
     case X509_V_ERR_HOSTNAME_MISMATCH:
     case X509_V_ERR_IP_ADDRESS_MISMATCH:
         return "the server's certificate is for " +
-               (leaf ? certificateNames(leaf) : "another name") + ", not " + m_serverName +
+               (!m_problem.names.empty() ? m_problem.names
+                : leaf                   ? certificateNames(leaf)
+                                         : std::string("another name")) +
+               ", not " + m_serverName +
                " (connect by one of those names, or set the name to "
                "verify: ?sni=NAME, --tls-server-name)";
     case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY:
@@ -319,7 +335,10 @@ Error TlsTransport::failure(int sslError, const char* during) const
         reason == SSL_R_PACKET_LENGTH_TOO_LONG || reason == SSL_R_HTTP_REQUEST)
         return Error(ErrorCode::Tls, "the server did not answer TLS — is this a plain "
                                      "redis:// port?");
-    if (reason == SSL_R_TLSV13_ALERT_CERTIFICATE_REQUIRED ||
+    const bool refusedEarly = m_problem.certificateRequested && m_received == 0 &&
+                              (sslError == SSL_ERROR_SYSCALL || sslError == SSL_ERROR_ZERO_RETURN ||
+                               sslError == SSL_ERROR_SSL);
+    if (refusedEarly || reason == SSL_R_TLSV13_ALERT_CERTIFICATE_REQUIRED ||
         reason == SSL_R_PEER_DID_NOT_RETURN_A_CERTIFICATE)
         return Error(ErrorCode::Tls, "the server requires a client certificate: pass ?cert=FILE"
                                      "&key=FILE (--tls-cert, --tls-key)");
@@ -363,11 +382,11 @@ size_t TlsTransport::receive(char* buffer, size_t size, Clock::time_point deadli
     for (;;) {
         ERR_clear_error();
         const int n = SSL_read(m_ssl, buffer, static_cast<int>(std::min<size_t>(size, 1 << 30)));
-        if (n > 0)
+        if (n > 0) {
+            m_received += static_cast<size_t>(n);
             return static_cast<size_t>(n);
+        }
         const int error = SSL_get_error(m_ssl, n);
-        if (error == SSL_ERROR_ZERO_RETURN)
-            throw Error(ErrorCode::Connection, "the server closed the connection");
         if (error != SSL_ERROR_WANT_READ && error != SSL_ERROR_WANT_WRITE)
             throw failure(error, "a TLS read");
         if (!waitFor(error, deadline))

@@ -42,6 +42,10 @@ public:
         std::string notBefore;
         std::string notAfter;
         std::string issuer;
+        std::string names; // the certificate's DNS and IP names
+        // The server asked for a client certificate and there was none to give. In TLS 1.3
+        // its refusal comes after the handshake, as an alert or a reset on the first command.
+        bool certificateRequested = false;
     };
 
 private:
@@ -59,6 +63,7 @@ private:
     ssl_st* m_ssl = nullptr;
     std::string m_serverName;
     VerifyProblem m_problem;
+    size_t m_received = 0; // application bytes: none yet means a refusal of the handshake
 };
 
 } // namespace delayq
