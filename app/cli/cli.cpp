@@ -16,17 +16,28 @@ namespace {
 const char* kGlobalHelp =
     "Global options (before or after the command):\n"
     "  --url URL      Redis to use (default: $REDIS_URL, else redis://127.0.0.1:6379);\n"
-    "                 redis://[user[:password]@]host[:port][/db] or unix:///path.sock[?db=N]\n"
+    "                 redis://[user[:password]@]host[:port][/db], rediss://… (TLS) or\n"
+    "                 unix:///path.sock[?db=N]\n"
     "  --prefix P     key prefix of the queues (default dq)\n"
     "  --read-only    refuse every write before it reaches Redis\n"
     "  --json         machine output (one JSON document, or one per line for work)\n"
     "  --plain        QUEUE is a plain sorted set (member = message, score = due time):\n"
     "                 for ls, stats, push, cancel, reschedule and work\n"
     "  --score-unit U a plain key's scores are ms or s (default: detected from the scores)\n"
+    "  --verbose, -v  say on stderr where it connected, and the TLS version and cipher\n"
     "  --help, -h     help for delayq or for one command\n"
+    "TLS (with a rediss:// URL; each flag overrides the URL's ?ca= ?ca_dir= ?cert= ?key=\n"
+    "?sni= ?insecure=1):\n"
+    "  --tls-ca FILE  trust the CA certificates in FILE (default: the system's)\n"
+    "  --tls-ca-dir DIR  trust the CA certificates in DIR\n"
+    "  --tls-cert FILE, --tls-key FILE  client certificate and key (mutual TLS); an\n"
+    "                 encrypted key's passphrase comes from $DELAYQ_TLS_KEY_PASSPHRASE\n"
+    "  --tls-server-name NAME  the name to verify the certificate for (default: the host)\n"
+    "  --tls-insecure skip certificate verification (warns; for tests only)\n"
+    "  e.g. delayq --url rediss://redis.internal:6380/0 --tls-ca /etc/redis/ca.crt stats mail\n"
     "Durations: 250ms, 30s, 5m, 2h, 1d, 1h30m (0s is now). Times: ISO 8601, e.g.\n"
     "2026-12-01T09:30:00 (local), 2026-12-01T09:30:00Z, 2026-12-01T09:30:00+08:00.\n"
-    "Exit codes: 0 done, 1 refused or not found, 2 usage, 3 connection or auth.\n";
+    "Exit codes: 0 done, 1 refused or not found, 2 usage, 3 connection, auth or TLS.\n";
 
 void printMainHelp()
 {
@@ -62,6 +73,7 @@ int exitFor(delayq::ErrorCode code)
     case delayq::ErrorCode::Connection:
     case delayq::ErrorCode::Timeout:
     case delayq::ErrorCode::Auth:
+    case delayq::ErrorCode::Tls:
         return ExitUnreachable;
     case delayq::ErrorCode::InvalidArgument:
         return ExitUsage;
@@ -115,6 +127,20 @@ int run(int argc, char** argv)
                 global.scoreUnit = takeValue("score-unit");
                 if (global.scoreUnit != "ms" && global.scoreUnit != "s")
                     throw UsageError("--score-unit must be ms or s");
+            } else if (w == "--verbose" || w == "-v") {
+                global.verbose = true;
+            } else if (is("tls-ca")) {
+                global.tlsCa = takeValue("tls-ca");
+            } else if (is("tls-ca-dir")) {
+                global.tlsCaDir = takeValue("tls-ca-dir");
+            } else if (is("tls-cert")) {
+                global.tlsCert = takeValue("tls-cert");
+            } else if (is("tls-key")) {
+                global.tlsKey = takeValue("tls-key");
+            } else if (is("tls-server-name")) {
+                global.tlsServerName = takeValue("tls-server-name");
+            } else if (w == "--tls-insecure") {
+                global.tlsInsecure = true;
             } else if (w == "--help" || w == "-h") {
                 help = true;
             } else if (command.empty() && !w.empty() && w[0] != '-') {

@@ -21,6 +21,14 @@ struct GlobalOptions
     bool json = false;
     bool plain = false;    // QUEUE names a plain sorted-set key
     std::string scoreUnit; // "ms" | "s" | empty: detected
+    bool verbose = false;  // say on stderr where it connected and how (TLS version, cipher)
+    // --tls-* flags: each overrides the same key of a rediss:// URL's query.
+    std::string tlsCa;
+    std::string tlsCaDir;
+    std::string tlsCert;
+    std::string tlsKey;
+    std::string tlsServerName;
+    bool tlsInsecure = false;
 };
 
 // What a command runs with: the global options, its own arguments, and one connection
@@ -48,6 +56,10 @@ public:
     void printJson(const JsonWriter& json) const;
 
 private:
+    // The URL's options with the --tls-* flags and DELAYQ_TLS_KEY_PASSPHRASE applied, the
+    // files checked. Throws UsageError for flags without rediss:// and unreadable files.
+    delayq::ConnectionOptions connectionOptions() const;
+
     GlobalOptions m_global;
     Args m_args;
     std::unique_ptr<delayq::Connection> m_connection;
