@@ -46,6 +46,12 @@ private slots:
         const QJsonArray tasks = json(r).object().value("tasks").toArray();
         QCOMPARE(tasks.size(), 1);
         QCOMPARE(tasks[0].toObject().value("id").toString(), QStringLiteral("t1"));
+
+        // A worker (its threads, lease keeper and wake subscriber) on the same options.
+        r = delayq({"--url", url, "work", "mail", "--until-empty", "--quiet"});
+        QCOMPARE(r.exitCode, 0);
+        r = delayq({"--url", url, "--json", "stats", "mail"});
+        QCOMPARE(json(r).object().value("counters").toObject().value("acked").toInt(), 1);
     }
 
     void mutualTlsWithFlags()
