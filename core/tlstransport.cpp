@@ -136,6 +136,8 @@ int noClientCertificate(SSL* ssl, X509**, EVP_PKEY**)
 int passphraseFromOptions(char* buffer, int size, int, void* userData)
 {
     const auto* tls = static_cast<const TlsOptions*>(userData);
+    if (!tls)
+        return 0;
     const int length = static_cast<int>(tls->keyPassphrase.size());
     if (length == 0 || length > size)
         return 0;

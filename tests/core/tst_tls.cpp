@@ -141,6 +141,30 @@ private slots:
         QCOMPARE(m_server.cli({"DBSIZE"}), keys);
     }
 
+    // An encrypted client key opens with its passphrase; without it, or with a wrong one, the
+    // key is named (and nothing prompts on a terminal).
+    void encryptedClientKey()
+    {
+        m_server.cli({"CONFIG", "SET", "tls-auth-clients", "yes"});
+        auto options = ConnectionOptions::fromUrl(
+            m_server.tlsUrl(ca() + "&cert=" + m_certs.cert("client").toStdString() +
+                            "&key=" + m_certs.key("clientEncrypted").toStdString()));
+        for (const char* wrong : {"", "Wrong5pass"}) {
+            options.tls.keyPassphrase = wrong;
+            Connection conn(options);
+            EXPECT_ERROR(ErrorCode::Tls, wrong, conn.ping());
+            QVERIFY2(m_message.find("client key " + m_certs.key("clientEncrypted").toStdString()) !=
+                         std::string::npos,
+                     m_message.c_str());
+            QVERIFY2(m_message.find("passphrase") != std::string::npos, m_message.c_str());
+        }
+        options.tls.keyPassphrase = TestCertificates::kPassphrase;
+        Connection conn(options);
+        QCOMPARE(conn.command({"ECHO", "mutual"}).toString(), std::string("mutual"));
+        QVERIFY(conn.options().displayUrl().find(TestCertificates::kPassphrase) ==
+                std::string::npos);
+    }
+
     // Each refusal names its cause, leaves the connection closed, and writes nothing.
     void refusals_data()
     {

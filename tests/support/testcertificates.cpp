@@ -58,5 +58,7 @@ bool TestCertificates::create()
     const QString local = QStringLiteral("DNS:localhost,IP:127.0.0.1");
     return makeCa("ca") && makeCa("unknownCa") && makeSigned("server", local, 7) &&
            makeSigned("other", QStringLiteral("DNS:other.example"), 7) &&
-           makeSigned("expired", local, -1) && makeSigned("client", QString(), 7);
+           makeSigned("expired", local, -1) && makeSigned("client", QString(), 7) &&
+           openssl({"pkey", "-in", key("client"), "-aes256", "-passout",
+                    QStringLiteral("pass:") + kPassphrase, "-out", key("clientEncrypted")});
 }

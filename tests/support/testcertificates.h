@@ -9,11 +9,14 @@
 //   server      for localhost and 127.0.0.1 (valid for a week)
 //   other       for other.example only
 //   expired     for localhost and 127.0.0.1, expired yesterday
-//   client      a client certificate for mutual TLS
+//   client      a client certificate for mutual TLS; key("clientEncrypted") is its key
+//               encrypted with kPassphrase
 //   unknownCa   a second CA that signed none of them
 class TestCertificates
 {
 public:
+    static constexpr const char* kPassphrase = "Hunter2Key";
+
     // Makes them all; false with the reason in errorString() when openssl is missing or fails.
     bool create();
     QString errorString() const { return m_error; }
