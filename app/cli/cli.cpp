@@ -82,6 +82,53 @@ int exitFor(delayq::ErrorCode code)
     }
 }
 
+// The global options that take a value, and the field each fills.
+const std::pair<const char*, std::string GlobalOptions::*> kValueOptions[] = {
+    {"url", &GlobalOptions::url},
+    {"prefix", &GlobalOptions::prefix},
+    {"score-unit", &GlobalOptions::scoreUnit},
+    {"tls-ca", &GlobalOptions::tlsCa},
+    {"tls-ca-dir", &GlobalOptions::tlsCaDir},
+    {"tls-cert", &GlobalOptions::tlsCert},
+    {"tls-key", &GlobalOptions::tlsKey},
+    {"tls-server-name", &GlobalOptions::tlsServerName},
+};
+const std::pair<const char*, bool GlobalOptions::*> kSwitches[] = {
+    {"--read-only", &GlobalOptions::readOnly}, {"--json", &GlobalOptions::json},
+    {"--plain", &GlobalOptions::plain},        {"--verbose", &GlobalOptions::verbose},
+    {"-v", &GlobalOptions::verbose},           {"--tls-insecure", &GlobalOptions::tlsInsecure},
+};
+
+// When argv[i] is a global option, stores it (and its value: "--name=value" or the next
+// word, moving i past it) and returns true.
+bool takeGlobalOption(int argc, char** argv, int& i, GlobalOptions& global)
+{
+    const std::string w = argv[i];
+    for (const auto& [flag, field] : kSwitches) {
+        if (w == flag) {
+            global.*field = true;
+            return true;
+        }
+    }
+    for (const auto& [name, field] : kValueOptions) {
+        const std::string flag = std::string("--") + name;
+        if (w.rfind(flag + "=", 0) == 0) {
+            global.*field = w.substr(flag.size() + 1);
+        } else if (w == flag) {
+            if (i + 1 >= argc)
+                throw UsageError(flag + " needs a value");
+            global.*field = argv[++i];
+        } else {
+            continue;
+        }
+        if (field == &GlobalOptions::scoreUnit && global.scoreUnit != "ms" &&
+            global.scoreUnit != "s")
+            throw UsageError("--score-unit must be ms or s");
+        return true;
+    }
+    return false;
+}
+
 } // namespace
 
 int run(int argc, char** argv)
@@ -96,51 +143,13 @@ int run(int argc, char** argv)
     try {
         for (int i = 1; i < argc; ++i) {
             const std::string w = argv[i];
-            auto takeValue = [&](const char* name) {
-                const std::string flag = std::string("--") + name;
-                if (w.size() > flag.size() && w.compare(0, flag.size() + 1, flag + "=") == 0)
-                    return w.substr(flag.size() + 1);
-                if (i + 1 >= argc)
-                    throw UsageError(flag + " needs a value");
-                return std::string(argv[++i]);
-            };
-            auto is = [&](const char* name) {
-                const std::string flag = std::string("--") + name;
-                return w == flag || w.rfind(flag + "=", 0) == 0;
-            };
             if (optionsEnded) {
                 words.push_back(w);
             } else if (w == "--") {
                 optionsEnded = true;
                 words.push_back(w); // the command's parser ends its options here too
-            } else if (is("url")) {
-                global.url = takeValue("url");
-            } else if (is("prefix")) {
-                global.prefix = takeValue("prefix");
-            } else if (w == "--read-only") {
-                global.readOnly = true;
-            } else if (w == "--json") {
-                global.json = true;
-            } else if (w == "--plain") {
-                global.plain = true;
-            } else if (is("score-unit")) {
-                global.scoreUnit = takeValue("score-unit");
-                if (global.scoreUnit != "ms" && global.scoreUnit != "s")
-                    throw UsageError("--score-unit must be ms or s");
-            } else if (w == "--verbose" || w == "-v") {
-                global.verbose = true;
-            } else if (is("tls-ca")) {
-                global.tlsCa = takeValue("tls-ca");
-            } else if (is("tls-ca-dir")) {
-                global.tlsCaDir = takeValue("tls-ca-dir");
-            } else if (is("tls-cert")) {
-                global.tlsCert = takeValue("tls-cert");
-            } else if (is("tls-key")) {
-                global.tlsKey = takeValue("tls-key");
-            } else if (is("tls-server-name")) {
-                global.tlsServerName = takeValue("tls-server-name");
-            } else if (w == "--tls-insecure") {
-                global.tlsInsecure = true;
+            } else if (takeGlobalOption(argc, argv, i, global)) {
+                continue;
             } else if (w == "--help" || w == "-h") {
                 help = true;
             } else if (command.empty() && !w.empty() && w[0] != '-') {
