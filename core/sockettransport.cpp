@@ -166,17 +166,18 @@ void SocketTransport::send(std::string_view bytes, Clock::time_point deadline)
 size_t SocketTransport::receive(char* buffer, size_t size, Clock::time_point deadline)
 {
     for (;;) {
+        // Waiting first: a reply is rarely there the moment its command left, so a recv()
+        // first would mostly cost an EAGAIN (a round trip is poll + recv, as a blocking read
+        // was one recv). Bytes already there make the poll return at once.
+        if (!waitFor(m_fd, POLLIN, deadline))
+            throw Error(ErrorCode::Timeout, "no reply in time");
         const ssize_t n = ::recv(m_fd, buffer, size, 0);
         if (n > 0)
             return static_cast<size_t>(n);
         if (n == 0)
             throw Error(ErrorCode::Connection, "the server closed the connection");
-        if (errno == EAGAIN || errno == EWOULDBLOCK) {
-            if (!waitFor(m_fd, POLLIN, deadline))
-                throw Error(ErrorCode::Timeout, "no reply in time");
-        } else if (errno != EINTR) {
+        if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
             failErrno("receive", errno);
-        }
     }
 }
 

@@ -381,6 +381,9 @@ void TlsTransport::send(std::string_view bytes, Clock::time_point deadline)
 size_t TlsTransport::receive(char* buffer, size_t size, Clock::time_point deadline)
 {
     const SigpipeBlock noSigpipe; // a read may answer a key update with a write
+    // Waiting first unless OpenSSL holds bytes already (see SocketTransport::receive).
+    if (!SSL_has_pending(m_ssl) && !waitFor(SSL_ERROR_WANT_READ, deadline))
+        throw Error(ErrorCode::Timeout, "no reply in time");
     for (;;) {
         ERR_clear_error();
         const int n = SSL_read(m_ssl, buffer, static_cast<int>(std::min<size_t>(size, 1 << 30)));
