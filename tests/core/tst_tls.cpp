@@ -224,6 +224,18 @@ private slots:
         QCOMPARE(m_server.cli({"DBSIZE"}).trimmed(), QByteArray("0"));
     }
 
+    void caDirectory()
+    {
+        Connection conn(ConnectionOptions::fromUrl(
+            m_server.tlsUrl("?ca_dir=" + m_certs.caDir().toStdString())));
+        QCOMPARE(conn.command({"ECHO", "trusted"}).toString(), std::string("trusted"));
+        // A directory without the CA trusts nothing of ours.
+        Connection elsewhere(
+            ConnectionOptions::fromUrl(m_server.tlsUrl("?ca_dir=" + m_certs.dir().toStdString())));
+        EXPECT_ERROR(ErrorCode::Tls, "", elsewhere.ping());
+        QVERIFY2(m_message.find("unknown CA") != std::string::npos, m_message.c_str());
+    }
+
     void insecureSkipsVerification()
     {
         serveCertificate("other"); // wrong name, and no CA given: both ignored

@@ -1,5 +1,6 @@
 #include "testcertificates.h"
 
+#include <QDir>
 #include <QFile>
 #include <QProcess>
 
@@ -56,9 +57,13 @@ bool TestCertificates::create()
         return false;
     }
     const QString local = QStringLiteral("DNS:localhost,IP:127.0.0.1");
+    if (!QDir(m_dir.path()).mkpath(QStringLiteral("cadir")))
+        return false;
     return makeCa("ca") && makeCa("unknownCa") && makeSigned("server", local, 7) &&
            makeSigned("other", QStringLiteral("DNS:other.example"), 7) &&
            makeSigned("expired", local, -1) && makeSigned("client", QString(), 7) &&
            openssl({"pkey", "-in", key("client"), "-aes256", "-passout",
-                    QStringLiteral("pass:") + kPassphrase, "-out", key("clientEncrypted")});
+                    QStringLiteral("pass:") + kPassphrase, "-out", key("clientEncrypted")}) &&
+           QFile::copy(cert("ca"), caDir() + QStringLiteral("/ca.crt")) &&
+           openssl({"rehash", caDir()});
 }

@@ -24,6 +24,9 @@ public:
     QString cert(const QString& name) const { return m_dir.filePath(name + ".crt"); }
     QString key(const QString& name) const { return m_dir.filePath(name + ".key"); }
     QString dir() const { return m_dir.path(); }
+    // A folder holding only the CA certificate under its hashed name (openssl rehash), as a
+    // CA directory must.
+    QString caDir() const { return m_dir.filePath(QStringLiteral("cadir")); }
 
 private:
     bool openssl(const QStringList& args);
