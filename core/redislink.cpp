@@ -52,7 +52,8 @@ std::unique_ptr<RedisLink> RedisLink::open(const ConnectionOptions& options)
 
 RedisLink::RedisLink(const ConnectionOptions& options, std::unique_ptr<Transport> transport)
     : m_where(options.displayUrl()), m_commandTimeout(options.commandTimeout),
-      m_tls(options.tls.enabled), m_transport(std::move(transport)), m_reader(redisReaderCreate())
+      m_tls(options.tls.enabled), m_tcp(options.unixSocket.empty()),
+      m_transport(std::move(transport)), m_reader(redisReaderCreate())
 {
     if (!m_reader)
         throw Error(ErrorCode::Connection, "out of memory creating a reply reader");
@@ -139,7 +140,7 @@ void RedisLink::receive()
                                  Transport::Clock::now() + m_commandTimeout);
     } catch (const Error& e) {
         // A TLS port drops a plain client as soon as it has read its first command.
-        if (m_received == 0 && !m_tls && e.code() == ErrorCode::Connection)
+        if (m_received == 0 && m_tcp && !m_tls && e.code() == ErrorCode::Connection)
             throw Error(ErrorCode::Connection, "the server closed the connection at once (" +
                                                    std::string(e.what()) +
                                                    ") — is it a TLS port? use rediss://");

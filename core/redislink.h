@@ -62,6 +62,7 @@ private:
     std::string m_where; // the display URL: never the password
     std::chrono::milliseconds m_commandTimeout;
     bool m_tls = false;
+    bool m_tcp = false; // a TCP port (not a unix socket), where TLS could be what is expected
     std::unique_ptr<Transport> m_transport;
     redisReader* m_reader = nullptr;
     size_t m_received = 0; // bytes ever received: none at an early close says "TLS port?"

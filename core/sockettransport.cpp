@@ -39,7 +39,9 @@ int connectSocket(int family, const sockaddr* address, socklen_t length,
     if (::connect(fd, address, length) == 0)
         return fd;
     int error = errno;
-    if (error == EINPROGRESS || error == EAGAIN) {
+    // EINPROGRESS: TCP is on its way. (A unix socket's EAGAIN is different: its backlog is
+    // full and nothing is on its way, so it is returned as the failure it is.)
+    if (error == EINPROGRESS) {
         if (!SocketTransport::waitFor(fd, POLLOUT, deadline)) {
             error = ETIMEDOUT;
         } else {
@@ -134,8 +136,11 @@ std::unique_ptr<SocketTransport> SocketTransport::connectUnix(const std::string&
     std::memcpy(address.sun_path, path.data(), path.size());
     const int fd = connectSocket(AF_UNIX, reinterpret_cast<const sockaddr*>(&address),
                                  sizeof address, deadline);
-    if (fd < 0 && errno == ETIMEDOUT)
-        throw Error(ErrorCode::Timeout, "connection timed out");
+    if (fd < 0 && (errno == ETIMEDOUT || errno == EAGAIN))
+        throw Error(ErrorCode::Timeout, errno == EAGAIN
+                                            ? "the server takes no more connections for now "
+                                              "(its accept queue is full)"
+                                            : "connection timed out");
     if (fd < 0)
         failErrno("connect", errno);
     return std::unique_ptr<SocketTransport>(new SocketTransport(fd));
