@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <string>
+#include <thread>
 
 using namespace delayq;
 using namespace std::chrono_literals;
@@ -256,6 +257,17 @@ private slots:
         const auto message = subscriber.waitMessage(5s);
         QVERIFY(message.has_value());
         QVERIFY(!message->empty());
+
+        // interrupt() from another thread ends a wait at once, as on a plain socket.
+        std::thread waker([&subscriber] {
+            std::this_thread::sleep_for(50ms);
+            subscriber.interrupt();
+        });
+        const auto started = std::chrono::steady_clock::now();
+        const auto interrupted = subscriber.waitMessage(10s);
+        waker.join(); // before any check can return
+        QVERIFY(!interrupted.has_value());
+        QVERIFY(std::chrono::steady_clock::now() - started < 5s);
     }
 
     void timeoutAndReconnectOverTls()
