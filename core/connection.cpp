@@ -1,51 +1,12 @@
 #include <delayq/connection.h>
 
-#include "replyreader.h"
+#include "redislink.h"
 #include "sentinelresolver.h"
-#include "sigpipeblock.h"
 #include <delayq/error.h>
-
-#include <hiredis.h>
-
-#include <cerrno>
-#include <csignal>
-#include <cstring>
-#include <pthread.h>
 
 namespace delayq {
 
-struct Connection::Context
-{
-    redisContext* ctx = nullptr;
-    ~Context()
-    {
-        if (ctx)
-            redisFree(ctx);
-    }
-};
-
 namespace {
-
-timeval toTimeval(std::chrono::milliseconds ms)
-{
-    timeval tv{};
-    tv.tv_sec = static_cast<time_t>(ms.count() / 1000);
-    tv.tv_usec = static_cast<suseconds_t>((ms.count() % 1000) * 1000);
-    return tv;
-}
-
-void appendArgv(redisContext* ctx, const std::vector<std::string>& args)
-{
-    std::vector<const char*> argv;
-    std::vector<size_t> lens;
-    argv.reserve(args.size());
-    lens.reserve(args.size());
-    for (const auto& a : args) {
-        argv.push_back(a.data());
-        lens.push_back(a.size());
-    }
-    redisAppendCommandArgv(ctx, static_cast<int>(args.size()), argv.data(), lens.data());
-}
 
 long long localNowUs()
 {
@@ -79,23 +40,23 @@ std::vector<std::string> evalArgs(const char* verb, std::string_view body,
 
 } // namespace
 
-Connection::Connection(ConnectionOptions options)
-    : m_options(std::move(options)), m_context(std::make_unique<Context>())
-{}
+Connection::Connection(ConnectionOptions options) : m_options(std::move(options)) {}
 
 Connection::~Connection() = default;
 
 bool Connection::isConnected() const
 {
-    return m_context->ctx && m_context->ctx->err == 0;
+    return m_link != nullptr;
 }
 
 void Connection::disconnect()
 {
-    if (m_context->ctx) {
-        redisFree(m_context->ctx);
-        m_context->ctx = nullptr;
-    }
+    m_link.reset();
+}
+
+std::string Connection::securityDescription() const
+{
+    return m_link ? m_link->securityDescription() : std::string();
 }
 
 void Connection::connect()
@@ -110,56 +71,7 @@ void Connection::connectToServer()
 {
     if (isConnected())
         return;
-    disconnect();
-    const timeval connectTv = toTimeval(m_options.connectTimeout);
-    redisContext* ctx =
-        m_options.unixSocket.empty()
-            ? redisConnectWithTimeout(m_options.host.c_str(), m_options.port, connectTv)
-            : redisConnectUnixWithTimeout(m_options.unixSocket.c_str(), connectTv);
-    const std::string where = m_options.displayUrl();
-    if (!ctx)
-        throw Error(ErrorCode::Connection, "cannot connect to " + where + ": out of memory");
-    if (ctx->err) {
-        std::string why = ctx->errstr;
-        redisFree(ctx);
-        const bool timedOut = why.find("timed out") != std::string::npos ||
-                              why.find("temporarily unavailable") != std::string::npos;
-        throw Error(timedOut ? ErrorCode::Timeout : ErrorCode::Connection,
-                    "cannot connect to " + where + ": " + why +
-                        " (is redis-server running there? check the URL)");
-    }
-    const SigpipeBlock noSigpipe;
-    ReplyReader::limitArrays(ctx->reader);
-    redisSetTimeout(ctx, toTimeval(m_options.commandTimeout));
-    if (m_options.unixSocket.empty())
-        redisEnableKeepAlive(ctx);
-    m_context->ctx = ctx;
-
-    auto handshake = [&](const std::vector<std::string>& args, const char* what) {
-        appendArgv(ctx, args);
-        void* raw = nullptr;
-        if (redisGetReply(ctx, &raw) != REDIS_OK || !raw)
-            failIo(what);
-        Reply r = ReplyReader::fromHiredis(raw);
-        freeReplyObject(raw);
-        if (r.isError()) {
-            disconnect();
-            Error e = errorFromReply(r.str);
-            if (e.code() == ErrorCode::Auth || startsWith(r.str, "WRONGPASS") ||
-                startsWith(r.str, "ERR invalid password") || startsWith(r.str, "ERR AUTH"))
-                throw Error(ErrorCode::Auth, "authentication to " + where +
-                                                 " failed: the user name or password is wrong");
-            throw Error(e.code(), std::string(what) + " on " + where + " failed: " + e.what());
-        }
-    };
-    if (!m_options.password.empty()) {
-        if (m_options.user.empty())
-            handshake({"AUTH", m_options.password}, "AUTH");
-        else
-            handshake({"AUTH", m_options.user, m_options.password}, "AUTH");
-    }
-    if (m_options.db != 0)
-        handshake({"SELECT", std::to_string(m_options.db)}, "SELECT");
+    m_link = RedisLink::open(m_options);
     measureClockOffset();
 }
 
@@ -200,12 +112,13 @@ std::string Connection::serverAddress() const
 void Connection::measureClockOffset()
 {
     const long long sentUs = localNowUs();
-    appendArgv(m_context->ctx, {"TIME"});
-    void* raw = nullptr;
-    if (redisGetReply(m_context->ctx, &raw) != REDIS_OK || !raw)
-        failIo("TIME");
-    Reply t = ReplyReader::fromHiredis(raw);
-    freeReplyObject(raw);
+    Reply t;
+    try {
+        m_link->send({{"TIME"}});
+        t = m_link->read();
+    } catch (const Error& e) {
+        failIo(e, "TIME");
+    }
     // An ACL user without TIME keeps offset 0: reads still work, "due now" is then local.
     if (!t.isArray() || t.elements.size() != 2)
         return;
@@ -240,24 +153,12 @@ void Connection::ensureConnected()
         connect();
 }
 
-void Connection::failIo(const char* during)
+void Connection::failIo(const Error& error, const std::string& during)
 {
-    std::string why =
-        m_context->ctx ? ReplyReader::errorText(m_context->ctx->errstr) : "not connected";
-    const bool timedOut = m_context->ctx && m_context->ctx->err == REDIS_ERR_IO &&
-                          (errno == EAGAIN || errno == EWOULDBLOCK ||
-                           why.find("temporarily unavailable") != std::string::npos);
     // The stream may hold half a reply now: only a fresh connection is safe.
+    const Error inContext = m_link ? m_link->inContext(error, during) : error;
     disconnect();
-    const std::string where = m_options.displayUrl();
-    if (timedOut)
-        throw Error(ErrorCode::Timeout,
-                    std::string(during) + " on " + where + " timed out after " +
-                        std::to_string(m_options.commandTimeout.count()) +
-                        " ms (the server is slow or unreachable; it will be retried)");
-    throw Error(ErrorCode::Connection, std::string(during) + " on " + where +
-                                           " failed: " + (why.empty() ? "connection lost" : why) +
-                                           " (the next call reconnects)");
+    throw inContext;
 }
 
 Error Connection::errorFromReply(const std::string& msg)
@@ -325,18 +226,23 @@ Reply Connection::command(const std::vector<std::string>& args)
 std::vector<Reply> Connection::pipeline(const std::vector<std::vector<std::string>>& commands)
 {
     ensureConnected();
-    const SigpipeBlock noSigpipe;
-    redisContext* ctx = m_context->ctx;
-    for (const auto& args : commands)
-        appendArgv(ctx, args);
     std::vector<Reply> replies;
     replies.reserve(commands.size());
+    auto name = [&commands](size_t i) {
+        return i >= commands.size() || commands[i].empty() ? std::string("a command")
+                                                           : commands[i][0];
+    };
+    try {
+        m_link->send(commands);
+    } catch (const Error& e) {
+        failIo(e, name(0));
+    }
     for (size_t i = 0; i < commands.size(); ++i) {
-        void* raw = nullptr;
-        if (redisGetReply(ctx, &raw) != REDIS_OK || !raw)
-            failIo(commands.empty() || commands[i].empty() ? "a command" : commands[i][0].c_str());
-        replies.push_back(ReplyReader::fromHiredis(raw));
-        freeReplyObject(raw);
+        try {
+            replies.push_back(m_link->read());
+        } catch (const Error& e) {
+            failIo(e, name(i));
+        }
     }
     if (m_options.sentinel.enabled())
         dropIfDemoted(replies);

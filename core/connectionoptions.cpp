@@ -15,7 +15,8 @@ namespace {
 {
     throw Error(ErrorCode::InvalidArgument,
                 "invalid Redis URL: " + what +
-                    " (expected redis://[user[:password]@]host[:port][/db] or "
+                    " (expected redis://[user[:password]@]host[:port][/db], "
+                    "rediss://[user[:password]@]host[:port][/db][?ca=FILE&...] or "
                     "unix:///path/to/redis.sock[?db=N])");
 }
 
@@ -89,8 +90,56 @@ bool hasControl(const std::string& text)
     return false;
 }
 
-// ?db=N&user=U&password=P, for both schemes. Anything else is refused rather than ignored:
-// a setting the user believes in but that does nothing is worse than an error.
+// 1, 0, true, false: an explicit switch, so a typo does not turn verification off.
+bool parseSwitch(const std::string& text, const char* what)
+{
+    if (text == "1" || text == "true" || text == "yes")
+        return true;
+    if (text == "0" || text == "false" || text == "no")
+        return false;
+    refuse(std::string(what) + " must be 1 or 0");
+}
+
+// A file or directory name from the query: %-decoded, no control characters (a NUL would cut
+// it short in the C API), and not empty (an empty ca= is a mistake, not "the system store").
+std::string pathParameter(const std::string& value, const char* what)
+{
+    std::string path = percentDecode(value, what);
+    if (path.empty())
+        refuse(std::string("the ") + what + " is empty");
+    if (hasControl(path))
+        refuse(std::string("the ") + what + " contains control characters");
+    return path;
+}
+
+bool isTlsParameter(const std::string& name)
+{
+    for (const char* known : {"ca", "ca_dir", "cert", "key", "sni", "insecure"})
+        if (name == known)
+            return true;
+    return false;
+}
+
+// One of the TLS keys of the query (tlsoptions.h).
+void applyTlsParameter(const std::string& name, const std::string& value, TlsOptions& tls)
+{
+    if (name == "ca")
+        tls.caFile = pathParameter(value, "CA file (ca=)");
+    else if (name == "ca_dir")
+        tls.caDir = pathParameter(value, "CA directory (ca_dir=)");
+    else if (name == "cert")
+        tls.certFile = pathParameter(value, "client certificate (cert=)");
+    else if (name == "key")
+        tls.keyFile = pathParameter(value, "client key (key=)");
+    else if (name == "sni")
+        tls.serverName = pathParameter(value, "server name (sni=)");
+    else if (name == "insecure")
+        tls.insecure = parseSwitch(value, "insecure=");
+}
+
+// ?db=N&user=U&password=P for every scheme, and the TLS keys for rediss://. Anything else is
+// refused rather than ignored: a setting the user believes in but that does nothing is worse
+// than an error.
 void applyQuery(const std::string& query, ConnectionOptions& options)
 {
     size_t start = 0;
@@ -98,88 +147,54 @@ void applyQuery(const std::string& query, ConnectionOptions& options)
         size_t end = query.find('&', start);
         std::string pair = query.substr(start, end == std::string::npos ? end : end - start);
         start = end == std::string::npos ? query.size() : end + 1;
-        if (pair.rfind("db=", 0) == 0)
-            options.db = parseNumber(pair.substr(3), 0, 100000, "the database number");
-        else if (pair.rfind("password=", 0) == 0)
-            options.password = percentDecode(pair.substr(9), "password");
-        else if (pair.rfind("user=", 0) == 0)
-            options.user = percentDecode(pair.substr(5), "user");
-        else if (!pair.empty())
-            refuse("unknown parameter in the query (only db, user and password are known)");
+        if (pair.empty())
+            continue;
+        const auto eq = pair.find('=');
+        const std::string name = pair.substr(0, eq);
+        const std::string value = eq == std::string::npos ? "" : pair.substr(eq + 1);
+        if (name == "db" && eq != std::string::npos)
+            options.db = parseNumber(value, 0, 100000, "the database number");
+        else if (name == "password" && eq != std::string::npos)
+            options.password = percentDecode(value, "password");
+        else if (name == "user" && eq != std::string::npos)
+            options.user = percentDecode(value, "user");
+        else if (eq != std::string::npos && isTlsParameter(name) && options.tls.enabled)
+            applyTlsParameter(name, value, options.tls);
+        else if (eq != std::string::npos && isTlsParameter(name))
+            refuse("the TLS parameter " + name + "= needs a rediss:// URL");
+        else
+            refuse("unknown parameter in the query (known: db, user, password; with rediss:// "
+                   "also ca, ca_dir, cert, key, sni, insecure)");
     }
+    const TlsOptions& tls = options.tls;
+    if (tls.certFile.empty() != tls.keyFile.empty())
+        refuse("a client certificate needs both cert= and key=");
 }
 
-} // namespace
-
-ConnectionOptions ConnectionOptions::fromUrl(const std::string& url)
+ConnectionOptions parseUnixUrl(const std::string& rest)
 {
     ConnectionOptions options;
-    if (url.empty())
-        refuse("it is empty");
-    if (url.size() > 4096)
-        refuse("it is longer than 4096 characters");
-    if (hasControl(url))
-        refuse("it contains control characters");
-    if (sentinelurl::matches(url))
-        return sentinelurl::parse(url);
-
-    const std::string unixScheme = "unix://";
-    const std::string redisScheme = "redis://";
-    if (url.rfind(unixScheme, 0) == 0) {
-        std::string rest = url.substr(unixScheme.size());
-        std::string query;
-        if (auto q = rest.find('?'); q != std::string::npos) {
-            query = rest.substr(q + 1);
-            rest = rest.substr(0, q);
-        }
-        options.unixSocket = percentDecode(rest, "socket path");
-        // A decoded NUL would silently cut the path short when it reaches the C API.
-        if (hasControl(options.unixSocket))
-            refuse("the socket path contains control characters");
-        if (options.unixSocket.empty() || options.unixSocket[0] != '/')
-            refuse("the socket path must be absolute (unix:///path/to/redis.sock)");
-        if (options.unixSocket.size() > 107)
-            refuse("the socket path is longer than 107 bytes");
-        applyQuery(query, options);
-        return options;
-    }
-    if (url.rfind(redisScheme, 0) != 0) {
-        if (url.rfind("rediss://", 0) == 0)
-            refuse("TLS (rediss://) is not supported; use redis:// or unix://");
-        // Only the scheme is echoed: the rest may hold a password.
-        const auto sep = url.find("://");
-        if (sep != std::string::npos && sep <= 16)
-            refuse("unknown scheme '" + url.substr(0, sep) + "'");
-        refuse("unknown scheme");
-    }
-
-    std::string rest = url.substr(redisScheme.size());
-    // The path and query start after the user info, so an unencoded '/' or '?' in a password
-    // does not split the URL in the wrong place.
-    const auto lastAt = rest.rfind('@');
-    const size_t hostStart = lastAt == std::string::npos ? 0 : lastAt + 1;
+    std::string path = rest;
     std::string query;
-    if (auto q = rest.find('?', hostStart); q != std::string::npos) {
-        query = rest.substr(q + 1);
-        rest = rest.substr(0, q);
+    if (auto q = path.find('?'); q != std::string::npos) {
+        query = path.substr(q + 1);
+        path = path.substr(0, q);
     }
-    std::string path;
-    if (auto slash = rest.find('/', hostStart); slash != std::string::npos) {
-        path = rest.substr(slash + 1);
-        rest = rest.substr(0, slash);
-    }
-    if (auto at = rest.rfind('@'); at != std::string::npos) {
-        std::string userInfo = rest.substr(0, at);
-        rest = rest.substr(at + 1);
-        if (auto colon = userInfo.find(':'); colon != std::string::npos) {
-            options.user = percentDecode(userInfo.substr(0, colon), "user");
-            options.password = percentDecode(userInfo.substr(colon + 1), "password");
-        } else {
-            // redis://secret@host is the old password-only form.
-            options.password = percentDecode(userInfo, "password");
-        }
-    }
-    std::string hostPort = rest;
+    options.unixSocket = percentDecode(path, "socket path");
+    // A decoded NUL would silently cut the path short when it reaches the C API.
+    if (hasControl(options.unixSocket))
+        refuse("the socket path contains control characters");
+    if (options.unixSocket.empty() || options.unixSocket[0] != '/')
+        refuse("the socket path must be absolute (unix:///path/to/redis.sock)");
+    if (options.unixSocket.size() > 107)
+        refuse("the socket path is longer than 107 bytes");
+    applyQuery(query, options);
+    return options;
+}
+
+// host, host:port, [v6] or [v6]:port into the options.
+void parseHostPort(const std::string& hostPort, ConnectionOptions& options)
+{
     const bool bracketed = !hostPort.empty() && hostPort[0] == '[';
     if (bracketed) {
         auto close = hostPort.find(']');
@@ -206,10 +221,89 @@ ConnectionOptions ConnectionOptions::fromUrl(const std::string& url)
         if (c == ' ' || c == '/' || c == '@' || c == '?' || c == '#' || c == '[' || c == ']')
             refuse("the host contains a character a host name cannot hold");
     }
+}
+
+// What follows redis:// or rediss://.
+ConnectionOptions parseServerUrl(std::string rest, bool tls)
+{
+    ConnectionOptions options;
+    options.tls.enabled = tls;
+    // The path and query start after the user info, so an unencoded '/' or '?' in a password
+    // does not split the URL in the wrong place.
+    const auto lastAt = rest.rfind('@');
+    const size_t hostStart = lastAt == std::string::npos ? 0 : lastAt + 1;
+    std::string query;
+    if (auto q = rest.find('?', hostStart); q != std::string::npos) {
+        query = rest.substr(q + 1);
+        rest = rest.substr(0, q);
+    }
+    std::string path;
+    if (auto slash = rest.find('/', hostStart); slash != std::string::npos) {
+        path = rest.substr(slash + 1);
+        rest = rest.substr(0, slash);
+    }
+    if (auto at = rest.rfind('@'); at != std::string::npos) {
+        std::string userInfo = rest.substr(0, at);
+        rest = rest.substr(at + 1);
+        if (auto colon = userInfo.find(':'); colon != std::string::npos) {
+            options.user = percentDecode(userInfo.substr(0, colon), "user");
+            options.password = percentDecode(userInfo.substr(colon + 1), "password");
+        } else {
+            // redis://secret@host is the old password-only form.
+            options.password = percentDecode(userInfo, "password");
+        }
+    }
+    parseHostPort(rest, options);
     if (!path.empty())
         options.db = parseNumber(path, 0, 100000, "the database number");
     applyQuery(query, options);
     return options;
+}
+
+// The TLS keys as a query, in one fixed order, for displayUrl() and urlWithoutPassword().
+std::string tlsQuery(const TlsOptions& tls)
+{
+    std::string query;
+    auto add = [&query](const char* name, const std::string& value) {
+        if (!value.empty())
+            query += std::string("&") + name + "=" + percentEncode(value, "/");
+    };
+    add("ca", tls.caFile);
+    add("ca_dir", tls.caDir);
+    add("cert", tls.certFile);
+    add("key", tls.keyFile);
+    add("sni", tls.serverName);
+    if (tls.insecure)
+        query += "&insecure=1";
+    return query;
+}
+
+} // namespace
+
+ConnectionOptions ConnectionOptions::fromUrl(const std::string& url)
+{
+    if (url.empty())
+        refuse("it is empty");
+    if (url.size() > 4096)
+        refuse("it is longer than 4096 characters");
+    if (hasControl(url))
+        refuse("it contains control characters");
+    if (sentinelurl::matches(url))
+        return sentinelurl::parse(url);
+    for (const char* scheme : {"unix://", "redis://", "rediss://"}) {
+        const std::string prefix = scheme;
+        if (url.rfind(prefix, 0) != 0)
+            continue;
+        const std::string rest = url.substr(prefix.size());
+        if (prefix == "unix://")
+            return parseUnixUrl(rest);
+        return parseServerUrl(rest, prefix == "rediss://");
+    }
+    // Only the scheme is echoed: the rest may hold a password.
+    const auto sep = url.find("://");
+    if (sep != std::string::npos && sep <= 16)
+        refuse("unknown scheme '" + url.substr(0, sep) + "'");
+    refuse("unknown scheme");
 }
 
 std::string ConnectionOptions::defaultUrl()
@@ -234,8 +328,12 @@ std::string ConnectionOptions::displayUrl() const
     if (!unixSocket.empty())
         return "unix://" + unixSocket + (db ? "?db=" + std::to_string(db) : "");
     std::string shownHost = host.find(':') != std::string::npos ? "[" + host + "]" : host;
-    return "redis://" + auth + shownHost + ":" + std::to_string(port) +
-           (db ? "/" + std::to_string(db) : "");
+    std::string query = tls.enabled ? tlsQuery(tls) : "";
+    if (!query.empty())
+        query[0] = '?';
+    // With a query the db is always written, so the query is not read as part of the host.
+    return (tls.enabled ? "rediss://" : "redis://") + auth + shownHost + ":" +
+           std::to_string(port) + (db || !query.empty() ? "/" + std::to_string(db) : "") + query;
 }
 
 std::string ConnectionOptions::urlWithoutPassword() const
@@ -255,8 +353,13 @@ std::string ConnectionOptions::urlWithoutPassword() const
     }
     if (!user.empty())
         addParameter("user=" + percentEncode(user));
+    if (tls.enabled)
+        query += tlsQuery(tls);
+    if (!query.empty())
+        query[0] = '?';
     const std::string shownHost = host.find(':') != std::string::npos ? "[" + host + "]" : host;
-    return "redis://" + shownHost + ":" + std::to_string(port) + "/" + std::to_string(db) + query;
+    return (tls.enabled ? "rediss://" : "redis://") + shownHost + ":" + std::to_string(port) + "/" +
+           std::to_string(db) + query;
 }
 
 } // namespace delayq

@@ -11,6 +11,8 @@ const char* errorCodeName(ErrorCode code)
         return "timeout";
     case ErrorCode::Auth:
         return "auth";
+    case ErrorCode::Tls:
+        return "tls";
     case ErrorCode::NoPermission:
         return "no-permission";
     case ErrorCode::ReadOnlyReplica:

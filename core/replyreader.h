@@ -10,8 +10,9 @@
 namespace delayq {
 
 // Decodes the Redis protocol (RESP) from bytes into Replies, with hiredis's reader.
-// Connection reads the socket through hiredis; this is the same decoding for bytes that
-// come from elsewhere (and what the fuzz target drives with arbitrary input).
+// RedisLink feeds the transport's bytes to a hiredis reader limited the same way (limitArrays)
+// and converts with fromHiredis; this class is that decoding for bytes that come from
+// elsewhere (and what the fuzz target drives with arbitrary input).
 class ReplyReader
 {
 public:

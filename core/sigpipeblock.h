@@ -4,8 +4,8 @@
 
 namespace delayq {
 
-// hiredis sends with write(2): writing to a peer that went away (a restarted server, above
-// all on a unix socket) raises SIGPIPE, whose default action kills the whole process. While
+// OpenSSL sends with write(2) (plain sockets use send() with MSG_NOSIGNAL instead): writing
+// to a peer that went away raises SIGPIPE, whose default action kills the whole process. While
 // one of these lives, the signal is blocked on this thread, and one it raised is taken back,
 // so the failed write comes back as EPIPE, i.e. a connection error, and the process lives on.
 class SigpipeBlock

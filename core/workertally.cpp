@@ -5,10 +5,11 @@ namespace delayq {
 namespace {
 
 // An outage for the worker: unreachable, or refused at the handshake after a restart (a
-// changed password): either way it reconnects with backoff rather than reporting each try.
+// changed password, a certificate being rotated): either way it reconnects with backoff
+// rather than reporting each try.
 bool isConnectionError(const Error& e)
 {
-    return e.isUnreachable() || e.code() == ErrorCode::Auth;
+    return e.isUnreachable() || e.code() == ErrorCode::Auth || e.code() == ErrorCode::Tls;
 }
 
 } // namespace

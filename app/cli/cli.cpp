@@ -16,20 +16,30 @@ namespace {
 const char* kGlobalHelp =
     "Global options (before or after the command):\n"
     "  --url URL      Redis to use (default: $REDIS_URL, else redis://127.0.0.1:6379);\n"
-    "                 redis://[user[:password]@]host[:port][/db] or unix:///path.sock[?db=N];\n"
-    "                 through Sentinel: redis+sentinel://[user:password@]s1:26379,s2:26379/\n"
-    "                 mymaster[/db][?sentinel_user=U&sentinel_password=P]\n"
+    "                 redis://[user[:password]@]host[:port][/db], rediss://… (TLS) or\n"
+    "                 unix:///path.sock[?db=N]; through Sentinel:\n"
+    "                 redis+sentinel://[user:password@]s1:26379,s2:26379/mymaster[/db]\n"
+    "                 [?sentinel_user=U&sentinel_password=P] (rediss+sentinel:// for TLS)\n"
     "  --prefix P     key prefix of the queues (default dq)\n"
     "  --read-only    refuse every write before it reaches Redis\n"
-    "  --verbose      say on stderr which server was reached (through Sentinel: the master)\n"
     "  --json         machine output (one JSON document, or one per line for work)\n"
     "  --plain        QUEUE is a plain sorted set (member = message, score = due time):\n"
     "                 for ls, stats, push, cancel, reschedule and work\n"
     "  --score-unit U a plain key's scores are ms or s (default: detected from the scores)\n"
+    "  --verbose, -v  say on stderr where it connected, and the TLS version and cipher\n"
     "  --help, -h     help for delayq or for one command\n"
+    "TLS (with a rediss:// URL; each flag overrides the URL's ?ca= ?ca_dir= ?cert= ?key=\n"
+    "?sni= ?insecure=1):\n"
+    "  --tls-ca FILE  trust the CA certificates in FILE (default: the system's)\n"
+    "  --tls-ca-dir DIR  trust the CA certificates in DIR\n"
+    "  --tls-cert FILE, --tls-key FILE  client certificate and key (mutual TLS); an\n"
+    "                 encrypted key's passphrase comes from $DELAYQ_TLS_KEY_PASSPHRASE\n"
+    "  --tls-server-name NAME  the name to verify the certificate for (default: the host)\n"
+    "  --tls-insecure skip certificate verification (warns; for tests only)\n"
+    "  e.g. delayq --url rediss://redis.internal:6380/0 --tls-ca /etc/redis/ca.crt stats mail\n"
     "Durations: 250ms, 30s, 5m, 2h, 1d, 1h30m (0s is now). Times: ISO 8601, e.g.\n"
     "2026-12-01T09:30:00 (local), 2026-12-01T09:30:00Z, 2026-12-01T09:30:00+08:00.\n"
-    "Exit codes: 0 done, 1 refused or not found, 2 usage, 3 connection or auth.\n";
+    "Exit codes: 0 done, 1 refused or not found, 2 usage, 3 connection, auth or TLS.\n";
 
 void printMainHelp()
 {
@@ -65,12 +75,60 @@ int exitFor(delayq::ErrorCode code)
     case delayq::ErrorCode::Connection:
     case delayq::ErrorCode::Timeout:
     case delayq::ErrorCode::Auth:
+    case delayq::ErrorCode::Tls:
         return ExitUnreachable;
     case delayq::ErrorCode::InvalidArgument:
         return ExitUsage;
     default:
         return ExitRefused;
     }
+}
+
+// The global options that take a value, and the field each fills.
+const std::pair<const char*, std::string GlobalOptions::*> kValueOptions[] = {
+    {"url", &GlobalOptions::url},
+    {"prefix", &GlobalOptions::prefix},
+    {"score-unit", &GlobalOptions::scoreUnit},
+    {"tls-ca", &GlobalOptions::tlsCa},
+    {"tls-ca-dir", &GlobalOptions::tlsCaDir},
+    {"tls-cert", &GlobalOptions::tlsCert},
+    {"tls-key", &GlobalOptions::tlsKey},
+    {"tls-server-name", &GlobalOptions::tlsServerName},
+};
+const std::pair<const char*, bool GlobalOptions::*> kSwitches[] = {
+    {"--read-only", &GlobalOptions::readOnly}, {"--json", &GlobalOptions::json},
+    {"--plain", &GlobalOptions::plain},        {"--verbose", &GlobalOptions::verbose},
+    {"-v", &GlobalOptions::verbose},           {"--tls-insecure", &GlobalOptions::tlsInsecure},
+};
+
+// When argv[i] is a global option, stores it (and its value: "--name=value" or the next
+// word, moving i past it) and returns true.
+bool takeGlobalOption(int argc, char** argv, int& i, GlobalOptions& global)
+{
+    const std::string w = argv[i];
+    for (const auto& [flag, field] : kSwitches) {
+        if (w == flag) {
+            global.*field = true;
+            return true;
+        }
+    }
+    for (const auto& [name, field] : kValueOptions) {
+        const std::string flag = std::string("--") + name;
+        if (w.rfind(flag + "=", 0) == 0) {
+            global.*field = w.substr(flag.size() + 1);
+        } else if (w == flag) {
+            if (i + 1 >= argc)
+                throw UsageError(flag + " needs a value");
+            global.*field = argv[++i];
+        } else {
+            continue;
+        }
+        if (field == &GlobalOptions::scoreUnit && global.scoreUnit != "ms" &&
+            global.scoreUnit != "s")
+            throw UsageError("--score-unit must be ms or s");
+        return true;
+    }
+    return false;
 }
 
 } // namespace
@@ -87,39 +145,13 @@ int run(int argc, char** argv)
     try {
         for (int i = 1; i < argc; ++i) {
             const std::string w = argv[i];
-            auto takeValue = [&](const char* name) {
-                const std::string flag = std::string("--") + name;
-                if (w.size() > flag.size() && w.compare(0, flag.size() + 1, flag + "=") == 0)
-                    return w.substr(flag.size() + 1);
-                if (i + 1 >= argc)
-                    throw UsageError(flag + " needs a value");
-                return std::string(argv[++i]);
-            };
-            auto is = [&](const char* name) {
-                const std::string flag = std::string("--") + name;
-                return w == flag || w.rfind(flag + "=", 0) == 0;
-            };
             if (optionsEnded) {
                 words.push_back(w);
             } else if (w == "--") {
                 optionsEnded = true;
                 words.push_back(w); // the command's parser ends its options here too
-            } else if (is("url")) {
-                global.url = takeValue("url");
-            } else if (is("prefix")) {
-                global.prefix = takeValue("prefix");
-            } else if (w == "--read-only") {
-                global.readOnly = true;
-            } else if (w == "--verbose") {
-                global.verbose = true;
-            } else if (w == "--json") {
-                global.json = true;
-            } else if (w == "--plain") {
-                global.plain = true;
-            } else if (is("score-unit")) {
-                global.scoreUnit = takeValue("score-unit");
-                if (global.scoreUnit != "ms" && global.scoreUnit != "s")
-                    throw UsageError("--score-unit must be ms or s");
+            } else if (takeGlobalOption(argc, argv, i, global)) {
+                continue;
             } else if (w == "--help" || w == "-h") {
                 help = true;
             } else if (command.empty() && !w.empty() && w[0] != '-') {

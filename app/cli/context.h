@@ -18,10 +18,17 @@ struct GlobalOptions
     std::string url;
     std::string prefix = "dq";
     bool readOnly = false;
-    bool verbose = false; // stderr names the server connected to
     bool json = false;
     bool plain = false;    // QUEUE names a plain sorted-set key
     std::string scoreUnit; // "ms" | "s" | empty: detected
+    bool verbose = false;  // say on stderr where it connected and how (TLS version, cipher)
+    // --tls-* flags: each overrides the same key of a rediss:// URL's query.
+    std::string tlsCa;
+    std::string tlsCaDir;
+    std::string tlsCert;
+    std::string tlsKey;
+    std::string tlsServerName;
+    bool tlsInsecure = false;
 };
 
 // "redis://127.0.0.1:6379", or with Sentinel "master 'NAME' at HOST:PORT (named by the
@@ -53,6 +60,10 @@ public:
     void printJson(const JsonWriter& json) const;
 
 private:
+    // The URL's options with the --tls-* flags and DELAYQ_TLS_KEY_PASSPHRASE applied, the
+    // files checked. Throws UsageError for flags without rediss:// and unreadable files.
+    delayq::ConnectionOptions connectionOptions() const;
+
     GlobalOptions m_global;
     Args m_args;
     std::unique_ptr<delayq::Connection> m_connection;

@@ -127,8 +127,24 @@ private slots:
                                    << "scheme";
         QTest::newRow("http") << "http://h"
                               << "scheme";
-        QTest::newRow("tls") << "rediss://h"
-                             << "TLS";
+        QTest::newRow("tls parameter on redis://") << "redis://h?ca=/x.crt"
+                                                   << "rediss://";
+        QTest::newRow("tls parameter on unix://") << "unix:///tmp/r.sock?insecure=1"
+                                                  << "rediss://";
+        QTest::newRow("tls cert without key") << "rediss://h?cert=/c.crt"
+                                              << "key=";
+        QTest::newRow("tls key without cert") << "rediss://h?key=/c.key"
+                                              << "cert=";
+        QTest::newRow("tls empty ca") << "rediss://h?ca="
+                                      << "empty";
+        QTest::newRow("tls insecure not a switch") << "rediss://h?insecure=maybe"
+                                                   << "1 or 0";
+        QTest::newRow("tls NUL in a path") << "rediss://h?ca=/x%00.crt"
+                                           << "control";
+        QTest::newRow("tls unknown parameter") << "rediss://h?cafile=/x"
+                                               << "sni";
+        QTest::newRow("tls passphrase in the query") << "rediss://h?key_passphrase=x"
+                                                     << "unknown";
         QTest::newRow("no host") << "redis://"
                                  << "host";
         QTest::newRow("no host, port") << "redis://:6379"
@@ -215,6 +231,97 @@ private slots:
         } catch (const Error& e) {
             QVERIFY2(!QString::fromStdString(e.what()).contains(QLatin1String("Hunter2")),
                      e.what());
+        }
+    }
+
+    void parsesTls_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<QString>("ca");
+        QTest::addColumn<QString>("caDir");
+        QTest::addColumn<QString>("cert");
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("sni");
+        QTest::addColumn<bool>("insecure");
+        QTest::newRow("defaults") << "rediss://h:6380/1"
+                                  << ""
+                                  << ""
+                                  << ""
+                                  << ""
+                                  << "" << false;
+        QTest::newRow("every key") << "rediss://h?ca=/a/ca.crt&ca_dir=/etc/ssl/certs&cert=/c.crt"
+                                      "&key=/c.key&sni=redis.internal&insecure=0"
+                                   << "/a/ca.crt"
+                                   << "/etc/ssl/certs"
+                                   << "/c.crt"
+                                   << "/c.key"
+                                   << "redis.internal" << false;
+        QTest::newRow("percent-decoded paths") << "rediss://u:p@h/2?ca=/my%20dir/c%26a.crt"
+                                               << "/my dir/c&a.crt"
+                                               << ""
+                                               << ""
+                                               << ""
+                                               << "" << false;
+        QTest::newRow("insecure") << "rediss://h?insecure=1"
+                                  << ""
+                                  << ""
+                                  << ""
+                                  << ""
+                                  << "" << true;
+        QTest::newRow("insecure=true") << "rediss://h?insecure=true"
+                                       << ""
+                                       << ""
+                                       << ""
+                                       << ""
+                                       << "" << true;
+    }
+    void parsesTls()
+    {
+        QFETCH(QString, url);
+        const auto o = ConnectionOptions::fromUrl(url.toStdString());
+        QVERIFY(o.tls.enabled);
+        QTEST(QString::fromStdString(o.tls.caFile), "ca");
+        QTEST(QString::fromStdString(o.tls.caDir), "caDir");
+        QTEST(QString::fromStdString(o.tls.certFile), "cert");
+        QTEST(QString::fromStdString(o.tls.keyFile), "key");
+        QTEST(QString::fromStdString(o.tls.serverName), "sni");
+        QTEST(o.tls.insecure, "insecure");
+        QVERIFY(!ConnectionOptions::fromUrl("redis://h").tls.enabled);
+    }
+
+    // displayUrl() and urlWithoutPassword() keep every TLS option but the passphrase, so the
+    // URL shown or stored is the connection that was used.
+    void tlsRoundTrips_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<QString>("stripped");
+        QTest::newRow("plain rediss") << "rediss://:Hunter2Pw@h"
+                                      << "rediss://h:6379/0";
+        QTest::newRow("every key") << "rediss://al:Hunter2Pw@h:6380/3?insecure=1&sni=n.example"
+                                      "&key=/k%20k.pem&cert=/c.pem&ca_dir=/d&ca=/ca%3F.crt"
+                                   << "rediss://h:6380/3?user=al&ca=/ca%3F.crt&ca_dir=/d"
+                                      "&cert=/c.pem&key=/k%20k.pem&sni=n.example&insecure=1";
+        QTest::newRow("ipv6") << "rediss://[::1]:7000?ca=/ca.crt"
+                              << "rediss://[::1]:7000/0?ca=/ca.crt";
+    }
+    void tlsRoundTrips()
+    {
+        QFETCH(QString, url);
+        QFETCH(QString, stripped);
+        auto o = ConnectionOptions::fromUrl(url.toStdString());
+        o.tls.keyPassphrase = "Hunter2Key";
+        const std::string result = o.urlWithoutPassword();
+        QCOMPARE(QString::fromStdString(result), stripped);
+        const std::string shown = o.displayUrl();
+        QVERIFY(shown.find("Hunter2") == std::string::npos);
+        for (const std::string& again : {result, shown}) {
+            auto back = ConnectionOptions::fromUrl(again);
+            QVERIFY(back.tls.keyPassphrase.empty());
+            back.tls.keyPassphrase = o.tls.keyPassphrase;
+            QVERIFY2(back.tls == o.tls, again.c_str());
+            QCOMPARE(back.host, o.host);
+            QCOMPARE(back.port, o.port);
+            QCOMPARE(back.db, o.db);
         }
     }
 

@@ -81,6 +81,7 @@ private slots:
             {ErrorCode::Connection, "connection"},
             {ErrorCode::Timeout, "timeout"},
             {ErrorCode::Auth, "auth"},
+            {ErrorCode::Tls, "tls"},
             {ErrorCode::NoPermission, "no-permission"},
             {ErrorCode::ReadOnlyReplica, "read-only-replica"},
             {ErrorCode::OutOfMemory, "out-of-memory"},

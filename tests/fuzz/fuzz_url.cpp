@@ -1,5 +1,7 @@
 // libFuzzer target: the Redis URL parser. Any input must either parse into sane options
-// or be refused with Error(InvalidArgument); and the shown URL never depends on the password.
+// or be refused with Error(InvalidArgument); the shown URL never depends on the password or
+// the key's passphrase; and urlWithoutPassword() parses back to the same server and TLS
+// options (rediss:// ?ca= ?ca_dir= ?cert= ?key= ?sni= ?insecure=).
 #include <delayq/connectionoptions.h>
 #include <delayq/error.h>
 
@@ -29,7 +31,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         auto other = options;
         other.password = options.password.empty() ? "" : "a-different-secret";
         other.sentinel.password = options.sentinel.password.empty() ? "" : "another-secret";
+        other.tls.keyPassphrase = "a-passphrase";
         if (options.displayUrl() != other.displayUrl())
+            std::abort();
+        if (options.tls.enabled !=
+            (url.rfind("rediss://", 0) == 0 || url.rfind("rediss+sentinel://", 0) == 0))
+            std::abort();
+        const auto back = delayq::ConnectionOptions::fromUrl(options.urlWithoutPassword());
+        if (!(back.tls == options.tls) || back.host != options.host || back.port != options.port ||
+            back.db != options.db || back.user != options.user ||
+            back.unixSocket != options.unixSocket || !back.password.empty())
             std::abort();
     } catch (const delayq::Error& e) {
         if (e.code() != delayq::ErrorCode::InvalidArgument)

@@ -35,6 +35,27 @@ std::string RedisServer::tcpUrl() const
     return "redis://127.0.0.1:" + std::to_string(m_port);
 }
 
+void RedisServer::setTls(const TlsFiles& files)
+{
+    if (m_tlsPort == 0)
+        m_tlsPort = freePort();
+    m_tlsArgs = QStringList{QStringLiteral("--tls-port"),
+                            QString::number(m_tlsPort),
+                            QStringLiteral("--tls-cert-file"),
+                            files.cert,
+                            QStringLiteral("--tls-key-file"),
+                            files.key,
+                            QStringLiteral("--tls-ca-cert-file"),
+                            files.ca,
+                            QStringLiteral("--tls-auth-clients"),
+                            files.authClients ? QStringLiteral("yes") : QStringLiteral("no")};
+}
+
+std::string RedisServer::tlsUrl(const std::string& query) const
+{
+    return "rediss://127.0.0.1:" + std::to_string(m_tlsPort) + "/0" + query;
+}
+
 std::string RedisServer::unixUrl() const
 {
     return "unix://" + socketPath().toStdString();
@@ -66,7 +87,7 @@ bool RedisServer::start(const QStringList& extraArgs)
                      // Tests compare DEBUG DIGEST before and after a refusal, and stall the
                      // server with DEBUG SLEEP; Redis 7 disables DEBUG unless told.
                      QStringLiteral("--enable-debug-command"), QStringLiteral("local")};
-    args << m_extraArgs;
+    args << m_tlsArgs << m_extraArgs;
     if (!m_configFile.isEmpty())
         args.prepend(m_configFile); // redis-server takes it only as the first argument
     m_process = std::make_unique<QProcess>();

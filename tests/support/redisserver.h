@@ -29,6 +29,22 @@ public:
     void thaw();
     bool isRunning() const;
 
+    // TLS on a second free loopback port (tlsPort()) beside the plain one, from the next
+    // start() on: redis-server --tls-port P --tls-cert-file … --tls-key-file …
+    // --tls-ca-cert-file … --tls-auth-clients yes|no. The unix socket stays plain, so cli()
+    // works as before.
+    struct TlsFiles
+    {
+        QString cert;
+        QString key;
+        QString ca;
+        bool authClients = false; // mutual TLS: a client must show a certificate of the CA
+    };
+    void setTls(const TlsFiles& files);
+    int tlsPort() const { return m_tlsPort; }
+    // rediss://127.0.0.1:TLSPORT/0, plus the query given ("?ca=…").
+    std::string tlsUrl(const std::string& query = {}) const;
+
     int port() const { return m_port; }
     QString socketPath() const;
     QString dataDir() const { return m_dir.path(); }
@@ -46,5 +62,7 @@ private:
     QStringList m_extraArgs;
     QString m_configFile;
     int m_port = 0;
+    int m_tlsPort = 0;
+    QStringList m_tlsArgs;
     QString m_error;
 };

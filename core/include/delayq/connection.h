@@ -13,7 +13,10 @@
 
 namespace delayq {
 
-// One synchronous connection to Redis. Belongs to one thread at a time.
+class RedisLink;
+
+// One synchronous connection to Redis (TCP, unix socket or TLS; see core/transport.h).
+// Belongs to one thread at a time.
 // A connection that broke is re-established on the next call, so a restarted
 // server costs the caller one failed call, not a dead object. With options.sentinel, each
 // (re)connect asks the sentinels for the master first, and a READONLY reply (a master
@@ -51,6 +54,10 @@ public:
     // Many calls of one script pipelined; error replies stay in the result.
     std::vector<Reply> evalPipeline(const Script& script, const std::vector<ScriptCall>& calls);
 
+    // How the bytes travel: "TLSv1.3, TLS_AES_256_GCM_SHA384" on a TLS connection, empty on
+    // plain TCP or a unix socket, and empty while not connected.
+    std::string securityDescription() const;
+
     // Round trip of a PING.
     std::chrono::microseconds ping();
     // Whether this user may write under `key` on this server: DEL of a key that never exists
@@ -85,7 +92,8 @@ private:
     void dropIfDemoted(const std::vector<Reply>& replies);
     void ensureConnected();
     void measureClockOffset();
-    [[noreturn]] void failIo(const char* during);
+    // Drops the broken link and throws the I/O error of `during` with its context.
+    [[noreturn]] void failIo(const Error& error, const std::string& during);
 
     ConnectionOptions m_options;
     long long m_clockOffsetMs = 0;
@@ -94,8 +102,7 @@ private:
     bool m_offsetTried = false;
     std::string m_sentinelMaster; // "host:port" the sentinels named last
     int m_masterChanges = 0;
-    struct Context;
-    std::unique_ptr<Context> m_context;
+    std::unique_ptr<RedisLink> m_link; // null while not connected
 };
 
 } // namespace delayq

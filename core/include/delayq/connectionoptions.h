@@ -1,6 +1,7 @@
 #pragma once
 
 #include <delayq/sentineloptions.h>
+#include <delayq/tlsoptions.h>
 
 #include <chrono>
 #include <string>
@@ -9,10 +10,13 @@ namespace delayq {
 
 // Where and how to reach Redis. Built from a URL:
 //   redis://[user[:password]@]host[:port][/db]
+//   rediss://[user[:password]@]host[:port][/db][?ca=…&ca_dir=…&cert=…&key=…&sni=…&insecure=1]
 //   unix:///path/redis.sock[?db=N]
 //   redis+sentinel://[user[:password]@]s1[:26379][,s2[:26379]...]/master[/db] (SentinelOptions)
-// All take ?db=N&user=U&password=P, the Sentinel form also ?sentinel_user=U&sentinel_password=P;
-// other parameters are refused. Parts are %-decoded.
+//   rediss+sentinel://… the same, with TLS to the sentinels and to Redis
+// All take ?db=N&user=U&password=P; rediss:// also takes the TLS keys (tlsoptions.h), the
+// Sentinel form also ?sentinel_user=U&sentinel_password=P; other parameters are refused.
+// Parts are %-decoded.
 struct ConnectionOptions
 {
     std::string host = "127.0.0.1";
@@ -27,18 +31,21 @@ struct ConnectionOptions
     bool readOnly = false;
     // Enabled (nodes listed): host and port are the master's, asked of these sentinels.
     SentinelOptions sentinel;
+    TlsOptions tls; // tls.enabled for rediss://
 
     // Throws Error(InvalidArgument) with a message naming the bad part.
     static ConnectionOptions fromUrl(const std::string& url);
     // REDIS_URL if set, else redis://127.0.0.1:6379.
     static std::string defaultUrl();
 
-    // The URL with the password replaced by "***": safe for titles and logs.
+    // The URL with the password replaced by "***": safe for titles and logs. The TLS options
+    // are kept (less the key's passphrase), so what is shown is what was used.
     std::string displayUrl() const;
     // The URL rebuilt without the password, whatever form held it (user info, password-only,
     // ?password=): safe to store and to name a keychain entry. One spelling per server
     // (port and, for redis://, db always written; the user as ?user=, since redis://u@h
-    // means a password), and fromUrl() of it gives back these options less the password.
+    // means a password), and fromUrl() of it gives back these options less the password and
+    // the key's passphrase.
     std::string urlWithoutPassword() const;
 };
 

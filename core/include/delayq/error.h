@@ -10,6 +10,7 @@ enum class ErrorCode
     Connection,
     Timeout,
     Auth,
+    Tls,             // the TLS handshake or certificate check failed, or TLS on one side only
     NoPermission,    // NOPERM: the ACL user lacks the right
     ReadOnlyReplica, // READONLY: a replica (or a demoted master) refuses writes
     OutOfMemory,     // OOM: maxmemory reached under a noeviction policy

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <delayq/connectionoptions.h>
+#include <delayq/error.h>
 
 #include <chrono>
 #include <memory>
@@ -9,7 +10,8 @@
 
 namespace delayq {
 
-// A connection in Redis' subscribe mode, listening to one channel (a queue's wake channel).
+// A connection in Redis' subscribe mode, listening to one channel (a queue's wake channel),
+// on the same transport as Connection (TCP, unix socket or TLS).
 // waitMessage() blocks on the socket (no polling) until a message, the timeout, or
 // interrupt() from another thread. Used by one thread; interrupt() is thread-safe.
 class Subscriber
@@ -33,7 +35,8 @@ public:
     void interrupt();
 
 private:
-    [[noreturn]] void fail(const std::string& during);
+    // Drops the broken stream and throws the I/O error of `during` with its context.
+    [[noreturn]] void fail(const Error& error, const std::string& during);
     // Sentinel hook: points the options at the master the sentinels name now.
     void followMaster();
 
