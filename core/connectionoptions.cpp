@@ -1,6 +1,7 @@
 #include <delayq/connectionoptions.h>
 
 #include "sentinelurl.h"
+#include "urltext.h"
 #include <delayq/error.h>
 
 #include <charconv>
@@ -11,130 +12,23 @@ namespace delayq {
 
 namespace {
 
+const UrlText kUrl("Redis URL", "redis://[user[:password]@]host[:port][/db], "
+                                "rediss://[user[:password]@]host[:port][/db][?ca=FILE&...] or "
+                                "unix:///path/to/redis.sock[?db=N]");
+
 [[noreturn]] void refuse(const std::string& what)
 {
-    throw Error(ErrorCode::InvalidArgument,
-                "invalid Redis URL: " + what +
-                    " (expected redis://[user[:password]@]host[:port][/db], "
-                    "rediss://[user[:password]@]host[:port][/db][?ca=FILE&...] or "
-                    "unix:///path/to/redis.sock[?db=N])");
-}
-
-int hexValue(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
+    kUrl.refuse(what);
 }
 
 std::string percentDecode(const std::string& text, const char* part)
 {
-    std::string out;
-    out.reserve(text.size());
-    for (size_t i = 0; i < text.size(); ++i) {
-        if (text[i] != '%') {
-            out += text[i];
-            continue;
-        }
-        if (i + 2 >= text.size())
-            refuse(std::string("truncated %-escape in the ") + part);
-        int hi = hexValue(text[i + 1]);
-        int lo = hexValue(text[i + 2]);
-        if (hi < 0 || lo < 0)
-            refuse(std::string("bad %-escape in the ") + part);
-        out += static_cast<char>(hi * 16 + lo);
-        i += 2;
-    }
-    return out;
+    return kUrl.percentDecode(text, part);
 }
 
 int parseNumber(const std::string& text, int min, int max, const char* what)
 {
-    int value = 0;
-    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || value < min ||
-        value > max)
-        refuse(std::string(what) + " must be a whole number from " + std::to_string(min) + " to " +
-               std::to_string(max));
-    return value;
-}
-
-// Every byte but the unreserved ones (and those in keep) as %XX, so that fromUrl() reads the
-// text back as it was, whatever it holds.
-std::string percentEncode(const std::string& text, const char* keep = "")
-{
-    static const char* hex = "0123456789ABCDEF";
-    std::string out;
-    for (unsigned char c : text) {
-        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-            c == '-' || c == '.' || c == '_' || c == '~' || (c && std::strchr(keep, c))) {
-            out += static_cast<char>(c);
-        } else {
-            out += '%';
-            out += hex[c >> 4];
-            out += hex[c & 15];
-        }
-    }
-    return out;
-}
-
-bool hasControl(const std::string& text)
-{
-    for (unsigned char c : text)
-        if (c < 0x20 || c == 0x7f)
-            return true;
-    return false;
-}
-
-// 1, 0, true, false: an explicit switch, so a typo does not turn verification off.
-bool parseSwitch(const std::string& text, const char* what)
-{
-    if (text == "1" || text == "true" || text == "yes")
-        return true;
-    if (text == "0" || text == "false" || text == "no")
-        return false;
-    refuse(std::string(what) + " must be 1 or 0");
-}
-
-// A file or directory name from the query: %-decoded, no control characters (a NUL would cut
-// it short in the C API), and not empty (an empty ca= is a mistake, not "the system store").
-std::string pathParameter(const std::string& value, const char* what)
-{
-    std::string path = percentDecode(value, what);
-    if (path.empty())
-        refuse(std::string("the ") + what + " is empty");
-    if (hasControl(path))
-        refuse(std::string("the ") + what + " contains control characters");
-    return path;
-}
-
-bool isTlsParameter(const std::string& name)
-{
-    for (const char* known : {"ca", "ca_dir", "cert", "key", "sni", "insecure"})
-        if (name == known)
-            return true;
-    return false;
-}
-
-// One of the TLS keys of the query (tlsoptions.h).
-void applyTlsParameter(const std::string& name, const std::string& value, TlsOptions& tls)
-{
-    if (name == "ca")
-        tls.caFile = pathParameter(value, "CA file (ca=)");
-    else if (name == "ca_dir")
-        tls.caDir = pathParameter(value, "CA directory (ca_dir=)");
-    else if (name == "cert")
-        tls.certFile = pathParameter(value, "client certificate (cert=)");
-    else if (name == "key")
-        tls.keyFile = pathParameter(value, "client key (key=)");
-    else if (name == "sni")
-        tls.serverName = pathParameter(value, "server name (sni=)");
-    else if (name == "insecure")
-        tls.insecure = parseSwitch(value, "insecure=");
+    return kUrl.parseNumber(text, min, max, what);
 }
 
 // ?db=N&user=U&password=P for every scheme, and the TLS keys for rediss://. Anything else is
@@ -158,9 +52,9 @@ void applyQuery(const std::string& query, ConnectionOptions& options)
             options.password = percentDecode(value, "password");
         else if (name == "user" && eq != std::string::npos)
             options.user = percentDecode(value, "user");
-        else if (eq != std::string::npos && isTlsParameter(name) && options.tls.enabled)
-            applyTlsParameter(name, value, options.tls);
-        else if (eq != std::string::npos && isTlsParameter(name))
+        else if (eq != std::string::npos && UrlText::isTlsParameter(name) && options.tls.enabled)
+            kUrl.applyTlsParameter(name, value, options.tls);
+        else if (eq != std::string::npos && UrlText::isTlsParameter(name))
             refuse("the TLS parameter " + name + "= needs a rediss:// URL");
         else
             refuse("unknown parameter in the query (known: db, user, password; with rediss:// "
@@ -182,7 +76,7 @@ ConnectionOptions parseUnixUrl(const std::string& rest)
     }
     options.unixSocket = percentDecode(path, "socket path");
     // A decoded NUL would silently cut the path short when it reaches the C API.
-    if (hasControl(options.unixSocket))
+    if (UrlText::hasControl(options.unixSocket))
         refuse("the socket path contains control characters");
     if (options.unixSocket.empty() || options.unixSocket[0] != '/')
         refuse("the socket path must be absolute (unix:///path/to/redis.sock)");
@@ -261,22 +155,6 @@ ConnectionOptions parseServerUrl(std::string rest, bool tls)
 }
 
 // The TLS keys as a query, in one fixed order, for displayUrl() and urlWithoutPassword().
-std::string tlsQuery(const TlsOptions& tls)
-{
-    std::string query;
-    auto add = [&query](const char* name, const std::string& value) {
-        if (!value.empty())
-            query += std::string("&") + name + "=" + percentEncode(value, "/");
-    };
-    add("ca", tls.caFile);
-    add("ca_dir", tls.caDir);
-    add("cert", tls.certFile);
-    add("key", tls.keyFile);
-    add("sni", tls.serverName);
-    if (tls.insecure)
-        query += "&insecure=1";
-    return query;
-}
 
 } // namespace
 
@@ -286,7 +164,7 @@ ConnectionOptions ConnectionOptions::fromUrl(const std::string& url)
         refuse("it is empty");
     if (url.size() > 4096)
         refuse("it is longer than 4096 characters");
-    if (hasControl(url))
+    if (UrlText::hasControl(url))
         refuse("it contains control characters");
     if (sentinelurl::matches(url))
         return sentinelurl::parse(url);
@@ -328,7 +206,7 @@ std::string ConnectionOptions::displayUrl() const
     if (!unixSocket.empty())
         return "unix://" + unixSocket + (db ? "?db=" + std::to_string(db) : "");
     std::string shownHost = host.find(':') != std::string::npos ? "[" + host + "]" : host;
-    std::string query = tls.enabled ? tlsQuery(tls) : "";
+    std::string query = tls.enabled ? UrlText::tlsQuery(tls) : "";
     if (!query.empty())
         query[0] = '?';
     // With a query the db is always written, so the query is not read as part of the host.
@@ -348,13 +226,13 @@ std::string ConnectionOptions::urlWithoutPassword() const
         if (db)
             addParameter("db=" + std::to_string(db));
         if (!user.empty())
-            addParameter("user=" + percentEncode(user));
-        return "unix://" + percentEncode(unixSocket, "/") + query;
+            addParameter("user=" + UrlText::percentEncode(user));
+        return "unix://" + UrlText::percentEncode(unixSocket, "/") + query;
     }
     if (!user.empty())
-        addParameter("user=" + percentEncode(user));
+        addParameter("user=" + UrlText::percentEncode(user));
     if (tls.enabled)
-        query += tlsQuery(tls);
+        query += UrlText::tlsQuery(tls);
     if (!query.empty())
         query[0] = '?';
     const std::string shownHost = host.find(':') != std::string::npos ? "[" + host + "]" : host;

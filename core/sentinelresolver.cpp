@@ -41,6 +41,9 @@ ConnectionOptions SentinelResolver::sentinelOptions(const SentinelNode& node) co
     o.port = node.port;
     o.user = m_options.sentinel.user;
     o.password = m_options.sentinel.password;
+    // rediss+sentinel://: the sentinels speak TLS too, checked against the same CA (a group
+    // is one deployment); a sni= names the master and the sentinels alike.
+    o.tls = m_options.tls;
     o.connectTimeout = std::min(m_options.connectTimeout, kSentinelTimeout);
     o.commandTimeout = std::min(m_options.commandTimeout, kSentinelTimeout);
     return o;
@@ -71,10 +74,6 @@ SentinelResolver::Answer SentinelResolver::ask(const SentinelNode& node) const
 std::string SentinelResolver::connect(const TryMaster& tryMaster)
 {
     const SentinelOptions& s = m_options.sentinel;
-    if (s.tls)
-        throw Error(ErrorCode::InvalidArgument,
-                    "TLS through Sentinel (rediss+sentinel://) is not supported by this build "
-                    "yet; use redis+sentinel://");
     std::vector<std::string> notes;
     std::set<std::string> tried; // each named master is connected to once per resolution
     bool anyAnswered = false;

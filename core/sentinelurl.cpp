@@ -1,5 +1,7 @@
 #include "sentinelurl.h"
 
+#include "urltext.h"
+
 #include <delayq/error.h>
 
 #include <charconv>
@@ -13,12 +15,14 @@ const char* const kPlainScheme = "redis+sentinel://";
 const char* const kTlsScheme = "rediss+sentinel://";
 constexpr size_t kMaxNodes = 32;
 
+const UrlText kUrl("Redis Sentinel URL",
+                   "redis+sentinel://[user[:password]@]host[:port][,host[:port]...]"
+                   "/master[/db][?sentinel_user=U&sentinel_password=P], or rediss+sentinel:// "
+                   "with the TLS keys of rediss://");
+
 [[noreturn]] void refuse(const std::string& what)
 {
-    throw Error(ErrorCode::InvalidArgument,
-                "invalid Redis Sentinel URL: " + what +
-                    " (expected redis+sentinel://[user[:password]@]host[:port][,host[:port]...]"
-                    "/master[/db][?sentinel_user=U&sentinel_password=P])");
+    kUrl.refuse(what);
 }
 
 bool startsWith(const std::string& text, const char* prefix)
@@ -26,74 +30,14 @@ bool startsWith(const std::string& text, const char* prefix)
     return text.rfind(prefix, 0) == 0;
 }
 
-int hexValue(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-// The same decoding as redis:// URLs (connectionoptions.cpp), kept here so that the two
-// parsers can change apart.
 std::string percentDecode(const std::string& text, const std::string& part)
 {
-    std::string out;
-    out.reserve(text.size());
-    for (size_t i = 0; i < text.size(); ++i) {
-        if (text[i] != '%') {
-            out += text[i];
-            continue;
-        }
-        if (i + 2 >= text.size())
-            refuse("truncated %-escape in the " + part);
-        const int hi = hexValue(text[i + 1]);
-        const int lo = hexValue(text[i + 2]);
-        if (hi < 0 || lo < 0)
-            refuse("bad %-escape in the " + part);
-        out += static_cast<char>(hi * 16 + lo);
-        i += 2;
-    }
-    return out;
-}
-
-std::string percentEncode(const std::string& text)
-{
-    static const char* hex = "0123456789ABCDEF";
-    std::string out;
-    for (unsigned char c : text) {
-        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-            c == '-' || c == '.' || c == '_' || c == '~') {
-            out += static_cast<char>(c);
-        } else {
-            out += '%';
-            out += hex[c >> 4];
-            out += hex[c & 15];
-        }
-    }
-    return out;
+    return kUrl.percentDecode(text, part);
 }
 
 int parseNumber(const std::string& text, int min, int max, const std::string& what)
 {
-    int value = 0;
-    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || value < min ||
-        value > max)
-        refuse(what + " must be a whole number from " + std::to_string(min) + " to " +
-               std::to_string(max));
-    return value;
-}
-
-bool hasControl(const std::string& text)
-{
-    for (unsigned char c : text)
-        if (c < 0x20 || c == 0x7f)
-            return true;
-    return false;
+    return kUrl.parseNumber(text, min, max, what);
 }
 
 // "host", "host:port", "[v6]" or "[v6]:port"; the port defaults to Sentinel's 26379.
@@ -156,7 +100,7 @@ void parsePath(const std::string& path, ConnectionOptions& options)
     const std::string name = percentDecode(path.substr(0, slash), "master name");
     if (name.empty())
         refuse("the master name is missing (…/mymaster after the sentinels)");
-    if (name.size() > 256 || hasControl(name) || name.find(' ') != std::string::npos)
+    if (name.size() > 256 || UrlText::hasControl(name) || name.find(' ') != std::string::npos)
         refuse("the master name must be 1 to 256 characters without spaces or control "
                "characters");
     options.sentinel.masterName = name;
@@ -194,11 +138,19 @@ void applyQuery(const std::string& query, ConnectionOptions& options)
             options.sentinel.user = percentDecode(value, "sentinel user");
         else if (key == "sentinel_password")
             options.sentinel.password = percentDecode(value, "sentinel password");
+        else if (UrlText::isTlsParameter(key) && options.tls.enabled)
+            kUrl.applyTlsParameter(key, value, options.tls);
+        else if (UrlText::isTlsParameter(key))
+            refuse("the TLS parameter " + key + "= needs a rediss+sentinel:// URL");
         else
             refuse("unknown parameter" + (key.size() <= 32 ? " '" + key + "'" : std::string()) +
                    " in the query (known: db, user, password, sentinel_user, "
-                   "sentinel_password)");
+                   "sentinel_password; with rediss+sentinel:// also ca, ca_dir, cert, key, sni, "
+                   "insecure)");
     }
+    const TlsOptions& tls = options.tls;
+    if (tls.certFile.empty() != tls.keyFile.empty())
+        refuse("a client certificate needs both cert= and key=");
 }
 
 void applyUserInfo(const std::string& userInfo, ConnectionOptions& options)
@@ -222,8 +174,8 @@ bool matches(const std::string& url)
 ConnectionOptions parse(const std::string& url)
 {
     ConnectionOptions options;
-    options.sentinel.tls = startsWith(url, kTlsScheme);
-    std::string rest = url.substr(std::strlen(options.sentinel.tls ? kTlsScheme : kPlainScheme));
+    options.tls.enabled = startsWith(url, kTlsScheme);
+    std::string rest = url.substr(std::strlen(options.tls.enabled ? kTlsScheme : kPlainScheme));
     // The query starts at the first '?', so a '?' in a password must be written %3F here
     // (the sentinel password usually travels in the query, and may hold an '@').
     std::string query;
@@ -258,8 +210,12 @@ std::string display(const ConnectionOptions& options)
         query += "?sentinel_user=" + s.user;
     if (!s.password.empty())
         query += (query.empty() ? "?" : "&") + std::string("sentinel_password=***");
-    return (s.tls ? kTlsScheme : kPlainScheme) + auth + s.nodeList() + "/" + s.masterName +
-           (options.db ? "/" + std::to_string(options.db) : "") + query;
+    if (options.tls.enabled)
+        query += UrlText::tlsQuery(options.tls);
+    if (!query.empty())
+        query[0] = '?';
+    return (options.tls.enabled ? kTlsScheme : kPlainScheme) + auth + s.nodeList() + "/" +
+           s.masterName + (options.db ? "/" + std::to_string(options.db) : "") + query;
 }
 
 std::string withoutPassword(const ConnectionOptions& options)
@@ -270,11 +226,15 @@ std::string withoutPassword(const ConnectionOptions& options)
         query += (query.empty() ? "?" : "&") + pair;
     };
     if (!options.user.empty())
-        addParameter("user=" + percentEncode(options.user));
+        addParameter("user=" + UrlText::percentEncode(options.user));
     if (!s.user.empty())
-        addParameter("sentinel_user=" + percentEncode(s.user));
-    return (s.tls ? kTlsScheme : kPlainScheme) + s.nodeList() + "/" + percentEncode(s.masterName) +
-           "/" + std::to_string(options.db) + query;
+        addParameter("sentinel_user=" + UrlText::percentEncode(s.user));
+    if (options.tls.enabled)
+        query += UrlText::tlsQuery(options.tls);
+    if (!query.empty())
+        query[0] = '?';
+    return (options.tls.enabled ? kTlsScheme : kPlainScheme) + s.nodeList() + "/" +
+           UrlText::percentEncode(s.masterName) + "/" + std::to_string(options.db) + query;
 }
 
 } // namespace delayq::sentinelurl

@@ -520,7 +520,7 @@ private slots:
         QTEST(QString::fromStdString(o.sentinel.user), "sentinelUser");
         QTEST(QString::fromStdString(o.sentinel.password), "sentinelPassword");
         QTEST(o.db, "db");
-        QTEST(o.sentinel.tls, "tls");
+        QTEST(o.tls.enabled, "tls");
         QVERIFY(o.unixSocket.empty());
     }
 
@@ -561,6 +561,10 @@ private slots:
                                     << "after the database";
         QTest::newRow("unknown parameter") << "redis+sentinel://s1/m?sentinel_pass=x"
                                            << "unknown parameter 'sentinel_pass'";
+        QTest::newRow("TLS key without TLS") << "redis+sentinel://s1/m?ca=/etc/ca.pem"
+                                             << "needs a rediss+sentinel:// URL";
+        QTest::newRow("certificate without its key") << "rediss+sentinel://s1/m?cert=/etc/c.pem"
+                                                     << "needs both cert= and key=";
         QTest::newRow("parameter without value") << "redis+sentinel://s1/m?sentinel_user"
                                                  << "sentinel_user";
         QTest::newRow("query db text") << "redis+sentinel://s1/m?db=x"
@@ -613,6 +617,10 @@ private slots:
         QTest::newRow("tls") << "rediss+sentinel://s1/m/1"
                              << "rediss+sentinel://s1:26379/m/1"
                              << "rediss+sentinel://s1:26379/m/1";
+        QTest::newRow("tls with its keys")
+            << "rediss+sentinel://:Hunter2Pw@s1/m/1?ca=/etc/ca.pem&sni=db.internal&insecure=1"
+            << "rediss+sentinel://***@s1:26379/m/1?ca=/etc/ca.pem&sni=db.internal&insecure=1"
+            << "rediss+sentinel://s1:26379/m/1?ca=/etc/ca.pem&sni=db.internal&insecure=1";
     }
     void sentinelWithoutPassword()
     {
@@ -629,7 +637,7 @@ private slots:
         QCOMPARE(back.sentinel.nodeList(), o.sentinel.nodeList());
         QCOMPARE(back.sentinel.masterName, o.sentinel.masterName);
         QCOMPARE(back.sentinel.user, o.sentinel.user);
-        QCOMPARE(back.sentinel.tls, o.sentinel.tls);
+        QVERIFY(back.tls == o.tls);
         QCOMPARE(back.user, o.user);
         QCOMPARE(back.db, o.db);
         QCOMPARE(back.urlWithoutPassword(), stripped);

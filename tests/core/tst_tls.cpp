@@ -7,6 +7,7 @@
 #include <delayq/queue.h>
 #include <delayq/subscriber.h>
 
+#include <QFile>
 #include <QTest>
 
 #include <chrono>
@@ -268,6 +269,37 @@ private slots:
         waker.join(); // before any check can return
         QVERIFY(!interrupted.has_value());
         QVERIFY(std::chrono::steady_clock::now() - started < 5s);
+    }
+
+    void throughASentinelOverTls()
+    {
+        // One sentinel that speaks TLS to us and to the master (tls-replication), watching this
+        // suite's server on its TLS port: rediss+sentinel:// reaches the master by TLS both ways.
+        RedisServer sentinel;
+        sentinel.setTls({m_certs.cert("server"), m_certs.key("server"), m_certs.cert("ca")});
+        const QString conf = sentinel.dataDir() + QStringLiteral("/sentinel.conf");
+        QFile file(conf);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("sentinel monitor mymaster 127.0.0.1 " + QByteArray::number(m_server.tlsPort()) +
+                   " 1\ntls-replication yes\n");
+        file.close();
+        sentinel.setConfigFile(conf);
+        QVERIFY2(sentinel.start({QStringLiteral("--sentinel")}),
+                 qPrintable(sentinel.errorString()));
+        const std::string group =
+            "rediss+sentinel://127.0.0.1:" + std::to_string(sentinel.tlsPort()) + "/mymaster";
+
+        Connection conn(ConnectionOptions::fromUrl(group + ca()));
+        Queue(conn, "viasentinel").push(task("t1"));
+        QCOMPARE(conn.serverAddress(), "127.0.0.1:" + std::to_string(m_server.tlsPort()));
+        QVERIFY(conn.securityDescription().rfind("TLS", 0) == 0);
+        QCOMPARE(m_server.cli({"ZCARD", "dq:{viasentinel}:pending"}).trimmed(), QByteArray("1"));
+
+        // The sentinel's certificate is checked as well: without our CA it is refused there.
+        Connection unknownCa(ConnectionOptions::fromUrl(group));
+        const auto error = errorOf([&] { unknownCa.connect(); });
+        QVERIFY(error);
+        QVERIFY2(QString(error->what()).contains(QStringLiteral("unknown CA")), error->what());
     }
 
     void timeoutAndReconnectOverTls()

@@ -1,0 +1,46 @@
+#pragma once
+
+#include <delayq/tlsoptions.h>
+
+#include <string>
+
+namespace delayq {
+
+// The pieces every URL form of ConnectionOptions reads and writes the same way (%-escapes,
+// numbers, switches, the TLS query keys), with refusals worded for the form at hand:
+// "invalid Redis URL: <what> (expected …)".
+class UrlText
+{
+public:
+    // kind: "Redis URL", "Redis Sentinel URL"; expected: the grammar shown after a refusal.
+    UrlText(std::string kind, std::string expected);
+
+    // Throws Error(InvalidArgument) naming what is wrong and the expected form.
+    [[noreturn]] void refuse(const std::string& what) const;
+
+    std::string percentDecode(const std::string& text, const std::string& part) const;
+    int parseNumber(const std::string& text, int min, int max, const std::string& what) const;
+    // 1, 0, true, false, yes, no: an explicit switch, so a typo does not turn a check off.
+    bool parseSwitch(const std::string& text, const std::string& what) const;
+    // One of the TLS keys of the query (tlsoptions.h) into tls.
+    void applyTlsParameter(const std::string& name, const std::string& value,
+                           TlsOptions& tls) const;
+
+    static bool isTlsParameter(const std::string& name);
+    // "&ca=…&cert=…" for the TLS options that are set (the passphrase never).
+    static std::string tlsQuery(const TlsOptions& tls);
+    // Every byte but the unreserved ones (and those in keep) as %XX, so that the parser reads
+    // the text back as it was, whatever it holds.
+    static std::string percentEncode(const std::string& text, const char* keep = "");
+    static bool hasControl(const std::string& text);
+
+private:
+    // A file or directory name: %-decoded, no control characters (a NUL would cut it short in
+    // the C API), and not empty (an empty ca= is a mistake, not "the system store").
+    std::string pathParameter(const std::string& value, const std::string& what) const;
+
+    std::string m_kind;
+    std::string m_expected;
+};
+
+} // namespace delayq
