@@ -1,30 +1,14 @@
 #include "clirunner.h"
-#include "redissuite.h"
-#include "testcertificates.h"
+#include "tlssuite.h"
 
 #include <QJsonArray>
 #include <QTest>
 
 // delayq over TLS, end to end: the rediss:// URL with the --tls-* flags, --verbose, the
 // --tls-insecure warning, and the exit codes of a refusal (3) and of a missing file (2).
-class TestCliTls : public RedisSuite
+class TestCliTls : public TlsSuite
 {
     Q_OBJECT
-
-public:
-    TestCliTls()
-    {
-        m_certificatesMade = m_certs.create();
-        if (m_certificatesMade)
-            m_server.setTls({m_certs.cert("server"), m_certs.key("server"), m_certs.cert("ca")});
-    }
-
-protected:
-    void initTest() override
-    {
-        QVERIFY2(m_certificatesMade, qPrintable(m_certs.errorString()));
-        m_server.cli({"CONFIG", "SET", "tls-auth-clients", "no"});
-    }
 
 private:
     CliRun delayq(const QStringList& args) const { return CliRunner(m_server.tlsUrl()).run(args); }
@@ -116,10 +100,6 @@ private slots:
               "--tls-server-name NAME", "--tls-insecure", "rediss://"})
             QVERIFY2(r.out.contains(flag), flag);
     }
-
-private:
-    TestCertificates m_certs;
-    bool m_certificatesMade = false;
 };
 
 QTEST_GUILESS_MAIN(TestCliTls)

@@ -1,6 +1,5 @@
 #include "expecterror.h"
-#include "redissuite.h"
-#include "testcertificates.h"
+#include "tlssuite.h"
 #include <delayq/connection.h>
 #include <delayq/error.h>
 #include <delayq/keys.h>
@@ -19,40 +18,11 @@ using namespace std::chrono_literals;
 
 // TLS end to end against a redis-server with --tls-port and certificates made by the test:
 // the happy path, mutual TLS, and each refusal with the message that names its cause.
-class TestTls : public RedisSuite
+class TestTls : public TlsSuite
 {
     Q_OBJECT
 
-public:
-    TestTls()
-    {
-        // Before RedisSuite starts the server: it serves TLS from its first start on.
-        m_certificatesMade = m_certs.create();
-        if (m_certificatesMade)
-            m_server.setTls({m_certs.cert("server"), m_certs.key("server"), m_certs.cert("ca")});
-    }
-
-protected:
-    void initTest() override
-    {
-        QVERIFY2(m_certificatesMade, qPrintable(m_certs.errorString()));
-        QVERIFY2(m_server.tlsPort() > 0, "no TLS port");
-        serveCertificate("server");
-        m_server.cli({"CONFIG", "SET", "tls-auth-clients", "no"});
-    }
-
 private:
-    // The certificate the server presents from the next handshake on.
-    void serveCertificate(const QString& name)
-    {
-        const QByteArray r = m_server.cli({"CONFIG", "SET", "tls-cert-file", m_certs.cert(name),
-                                           "tls-key-file", m_certs.key(name)});
-        QVERIFY2(r.trimmed() == "OK", r.constData());
-    }
-    std::string ca(const QString& name = QStringLiteral("ca")) const
-    {
-        return "?ca=" + m_certs.cert(name).toStdString();
-    }
     std::string clientCertificate() const
     {
         return "&cert=" + m_certs.cert("client").toStdString() +
@@ -322,8 +292,6 @@ private slots:
     }
 
 private:
-    TestCertificates m_certs;
-    bool m_certificatesMade = false;
     std::string m_message; // of the last EXPECT_ERROR
 };
 
