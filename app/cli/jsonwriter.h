@@ -1,13 +1,15 @@
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace cli {
 
-// Builds one JSON document. Strings that are not valid UTF-8 keep their valid parts and get
-// U+FFFD for each bad byte: the output is always valid JSON.
+// Builds one JSON document with nlohmann-json, in the order the fields are written. Strings
+// that are not valid UTF-8 get U+FFFD for each bad sequence: the output is always valid JSON.
 class JsonWriter
 {
 public:
@@ -30,19 +32,22 @@ public:
         return value(v);
     }
 
-    const std::string& str() const { return m_out; }
+    // The document, compact, on one line.
+    const std::string& str() const;
 
-    static std::string quote(std::string_view text);
     static bool isValidUtf8(std::string_view text);
     // Every byte, for binary-safe fields (named *_base64).
     static std::string base64(std::string_view data);
 
 private:
-    void separate();
+    void add(nlohmann::ordered_json value, bool open);
 
-    std::string m_out;
-    std::vector<bool> m_first; // per open container: no element written yet
-    bool m_afterKey = false;
+    nlohmann::ordered_json m_root;
+    // The containers still open, innermost last. Only the innermost one grows, so the
+    // pointers to the others stay valid.
+    std::vector<nlohmann::ordered_json*> m_open;
+    std::string m_key;
+    mutable std::string m_out;
 };
 
 } // namespace cli
