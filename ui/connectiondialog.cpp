@@ -1,6 +1,7 @@
 #include "connectiondialog.h"
 
 #include "fielderror.h"
+#include "transportfields.h"
 #include <delayq/connectionoptions.h>
 #include <delayq/error.h>
 #include <delayq/keys.h>
@@ -101,15 +102,23 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent)
     connect(deleteButton, &QPushButton::clicked, this, &ConnectionDialog::deleteProfile);
     connect(m_profiles, &QComboBox::textActivated, this, &ConnectionDialog::loadProfile);
 
+    m_transport = new TransportFields(this);
+    connect(m_url, &QLineEdit::textChanged, this, [this] {
+        if (!m_rewriting)
+            m_transport->showUrl(m_url->text());
+    });
+    connect(m_transport, &TransportFields::edited, this, &ConnectionDialog::rewriteUrl);
+
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
+    layout->addWidget(m_transport);
     layout->addWidget(buttons);
     reloadProfiles({});
     if (m_profiles->count() > 0)
         loadProfile(m_profiles->currentText());
     else
         m_url->setText(QString::fromStdString(delayq::ConnectionOptions::defaultUrl()));
-    resize(520, 340);
+    resize(600, 600);
 }
 
 QString ConnectionDialog::profileName() const
@@ -260,6 +269,21 @@ void ConnectionDialog::urlChanged()
                         "cleared."));
 }
 
+void ConnectionDialog::rewriteUrl()
+{
+    const QString url = m_url->text().trimmed();
+    const QString next = m_transport->applyTo(url);
+    if (next.isEmpty())
+        return; // an invalid URL keeps its error until the user fixes it
+    QString password;
+    stripPassword(url, &password);
+    if (!password.isEmpty() && m_password->text().isEmpty())
+        m_password->setText(password); // the rewritten URL holds none
+    m_rewriting = true;
+    m_url->setText(next);
+    m_rewriting = false;
+}
+
 void ConnectionDialog::writeAnswered(PasswordStore::Result result)
 {
     if (result == PasswordStore::Result::Done)
@@ -367,8 +391,11 @@ bool ConnectionDialog::validate()
         m_prefixError->setError(QString::fromUtf8(e.what()));
         ok = false;
     }
+    ok = m_transport->validate() && ok;
     s.readOnly = m_readOnly->isChecked();
     s.password = m_password->text();
+    s.sentinelPassword = m_transport->sentinelPassword();
+    s.tlsKeyPassphrase = m_transport->keyPassphrase();
     if (ok)
         m_settings = s;
     return ok;

@@ -13,6 +13,7 @@ class QLineEdit;
 namespace delayq::ui {
 
 class FieldError;
+class TransportFields;
 
 // Choose a server: saved profiles (name, URL, prefix, read-only) in QSettings. A password
 // is never written to QSettings: one typed in the URL or the password field is kept for this
@@ -41,6 +42,7 @@ public:
     FieldError* urlError() const { return m_urlError; }
     FieldError* prefixError() const { return m_prefixError; }
     FieldError* nameError() const { return m_nameError; }
+    TransportFields* transport() const { return m_transport; }
 
     // Saves (or replaces) a profile; the password in the URL, if any, is dropped.
     bool saveProfile();
@@ -71,6 +73,8 @@ private:
     void showKeychainNote(const QString& note);
     // Clears a password the keychain filled in once the URL names another server.
     void urlChanged();
+    // The mode or a TLS field changed: the URL follows.
+    void rewriteUrl();
     void readAnswered(const QString& key, PasswordStore::Result result, const QString& password);
     void writeAnswered(PasswordStore::Result result);
     void removeAnswered(PasswordStore::Result result);
@@ -91,6 +95,8 @@ private:
     // The server (stripped URL) whose keychain password fills the field; empty once the user
     // types a password.
     QString m_filledFrom;
+    TransportFields* m_transport;
+    bool m_rewriting = false; // the URL is being set from the fields, not typed
     ConnectionSettings m_settings;
 };
 

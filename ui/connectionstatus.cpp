@@ -34,17 +34,33 @@ void ConnectionStatus::setDisconnected(const QString& reason)
 
 void ConnectionStatus::render()
 {
-    setStyleSheet(QString());
     const double rttMs = static_cast<double>(m_info.rttUs) / 1000.0;
+    // Through Sentinel the URL names the sentinels: the master reached is what matters.
+    const QString where =
+        m_info.sentinelGroup.isEmpty()
+            ? m_info.displayUrl
+            : tr("master %1 of %2").arg(m_info.serverAddress, m_info.sentinelGroup);
     QString text = tr("%1 · Redis %2 · round trip %3 ms · server clock %4%5 ms")
-                       .arg(m_info.displayUrl, m_info.version)
+                       .arg(where, m_info.version)
                        .arg(rttMs, 0, 'f', 2)
                        .arg(m_info.clockOffsetMs >= 0 ? QStringLiteral("+") : QString())
                        .arg(m_info.clockOffsetMs);
+    if (!m_info.security.isEmpty())
+        text += QStringLiteral(" · ") + m_info.security;
     if (m_info.readOnly)
         text += tr(" · read-only");
+    QString tip = tr("Server clock minus this machine's clock: times in scripts use the server's");
+    if (m_info.tlsInsecure) {
+        // Loud on purpose: encrypted, but nobody checked who is at the other end.
+        text = tr("TLS NOT VERIFIED · ") + text;
+        setStyleSheet(QStringLiteral("color: white; background: #d35400; padding: 1px 6px;"));
+        tip = tr("The server's certificate is not checked (insecure=1): anyone between this "
+                 "machine and Redis can read and change the traffic.");
+    } else {
+        setStyleSheet(QString());
+    }
     setText(text);
-    setToolTip(tr("Server clock minus this machine's clock: times in scripts use the server's"));
+    setToolTip(tip);
 }
 
 } // namespace delayq::ui

@@ -48,6 +48,9 @@ void IoWorker::connectTo(const ConnectionSettings& settings)
         auto options = delayq::ConnectionOptions::fromUrl(TaskRows::bytes(settings.url));
         if (!settings.password.isEmpty())
             options.password = TaskRows::bytes(settings.password);
+        options.tls.keyPassphrase = TaskRows::bytes(settings.tlsKeyPassphrase);
+        if (!settings.sentinelPassword.isEmpty())
+            options.sentinel.password = TaskRows::bytes(settings.sentinelPassword);
         options.readOnly = settings.readOnly;
         options.connectTimeout = std::chrono::milliseconds(2000);
         options.commandTimeout = std::chrono::milliseconds(4000);
@@ -163,6 +166,14 @@ ServerInfo IoWorker::probe()
     info.displayUrl = m_displayUrl;
     info.rttUs = m_connection->ping().count();
     info.clockOffsetMs = m_connection->clockOffsetMs();
+    const delayq::ConnectionOptions& options = m_connection->options();
+    info.security = TaskRows::text(m_connection->securityDescription());
+    info.tlsInsecure = options.tls.enabled && options.tls.insecure;
+    info.serverAddress = TaskRows::text(m_connection->serverAddress());
+    if (options.sentinel.enabled())
+        info.sentinelGroup =
+            TaskRows::text(options.sentinel.masterName + " via " + options.sentinel.nodeList());
+    info.masterChanges = m_connection->masterChanges();
     info.readOnly = m_readOnly.load();
     if (info.readOnly)
         info.readOnlyReason = m_settings.readOnly ? tr("this connection is read-only")

@@ -90,6 +90,7 @@ void MainWindow::connectClient()
     connect(m_client, &AdminClient::connected, this, [this](const ServerInfo& info) {
         m_status->setConnected(info);
         m_displayUrl = info.displayUrl;
+        noticeFailover(info);
         m_clockOffsetMs = info.clockOffsetMs;
         m_tabs->setClockOffset(info.clockOffsetMs);
         m_actions->setClockOffset(info.clockOffsetMs);
@@ -101,6 +102,7 @@ void MainWindow::connectClient()
         refreshAll();
     });
     connect(m_client, &AdminClient::statusUpdated, m_status, &ConnectionStatus::setStatus);
+    connect(m_client, &AdminClient::statusUpdated, this, &MainWindow::noticeFailover);
     connect(m_client, &AdminClient::disconnected, m_status, &ConnectionStatus::setDisconnected);
     connect(m_client, &AdminClient::readOnlyDetected, this, [this](const QString& reason) {
         m_actions->setReadOnly(true, reason);
@@ -246,6 +248,7 @@ void MainWindow::chooseConnection()
 void MainWindow::connectTo(const ConnectionSettings& settings)
 {
     m_status->setDisconnected(tr("connecting…"));
+    m_masterAddress.clear(); // a new server is not a failover
     m_actions->setReadOnly(settings.readOnly, tr("this connection is read-only"));
     m_queueActions->setReadOnly(settings.readOnly, tr("this connection is read-only"));
     m_workerDock->setReadOnly(settings.readOnly, tr("this connection is read-only"));
@@ -372,6 +375,20 @@ void MainWindow::setUtc(bool utc)
     m_timeline->setUtc(utc);
     m_history->setUtc(utc);
     m_detailsFollower->follow();
+}
+
+void MainWindow::noticeFailover(const ServerInfo& info)
+{
+    if (info.sentinelGroup.isEmpty() || info.serverAddress == m_masterAddress)
+        return;
+    const bool first = m_masterAddress.isEmpty();
+    m_masterAddress = info.serverAddress;
+    if (first)
+        return;
+    const QString line =
+        tr("Failover: %1 is now served by master %2").arg(info.sentinelGroup, info.serverAddress);
+    statusBar()->showMessage(line, 30000);
+    m_workerDock->note(line);
 }
 
 void MainWindow::updateTitle()

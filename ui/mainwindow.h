@@ -82,6 +82,8 @@ private:
     void updateTitle();
     void updateZone();
     void setPlainMode(bool plain, const QString& unit);
+    // Logs a Sentinel failover the first time a status names a new master.
+    void noticeFailover(const ServerInfo& info);
     void onCounts(const CountsResult& result);
     void checkLoaded();
     void chooseConnection();
@@ -105,6 +107,7 @@ private:
     QMenu* m_viewMenu = nullptr;
     QString m_queue;
     QString m_displayUrl;
+    QString m_masterAddress; // through Sentinel: the master last seen
     qint64 m_clockOffsetMs = 0;
     bool m_countsInFlight = false;
     quint64 m_countsTag = 0;

@@ -360,4 +360,10 @@ void WorkerDock::poll()
                                  c.connected ? QString() : tr("\nDISCONNECTED, retrying")));
 }
 
+void WorkerDock::note(const QString& line)
+{
+    m_log->appendPlainText(QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss.zzz")) +
+                           QLatin1Char(' ') + line);
+}
+
 } // namespace delayq::ui

@@ -62,6 +62,8 @@ public:
     QLineEdit* retryEdit() const { return m_retry; }
     QPushButton* startButton() const { return m_start; }
     QPlainTextEdit* log() const { return m_log; }
+    // A line of the app's own in the log, timestamped like the worker's (a failover, ...).
+    void note(const QString& line);
     long long acked() const { return m_acked; }
 
     void startWorker();

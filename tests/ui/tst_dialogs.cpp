@@ -5,8 +5,11 @@
 #include "passwordstore.h"
 #include "pushdialog.h"
 #include "rescheduledialog.h"
+#include "tlsfields.h"
+#include "transportfields.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDateTime>
 #include <QFile>
 #include <QLabel>
@@ -361,6 +364,120 @@ private slots:
         QCOMPARE(dialog.result() == QDialog::Accepted, field.isEmpty());
         QCOMPARE(dialog.urlError()->hasError(), field == QLatin1String("url"));
         QCOMPARE(dialog.prefixError()->hasError(), field == QLatin1String("prefix"));
+    }
+
+    // The mode and TLS fields show what the URL says, whatever typed it.
+    void connectionFieldsFollowTheUrl_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<int>("mode");
+        QTest::addColumn<bool>("tls");
+        QTest::addColumn<QString>("ca");
+        QTest::addColumn<bool>("insecure");
+        QTest::newRow("one server") << "redis://10.0.0.5:6379/1" << 0 << false << "" << false;
+        QTest::newRow("tls") << "rediss://db.internal:6380/0?ca=/etc/ca.pem" << 0 << true
+                             << "/etc/ca.pem" << false;
+        QTest::newRow("tls, unverified")
+            << "rediss://db.internal?insecure=1" << 0 << true << "" << true;
+        QTest::newRow("sentinel") << "redis+sentinel://s1,s2:26380/mymaster/2" << 1 << false << ""
+                                  << false;
+        QTest::newRow("sentinel over tls") << "rediss+sentinel://s1/mymaster?ca=/etc/ca.pem" << 1
+                                           << true << "/etc/ca.pem" << false;
+    }
+    void connectionFieldsFollowTheUrl()
+    {
+        QFETCH(QString, url);
+        QFETCH(int, mode);
+        QFETCH(bool, tls);
+        QFETCH(QString, ca);
+        QFETCH(bool, insecure);
+        ConnectionDialog dialog;
+        dialog.urlEdit()->setText(url);
+        QCOMPARE(dialog.transport()->modeBox()->currentIndex(), mode);
+        QCOMPARE(dialog.transport()->sentinelPasswordEdit()->isVisibleTo(&dialog), mode == 1);
+        QCOMPARE(dialog.transport()->tls()->isChecked(), tls);
+        QCOMPARE(dialog.transport()->tls()->caEdit()->text(), ca);
+        QCOMPARE(dialog.transport()->tls()->insecureBox()->isChecked(), insecure);
+        QCOMPARE(dialog.urlEdit()->text(), url); // showing rewrites nothing
+    }
+
+    // Changing a field rewrites the URL; a password it held moves to the password field.
+    void connectionFieldsRewriteTheUrl()
+    {
+        ConnectionDialog dialog;
+        dialog.passwordEdit()->clear();
+        dialog.urlEdit()->setText(QStringLiteral("redis://:s3cret-pw@db.internal:6380/2"));
+        TransportFields* transport = dialog.transport();
+        transport->tls()->setChecked(true);
+        QCOMPARE(dialog.urlEdit()->text(), QStringLiteral("rediss://db.internal:6380/2"));
+        QCOMPARE(dialog.passwordEdit()->text(), QStringLiteral("s3cret-pw"));
+        QTest::keyClicks(transport->tls()->caEdit(), QStringLiteral("/etc/ca.pem"));
+        QCOMPARE(dialog.urlEdit()->text(),
+                 QStringLiteral("rediss://db.internal:6380/2?ca=/etc/ca.pem"));
+        transport->modeBox()->setCurrentIndex(1);
+        emit transport->modeBox()->activated(1);
+        QCOMPARE(dialog.urlEdit()->text(),
+                 QStringLiteral("rediss+sentinel://db.internal:26379/mymaster/2?ca=/etc/ca.pem"));
+        transport->modeBox()->setCurrentIndex(0);
+        emit transport->modeBox()->activated(0);
+        QCOMPARE(dialog.urlEdit()->text(),
+                 QStringLiteral("rediss://db.internal:6379/2?ca=/etc/ca.pem"));
+    }
+
+    // A file named in the TLS fields must be there and readable; a certificate needs its key.
+    void connectionDialogRefusesTlsFiles_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("words");
+        QTest::newRow("missing CA") << "rediss://h?ca=/nonexistent/ca.pem"
+                                    << "ca"
+                                    << "there is no file at /nonexistent/ca.pem";
+        QTest::newRow("CA is a directory") << "rediss://h?ca=/tmp"
+                                           << "ca"
+                                           << "/tmp is not a file";
+        QTest::newRow("missing key") << "rediss://h?cert={here}&key=/nonexistent/client.key"
+                                     << "key"
+                                     << "there is no file at /nonexistent/client.key";
+    }
+    void connectionDialogRefusesTlsFiles()
+    {
+        QFETCH(QString, url);
+        QFETCH(QString, field);
+        QFETCH(QString, words);
+        ConnectionDialog dialog;
+        dialog.show();
+        dialog.urlEdit()->setText(
+            url.replace(QStringLiteral("{here}"), QFINDTESTDATA("tst_dialogs.cpp")));
+        dialog.accept();
+        QVERIFY(dialog.result() != QDialog::Accepted);
+        TlsFields* tls = dialog.transport()->tls();
+        FieldError* error = field == QLatin1String("ca") ? tls->caError() : tls->keyError();
+        QVERIFY2(error->text().contains(words), qPrintable(error->text()));
+        QVERIFY(!dialog.urlError()->hasError());
+    }
+
+    // Secrets of TLS and Sentinel reach the session, never the URL or the settings file.
+    void connectionSecretsStayInTheSession()
+    {
+        ConnectionDialog dialog;
+        dialog.nameEdit()->setText(QStringLiteral("sentinels"));
+        dialog.urlEdit()->setText(QStringLiteral("rediss+sentinel://s1/mymaster"));
+        dialog.transport()->sentinelPasswordEdit()->setText(QStringLiteral("sentinel-pw"));
+        dialog.transport()->tls()->passphraseEdit()->setText(QStringLiteral("key-phrase"));
+        QVERIFY(dialog.validate());
+        QCOMPARE(dialog.settings().sentinelPassword, QStringLiteral("sentinel-pw"));
+        QCOMPARE(dialog.settings().tlsKeyPassphrase, QStringLiteral("key-phrase"));
+        QVERIFY(!dialog.settings().url.contains(QStringLiteral("pw")));
+        QVERIFY(dialog.saveProfile());
+        QSettings settings;
+        settings.sync();
+        QFile file(settings.fileName());
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray stored = file.readAll();
+        QVERIFY(stored.contains("rediss+sentinel"));
+        QVERIFY(!stored.contains("sentinel-pw"));
+        QVERIFY(!stored.contains("key-phrase"));
     }
 
     void profileNeverStoresPassword()
