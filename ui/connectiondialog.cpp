@@ -48,11 +48,13 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent)
     m_nameError = new FieldError(this);
     form->addRow(tr("&Name"), FieldError::below(m_name, m_nameError, this));
 
+    m_transport = new TransportFields(this);
     m_url = new QLineEdit(this);
     m_url->setPlaceholderText(
         QStringLiteral("redis://[user:password@]host:6379/0 or unix:///path/redis.sock"));
     m_urlError = new FieldError(this);
     form->addRow(tr("&URL"), FieldError::below(m_url, m_urlError, this));
+    m_transport->addModeRow(form);
 
     m_password = new QLineEdit(this);
     m_password->setEchoMode(QLineEdit::Password);
@@ -79,6 +81,7 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent)
                "each session."));
     }
     form->addRow(QString(), m_remember);
+    m_transport->addSentinelPasswordRow(form);
     m_store = new PasswordStore(this);
     connect(m_store, &PasswordStore::passwordRead, this, &ConnectionDialog::readAnswered);
     connect(m_store, &PasswordStore::passwordWritten, this,
@@ -102,7 +105,6 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent)
     connect(deleteButton, &QPushButton::clicked, this, &ConnectionDialog::deleteProfile);
     connect(m_profiles, &QComboBox::textActivated, this, &ConnectionDialog::loadProfile);
 
-    m_transport = new TransportFields(this);
     connect(m_url, &QLineEdit::textChanged, this, [this] {
         if (!m_rewriting)
             m_transport->showUrl(m_url->text());
@@ -112,13 +114,14 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(m_transport);
+    layout->addStretch(1);
     layout->addWidget(buttons);
     reloadProfiles({});
     if (m_profiles->count() > 0)
         loadProfile(m_profiles->currentText());
     else
         m_url->setText(QString::fromStdString(delayq::ConnectionOptions::defaultUrl()));
-    resize(600, 600);
+    resize(600, 560);
 }
 
 QString ConnectionDialog::profileName() const

@@ -39,21 +39,16 @@ TransportFields::TransportFields(QWidget* parent) : QWidget(parent)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    auto* form = new QFormLayout;
-    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     m_mode = new QComboBox(this);
     m_mode->addItem(tr("Single server"));
     m_mode->addItem(tr("Sentinel group (redis+sentinel://)"));
     m_mode->setToolTip(tr("Through Sentinel the URL lists the sentinels and the master's name: "
                           "redis+sentinel://s1:26379,s2:26379/mymaster/0"));
-    form->addRow(tr("&Mode"), m_mode);
     m_sentinelPassword = new QLineEdit(this);
     m_sentinelPassword->setEchoMode(QLineEdit::Password);
     m_sentinelPassword->setPlaceholderText(
         tr("only when the sentinels have a password of their own; this session only"));
     m_sentinelLabel = new QLabel(tr("Sentinel password"), this);
-    form->addRow(m_sentinelLabel, m_sentinelPassword);
-    layout->addLayout(form);
     m_tls = new TlsFields(this);
     layout->addWidget(m_tls);
     connect(m_mode, &QComboBox::activated, this, [this] {
@@ -62,6 +57,16 @@ TransportFields::TransportFields(QWidget* parent) : QWidget(parent)
     });
     connect(m_tls, &TlsFields::edited, this, &TransportFields::edited);
     updateRows();
+}
+
+void TransportFields::addModeRow(QFormLayout* form)
+{
+    form->addRow(tr("&Mode"), m_mode);
+}
+
+void TransportFields::addSentinelPasswordRow(QFormLayout* form)
+{
+    form->addRow(m_sentinelLabel, m_sentinelPassword);
 }
 
 void TransportFields::showUrl(const QString& url)

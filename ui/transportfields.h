@@ -3,6 +3,7 @@
 #include <QWidget>
 
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 
@@ -20,6 +21,12 @@ class TransportFields : public QWidget
 
 public:
     explicit TransportFields(QWidget* parent = nullptr);
+
+    // The mode and the sentinels' password go in the profile's own form, aligned with its
+    // rows (the URL above the mode, the password above the sentinels'); this widget holds
+    // the TLS box.
+    void addModeRow(QFormLayout* form);
+    void addSentinelPasswordRow(QFormLayout* form);
 
     // Shows what url says; an invalid URL leaves the fields as they are.
     void showUrl(const QString& url);
