@@ -2,6 +2,7 @@
 // private redis-server with a demo queue, stopped when the app closes.
 
 #include "adminclient.h"
+#include "adminoptions.h"
 #include "connectiondialog.h"
 #include "demofill.h"
 #include "mainwindow.h"
@@ -14,7 +15,6 @@
 #include <delayq/error.h>
 
 #include <QApplication>
-#include <QCommandLineParser>
 #include <QFutureWatcher>
 #include <QIcon>
 #include <QMessageBox>
@@ -60,6 +60,38 @@ void fail(const QString& message)
 
 } // namespace
 
+namespace {
+
+// Saves the window to file once it shows what was asked for (the queue list when no queue
+// is opened), then quits; quits with 3 when that takes over 30 s.
+void saveScreenshotWhenShown(MainWindow& window, const QString& file, bool queueListOnly)
+{
+    auto save = [&window, file] {
+        // One more turn of the event loop so queued replots are drawn.
+        QTimer::singleShot(300, &window, [&window, file] {
+            if (!window.grab().save(file)) {
+                fail(QStringLiteral("cannot write the screenshot to ") + file);
+                QApplication::exit(1);
+                return;
+            }
+            std::printf("saved %s\n", qPrintable(file));
+            QApplication::exit(0);
+        });
+    };
+    if (queueListOnly)
+        QObject::connect(window.client(), &AdminClient::queuesListed, &window, save,
+                         Qt::SingleShotConnection);
+    else
+        QObject::connect(&window, &MainWindow::queueLoaded, &window, save,
+                         Qt::SingleShotConnection);
+    QTimer::singleShot(kScreenshotTimeoutMs, &window, [] {
+        fail(QStringLiteral("the queue did not load within 30 s; no screenshot"));
+        QApplication::exit(3);
+    });
+}
+
+} // namespace
+
 int main(int argc, char** argv)
 {
     warmHeap();
@@ -70,71 +102,25 @@ int main(int argc, char** argv)
     QApplication::setDesktopFileName(QStringLiteral("delayq-admin"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/delayq.png")));
 
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Operate delayq queues: see pending tasks by due time, the timeline, push, "
-                       "cancel, reschedule, and run a test worker. With no --url (and no "
-                       "REDIS_URL) it connects to the server chosen last time, or on a first "
-                       "start runs a private sandbox server with a demo queue."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    QCommandLineOption url(QStringLiteral("url"),
-                           QStringLiteral("Redis URL: redis://[user[:pass]@]host:port/db or "
-                                          "unix:///path.sock (default: REDIS_URL)"),
-                           QStringLiteral("URL"));
-    QCommandLineOption queue(QStringLiteral("queue"), QStringLiteral("Queue to open"),
-                             QStringLiteral("NAME"));
-    QCommandLineOption prefix(QStringLiteral("prefix"), QStringLiteral("Key prefix (default dq)"),
-                              QStringLiteral("PREFIX"), QStringLiteral("dq"));
-    QCommandLineOption readOnly(QStringLiteral("read-only"),
-                                QStringLiteral("Look only: every write is disabled"));
-    QCommandLineOption sandbox(QStringLiteral("sandbox"),
-                               QStringLiteral("Start a private redis-server with a demo queue"));
-    QCommandLineOption screenshot(
-        QStringLiteral("screenshot"),
-        QStringLiteral("Wait for the first page and the chart, save the window to FILE, exit"),
-        QStringLiteral("FILE"));
-    QCommandLineOption measure(
-        QStringLiteral("measure"),
-        QStringLiteral("Fill a sandbox queue with COUNT tasks, measure opening it, print the "
-                       "figures and exit"),
-        QStringLiteral("COUNT"));
-    QCommandLineOption plainKey(QStringLiteral("plain"),
-                                QStringLiteral("Plain sorted-set key to open (member = message, "
-                                               "score = due time)"),
-                                QStringLiteral("KEY"));
-    QCommandLineOption scoreUnit(QStringLiteral("score-unit"),
-                                 QStringLiteral("Unit of the plain key's scores: ms or s "
-                                                "(default: read off the scores)"),
-                                 QStringLiteral("UNIT"));
-    parser.addOptions(
-        {url, queue, prefix, readOnly, sandbox, screenshot, measure, plainKey, scoreUnit});
-    parser.process(app);
-
-    QString redisUrl = parser.value(url);
-    if (redisUrl.isEmpty())
-        redisUrl = qEnvironmentVariable("REDIS_URL");
-    const bool measuring = parser.isSet(measure);
+    AdminOptions options;
+    if (QString error; !options.parse(app, &error)) {
+        fail(error);
+        return 2;
+    }
+    QString redisUrl = options.url;
+    const bool measuring = options.measuring();
     ConnectionDialog::scrubStoredPasswords();
     // Nothing given: the server chosen last time, or (first start) the sandbox. Pictures and
     // measurements never depend on what was chosen last time.
     ConnectionSettings last;
-    const bool useLast = redisUrl.isEmpty() && !parser.isSet(sandbox) && !measuring &&
-                         !parser.isSet(screenshot) && SessionStore::lastConnection(&last);
+    const bool useLast = redisUrl.isEmpty() && !options.sandbox && !measuring &&
+                         options.screenshot.isEmpty() && SessionStore::lastConnection(&last);
     if (useLast)
         redisUrl = last.url;
-    const bool useSandbox = parser.isSet(sandbox) || redisUrl.isEmpty();
-    QString queueName = parser.value(queue);
-    const QString plainName = parser.value(plainKey);
-    const QString unit = parser.value(scoreUnit);
-    if (!unit.isEmpty() && unit != QLatin1String("ms") && unit != QLatin1String("s")) {
-        fail(QStringLiteral("--score-unit must be ms or s"));
-        return 2;
-    }
-    if (!plainName.isEmpty() && !queueName.isEmpty()) {
-        fail(QStringLiteral("give --queue or --plain, not both"));
-        return 2;
-    }
+    const bool useSandbox = options.sandbox || redisUrl.isEmpty();
+    QString queueName = options.queue;
+    const QString plainName = options.plainKey;
+    const QString unit = options.scoreUnit;
     // Opens what the command line asked for: a plain key, a queue, or (nothing) the queue
     // open when the app last closed on the same server.
     auto openRequested = [&](MainWindow& window, const QString& fallbackQueue) {
@@ -162,31 +148,24 @@ int main(int argc, char** argv)
         return 2;
     }
 
-    long long measureCount = 0;
     if (measuring) {
-        bool ok = false;
-        measureCount = parser.value(measure).toLongLong(&ok);
-        if (!ok || measureCount < 1 || measureCount > 50'000'000) {
-            fail(QStringLiteral("--measure takes a task count from 1 to 50000000"));
-            return 2;
-        }
         if (queueName.isEmpty())
             queueName = QStringLiteral("measure");
-        if (!Measurement::fill(redisUrl, queueName, measureCount))
+        if (!Measurement::fill(redisUrl, queueName, options.measureCount))
             return 1;
     }
 
     MainWindow window;
     // Screenshots and measurements use the default layout, so they do not depend on the
     // last session's.
-    if (!parser.isSet(screenshot) && !measuring)
+    if (options.screenshot.isEmpty() && !measuring)
         window.restoreLayout();
     window.show();
 
     ConnectionSettings settings;
     settings.url = redisUrl;
-    settings.prefix = useLast && !parser.isSet(prefix) ? last.prefix : parser.value(prefix);
-    settings.readOnly = parser.isSet(readOnly) || (useLast && last.readOnly);
+    settings.prefix = useLast && !options.prefixGiven ? last.prefix : options.prefix;
+    settings.readOnly = options.readOnly || (useLast && last.readOnly);
     // The last server's password, if a profile keeps it in the keychain: connecting (and
     // opening what was asked for) waits for the keychain's answer, found or not, for 5 s at most.
     PasswordStore keychain;
@@ -238,30 +217,8 @@ int main(int argc, char** argv)
         openRequested(window, QString());
     }
 
-    if (parser.isSet(screenshot)) {
-        const QString file = parser.value(screenshot);
-        auto save = [&window, file] {
-            // One more turn of the event loop so queued replots are drawn.
-            QTimer::singleShot(300, &window, [&window, file] {
-                if (!window.grab().save(file)) {
-                    fail(QStringLiteral("cannot write the screenshot to ") + file);
-                    QApplication::exit(1);
-                    return;
-                }
-                std::printf("saved %s\n", qPrintable(file));
-                QApplication::exit(0);
-            });
-        };
-        if (queueName.isEmpty() && plainName.isEmpty() && !useSandbox)
-            QObject::connect(window.client(), &AdminClient::queuesListed, &window, save,
-                             Qt::SingleShotConnection);
-        else
-            QObject::connect(&window, &MainWindow::queueLoaded, &window, save,
-                             Qt::SingleShotConnection);
-        QTimer::singleShot(kScreenshotTimeoutMs, &window, [] {
-            fail(QStringLiteral("the queue did not load within 30 s; no screenshot"));
-            QApplication::exit(3);
-        });
-    }
+    if (!options.screenshot.isEmpty())
+        saveScreenshotWhenShown(window, options.screenshot,
+                                queueName.isEmpty() && plainName.isEmpty() && !useSandbox);
     return QApplication::exec();
 }
