@@ -4,6 +4,7 @@
 #include <delayq/connection.h>
 #include <delayq/error.h>
 
+#include <cstdlib>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -78,7 +79,10 @@ void Subscriber::subscribe(const std::string& channel)
     m_channel = channel;
     if (m_options.sentinel.enabled())
         followMaster();
-    m_context->link = RedisLink::open(m_options);
+    if (m_options.cluster.enabled())
+        openOnClusterNode();
+    else
+        m_context->link = RedisLink::open(m_options);
     Reply confirmation;
     try {
         m_context->link->send({{"SUBSCRIBE", channel}});
@@ -101,6 +105,34 @@ void Subscriber::followMaster()
     probe.connect();
     m_options.host = probe.options().host;
     m_options.port = probe.options().port;
+}
+
+void Subscriber::openOnClusterNode()
+{
+    // The scripts PUBLISH, which a cluster broadcasts to every node: any node that is up
+    // hears every queue's wake messages, whichever slot the queue has moved to.
+    Connection probe(m_options);
+    std::string failures;
+    for (const auto& node : probe.clusterNodes()) {
+        if (!node.reachable)
+            continue;
+        ConnectionOptions options = m_options;
+        options.cluster = ClusterOptions();
+        const auto colon = node.address.rfind(':');
+        options.host = node.address.substr(0, colon);
+        if (options.host.size() > 1 && options.host.front() == '[')
+            options.host = options.host.substr(1, options.host.size() - 2);
+        options.port = std::atoi(node.address.c_str() + colon + 1);
+        try {
+            m_context->link = RedisLink::open(options);
+            return;
+        } catch (const Error& e) {
+            failures += std::string(failures.empty() ? "" : "; ") + e.what();
+        }
+    }
+    throw Error(ErrorCode::Connection, "no node of the Redis Cluster " + m_options.displayUrl() +
+                                           " took the subscription" +
+                                           (failures.empty() ? "" : ": " + failures));
 }
 
 std::optional<std::string> Subscriber::waitMessage(std::chrono::milliseconds timeout)

@@ -24,7 +24,9 @@ public:
 
     // Connects (AUTH as the options say) and subscribes. Throws Error. With options.sentinel,
     // each call asks the sentinels for the master first, so a resubscribe after a dropped
-    // connection follows a failover.
+    // connection follows a failover. With options.cluster, it subscribes on any node that is
+    // up (classic PUBLISH reaches every node of a cluster); with a redis:// URL to one
+    // cluster node, on that node.
     void subscribe(const std::string& channel);
     void disconnect();
     bool isConnected() const;
@@ -39,6 +41,8 @@ private:
     [[noreturn]] void fail(const Error& error, const std::string& during);
     // Sentinel hook: points the options at the master the sentinels name now.
     void followMaster();
+    // Cluster hook: opens the stream on the first node the cluster says is up.
+    void openOnClusterNode();
 
     ConnectionOptions m_options;
     std::string m_channel;
