@@ -36,11 +36,18 @@ ConnectionOptions nodeOptions(const ConnectionOptions& options, const std::strin
     ConnectionOptions node = options;
     node.cluster = ClusterOptions();
     const auto colon = address.rfind(':');
+    int port = 0;
+    const char* end = address.data() + address.size();
+    if (colon == std::string::npos || colon == 0 ||
+        std::from_chars(address.data() + colon + 1, end, port).ptr != end || port < 1 ||
+        port > 65535)
+        throw Error(ErrorCode::Protocol, "the cluster named a node without a usable address: '" +
+                                             address.substr(0, 64) + "'");
     std::string host = address.substr(0, colon);
     if (host.size() > 1 && host.front() == '[')
         host = host.substr(1, host.size() - 2);
     node.host = host;
-    node.port = std::stoi(address.substr(colon + 1));
+    node.port = port;
     return node;
 }
 
