@@ -5,6 +5,7 @@
 #include <delayq/error.h>
 #include <delayq/plainqueue.h>
 #include <delayq/queue.h>
+#include <delayq/subscriber.h>
 #include <delayq/worker.h>
 
 #include <QElapsedTimer>
@@ -510,6 +511,9 @@ void TestCluster::workerFollowsFailover()
     QVERIFY(replica >= 0);
     const std::string name = queueOn(master, "failover");
     const int slot = keyslot::ofKey(name);
+    // A subscriber given the redis:// URL of the master that dies learns its peers.
+    Subscriber follower(ConnectionOptions::fromUrl(m_group.node(master).tcpUrl()));
+    follower.subscribe("news");
     QElapsedTimer timer;
     drainWhile(name, [&] {
         m_group.node(master).crash();
@@ -517,6 +521,18 @@ void TestCluster::workerFollowsFailover()
     });
     qInfo("drained %lld ms after the SIGKILL", timer.elapsed());
     QCOMPARE(m_group.masterOf(slot), replica);
+
+    // Its node is gone: the next subscribe lands on a peer, which hears a PUBLISH sent to
+    // any node (classic pub/sub is broadcast over the cluster bus).
+    errorOf([&] { follower.waitMessage(std::chrono::milliseconds(50)); });
+    follower.subscribe("news");
+    Connection publisher(clusterOptions());
+    std::optional<std::string> message;
+    for (int i = 0; i < 20 && !message; ++i) {
+        publisher.command({"PUBLISH", "news", "hello"});
+        message = follower.waitMessage(std::chrono::milliseconds(100));
+    }
+    QCOMPARE(message, std::optional<std::string>("hello"));
 }
 
 QTEST_GUILESS_MAIN(TestCluster)
