@@ -1,6 +1,7 @@
 #include "clustergroup.h"
 #include "expecterror.h"
 #include "keyslot.h"
+#include "testcertificates.h"
 #include <delayq/connection.h>
 #include <delayq/error.h>
 #include <delayq/plainqueue.h>
@@ -66,6 +67,7 @@ private slots:
     void malformedUrls_data();
     void malformedUrls();
     void urlRoundTrip();
+    void overTls();
     void allSeedsUnreachable();
     void notAClusterNode();
     void uncoveredSlots();
@@ -365,6 +367,47 @@ void TestCluster::urlRoundTrip()
     QVERIFY(back.password.empty());
     const auto defaults = ConnectionOptions::fromUrl("redis+cluster://h1,h2");
     QCOMPARE(defaults.cluster.seedList(), std::string("h1:6379,h2:6379"));
+}
+
+// rediss+cluster:// and a rediss:// URL to one node: every node reached over verified TLS
+// (the TLS options of the URL apply to each), queues on each master, no plain byte sent.
+void TestCluster::overTls()
+{
+    TestCertificates certs;
+    QVERIFY2(certs.create(), qPrintable(certs.errorString()));
+    ClusterGroup group;
+    group.setTls({certs.cert("server"), certs.key("server"), certs.cert("ca"), false},
+                 certs.cert("client"), certs.key("client"));
+    QVERIFY2(group.start(), qPrintable(group.errorString()));
+    const std::string query = "?ca=" + certs.cert("ca").toStdString();
+    Connection connection(ConnectionOptions::fromUrl(group.tlsUrl(query)));
+    QVERIFY(connection.ping().count() >= 0);
+    QVERIFY(connection.isCluster());
+    QVERIFY2(connection.securityDescription().rfind("TLS", 0) == 0,
+             connection.securityDescription().c_str());
+    std::set<std::string> nodes;
+    for (int n = 0; n < 200 && nodes.size() < 3; ++n) {
+        const std::string name = "tls" + std::to_string(n);
+        const std::string node = connection.nodeForKey(name);
+        if (nodes.count(node))
+            continue;
+        nodes.insert(node);
+        Queue queue(connection, name);
+        queue.push(task("t"));
+        QCOMPARE(queue.claim(1, 5000, "w").tasks.size(), size_t(1));
+    }
+    QCOMPARE(nodes.size(), size_t(3));
+    // The map holds the TLS ports: a TLS client is never sent to a plain port.
+    for (const auto& node : nodes) {
+        bool tlsPort = false;
+        for (int i = 0; i < ClusterGroup::kNodes; ++i)
+            tlsPort = tlsPort || node == "127.0.0.1:" + std::to_string(group.node(i).tlsPort());
+        QVERIFY2(tlsPort, node.c_str());
+    }
+    Connection one(ConnectionOptions::fromUrl(group.node(0).tlsUrl(query)));
+    one.ping();
+    QVERIFY(one.isCluster());
+    QCOMPARE(Queue::listQueues(one, "dq").size(), size_t(3));
 }
 
 void TestCluster::allSeedsUnreachable()

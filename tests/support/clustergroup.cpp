@@ -49,32 +49,59 @@ std::string ClusterGroup::url() const
     return "redis+cluster://" + address(0) + "," + address(1) + "," + address(2);
 }
 
+void ClusterGroup::setTls(const RedisServer::TlsFiles& files, const QString& clientCert,
+                          const QString& clientKey)
+{
+    for (auto& n : m_nodes)
+        n->setTls(files);
+    m_tls = true;
+    m_tlsCa = files.ca;
+    m_tlsArgs = QStringList{QStringLiteral("--tls-cluster"),          QStringLiteral("yes"),
+                            QStringLiteral("--tls-replication"),      QStringLiteral("yes"),
+                            QStringLiteral("--tls-client-cert-file"), clientCert,
+                            QStringLiteral("--tls-client-key-file"),  clientKey};
+}
+
+std::string ClusterGroup::tlsUrl(const std::string& query) const
+{
+    std::string seeds;
+    for (int i = 0; i < 3; ++i)
+        seeds += (i ? ",127.0.0.1:" : "127.0.0.1:") +
+                 std::to_string(m_nodes[static_cast<size_t>(i)]->tlsPort());
+    return "rediss+cluster://" + seeds + "/" + query;
+}
+
 bool ClusterGroup::start()
 {
     QStringList create{QStringLiteral("--cluster"), QStringLiteral("create")};
     for (int i = 0; i < kNodes; ++i) {
         // The bus port defaults to port + 10000, which may be past 65535 for a port picked by
         // the system: a port of its own, picked the same way.
-        const QStringList args{QStringLiteral("--cluster-enabled"),
-                               QStringLiteral("yes"),
-                               QStringLiteral("--cluster-config-file"),
-                               QStringLiteral("nodes.conf"),
-                               QStringLiteral("--cluster-node-timeout"),
-                               QString::number(kNodeTimeoutMs),
-                               QStringLiteral("--cluster-port"),
-                               QString::number(freePort()),
-                               QStringLiteral("--appendonly"),
-                               QStringLiteral("no"),
-                               QStringLiteral("--repl-diskless-sync-delay"),
-                               QStringLiteral("0")};
+        QStringList args{QStringLiteral("--cluster-enabled"),
+                         QStringLiteral("yes"),
+                         QStringLiteral("--cluster-config-file"),
+                         QStringLiteral("nodes.conf"),
+                         QStringLiteral("--cluster-node-timeout"),
+                         QString::number(kNodeTimeoutMs),
+                         QStringLiteral("--cluster-port"),
+                         QString::number(freePort()),
+                         QStringLiteral("--appendonly"),
+                         QStringLiteral("no"),
+                         QStringLiteral("--repl-diskless-sync-delay"),
+                         QStringLiteral("0")};
+        args << m_tlsArgs;
         if (!node(i).start(args)) {
             m_error = QStringLiteral("node %1: ").arg(i) + node(i).errorString();
             return false;
         }
-        create << QString::fromStdString(address(i));
+        // A cluster whose bus is TLS joins only when created through the TLS ports.
+        create << (m_tls ? QStringLiteral("127.0.0.1:%1").arg(node(i).tlsPort())
+                         : QString::fromStdString(address(i)));
     }
     create << QStringLiteral("--cluster-replicas") << QStringLiteral("1")
            << QStringLiteral("--cluster-yes");
+    if (m_tls)
+        create << QStringLiteral("--tls") << QStringLiteral("--cacert") << m_tlsCa;
     QProcess cli;
     cli.setProcessChannelMode(QProcess::MergedChannels);
     cli.start(QStringLiteral("redis-cli"), create);

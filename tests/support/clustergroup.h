@@ -27,8 +27,17 @@ public:
     bool start();
     void stop();
 
+    // From the next start() on: every node serves TLS on a second port too, and the cluster
+    // bus and replication go over TLS (--tls-cluster yes), so a TLS client is given the
+    // nodes' TLS ports. The bus always asks the connecting node for a certificate, so the
+    // nodes show clientCert/clientKey (a clientAuth certificate of the same CA) to each other.
+    void setTls(const RedisServer::TlsFiles& files, const QString& clientCert,
+                const QString& clientKey);
+
     // redis+cluster://127.0.0.1:P0,127.0.0.1:P1,127.0.0.1:P2 (the first three nodes).
     std::string url() const;
+    // rediss+cluster://127.0.0.1:T0,127.0.0.1:T1,127.0.0.1:T2/ and the query given ("?ca=…").
+    std::string tlsUrl(const std::string& query) const;
     RedisServer& node(int i) { return *m_nodes[static_cast<size_t>(i)]; }
     int port(int i) const { return m_nodes[static_cast<size_t>(i)]->port(); }
     std::string address(int i) const { return "127.0.0.1:" + std::to_string(port(i)); }
@@ -55,5 +64,8 @@ private:
     int indexOfAddress(const QByteArray& address) const;
 
     std::array<std::unique_ptr<RedisServer>, kNodes> m_nodes;
+    bool m_tls = false;
+    QString m_tlsCa; // redis-cli joins a TLS cluster through the TLS ports
+    QStringList m_tlsArgs;
     QString m_error;
 };
