@@ -174,6 +174,10 @@ void ClusterRouter::refresh()
             m_stale = false;
             return;
         } catch (const Error& e) {
+            // Every node has the same user, password and TLS settings: a refusal of those is
+            // the answer, and keeps its code (the app asks for a password on Auth).
+            if (e.code() == ErrorCode::Auth || e.code() == ErrorCode::Tls)
+                throw;
             failures += "; " + address + ": " + e.what();
         }
     }

@@ -69,6 +69,7 @@ private slots:
     void urlRoundTrip();
     void overTls();
     void allSeedsUnreachable();
+    void wrongPassword();
     void notAClusterNode();
     void uncoveredSlots();
     void workerFollowsReshard();
@@ -404,6 +405,12 @@ void TestCluster::overTls()
             tlsPort = tlsPort || node == "127.0.0.1:" + std::to_string(group.node(i).tlsPort());
         QVERIFY2(tlsPort, node.c_str());
     }
+    // A certificate the URL does not trust is a TLS refusal, not "no node answered".
+    Connection untrusted(ConnectionOptions::fromUrl(group.tlsUrl("")));
+    const auto refused = errorOf([&] { untrusted.ping(); });
+    QVERIFY(refused);
+    QCOMPARE(refused->code(), ErrorCode::Tls);
+
     Connection one(ConnectionOptions::fromUrl(group.node(0).tlsUrl(query)));
     one.ping();
     QVERIFY(one.isCluster());
@@ -424,6 +431,18 @@ void TestCluster::allSeedsUnreachable()
              error->what());
     QVERIFY(timer.elapsed() < 2000);
     QVERIFY(!connection.isConnected());
+}
+
+void TestCluster::wrongPassword()
+{
+    // The cluster has no password: AUTH is refused, and the code says so (exit 3, and the app
+    // asks for the password again) instead of "no node answered".
+    const auto error = errorOf([&] {
+        Connection(ConnectionOptions::fromUrl(m_group.url() + "?password=Hunter2")).ping();
+    });
+    QVERIFY(error);
+    QCOMPARE(error->code(), ErrorCode::Auth);
+    QVERIFY2(!QString(error->what()).contains("Hunter2"), error->what());
 }
 
 void TestCluster::notAClusterNode()
