@@ -1,5 +1,7 @@
 #include <delayq/connection.h>
 
+#include "clusterrouter.h"
+#include "keyslot.h"
 #include "redislink.h"
 #include "sentinelresolver.h"
 #include <delayq/error.h>
@@ -46,23 +48,32 @@ Connection::~Connection() = default;
 
 bool Connection::isConnected() const
 {
-    return m_link != nullptr;
+    return m_link != nullptr || (m_cluster && m_cluster->hasMap() && m_clusterUp);
 }
 
 void Connection::disconnect()
 {
     m_link.reset();
+    if (m_cluster)
+        m_cluster->disconnect();
+    m_clusterUp = false;
 }
 
 std::string Connection::securityDescription() const
 {
+    if (m_cluster)
+        return m_cluster->securityDescription();
     return m_link ? m_link->securityDescription() : std::string();
 }
 
 void Connection::connect()
 {
-    if (m_options.sentinel.enabled() && !isConnected())
+    if (isConnected())
+        return;
+    if (m_options.sentinel.enabled())
         connectThroughSentinel();
+    else if (m_options.cluster.enabled() || m_cluster)
+        connectToCluster();
     else
         connectToServer();
 }
@@ -72,7 +83,37 @@ void Connection::connectToServer()
     if (isConnected())
         return;
     m_link = RedisLink::open(m_options);
+    if (!m_clusterChecked && m_options.unixSocket.empty() && !m_options.sentinel.enabled()) {
+        m_clusterChecked = true;
+        if (isClusterNode()) {
+            m_link.reset();
+            connectToCluster();
+            return;
+        }
+    }
     measureClockOffset();
+}
+
+void Connection::connectToCluster()
+{
+    if (!m_cluster)
+        m_cluster = std::make_unique<ClusterRouter>(m_options);
+    m_cluster->refresh();
+    m_clusterUp = true;
+    measureClockOffset();
+}
+
+bool Connection::isClusterNode()
+{
+    Reply info;
+    try {
+        m_link->send({{"INFO", "cluster"}});
+        info = m_link->read();
+    } catch (const Error& e) {
+        failIo(e, "INFO cluster");
+    }
+    // A user whose ACL denies INFO gets an error here: it is then taken as one server.
+    return !info.isError() && info.str.find("cluster_enabled:1") != std::string::npos;
 }
 
 void Connection::connectThroughSentinel()
@@ -100,6 +141,43 @@ void Connection::dropIfDemoted(const std::vector<Reply>& replies)
         }
 }
 
+std::vector<ClusterNodeInfo> Connection::clusterNodes()
+{
+    ensureConnected();
+    return m_cluster ? m_cluster->nodes() : std::vector<ClusterNodeInfo>();
+}
+
+std::string Connection::nodeForKey(const std::string& key)
+{
+    ensureConnected();
+    return m_cluster ? m_cluster->masterOfSlot(keyslot::ofKey(key)) : serverAddress();
+}
+
+std::vector<std::string> Connection::masters()
+{
+    ensureConnected();
+    return m_cluster ? m_cluster->masters() : std::vector<std::string>{serverAddress()};
+}
+
+std::vector<Reply> Connection::pipelineOn(const std::string& master,
+                                          const std::vector<std::vector<std::string>>& commands)
+{
+    ensureConnected();
+    if (!m_cluster)
+        return pipeline(commands);
+    return m_cluster->pipelineOn(master, commands);
+}
+
+ClusterRedirects Connection::clusterRedirects() const
+{
+    return m_cluster ? m_cluster->redirects() : ClusterRedirects();
+}
+
+ClusterRedirects Connection::totalClusterRedirects()
+{
+    return ClusterRouter::totalRedirects();
+}
+
 std::string Connection::serverAddress() const
 {
     if (!m_options.unixSocket.empty())
@@ -113,11 +191,20 @@ void Connection::measureClockOffset()
 {
     const long long sentUs = localNowUs();
     Reply t;
-    try {
-        m_link->send({{"TIME"}});
-        t = m_link->read();
-    } catch (const Error& e) {
-        failIo(e, "TIME");
+    if (m_cluster) {
+        try {
+            t = m_cluster->pipeline({{"TIME"}}).front();
+        } catch (const Error&) {
+            disconnect();
+            throw;
+        }
+    } else {
+        try {
+            m_link->send({{"TIME"}});
+            t = m_link->read();
+        } catch (const Error& e) {
+            failIo(e, "TIME");
+        }
     }
     // An ACL user without TIME keeps offset 0: reads still work, "due now" is then local.
     if (!t.isArray() || t.elements.size() != 2)
@@ -183,6 +270,12 @@ Error Connection::errorFromReply(const std::string& msg)
         {"EXISTS", ErrorCode::Exists},
         {"TOO_LARGE", ErrorCode::TooLarge},
         {"INVALID", ErrorCode::InvalidArgument},
+        // A cluster still redirecting after the router's retries, or missing slots: an
+        // outage to wait out, like a server that is away.
+        {"CLUSTERDOWN", ErrorCode::Connection},
+        {"TRYAGAIN", ErrorCode::Connection},
+        {"MOVED", ErrorCode::Connection},
+        {"ASK ", ErrorCode::Connection},
     };
     for (const auto& m : mappings) {
         if (startsWith(msg, m.word)) {
@@ -226,6 +319,8 @@ Reply Connection::command(const std::vector<std::string>& args)
 std::vector<Reply> Connection::pipeline(const std::vector<std::vector<std::string>>& commands)
 {
     ensureConnected();
+    if (m_cluster)
+        return clusterPipeline(commands);
     std::vector<Reply> replies;
     replies.reserve(commands.size());
     auto name = [&commands](size_t i) {
@@ -247,6 +342,18 @@ std::vector<Reply> Connection::pipeline(const std::vector<std::vector<std::strin
     if (m_options.sentinel.enabled())
         dropIfDemoted(replies);
     return replies;
+}
+
+std::vector<Reply>
+Connection::clusterPipeline(const std::vector<std::vector<std::string>>& commands)
+{
+    try {
+        return m_cluster->pipeline(commands);
+    } catch (const Error&) {
+        // The router dropped the broken link and asks for the map again on the next call.
+        m_clusterUp = false;
+        throw;
+    }
 }
 
 Reply Connection::evalScript(const Script& script, const std::vector<std::string>& keys,

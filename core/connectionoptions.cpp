@@ -1,5 +1,6 @@
 #include <delayq/connectionoptions.h>
 
+#include "clusterurl.h"
 #include "sentinelurl.h"
 #include "urltext.h"
 #include <delayq/error.h>
@@ -168,6 +169,8 @@ ConnectionOptions ConnectionOptions::fromUrl(const std::string& url)
         refuse("it contains control characters");
     if (sentinelurl::matches(url))
         return sentinelurl::parse(url);
+    if (clusterurl::matches(url))
+        return clusterurl::parse(url);
     for (const char* scheme : {"unix://", "redis://", "rediss://"}) {
         const std::string prefix = scheme;
         if (url.rfind(prefix, 0) != 0)
@@ -196,6 +199,8 @@ std::string ConnectionOptions::displayUrl() const
 {
     if (sentinel.enabled())
         return sentinelurl::display(*this);
+    if (cluster.enabled())
+        return clusterurl::display(*this);
     std::string auth;
     if (!user.empty() || !password.empty()) {
         auth = user;
@@ -218,6 +223,8 @@ std::string ConnectionOptions::urlWithoutPassword() const
 {
     if (sentinel.enabled())
         return sentinelurl::withoutPassword(*this);
+    if (cluster.enabled())
+        return clusterurl::withoutPassword(*this);
     std::string query;
     auto addParameter = [&query](const std::string& pair) {
         query += (query.empty() ? "?" : "&") + pair;

@@ -334,13 +334,64 @@ PlainQueue::MigrateResult PlainQueue::migrateTo(const std::string& queueName,
     return result;
 }
 
+namespace {
+
+// One SCAN step: on one server `cursor` is SCAN's own; on a cluster it is "N:C", SCAN cursor
+// C on the Nth master, moved on to the next master when that one's scan ends.
+Reply scanStep(Connection& connection, std::string& cursor, std::vector<std::string> scan)
+{
+    connection.connect();
+    auto check = [](const Reply& r) {
+        if (r.isError())
+            throw Connection::errorFromReply(r.str);
+        if (!r.isArray() || r.elements.size() != 2)
+            throw Error(ErrorCode::Protocol, "unexpected reply shape from SCAN");
+    };
+    if (!connection.isCluster()) {
+        scan[1] = cursor;
+        Reply r = connection.command(scan);
+        check(r);
+        cursor = r.elements[0].str;
+        return r;
+    }
+    const auto masters = connection.masters();
+    size_t node = 0;
+    std::string nodeCursor = "0";
+    if (const auto colon = cursor.find(':'); colon != std::string::npos) {
+        node = static_cast<size_t>(std::strtoul(cursor.c_str(), nullptr, 10));
+        nodeCursor = cursor.substr(colon + 1);
+    } else if (cursor != "0") {
+        throw Error(ErrorCode::InvalidArgument,
+                    "a cluster scan cursor is N:C (start with 0), not '" + cursor + "'");
+    }
+    if (node >= masters.size()) { // the cluster lost a master meanwhile: the scan is over
+        cursor = "0";
+        Reply done;
+        done.type = Reply::Type::Array;
+        done.elements.resize(2);
+        done.elements[0].type = Reply::Type::String;
+        done.elements[0].str = "0";
+        done.elements[1].type = Reply::Type::Array;
+        return done;
+    }
+    scan[1] = nodeCursor;
+    Reply r = connection.pipelineOn(masters[node], {scan}).front();
+    check(r);
+    if (r.elements[0].str != "0")
+        cursor = std::to_string(node) + ":" + r.elements[0].str;
+    else
+        cursor = node + 1 < masters.size() ? std::to_string(node + 1) + ":0" : "0";
+    return r;
+}
+
+} // namespace
+
 std::vector<PlainQueue::Candidate> PlainQueue::discover(Connection& connection, std::string& cursor,
                                                         const std::string& nativePrefix, int count)
 {
-    Reply r = connection.command({"SCAN", cursor, "COUNT", std::to_string(count), "TYPE", "zset"});
-    if (!r.isArray() || r.elements.size() != 2)
-        throw Error(ErrorCode::Protocol, "unexpected reply shape from SCAN");
-    cursor = r.elements[0].str;
+    const std::vector<std::string> scan = {"SCAN", "",    "COUNT", std::to_string(count),
+                                           "TYPE", "zset"};
+    Reply r = scanStep(connection, cursor, scan);
     std::vector<std::string> keys;
     const std::string native = nativePrefix + ":{";
     for (const auto& k : r.elements[1].elements)

@@ -4,7 +4,9 @@
 #include <delayq/connection.h>
 #include <delayq/error.h>
 
+#include <cstdlib>
 #include <fcntl.h>
+#include <sstream>
 #include <unistd.h>
 
 namespace delayq {
@@ -78,7 +80,10 @@ void Subscriber::subscribe(const std::string& channel)
     m_channel = channel;
     if (m_options.sentinel.enabled())
         followMaster();
-    m_context->link = RedisLink::open(m_options);
+    if (m_options.cluster.enabled())
+        openOnClusterNode();
+    else
+        openOnServer();
     Reply confirmation;
     try {
         m_context->link->send({{"SUBSCRIBE", channel}});
@@ -101,6 +106,88 @@ void Subscriber::followMaster()
     probe.connect();
     m_options.host = probe.options().host;
     m_options.port = probe.options().port;
+}
+
+void Subscriber::openOnClusterNode()
+{
+    // The scripts PUBLISH, which a cluster broadcasts to every node: any node that is up
+    // hears every queue's wake messages, whichever slot the queue has moved to.
+    Connection probe(m_options);
+    std::vector<std::string> nodes;
+    for (const auto& node : probe.clusterNodes())
+        if (node.reachable)
+            nodes.push_back(node.address);
+    std::string failures;
+    if (!openOnAnyOf(nodes, failures))
+        throw Error(ErrorCode::Connection, "no node of the Redis Cluster " +
+                                               m_options.displayUrl() + " took the subscription" +
+                                               (failures.empty() ? "" : ": " + failures));
+}
+
+void Subscriber::openOnServer()
+{
+    try {
+        m_context->link = RedisLink::open(m_options);
+    } catch (const Error& e) {
+        // The named node is away; when it was a cluster node, its peers hear the same messages.
+        std::string failures;
+        if (!e.isUnreachable() || m_clusterPeers.empty() || !openOnAnyOf(m_clusterPeers, failures))
+            throw;
+        return;
+    }
+    if (m_options.unixSocket.empty() && !m_options.sentinel.enabled())
+        learnClusterPeers();
+}
+
+void Subscriber::learnClusterPeers()
+{
+    // One INFO per (re)subscribe, which is rare; on a cluster node, CLUSTER NODES too.
+    RedisLink& link = *m_context->link;
+    try {
+        link.send({{"INFO", "cluster"}});
+        const Reply info = link.read();
+        if (info.isError() || info.str.find("cluster_enabled:1") == std::string::npos)
+            return;
+        link.send({{"CLUSTER", "NODES"}});
+        const Reply nodes = link.read();
+        if (nodes.isError())
+            return;
+        m_clusterPeers.clear();
+        std::istringstream in(nodes.str);
+        for (std::string line; std::getline(in, line);) {
+            std::istringstream fields(line);
+            std::string id, address, flags;
+            fields >> id >> address >> flags;
+            if (flags.find("myself") == std::string::npos &&
+                flags.find("fail") == std::string::npos &&
+                flags.find("noaddr") == std::string::npos && !address.empty())
+                m_clusterPeers.push_back(address.substr(0, address.find('@')));
+        }
+    } catch (const Error& e) {
+        fail(e, "INFO");
+    }
+}
+
+bool Subscriber::openOnAnyOf(const std::vector<std::string>& addresses, std::string& failures)
+{
+    for (const auto& address : addresses) {
+        ConnectionOptions options = m_options;
+        options.cluster = ClusterOptions();
+        const auto colon = address.rfind(':');
+        if (colon == std::string::npos)
+            continue;
+        options.host = address.substr(0, colon);
+        if (options.host.size() > 1 && options.host.front() == '[')
+            options.host = options.host.substr(1, options.host.size() - 2);
+        options.port = std::atoi(address.c_str() + colon + 1);
+        try {
+            m_context->link = RedisLink::open(options);
+            return true;
+        } catch (const Error& e) {
+            failures += std::string(failures.empty() ? "" : "; ") + e.what();
+        }
+    }
+    return false;
 }
 
 std::optional<std::string> Subscriber::waitMessage(std::chrono::milliseconds timeout)

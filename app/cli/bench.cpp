@@ -325,18 +325,23 @@ LatenessFigures Bench::seedLateness(SeedDesign& design)
 void Bench::cleanup()
 {
     delayq::Connection conn(m_options);
-    std::string cursor = "0";
-    do {
-        delayq::Reply r = conn.command({"SCAN", cursor, "MATCH", m_prefix + ":*", "COUNT", "1000"});
-        if (!r.isArray() || r.elements.size() < 2)
-            break;
-        cursor = r.elements[0].str;
-        std::vector<std::string> del = {"UNLINK"};
-        for (const auto& k : r.elements[1].elements)
-            del.push_back(k.str);
-        if (del.size() > 1)
-            conn.command(del);
-    } while (cursor != "0");
+    // Every master's keyspace (one server: just that one). Keys are unlinked one per command
+    // in a pipeline, since on a cluster one UNLINK may not name keys of two slots.
+    for (const std::string& master : conn.masters()) {
+        std::string cursor = "0";
+        do {
+            const delayq::Reply r = conn.pipelineOn(
+                master, {{"SCAN", cursor, "MATCH", m_prefix + ":*", "COUNT", "1000"}})[0];
+            if (!r.isArray() || r.elements.size() < 2)
+                break;
+            cursor = r.elements[0].str;
+            std::vector<std::vector<std::string>> del;
+            for (const auto& k : r.elements[1].elements)
+                del.push_back({"UNLINK", k.str});
+            if (!del.empty())
+                conn.pipeline(del);
+        } while (cursor != "0");
+    }
 }
 
 } // namespace cli

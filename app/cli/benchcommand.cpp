@@ -77,7 +77,9 @@ int runBench(Context& ctx)
     if (conn.options().readOnly)
         throw delayq::Error(delayq::ErrorCode::NoPermission,
                             "bench writes and deletes keys: it cannot run with --read-only");
-    const long long keys = conn.command({"DBSIZE"}).toInteger();
+    long long keys = 0;
+    for (const std::string& master : conn.masters()) // a cluster: each master holds a part
+        keys += conn.pipelineOn(master, {{"DBSIZE"}})[0].toInteger(0);
     if (keys > 0 && !a.has("force"))
         throw delayq::Error(delayq::ErrorCode::Exists,
                             "the database at " + conn.options().displayUrl() + " holds " +

@@ -33,8 +33,8 @@ void applyFlag(const std::string& value, std::string& field)
 }
 
 // "connected to rediss://h:6380/0?ca=… over TLSv1.3, TLS_AES_256_GCM_SHA384 (certificate
-// verified)", for --verbose.
-std::string describe(const delayq::Connection& connection)
+// verified)", for --verbose; on a cluster, followed by "; cluster: 3 masters".
+std::string describe(delayq::Connection& connection)
 {
     const auto& options = connection.options();
     const std::string security = connection.securityDescription();
@@ -44,7 +44,10 @@ std::string describe(const delayq::Connection& connection)
               (options.tls.insecure ? " (certificate NOT verified)" : " (certificate verified)");
     else
         how = options.unixSocket.empty() ? "plain TCP (not encrypted)" : "a unix socket";
-    return "connected to " + connectedTo(connection) + " over " + how;
+    std::string topology;
+    if (connection.isCluster())
+        topology = "; cluster: " + std::to_string(connection.masters().size()) + " masters";
+    return "connected to " + connectedTo(connection) + " over " + how + topology;
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 #include "textoutput.h"
 
 #include <delayq/error.h>
+#include <delayq/keys.h>
 #include <delayq/timeparse.h>
 
 #include <cstdio>
@@ -175,17 +176,25 @@ int runQueues(Context& ctx)
     auto& conn = ctx.connection();
     const auto names = delayq::Queue::listQueues(conn, ctx.global().prefix);
     const auto summaries = delayq::Queue::summaries(conn, names, ctx.global().prefix);
+    // On a cluster each queue lives on the master of its slot: say which.
+    std::vector<std::string> nodes;
+    if (conn.isCluster())
+        for (const auto& s : summaries)
+            nodes.push_back(conn.nodeForKey(delayq::Keys(ctx.global().prefix, s.name).pending()));
     if (ctx.json()) {
         JsonWriter j;
         j.beginArray();
-        for (const auto& s : summaries)
-            j.beginObject()
-                .field("name", s.name)
-                .field("pending", s.counts.pending)
+        for (size_t i = 0; i < summaries.size(); ++i) {
+            const auto& s = summaries[i];
+            j.beginObject().field("name", s.name);
+            if (!nodes.empty())
+                j.field("node", nodes[i]);
+            j.field("pending", s.counts.pending)
                 .field("due_now", s.counts.dueNow)
                 .field("active", s.counts.active)
                 .field("dead", s.counts.dead)
                 .endObject();
+        }
         j.endArray();
         ctx.printJson(j);
         return ExitOk;
@@ -194,11 +203,19 @@ int runQueues(Context& ctx)
         ctx.print("no queues under the prefix " + ctx.global().prefix + "\n");
         return ExitOk;
     }
-    TextTable table({"QUEUE", "PENDING", "DUE NOW", "ACTIVE", "DEAD"});
-    for (const auto& s : summaries)
-        table.addRow({printable(s.name), std::to_string(s.counts.pending),
-                      std::to_string(s.counts.dueNow), std::to_string(s.counts.active),
-                      std::to_string(s.counts.dead)});
+    std::vector<std::string> header{"QUEUE", "PENDING", "DUE NOW", "ACTIVE", "DEAD"};
+    if (!nodes.empty())
+        header.insert(header.begin() + 1, "NODE");
+    TextTable table(header);
+    for (size_t i = 0; i < summaries.size(); ++i) {
+        const auto& s = summaries[i];
+        std::vector<std::string> row{
+            printable(s.name), std::to_string(s.counts.pending), std::to_string(s.counts.dueNow),
+            std::to_string(s.counts.active), std::to_string(s.counts.dead)};
+        if (!nodes.empty())
+            row.insert(row.begin() + 1, nodes[i]);
+        table.addRow(row);
+    }
     ctx.print(table.render());
     return ExitOk;
 }

@@ -27,8 +27,10 @@ std::chrono::milliseconds SeedDesign::idleSleep() const
 
 void SeedDesign::prepare(delayq::Connection& connection)
 {
+    // Scripts are per node: on a cluster every master must know it (one server: just that).
     if (m_kind == Kind::LuaPop)
-        m_sha = connection.command({"SCRIPT", "LOAD", kLuaPop}).str;
+        for (const std::string& master : connection.masters())
+            m_sha = connection.pipelineOn(master, {{"SCRIPT", "LOAD", kLuaPop}})[0].str;
 }
 
 SeedDesign::Take SeedDesign::take(delayq::Connection& connection, long long nowMs,

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <delayq/clusternodeinfo.h>
 #include <delayq/connectionoptions.h>
 #include <delayq/error.h>
 #include <delayq/reply.h>
@@ -13,6 +14,7 @@
 
 namespace delayq {
 
+class ClusterRouter;
 class RedisLink;
 
 // One synchronous connection to Redis (TCP, unix socket or TLS; see core/transport.h).
@@ -21,6 +23,9 @@ class RedisLink;
 // server costs the caller one failed call, not a dead object. With options.sentinel, each
 // (re)connect asks the sentinels for the master first, and a READONLY reply (a master
 // demoted by a failover) drops the connection too, so the next call finds the new master.
+// On a Redis Cluster (options.cluster, or a redis:// URL whose node says cluster_enabled:1)
+// each command goes to the master of its first key's slot (a script by KEYS[1]), MOVED and
+// ASK are followed, and a pipeline is split per node with its replies kept in order.
 class Connection
 {
 public:
@@ -82,11 +87,33 @@ public:
     // this connection followed); 0 without Sentinel.
     int masterChanges() const { return m_masterChanges; }
 
+    // Whether the server is a Redis Cluster (known after the first connect).
+    bool isCluster() const { return m_cluster != nullptr; }
+    // The cluster's masters and replicas, their slot ranges and whether the cluster sees them
+    // up (CLUSTER NODES); empty when not on a cluster. Throws Error.
+    std::vector<ClusterNodeInfo> clusterNodes();
+    // "host:port" of the master that holds `key` (for a queue, any of its keys):
+    // serverAddress() when not on a cluster. Throws Error.
+    std::string nodeForKey(const std::string& key);
+    // Keyspace-wide work (SCAN): the masters serving slots, sorted ({serverAddress()} when not
+    // on a cluster), and commands sent to one of them as they are, redirects not followed.
+    std::vector<std::string> masters();
+    std::vector<Reply> pipelineOn(const std::string& master,
+                                  const std::vector<std::vector<std::string>>& commands);
+    // The MOVED, ASK and retry answers this connection followed (zeros off a cluster), and
+    // those of every connection of the process.
+    ClusterRedirects clusterRedirects() const;
+    static ClusterRedirects totalClusterRedirects();
+
     // Turns a server error reply into the Error the core throws.
     static Error errorFromReply(const std::string& serverMessage);
 
 private:
     void connectToServer();
+    void connectToCluster();
+    std::vector<Reply> clusterPipeline(const std::vector<std::vector<std::string>>& commands);
+    // A redis:// URL may name a cluster node: INFO says so once per Connection.
+    bool isClusterNode();
     // Sentinel hooks: connect() through SentinelResolver; drop a demoted master.
     void connectThroughSentinel();
     void dropIfDemoted(const std::vector<Reply>& replies);
@@ -102,7 +129,10 @@ private:
     bool m_offsetTried = false;
     std::string m_sentinelMaster; // "host:port" the sentinels named last
     int m_masterChanges = 0;
-    std::unique_ptr<RedisLink> m_link; // null while not connected
+    std::unique_ptr<RedisLink> m_link;        // null while not connected (and on a cluster)
+    std::unique_ptr<ClusterRouter> m_cluster; // set once the server is known to be a cluster
+    bool m_clusterChecked = false;
+    bool m_clusterUp = false; // the last cluster call did not fail on I/O
 };
 
 } // namespace delayq

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <delayq/clusteroptions.h>
 #include <delayq/sentineloptions.h>
 #include <delayq/tlsoptions.h>
 
@@ -14,6 +15,8 @@ namespace delayq {
 //   unix:///path/redis.sock[?db=N]
 //   redis+sentinel://[user[:password]@]s1[:26379][,s2[:26379]...]/master[/db] (SentinelOptions)
 //   rediss+sentinel://… the same, with TLS to the sentinels and to Redis
+//   redis+cluster://[user[:password]@]n1[:6379][,n2[:6379]...][/] (ClusterOptions)
+//   rediss+cluster://… the same, with TLS to every node
 // All take ?db=N&user=U&password=P; rediss:// also takes the TLS keys (tlsoptions.h), the
 // Sentinel form also ?sentinel_user=U&sentinel_password=P; other parameters are refused.
 // Parts are %-decoded.
@@ -31,6 +34,9 @@ struct ConnectionOptions
     bool readOnly = false;
     // Enabled (nodes listed): host and port are the master's, asked of these sentinels.
     SentinelOptions sentinel;
+    // Enabled (seeds listed): a Redis Cluster; host and port are the first seed's. A plain
+    // redis:// URL to a cluster node is found to be one at connect, without this.
+    ClusterOptions cluster;
     TlsOptions tls; // tls.enabled for rediss://
 
     // Throws Error(InvalidArgument) with a message naming the bad part.

@@ -99,6 +99,9 @@ public:
 
     // One bounded SCAN step over the database for sorted sets that look like delay queues
     // (scores within 1990..2200 as ms or s). Keys of native delayq queues are left out.
+    // Start with cursor "0"; it is "0" again when the scan is done. On a cluster the step
+    // scans one master and the cursor is "N:C" (SCAN cursor C on the Nth of
+    // Connection::masters()), so repeated steps cover every master in turn.
     static std::vector<Candidate> discover(Connection& connection, std::string& cursor,
                                            const std::string& nativePrefix = "dq",
                                            int count = 1000);

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace delayq {
 
@@ -24,7 +25,9 @@ public:
 
     // Connects (AUTH as the options say) and subscribes. Throws Error. With options.sentinel,
     // each call asks the sentinels for the master first, so a resubscribe after a dropped
-    // connection follows a failover.
+    // connection follows a failover. With options.cluster, it subscribes on any node that is
+    // up (classic PUBLISH reaches every node of a cluster); with a redis:// URL to one
+    // cluster node, on that node, or on one of its peers while it is away.
     void subscribe(const std::string& channel);
     void disconnect();
     bool isConnected() const;
@@ -39,9 +42,16 @@ private:
     [[noreturn]] void fail(const Error& error, const std::string& during);
     // Sentinel hook: points the options at the master the sentinels name now.
     void followMaster();
+    // Cluster hooks: opens the stream on the first node the cluster says is up; on the named
+    // server, or when it is away and was a cluster node, on one of its peers.
+    void openOnClusterNode();
+    void openOnServer();
+    void learnClusterPeers();
+    bool openOnAnyOf(const std::vector<std::string>& addresses, std::string& failures);
 
     ConnectionOptions m_options;
     std::string m_channel;
+    std::vector<std::string> m_clusterPeers; // the other nodes, when the server is a cluster node
     struct Context;
     std::unique_ptr<Context> m_context;
 };

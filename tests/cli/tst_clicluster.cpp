@@ -1,0 +1,96 @@
+#include "clirunner.h"
+#include "clustergroup.h"
+
+#include <QStandardPaths>
+#include <QTest>
+
+// delayq end to end on a Redis Cluster: push, ls and work through a redis+cluster:// URL and
+// through a redis:// URL to one node, `queues` naming each queue's node (text and JSON), and
+// --verbose saying how many masters there are.
+class TestCliCluster : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        if (QStandardPaths::findExecutable(QStringLiteral("redis-server")).isEmpty() ||
+            QStandardPaths::findExecutable(QStringLiteral("redis-cli")).isEmpty())
+            QSKIP("redis-server or redis-cli is not installed");
+        QVERIFY2(m_group.start(), qPrintable(m_group.errorString()));
+        // One queue on each master, picked by the slot of its name.
+        for (int m : m_group.masters())
+            for (int n = 0; n < 10000; ++n) {
+                const QString name = QStringLiteral("mail%1").arg(n);
+                const int slot =
+                    m_group.node(0).cli({"CLUSTER", "KEYSLOT", name}).trimmed().toInt();
+                if (m_group.masterOf(slot) == m) {
+                    m_queues.append({name, QString::fromStdString(m_group.address(m))});
+                    break;
+                }
+            }
+        QCOMPARE(m_queues.size(), 3);
+    }
+    void cleanupTestCase() { m_group.stop(); }
+
+    void pushListAndQueuesShowNodes()
+    {
+        const CliRunner cli(m_group.url());
+        for (const auto& [name, node] : m_queues) {
+            const CliRun r = cli.run({"push", name, "hello", "--id", "t1"});
+            QCOMPARE(r.exitCode, 0);
+        }
+        CliRun r = cli.run({"queues", "--verbose"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains("cluster: 3 masters"), r.err.constData());
+        QVERIFY2(r.out.startsWith("QUEUE"), r.out.constData());
+        QVERIFY2(r.out.contains("NODE"), r.out.constData());
+        for (const auto& [name, node] : m_queues) {
+            const QByteArray line = name.toUtf8() + "  " + node.toUtf8();
+            QVERIFY2(r.out.contains(line), r.out.constData());
+        }
+        r = cli.run({"queues", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        for (const auto& [name, node] : m_queues) {
+            const QByteArray field =
+                "\"name\":\"" + name.toUtf8() + "\",\"node\":\"" + node.toUtf8() + "\"";
+            QVERIFY2(r.out.contains(field), r.out.constData());
+        }
+        r = cli.run({"ls", m_queues[1].first, "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("\"t1\""), r.out.constData());
+    }
+
+    // A redis:// URL to a replica is found to be a cluster node: the same queues, the same
+    // nodes, and a worker drains a queue of another master.
+    void plainUrlToOneNode()
+    {
+        const CliRunner cli(m_group.node(m_group.replicaOf(m_group.masters()[0])).tcpUrl());
+        CliRun r = cli.run({"queues"});
+        QCOMPARE(r.exitCode, 0);
+        for (const auto& [name, node] : m_queues)
+            QVERIFY2(r.out.contains(name.toUtf8() + "  " + node.toUtf8()), r.out.constData());
+        r = cli.run({"work", m_queues[2].first, "--until-empty", "--quiet"});
+        QCOMPARE(r.exitCode, 0);
+        r = cli.run({"stats", m_queues[2].first, "--json"});
+        QVERIFY2(r.out.contains("\"pending\":0"), r.out.constData());
+    }
+
+    void refusals()
+    {
+        CliRun r = CliRunner("redis+cluster://127.0.0.1:7001,127.0.0.1:x").run({"queues"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("invalid Redis Cluster URL: the port of node 2"),
+                 r.err.constData());
+        r = CliRunner("redis+cluster://127.0.0.1:1").run({"queues"});
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.err.contains("no node of the Redis Cluster answered"), r.err.constData());
+    }
+
+private:
+    ClusterGroup m_group;
+    QList<QPair<QString, QString>> m_queues; // name, node
+};
+
+QTEST_GUILESS_MAIN(TestCliCluster)
+#include "tst_clicluster.moc"
