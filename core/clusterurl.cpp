@@ -1,8 +1,9 @@
 #include "clusterurl.h"
 
+#include "urltext.h"
+
 #include <delayq/error.h>
 
-#include <charconv>
 #include <cstring>
 
 namespace delayq::clusterurl {
@@ -13,12 +14,13 @@ const char* const kPlainScheme = "redis+cluster://";
 const char* const kTlsScheme = "rediss+cluster://";
 constexpr size_t kMaxSeeds = 64;
 
+const UrlText kUrl("Redis Cluster URL",
+                   "redis+cluster://[user[:password]@]host[:port][,host[:port]...]"
+                   "[?user=U&password=P], or rediss+cluster:// with the rediss:// TLS keys");
+
 [[noreturn]] void refuse(const std::string& what)
 {
-    throw Error(ErrorCode::InvalidArgument,
-                "invalid Redis Cluster URL: " + what +
-                    " (expected redis+cluster://[user[:password]@]host[:port][,host[:port]...]"
-                    "[?user=U&password=P], or rediss+cluster:// with the rediss:// TLS keys)");
+    kUrl.refuse(what);
 }
 
 bool startsWith(const std::string& text, const char* prefix)
@@ -26,65 +28,14 @@ bool startsWith(const std::string& text, const char* prefix)
     return text.rfind(prefix, 0) == 0;
 }
 
-// "host", "host:port", "[v6]" or "[v6]:port"; the port defaults to 6379.
-ClusterSeed parseSeed(const std::string& text, size_t index)
-{
-    const std::string which = "node " + std::to_string(index + 1);
-    ClusterSeed seed;
-    std::string portText;
-    bool hasPort = false;
-    const bool bracketed = !text.empty() && text[0] == '[';
-    if (bracketed) {
-        const auto close = text.find(']');
-        if (close == std::string::npos)
-            refuse("unclosed [ in the IPv6 host of " + which);
-        seed.host = text.substr(1, close - 1);
-        const std::string after = text.substr(close + 1);
-        if (!after.empty() && after[0] != ':')
-            refuse("unexpected text after the IPv6 host of " + which);
-        hasPort = !after.empty();
-        portText = hasPort ? after.substr(1) : "";
-    } else if (const auto colon = text.rfind(':'); colon != std::string::npos) {
-        seed.host = text.substr(0, colon);
-        portText = text.substr(colon + 1);
-        hasPort = true;
-    } else {
-        seed.host = text;
-    }
-    if (seed.host.empty())
-        refuse("the host of " + which + " is empty");
-    for (char c : seed.host)
-        if ((c == ':' && !bracketed) || c == ' ' || c == '@' || c == '#' || c == '[' || c == ']' ||
-            c == '%')
-            refuse("the host of " + which + " contains a character a host name cannot hold" +
-                   (c == ':' ? " (an IPv6 host goes in brackets)" : ""));
-    if (hasPort) {
-        int port = 0;
-        const auto [ptr, ec] =
-            std::from_chars(portText.data(), portText.data() + portText.size(), port);
-        if (portText.empty() || ec != std::errc() || ptr != portText.data() + portText.size() ||
-            port < 1 || port > 65535)
-            refuse("the port of " + which + " must be a whole number from 1 to 65535");
-        seed.port = port;
-    }
-    return seed;
-}
-
 std::vector<ClusterSeed> parseSeeds(const std::string& text)
 {
-    if (text.empty())
-        refuse("no node is listed (host:port,host:port after the scheme)");
     std::vector<ClusterSeed> seeds;
-    size_t start = 0;
-    for (;;) {
-        const auto comma = text.find(',', start);
-        seeds.push_back(parseSeed(text.substr(start, comma - start), seeds.size()));
-        if (seeds.size() > kMaxSeeds)
-            refuse("more than " + std::to_string(kMaxSeeds) + " nodes are listed");
-        if (comma == std::string::npos)
-            return seeds;
-        start = comma + 1;
-    }
+    for (const auto& n : kUrl.parseHostList(text, 6379, "node", kMaxSeeds,
+                                            "no node is listed (host:port,host:port after the "
+                                            "scheme)"))
+        seeds.push_back({n.host, n.port});
+    return seeds;
 }
 
 // The query of a single-server URL (from '?' on), or "".

@@ -40,57 +40,14 @@ int parseNumber(const std::string& text, int min, int max, const std::string& wh
     return kUrl.parseNumber(text, min, max, what);
 }
 
-// "host", "host:port", "[v6]" or "[v6]:port"; the port defaults to Sentinel's 26379.
-SentinelNode parseNode(const std::string& text, size_t index)
-{
-    const std::string which = "sentinel " + std::to_string(index + 1);
-    SentinelNode node;
-    std::string portText;
-    bool hasPort = false;
-    const bool bracketed = !text.empty() && text[0] == '[';
-    if (bracketed) {
-        const auto close = text.find(']');
-        if (close == std::string::npos)
-            refuse("unclosed [ in the IPv6 host of " + which);
-        node.host = text.substr(1, close - 1);
-        const std::string after = text.substr(close + 1);
-        if (!after.empty() && after[0] != ':')
-            refuse("unexpected text after the IPv6 host of " + which);
-        hasPort = !after.empty();
-        portText = hasPort ? after.substr(1) : "";
-    } else if (const auto colon = text.rfind(':'); colon != std::string::npos) {
-        node.host = text.substr(0, colon);
-        portText = text.substr(colon + 1);
-        hasPort = true;
-    } else {
-        node.host = text;
-    }
-    if (node.host.empty())
-        refuse("the host of " + which + " is empty");
-    for (char c : node.host)
-        if ((c == ':' && !bracketed) || c == ' ' || c == '@' || c == '#' || c == '[' || c == ']')
-            refuse("the host of " + which + " contains a character a host name cannot hold" +
-                   (c == ':' ? " (an IPv6 host goes in brackets)" : ""));
-    if (hasPort)
-        node.port = parseNumber(portText, 1, 65535, "the port of " + which);
-    return node;
-}
-
 std::vector<SentinelNode> parseNodes(const std::string& text)
 {
-    if (text.empty())
-        refuse("no sentinel is listed (host:port,host:port before the master name)");
     std::vector<SentinelNode> nodes;
-    size_t start = 0;
-    for (;;) {
-        const auto comma = text.find(',', start);
-        nodes.push_back(parseNode(text.substr(start, comma - start), nodes.size()));
-        if (nodes.size() > kMaxNodes)
-            refuse("more than " + std::to_string(kMaxNodes) + " sentinels are listed");
-        if (comma == std::string::npos)
-            return nodes;
-        start = comma + 1;
-    }
+    for (const auto& n :
+         kUrl.parseHostList(text, 26379, "sentinel", kMaxNodes,
+                            "no sentinel is listed (host:port,host:port before the master name)"))
+        nodes.push_back({n.host, n.port});
+    return nodes;
 }
 
 // "MASTER" or "MASTER/DB".

@@ -83,6 +83,62 @@ std::string UrlText::pathParameter(const std::string& value, const std::string& 
     return path;
 }
 
+UrlText::HostPort UrlText::parseHostPort(const std::string& text, int defaultPort,
+                                         const std::string& which) const
+{
+    HostPort result{{}, defaultPort};
+    std::string portText;
+    bool hasPort = false;
+    const bool bracketed = !text.empty() && text[0] == '[';
+    if (bracketed) {
+        const auto close = text.find(']');
+        if (close == std::string::npos)
+            refuse("unclosed [ in the IPv6 host of " + which);
+        result.host = text.substr(1, close - 1);
+        const std::string after = text.substr(close + 1);
+        if (!after.empty() && after[0] != ':')
+            refuse("unexpected text after the IPv6 host of " + which);
+        hasPort = !after.empty();
+        portText = hasPort ? after.substr(1) : "";
+    } else if (const auto colon = text.rfind(':'); colon != std::string::npos) {
+        result.host = text.substr(0, colon);
+        portText = text.substr(colon + 1);
+        hasPort = true;
+    } else {
+        result.host = text;
+    }
+    if (result.host.empty())
+        refuse("the host of " + which + " is empty");
+    for (char c : result.host)
+        if ((c == ':' && !bracketed) || c == ' ' || c == '@' || c == '#' || c == '[' || c == ']' ||
+            c == '%')
+            refuse("the host of " + which + " contains a character a host name cannot hold" +
+                   (c == ':' ? " (an IPv6 host goes in brackets)" : ""));
+    if (hasPort)
+        result.port = parseNumber(portText, 1, 65535, "the port of " + which);
+    return result;
+}
+
+std::vector<UrlText::HostPort> UrlText::parseHostList(const std::string& text, int defaultPort,
+                                                      const std::string& noun, size_t most,
+                                                      const std::string& empty) const
+{
+    if (text.empty())
+        refuse(empty);
+    std::vector<HostPort> list;
+    size_t start = 0;
+    for (;;) {
+        const auto comma = text.find(',', start);
+        const std::string which = noun + " " + std::to_string(list.size() + 1);
+        list.push_back(parseHostPort(text.substr(start, comma - start), defaultPort, which));
+        if (list.size() > most)
+            refuse("more than " + std::to_string(most) + " " + noun + "s are listed");
+        if (comma == std::string::npos)
+            return list;
+        start = comma + 1;
+    }
+}
+
 bool UrlText::isTlsParameter(const std::string& name)
 {
     for (const char* known : {"ca", "ca_dir", "cert", "key", "sni", "insecure"})

@@ -3,6 +3,7 @@
 #include <delayq/tlsoptions.h>
 
 #include <string>
+#include <vector>
 
 namespace delayq {
 
@@ -22,6 +23,18 @@ public:
     int parseNumber(const std::string& text, int min, int max, const std::string& what) const;
     // 1, 0, true, false, yes, no: an explicit switch, so a typo does not turn a check off.
     bool parseSwitch(const std::string& text, const std::string& what) const;
+    struct HostPort
+    {
+        std::string host;
+        int port = 0;
+    };
+    // "h1[:p1],h2[:p2],…": each "host", "host:port", "[v6]" or "[v6]:port", the port
+    // defaultPort when not written. `noun` names an item in a refusal ("the port of sentinel
+    // 2 …"); `empty` says what is missing when the list is.
+    std::vector<HostPort> parseHostList(const std::string& text, int defaultPort,
+                                        const std::string& noun, size_t most,
+                                        const std::string& empty) const;
+
     // One of the TLS keys of the query (tlsoptions.h) into tls.
     void applyTlsParameter(const std::string& name, const std::string& value,
                            TlsOptions& tls) const;
@@ -38,6 +51,8 @@ private:
     // A file or directory name: %-decoded, no control characters (a NUL would cut it short in
     // the C API), and not empty (an empty ca= is a mistake, not "the system store").
     std::string pathParameter(const std::string& value, const std::string& what) const;
+    HostPort parseHostPort(const std::string& text, int defaultPort,
+                           const std::string& which) const;
 
     std::string m_kind;
     std::string m_expected;

@@ -2,18 +2,9 @@
 
 #include <QElapsedTimer>
 #include <QProcess>
-#include <QTcpServer>
 #include <QThread>
 
 namespace {
-
-int freePort()
-{
-    QTcpServer probe;
-    if (!probe.listen(QHostAddress::LocalHost, 0))
-        return 0;
-    return probe.serverPort();
-}
 
 // The lines of CLUSTER NODES, each split into its fields.
 QList<QList<QByteArray>> nodeLines(const QByteArray& text)
@@ -84,7 +75,7 @@ bool ClusterGroup::start()
                          QStringLiteral("--cluster-node-timeout"),
                          QString::number(kNodeTimeoutMs),
                          QStringLiteral("--cluster-port"),
-                         QString::number(freePort()),
+                         QString::number(RedisServer::freePort()),
                          QStringLiteral("--appendonly"),
                          QStringLiteral("no"),
                          QStringLiteral("--repl-diskless-sync-delay"),

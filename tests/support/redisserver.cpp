@@ -6,17 +6,13 @@
 
 #include <csignal>
 
-namespace {
-
-int freePort()
+int RedisServer::freePort()
 {
     QTcpServer probe;
     if (!probe.listen(QHostAddress::LocalHost, 0))
         return 0;
     return probe.serverPort();
 }
-
-} // namespace
 
 RedisServer::RedisServer() = default;
 

@@ -56,6 +56,9 @@ public:
     // that must not go through the code under test).
     QByteArray cli(const QStringList& args) const;
 
+    // A loopback TCP port nothing listens on now (0 when none could be found).
+    static int freePort();
+
 private:
     QTemporaryDir m_dir;
     std::unique_ptr<QProcess> m_process;
