@@ -6,6 +6,7 @@
 #include "taskrows.h"
 #include <delayq/connection.h>
 #include <delayq/error.h>
+#include <delayq/keys.h>
 #include <delayq/plainqueue.h>
 #include <delayq/queue.h>
 
@@ -36,6 +37,7 @@ AdminClient::AdminClient(QObject* parent) : QObject(parent), m_io(new IoWorker)
 {
     qRegisterMetaType<ServerInfo>();
     qRegisterMetaType<QueueListResult>();
+    qRegisterMetaType<ServerResult>();
     qRegisterMetaType<PlainDiscoveryResult>();
     qRegisterMetaType<PlainScanResult>();
     qRegisterMetaType<PageResult>();
@@ -119,11 +121,30 @@ void AdminClient::listQueues(quint64 tag)
         result.error = guarded(tr("list queues"), [&](delayq::Connection& c) {
             const std::string prefix = m_io->prefix();
             auto names = delayq::Queue::listQueues(c, prefix, 10000);
-            for (const auto& s : delayq::Queue::summaries(c, names, prefix))
-                result.queues.append({qs(s.name), s.counts.pending, s.counts.dueNow,
-                                      s.counts.active, s.counts.dead});
+            for (const auto& s : delayq::Queue::summaries(c, names, prefix)) {
+                QueueRow row{qs(s.name),      s.counts.pending, s.counts.dueNow,
+                             s.counts.active, s.counts.dead,    {}};
+                if (c.isCluster())
+                    row.node = qs(c.nodeForKey(delayq::Keys(prefix, s.name).pending()));
+                result.queues.append(row);
+            }
         });
         deliver(&AdminClient::queuesListed, result);
+    });
+}
+
+void AdminClient::loadServer(quint64 tag)
+{
+    post([this, tag] {
+        ServerResult result;
+        result.tag = tag;
+        result.error = guarded(tr("describe the server"), [&](delayq::Connection& c) {
+            result.displayUrl = qs(c.options().displayUrl());
+            result.cluster = c.isCluster();
+            if (result.cluster)
+                result.nodes = TaskRows::clusterNodes(c.clusterNodes());
+        });
+        deliver(&AdminClient::serverLoaded, result);
     });
 }
 

@@ -45,6 +45,8 @@ public:
 
     void connectTo(const ConnectionSettings& settings);
     void listQueues(quint64 tag);
+    // The cluster's masters and replicas with their slots (answered by serverLoaded).
+    void loadServer(quint64 tag);
     // Looks for plain sorted-set queues: one SCAN TYPE zset step of `count` keys per posted
     // job, so other requests interleave, and at most maxSteps steps.
     void discoverPlain(quint64 tag, int maxSteps = 50, int count = 1000);
@@ -95,6 +97,7 @@ signals:
     // Round trip and clock offset, every heartbeat while connected.
     void statusUpdated(const delayq::ui::ServerInfo& info);
     void queuesListed(const delayq::ui::QueueListResult& result);
+    void serverLoaded(const delayq::ui::ServerResult& result);
     void plainKeysDiscovered(const delayq::ui::PlainDiscoveryResult& result);
     // setPlainKey took effect, with the unit it reads the scores in (detected if none given).
     void plainKeySet(const QString& key, const QString& unit);

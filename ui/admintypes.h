@@ -43,6 +43,7 @@ struct ServerInfo
     QString serverAddress;    // host:port reached (through Sentinel: the master)
     QString sentinelGroup;    // "mymaster via s1:26379,s2:26379"; empty without Sentinel
     int masterChanges = 0;    // failovers this connection followed
+    int clusterMasters = 0;   // on a Redis Cluster: the masters serving slots; 0 otherwise
 };
 
 struct TaskRow
@@ -69,6 +70,7 @@ struct QueueRow
     qint64 dueNow = 0;
     qint64 active = 0;
     qint64 dead = 0;
+    QString node; // on a Redis Cluster: host:port of the master holding the queue's slot
 };
 
 struct QueueListResult
@@ -198,6 +200,26 @@ struct ActionResult
     qint64 serverNow = 0; // push: when it ran, for "due in 45m"
 };
 
+// One node of a Redis Cluster, for the Server view.
+struct ServerNodeRow
+{
+    QString address;
+    bool master = false;
+    QString masterAddress; // a replica's master
+    QString slotRanges;    // "0-5460, 10923" for a master; empty for a replica
+    int slotCount = 0;
+    bool reachable = false;
+};
+
+struct ServerResult
+{
+    quint64 tag = 0;
+    bool cluster = false;
+    QString displayUrl;
+    QList<ServerNodeRow> nodes; // empty when not a cluster
+    RequestError error;
+};
+
 struct PushSpec
 {
     QString queue;
@@ -224,3 +246,4 @@ Q_DECLARE_METATYPE(delayq::ui::HistoryResult)
 Q_DECLARE_METATYPE(delayq::ui::LocateResult)
 Q_DECLARE_METATYPE(delayq::ui::ActionResult)
 Q_DECLARE_METATYPE(delayq::ui::TaskResult)
+Q_DECLARE_METATYPE(delayq::ui::ServerResult)

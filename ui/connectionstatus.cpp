@@ -45,6 +45,10 @@ void ConnectionStatus::render()
                        .arg(rttMs, 0, 'f', 2)
                        .arg(m_info.clockOffsetMs >= 0 ? QStringLiteral("+") : QString())
                        .arg(m_info.clockOffsetMs);
+    if (m_info.clusterMasters > 0)
+        text += m_info.clusterMasters == 1
+                    ? tr(" · cluster: 1 master")
+                    : tr(" · cluster: %1 masters").arg(m_info.clusterMasters);
     if (!m_info.security.isEmpty())
         text += QStringLiteral(" · ") + m_info.security;
     if (m_info.readOnly)

@@ -174,6 +174,8 @@ ServerInfo IoWorker::probe()
         info.sentinelGroup =
             TaskRows::text(options.sentinel.masterName + " via " + options.sentinel.nodeList());
     info.masterChanges = m_connection->masterChanges();
+    if (m_connection->isCluster())
+        info.clusterMasters = static_cast<int>(m_connection->masters().size());
     info.readOnly = m_readOnly.load();
     if (info.readOnly)
         info.readOnlyReason = m_settings.readOnly ? tr("this connection is read-only")

@@ -10,6 +10,7 @@
 #include "queueactions.h"
 #include "queuelist.h"
 #include "refreshcontrol.h"
+#include "serverview.h"
 #include "sessionstore.h"
 #include "taskactions.h"
 #include "taskdetails.h"
@@ -225,6 +226,7 @@ void MainWindow::buildMenus()
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     m_viewMenu->addAction(m_utc);
     m_viewMenu->addAction(m_refresh->pauseAction());
+    m_viewMenu->addAction(tr("&Server…"), this, &MainWindow::showServer);
     m_viewMenu->addSeparator();
     for (auto* dock : findChildren<QDockWidget*>())
         m_viewMenu->addAction(dock->toggleViewAction());
@@ -375,6 +377,19 @@ void MainWindow::setUtc(bool utc)
     m_timeline->setUtc(utc);
     m_history->setUtc(utc);
     m_detailsFollower->follow();
+}
+
+ServerView* MainWindow::showServer()
+{
+    if (!m_serverView) {
+        m_serverView = new ServerView(m_client, this);
+        m_serverView->setAttribute(Qt::WA_DeleteOnClose);
+    } else {
+        m_serverView->reload();
+    }
+    m_serverView->show();
+    m_serverView->raise();
+    return m_serverView;
 }
 
 void MainWindow::noticeFailover(const ServerInfo& info)

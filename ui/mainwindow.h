@@ -3,6 +3,7 @@
 #include "admintypes.h"
 
 #include <QMainWindow>
+#include <QPointer>
 
 class QLabel;
 
@@ -16,6 +17,7 @@ class PlainKeyBar;
 class QueueActions;
 class QueueList;
 class RefreshControl;
+class ServerView;
 class TaskActions;
 class TaskDetails;
 class TaskTabs;
@@ -64,6 +66,8 @@ public:
     // Opens the queue or plain key that was open when the window last closed, if that was
     // on the server this window is connected to; false when there is none.
     bool openLastQueue();
+    // The Server view (View → Server…): the cluster's nodes and slots, or the one server.
+    ServerView* showServer();
 
 signals:
     void queueChanged(const QString& queue);
@@ -108,6 +112,7 @@ private:
     QString m_queue;
     QString m_displayUrl;
     QString m_masterAddress; // through Sentinel: the master last seen
+    QPointer<ServerView> m_serverView;
     qint64 m_clockOffsetMs = 0;
     bool m_countsInFlight = false;
     quint64 m_countsTag = 0;

@@ -29,6 +29,7 @@ QStandardItem* numberItem(qint64 value)
 
 // A full discovery walks the keyspace; every refresh (2 s) would be too much for a big one.
 constexpr qint64 kRediscoverMs = 30000;
+constexpr int kNodeColumn = 5;
 
 } // namespace
 
@@ -43,9 +44,9 @@ QueueList::QueueList(AdminClient* client, QWidget* parent) : QWidget(parent), m_
     m_error = new FieldError(this);
     layout->addWidget(m_error);
 
-    m_model = new QStandardItemModel(0, 5, this);
+    m_model = new QStandardItemModel(0, 6, this);
     m_model->setHorizontalHeaderLabels(
-        {tr("Queue"), tr("Pending"), tr("Due"), tr("Active"), tr("Dead")});
+        {tr("Queue"), tr("Pending"), tr("Due"), tr("Active"), tr("Dead"), tr("Node")});
     m_proxy = new QSortFilterProxyModel(this);
     m_proxy->setSourceModel(m_model);
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
@@ -68,6 +69,8 @@ QueueList::QueueList(AdminClient* client, QWidget* parent) : QWidget(parent), m_
         m_view->horizontalHeader()->setSectionResizeMode(c, QHeaderView::Interactive);
         m_view->setColumnWidth(c, c == 1 ? numberWidth : numberWidth * 2 / 3);
     }
+    // The node column only on a Redis Cluster, where queues live on different masters.
+    m_view->setColumnHidden(kNodeColumn, true);
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
     layout->addWidget(m_view, 1);
 
@@ -166,6 +169,13 @@ void QueueList::rediscover()
     refresh();
 }
 
+QString QueueList::nodeOf(const QString& name) const
+{
+    const auto matches = m_model->findItems(name, Qt::MatchExactly, 0);
+    return matches.isEmpty() ? QString()
+                             : m_model->item(matches.first()->row(), kNodeColumn)->text();
+}
+
 void QueueList::setCurrentQueue(const QString& name)
 {
     m_current = name;
@@ -235,7 +245,9 @@ void QueueList::onListed(const QueueListResult& result)
     }
     // Update rows in place so the selection and the scroll position stay.
     QSet<QString> seen;
+    bool anyNode = false;
     for (const auto& q : result.queues) {
+        anyNode = anyNode || !q.node.isEmpty();
         seen.insert(q.name);
         const auto matches = m_model->findItems(q.name, Qt::MatchExactly, 0);
         const qint64 values[] = {q.pending, q.dueNow, q.active, q.dead};
@@ -245,6 +257,9 @@ void QueueList::onListed(const QueueListResult& result)
             QList<QStandardItem*> row{name};
             for (qint64 v : values)
                 row.append(numberItem(v));
+            auto* node = new QStandardItem(q.node);
+            node->setEditable(false);
+            row.append(node);
             m_model->appendRow(row);
         } else {
             const int r = matches.first()->row();
@@ -252,8 +267,10 @@ void QueueList::onListed(const QueueListResult& result)
                 m_model->item(r, c + 1)->setData(values[c] < 0 ? QVariant(QStringLiteral("?"))
                                                                : QVariant(values[c]),
                                                  Qt::DisplayRole);
+            m_model->item(r, kNodeColumn)->setText(q.node);
         }
     }
+    m_view->setColumnHidden(kNodeColumn, !anyNode);
     for (int r = m_model->rowCount() - 1; r >= 0; --r)
         if (!seen.contains(m_model->item(r, 0)->text()))
             m_model->removeRow(r);

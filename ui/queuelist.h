@@ -34,6 +34,9 @@ public:
     // Plain sorted sets found by the last discovery, as "key" (unit, size in the view).
     QStringList plainKeys() const;
     QTableView* plainView() const { return m_plainView; }
+    QTableView* view() const { return m_view; }
+    // The node shown for a queue (on a cluster), empty when none.
+    QString nodeOf(const QString& name) const;
     QLineEdit* filter() const { return m_filter; }
 
 signals:

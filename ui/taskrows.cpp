@@ -93,4 +93,32 @@ QList<IdOutcome> TaskRows::outcomes(const std::vector<delayq::IdResult>& results
     return out;
 }
 
+QList<ServerNodeRow> TaskRows::clusterNodes(const std::vector<delayq::ClusterNodeInfo>& nodes)
+{
+    std::vector<const delayq::ClusterNodeInfo*> masters;
+    for (const auto& n : nodes)
+        if (n.master)
+            masters.push_back(&n);
+    auto firstSlot = [](const delayq::ClusterNodeInfo* n) {
+        return n->slotRanges.empty() ? 1 << 20 : n->slotRanges.front().first;
+    };
+    std::sort(masters.begin(), masters.end(),
+              [&](auto* a, auto* b) { return firstSlot(a) < firstSlot(b); });
+    QList<ServerNodeRow> rows;
+    for (const auto* m : masters) {
+        ServerNodeRow row{text(m->address), true, {}, {}, 0, m->reachable};
+        for (const auto& [from, to] : m->slotRanges) {
+            row.slotRanges +=
+                (row.slotRanges.isEmpty() ? QString() : QStringLiteral(", ")) +
+                (from == to ? QString::number(from) : QStringLiteral("%1-%2").arg(from).arg(to));
+            row.slotCount += to - from + 1;
+        }
+        rows.append(row);
+        for (const auto& r : nodes)
+            if (!r.master && r.masterId == m->id)
+                rows.append({text(r.address), false, text(m->address), {}, 0, r.reachable});
+    }
+    return rows;
+}
+
 } // namespace delayq::ui

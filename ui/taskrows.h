@@ -1,6 +1,7 @@
 #pragma once
 
 #include "admintypes.h"
+#include <delayq/clusternodeinfo.h>
 #include <delayq/plainqueue.h>
 #include <delayq/task.h>
 
@@ -29,6 +30,8 @@ public:
     // Ids (or plain members) as the bytes Redis holds.
     static std::vector<std::string> ids(const QStringList& ids);
     static QList<IdOutcome> outcomes(const std::vector<delayq::IdResult>& results);
+    // Masters first (by their first slot), each followed by its replicas.
+    static QList<ServerNodeRow> clusterNodes(const std::vector<delayq::ClusterNodeInfo>& nodes);
 };
 
 } // namespace delayq::ui

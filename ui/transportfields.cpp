@@ -17,19 +17,40 @@ namespace {
 
 constexpr int kSingleServer = 0;
 constexpr int kSentinel = 1;
+constexpr int kCluster = 2;
 
-// The rest of the URL kept, the form switched: the first sentinel's host becomes the server,
-// or the server's host the first sentinel (default ports: the user adds the others).
-void switchMode(delayq::ConnectionOptions& o, bool sentinel)
+int modeOf(const delayq::ConnectionOptions& o)
 {
-    if (sentinel && !o.sentinel.enabled()) {
-        o.sentinel.nodes = {{o.unixSocket.empty() ? o.host : std::string("127.0.0.1"), 26379}};
+    return o.sentinel.enabled() ? kSentinel : o.cluster.enabled() ? kCluster : kSingleServer;
+}
+
+// The rest of the URL kept, the form switched: the host of the first sentinel or node becomes
+// the server, or the server's the first sentinel or node (default ports: the user adds the
+// others).
+void switchMode(delayq::ConnectionOptions& o, int mode)
+{
+    if (mode == modeOf(o))
+        return;
+    std::string host = o.unixSocket.empty() ? o.host : std::string("127.0.0.1");
+    int port = o.port;
+    if (o.sentinel.enabled()) {
+        host = o.sentinel.nodes.front().host;
+        port = 6379;
+    } else if (o.cluster.enabled()) {
+        host = o.cluster.seeds.front().host;
+        port = o.cluster.seeds.front().port;
+    }
+    o.unixSocket.clear();
+    o.sentinel = {};
+    o.cluster = {};
+    o.host = host;
+    o.port = port;
+    if (mode == kSentinel) {
+        o.sentinel.nodes = {{host, 26379}};
         o.sentinel.masterName = "mymaster";
-        o.unixSocket.clear();
-    } else if (!sentinel && o.sentinel.enabled()) {
-        o.host = o.sentinel.nodes.front().host;
-        o.port = 6379;
-        o.sentinel = {};
+    } else if (mode == kCluster) {
+        o.cluster.seeds = {{host, port}};
+        o.db = 0; // a cluster has only database 0
     }
 }
 
@@ -42,8 +63,11 @@ TransportFields::TransportFields(QWidget* parent) : QWidget(parent)
     m_mode = new QComboBox(this);
     m_mode->addItem(tr("Single server"));
     m_mode->addItem(tr("Sentinel group (redis+sentinel://)"));
+    m_mode->addItem(tr("Redis Cluster (redis+cluster://)"));
     m_mode->setToolTip(tr("Through Sentinel the URL lists the sentinels and the master's name: "
-                          "redis+sentinel://s1:26379,s2:26379/mymaster/0"));
+                          "redis+sentinel://s1:26379,s2:26379/mymaster/0. A cluster lists a few "
+                          "of its nodes: redis+cluster://n1:7001,n2:7002 (a redis:// URL to "
+                          "any node of a cluster works too)."));
     m_sentinelPassword = new QLineEdit(this);
     m_sentinelPassword->setEchoMode(QLineEdit::Password);
     m_sentinelPassword->setPlaceholderText(
@@ -78,7 +102,7 @@ void TransportFields::showUrl(const QString& url)
         return;
     }
     const QSignalBlocker block(m_mode);
-    m_mode->setCurrentIndex(o.sentinel.enabled() ? kSentinel : kSingleServer);
+    m_mode->setCurrentIndex(modeOf(o));
     m_tls->showOptions(o.tls);
     updateRows();
 }
@@ -91,7 +115,7 @@ QString TransportFields::applyTo(const QString& url) const
     } catch (const delayq::Error&) {
         return {};
     }
-    switchMode(o, m_mode->currentIndex() == kSentinel);
+    switchMode(o, m_mode->currentIndex());
     o.tls = m_tls->options();
     return QString::fromStdString(o.urlWithoutPassword());
 }

@@ -383,6 +383,7 @@ private slots:
                                   << false;
         QTest::newRow("sentinel over tls") << "rediss+sentinel://s1/mymaster?ca=/etc/ca.pem" << 1
                                            << true << "/etc/ca.pem" << false;
+        QTest::newRow("cluster") << "redis+cluster://n1:7001,n2:7002/" << 2 << false << "" << false;
     }
     void connectionFieldsFollowTheUrl()
     {
@@ -422,6 +423,10 @@ private slots:
         emit transport->modeBox()->activated(0);
         QCOMPARE(dialog.urlEdit()->text(),
                  QStringLiteral("rediss://db.internal:6379/2?ca=/etc/ca.pem"));
+        transport->modeBox()->setCurrentIndex(2);
+        emit transport->modeBox()->activated(2);
+        QCOMPARE(dialog.urlEdit()->text(),
+                 QStringLiteral("rediss+cluster://db.internal:6379/?ca=/etc/ca.pem"));
     }
 
     // A file named in the TLS fields must be there and readable; a certificate needs its key.

@@ -1,18 +1,27 @@
 #include "adminclient.h"
+#include "clustergroup.h"
 #include "connectionstatus.h"
 #include "mainwindow.h"
+#include "queuelist.h"
 #include "sentinelgroup.h"
+#include "serverview.h"
 #include "taskmodel.h"
 #include "tasktable.h"
 #include "tasktabs.h"
 #include "testcertificates.h"
 #include "workerdock.h"
 #include <delayq/connection.h>
+#include <delayq/keys.h>
 #include <delayq/queue.h>
 
+#include <QLabel>
+#include <QMap>
 #include <QPlainTextEdit>
+#include <QSet>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTableView>
+#include <QTableWidget>
 #include <QTest>
 
 #include <memory>
@@ -20,8 +29,9 @@
 using namespace delayq::ui;
 
 // The window on the deployments operators run: through Sentinel it names the master, follows
-// a failover by itself (with a line in its log) and keeps refreshing; over TLS it shows the
-// version and cipher, and a loud badge while certificates are not checked.
+// a failover by itself (with a line in its log) and keeps refreshing; on a cluster it names
+// each queue's node and lists the nodes; over TLS it shows the version and cipher, and a loud
+// badge while certificates are not checked.
 class TestWindowTopology : public QObject
 {
     Q_OBJECT
@@ -66,6 +76,48 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(pending->total(), 2, 10000);
     }
 
+    // On a cluster: the status bar counts the masters, the queue list names each queue's node,
+    // a queue opens on each master, and the Server view lists the nodes with their slots.
+    void clusterShowsItsNodes()
+    {
+        ClusterGroup cluster;
+        QVERIFY2(cluster.start(), qPrintable(cluster.errorString()));
+        const std::string url = cluster.url();
+        const QMap<QString, QString> nodeOf = queuesOnEachMaster(url);
+        QCOMPARE(nodeOf.size(), 3);
+        MainWindow window;
+        window.show();
+        connectTo(window, QString::fromStdString(url));
+        QTRY_VERIFY2_WITH_TIMEOUT(status(window).contains(QStringLiteral("cluster: 3 masters")),
+                                  qPrintable(status(window)), 5000);
+        for (auto it = nodeOf.cbegin(); it != nodeOf.cend(); ++it)
+            QTRY_COMPARE_WITH_TIMEOUT(window.queueList()->nodeOf(it.key()), it.value(), 5000);
+        QVERIFY(!window.queueList()->view()->isColumnHidden(5));
+        for (const QString& queue : nodeOf.keys()) {
+            QSignalSpy loaded(&window, &MainWindow::queueLoaded);
+            window.openQueue(queue);
+            QVERIFY(loaded.wait(10000));
+            QTRY_COMPARE(window.tabs()->table(TaskSetKind::Pending)->model()->total(), 1);
+        }
+        ServerView* server = window.showServer();
+        QSignalSpy shown(server, &ServerView::loaded);
+        QVERIFY(shown.wait(5000));
+        QCOMPARE(server->table()->rowCount(), 6);
+        int masters = 0;
+        int slotTotal = 0;
+        for (int r = 0; r < 6; ++r) {
+            if (server->table()->item(r, 1)->text() != QLatin1String("master"))
+                continue;
+            ++masters;
+            const QString cell = server->table()->item(r, 3)->text();
+            slotTotal += cell.section(QLatin1Char('('), 1).section(QLatin1Char(' '), 0, 0).toInt();
+        }
+        QCOMPARE(masters, 3);
+        QCOMPARE(slotTotal, 16384);
+        QVERIFY2(server->summary()->text().contains(QStringLiteral("3 masters")),
+                 qPrintable(server->summary()->text()));
+    }
+
     void tlsShowsItsStateInTheStatusBar_data()
     {
         QTest::addColumn<QString>("query");
@@ -93,6 +145,27 @@ private slots:
     }
 
 private:
+    // A queue on each master (one task each), by the node the core says holds its slot.
+    static QMap<QString, QString> queuesOnEachMaster(const std::string& url)
+    {
+        delayq::Connection connection(delayq::ConnectionOptions::fromUrl(url));
+        connection.connect();
+        QMap<QString, QString> nodeOf;
+        QSet<QString> nodes;
+        for (int i = 0; i < 64 && nodes.size() < 3; ++i) {
+            const std::string name = "orders-" + std::to_string(i);
+            const QString node =
+                QString::fromStdString(connection.nodeForKey(delayq::Keys("dq", name).pending()));
+            if (nodes.contains(node))
+                continue;
+            nodes.insert(node);
+            nodeOf.insert(QString::fromStdString(name), node);
+            delayq::PushRequest r;
+            r.delayMs = 3600000;
+            delayq::Queue(connection, name).push(r);
+        }
+        return nodeOf;
+    }
     static void pushTask(const std::string& url, const std::string& id)
     {
         delayq::Connection connection(delayq::ConnectionOptions::fromUrl(url));
