@@ -190,6 +190,10 @@ void MainWindow::buildDocks()
     });
     resizeDocks({timeline}, {260}, Qt::Vertical);
     resizeDocks({queues}, {270}, Qt::Horizontal);
+    // On a cluster the list names each queue's node: room for it without squeezing the names.
+    connect(m_queues, &QueueList::nodeColumnShown, this, [this, queues](bool shown) {
+        resizeDocks({queues}, {shown ? 420 : 270}, Qt::Horizontal);
+    });
 }
 
 void MainWindow::buildToolBar()

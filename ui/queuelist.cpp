@@ -254,6 +254,8 @@ void QueueList::onListed(const QueueListResult& result)
         if (matches.isEmpty()) {
             auto* name = new QStandardItem(q.name);
             name->setEditable(false);
+            if (!q.node.isEmpty())
+                name->setToolTip(tr("%1 is on %2").arg(q.name, q.node));
             QList<QStandardItem*> row{name};
             for (qint64 v : values)
                 row.append(numberItem(v));
@@ -268,9 +270,16 @@ void QueueList::onListed(const QueueListResult& result)
                                                                : QVariant(values[c]),
                                                  Qt::DisplayRole);
             m_model->item(r, kNodeColumn)->setText(q.node);
+            m_model->item(r, 0)->setToolTip(
+                q.node.isEmpty() ? QString() : tr("%1 is on %2").arg(q.name, q.node));
         }
     }
-    m_view->setColumnHidden(kNodeColumn, !anyNode);
+    if (m_view->isColumnHidden(kNodeColumn) == anyNode) {
+        m_view->setColumnHidden(kNodeColumn, !anyNode);
+        if (anyNode)
+            m_view->resizeColumnToContents(kNodeColumn);
+        emit nodeColumnShown(anyNode);
+    }
     for (int r = m_model->rowCount() - 1; r >= 0; --r)
         if (!seen.contains(m_model->item(r, 0)->text()))
             m_model->removeRow(r);

@@ -42,6 +42,8 @@ public:
 signals:
     void queueOpened(const QString& name);
     void listed();
+    // The Node column appeared (a cluster) or went: the list wants more or less room.
+    void nodeColumnShown(bool shown);
     void plainKeysListed();
     // unit: "ms" | "s", as detected from the scores.
     void plainKeyOpened(const QString& key, const QString& unit);
