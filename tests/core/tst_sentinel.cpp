@@ -73,8 +73,6 @@ private slots:
     void unknownMasterName();
     void allSentinelsUnreachable();
     void wrongSentinelPassword();
-    void malformedUrls_data();
-    void malformedUrls();
     void tlsToPlainSentinelsIsRefused();
     void leavesAMasterThatAnswersReadOnly();
     void followsManualFailover();
@@ -191,30 +189,6 @@ void TestSentinel::wrongSentinelPassword()
     QVERIFY2(message.contains("no sentinel of") && message.contains("authentication"),
              error->what());
     QVERIFY2(!message.contains("Hunter2"), error->what());
-}
-
-void TestSentinel::malformedUrls_data()
-{
-    QTest::addColumn<QString>("url");
-    QTest::addColumn<QString>("mentions");
-    QTest::newRow("no nodes") << "redis+sentinel:///mymaster"
-                              << "no sentinel";
-    QTest::newRow("no master") << "redis+sentinel://127.0.0.1:26379"
-                               << "master name";
-    QTest::newRow("bad port") << "redis+sentinel://127.0.0.1:26379,127.0.0.1:x/m"
-                              << "port of sentinel 2";
-    QTest::newRow("unknown key") << "redis+sentinel://h/m?timeout=1"
-                                 << "unknown parameter 'timeout'";
-}
-
-void TestSentinel::malformedUrls()
-{
-    QFETCH(QString, url);
-    QFETCH(QString, mentions);
-    const auto error = errorOf([&] { ConnectionOptions::fromUrl(url.toStdString()); });
-    QVERIFY(error);
-    QCOMPARE(error->code(), ErrorCode::InvalidArgument);
-    QVERIFY2(QString(error->what()).contains(mentions), error->what());
 }
 
 void TestSentinel::tlsToPlainSentinelsIsRefused()
