@@ -258,6 +258,29 @@ long long Bench::paced(const std::function<void(long long, long long)>& push)
     return total;
 }
 
+long long Bench::wakeListeners(delayq::Connection& conn, const std::string& channel)
+{
+    const std::vector<std::string> numsub = {"PUBSUB", "NUMSUB", channel};
+    auto count = [](const delayq::Reply& r) {
+        return r.elements.size() == 2 ? r.elements[1].toInteger(0) : 0;
+    };
+    if (!conn.isCluster())
+        return count(conn.command(numsub));
+    // A cluster counts a subscriber only on the node it subscribed to, which may be any
+    // node, replicas included (the wake messages are broadcast).
+    long long listeners = 0;
+    for (const auto& node : conn.clusterNodes()) {
+        if (!node.reachable)
+            continue;
+        try {
+            listeners += count(conn.pipelineOn(node.address, {numsub})[0]);
+        } catch (const delayq::Error&) {
+            // A node this process cannot reach has no listener of ours.
+        }
+    }
+    return listeners;
+}
+
 LatenessFigures Bench::oursLateness()
 {
     m_progress("lateness, delayq: " + std::to_string(m_settings.rate) + " tasks/s for " +
@@ -282,12 +305,8 @@ LatenessFigures Bench::oursLateness()
     delayq::Connection conn(m_options);
     delayq::Queue queue(conn, "late", m_prefix);
     // Let the threads connect and subscribe before the clock starts.
-    for (int i = 0; i < 100; ++i) {
-        auto r = conn.command({"PUBSUB", "NUMSUB", queue.keys().wake()});
-        if (r.elements.size() == 2 && r.elements[1].toInteger() > 0)
-            break;
+    for (int i = 0; i < 100 && wakeListeners(conn, queue.keys().wake()) == 0; ++i)
         std::this_thread::sleep_for(20ms);
-    }
     const long long total = paced([&](long long i, long long delay) {
         delayq::PushRequest r;
         r.payload = payload(i);

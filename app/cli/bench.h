@@ -82,6 +82,8 @@ private:
     double pushBatched();
     double pushSingle();
     double claimAck();
+    // How many connections listen on a wake channel, on every node of a cluster.
+    static long long wakeListeners(delayq::Connection& conn, const std::string& channel);
     LatenessFigures oursLateness();
     double seedThroughput(SeedDesign& design);
     LatenessFigures seedLateness(SeedDesign& design);
