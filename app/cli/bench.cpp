@@ -2,6 +2,7 @@
 
 #include <delayq/connection.h>
 #include <delayq/error.h>
+#include <delayq/keys.h>
 #include <delayq/queue.h>
 #include <delayq/taskid.h>
 #include <delayq/worker.h>
@@ -9,6 +10,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -52,6 +55,12 @@ long long dueDelay(long long i)
     return i % 2 == 0 ? 0 : 100 + (i * 37) % 400;
 }
 
+// The part of `total` that the index-th of `parts` gets: the first total % parts get one more.
+long long share(long long total, int parts, int index)
+{
+    return total / parts + (index < total % parts ? 1 : 0);
+}
+
 } // namespace
 
 Bench::Bench(delayq::ConnectionOptions options, BenchSettings settings,
@@ -76,6 +85,7 @@ BenchFigures Bench::run()
     {
         delayq::Connection conn(m_options);
         f.server = m_options.displayUrl() + " (Redis " + conn.serverVersion() + ")";
+        placeQueues(conn, f);
     }
     m_progress("keys under the prefix " + m_prefix + " (deleted at the end)");
     f.pushBatchedPerSecond = pushBatched();
@@ -99,67 +109,141 @@ BenchFigures Bench::run()
     return f;
 }
 
+void Bench::placeQueues(delayq::Connection& conn, BenchFigures& f)
+{
+    f.masters = static_cast<int>(conn.masters().size());
+    const int n = m_settings.queues;
+    const std::vector<std::string> claimNames =
+        n == 1 ? std::vector<std::string>{"claim"} : pickNames(conn, "bench");
+    m_singleQueues = n == 1 ? std::vector<std::string>{"single"} : pickNames(conn, "single");
+    // --threads is the total, split over the queues; every queue needs one to be drained.
+    m_claimQueues.clear();
+    for (int q = 0; q < n; ++q) {
+        BenchQueue b;
+        b.name = claimNames[q];
+        b.node = conn.nodeForKey(delayq::Keys(m_prefix, b.name).pending());
+        b.threads = std::max<int>(1, static_cast<int>(share(m_settings.threads, n, q)));
+        b.tasks = share(m_settings.tasks, n, q);
+        m_claimQueues.push_back(b);
+    }
+    f.queues = m_claimQueues;
+}
+
+std::vector<std::string> Bench::pickNames(delayq::Connection& conn, const std::string& stem)
+{
+    // Each name goes to a master holding the fewest so far: with no more queues than
+    // masters, one queue a master, so the claim+ack phase crosses the cluster's routing.
+    std::map<std::string, int> load;
+    for (const std::string& m : conn.masters())
+        load[m] = 0;
+    std::vector<std::string> names;
+    int next = 0;
+    for (int q = 0; q < m_settings.queues; ++q) {
+        int least = load.empty() ? 0 : load.begin()->second;
+        for (const auto& [node, count] : load)
+            least = std::min(least, count);
+        std::string name = stem + "-" + std::to_string(next);
+        // 16384 slots over a few masters: a free one turns up within a few tries.
+        for (int tries = 0; tries < 10000; ++tries) {
+            name = stem + "-" + std::to_string(next++);
+            const std::string node = conn.nodeForKey(delayq::Keys(m_prefix, name).pending());
+            if (load[node] == least) {
+                ++load[node];
+                break;
+            }
+        }
+        names.push_back(name);
+    }
+    return names;
+}
+
 double Bench::pushBatched()
 {
-    m_progress("push, batched: " + std::to_string(m_settings.tasks) + " tasks");
+    m_progress("push, batched: " + std::to_string(m_settings.tasks) + " tasks" +
+               (m_claimQueues.size() > 1
+                    ? " over " + std::to_string(m_claimQueues.size()) + " queues"
+                    : std::string()));
     delayq::Connection conn(m_options);
-    delayq::Queue queue(conn, "claim", m_prefix);
     std::vector<delayq::PushRequest> batch;
+    long long pushed = 0;
     const auto start = Clock::now();
-    for (long long done = 0; done < m_settings.tasks;) {
-        const long long n = std::min<long long>(10000, m_settings.tasks - done);
-        batch.clear();
-        for (long long i = 0; i < n; ++i) {
-            delayq::PushRequest r;
-            r.payload = payload(done + i);
-            batch.push_back(std::move(r));
+    for (const BenchQueue& b : m_claimQueues) {
+        delayq::Queue queue(conn, b.name, m_prefix);
+        for (long long done = 0; done < b.tasks;) {
+            const long long n = std::min<long long>(10000, b.tasks - done);
+            batch.clear();
+            for (long long i = 0; i < n; ++i) {
+                delayq::PushRequest r;
+                r.payload = payload(pushed + i);
+                batch.push_back(std::move(r));
+            }
+            queue.pushBatch(batch);
+            done += n;
+            pushed += n;
         }
-        queue.pushBatch(batch);
-        done += n;
     }
     return static_cast<double>(m_settings.tasks) / secondsSince(start);
 }
 
 double Bench::pushSingle()
 {
-    m_progress("push, one by one: " + std::to_string(m_settings.singleTasks) + " tasks");
+    m_progress("push, one by one: " + std::to_string(m_settings.singleTasks) + " tasks" +
+               (m_singleQueues.size() > 1
+                    ? " over " + std::to_string(m_singleQueues.size()) + " queues"
+                    : std::string()));
     delayq::Connection conn(m_options);
-    delayq::Queue queue(conn, "single", m_prefix);
+    std::vector<delayq::Queue> queues;
+    for (const std::string& name : m_singleQueues)
+        queues.emplace_back(conn, name, m_prefix);
     const auto start = Clock::now();
     for (long long i = 0; i < m_settings.singleTasks; ++i) {
         delayq::PushRequest r;
         r.payload = payload(i);
         r.delayMs = 3600'000; // never claimed: only the push is measured
-        queue.push(r);
+        queues[static_cast<size_t>(i) % queues.size()].push(r);
     }
     return static_cast<double>(m_settings.singleTasks) / secondsSince(start);
 }
 
 double Bench::claimAck()
 {
+    int threads = 0;
+    for (const BenchQueue& b : m_claimQueues)
+        threads += b.threads;
     m_progress("claim+ack: " + std::to_string(m_settings.tasks) + " tasks, " +
-               std::to_string(m_settings.threads) + " threads, batch " +
-               std::to_string(m_settings.batch));
-    delayq::WorkerOptions o;
-    o.connection = m_options;
-    o.queue = "claim";
-    o.prefix = m_prefix;
-    o.concurrency = m_settings.threads;
-    o.batch = m_settings.batch;
-    o.untilEmpty = true;
-    delayq::Worker worker(o,
-                          [](const delayq::ClaimedTask&) { return delayq::HandlerResult::ack(); });
-    const auto start = Clock::now();
-    worker.start();
-    while (!worker.wait(100ms)) {
+               std::to_string(threads) + " threads, batch " + std::to_string(m_settings.batch) +
+               (m_claimQueues.size() > 1 ? ", " + std::to_string(m_claimQueues.size()) + " queues"
+                                         : std::string()));
+    // One worker a queue, with its share of the threads: each thread talks to one master,
+    // as a worker of one queue does, so the cluster adds its routing and nothing else.
+    std::vector<std::unique_ptr<delayq::Worker>> workers;
+    for (const BenchQueue& b : m_claimQueues) {
+        delayq::WorkerOptions o;
+        o.connection = m_options;
+        o.queue = b.name;
+        o.prefix = m_prefix;
+        o.concurrency = b.threads;
+        o.batch = m_settings.batch;
+        o.untilEmpty = true;
+        workers.push_back(std::make_unique<delayq::Worker>(
+            o, [](const delayq::ClaimedTask&) { return delayq::HandlerResult::ack(); }));
     }
+    const auto start = Clock::now();
+    for (auto& w : workers)
+        w->start();
+    for (auto& w : workers)
+        while (!w->wait(100ms)) {
+        }
     const double seconds = secondsSince(start);
-    worker.stop();
-    const auto c = worker.counters();
-    if (c.acked != m_settings.tasks)
-        m_progress("warning: " + std::to_string(c.acked) + " of " +
-                   std::to_string(m_settings.tasks) + " tasks acked");
-    return static_cast<double>(c.acked) / seconds;
+    long long acked = 0;
+    for (auto& w : workers) {
+        w->stop();
+        acked += w->counters().acked;
+    }
+    if (acked != m_settings.tasks)
+        m_progress("warning: " + std::to_string(acked) + " of " + std::to_string(m_settings.tasks) +
+                   " tasks acked");
+    return static_cast<double>(acked) / seconds;
 }
 
 long long Bench::paced(const std::function<void(long long, long long)>& push)
@@ -172,6 +256,29 @@ long long Bench::paced(const std::function<void(long long, long long)>& push)
         push(i, dueDelay(i));
     }
     return total;
+}
+
+long long Bench::wakeListeners(delayq::Connection& conn, const std::string& channel)
+{
+    const std::vector<std::string> numsub = {"PUBSUB", "NUMSUB", channel};
+    auto count = [](const delayq::Reply& r) {
+        return r.elements.size() == 2 ? r.elements[1].toInteger(0) : 0;
+    };
+    if (!conn.isCluster())
+        return count(conn.command(numsub));
+    // A cluster counts a subscriber only on the node it subscribed to, which may be any
+    // node, replicas included (the wake messages are broadcast).
+    long long listeners = 0;
+    for (const auto& node : conn.clusterNodes()) {
+        if (!node.reachable)
+            continue;
+        try {
+            listeners += count(conn.pipelineOn(node.address, {numsub})[0]);
+        } catch (const delayq::Error&) {
+            // A node this process cannot reach has no listener of ours.
+        }
+    }
+    return listeners;
 }
 
 LatenessFigures Bench::oursLateness()
@@ -198,12 +305,8 @@ LatenessFigures Bench::oursLateness()
     delayq::Connection conn(m_options);
     delayq::Queue queue(conn, "late", m_prefix);
     // Let the threads connect and subscribe before the clock starts.
-    for (int i = 0; i < 100; ++i) {
-        auto r = conn.command({"PUBSUB", "NUMSUB", queue.keys().wake()});
-        if (r.elements.size() == 2 && r.elements[1].toInteger() > 0)
-            break;
+    for (int i = 0; i < 100 && wakeListeners(conn, queue.keys().wake()) == 0; ++i)
         std::this_thread::sleep_for(20ms);
-    }
     const long long total = paced([&](long long i, long long delay) {
         delayq::PushRequest r;
         r.payload = payload(i);

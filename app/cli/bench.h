@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+namespace delayq {
+class Connection;
+}
+
 namespace cli {
 
 struct BenchSettings
@@ -20,6 +24,16 @@ struct BenchSettings
     long long durationMs = 3000; // of each lateness phase
     long long seedTasks = 5000;  // claim throughput of each seed design
     bool seeds = true;
+    int queues = 1; // the push and claim+ack phases spread over this many queues
+};
+
+// One queue of the push and claim+ack phases: where it lives and who drains it.
+struct BenchQueue
+{
+    std::string name;
+    std::string node; // host:port of its master (the server itself off a cluster)
+    int threads = 1;  // of the claim+ack phase
+    long long tasks = 0;
 };
 
 struct LatenessFigures
@@ -44,6 +58,8 @@ struct BenchFigures
     double pushSinglePerSecond = 0;
     DesignFigures ours;
     std::vector<DesignFigures> seeds;
+    std::vector<BenchQueue> queues; // of the claim+ack phase
+    int masters = 1;
     double seconds = 0;
 };
 
@@ -59,9 +75,15 @@ public:
     BenchFigures run();
 
 private:
+    // Names the queues of the push and claim+ack phases ("claim" and "single" when there is
+    // one of each); on a cluster each new one goes to the master holding the fewest.
+    void placeQueues(delayq::Connection& conn, BenchFigures& f);
+    std::vector<std::string> pickNames(delayq::Connection& conn, const std::string& stem);
     double pushBatched();
     double pushSingle();
     double claimAck();
+    // How many connections listen on a wake channel, on every node of a cluster.
+    static long long wakeListeners(delayq::Connection& conn, const std::string& channel);
     LatenessFigures oursLateness();
     double seedThroughput(SeedDesign& design);
     LatenessFigures seedLateness(SeedDesign& design);
@@ -73,6 +95,8 @@ private:
     BenchSettings m_settings;
     std::function<void(const std::string&)> m_progress;
     std::string m_prefix;
+    std::vector<BenchQueue> m_claimQueues;
+    std::vector<std::string> m_singleQueues;
 };
 
 } // namespace cli

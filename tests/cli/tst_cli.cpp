@@ -95,6 +95,10 @@ private slots:
         QTest::newRow("read-only push")
             << QStringList{"--read-only", "push", "mail", "x"} << 1 << "read-only";
         QTest::newRow("bench on a non-empty db") << QStringList{"bench"} << 1 << "--force";
+        QTest::newRow("bench with no queue")
+            << QStringList{"bench", "--queues", "0"} << 2 << "--queues must be a whole number";
+        QTest::newRow("bench with 17 queues")
+            << QStringList{"bench", "--queues", "17"} << 2 << "from 1 to 16";
         QTest::newRow("unreachable")
             << QStringList{"ls", "mail", "--url", "redis://127.0.0.1:1"} << 3 << "cannot connect";
         QTest::newRow("wrong password")
@@ -238,6 +242,30 @@ private slots:
         QCOMPARE(o.value("seeds").toArray().size(), 2);
         QCOMPARE(o.value("ratios").toArray().size(), 2);
         // It cleans up after itself.
+        QCOMPARE(m_server.cli({"DBSIZE"}).trimmed(), QByteArray("0"));
+    }
+
+    // --queues 3 on one server: three queues on that server, the default 2 threads raised to
+    // one a queue, the tasks split over them.
+    void benchSpreadsQueues()
+    {
+        const CliRun r =
+            delayq({"bench", "--json", "--queues", "3", "--tasks", "600", "--single-tasks", "30",
+                    "--duration", "100ms", "--rate", "200", "--skip-seeds"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = json(r).object();
+        QCOMPARE(o.value("settings").toObject().value("queues").toInt(), 3);
+        QCOMPARE(o.value("masters").toInt(), 1);
+        const QJsonArray queues = o.value("queues").toArray();
+        QCOMPARE(queues.size(), 3);
+        for (int i = 0; i < 3; ++i) {
+            const QJsonObject q = queues[i].toObject();
+            QCOMPARE(q.value("name").toString(), QStringLiteral("bench-%1").arg(i));
+            QCOMPARE(q.value("node").toString(), queues[0].toObject().value("node").toString());
+            QCOMPARE(q.value("threads").toInt(), 1);
+            QCOMPARE(q.value("tasks").toInt(), 200);
+        }
+        QVERIFY(o.value("ours").toObject().value("claim_per_s").toDouble() > 0);
         QCOMPARE(m_server.cli({"DBSIZE"}).trimmed(), QByteArray("0"));
     }
 

@@ -1,6 +1,8 @@
 #include "clirunner.h"
 #include "clustergroup.h"
 
+#include <QJsonArray>
+#include <QSet>
 #include <QStandardPaths>
 #include <QTest>
 
@@ -74,6 +76,40 @@ private slots:
         QCOMPARE(r.exitCode, 0);
         r = cli.run({"stats", m_queues[2].first, "--json"});
         QVERIFY2(r.out.contains("\"pending\":0"), r.out.constData());
+    }
+
+    // bench --queues 3 puts one queue on each master and says which (--force: the tests
+    // above left keys), and leaves none of its keys behind.
+    void benchQueuesOnEveryMaster()
+    {
+        const CliRun r = CliRunner(m_group.url())
+                             .run({"bench", "--force", "--json", "--queues", "3", "--tasks", "600",
+                                   "--single-tasks", "30", "--duration", "100ms", "--rate", "200",
+                                   "--skip-seeds"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = json(r).object();
+        QCOMPARE(o.value("masters").toInt(), 3);
+        QSet<QString> names;
+        QSet<QString> nodes;
+        for (const QJsonValue& v : o.value("queues").toArray()) {
+            names.insert(v.toObject().value("name").toString());
+            nodes.insert(v.toObject().value("node").toString());
+        }
+        QCOMPARE(names.size(), 3);
+        QSet<QString> masters;
+        for (int m : m_group.masters())
+            masters.insert(QString::fromStdString(m_group.address(m)));
+        QCOMPARE(nodes, masters);
+        QVERIFY(o.value("ours").toObject().value("claim_per_s").toDouble() > 0);
+        for (int m : m_group.masters())
+            QCOMPARE(m_group.node(m).cli({"KEYS", "dqbench-*"}).trimmed(), QByteArray());
+
+        for (const char* n : {"0", "17"}) {
+            const CliRun bad = CliRunner(m_group.url()).run({"bench", "--queues", n});
+            QCOMPARE(bad.exitCode, 2);
+            QVERIFY2(bad.err.contains("--queues must be a whole number from 1 to 16"),
+                     bad.err.constData());
+        }
     }
 
     void refusals()
