@@ -362,9 +362,15 @@ std::vector<ClusterNodeInfo> ClusterRouter::nodes()
             }
             std::vector<ClusterNodeInfo> out;
             std::istringstream in(reply.str);
-            for (std::string line; std::getline(in, line);)
-                if (!line.empty())
-                    out.push_back(parseNodeLine(line));
+            for (std::string line; std::getline(in, line);) {
+                if (line.empty())
+                    continue;
+                out.push_back(parseNodeLine(line));
+                // A node that never met another lists itself as ":port", with no host: it is
+                // the one that answered, at the host we reached it by.
+                if (std::string& a = out.back().address; !a.empty() && a[0] == ':')
+                    a = address.substr(0, address.rfind(':')) + a;
+            }
             std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
                 return a.master != b.master ? a.master : a.address < b.address;
             });

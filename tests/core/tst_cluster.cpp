@@ -4,6 +4,7 @@
 #include "testcertificates.h"
 #include <delayq/connection.h>
 #include <delayq/error.h>
+#include <delayq/keys.h>
 #include <delayq/plainqueue.h>
 #include <delayq/queue.h>
 #include <delayq/subscriber.h>
@@ -72,6 +73,7 @@ private slots:
     void wrongPassword();
     void notAClusterNode();
     void uncoveredSlots();
+    void oneNodeClusterNamesItselfAndWakes();
     void workerFollowsReshard();
     void workerFollowsFailover(); // last: it leaves one master dead
 
@@ -477,6 +479,28 @@ void TestCluster::uncoveredSlots()
     QCOMPARE(error->code(), ErrorCode::Connection);
     QVERIFY2(QString(error->what()).contains("CLUSTERDOWN"), error->what());
     QVERIFY2(timer.elapsed() < 3000, qPrintable(QString::number(timer.elapsed())));
+}
+
+void TestCluster::oneNodeClusterNamesItselfAndWakes()
+{
+    // A node that never met another lists itself as ":port" in CLUSTER NODES, with no host:
+    // the node list must still name it, and a worker's wake subscription must reach it.
+    RedisServer lone;
+    QVERIFY2(lone.start({"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+                         "--cluster-port", QString::number(closedPort())}),
+             qPrintable(lone.errorString()));
+    lone.cli({"CLUSTER", "ADDSLOTSRANGE", "0", "16383"});
+    QTRY_VERIFY(lone.cli({"CLUSTER", "INFO"}).contains("cluster_state:ok"));
+    const auto options =
+        ConnectionOptions::fromUrl("redis+cluster://127.0.0.1:" + std::to_string(lone.port()));
+    Connection connection(options);
+    const auto nodes = connection.clusterNodes();
+    QCOMPARE(nodes.size(), size_t(1));
+    QCOMPARE(nodes.front().address, "127.0.0.1:" + std::to_string(lone.port()));
+    Subscriber subscriber(options);
+    subscriber.subscribe(Keys("dq", "solo").wake());
+    Queue(connection, "solo").push(task("t1"));
+    QVERIFY(subscriber.waitMessage(std::chrono::seconds(5)).has_value());
 }
 
 void TestCluster::drainWhile(const std::string& queueName, const std::function<void()>& disturb)
