@@ -34,8 +34,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         other.tls.keyPassphrase = "a-passphrase";
         if (options.displayUrl() != other.displayUrl())
             std::abort();
-        if (options.tls.enabled !=
-            (url.rfind("rediss://", 0) == 0 || url.rfind("rediss+sentinel://", 0) == 0))
+        // Every TLS form starts "rediss" (rediss://, rediss+sentinel://, rediss+cluster://).
+        if (options.tls.enabled != (url.rfind("rediss", 0) == 0))
             std::abort();
         const auto back = delayq::ConnectionOptions::fromUrl(options.urlWithoutPassword());
         if (!(back.tls == options.tls) || back.host != options.host || back.port != options.port ||
