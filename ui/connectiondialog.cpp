@@ -170,6 +170,29 @@ void ConnectionDialog::scrubStoredPasswords()
         store->remove(key);
 }
 
+void ConnectionDialog::startFrom(const ConnectionSettings& current)
+{
+    const QString server = stripPassword(current.url.trimmed());
+    if (server.isEmpty())
+        return;
+    QSettings settings;
+    settings.beginGroup(kGroup);
+    for (const QString& name : settings.childGroups()) {
+        if (stripPassword(settings.value(name + QStringLiteral("/url")).toString()) == server) {
+            m_profiles->setCurrentText(name);
+            loadProfile(name);
+            return;
+        }
+    }
+    // No profile for it: the fields as the window is connected, ready to save as one.
+    m_profiles->setCurrentIndex(-1);
+    m_name->clear();
+    m_url->setText(server);
+    m_password->clear();
+    m_prefix->setText(current.prefix.isEmpty() ? QStringLiteral("dq") : current.prefix);
+    m_readOnly->setChecked(current.readOnly);
+}
+
 QString ConnectionDialog::rememberedKey(const QString& url)
 {
     const QString key = stripPassword(url.trimmed());

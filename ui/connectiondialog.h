@@ -62,6 +62,10 @@ public:
     static QString rememberedKey(const QString& url);
     static bool remembersPassword(const QString& url) { return !rememberedKey(url).isEmpty(); }
 
+    // Opens on what the window is connected to: its profile when one has that server, else
+    // its URL (without the password), prefix and read-only flag.
+    void startFrom(const ConnectionSettings& current);
+
     void accept() override;
 
 private:

@@ -240,6 +240,7 @@ void MainWindow::chooseConnection()
 {
     auto* dialog = new ConnectionDialog(this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->startFrom(m_client->settings());
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         const ConnectionSettings chosen = dialog->settings();
         // Remembered for the next start (without any password), so only a first start

@@ -485,6 +485,36 @@ private slots:
         QVERIFY(!stored.contains("key-phrase"));
     }
 
+    // Connect… opens on the server the window is on: its profile if one has it, else its URL.
+    void connectionDialogStartsFromTheCurrentServer()
+    {
+        QSettings().clear();
+        ConnectionDialog saver;
+        saver.nameEdit()->setText(QStringLiteral("staging"));
+        saver.urlEdit()->setText(QStringLiteral("redis://10.0.0.9:6379/2"));
+        QVERIFY(saver.saveProfile());
+        ConnectionDialog other;
+        other.nameEdit()->setText(QStringLiteral("local"));
+        other.urlEdit()->setText(QStringLiteral("redis://127.0.0.1:6379/0"));
+        QVERIFY(other.saveProfile());
+
+        ConnectionDialog onProfile;
+        onProfile.startFrom({QStringLiteral("redis://:pw@10.0.0.9:6379/2"), QStringLiteral("dq"),
+                             false, QString()});
+        QCOMPARE(onProfile.nameEdit()->text(), QStringLiteral("staging"));
+        QCOMPARE(onProfile.urlEdit()->text(), QStringLiteral("redis://10.0.0.9:6379/2"));
+
+        ConnectionDialog elsewhere;
+        elsewhere.startFrom({QStringLiteral("redis://:pw@10.0.0.7:6380/1"), QStringLiteral("jobs"),
+                             true, QString()});
+        QVERIFY(elsewhere.nameEdit()->text().isEmpty());
+        QCOMPARE(elsewhere.urlEdit()->text(), QStringLiteral("redis://10.0.0.7:6380/1"));
+        QCOMPARE(elsewhere.prefixEdit()->text(), QStringLiteral("jobs"));
+        QVERIFY(elsewhere.readOnlyBox()->isChecked());
+        QVERIFY(elsewhere.passwordEdit()->text().isEmpty());
+        QSettings().clear();
+    }
+
     void profileNeverStoresPassword()
     {
         ConnectionDialog dialog;
