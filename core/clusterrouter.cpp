@@ -18,11 +18,6 @@ std::atomic<long long> g_moved{0};
 std::atomic<long long> g_ask{0};
 std::atomic<long long> g_retries{0};
 
-bool startsWith(const std::string& text, const char* prefix)
-{
-    return text.rfind(prefix, 0) == 0;
-}
-
 std::string seedAddress(const std::string& host, int port)
 {
     const bool v6 = host.find(':') != std::string::npos;
@@ -55,7 +50,7 @@ ConnectionOptions nodeOptions(const ConnectionOptions& options, const std::strin
 bool parseRedirect(const std::string& text, const char* word, const std::string& from, int& slot,
                    std::string& address)
 {
-    if (!startsWith(text, word))
+    if (!text.starts_with(word))
         return false;
     std::istringstream in(text.substr(std::char_traits<char>::length(word)));
     if (!(in >> slot >> address) || address.empty())
@@ -286,7 +281,7 @@ bool ClusterRouter::needsRetry(const Reply& reply, std::string& askTo, bool& ref
         ++g_ask;
         return true;
     }
-    if (startsWith(reply.str, "TRYAGAIN") || startsWith(reply.str, "CLUSTERDOWN")) {
+    if (reply.str.starts_with("TRYAGAIN") || reply.str.starts_with("CLUSTERDOWN")) {
         wait = true; // keys half migrated, or a failover in progress
         ++m_redirects.retries;
         ++g_retries;

@@ -23,11 +23,6 @@ const UrlText kUrl("Redis Cluster URL",
     kUrl.refuse(what);
 }
 
-bool startsWith(const std::string& text, const char* prefix)
-{
-    return text.rfind(prefix, 0) == 0;
-}
-
 std::vector<ClusterSeed> parseSeeds(const std::string& text)
 {
     std::vector<ClusterSeed> seeds;
@@ -58,12 +53,12 @@ ConnectionOptions asServer(const ConnectionOptions& options)
 
 bool matches(const std::string& url)
 {
-    return startsWith(url, kPlainScheme) || startsWith(url, kTlsScheme);
+    return url.starts_with(kPlainScheme) || url.starts_with(kTlsScheme);
 }
 
 ConnectionOptions parse(const std::string& url)
 {
-    const bool tls = startsWith(url, kTlsScheme);
+    const bool tls = url.starts_with(kTlsScheme);
     std::string rest = url.substr(std::strlen(tls ? kTlsScheme : kPlainScheme));
     // The user info ends at the last '@' before the query, as in redis:// URLs.
     const auto lastAt = rest.rfind('@', rest.find('?', 0));

@@ -17,14 +17,9 @@ long long localNowUs()
         .count();
 }
 
-bool startsWith(const std::string& text, const char* prefix)
-{
-    return text.rfind(prefix, 0) == 0;
-}
-
 bool isNoScript(const Reply& r)
 {
-    return r.isError() && startsWith(r.str, "NOSCRIPT");
+    return r.isError() && r.str.starts_with("NOSCRIPT");
 }
 
 std::vector<std::string> evalArgs(const char* verb, std::string_view body,
@@ -278,7 +273,7 @@ Error Connection::errorFromReply(const std::string& msg)
         {"ASK ", ErrorCode::Connection},
     };
     for (const auto& m : mappings) {
-        if (startsWith(msg, m.word)) {
+        if (msg.starts_with(m.word)) {
             std::string text = msg;
             const Error typed(m.code, msg);
             if (m.code == ErrorCode::NoPermission)
@@ -290,7 +285,7 @@ Error Connection::errorFromReply(const std::string& msg)
             return Error(m.code, text);
         }
     }
-    if (startsWith(msg, "ERR Error running script") ||
+    if (msg.starts_with("ERR Error running script") ||
         msg.find("@user_script") != std::string::npos)
         return Error(ErrorCode::Script, "a delayq script failed in Redis: " + msg);
     return Error(ErrorCode::Protocol, "Redis replied with an error: " + msg);

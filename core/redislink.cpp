@@ -14,11 +14,6 @@ namespace delayq {
 
 namespace {
 
-bool startsWith(const std::string& text, const char* prefix)
-{
-    return text.rfind(prefix, 0) == 0;
-}
-
 // The first byte of a TLS record (alert or handshake): a TLS server answered a plain client.
 bool isTlsRecordStart(unsigned char byte)
 {
@@ -78,8 +73,8 @@ void RedisLink::handshake(const std::vector<std::string>& args, const char* what
     if (!r.isError())
         return;
     const Error e = Connection::errorFromReply(r.str);
-    if (e.code() == ErrorCode::Auth || startsWith(r.str, "WRONGPASS") ||
-        startsWith(r.str, "ERR invalid password") || startsWith(r.str, "ERR AUTH"))
+    if (e.code() == ErrorCode::Auth || r.str.starts_with("WRONGPASS") ||
+        r.str.starts_with("ERR invalid password") || r.str.starts_with("ERR AUTH"))
         throw Error(ErrorCode::Auth,
                     "authentication to " + m_where + " failed: the user name or password is wrong");
     throw Error(e.code(), std::string(what) + " on " + m_where + " failed: " + e.what());

@@ -25,11 +25,6 @@ const UrlText kUrl("Redis Sentinel URL",
     kUrl.refuse(what);
 }
 
-bool startsWith(const std::string& text, const char* prefix)
-{
-    return text.rfind(prefix, 0) == 0;
-}
-
 std::string percentDecode(const std::string& text, const std::string& part)
 {
     return kUrl.percentDecode(text, part);
@@ -125,13 +120,13 @@ void applyUserInfo(const std::string& userInfo, ConnectionOptions& options)
 
 bool matches(const std::string& url)
 {
-    return startsWith(url, kPlainScheme) || startsWith(url, kTlsScheme);
+    return url.starts_with(kPlainScheme) || url.starts_with(kTlsScheme);
 }
 
 ConnectionOptions parse(const std::string& url)
 {
     ConnectionOptions options;
-    options.tls.enabled = startsWith(url, kTlsScheme);
+    options.tls.enabled = url.starts_with(kTlsScheme);
     std::string rest = url.substr(std::strlen(options.tls.enabled ? kTlsScheme : kPlainScheme));
     // The query starts at the first '?', so a '?' in a password must be written %3F here
     // (the sentinel password usually travels in the query, and may hold an '@').
