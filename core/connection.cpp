@@ -265,6 +265,7 @@ Error Connection::errorFromReply(const std::string& msg)
         {"EXISTS", ErrorCode::Exists},
         {"TOO_LARGE", ErrorCode::TooLarge},
         {"INVALID", ErrorCode::InvalidArgument},
+        {"OLD_LAYOUT", ErrorCode::OldLayout},
         // A cluster still redirecting after the router's retries, or missing slots: an
         // outage to wait out, like a server that is away.
         {"CLUSTERDOWN", ErrorCode::Connection},

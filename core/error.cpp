@@ -39,6 +39,8 @@ const char* errorCodeName(ErrorCode code)
         return "protocol";
     case ErrorCode::Script:
         return "script";
+    case ErrorCode::OldLayout:
+        return "old-layout";
     }
     return "unknown";
 }

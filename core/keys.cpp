@@ -2,6 +2,8 @@
 
 #include <delayq/error.h>
 
+#include <algorithm>
+
 namespace delayq {
 
 namespace {
@@ -20,6 +22,23 @@ Keys::Keys(std::string prefix, std::string queue)
     validatePrefix(m_prefix);
     validateQueueName(m_queue);
     m_base = m_prefix + ":{" + m_queue + "}:";
+}
+
+int Keys::dataBucket(const std::string& id)
+{
+    // The last four bytes (fewer for a shorter id, the missing ones 0), as lua/common.lua's
+    // data_key reads them with string.byte(id, -4, -1).
+    long long bytes[4] = {0, 0, 0, 0};
+    const size_t take = std::min<size_t>(4, id.size());
+    for (size_t i = 0; i < take; ++i)
+        bytes[i] = static_cast<unsigned char>(id[id.size() - take + i]);
+    const long long mixed = ((bytes[0] * 31 + bytes[1]) * 31 + bytes[2]) * 31 + bytes[3];
+    return static_cast<int>(mixed % dataBuckets());
+}
+
+std::string Keys::dataKey(const std::string& id) const
+{
+    return dataPrefix() + std::to_string(dataBucket(id));
 }
 
 void Keys::validateQueueName(const std::string& name)

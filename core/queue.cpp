@@ -1,5 +1,7 @@
 #include <delayq/queue.h>
 
+#include "taskrecord.h"
+
 #include <delayq/error.h>
 #include <delayq/taskid.h>
 #include <delayq/timeparse.h>
@@ -71,49 +73,6 @@ void requireArray(const Reply& reply, size_t minSize, const char* what)
         throw Error(ErrorCode::Protocol, std::string("unexpected reply shape from ") + what);
 }
 
-// Fills a Task from an HGETALL reply; marks it broken when the hash is missing or garbled.
-void fillTask(Task& task, const Reply& hash)
-{
-    if (!hash.isArray() || hash.elements.empty()) {
-        task.broken = true;
-        task.lastError = "task data is missing (the id is listed but its hash does not exist)";
-        return;
-    }
-    bool anyBad = false;
-    bool hasPayload = false;
-    for (size_t i = 0; i + 1 < hash.elements.size(); i += 2) {
-        const std::string& field = hash.elements[i].str;
-        const std::string& value = hash.elements[i + 1].str;
-        bool ok = true;
-        if (field == "payload") {
-            task.payload = value;
-            hasPayload = true;
-        } else if (field == "due")
-            task.due = toLong(value, 0, &ok);
-        else if (field == "created")
-            task.created = toLong(value, 0, &ok);
-        else if (field == "attempts")
-            task.attempts = static_cast<int>(toLong(value, 0, &ok));
-        else if (field == "max_attempts")
-            task.maxAttempts = static_cast<int>(toLong(value, 0, &ok));
-        else if (field == "backoff")
-            task.backoff = value;
-        else if (field == "worker")
-            task.worker = value;
-        else if (field == "last_error")
-            task.lastError = value;
-        else if (field == "state")
-            task.state = value;
-        anyBad = anyBad || !ok;
-    }
-    // The same test as claim.lua's: a hash without payload is never handed to a worker.
-    if (anyBad || task.state.empty() || !hasPayload) {
-        task.broken = true;
-        if (task.lastError.empty())
-            task.lastError = "task data is incomplete or holds garbage fields";
-    }
-}
-
 } // namespace
 
 Queue::Queue(Connection& connection, const std::string& name, const std::string& prefix)
@@ -139,8 +98,9 @@ void Queue::requireWritable(const char* what) const
 
 std::vector<std::string> Queue::scriptKeys() const
 {
-    return {m_keys.pending(), m_keys.active(), m_keys.dead(),        m_keys.taskPrefix(),
-            m_keys.config(),  m_keys.stats(),  m_keys.minutePrefix()};
+    return {m_keys.pending(),      m_keys.active(), m_keys.dead(),
+            m_keys.dataPrefix(),   m_keys.config(), m_keys.stats(),
+            m_keys.minutePrefix(), m_keys.run(),    m_keys.errors()};
 }
 
 std::string Queue::setKey(TaskSet set) const
@@ -370,7 +330,7 @@ ClaimResult Queue::claim(int maxTasks, long long leaseMs, const std::string& wor
             t.payload = item.elements[1].str;
             t.due = item.elements[2].toInteger();
             t.attempts = static_cast<int>(item.elements[3].toInteger());
-            t.maxAttempts = static_cast<int>(toLong(item.elements[4].str, 0));
+            t.maxAttempts = static_cast<int>(item.elements[4].toInteger());
             t.token = item.elements[5].str;
             t.leaseDeadline = item.elements[6].toInteger();
             result.tasks.push_back(std::move(t));
@@ -666,22 +626,32 @@ long long Queue::dueBy(long long ms)
         .toInteger();
 }
 
-std::vector<Task> Queue::loadTasks(const std::vector<std::pair<std::string, long long>>& members)
+std::vector<std::vector<std::string>> Queue::taskReads(const std::string& id) const
+{
+    return {{"HGET", m_keys.dataKey(id), id},
+            {"HGET", m_keys.run(), id},
+            {"HGET", m_keys.errors(), id}};
+}
+
+std::vector<Task> Queue::loadTasks(TaskSet set,
+                                   const std::vector<std::pair<std::string, long long>>& members)
 {
     std::vector<std::vector<std::string>> commands;
-    commands.reserve(members.size());
+    commands.reserve(members.size() * 3);
     for (const auto& m : members)
-        commands.push_back({"HGETALL", m_keys.task(m.first)});
+        for (auto& read : taskReads(m.first))
+            commands.push_back(std::move(read));
     auto replies = m_connection.pipeline(commands);
+    for (const auto& r : replies)
+        if (r.isError())
+            throw Connection::errorFromReply(r.str);
     std::vector<Task> tasks;
     tasks.reserve(members.size());
     for (size_t i = 0; i < members.size(); ++i) {
-        if (replies[i].isError())
-            throw Connection::errorFromReply(replies[i].str);
         Task t;
         t.id = members[i].first;
         t.score = members[i].second;
-        fillTask(t, replies[i]);
+        fillTask(t, set, replies[3 * i], replies[3 * i + 1], replies[3 * i + 2]);
         tasks.push_back(std::move(t));
     }
     return tasks;
@@ -713,7 +683,7 @@ std::vector<Task> Queue::page(TaskSet set, long long offset, long long limit)
         throw Error(ErrorCode::InvalidArgument, "a page is 1 to 10000 tasks from offset 0 on");
     Reply reply = m_connection.command({"ZRANGE", setKey(set), std::to_string(offset),
                                         std::to_string(offset + limit - 1), "WITHSCORES"});
-    return loadTasks(membersWithScores(reply));
+    return loadTasks(set, membersWithScores(reply));
 }
 
 std::vector<Task> Queue::pageFromScore(TaskSet set, long long fromScore, long long limit)
@@ -722,7 +692,7 @@ std::vector<Task> Queue::pageFromScore(TaskSet set, long long fromScore, long lo
         throw Error(ErrorCode::InvalidArgument, "a page is 1 to 10000 tasks");
     Reply reply = m_connection.command({"ZRANGEBYSCORE", setKey(set), std::to_string(fromScore),
                                         "+inf", "WITHSCORES", "LIMIT", "0", std::to_string(limit)});
-    return loadTasks(membersWithScores(reply));
+    return loadTasks(set, membersWithScores(reply));
 }
 
 long long Queue::rankOfScore(TaskSet set, long long score)
@@ -754,10 +724,12 @@ std::optional<long long> Queue::earliest(TaskSet set)
 std::optional<std::pair<TaskSet, Task>> Queue::find(const std::string& id)
 {
     Keys::validateTaskId(id);
-    auto replies = m_connection.pipeline({{"ZSCORE", m_keys.pending(), id},
-                                          {"ZSCORE", m_keys.active(), id},
-                                          {"ZSCORE", m_keys.dead(), id},
-                                          {"HGETALL", m_keys.task(id)}});
+    std::vector<std::vector<std::string>> commands = {{"ZSCORE", m_keys.pending(), id},
+                                                      {"ZSCORE", m_keys.active(), id},
+                                                      {"ZSCORE", m_keys.dead(), id}};
+    for (auto& read : taskReads(id))
+        commands.push_back(std::move(read));
+    auto replies = m_connection.pipeline(commands);
     for (const auto& r : replies)
         if (r.isError())
             throw Connection::errorFromReply(r.str);
@@ -768,10 +740,71 @@ std::optional<std::pair<TaskSet, Task>> Queue::find(const std::string& id)
         Task t;
         t.id = id;
         t.score = replies[static_cast<size_t>(i)].toInteger();
-        fillTask(t, replies[3]);
+        fillTask(t, sets[i], replies[3], replies[4], replies[5]);
         return std::make_pair(sets[i], std::move(t));
     }
     return std::nullopt;
+}
+
+bool Queue::needsUpgrade()
+{
+    std::vector<std::vector<std::string>> commands = {
+        {"HEXISTS", m_keys.config(), "upgrade_cursor"}};
+    for (TaskSet set : {TaskSet::Pending, TaskSet::Active, TaskSet::Dead}) {
+        commands.push_back({"ZRANGE", setKey(set), "0", "0"});
+        commands.push_back({"ZRANGE", setKey(set), "-1", "-1"});
+    }
+    auto replies = m_connection.pipeline(commands);
+    for (const auto& r : replies)
+        if (r.isError())
+            throw Connection::errorFromReply(r.str);
+    if (replies[0].toInteger() == 1)
+        return true;
+    std::vector<std::vector<std::string>> exists;
+    for (size_t i = 1; i < replies.size(); ++i)
+        for (const auto& member : replies[i].elements)
+            exists.push_back({"EXISTS", m_keys.oldTaskPrefix() + member.str});
+    if (exists.empty())
+        return false;
+    for (const auto& r : m_connection.pipeline(exists)) {
+        if (r.isError())
+            throw Connection::errorFromReply(r.str);
+        if (r.toInteger() == 1)
+            return true;
+    }
+    return false;
+}
+
+UpgradeResult Queue::upgrade(int batch, int maxCalls)
+{
+    requireWritable("upgrade the queue");
+    if (batch < 1 || batch > 1000)
+        throw Error(ErrorCode::InvalidArgument, "an upgrade step looks at 1 to 1000 tasks");
+    std::string cursor = m_connection.command({"HGET", m_keys.config(), "upgrade_cursor"})
+                             .toOptionalString()
+                             .value_or("1:0");
+    auto keys = scriptKeys();
+    keys.push_back(m_keys.oldTaskPrefix());
+    UpgradeResult result;
+    // Resumed mid-pass: what the earlier calls of that pass converted is not known, so this
+    // pass must not count as the clean one.
+    long long inPass = cursor == "1:0" ? 0 : 1;
+    for (int calls = 0; maxCalls <= 0 || calls < maxCalls; ++calls) {
+        if (cursor == "1:0" && calls > 0)
+            inPass = 0;
+        Reply reply = m_connection.evalScript(
+            scripts::upgrade, keys, {std::to_string(batch), cursor, std::to_string(inPass)});
+        requireArray(reply, 3, "upgrade");
+        const long long converted = reply.elements[0].toInteger();
+        result.converted += converted;
+        inPass += converted;
+        cursor = reply.elements[1].str;
+        if (reply.elements[2].toInteger() == 1) {
+            result.finished = true;
+            break;
+        }
+    }
+    return result;
 }
 
 std::vector<std::string> Queue::listQueues(Connection& connection, const std::string& prefix,

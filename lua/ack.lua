@@ -1,7 +1,9 @@
 -- ack.lua: a worker finished tasks; each is deleted if its lease is still the worker's.
--- KEYS (the same seven for every native-queue script, built by Queue::scriptKeys()):
---   [1] pending ZSET  [2] active ZSET  [3] dead ZSET  [4] task key prefix ("dq:{Q}:t:", id appended)
+-- KEYS (the same nine for every native-queue script, built by Queue::scriptKeys()):
+--   [1] pending ZSET  [2] active ZSET  [3] dead ZSET
+--   [4] data bucket prefix ("dq:{Q}:d:", bucket number appended: see data_key in common.lua)
 --   [5] config HASH   [6] stats HASH   [7] minute counters prefix ("dq:{Q}:m:", minute appended)
+--   [8] run HASH (id -> attempts and lease)   [9] errors HASH (id -> last error)
 -- ARGV[1] n (0..1000), then n pairs: id, lease token
 -- Reply: n integers, 1 = acked, 0 = lease lost (another worker holds it, or it is gone)
 -- Errors: INVALID when ARGV is malformed.
@@ -9,27 +11,26 @@ local n = whole(ARGV[1], 0, 1000)
 if n == nil or #ARGV ~= 1 + 2 * n then
   return redis.error_reply('INVALID ack: ARGV does not hold n id/token pairs')
 end
-local reply = {}
-local acked = 0
-local keys, ids, seen = {}, {}, {}
-for i = 0, n - 1 do
-  local id, token = ARGV[2 + 2 * i], ARGV[3 + 2 * i]
-  local key = KEYS[4] .. id
-  -- Every way out of active (nack, reap, forced cancel) removes the lease field, so a
-  -- matching token means the task is still this worker's.
-  if not seen[id] and redis.call('HGET', key, 'lease') == token then
+if n == 0 then return {} end
+local ids = {}
+for i = 1, n do ids[i] = ARGV[2 * i] end
+local runs = redis.call('HMGET', KEYS[8], unpack(ids))
+local reply, done, seen = {}, {}, {}
+for i, id in ipairs(ids) do
+  local _, _, token = parse_run(runs[i])
+  -- Every way out of active (nack, reap, forced cancel) clears the token, so a matching one
+  -- means the task is still this worker's.
+  if not seen[id] and token ~= '' and token == ARGV[2 * i + 1] then
     seen[id] = true
-    keys[#keys + 1] = key
-    ids[#ids + 1] = id
-    acked = acked + 1
-    reply[#reply + 1] = 1
+    done[#done + 1] = id
+    reply[i] = 1
   else
-    reply[#reply + 1] = 0
+    reply[i] = 0
   end
 end
-if acked > 0 then
-  redis.call('DEL', unpack(keys))
-  redis.call('ZREM', KEYS[2], unpack(ids))
+if #done > 0 then
+  forget(done)
+  redis.call('ZREM', KEYS[2], unpack(done))
+  count(KEYS[6], KEYS[7], 'acked', #done, now_ms())
 end
-if acked > 0 then count(KEYS[6], KEYS[7], 'acked', acked, now_ms()) end
 return reply

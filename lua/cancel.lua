@@ -1,7 +1,9 @@
 -- cancel.lua: deletes pending tasks by id (active ones only when forced).
--- KEYS (the same seven for every native-queue script, built by Queue::scriptKeys()):
---   [1] pending ZSET  [2] active ZSET  [3] dead ZSET  [4] task key prefix ("dq:{Q}:t:", id appended)
+-- KEYS (the same nine for every native-queue script, built by Queue::scriptKeys()):
+--   [1] pending ZSET  [2] active ZSET  [3] dead ZSET
+--   [4] data bucket prefix ("dq:{Q}:d:", bucket number appended: see data_key in common.lua)
 --   [5] config HASH   [6] stats HASH   [7] minute counters prefix ("dq:{Q}:m:", minute appended)
+--   [8] run HASH (id -> attempts and lease)   [9] errors HASH (id -> last error)
 -- ARGV[1] force (0 | 1: also delete tasks a worker holds), then the ids (at most 1000)
 -- Reply: one status per id: done | not_found | active (refused: a worker holds it) | dead
 -- Errors: INVALID on bad ARGV.
@@ -12,7 +14,7 @@ local force = ARGV[1] == '1'
 if #ARGV - 1 > 1000 then return redis.error_reply('INVALID cancel: at most 1000 ids a call') end
 local function remove(id)
   if redis.call('ZREM', KEYS[1], id) == 1 or (force and redis.call('ZREM', KEYS[2], id) == 1) then
-    redis.call('DEL', KEYS[4] .. id)
+    forget({id})
     return true
   end
   return false

@@ -1,15 +1,18 @@
 -- claim.lua: hands up to N due tasks to a worker, each under a lease.
--- KEYS (the same seven for every native-queue script, built by Queue::scriptKeys()):
---   [1] pending ZSET  [2] active ZSET  [3] dead ZSET  [4] task key prefix ("dq:{Q}:t:", id appended)
+-- KEYS (the same nine for every native-queue script, built by Queue::scriptKeys()):
+--   [1] pending ZSET  [2] active ZSET  [3] dead ZSET
+--   [4] data bucket prefix ("dq:{Q}:d:", bucket number appended: see data_key in common.lua)
 --   [5] config HASH   [6] stats HASH   [7] minute counters prefix ("dq:{Q}:m:", minute appended)
+--   [8] run HASH (id -> attempts and lease)   [9] errors HASH (id -> last error)
 -- ARGV[1] max tasks (1..1000)  ARGV[2] lease ms (0 = the queue's lease_ms, default 30000)
 -- ARGV[3] worker name          ARGV[4] token base (random; each task's token is base:i)
 -- Reply: {server now ms, next due ms (-1 = nothing pending), paused (0|1),
 --         {{id, payload, due, attempts, max_attempts, token, lease deadline}, ...}}
--- Errors: INVALID when ARGV is malformed.
+-- Errors: INVALID when ARGV is malformed; OLD_LAYOUT when a due task is stored in the layout
+--   of an older delayq (nothing moves).
 -- A paused queue (config paused = "1") hands out nothing and changes nothing.
--- An id in pending whose hash is missing (or has no payload) is moved to dead with an error
--- saying so, and a garbage attempts count is read as 0: one broken entry never blocks the queue.
+-- An id in pending whose record is missing or garbled is moved to dead with an error saying
+-- so, and a garbage run entry counts as 0 attempts: one broken entry never blocks the queue.
 local limit = whole(ARGV[1], 1, 1000)
 if limit == nil then
   return redis.error_reply('INVALID claim: max tasks must be 1..1000')
@@ -19,52 +22,69 @@ if #ARGV ~= 4 then return redis.error_reply('INVALID claim: ARGV is max, lease, 
 local now = now_ms()
 local lease = whole(ARGV[2], 0, MAX_MS)
 if lease == nil then return redis.error_reply('INVALID claim: lease ms') end
-if lease == 0 then lease = config_number(KEYS[5], 'lease_ms', 30000) end
 local worker, token_base = ARGV[3], ARGV[4]
+local config = redis.call('HMGET', KEYS[5], 'paused', 'lease_ms')
+if lease == 0 then
+  lease = tonumber(config[2]) or 30000
+  if lease < 0 then lease = 30000 end
+end
 
 local function next_due()
   return earliest(KEYS[1]) or -1
 end
 
-if redis.call('HGET', KEYS[5], 'paused') == '1' then
-  return {int(now), int(next_due()), 1, {}}
+if config[1] == '1' then
+  return {now, next_due(), 1, {}}
 end
 
-local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit)
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit)
+if #due == 0 then return {now, next_due(), 0, {}} end
+local ids, records = {}, {}
+for i = 1, #due, 2 do
+  local id = due[i]
+  ids[#ids + 1] = id
+  records[#records + 1] = redis.call('HGET', data_key(id), id)
+  if not records[#records] and old_layout_task(id) then return old_layout_error() end
+end
 -- From -inf, the due tasks are exactly ranks 0..k-1: one call removes them all.
-if #ids > 0 then redis.call('ZREMRANGEBYRANK', KEYS[1], 0, #ids / 2 - 1) end
-local tasks = {}
-local leases = {}
+redis.call('ZREMRANGEBYRANK', KEYS[1], 0, #ids - 1)
+local runs = redis.call('HMGET', KEYS[8], unpack(ids))
+local tasks, leases, run_entries, dead, errors = {}, {}, {}, {}, {}
 local claimed, broken = 0, 0
 local deadline = now + lease
-for i = 1, #ids, 2 do
-  local id, score = ids[i], ids[i + 1]
-  local key = KEYS[4] .. id
-  local f = redis.call('HMGET', key, 'payload', 'due', 'max_attempts', 'attempts')
-  if not f[1] then
-    local had = redis.call('EXISTS', key) == 1
-    -- No payload is written: the record stays recognisably broken, so a requeue cannot
-    -- turn it into an empty task (it comes back here and dies again).
-    redis.call('HSET', key, 'due', score, 'state', 'dead',
-      'last_error', 'task data was missing or incomplete when it came due (deleted by hand?)')
-    if not had then redis.call('HSET', key, 'created', int(now), 'attempts', '0') end
-    redis.call('ZADD', KEYS[3], now, id)
+local now_text = int(now)
+for i, id in ipairs(ids) do
+  local score = tonumber(due[2 * i])
+  local attempts = parse_run(runs[i]) + 1
+  local _, max_attempts, _, payload = parse_record(records[i])
+  if not payload then
+    -- No record is written: the task stays recognisably broken, so a requeue cannot turn it
+    -- into an empty task (it comes back here and dies again).
+    run_entries[#run_entries + 1] = id
+    run_entries[#run_entries + 1] = run_entry(attempts - 1, score, '', '', '')
+    errors[#errors + 1] = id
+    errors[#errors + 1] = 'task data was missing or incomplete when it came due (deleted by hand?)'
+    dead[#dead + 1] = now
+    dead[#dead + 1] = id
     broken = broken + 1
   else
-    local attempts = math.floor(tonumber(f[4]) or 0) + 1
-    local token = token_base .. ':' .. int((i + 1) / 2)
-    redis.call('HSET', key, 'state', 'active', 'lease', token, 'worker', worker,
-      'claimed', int(now), 'attempts', int(attempts))
+    local token = token_base .. ':' .. i
+    run_entries[#run_entries + 1] = id
+    run_entries[#run_entries + 1] = run_entry(attempts, score, token, now_text, worker)
     leases[#leases + 1] = deadline
     leases[#leases + 1] = id
-    local due = tonumber(f[2]) or tonumber(score)
-    tasks[#tasks + 1] = {id, f[1], int(due), attempts, f[3] or '0', token, int(deadline)}
+    tasks[#tasks + 1] = {id, payload, score, attempts, max_attempts, token, deadline}
     claimed = claimed + 1
   end
 end
+redis.call('HSET', KEYS[8], unpack(run_entries))
 if #leases > 0 then redis.call('ZADD', KEYS[2], unpack(leases)) end
+if broken > 0 then
+  redis.call('ZADD', KEYS[3], unpack(dead))
+  redis.call('HSET', KEYS[9], unpack(errors))
+  count(KEYS[6], KEYS[7], 'died', broken, now)
+  -- Counted on their own too, so an operator sees that foreign or damaged data turned up.
+  count(KEYS[6], KEYS[7], 'broken', broken, now)
+end
 count(KEYS[6], KEYS[7], 'claimed', claimed, now)
-count(KEYS[6], KEYS[7], 'died', broken, now)
--- Counted on their own too, so an operator sees that foreign or damaged data turned up.
-count(KEYS[6], KEYS[7], 'broken', broken, now)
-return {int(now), int(next_due()), 0, tasks}
+return {now, next_due(), 0, tasks}

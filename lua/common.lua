@@ -24,13 +24,15 @@ local function int(n)
   return string.format('%d', n)
 end
 
--- Adds n to a counter, cumulative and for the current minute (kept 48 h for charts).
+-- Adds n to a counter, cumulative and for the current minute (kept 48 h for charts). The
+-- minute key's expiry is set when its field is first written: one call less on every other.
 local function count(stats_key, minute_prefix, field, n, now)
   if n == 0 then return end
   redis.call('HINCRBY', stats_key, field, n)
   local minute_key = minute_prefix .. int(math.floor(now / 60000))
-  redis.call('HINCRBY', minute_key, field, n)
-  redis.call('EXPIRE', minute_key, 172800)
+  if redis.call('HINCRBY', minute_key, field, n) == n then
+    redis.call('EXPIRE', minute_key, 172800)
+  end
 end
 
 -- A queue setting, or the default when it is unset or garbage.
@@ -125,4 +127,65 @@ local function each_dead(mode, limit, first_id, act)
     if act(id) then done = done + 1 end
   end
   return done, {}
+end
+
+-- Task data (docs/design.md, "Redis key layout"). A task's record lives in one of 8192 small
+-- hashes, picked from the last four bytes of its id: Redis keeps a small hash as one compact
+-- listpack, about half the memory of a big hash's entries. core/keys.cpp picks the same bucket.
+local DATA_BUCKETS = 8192
+local function data_key(id)
+  local a, b, c, d = string.byte(id, -4, -1)
+  return KEYS[4] .. (((((a or 0) * 31 + (b or 0)) * 31 + (c or 0)) * 31 + (d or 0)) % DATA_BUCKETS)
+end
+
+-- A record is "created|max_attempts|backoff|payload": created in base-36 ms, backoff "" for
+-- the queue's. Returns created ms, max attempts, backoff, payload; nil when it is garbage.
+local function parse_record(record)
+  if not record then return nil end
+  local created, max_attempts, backoff, at = string.match(record, '^(%w+)|(%d+)|([^|]*)|()')
+  if not created then return nil end
+  return tonumber(created, 36), tonumber(max_attempts), backoff, string.sub(record, at)
+end
+
+-- Whole ms to base 36 (8 digits until 2059): created is written once per push call.
+local function base36(n)
+  local digits, out = '0123456789abcdefghijklmnopqrstuvwxyz', ''
+  repeat
+    local d = n % 36
+    out = string.sub(digits, d + 1, d + 1) .. out
+    n = (n - d) / 36
+  until n == 0
+  return out
+end
+
+-- A task that has been claimed once has a run entry: "attempts|due|token|claimed|worker",
+-- the last three empty when no worker holds it. Returns attempts (0 when garbage or absent),
+-- due, token, claimed, worker.
+local function parse_run(run)
+  if not run then return 0, nil, '', '', '' end
+  local attempts, due, token, claimed, worker = string.match(run, '^(%d*)|(%-?%d*)|([^|]*)|(%d*)|(.*)$')
+  return tonumber(attempts) or 0, tonumber(due), token or '', claimed or '', worker or ''
+end
+
+local function run_entry(attempts, due, token, claimed, worker)
+  return int(attempts) .. '|' .. int(due) .. '|' .. token .. '|' .. claimed .. '|' .. worker
+end
+
+-- Removes every trace of the tasks from the data, run and error hashes (not from the sets).
+local function forget(ids)
+  if #ids == 0 then return end
+  for _, id in ipairs(ids) do redis.call('HDEL', data_key(id), id) end
+  redis.call('HDEL', KEYS[8], unpack(ids))
+  redis.call('HDEL', KEYS[9], unpack(ids))
+end
+
+-- Queues written by delayq before layout 2 keep each task in a hash of its own. Scripts refuse
+-- to touch such a task rather than take it for broken data; `delayq upgrade` converts it.
+local function old_layout_task(id)
+  return redis.call('EXISTS', string.sub(KEYS[1], 1, -8) .. 't:' .. id) == 1
+end
+
+local function old_layout_error()
+  return redis.error_reply('OLD_LAYOUT this queue is stored in the layout of an older delayq: ' ..
+    'run "delayq upgrade QUEUE" to convert it')
 end

@@ -1,7 +1,9 @@
 -- delete_dead.lua: deletes dead tasks for good.
--- KEYS (the same seven for every native-queue script, built by Queue::scriptKeys()):
---   [1] pending ZSET  [2] active ZSET  [3] dead ZSET  [4] task key prefix ("dq:{Q}:t:", id appended)
+-- KEYS (the same nine for every native-queue script, built by Queue::scriptKeys()):
+--   [1] pending ZSET  [2] active ZSET  [3] dead ZSET
+--   [4] data bucket prefix ("dq:{Q}:d:", bucket number appended: see data_key in common.lua)
 --   [5] config HASH   [6] stats HASH   [7] minute counters prefix ("dq:{Q}:m:", minute appended)
+--   [8] run HASH (id -> attempts and lease)   [9] errors HASH (id -> last error)
 -- ARGV[1] mode ("ids" | "all")  ARGV[2] limit for "all" (1..1000), then the ids for "ids"
 -- Reply: {done, remaining in dead, {one status per given id: done | not_found | pending | active}}
 -- Errors: INVALID on bad ARGV.
@@ -12,7 +14,7 @@ end
 if #ARGV - 2 > 1000 then return redis.error_reply('INVALID delete_dead: at most 1000 ids a call') end
 local function remove(id)
   if redis.call('ZREM', KEYS[3], id) == 0 then return false end
-  redis.call('DEL', KEYS[4] .. id)
+  forget({id})
   return true
 end
 local done, statuses = each_dead(mode, limit, 3, remove)

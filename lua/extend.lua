@@ -1,15 +1,17 @@
 -- extend.lua: renews a lease, so a long task is not handed to another worker.
--- KEYS (the same seven for every native-queue script, built by Queue::scriptKeys()):
---   [1] pending ZSET  [2] active ZSET  [3] dead ZSET  [4] task key prefix ("dq:{Q}:t:", id appended)
+-- KEYS (the same nine for every native-queue script, built by Queue::scriptKeys()):
+--   [1] pending ZSET  [2] active ZSET  [3] dead ZSET
+--   [4] data bucket prefix ("dq:{Q}:d:", bucket number appended: see data_key in common.lua)
 --   [5] config HASH   [6] stats HASH   [7] minute counters prefix ("dq:{Q}:m:", minute appended)
+--   [8] run HASH (id -> attempts and lease)   [9] errors HASH (id -> last error)
 -- ARGV[1] id  ARGV[2] lease token  ARGV[3] lease ms from now (0 = the queue's lease_ms)
 -- Reply: the new lease deadline, ms
 -- Errors: LEASE_LOST when the token is not the task's current lease; INVALID on bad ARGV.
 local id, token = ARGV[1], ARGV[2]
 local lease = whole(ARGV[3], 0, MAX_MS)
 if lease == nil then return redis.error_reply('INVALID extend: lease ms') end
-local key = KEYS[4] .. id
-if redis.call('HGET', key, 'lease') ~= token or not redis.call('ZSCORE', KEYS[2], id) then
+local _, _, held = parse_run(redis.call('HGET', KEYS[8], id))
+if held == '' or held ~= token or not redis.call('ZSCORE', KEYS[2], id) then
   return redis.error_reply('LEASE_LOST task ' .. id .. ' is no longer leased to this worker')
 end
 if lease == 0 then lease = config_number(KEYS[5], 'lease_ms', 30000) end

@@ -1,7 +1,9 @@
 -- nack.lua: a task failed; it is retried after its backoff, or dies when attempts are spent.
--- KEYS (the same seven for every native-queue script, built by Queue::scriptKeys()):
---   [1] pending ZSET  [2] active ZSET  [3] dead ZSET  [4] task key prefix ("dq:{Q}:t:", id appended)
+-- KEYS (the same nine for every native-queue script, built by Queue::scriptKeys()):
+--   [1] pending ZSET  [2] active ZSET  [3] dead ZSET
+--   [4] data bucket prefix ("dq:{Q}:d:", bucket number appended: see data_key in common.lua)
 --   [5] config HASH   [6] stats HASH   [7] minute counters prefix ("dq:{Q}:m:", minute appended)
+--   [8] run HASH (id -> attempts and lease)   [9] errors HASH (id -> last error)
 -- ARGV[1] id  ARGV[2] lease token  ARGV[3] error text (kept, cut to 4096 bytes)
 -- ARGV[4] retry delay ms (-1 = the task's backoff, else the queue's)  ARGV[5] wake channel
 -- Reply: {"retry", due ms} or {"dead", time died ms}
@@ -10,33 +12,31 @@ if #ARGV ~= 5 then return redis.error_reply('INVALID nack: ARGV is id, token, er
 local id, token, err = ARGV[1], ARGV[2], string.sub(ARGV[3], 1, 4096)
 local override = whole(ARGV[4], -1, MAX_MS)
 if override == nil then return redis.error_reply('INVALID nack: retry delay ms') end
-local key = KEYS[4] .. id
-if redis.call('HGET', key, 'lease') ~= token or not redis.call('ZSCORE', KEYS[2], id) then
+local attempts, due, lease = parse_run(redis.call('HGET', KEYS[8], id))
+if lease == '' or lease ~= token or not redis.call('ZSCORE', KEYS[2], id) then
   return redis.error_reply('LEASE_LOST task ' .. id .. ' is no longer leased to this worker')
 end
 local now = now_ms()
-local f = redis.call('HMGET', key, 'attempts', 'max_attempts', 'backoff')
-local attempts = tonumber(f[1]) or 1
-local max_attempts = tonumber(f[2]) or 0
-if max_attempts <= 0 then max_attempts = config_number(KEYS[5], 'max_attempts', 5) end
+local _, max_attempts, spec = parse_record(redis.call('HGET', data_key(id), id))
+if attempts < 1 then attempts = 1 end
+if not max_attempts or max_attempts <= 0 then max_attempts = config_number(KEYS[5], 'max_attempts', 5) end
 redis.call('ZREM', KEYS[2], id)
-redis.call('HDEL', key, 'lease', 'worker', 'claimed')
+redis.call('HSET', KEYS[9], id, err)
 if attempts >= max_attempts then
-  redis.call('HSET', key, 'state', 'dead', 'last_error', err)
+  redis.call('HSET', KEYS[8], id, run_entry(attempts, due or now, '', '', ''))
   redis.call('ZADD', KEYS[3], now, id)
   count(KEYS[6], KEYS[7], 'died', 1, now)
-  return {'dead', int(now)}
+  return {'dead', now}
 end
 local delay = override
 if delay < 0 then
-  local spec = f[3]
   if not spec or spec == '' then spec = config_backoff(KEYS[5]) end
   delay = backoff_delay(spec, attempts)
 end
-local due = now + delay
+local retry = now + delay
 local before = earliest(KEYS[1])
-redis.call('HSET', key, 'state', 'pending', 'due', int(due), 'last_error', err)
-redis.call('ZADD', KEYS[1], due, id)
+redis.call('HSET', KEYS[8], id, run_entry(attempts, retry, '', '', ''))
+redis.call('ZADD', KEYS[1], retry, id)
 count(KEYS[6], KEYS[7], 'retried', 1, now)
-wake_if_earlier(ARGV[5], before, due)
-return {'retry', int(due)}
+wake_if_earlier(ARGV[5], before, retry)
+return {'retry', retry}

@@ -1,7 +1,9 @@
 -- purge.lua: deletes up to N tasks of a queue (pending, then active, then dead).
--- KEYS (the same seven for every native-queue script, built by Queue::scriptKeys()):
---   [1] pending ZSET  [2] active ZSET  [3] dead ZSET  [4] task key prefix ("dq:{Q}:t:", id appended)
+-- KEYS (the same nine for every native-queue script, built by Queue::scriptKeys()):
+--   [1] pending ZSET  [2] active ZSET  [3] dead ZSET
+--   [4] data bucket prefix ("dq:{Q}:d:", bucket number appended: see data_key in common.lua)
 --   [5] config HASH   [6] stats HASH   [7] minute counters prefix ("dq:{Q}:m:", minute appended)
+--   [8] run HASH (id -> attempts and lease)   [9] errors HASH (id -> last error)
 -- ARGV[1] limit (1..1000)
 -- Reply: {deleted, remaining tasks in all three sets}. The caller repeats until 0 remain.
 -- Errors: INVALID on bad ARGV.
@@ -14,10 +16,8 @@ for s = 1, 3 do
   if deleted >= limit then break end
   local ids = redis.call('ZRANGE', KEYS[s], 0, limit - deleted - 1)
   if #ids > 0 then
-    -- The ids are ranks 0..k-1: one ZREMRANGEBYRANK, and one DEL for all their hashes.
-    local keys = {}
-    for i, id in ipairs(ids) do keys[i] = KEYS[4] .. id end
-    redis.call('DEL', unpack(keys))
+    -- The ids are ranks 0..k-1: one ZREMRANGEBYRANK removes them all.
+    forget(ids)
     redis.call('ZREMRANGEBYRANK', KEYS[s], 0, #ids - 1)
   end
   deleted = deleted + #ids

@@ -1,7 +1,9 @@
 -- push.lua: adds tasks to a native queue.
--- KEYS (the same seven for every native-queue script, built by Queue::scriptKeys()):
---   [1] pending ZSET  [2] active ZSET  [3] dead ZSET  [4] task key prefix ("dq:{Q}:t:", id appended)
+-- KEYS (the same nine for every native-queue script, built by Queue::scriptKeys()):
+--   [1] pending ZSET  [2] active ZSET  [3] dead ZSET
+--   [4] data bucket prefix ("dq:{Q}:d:", bucket number appended: see data_key in common.lua)
 --   [5] config HASH   [6] stats HASH   [7] minute counters prefix ("dq:{Q}:m:", minute appended)
+--   [8] run HASH (id -> attempts and lease)   [9] errors HASH (id -> last error)
 -- ARGV[1] mode: "nx" (an existing id is reported) | "replace" (it is overwritten)
 -- ARGV[2] wake channel ("" = none): published with the due ms when a created task is due
 --   before everything that was pending
@@ -34,58 +36,67 @@ for i = 0, n - 1 do
   end
 end
 local now = now_ms()
-local max_payload = config_number(KEYS[5], 'max_payload', 1048576)
-local default_attempts = config_number(KEYS[5], 'max_attempts', 5)
+local config = redis.call('HMGET', KEYS[5], 'max_payload', 'max_attempts')
+local max_payload = tonumber(config[1]) or 1048576
+local default_attempts = tonumber(config[2]) or 5
+if max_payload < 0 then max_payload = 1048576 end
+if default_attempts < 1 then default_attempts = 5 end
 local before = earliest(KEYS[1])
 local min_due = nil
 local created = 0
 local reply = {}
 local zadd = {}
-local now_text = int(now)
+local created_text = base36(now)
 local default_attempts_text = int(default_attempts)
+
+-- The due time an existing task already has: its score while pending, else its run entry's.
+local function due_of(id, asked)
+  local score = redis.call('ZSCORE', KEYS[1], id)
+  if score then return tonumber(score) end
+  local _, due = parse_run(redis.call('HGET', KEYS[8], id))
+  return due or asked
+end
+
 for i = 0, n - 1 do
   local a = 4 + i * 6
   local id, payload, kind, value = ARGV[a], ARGV[a + 1], ARGV[a + 2], tonumber(ARGV[a + 3])
   local max_attempts, backoff = tonumber(ARGV[a + 4]), ARGV[a + 5]
   local due = value
   if kind == 'in' then due = now + value end
-  local key = KEYS[4] .. id
+  local attempts_text = default_attempts_text
+  if max_attempts ~= nil and max_attempts > 0 then attempts_text = int(max_attempts) end
+  local record = created_text .. '|' .. attempts_text .. '|' .. backoff .. '|' .. payload
+  local bucket = data_key(id)
   local status = 'created'
   if #payload > max_payload then
     status = 'too_large'
-  elseif redis.call('EXISTS', key) == 1 then
-    if mode ~= 'replace' then
+  elseif mode ~= 'replace' then
+    -- One call both tests and writes: the common case (a new id) costs nothing more.
+    if redis.call('HSETNX', bucket, id, record) == 0 then
       status = 'exists'
-      -- Report the due time the task already has, not the one asked for.
-      due = tonumber(redis.call('HGET', key, 'due')) or due
-    elseif redis.call('HGET', key, 'state') == 'active' then
-      status = 'active'
-    else
-      status = 'replaced'
-      -- The old copy may sit in the dead set; it leaves with its data.
-      redis.call('ZREM', KEYS[3], id)
-      redis.call('DEL', key)
+      due = due_of(id, due)
     end
+  elseif redis.call('ZSCORE', KEYS[2], id) then
+    status = 'active'
+  else
+    if redis.call('HEXISTS', bucket, id) == 1 then
+      status = 'replaced'
+      -- The old copy may sit in the dead set; it leaves with its run entry and error.
+      redis.call('ZREM', KEYS[3], id)
+      redis.call('HDEL', KEYS[8], id)
+      redis.call('HDEL', KEYS[9], id)
+    end
+    redis.call('HSET', bucket, id, record)
   end
   if status == 'created' or status == 'replaced' then
-    local attempts_text = default_attempts_text
-    if max_attempts ~= nil and max_attempts > 0 then attempts_text = int(max_attempts) end
-    local due_text = int(due)
-    if backoff ~= '' then
-      redis.call('HSET', key, 'payload', payload, 'due', due_text, 'created', now_text,
-        'attempts', '0', 'max_attempts', attempts_text, 'state', 'pending', 'backoff', backoff)
-    else
-      redis.call('HSET', key, 'payload', payload, 'due', due_text, 'created', now_text,
-        'attempts', '0', 'max_attempts', attempts_text, 'state', 'pending')
-    end
     -- One ZADD for the whole call: per-task calls are most of a script's cost.
-    zadd[#zadd + 1] = due_text
+    zadd[#zadd + 1] = due
     zadd[#zadd + 1] = id
     created = created + 1
     if min_due == nil or due < min_due then min_due = due end
   end
   reply[#reply + 1] = status
-  reply[#reply + 1] = int(due)
+  reply[#reply + 1] = due
 end
 if #zadd > 0 then redis.call('ZADD', KEYS[1], unpack(zadd)) end
 count(KEYS[6], KEYS[7], 'pushed', created, now)

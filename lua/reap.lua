@@ -1,7 +1,9 @@
 -- reap.lua: takes back tasks whose lease ran out (their worker died or hung).
--- KEYS (the same seven for every native-queue script, built by Queue::scriptKeys()):
---   [1] pending ZSET  [2] active ZSET  [3] dead ZSET  [4] task key prefix ("dq:{Q}:t:", id appended)
+-- KEYS (the same nine for every native-queue script, built by Queue::scriptKeys()):
+--   [1] pending ZSET  [2] active ZSET  [3] dead ZSET
+--   [4] data bucket prefix ("dq:{Q}:d:", bucket number appended: see data_key in common.lua)
 --   [5] config HASH   [6] stats HASH   [7] minute counters prefix ("dq:{Q}:m:", minute appended)
+--   [8] run HASH (id -> attempts and lease)   [9] errors HASH (id -> last error)
 -- ARGV[1] max tasks (1..1000)  ARGV[2] wake channel
 -- Reply: {requeued, dead, more (1 = expired leases remain: call again)}
 -- Errors: INVALID on bad ARGV.
@@ -16,24 +18,25 @@ local requeued, died = 0, 0
 local before = earliest(KEYS[1])
 local default_attempts = config_number(KEYS[5], 'max_attempts', 5)
 for _, id in ipairs(ids) do
-  local key = KEYS[4] .. id
   redis.call('ZREM', KEYS[2], id)
-  if redis.call('EXISTS', key) == 1 then
-    local f = redis.call('HMGET', key, 'attempts', 'max_attempts', 'worker')
-    local attempts = tonumber(f[1]) or 1
-    local max_attempts = tonumber(f[2]) or 0
+  local _, max_attempts = parse_record(redis.call('HGET', data_key(id), id))
+  if max_attempts then
+    local attempts, due, _, _, worker = parse_run(redis.call('HGET', KEYS[8], id))
+    if attempts < 1 then attempts = 1 end
     if max_attempts <= 0 then max_attempts = default_attempts end
-    local why = 'lease expired: worker ' .. (f[3] or '?') .. ' stopped renewing it'
-    redis.call('HDEL', key, 'lease', 'worker', 'claimed')
+    if worker == '' then worker = '?' end
+    redis.call('HSET', KEYS[9], id, 'lease expired: worker ' .. worker .. ' stopped renewing it')
     if attempts >= max_attempts then
-      redis.call('HSET', key, 'state', 'dead', 'last_error', why)
+      redis.call('HSET', KEYS[8], id, run_entry(attempts, due or now, '', '', ''))
       redis.call('ZADD', KEYS[3], now, id)
       died = died + 1
     else
-      redis.call('HSET', key, 'state', 'pending', 'due', int(now), 'last_error', why)
+      redis.call('HSET', KEYS[8], id, run_entry(attempts, now, '', '', ''))
       redis.call('ZADD', KEYS[1], now, id)
       requeued = requeued + 1
     end
+  else
+    forget({id})
   end
 end
 count(KEYS[6], KEYS[7], 'expired', requeued + died, now)

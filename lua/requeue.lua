@@ -1,7 +1,9 @@
 -- requeue.lua: gives dead tasks a new life: pending, due now, attempts reset to 0.
--- KEYS (the same seven for every native-queue script, built by Queue::scriptKeys()):
---   [1] pending ZSET  [2] active ZSET  [3] dead ZSET  [4] task key prefix ("dq:{Q}:t:", id appended)
+-- KEYS (the same nine for every native-queue script, built by Queue::scriptKeys()):
+--   [1] pending ZSET  [2] active ZSET  [3] dead ZSET
+--   [4] data bucket prefix ("dq:{Q}:d:", bucket number appended: see data_key in common.lua)
 --   [5] config HASH   [6] stats HASH   [7] minute counters prefix ("dq:{Q}:m:", minute appended)
+--   [8] run HASH (id -> attempts and lease)   [9] errors HASH (id -> last error)
 -- ARGV[1] mode ("ids" | "all")  ARGV[2] limit for "all" (1..1000)  ARGV[3] wake channel
 -- ARGV[4..] the ids for "ids" (at most 1000)
 -- Reply: {done, remaining in dead, {one status per given id: done | not_found | pending | active}}
@@ -16,10 +18,9 @@ local before = earliest(KEYS[1])
 local function revive(id)
   if not redis.call('ZSCORE', KEYS[3], id) then return false end
   redis.call('ZREM', KEYS[3], id)
-  -- A broken entry (no hash) stays broken: claim sends it back to dead with the reason.
-  if redis.call('EXISTS', KEYS[4] .. id) == 1 then
-    redis.call('HSET', KEYS[4] .. id, 'state', 'pending', 'due', int(now), 'attempts', '0')
-  end
+  -- Attempts start again from 0 (no run entry); the last error stays for the operator. A
+  -- broken entry (no record) stays broken: claim sends it back to dead with the reason.
+  redis.call('HDEL', KEYS[8], id)
   redis.call('ZADD', KEYS[1], now, id)
   return true
 end

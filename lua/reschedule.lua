@@ -1,7 +1,9 @@
 -- reschedule.lua: moves pending tasks to a new due time ("run now" is a delay of 0).
--- KEYS (the same seven for every native-queue script, built by Queue::scriptKeys()):
---   [1] pending ZSET  [2] active ZSET  [3] dead ZSET  [4] task key prefix ("dq:{Q}:t:", id appended)
+-- KEYS (the same nine for every native-queue script, built by Queue::scriptKeys()):
+--   [1] pending ZSET  [2] active ZSET  [3] dead ZSET
+--   [4] data bucket prefix ("dq:{Q}:d:", bucket number appended: see data_key in common.lua)
 --   [5] config HASH   [6] stats HASH   [7] minute counters prefix ("dq:{Q}:m:", minute appended)
+--   [8] run HASH (id -> attempts and lease)   [9] errors HASH (id -> last error)
 -- ARGV[1] due kind ("at" | "in")  ARGV[2] due value (ms: epoch time or delay from server now)
 -- ARGV[3] wake channel, then the ids (at most 1000)
 -- Reply: {due ms, {one status per id: done | not_found | active | dead}}
@@ -17,11 +19,8 @@ if kind == 'in' then due = now + value end
 local before = earliest(KEYS[1])
 local function move(id)
   if not redis.call('ZSCORE', KEYS[1], id) then return false end
+  -- A pending task's due time is its score: nothing else to change.
   redis.call('ZADD', KEYS[1], 'XX', due, id)
-  -- A broken entry (no hash) stays broken: a hash holding only "due" would look like a task.
-  if redis.call('EXISTS', KEYS[4] .. id) == 1 then
-    redis.call('HSET', KEYS[4] .. id, 'due', int(due))
-  end
   return true
 end
 local moved, statuses = each_id(4, move, {{KEYS[2], 'active'}, {KEYS[3], 'dead'}})

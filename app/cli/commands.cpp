@@ -94,6 +94,13 @@ const std::vector<CommandInfo>& commandTable()
          "  and started again never makes a second task of one member.\n"
          "  --limit N      move at most N members (default: all)",
          "move a plain sorted-set queue into a native queue", runMigrate},
+        {"upgrade",
+         "upgrade QUEUE [--batch N]\n"
+         "  converts a queue written by an older delayq (one hash per task) to the current\n"
+         "  layout, N tasks per script call (default 500, at most 1000), without holding\n"
+         "  Redis. Interrupted and started again, it resumes: no task is lost or doubled.\n"
+         "  Stop the queue's old workers and producers first.",
+         "convert a queue from an older delayq's layout", runUpgrade},
     };
     return table;
 }

@@ -109,13 +109,21 @@ delayq::Connection& Context::connection()
     return *m_connection;
 }
 
-delayq::Queue Context::queue(size_t index)
+delayq::Queue Context::queue(size_t index, bool requireCurrentLayout)
 {
     const auto& words = m_args.positional();
     if (index >= words.size())
         throw UsageError(m_args.command() + ": the queue name is missing");
     delayq::Keys::validateQueueName(words[index]);
-    return delayq::Queue(connection(), words[index], m_global.prefix);
+    delayq::Queue queue(connection(), words[index], m_global.prefix);
+    if (requireCurrentLayout && queue.needsUpgrade())
+        throw delayq::Error(delayq::ErrorCode::OldLayout,
+                            "queue '" + words[index] +
+                                "' is stored in the layout of an older delayq (one hash per "
+                                "task), or its upgrade was interrupted: stop its old workers and "
+                                "producers, then run 'delayq upgrade " +
+                                words[index] + "'");
+    return queue;
 }
 
 delayq::PlainQueue Context::plainQueue(size_t index)

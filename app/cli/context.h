@@ -47,8 +47,9 @@ public:
     bool json() const { return m_global.json; }
 
     delayq::Connection& connection();
-    // The queue named by positional word `index`.
-    delayq::Queue queue(size_t index = 0);
+    // The queue named by positional word `index`. Throws Error(OldLayout) saying how to
+    // upgrade when the queue is stored in an older delayq's layout (unless asked not to).
+    delayq::Queue queue(size_t index = 0, bool requireCurrentLayout = true);
     // The plain sorted-set key named by positional word `index` (--score-unit applied).
     delayq::PlainQueue plainQueue(size_t index = 0);
 

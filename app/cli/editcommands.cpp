@@ -172,6 +172,39 @@ int runPurge(Context& ctx)
     return ExitOk;
 }
 
+int runUpgrade(Context& ctx)
+{
+    ctx.args().parse({{"batch", true}}, 1, 1);
+    const int batch = static_cast<int>(ctx.args().number("batch", 1, 1000, 500));
+    delayq::Queue queue = ctx.queue(0, false);
+    const bool needed = queue.needsUpgrade();
+    delayq::UpgradeResult total;
+    // Bounded slices, so a long upgrade says how far it got.
+    while (!total.finished) {
+        const delayq::UpgradeResult step = queue.upgrade(batch, 50);
+        total.converted += step.converted;
+        total.finished = step.finished;
+        if (!total.finished && !ctx.json())
+            std::fprintf(stderr, "upgrading %s: %lld tasks converted so far\n",
+                         printable(queue.name()).c_str(), total.converted);
+    }
+    if (ctx.json()) {
+        JsonWriter j;
+        j.beginObject()
+            .field("queue", queue.name())
+            .field("converted", total.converted)
+            .field("was_current", !needed && total.converted == 0)
+            .endObject();
+        ctx.printJson(j);
+    } else if (!needed && total.converted == 0) {
+        ctx.print(queue.name() + " already uses the current layout: nothing to convert\n");
+    } else {
+        ctx.print("upgraded " + queue.name() + ": " + std::to_string(total.converted) +
+                  " tasks converted to the current layout\n");
+    }
+    return ExitOk;
+}
+
 int runConfig(Context& ctx)
 {
     ctx.args().parse({}, 1, 3);

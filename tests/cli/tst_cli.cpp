@@ -1,5 +1,6 @@
 #include "clirunner.h"
 #include "redissuite.h"
+#include <delayq/keys.h>
 
 #include <QFile>
 #include <QJsonArray>
@@ -151,7 +152,10 @@ private slots:
     {
         const QByteArray payload("evil\x1b[31m\nline\x07\xff", 16);
         QCOMPARE(delayq({"push", "mail", "-", "--id", "p1"}, payload).exitCode, 0);
-        QCOMPARE(m_server.cli({"HGET", "dq:{mail}:t:p1", "payload"}).chopped(1), payload);
+        const delayq::Keys keys("dq", "mail");
+        QVERIFY(m_server.cli({"HGET", QString::fromStdString(keys.dataKey("p1")), "p1"})
+                    .chopped(1)
+                    .endsWith("|" + payload));
         for (const QStringList& args :
              {QStringList{"ls", "mail"}, QStringList{"show", "mail", "p1"}}) {
             const CliRun r = delayq(args);
@@ -226,7 +230,10 @@ private slots:
         QCOMPARE(p->exitCode(), 0);
         const QByteArray out = p->readAllStandardOutput();
         QVERIFY2(out.contains("\"outcome\":\"acked\""), out.constData());
-        QCOMPARE(m_server.cli({"EXISTS", "dq:{mail}:t:slow"}).trimmed(), QByteArray("0"));
+        const delayq::Keys keys("dq", "mail");
+        QCOMPARE(m_server.cli({"HEXISTS", QString::fromStdString(keys.dataKey("slow")), "slow"})
+                     .trimmed(),
+                 QByteArray("0"));
     }
 
     void benchRunsAndReportsRatios()

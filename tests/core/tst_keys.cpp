@@ -20,14 +20,23 @@ private slots:
         QCOMPARE(k.config(), std::string("dq:{orders}:config"));
         QCOMPARE(k.stats(), std::string("dq:{orders}:stats"));
         QCOMPARE(k.wake(), std::string("dq:{orders}:wake"));
-        QCOMPARE(k.task("01J"), std::string("dq:{orders}:t:01J"));
-        QCOMPARE(k.taskPrefix(), std::string("dq:{orders}:t:"));
+        QCOMPARE(k.dataPrefix(), std::string("dq:{orders}:d:"));
+        QCOMPARE(k.run(), std::string("dq:{orders}:run"));
+        QCOMPARE(k.errors(), std::string("dq:{orders}:errors"));
+        QCOMPARE(k.oldTaskPrefix(), std::string("dq:{orders}:t:"));
         QCOMPARE(k.minute(29'000'000), std::string("dq:{orders}:m:29000000"));
         QCOMPARE(k.minutePrefix(), std::string("dq:{orders}:m:"));
         QCOMPARE(Keys::queues("dq"), std::string("dq:queues"));
         QCOMPARE(Keys("app.v2", "a:b-c_d.e").pending(), std::string("app.v2:{a:b-c_d.e}:pending"));
-        // Ids may hold braces: the first {...} of the key, the queue's, stays the hash tag.
-        QCOMPARE(k.task("{x}"), std::string("dq:{orders}:t:{x}"));
+        // The bucket comes from the id's last four bytes, as lua/common.lua's data_key: the
+        // same formula, written out here so a change to either side shows.
+        QCOMPARE(k.dataKey("01JABCD"),
+                 "dq:{orders}:d:" +
+                     std::to_string(((('A' * 31 + 'B') * 31 + 'C') * 31 + 'D') % 8192));
+        QCOMPARE(k.dataKey("ab"),
+                 "dq:{orders}:d:" + std::to_string(('a' * 31 + 'b') * 31 * 31 % 8192));
+        QCOMPARE(Keys::dataBucket("\xff\xff\xff\xff"),
+                 (((255 * 31 + 255) * 31 + 255) * 31 + 255) % 8192);
     }
 
     void queueNames_data()

@@ -37,9 +37,11 @@ private slots:
                  (std::vector<IdResult::Status>{IdResult::Status::Done, IdResult::Status::Pending,
                                                 IdResult::Status::NotFound}));
         QVERIFY(!q.find(ids[1]));
-        QCOMPARE(
-            m_server.cli({"EXISTS", "dq:{orders}:t:" + QString::fromStdString(ids[1])}).trimmed(),
-            QByteArray("0"));
+        QCOMPARE(m_server
+                     .cli({"HEXISTS", QString::fromStdString(q.keys().dataKey(ids[1])),
+                           QString::fromStdString(ids[1])})
+                     .trimmed(),
+                 QByteArray("0"));
 
         const auto all = q.requeueAll(2);
         QCOMPARE(all.done, 3LL);
@@ -85,7 +87,9 @@ private slots:
         QCOMPARE(q.purge(2).done, 3LL);
         const auto counts = q.counts();
         QCOMPARE(counts.pending + counts.active + counts.dead, 0LL);
-        QCOMPARE(m_server.cli({"KEYS", "dq:{orders}:t:*"}).trimmed(), QByteArray());
+        QCOMPARE(m_server.cli({"KEYS", "dq:{orders}:d:*"}).trimmed(), QByteArray());
+        QCOMPARE(m_server.cli({"EXISTS", "dq:{orders}:run", "dq:{orders}:errors"}).trimmed(),
+                 QByteArray("0"));
         QCOMPARE(q.config().maxAttempts, 1);
         QCOMPARE(q.stats(), statsBefore);
         QCOMPARE(q.purge().done, 0LL);

@@ -29,7 +29,11 @@ private slots:
                                                 IdResult::Status::NotFound}));
         QVERIFY(!q.find("pending"));
         QCOMPARE(q.find("active")->first, TaskSet::Active);
-        QCOMPARE(m_server.cli({"EXISTS", "dq:{orders}:t:pending"}).trimmed(), QByteArray("0"));
+        QCOMPARE(
+            m_server
+                .cli({"HEXISTS", QString::fromStdString(q.keys().dataKey("pending")), "pending"})
+                .trimmed(),
+            QByteArray("0"));
 
         QCOMPARE(statusesOf(q.cancel({"active"}, true)),
                  std::vector<IdResult::Status>{IdResult::Status::Done});

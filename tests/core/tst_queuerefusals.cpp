@@ -175,9 +175,10 @@ private slots:
         q.push(request("fine", 0, "fine"));
         // An id in pending without its hash (deleted by hand, or a bug elsewhere).
         m_server.cli({"ZADD", "dq:{orders}:pending", "1000", "ghost"});
-        // One whose hash holds garbage.
+        // One whose record holds garbage.
         m_server.cli({"ZADD", "dq:{orders}:pending", "2000", "garbled"});
-        m_server.cli({"HSET", "dq:{orders}:t:garbled", "attempts", "many", "state", "pending"});
+        m_server.cli({"HSET", QString::fromStdString(q.keys().dataKey("garbled")), "garbled",
+                      "many|attempts"});
         // A score that is not a whole number.
         m_server.cli({"ZADD", "dq:{orders}:pending", "+inf", "infinite"});
 

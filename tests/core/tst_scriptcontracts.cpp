@@ -51,6 +51,7 @@ const Script* scriptNamed(const QString& name)
         {"requeue", &scripts::requeue},
         {"delete_dead", &scripts::deleteDead},
         {"purge", &scripts::purge},
+        {"upgrade", &scripts::upgrade},
         {"plain_pop", &scripts::plainPop},
         {"plain_reschedule", &scripts::plainReschedule},
     };
@@ -202,6 +203,13 @@ private slots:
         row("limit 0", "purge", queue, {"0"});
         row("limit above 1000", "purge", queue, {"1001"});
         row("no ARGV", "purge", queue, {});
+
+        const QStringList upgrade{"upgrade"};
+        row("limit 0", "upgrade", upgrade, {"0", "1:0", "0"});
+        row("cursor of a fourth set", "upgrade", upgrade, {"10", "4:0", "0"});
+        row("cursor without a rank", "upgrade", upgrade, {"10", "1", "0"});
+        row("converted count missing", "upgrade", upgrade, {"10", "1:0"});
+        row("only nine KEYS", "upgrade", queue, {"10", "1:0", "0"});
         row("limit not whole", "purge", queue, {"1.5"});
         row("limit nan", "purge", queue, {"nan"});
 
@@ -228,12 +236,14 @@ private slots:
         QVERIFY2(s, qPrintable(script));
 
         std::vector<std::string> keyNames;
-        if (keys == QStringList{"queue"}) {
-            // The seven KEYS of every native-queue script, in the order of their contracts
-            // (what Queue::scriptKeys() builds; it is private).
+        if (keys == QStringList{"queue"} || keys == QStringList{"upgrade"}) {
+            // The nine KEYS of every native-queue script, in the order of their contracts
+            // (what Queue::scriptKeys() builds; it is private); upgrade takes one more.
             const Keys k("dq", "orders");
-            keyNames = {k.pending(), k.active(), k.dead(),        k.taskPrefix(),
-                        k.config(),  k.stats(),  k.minutePrefix()};
+            keyNames = {k.pending(), k.active(),       k.dead(), k.dataPrefix(), k.config(),
+                        k.stats(),   k.minutePrefix(), k.run(),  k.errors()};
+            if (keys == QStringList{"upgrade"})
+                keyNames.push_back(k.oldTaskPrefix());
         } else {
             for (const auto& key : keys)
                 keyNames.push_back(key.toStdString());

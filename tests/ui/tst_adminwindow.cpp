@@ -17,6 +17,7 @@
 #include "windowsuite.h"
 #include "workerdock.h"
 #include <delayq/connection.h>
+#include <delayq/keys.h>
 #include <delayq/queue.h>
 
 #include <QAction>
@@ -62,8 +63,10 @@ private slots:
         TaskModel* model = pending()->model();
         QTRY_COMPARE(model->rowCount(), 1);
         QTRY_COMPARE(model->idAt(0), QStringLiteral("order-7"));
-        QCOMPARE(m_server.cli({"HGET", "dq:{orders}:t:order-7", "payload"}).trimmed(),
-                 QByteArray("{\"order\": 7}"));
+        const delayq::Keys keys("dq", "orders");
+        QVERIFY(m_server.cli({"HGET", QString::fromStdString(keys.dataKey("order-7")), "order-7"})
+                    .trimmed()
+                    .endsWith("|{\"order\": 7}"));
     }
 
     void pushDialogRefusesBadJsonAndSendsNothing()

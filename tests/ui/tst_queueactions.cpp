@@ -9,6 +9,7 @@
 #include "tasktabs.h"
 #include "windowsuite.h"
 #include <delayq/connection.h>
+#include <delayq/keys.h>
 #include <delayq/queue.h>
 
 #include <QAction>
@@ -115,7 +116,8 @@ private slots:
         for (const char* set : {"pending", "active", "dead"})
             QCOMPARE(cli({"ZCARD", QStringLiteral("dq:{orders}:%1").arg(QLatin1String(set))}),
                      QByteArray("0"));
-        QCOMPARE(cli({"KEYS", "dq:{orders}:t:*"}), QByteArray());
+        QCOMPARE(cli({"KEYS", "dq:{orders}:d:*"}), QByteArray());
+        QCOMPARE(cli({"EXISTS", "dq:{orders}:run", "dq:{orders}:errors"}), QByteArray("0"));
         // Config and stats stay; another queue is untouched.
         QCOMPARE(cli({"HGET", "dq:{orders}:config", "max_attempts"}), QByteArray("7"));
         QCOMPARE(cli({"HGET", "dq:{orders}:stats", "pushed"}), QByteArray("10"));
@@ -167,12 +169,15 @@ private slots:
             QCOMPARE(summary, QStringLiteral("Requeued 3 dead tasks of orders: they are pending "
                                              "again, due now."));
             QCOMPARE(cli({"ZCARD", "dq:{orders}:pending"}), QByteArray("7"));
-            QCOMPARE(cli({"HGET", "dq:{orders}:t:dead-0", "state"}), QByteArray("pending"));
-            QCOMPARE(cli({"HGET", "dq:{orders}:t:dead-0", "attempts"}), QByteArray("0"));
+            QVERIFY(!cli({"ZSCORE", "dq:{orders}:pending", "dead-0"}).isEmpty());
+            // Attempts start again: no run entry.
+            QCOMPARE(cli({"HEXISTS", "dq:{orders}:run", "dead-0"}), QByteArray("0"));
         } else {
             QCOMPARE(summary, QStringLiteral("Deleted 3 dead tasks of orders for good."));
             QCOMPARE(cli({"ZCARD", "dq:{orders}:pending"}), QByteArray("4"));
-            QCOMPARE(cli({"EXISTS", "dq:{orders}:t:dead-0"}), QByteArray("0"));
+            const delayq::Keys keys("dq", "orders");
+            QCOMPARE(cli({"HEXISTS", QString::fromStdString(keys.dataKey("dead-0")), "dead-0"}),
+                     QByteArray("0"));
         }
         QCOMPARE(finished.count(), 1);
         const auto result = finished.first().at(0).value<BulkActionResult>();

@@ -24,6 +24,7 @@ enum class ErrorCode
     InvalidArgument,
     Protocol,
     Script,
+    OldLayout, // the queue is stored in an older delayq's layout: `delayq upgrade` converts it
 };
 
 // Stable lower-case name of a code ("lease-lost"), for logs, JSON and the CLI.

@@ -21,14 +21,23 @@ public:
     std::string config() const { return m_base + "config"; }
     std::string stats() const { return m_base + "stats"; }
     std::string wake() const { return m_base + "wake"; }
-    // Scripts append a task id / a minute number to these.
-    std::string taskPrefix() const { return m_base + "t:"; }
+    // Task data: "created|max_attempts|backoff|payload" in one of dataBuckets() small hashes
+    // (dataKey picks it from the id, as data_key in lua/common.lua does); run: id ->
+    // "attempts|due|token|claimed|worker" once claimed; errors: id -> last error.
+    std::string dataPrefix() const { return m_base + "d:"; }
+    std::string dataKey(const std::string& id) const;
+    std::string run() const { return m_base + "run"; }
+    std::string errors() const { return m_base + "errors"; }
+    static int dataBuckets() { return 8192; }
+    static int dataBucket(const std::string& id);
+    // Scripts append a minute number to this.
     std::string minutePrefix() const { return m_base + "m:"; }
-    std::string task(const std::string& id) const { return taskPrefix() + id; }
     std::string minute(long long minuteNumber) const
     {
         return minutePrefix() + std::to_string(minuteNumber);
     }
+    // Where delayq before layout 2 kept each task (a hash per task); only `upgrade` reads it.
+    std::string oldTaskPrefix() const { return m_base + "t:"; }
 
     // The set of known queue names (outside any queue's slot).
     static std::string queues(const std::string& prefix) { return prefix + ":queues"; }

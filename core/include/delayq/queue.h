@@ -13,6 +13,12 @@ namespace delayq {
 // Every operation on one native queue. Writes run as Lua scripts (lua/); reads are
 // plain pipelined commands so a read-only ACL user can still look.
 // Synchronous: the Connection's thread is the caller's thread. Throws Error.
+struct UpgradeResult
+{
+    long long converted = 0;
+    bool finished = false; // a whole pass found no task in the old layout
+};
+
 class Queue
 {
 public:
@@ -60,6 +66,16 @@ public:
     // Deletes every task of the queue in bounded batches; keeps config and stats.
     BulkResult purge(int batch = 200, int maxCalls = 0);
 
+    // --- layout (docs/design.md, "Redis key layout")
+    // True when tasks of the queue are stored in the layout of an older delayq (a hash per
+    // task), or an upgrade was started and not finished. Looks at the first and last task of
+    // each set: a bounded check, not a scan.
+    bool needsUpgrade();
+    // Converts such tasks in calls of `batch` ids (1..1000), repeating passes until one finds
+    // nothing left; maxCalls > 0 stops after that many calls. Resumes where an interrupted
+    // upgrade stopped (the cursor is kept in Redis). No task is lost or doubled either way.
+    UpgradeResult upgrade(int batch = 500, int maxCalls = 0);
+
     // --- config
     QueueConfig config();
     // key: max_attempts | backoff | lease_ms | max_payload | paused. Validates the value.
@@ -106,7 +122,10 @@ private:
     // The seven KEYS every native-queue script takes, in the order of their contracts.
     std::vector<std::string> scriptKeys() const;
     std::string setKey(TaskSet set) const;
-    std::vector<Task> loadTasks(const std::vector<std::pair<std::string, long long>>& members);
+    // HGETs of a task's record, run entry and last error, in the order fillTask takes them.
+    std::vector<std::vector<std::string>> taskReads(const std::string& id) const;
+    std::vector<Task> loadTasks(TaskSet set,
+                                const std::vector<std::pair<std::string, long long>>& members);
     std::vector<IdResult> idScript(const Script& script, const std::vector<std::string>& keys,
                                    const std::vector<std::string>& leadingArgs,
                                    const std::vector<std::string>& ids);

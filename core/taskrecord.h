@@ -1,0 +1,39 @@
+#pragma once
+
+#include <delayq/task.h>
+
+#include <optional>
+#include <string>
+
+namespace delayq {
+
+struct Reply;
+
+// The stored forms of a task in layout 2 (docs/design.md, "Redis key layout"), read the way
+// lua/common.lua's parse_record and parse_run read them.
+struct TaskRecord
+{
+    long long created = 0;
+    int maxAttempts = 0;
+    std::string backoff;
+    std::string payload;
+};
+
+struct RunEntry
+{
+    int attempts = 0;
+    std::optional<long long> due;
+    std::string token;
+    std::string worker;
+};
+
+// nullopt when the record is garbage.
+std::optional<TaskRecord> parseTaskRecord(const std::string& record);
+// Garbage reads as 0 attempts and no due time, as the scripts read it.
+RunEntry parseRunEntry(const std::string& run);
+
+// Fills a Task read from `set` with the given score from its record, run entry and last error
+// (each a string or nil reply); marks it broken when the record is missing or garbled.
+void fillTask(Task& task, TaskSet set, const Reply& record, const Reply& run, const Reply& error);
+
+} // namespace delayq
