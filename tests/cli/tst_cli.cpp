@@ -320,9 +320,9 @@ private slots:
     // one a queue, the tasks split over them.
     void benchSpreadsQueues()
     {
-        const CliRun r =
-            delayq({"bench", "--json", "--queues", "3", "--tasks", "600", "--single-tasks", "30",
-                    "--duration", "100ms", "--rate", "200", "--skip-seeds"});
+        const CliRun r = delayq({"bench", "--json", "--queues", "3", "--tasks", "600",
+                                 "--single-tasks", "30", "--duration", "100ms", "--rate", "200",
+                                 "--drain-tasks", "100", "--memory-tasks", "100", "--skip-seeds"});
         QCOMPARE(r.exitCode, 0);
         const QJsonObject o = json(r).object();
         QCOMPARE(o.value("settings").toObject().value("queues").toInt(), 3);
