@@ -1,4 +1,5 @@
 #include "bench.h"
+#include "seedbench.h"
 
 #include <delayq/connection.h>
 #include <delayq/error.h>
@@ -27,32 +28,26 @@ double secondsSince(Clock::time_point start)
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-LatenessFigures figures(std::vector<long long> values)
+// Pushes `tasks` tasks to one queue in batches of 10,000 (the core splits each into calls of
+// 100), payloads numbered from firstIndex.
+void fillQueue(delayq::Connection& conn, const std::string& prefix, const std::string& name,
+               long long tasks, long long firstIndex, long long delayMs,
+               const std::function<std::string(long long)>& payloadOf)
 {
-    LatenessFigures f;
-    f.count = static_cast<long long>(values.size());
-    if (values.empty())
-        return f;
-    std::sort(values.begin(), values.end());
-    auto at = [&](double q) {
-        size_t rank = static_cast<size_t>(q * static_cast<double>(values.size()) + 0.999999);
-        return values[std::clamp<size_t>(rank, 1, values.size()) - 1];
-    };
-    f.p50 = at(0.50);
-    f.p99 = at(0.99);
-    f.max = values.back();
-    return f;
-}
-
-std::string payload(long long i)
-{
-    return R"({"order":)" + std::to_string(i) + R"(,"action":"remind","pad":"0123456789abcdef"})";
-}
-
-// Half the tasks are due at once (the wake path), half 100-500 ms ahead (the timer path).
-long long dueDelay(long long i)
-{
-    return i % 2 == 0 ? 0 : 100 + (i * 37) % 400;
+    delayq::Queue queue(conn, name, prefix);
+    std::vector<delayq::PushRequest> batch;
+    for (long long done = 0; done < tasks;) {
+        const long long n = std::min<long long>(10000, tasks - done);
+        batch.clear();
+        for (long long i = 0; i < n; ++i) {
+            delayq::PushRequest r;
+            r.payload = payloadOf(firstIndex + done + i);
+            r.delayMs = delayMs;
+            batch.push_back(std::move(r));
+        }
+        queue.pushBatch(batch);
+        done += n;
+    }
 }
 
 // The part of `total` that the index-th of `parts` gets: the first total % parts get one more.
@@ -66,7 +61,7 @@ long long share(long long total, int parts, int index)
 Bench::Bench(delayq::ConnectionOptions options, BenchSettings settings,
              std::function<void(const std::string&)> progress)
     : m_options(std::move(options)), m_settings(settings), m_progress(std::move(progress)),
-      m_prefix("dqbench-" + delayq::randomToken(4))
+      m_prefix("dqbench-" + delayq::randomToken(4)), m_meter(m_options)
 {}
 
 Bench::~Bench()
@@ -88,20 +83,19 @@ BenchFigures Bench::run()
         placeQueues(conn, f);
     }
     m_progress("keys under the prefix " + m_prefix + " (deleted at the end)");
-    f.pushBatchedPerSecond = pushBatched();
-    f.pushSinglePerSecond = pushSingle();
+    f.pushBatched = pushBatched();
+    f.pushSingle = pushSingle();
     f.ours.label = "delayq";
-    f.ours.claimPerSecond = claimAck();
-    f.ours.lateness = oursLateness();
+    f.ours.kind = "delayq";
+    f.ours.claim = claimAck();
+    f.ours.drain = drain();
+    f.ours.lateness = oursLateness(f.ours.latenessCpuUsPerTask);
+    f.ours.memory = memory();
     if (m_settings.seeds) {
         for (auto kind : {SeedDesign::Kind::RangeThenRem, SeedDesign::Kind::LuaPop}) {
-            SeedDesign design(
-                kind, m_prefix + ":seed:" + (kind == SeedDesign::Kind::RangeThenRem ? "a" : "b"));
-            DesignFigures d;
-            d.label = design.label();
-            d.claimPerSecond = seedThroughput(design);
-            d.lateness = seedLateness(design);
-            f.seeds.push_back(d);
+            const char* stem = kind == SeedDesign::Kind::RangeThenRem ? ":seed:a" : ":seed:b";
+            SeedBench seed(kind, m_options, m_settings, m_prefix + stem, m_meter, m_progress);
+            f.seeds.push_back(seed.run());
         }
     }
     cleanup();
@@ -157,35 +151,28 @@ std::vector<std::string> Bench::pickNames(delayq::Connection& conn, const std::s
     return names;
 }
 
-double Bench::pushBatched()
+PhaseFigures Bench::pushBatched()
 {
     m_progress("push, batched: " + std::to_string(m_settings.tasks) + " tasks" +
                (m_claimQueues.size() > 1
                     ? " over " + std::to_string(m_claimQueues.size()) + " queues"
                     : std::string()));
     delayq::Connection conn(m_options);
-    std::vector<delayq::PushRequest> batch;
     long long pushed = 0;
+    const double cpuBefore = m_meter.cpuSeconds();
     const auto start = Clock::now();
     for (const BenchQueue& b : m_claimQueues) {
-        delayq::Queue queue(conn, b.name, m_prefix);
-        for (long long done = 0; done < b.tasks;) {
-            const long long n = std::min<long long>(10000, b.tasks - done);
-            batch.clear();
-            for (long long i = 0; i < n; ++i) {
-                delayq::PushRequest r;
-                r.payload = payload(pushed + i);
-                batch.push_back(std::move(r));
-            }
-            queue.pushBatch(batch);
-            done += n;
-            pushed += n;
-        }
+        fillQueue(conn, m_prefix, b.name, b.tasks, pushed, 0, benchPayload);
+        pushed += b.tasks;
     }
-    return static_cast<double>(m_settings.tasks) / secondsSince(start);
+    PhaseFigures f;
+    f.tasks = m_settings.tasks;
+    f.perSecond = static_cast<double>(f.tasks) / secondsSince(start);
+    f.cpuUsPerTask = m_meter.cpuUsPerTask(cpuBefore, f.tasks);
+    return f;
 }
 
-double Bench::pushSingle()
+PhaseFigures Bench::pushSingle()
 {
     m_progress("push, one by one: " + std::to_string(m_settings.singleTasks) + " tasks" +
                (m_singleQueues.size() > 1
@@ -195,39 +182,78 @@ double Bench::pushSingle()
     std::vector<delayq::Queue> queues;
     for (const std::string& name : m_singleQueues)
         queues.emplace_back(conn, name, m_prefix);
+    const double cpuBefore = m_meter.cpuSeconds();
     const auto start = Clock::now();
     for (long long i = 0; i < m_settings.singleTasks; ++i) {
         delayq::PushRequest r;
-        r.payload = payload(i);
+        r.payload = benchPayload(i);
         r.delayMs = 3600'000; // never claimed: only the push is measured
         queues[static_cast<size_t>(i) % queues.size()].push(r);
     }
-    return static_cast<double>(m_settings.singleTasks) / secondsSince(start);
+    PhaseFigures f;
+    f.tasks = m_settings.singleTasks;
+    f.perSecond = static_cast<double>(f.tasks) / secondsSince(start);
+    f.cpuUsPerTask = m_meter.cpuUsPerTask(cpuBefore, f.tasks);
+    return f;
 }
 
-double Bench::claimAck()
+PhaseFigures Bench::claimAck()
 {
     int threads = 0;
     for (const BenchQueue& b : m_claimQueues)
         threads += b.threads;
     m_progress("claim+ack: " + std::to_string(m_settings.tasks) + " tasks, " +
-               std::to_string(threads) + " threads, batch " + std::to_string(m_settings.batch) +
+               std::to_string(threads) + " threads, batch " +
+               std::to_string(effectiveBatch(m_settings)) +
                (m_claimQueues.size() > 1 ? ", " + std::to_string(m_claimQueues.size()) + " queues"
                                          : std::string()));
     // One worker a queue, with its share of the threads: each thread talks to one master,
     // as a worker of one queue does, so the cluster adds its routing and nothing else.
-    std::vector<std::unique_ptr<delayq::Worker>> workers;
+    std::vector<delayq::WorkerOptions> options;
     for (const BenchQueue& b : m_claimQueues) {
-        delayq::WorkerOptions o;
-        o.connection = m_options;
-        o.queue = b.name;
-        o.prefix = m_prefix;
+        delayq::WorkerOptions o = workerOptions(b.name);
         o.concurrency = b.threads;
-        o.batch = m_settings.batch;
-        o.untilEmpty = true;
+        options.push_back(o);
+    }
+    return runWorkers(options, m_settings.tasks);
+}
+
+PhaseFigures Bench::drain()
+{
+    m_progress("drain: " + std::to_string(m_settings.drainTasks) + " due tasks, " +
+               std::to_string(m_settings.threads) + " workers of one thread, batch " +
+               std::to_string(effectiveBatch(m_settings)));
+    {
+        delayq::Connection conn(m_options);
+        fillQueue(conn, m_prefix, "drain", m_settings.drainTasks, 0, 0, benchPayload);
+    }
+    std::vector<delayq::WorkerOptions> options;
+    for (int w = 0; w < m_settings.threads; ++w)
+        options.push_back(workerOptions("drain"));
+    return runWorkers(options, m_settings.drainTasks);
+}
+
+delayq::WorkerOptions Bench::workerOptions(const std::string& queue) const
+{
+    // Everything else as `delayq work` leaves it, batch included unless --batch says.
+    delayq::WorkerOptions o;
+    o.connection = m_options;
+    o.queue = queue;
+    o.prefix = m_prefix;
+    if (m_settings.batch)
+        o.batch = *m_settings.batch;
+    o.untilEmpty = true;
+    return o;
+}
+
+PhaseFigures Bench::runWorkers(const std::vector<delayq::WorkerOptions>& options,
+                               long long expected)
+{
+    std::vector<std::unique_ptr<delayq::Worker>> workers;
+    for (const delayq::WorkerOptions& o : options)
         workers.push_back(std::make_unique<delayq::Worker>(
             o, [](const delayq::ClaimedTask&) { return delayq::HandlerResult::ack(); }));
-    }
+    const double cpuBefore = m_meter.cpuSeconds();
     const auto start = Clock::now();
     for (auto& w : workers)
         w->start();
@@ -240,22 +266,14 @@ double Bench::claimAck()
         w->stop();
         acked += w->counters().acked;
     }
-    if (acked != m_settings.tasks)
-        m_progress("warning: " + std::to_string(acked) + " of " + std::to_string(m_settings.tasks) +
+    if (acked != expected)
+        m_progress("warning: " + std::to_string(acked) + " of " + std::to_string(expected) +
                    " tasks acked");
-    return static_cast<double>(acked) / seconds;
-}
-
-long long Bench::paced(const std::function<void(long long, long long)>& push)
-{
-    const long long total = m_settings.rate * m_settings.durationMs / 1000;
-    const auto start = Clock::now();
-    for (long long i = 0; i < total; ++i) {
-        const auto at = start + std::chrono::microseconds(i * 1'000'000 / m_settings.rate);
-        std::this_thread::sleep_until(at);
-        push(i, dueDelay(i));
-    }
-    return total;
+    PhaseFigures f;
+    f.tasks = acked;
+    f.perSecond = static_cast<double>(acked) / seconds;
+    f.cpuUsPerTask = m_meter.cpuUsPerTask(cpuBefore, acked);
+    return f;
 }
 
 long long Bench::wakeListeners(delayq::Connection& conn, const std::string& channel)
@@ -281,18 +299,16 @@ long long Bench::wakeListeners(delayq::Connection& conn, const std::string& chan
     return listeners;
 }
 
-LatenessFigures Bench::oursLateness()
+LatenessFigures Bench::oursLateness(double& cpuUsPerTask)
 {
     m_progress("lateness, delayq: " + std::to_string(m_settings.rate) + " tasks/s for " +
                std::to_string(m_settings.durationMs) + " ms");
     std::mutex mutex;
     std::vector<long long> lateness;
-    delayq::WorkerOptions o;
-    o.connection = m_options;
-    o.queue = "late";
-    o.prefix = m_prefix;
+    delayq::WorkerOptions o = workerOptions("late");
+    o.untilEmpty = false;
     o.concurrency = m_settings.threads;
-    o.batch = m_settings.batch;
+    const double cpuBefore = m_meter.cpuSeconds();
     delayq::Worker worker(
         o, [](const delayq::ClaimedTask&) { return delayq::HandlerResult::ack(); },
         [&](const delayq::WorkerEvent& e) {
@@ -307,122 +323,39 @@ LatenessFigures Bench::oursLateness()
     // Let the threads connect and subscribe before the clock starts.
     for (int i = 0; i < 100 && wakeListeners(conn, queue.keys().wake()) == 0; ++i)
         std::this_thread::sleep_for(20ms);
-    const long long total = paced([&](long long i, long long delay) {
-        delayq::PushRequest r;
-        r.payload = payload(i);
-        r.delayMs = delay;
-        queue.push(r);
-    });
+    const long long total =
+        pacedPushes(m_settings.rate, m_settings.durationMs, [&](long long i, long long delay) {
+            delayq::PushRequest r;
+            r.payload = benchPayload(i);
+            r.delayMs = delay;
+            queue.push(r);
+        });
     const auto deadline = Clock::now() + 10s;
     while (Clock::now() < deadline && worker.counters().acked < total)
         std::this_thread::sleep_for(20ms);
     worker.stop();
+    cpuUsPerTask = m_meter.cpuUsPerTask(cpuBefore, total);
     std::lock_guard lock(mutex);
-    return figures(lateness);
+    return latenessOf(lateness);
 }
 
-double Bench::seedThroughput(SeedDesign& design)
+MemoryFigures Bench::memory()
 {
-    const std::string key =
-        m_prefix + (design.kind() == SeedDesign::Kind::RangeThenRem ? ":seed:a" : ":seed:b");
-    m_progress(std::string("claim, ") + design.label() + ": " +
-               std::to_string(m_settings.seedTasks) + " tasks, " +
-               std::to_string(m_settings.threads) + " threads");
-    delayq::Connection conn(m_options);
-    design.prepare(conn);
-    const long long now = conn.serverNowMs();
-    for (long long done = 0; done < m_settings.seedTasks;) {
-        const long long n = std::min<long long>(1000, m_settings.seedTasks - done);
-        std::vector<std::string> zadd = {"ZADD", key};
-        for (long long i = 0; i < n; ++i) {
-            zadd.push_back(std::to_string(now));
-            zadd.push_back(payload(done + i) + "#" + std::to_string(done + i));
-        }
-        conn.command(zadd);
-        done += n;
-    }
-    std::atomic<long long> taken{0};
-    std::atomic<long long> lastTakenUs{0};
-    const auto start = Clock::now();
-    std::vector<std::thread> threads;
-    for (int t = 0; t < m_settings.threads; ++t) {
-        threads.emplace_back([&] {
-            delayq::Connection c(m_options);
-            std::string member;
-            long long score = 0;
-            while (taken < m_settings.seedTasks) {
-                const auto result = design.take(c, c.serverNowMs(), member, score);
-                if (result == SeedDesign::Take::Taken) {
-                    ++taken;
-                    lastTakenUs =
-                        std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start)
-                            .count();
-                } else if (result == SeedDesign::Take::Empty && taken < m_settings.seedTasks) {
-                    std::this_thread::sleep_for(design.idleSleep());
-                }
-            }
-        });
-    }
-    for (auto& t : threads)
-        t.join();
-    return static_cast<double>(taken) / (static_cast<double>(lastTakenUs) / 1e6);
-}
-
-LatenessFigures Bench::seedLateness(SeedDesign& design)
-{
-    const std::string key =
-        m_prefix +
-        (design.kind() == SeedDesign::Kind::RangeThenRem ? ":seed:a:late" : ":seed:b:late");
-    m_progress(std::string("lateness, ") + design.label() + ": " + std::to_string(m_settings.rate) +
-               " tasks/s for " + std::to_string(m_settings.durationMs) + " ms");
-    SeedDesign lateDesign(design.kind(), key);
+    m_progress("memory, delayq: " + std::to_string(m_settings.memoryTasks) + " pending tasks");
+    MemoryFigures f;
+    f.tasks = m_settings.memoryTasks;
+    f.payloadBytes = kMemoryPayloadBytes;
+    const long long before = m_meter.usedMemory();
     {
-        delayq::Connection c(m_options);
-        lateDesign.prepare(c);
+        // The filling connection is closed before the second reading, so that reading
+        // holds the tasks and not a client's buffers. Due in a day: nothing claims them,
+        // and the queue holds what a waiting backlog holds.
+        delayq::Connection conn(m_options);
+        fillQueue(conn, m_prefix, "memory", f.tasks, 0, 86'400'000, memoryPayload);
     }
-    std::mutex mutex;
-    std::vector<long long> lateness;
-    std::atomic<bool> producing{true};
-    std::atomic<long long> expected{-1};
-    std::vector<std::thread> threads;
-    for (int t = 0; t < m_settings.threads; ++t) {
-        threads.emplace_back([&] {
-            delayq::Connection c(m_options);
-            std::string member;
-            long long score = 0;
-            for (;;) {
-                const long long now = c.serverNowMs();
-                const auto result = lateDesign.take(c, now, member, score);
-                if (result == SeedDesign::Take::Taken) {
-                    std::lock_guard lock(mutex);
-                    lateness.push_back(std::max(0LL, c.serverNowMs() - score));
-                    continue;
-                }
-                if (result == SeedDesign::Take::LostRace)
-                    continue;
-                {
-                    std::lock_guard lock(mutex);
-                    if (!producing && static_cast<long long>(lateness.size()) >= expected)
-                        return;
-                }
-                std::this_thread::sleep_for(lateDesign.idleSleep());
-            }
-        });
-    }
-    delayq::Connection conn(m_options);
-    const long long total = paced([&](long long i, long long delay) {
-        conn.command({"ZADD", key, std::to_string(conn.serverNowMs() + delay),
-                      payload(i) + "#" + std::to_string(i)});
-    });
-    {
-        std::lock_guard lock(mutex);
-        expected = total;
-        producing = false;
-    }
-    for (auto& t : threads)
-        t.join();
-    std::lock_guard lock(mutex);
-    return figures(lateness);
+    f.bytesPerTask =
+        static_cast<double>(m_meter.usedMemory() - before) / static_cast<double>(f.tasks);
+    return f;
 }
 
 void Bench::cleanup()

@@ -75,17 +75,24 @@ const std::vector<CommandInfo>& commandTable()
          "run a worker on a queue", runWork},
         {"bench",
          "bench [--force] [--tasks N] [--threads C] [--batch N] [--rate R] [--duration D]\n"
-         "       [--seed-tasks N] [--skip-seeds] [--queues N]\n"
-         "  --force        run on a database that is not empty (keys go under a private prefix)\n"
-         "  --tasks N      tasks for the push and claim+ack phases (default 50000)\n"
-         "  --threads C    worker threads (default 2)\n"
-         "  --rate R       tasks/s for the lateness phase (default 1000)\n"
-         "  --duration D   length of each lateness phase (default 3s)\n"
-         "  --seed-tasks N tasks for the seed designs' throughput (default 5000)\n"
-         "  --queues N     spread the push and claim+ack phases over N queues (1..16,\n"
-         "                 default 1), the threads split over them (at least one each); on\n"
-         "                 a cluster the queues go to different masters",
-         "measure push, claim+ack and lateness against the two seed designs", runBench},
+         "       [--seed-tasks N] [--drain-tasks N] [--memory-tasks N] [--skip-seeds]\n"
+         "       [--queues N]\n"
+         "  --force          run on a database that is not empty (keys go under a private\n"
+         "                   prefix)\n"
+         "  --tasks N        tasks for the push and claim+ack phases (default 50000)\n"
+         "  --threads C      worker threads, and workers of the drain (default 2)\n"
+         "  --batch N        tasks per claim (default: the worker's, as delayq work)\n"
+         "  --rate R         tasks/s for the lateness phase (default 1000)\n"
+         "  --duration D     length of each lateness phase (default 3s)\n"
+         "  --seed-tasks N   tasks for the seed designs' throughput (default 5000)\n"
+         "  --drain-tasks N  due backlog drained by delayq and the Lua pop (default 40000)\n"
+         "  --memory-tasks N pending tasks whose Redis memory is measured (default 100000)\n"
+         "  --queues N       spread the push and claim+ack phases over N queues (1..16,\n"
+         "                   default 1), the threads split over them (at least one each); on\n"
+         "                   a cluster the queues go to different masters",
+         "measure push, claim+ack, drain, lateness, Redis CPU and memory per task against "
+         "the two seed designs",
+         runBench},
         {"migrate",
          "migrate PLAIN_KEY QUEUE [--limit N] [--score-unit ms|s]\n"
          "  copies the members of a plain sorted set (earliest first) into a native queue as\n"

@@ -225,7 +225,7 @@ int runWork(Context& ctx)
     }
     o.prefix = ctx.global().prefix;
     o.concurrency = static_cast<int>(a.number("concurrency", 1, 256, 1));
-    o.batch = static_cast<int>(a.number("batch", 1, 1000, 10));
+    o.batch = static_cast<int>(a.number("batch", 1, 1000, o.batch)); // the core's default
     o.leaseMs = a.duration("lease", 30000);
     if (o.leaseMs != 0 && o.leaseMs < 300)
         throw UsageError("--lease must be at least 300ms (or 0s for the queue's lease_ms)");

@@ -7,6 +7,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -100,6 +101,12 @@ private slots:
             << QStringList{"bench", "--queues", "0"} << 2 << "--queues must be a whole number";
         QTest::newRow("bench with 17 queues")
             << QStringList{"bench", "--queues", "17"} << 2 << "from 1 to 16";
+        QTest::newRow("bench with no drain")
+            << QStringList{"bench", "--drain-tasks", "0"} << 2 << "--drain-tasks must be";
+        QTest::newRow("bench with no memory tasks")
+            << QStringList{"bench", "--memory-tasks", "x"} << 2 << "--memory-tasks must be";
+        QTest::newRow("bench with batch 0")
+            << QStringList{"bench", "--batch", "0"} << 2 << "--batch must be";
         QTest::newRow("unreachable")
             << QStringList{"ls", "mail", "--url", "redis://127.0.0.1:1"} << 3 << "cannot connect";
         QTest::newRow("wrong password")
@@ -239,16 +246,80 @@ private slots:
     void benchRunsAndReportsRatios()
     {
         const CliRun r = delayq({"bench", "--json", "--tasks", "500", "--single-tasks", "50",
-                                 "--duration", "300ms", "--rate", "200", "--seed-tasks", "100"});
+                                 "--duration", "300ms", "--rate", "200", "--seed-tasks", "100",
+                                 "--drain-tasks", "300", "--memory-tasks", "1000"});
         QCOMPARE(r.exitCode, 0);
         const QJsonObject o = json(r).object();
         QVERIFY(o.value("push_batched_per_s").toDouble() > 0);
-        QVERIFY(o.value("ours").toObject().value("claim_per_s").toDouble() > 0);
-        QCOMPARE(o.value("ours").toObject().value("lateness_ms").toObject().value("count").toInt(),
-                 60);
+        const QJsonObject ours = o.value("ours").toObject();
+        QVERIFY(ours.value("claim_per_s").toDouble() > 0);
+        QCOMPARE(ours.value("lateness_ms").toObject().value("count").toInt(), 60);
         QCOMPARE(o.value("seeds").toArray().size(), 2);
         QCOMPARE(o.value("ratios").toArray().size(), 2);
+        // Redis CPU per task of every phase, and memory per task beyond the payload.
+        QVERIFY(o.value("push_batched_cpu_us_per_task").toDouble() > 0);
+        QVERIFY(o.value("push_single_cpu_us_per_task").toDouble() > 0);
+        QCOMPARE(ours.value("drain").toObject().value("tasks").toInt(), 300);
+        QVERIFY(ours.value("drain").toObject().value("per_s").toDouble() > 0);
+        QVERIFY(ours.value("drain").toObject().value("cpu_us_per_task").toDouble() > 0);
+        QJsonArray designs = o.value("seeds").toArray();
+        designs.append(ours);
+        QCOMPARE(designs.size(), 3);
+        for (const QJsonValue& v : designs) {
+            const QJsonObject d = v.toObject();
+            const QString name = d.value("kind").toString();
+            QVERIFY2(d.value("claim_cpu_us_per_task").toDouble() > 0, qPrintable(name));
+            QVERIFY2(d.value("lateness_cpu_us_per_task").toDouble() > 0, qPrintable(name));
+            const QJsonObject memory = d.value("memory").toObject();
+            QCOMPARE(memory.value("tasks").toInt(), 1000);
+            QCOMPARE(memory.value("payload_bytes").toInt(), 18);
+            QVERIFY2(memory.value("bytes_per_task").toDouble() > 18, qPrintable(name));
+            QVERIFY2(memory.value("bytes_per_task_over_payload").toDouble() > 0, qPrintable(name));
+            // The drain is set against the Lua pop only (the seed design of the issue).
+            QCOMPARE(d.contains("drain"), name != "range_then_rem");
+        }
+        QVERIFY(
+            o.value("ratios").toArray()[1].toObject().value("drain_ours_over_theirs").toDouble() >
+            0);
         // It cleans up after itself.
+        QCOMPARE(m_server.cli({"DBSIZE"}).trimmed(), QByteArray("0"));
+    }
+
+    // The claim+ack, drain and lateness phases run with `delayq work`'s batch unless --batch
+    // says otherwise: the bench measures what a user gets without tuning.
+    void benchUsesTheWorkersBatch_data()
+    {
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<int>("batch"); // 0: whatever `delayq work` runs with by default
+        QTest::addColumn<QString>("from");
+        QTest::newRow("worker default") << QStringList{} << 0 << "worker default";
+        QTest::newRow("--batch 7") << QStringList{"--batch", "7"} << 7 << "--batch";
+    }
+    void benchUsesTheWorkersBatch()
+    {
+        QFETCH(QStringList, extra);
+        QFETCH(int, batch);
+        QFETCH(QString, from);
+        if (batch == 0) {
+            const CliRun w = delayq({"work", "idle", "--until-empty"});
+            QCOMPARE(w.exitCode, 0);
+            const QRegularExpressionMatch m = QRegularExpression("batch (\\d+)").match(w.err);
+            QVERIFY2(m.hasMatch(), w.err.constData());
+            batch = m.captured(1).toInt();
+            m_server.cli({"FLUSHALL"}); // bench wants an empty database
+        }
+        const CliRun r =
+            delayq(QStringList{"bench", "--json", "--tasks", "200", "--single-tasks", "20",
+                               "--duration", "100ms", "--rate", "100", "--drain-tasks", "100",
+                               "--memory-tasks", "100", "--skip-seeds"} +
+                   extra);
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject settings = json(r).object().value("settings").toObject();
+        QCOMPARE(settings.value("batch").toInt(), batch);
+        QCOMPARE(settings.value("batch_from").toString(), from);
+        QVERIFY2(r.err.contains(QByteArray("claim+ack: 200 tasks, 2 threads, batch ") +
+                                QByteArray::number(batch)),
+                 r.err.constData());
         QCOMPARE(m_server.cli({"DBSIZE"}).trimmed(), QByteArray("0"));
     }
 
@@ -256,9 +327,9 @@ private slots:
     // one a queue, the tasks split over them.
     void benchSpreadsQueues()
     {
-        const CliRun r =
-            delayq({"bench", "--json", "--queues", "3", "--tasks", "600", "--single-tasks", "30",
-                    "--duration", "100ms", "--rate", "200", "--skip-seeds"});
+        const CliRun r = delayq({"bench", "--json", "--queues", "3", "--tasks", "600",
+                                 "--single-tasks", "30", "--duration", "100ms", "--rate", "200",
+                                 "--drain-tasks", "100", "--memory-tasks", "100", "--skip-seeds"});
         QCOMPARE(r.exitCode, 0);
         const QJsonObject o = json(r).object();
         QCOMPARE(o.value("settings").toObject().value("queues").toInt(), 3);

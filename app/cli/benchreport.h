@@ -1,0 +1,15 @@
+#pragma once
+
+#include "benchfigures.h"
+#include "jsonwriter.h"
+
+#include <string>
+
+namespace cli {
+
+// What `delayq bench` prints: one table of every figure with the ratios to the seed designs.
+std::string benchText(const BenchSettings& settings, const BenchFigures& figures);
+// The same figures, and a few more, for scripts (scripts/bench-peers reads it).
+JsonWriter benchJson(const BenchSettings& settings, const BenchFigures& figures);
+
+} // namespace cli

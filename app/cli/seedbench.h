@@ -1,0 +1,44 @@
+#pragma once
+
+#include "benchfigures.h"
+#include "seeddesign.h"
+#include "servermeter.h"
+
+#include <delayq/connectionoptions.h>
+
+#include <functional>
+#include <string>
+
+namespace cli {
+
+// The phases of one seed design, each on its own sorted set under `stem`, measured the way
+// Bench measures delayq's (same threads, rate, Redis CPU and memory readings).
+class SeedBench
+{
+public:
+    SeedBench(SeedDesign::Kind kind, delayq::ConnectionOptions options, BenchSettings settings,
+              std::string stem, ServerMeter& meter,
+              std::function<void(const std::string&)> progress);
+
+    // Claim throughput on `tasks` due members, drain (the Lua pop only), lateness, memory.
+    DesignFigures run();
+
+private:
+    // `threads` consumers take `tasks` members, all due, from `key`.
+    PhaseFigures drain(const std::string& key, long long tasks, const std::string& what);
+    LatenessFigures lateness(double& cpuUsPerTask);
+    MemoryFigures memory();
+    // ZADDs members (due at dueMs) in batches of 1,000 on one connection that it closes.
+    void fill(const std::string& key, long long tasks, long long dueMs,
+              const std::function<std::string(long long)>& member);
+
+    SeedDesign::Kind m_kind;
+    delayq::ConnectionOptions m_options;
+    BenchSettings m_settings;
+    std::string m_stem;
+    ServerMeter& m_meter;
+    std::function<void(const std::string&)> m_progress;
+    std::string m_label;
+};
+
+} // namespace cli
