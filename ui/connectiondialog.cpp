@@ -50,8 +50,7 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent)
 
     m_transport = new TransportFields(this);
     m_url = new QLineEdit(this);
-    m_url->setPlaceholderText(
-        QStringLiteral("redis://[user:password@]host:6379/0 or unix:///path/redis.sock"));
+    m_url->setPlaceholderText(tr("redis://[user:password@]host:6379/0 or unix:///path/redis.sock"));
     m_urlError = new FieldError(this);
     form->addRow(tr("&URL"), FieldError::below(m_url, m_urlError, this));
     m_transport->addModeRow(form);
