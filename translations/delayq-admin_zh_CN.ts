@@ -1046,7 +1046,7 @@ This cannot be undone.</source>
     </message>
     <message>
         <source>Reschedule %1 to:</source>
-        <translation>将 %1 改期到：</translation>
+        <translation>将 %1改期到：</translation>
     </message>
     <message>
         <source>In</source>

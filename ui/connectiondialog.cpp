@@ -71,6 +71,9 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent)
     passwordColumn->addWidget(m_password);
     passwordColumn->addWidget(m_keychainNote);
     form->addRow(tr("Pass&word"), passwordColumn);
+    // A row holding a layout gets a label without a buddy, which shows the '&' as it is.
+    if (auto* label = qobject_cast<QLabel*>(form->labelForField(passwordColumn)))
+        label->setBuddy(m_password);
 
     m_remember = new QCheckBox(tr("Remember the password in the system keychain"), this);
     if (!PasswordStore::isBuiltIn()) {

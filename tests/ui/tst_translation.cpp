@@ -30,6 +30,7 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabBar>
 #include <QTemporaryDir>
@@ -201,10 +202,29 @@ private slots:
         QVERIFY(UiLanguage::choose(QString()));
     }
 
+    // A delayq queue, and a plain sorted set (whose views name messages, not tasks).
+    void mainWindowAndMenus_data()
+    {
+        QTest::addColumn<bool>("plain");
+        QTest::newRow("queue") << false;
+        QTest::newRow("plain sorted set") << true;
+    }
+
     void mainWindowAndMenus()
     {
-        openQueueWithTasks();
+        QFETCH(bool, plain);
         MainWindow* window = m_fixture.window();
+        if (plain) {
+            const qint64 due = QDateTime::currentMSecsSinceEpoch() + 60000;
+            m_server.cli({QStringLiteral("ZADD"), QStringLiteral("plain:q1"), QString::number(due),
+                          QStringLiteral("m1"), QString::number(due + 1), QStringLiteral("m2")});
+            m_fixture.connectWindow();
+            QSignalSpy loaded(window, &MainWindow::queueLoaded);
+            window->openPlainKey(QStringLiteral("plain:q1"), QStringLiteral("ms"), true);
+            QVERIFY(loaded.wait(10000));
+        } else {
+            openQueueWithTasks();
+        }
         window->workerDock()->show();
         m_fixture.selectRows(m_fixture.pending(), {0});
         QTRY_VERIFY(window->tabs()->findChild<QTabBar*>()->tabText(0).contains(u'('));
@@ -218,7 +238,8 @@ private slots:
     void dialogs_data()
     {
         QTest::addColumn<QString>("dialog");
-        for (const char* name : {"connection", "push", "reschedule", "purge", "server"})
+        for (const char* name :
+             {"connection", "push", "push plain", "reschedule", "purge", "server"})
             QTest::newRow(name) << QString::fromLatin1(name);
     }
 
@@ -232,8 +253,10 @@ private slots:
             auto* d = new ConnectionDialog(window);
             d->startFrom(window->client()->settings());
             shown.reset(d);
-        } else if (dialog == QLatin1String("push")) {
-            shown = std::make_unique<PushDialog>(kQueue, window);
+        } else if (dialog.startsWith(QLatin1String("push"))) {
+            auto* d = new PushDialog(kQueue, window);
+            d->setPlain(dialog.endsWith(QLatin1String("plain")));
+            shown.reset(d);
         } else if (dialog == QLatin1String("reschedule")) {
             TaskRow row;
             row.id = QStringLiteral("p1");
@@ -250,6 +273,11 @@ private slots:
             return;
         }
         shown->show();
+        // Chinese wraps into more lines than English: no wrapped text may lose a line.
+        for (QLabel* label : shown->findChildren<QLabel*>())
+            if (label->isVisible() && label->wordWrap())
+                QVERIFY2(label->height() >= label->heightForWidth(label->width()),
+                         qPrintable(label->text()));
         TextCollector texts;
         texts.addWidgetTree(shown.get());
         expectNoEnglish(texts);
