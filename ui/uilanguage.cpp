@@ -44,6 +44,9 @@ QLocale UiLanguage::effective()
 
 bool UiLanguage::install(QCoreApplication* app, const QLocale& locale)
 {
+    // Numbers follow the chosen language even without a translation: English chosen on a
+    // Chinese system reads as English throughout.
+    QLocale::setDefault(locale);
     auto* own = new QTranslator(app);
     // The .qm files are embedded (ui/CMakeLists.txt), so no install path can be wrong.
     if (!own->load(locale, QStringLiteral("delayq-admin"), QStringLiteral("_"),
@@ -60,7 +63,6 @@ bool UiLanguage::install(QCoreApplication* app, const QLocale& locale)
         QCoreApplication::installTranslator(qt);
     else
         delete qt;
-    QLocale::setDefault(locale);
     return true;
 }
 

@@ -19,8 +19,8 @@ public:
     static bool choose(const QString& code);
     // The locale the texts, numbers and dates follow: the chosen one, else the system's.
     static QLocale effective();
-    // Loads the app's and Qt's own translations for locale into app and makes locale the
-    // default for numbers. False when the app has no translation for it: texts stay English.
+    // Makes locale the default for numbers and loads the app's and Qt's own translations for
+    // it into app. False when the app has no translation for it: texts stay English.
     static bool install(QCoreApplication* app, const QLocale& locale);
 };
 

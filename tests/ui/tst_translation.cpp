@@ -193,13 +193,17 @@ private slots:
         QCOMPARE(DueText::relative(now + dueInMs, now), expected);
     }
 
-    // A language the app has no translation for is refused and leaves the choice as it was.
+    // A language the app has no translation for is refused and leaves the choice as it was;
+    // English chosen wins over the system's language, and "" gives the system's back.
     void unknownLanguageIsRefused()
     {
         QVERIFY(UiLanguage::choose(QStringLiteral("zh_CN")));
         QVERIFY(!UiLanguage::choose(QStringLiteral("fr_FR")));
         QCOMPARE(UiLanguage::chosen(), QStringLiteral("zh_CN"));
+        QVERIFY(UiLanguage::choose(QStringLiteral("en")));
+        QCOMPARE(UiLanguage::effective().language(), QLocale::English);
         QVERIFY(UiLanguage::choose(QString()));
+        QCOMPARE(UiLanguage::effective(), QLocale::system());
     }
 
     // A delayq queue, and a plain sorted set (whose views name messages, not tasks).
