@@ -38,9 +38,10 @@ QString describe(TaskOutcome outcome, TaskAction action)
 QString pastTense(TaskAction action)
 {
     // In the order of the enum.
-    static const char* const words[] = {QT_TR_NOOP("Pushed"), QT_TR_NOOP("Cancelled"),
-                                        QT_TR_NOOP("Rescheduled"), QT_TR_NOOP("Requeued"),
-                                        QT_TR_NOOP("Deleted")};
+    static const char* const words[] = {
+        QT_TRANSLATE_NOOP("QObject", "Pushed"), QT_TRANSLATE_NOOP("QObject", "Cancelled"),
+        QT_TRANSLATE_NOOP("QObject", "Rescheduled"), QT_TRANSLATE_NOOP("QObject", "Requeued"),
+        QT_TRANSLATE_NOOP("QObject", "Deleted")};
     return QObject::tr(words[static_cast<int>(action)]);
 }
 

@@ -19,10 +19,14 @@ bool Confirmation::ask(QWidget* parent) const
 
 QString Confirmation::tasks(qint64 n, const QString& adjective)
 {
-    const QString noun = n == 1 ? QObject::tr("task") : QObject::tr("tasks");
+    // Whole patterns, not words glued with spaces: Chinese puts a measure word after the
+    // number and no spaces between the words.
     const QString number = QLocale().toString(n);
-    return adjective.isEmpty() ? number + QLatin1Char(' ') + noun
-                               : number + QLatin1Char(' ') + adjective + QLatin1Char(' ') + noun;
+    if (adjective.isEmpty())
+        return (n == 1 ? QObject::tr("%1 task") : QObject::tr("%1 tasks")).arg(number);
+    return (n == 1 ? QObject::tr("%1 %2 task", "number, adjective")
+                   : QObject::tr("%1 %2 tasks", "number, adjective"))
+        .arg(number, adjective);
 }
 
 } // namespace delayq::ui

@@ -50,8 +50,7 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent)
 
     m_transport = new TransportFields(this);
     m_url = new QLineEdit(this);
-    m_url->setPlaceholderText(
-        QStringLiteral("redis://[user:password@]host:6379/0 or unix:///path/redis.sock"));
+    m_url->setPlaceholderText(tr("redis://[user:password@]host:6379/0 or unix:///path/redis.sock"));
     m_urlError = new FieldError(this);
     form->addRow(tr("&URL"), FieldError::below(m_url, m_urlError, this));
     m_transport->addModeRow(form);
@@ -72,6 +71,9 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent)
     passwordColumn->addWidget(m_password);
     passwordColumn->addWidget(m_keychainNote);
     form->addRow(tr("Pass&word"), passwordColumn);
+    // A row holding a layout gets a label without a buddy, which shows the '&' as it is.
+    if (auto* label = qobject_cast<QLabel*>(form->labelForField(passwordColumn)))
+        label->setBuddy(m_password);
 
     m_remember = new QCheckBox(tr("Remember the password in the system keychain"), this);
     if (!PasswordStore::isBuiltIn()) {

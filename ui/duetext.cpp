@@ -3,7 +3,9 @@
 #include <delayq/error.h>
 #include <delayq/timeparse.h>
 
+#include <QCoreApplication>
 #include <QDateTime>
+#include <QLocale>
 #include <QObject>
 #include <QTimeZone>
 
@@ -19,8 +21,54 @@ QString DueText::describe(qint64 dueMs, qint64 nowMs, bool utc)
                                                          : QStringLiteral("yyyy-MM-dd HH:mm:ss"));
     if (utc)
         when += QStringLiteral(" UTC");
-    return when + QStringLiteral(", ") +
-           QString::fromStdString(delayq::formatRelative(dueMs, nowMs));
+    return QCoreApplication::translate("delayq::ui::DueText", "%1, %2", "due time, relative time")
+        .arg(when, relative(dueMs, nowMs));
+}
+
+QString DueText::duration(qint64 ms)
+{
+    if (ms < 0)
+        return QLatin1Char('-') + duration(-ms);
+    const QLocale locale;
+    if (ms < 1000)
+        return QCoreApplication::translate("delayq::ui::DueText", "%1ms").arg(locale.toString(ms));
+    // The same units and rounding as delayq::formatDuration, so English reads as the CLI does.
+    static const struct
+    {
+        qint64 seconds;
+        const char* text;
+    } units[] = {{86400, QT_TRANSLATE_NOOP("delayq::ui::DueText", "%1d")},
+                 {3600, QT_TRANSLATE_NOOP("delayq::ui::DueText", "%1h")},
+                 {60, QT_TRANSLATE_NOOP("delayq::ui::DueText", "%1m")},
+                 {1, QT_TRANSLATE_NOOP("delayq::ui::DueText", "%1s")}};
+    qint64 s = ms / 1000;
+    QStringList parts;
+    for (const auto& unit : units) {
+        if (s >= unit.seconds && parts.size() < 2) {
+            parts << QCoreApplication::translate("delayq::ui::DueText", unit.text)
+                         .arg(locale.toString(s / unit.seconds));
+            s %= unit.seconds;
+        } else if (!parts.isEmpty()) {
+            parts << QString(); // only adjacent units: "1d 2h", never "1d 5s"
+        }
+    }
+    parts.removeAll(QString());
+    if (parts.size() == 1)
+        return parts.first();
+    return QCoreApplication::translate("delayq::ui::DueText", "%1 %2", "two units of a duration")
+        .arg(parts.first(), parts.last());
+}
+
+QString DueText::relative(qint64 ms, qint64 nowMs)
+{
+    const qint64 diff = ms - nowMs;
+    if (diff > -1000 && diff < 1000)
+        return QCoreApplication::translate("delayq::ui::DueText", "now");
+    if (diff > 0)
+        return QCoreApplication::translate("delayq::ui::DueText", "in %1")
+            .arg(duration(diff / 1000 * 1000));
+    return QCoreApplication::translate("delayq::ui::DueText", "%1 overdue")
+        .arg(duration(-diff / 1000 * 1000));
 }
 
 qint64 DueText::parseDelay(const QString& text)

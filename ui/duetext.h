@@ -15,6 +15,11 @@ public:
     // A delay such as "30s", "1h30m" or "in 2h" (the field is labelled "In"). Empty text is
     // refused: a push or reschedule has no silent default of "now". Throws delayq::Error.
     static qint64 parseDelay(const QString& text);
+    // A duration in the app's language, at most the two largest adjacent units: "3m 20s",
+    // "1d 1h", "250ms" in English (as delayq::formatDuration), "3分钟20秒" in Chinese.
+    static QString duration(qint64 ms);
+    // "in 3m 20s" / "2m overdue" / "now", to the second (as delayq::formatRelative).
+    static QString relative(qint64 ms, qint64 nowMs);
     // The local zone for headers and the status bar: "CET, UTC+1" (or "UTC").
     static QString zoneName(bool utc);
 };

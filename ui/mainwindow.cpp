@@ -6,6 +6,7 @@
 #include "detailsfollower.h"
 #include "duetext.h"
 #include "historychart.h"
+#include "languagemenu.h"
 #include "plainkeybar.h"
 #include "queueactions.h"
 #include "queuelist.h"
@@ -234,6 +235,12 @@ void MainWindow::buildMenus()
     m_viewMenu->addSeparator();
     for (auto* dock : findChildren<QDockWidget*>())
         m_viewMenu->addAction(dock->toggleViewAction());
+    m_viewMenu->addSeparator();
+    auto* language = new LanguageMenu(m_viewMenu);
+    m_viewMenu->addMenu(language);
+    connect(language, &LanguageMenu::languageChosen, this, [this] {
+        statusBar()->showMessage(tr("The language changes at the next start."), 15000);
+    });
 }
 
 void MainWindow::chooseConnection()

@@ -49,7 +49,9 @@ PurgeDialog::PurgeDialog(const QString& queue, qint64 pending, qint64 active, qi
     layout->addWidget(prompt);
     layout->addWidget(m_name);
     layout->addWidget(buttons);
-    resize(460, sizeHint().height());
+    // The wrapped summary's height at that width: Chinese wraps into more lines than the
+    // size hint's guess, and the first and last ones were cut off.
+    resize(460, qMax(sizeHint().height(), heightForWidth(460)));
 }
 
 bool PurgeDialog::nameMatches() const

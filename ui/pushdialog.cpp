@@ -48,7 +48,7 @@ PushDialog::PushDialog(const QString& queue, QWidget* parent) : QDialog(parent)
 
     m_payload = new QPlainTextEdit(this);
     m_payload->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_payload->setPlaceholderText(QStringLiteral("{\"order\": 42, \"action\": \"send-reminder\"}"));
+    m_payload->setPlaceholderText(tr("{\"order\": 42, \"action\": \"send-reminder\"}"));
     m_payload->setTabChangesFocus(true);
     m_requireJson = new QCheckBox(tr("Must be valid JSON"), this);
     m_requireJson->setChecked(true);

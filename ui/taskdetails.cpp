@@ -17,6 +17,22 @@
 
 namespace delayq::ui {
 
+namespace {
+
+// The core's task states in the app's language; anything else (a newer core's state) as is.
+QString stateText(const QString& state)
+{
+    if (state == QLatin1String("pending"))
+        return TaskDetails::tr("pending");
+    if (state == QLatin1String("active"))
+        return TaskDetails::tr("active");
+    if (state == QLatin1String("dead"))
+        return TaskDetails::tr("dead");
+    return state;
+}
+
+} // namespace
+
 TaskDetails::TaskDetails(QWidget* parent) : QWidget(parent)
 {
     auto* layout = new QVBoxLayout(this);
@@ -152,7 +168,7 @@ void TaskDetails::render()
                            : m_set == TaskSetKind::Active ? tr("Lease until")
                                                           : tr("Died"));
     m_id->setText(MemberText::displayText(m_task.id));
-    m_state->setText(m_task.broken ? tr("broken") : m_task.state);
+    m_state->setText(m_task.broken ? tr("broken") : stateText(m_task.state));
     m_time->setText(time(m_task.score));
     m_created->setText(time(m_task.created));
     m_attempts->setText(m_task.maxAttempts > 0

@@ -279,7 +279,7 @@ QString TaskModel::text(const TaskRow& task, Field field) const
         return fromStd(delayq::formatTime(task.score, m_utc));
     case Field::Relative: {
         const qint64 now = QDateTime::currentMSecsSinceEpoch() + m_clockOffsetMs;
-        return fromStd(delayq::formatRelative(task.score, now));
+        return DueText::relative(task.score, now);
     }
     case Field::Id:
         // A plain member is the whole message: a cell shows its start, escaped.

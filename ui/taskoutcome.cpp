@@ -55,9 +55,10 @@ QString outcomeName(TaskOutcome outcome)
 QString actionVerb(TaskAction action)
 {
     // In the order of the enum.
-    static const char* const verbs[] = {QT_TR_NOOP("push"), QT_TR_NOOP("cancel"),
-                                        QT_TR_NOOP("reschedule"), QT_TR_NOOP("requeue"),
-                                        QT_TR_NOOP("delete")};
+    static const char* const verbs[] = {
+        QT_TRANSLATE_NOOP("QObject", "push"), QT_TRANSLATE_NOOP("QObject", "cancel"),
+        QT_TRANSLATE_NOOP("QObject", "reschedule"), QT_TRANSLATE_NOOP("QObject", "requeue"),
+        QT_TRANSLATE_NOOP("QObject", "delete")};
     return QObject::tr(verbs[static_cast<int>(action)]);
 }
 

@@ -1,6 +1,7 @@
 #include "tasktable.h"
 
 #include "adminclient.h"
+#include "duetext.h"
 #include "taskmodel.h"
 
 #include <QEvent>
@@ -81,7 +82,7 @@ void TaskTable::sizeColumns()
             width = fm.horizontalAdvance(QStringLiteral("2026-12-01 09:30:00.000Z")) + pad;
             break;
         case TaskModel::Field::Relative:
-            width = fm.horizontalAdvance(QStringLiteral("59m 59s overdue")) + pad;
+            width = fm.horizontalAdvance(DueText::relative(0, 3599000)) + pad; // "59m 59s overdue"
             break;
         case TaskModel::Field::Id:
             // Generated ids are 26 characters of Crockford base32; size for a wide mix.

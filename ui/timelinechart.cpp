@@ -1,6 +1,7 @@
 #include "timelinechart.h"
 
 #include "adminclient.h"
+#include "duetext.h"
 #include <delayq/timeparse.h>
 
 #include <QDateTime>
@@ -48,7 +49,8 @@ TimelineChart::TimelineChart(AdminClient* client, QWidget* parent)
     m_plot->axisRect()->setRangeDrag(Qt::Horizontal);
     m_plot->axisRect()->setRangeZoom(Qt::Horizontal);
     auto ticker = QSharedPointer<QCPAxisTickerDateTime>::create();
-    ticker->setDateTimeFormat(QStringLiteral("HH:mm\nMMM d"));
+    // The plot's locale is English whatever the app's: the translation gives the whole format.
+    ticker->setDateTimeFormat(tr("HH:mm\nMMM d", "QDateTime format of the time axis"));
     ticker->setDateTimeSpec(Qt::LocalTime);
     ticker->setTickCount(8);
     m_plot->xAxis->setTicker(ticker);
@@ -285,10 +287,8 @@ QString TimelineChart::caption(qint64 total, qint64 overdueInWindow, qint64 over
         text += QStringLiteral(" ") + tr("(%1 more overdue outside this window)")
                                           .arg(locale.toString(overdue - overdueInWindow));
     // How to pan and zoom is in the plot's tooltip: the header keeps to the figures.
-    text +=
-        QStringLiteral(" · ") +
-        tr("bucket %1")
-            .arg(QString::fromStdString(delayq::formatDuration(static_cast<long long>(bucketMs))));
+    text += QStringLiteral(" · ") +
+            tr("bucket %1").arg(DueText::duration(static_cast<qint64>(bucketMs)));
     return text;
 }
 

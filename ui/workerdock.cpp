@@ -1,6 +1,7 @@
 #include "workerdock.h"
 
 #include "adminclient.h"
+#include "duetext.h"
 #include "fielderror.h"
 #include "formrows.h"
 #include "membertext.h"
@@ -354,9 +355,8 @@ void WorkerDock::poll()
                             .arg(c.dead)
                             .arg(c.leaseLost)
                             .arg(c.inFlight)
-                            .arg(QString::fromStdString(delayq::formatDuration(c.latenessP50)),
-                                 QString::fromStdString(delayq::formatDuration(c.latenessP99)),
-                                 QString::fromStdString(delayq::formatDuration(c.latenessMax)),
+                            .arg(DueText::duration(c.latenessP50), DueText::duration(c.latenessP99),
+                                 DueText::duration(c.latenessMax),
                                  c.connected ? QString() : tr("\nDISCONNECTED, retrying")));
 }
 

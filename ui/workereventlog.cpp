@@ -1,8 +1,9 @@
 #include "workereventlog.h"
 
+#include "duetext.h"
 #include "membertext.h"
-#include <delayq/timeparse.h>
 
+#include <QCoreApplication>
 #include <QDateTime>
 
 namespace delayq::ui {
@@ -23,6 +24,25 @@ std::deque<delayq::WorkerEvent> WorkerEventLog::take()
     return out;
 }
 
+namespace {
+
+QString translated(const char* text)
+{
+    return QCoreApplication::translate("delayq::ui::WorkerEventLog", text);
+}
+
+// The core's outcome names, listed so lupdate offers them for translation.
+[[maybe_unused]] const char* const kOutcomeNames[] = {
+    QT_TRANSLATE_NOOP("delayq::ui::WorkerEventLog", "acked"),
+    QT_TRANSLATE_NOOP("delayq::ui::WorkerEventLog", "retried"),
+    QT_TRANSLATE_NOOP("delayq::ui::WorkerEventLog", "dead"),
+    QT_TRANSLATE_NOOP("delayq::ui::WorkerEventLog", "lease_lost"),
+    QT_TRANSLATE_NOOP("delayq::ui::WorkerEventLog", "abandoned"),
+    QT_TRANSLATE_NOOP("delayq::ui::WorkerEventLog", "released"),
+    QT_TRANSLATE_NOOP("delayq::ui::WorkerEventLog", "dropped")};
+
+} // namespace
+
 QString WorkerEventLog::describe(const delayq::WorkerEvent& e)
 {
     const QString time = QDateTime::fromMSecsSinceEpoch(
@@ -30,19 +50,19 @@ QString WorkerEventLog::describe(const delayq::WorkerEvent& e)
                              .toString(QStringLiteral("HH:mm:ss.zzz"));
     switch (e.kind) {
     case delayq::WorkerEvent::Kind::ConnectionLost:
-        return QStringLiteral("%1 connection lost: %2").arg(time, QString::fromStdString(e.error));
+        return translated("%1 connection lost: %2").arg(time, QString::fromStdString(e.error));
     case delayq::WorkerEvent::Kind::ConnectionRestored:
-        return QStringLiteral("%1 connection restored").arg(time);
+        return translated("%1 connection restored").arg(time);
     case delayq::WorkerEvent::Kind::Error:
-        return QStringLiteral("%1 error: %2").arg(time, QString::fromStdString(e.error));
+        return translated("%1 error: %2").arg(time, QString::fromStdString(e.error));
     case delayq::WorkerEvent::Kind::TaskFinished:
         break;
     }
-    QString line = QStringLiteral("%1 %2 %3 (attempt %4, %5 late)")
-                       .arg(time, QString::fromLatin1(delayq::taskOutcomeName(e.outcome)),
+    QString line = translated("%1 %2 %3 (attempt %4, %5 late)")
+                       .arg(time, translated(delayq::taskOutcomeName(e.outcome)),
                             MemberText::displayText(MemberText::fromBytes(e.id)))
                        .arg(e.attempt)
-                       .arg(QString::fromStdString(delayq::formatDuration(e.lateness)));
+                       .arg(DueText::duration(e.lateness));
     if (!e.error.empty())
         line += QStringLiteral(": ") + QString::fromStdString(e.error);
     return line;

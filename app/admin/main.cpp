@@ -11,6 +11,7 @@
 #include "queuelist.h"
 #include "sandboxserver.h"
 #include "sessionstore.h"
+#include "uilanguage.h"
 #include <delayq/connectionoptions.h>
 #include <delayq/error.h>
 
@@ -101,6 +102,9 @@ int main(int argc, char** argv)
     QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
     QApplication::setDesktopFileName(QStringLiteral("delayq-admin"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/delayq.png")));
+    // The window's texts only: the command line's help and messages stay English, like the
+    // delayq CLI's, for the scripts that read them.
+    UiLanguage::install(&app, UiLanguage::effective());
 
     AdminOptions options;
     if (QString error; !options.parse(app, &error)) {

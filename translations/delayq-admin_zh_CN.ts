@@ -1,0 +1,1918 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>QObject</name>
+    <message>
+        <source>no longer existed</source>
+        <translation>已不存在</translation>
+    </message>
+    <message>
+        <source>were running, so not replaced</source>
+        <translation>正在执行，因此未被替换</translation>
+    </message>
+    <message>
+        <source>were already running and were not changed</source>
+        <translation>已在执行，未作更改</translation>
+    </message>
+    <message>
+        <source>were dead (requeue them from the Dead tab)</source>
+        <translation>是死信（请在“死信”标签页中重新入队）</translation>
+    </message>
+    <message>
+        <source>were pending, not dead</source>
+        <translation>处于待处理，不是死信</translation>
+    </message>
+    <message>
+        <source>already existed with that id and were left as they were</source>
+        <translation>的 ID 已存在，保持原样</translation>
+    </message>
+    <message>
+        <source>were larger than the queue&apos;s max_payload</source>
+        <translation>超过了队列的 max_payload</translation>
+    </message>
+    <message>
+        <source>Could not %1: %2</source>
+        <translation>无法%1：%2</translation>
+    </message>
+    <message>
+        <source>Pushed %1 due %2 to queue %3.</source>
+        <translation>已推送 %1 到队列 %3，到期时间 %2。</translation>
+    </message>
+    <message>
+        <source>Replaced %1, now due %2, in queue %3.</source>
+        <translation>已替换队列 %3 中的 %1，现在到期时间为 %2。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 %2 of %n task(s) in queue %3.</source>
+        <translation>
+            <numerusform>队列 %3：%n 个任务中已%1 %2 个。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 %2.</source>
+        <translation>%1 个任务%2。</translation>
+    </message>
+    <message>
+        <source>type a delay such as 30s, 5m or 1h30m (0 runs it now)</source>
+        <translation>请输入延迟，如 30s、5m 或 1h30m（0 表示立即执行）</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>Requeueing the dead tasks of %1: %2…</source>
+        <translation>正在将 %1 的死信任务重新入队：%2…</translation>
+    </message>
+    <message>
+        <source>Deleting the dead tasks of %1: %2…</source>
+        <translation>正在删除 %1 的死信任务：%2…</translation>
+    </message>
+    <message>
+        <source>Purging %1: %2 tasks…</source>
+        <translation>正在清空 %1：%2 个任务…</translation>
+    </message>
+    <message>
+        <source>find plain sorted sets</source>
+        <translation>查找普通有序集合</translation>
+    </message>
+    <message>
+        <source>search members</source>
+        <translation>搜索成员</translation>
+    </message>
+    <message>
+        <source>purge</source>
+        <translation>清空队列</translation>
+    </message>
+    <message>
+        <source>requeue dead tasks</source>
+        <translation>重新入队死信任务</translation>
+    </message>
+    <message>
+        <source>delete dead tasks</source>
+        <translation>删除死信任务</translation>
+    </message>
+    <message>
+        <source>there is no %1 at %2</source>
+        <translation>%2 处没有%1</translation>
+    </message>
+    <message>
+        <source>directory</source>
+        <translation>目录</translation>
+    </message>
+    <message>
+        <source>file</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>%1 is not a directory</source>
+        <translation>%1 不是目录</translation>
+    </message>
+    <message>
+        <source>%1 is not a file</source>
+        <translation>%1 不是文件</translation>
+    </message>
+    <message>
+        <source>%1 cannot be read by this user</source>
+        <translation>当前用户无法读取 %1</translation>
+    </message>
+    <message>
+        <source>Pushed</source>
+        <translation>推送</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Rescheduled</source>
+        <translation>改期</translation>
+    </message>
+    <message>
+        <source>Requeued</source>
+        <translation>重新入队</translation>
+    </message>
+    <message>
+        <source>Deleted</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>push</source>
+        <translation>推送</translation>
+    </message>
+    <message>
+        <source>cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>reschedule</source>
+        <translation>改期</translation>
+    </message>
+    <message>
+        <source>requeue</source>
+        <translation>重新入队</translation>
+    </message>
+    <message>
+        <source>delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>%1 task</source>
+        <translation>%1 个任务</translation>
+    </message>
+    <message>
+        <source>%1 tasks</source>
+        <translation>%1 个任务</translation>
+    </message>
+    <message>
+        <source>%1 %2 task</source>
+        <comment>number, adjective</comment>
+        <translation>%1 个%2任务</translation>
+    </message>
+    <message>
+        <source>%1 %2 tasks</source>
+        <comment>number, adjective</comment>
+        <translation>%1 个%2任务</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::AdminClient</name>
+    <message>
+        <source>list queues</source>
+        <translation>列出队列</translation>
+    </message>
+    <message>
+        <source>describe the server</source>
+        <translation>读取服务器信息</translation>
+    </message>
+    <message>
+        <source>load tasks</source>
+        <translation>加载任务</translation>
+    </message>
+    <message>
+        <source>count tasks</source>
+        <translation>统计任务</translation>
+    </message>
+    <message>
+        <source>load the timeline</source>
+        <translation>加载时间线</translation>
+    </message>
+    <message>
+        <source>load the history</source>
+        <translation>加载历史</translation>
+    </message>
+    <message>
+        <source>load the task</source>
+        <translation>加载任务详情</translation>
+    </message>
+    <message>
+        <source>find a time</source>
+        <translation>查找时间</translation>
+    </message>
+    <message>
+        <source>find a task</source>
+        <translation>查找任务</translation>
+    </message>
+    <message>
+        <source>push</source>
+        <translation>推送</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::ConnectionDialog</name>
+    <message>
+        <source>Connect to Redis</source>
+        <translation>连接到 Redis</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>a name to save this connection under</source>
+        <translation>保存此连接所用的名称</translation>
+    </message>
+    <message>
+        <source>&amp;Name</source>
+        <translation>名称(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;URL</source>
+        <translation>&amp;URL</translation>
+    </message>
+    <message>
+        <source>kept for this session unless remembered below</source>
+        <translation>仅在本次会话中保留，除非在下方选择记住</translation>
+    </message>
+    <message>
+        <source>kept for this session only, never saved</source>
+        <translation>仅在本次会话中保留，从不保存</translation>
+    </message>
+    <message>
+        <source>Pass&amp;word</source>
+        <translation>密码(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Remember the password in the system keychain</source>
+        <translation>在系统钥匙串中记住密码</translation>
+    </message>
+    <message>
+        <source>This build has no keychain support (QtKeychain): the password is asked for each session.</source>
+        <translation>此版本未包含钥匙串支持（QtKeychain）：每次会话都需要输入密码。</translation>
+    </message>
+    <message>
+        <source>&amp;Key prefix</source>
+        <translation>键前缀(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Read-only: look, never change anything</source>
+        <translation>只读：仅查看，不做任何更改</translation>
+    </message>
+    <message>
+        <source>Connect</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>Save profile</source>
+        <translation>保存配置</translation>
+    </message>
+    <message>
+        <source>Password from the system keychain.</source>
+        <translation>密码来自系统钥匙串。</translation>
+    </message>
+    <message>
+        <source>The system keychain holds no password for this server.</source>
+        <translation>系统钥匙串中没有此服务器的密码。</translation>
+    </message>
+    <message>
+        <source>The password from the system keychain was for another server: cleared.</source>
+        <translation>系统钥匙串中的密码属于另一台服务器：已清除。</translation>
+    </message>
+    <message>
+        <source>Password saved in the system keychain.</source>
+        <translation>密码已保存到系统钥匙串。</translation>
+    </message>
+    <message>
+        <source>No system keychain: the password is kept for this session only.</source>
+        <translation>没有系统钥匙串：密码仅在本次会话中保留。</translation>
+    </message>
+    <message>
+        <source>a profile name is 1 to 64 letters, digits, spaces or ._-</source>
+        <translation>配置名称须为 1 到 64 个字母、数字、空格或 ._-</translation>
+    </message>
+    <message>
+        <source>type a URL such as redis://127.0.0.1:6379</source>
+        <translation>请输入 URL，例如 redis://127.0.0.1:6379</translation>
+    </message>
+    <message>
+        <source>redis://[user:password@]host:6379/0 or unix:///path/redis.sock</source>
+        <translation>redis://[用户:密码@]主机:6379/0 或 unix:///路径/redis.sock</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::ConnectionStatus</name>
+    <message>
+        <source>not connected</source>
+        <translation>未连接</translation>
+    </message>
+    <message>
+        <source>Disconnected: %1 (reconnecting…)</source>
+        <translation>已断开：%1（正在重连…）</translation>
+    </message>
+    <message>
+        <source>master %1 of %2</source>
+        <translation>%2 的主节点 %1</translation>
+    </message>
+    <message>
+        <source>%1 · Redis %2 · round trip %3 ms · server clock %4%5 ms</source>
+        <translation>%1 · Redis %2 · 往返 %3 毫秒 · 服务器时钟 %4%5 毫秒</translation>
+    </message>
+    <message>
+        <source> · cluster: 1 master</source>
+        <translation> · 集群：1 个主节点</translation>
+    </message>
+    <message>
+        <source> · cluster: %1 masters</source>
+        <translation> · 集群：%1 个主节点</translation>
+    </message>
+    <message>
+        <source> · read-only</source>
+        <translation> · 只读</translation>
+    </message>
+    <message>
+        <source>Server clock minus this machine&apos;s clock: times in scripts use the server&apos;s</source>
+        <translation>服务器时钟减去本机时钟：脚本中的时间以服务器为准</translation>
+    </message>
+    <message>
+        <source>TLS NOT VERIFIED · </source>
+        <translation>TLS 未验证 · </translation>
+    </message>
+    <message>
+        <source>The server&apos;s certificate is not checked (insecure=1): anyone between this machine and Redis can read and change the traffic.</source>
+        <translation>未检查服务器证书（insecure=1）：本机与 Redis 之间的任何人都能读取并篡改通信内容。</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::DueText</name>
+    <message>
+        <source>%1, %2</source>
+        <comment>due time, relative time</comment>
+        <translation>%1，%2</translation>
+    </message>
+    <message>
+        <source>%1ms</source>
+        <translation>%1毫秒</translation>
+    </message>
+    <message>
+        <source>%1d</source>
+        <translation>%1天</translation>
+    </message>
+    <message>
+        <source>%1h</source>
+        <translation>%1小时</translation>
+    </message>
+    <message>
+        <source>%1m</source>
+        <translation>%1分钟</translation>
+    </message>
+    <message>
+        <source>%1s</source>
+        <translation>%1秒</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <comment>two units of a duration</comment>
+        <translation>%1%2</translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation>现在</translation>
+    </message>
+    <message>
+        <source>in %1</source>
+        <translation>%1后</translation>
+    </message>
+    <message>
+        <source>%1 overdue</source>
+        <translation>逾期%1</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::FindBar</name>
+    <message>
+        <source>Jump to time</source>
+        <translation>跳转到时间</translation>
+    </message>
+    <message>
+        <source>Close (Esc)</source>
+        <translation>关闭 (Esc)</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop the search; the matches found so far stay listed</source>
+        <translation>停止搜索；已找到的结果保留在列表中</translation>
+    </message>
+    <message>
+        <source>Find text</source>
+        <translation>查找文本</translation>
+    </message>
+    <message>
+        <source>Find id</source>
+        <translation>查找 ID</translation>
+    </message>
+    <message>
+        <source>Text in the messages, or a time: 2026-12-01 09:30, now, +10m, -1h</source>
+        <translation>消息中的文本，或时间：2026-12-01 09:30、now、+10m、-1h</translation>
+    </message>
+    <message>
+        <source>Task id, or a time: 2026-12-01 09:30, now, +10m, -1h</source>
+        <translation>任务 ID，或时间：2026-12-01 09:30、now、+10m、-1h</translation>
+    </message>
+    <message>
+        <source>type some text the messages contain</source>
+        <translation>请输入消息中包含的文本</translation>
+    </message>
+    <message>
+        <source>searching…</source>
+        <translation>正在搜索…</translation>
+    </message>
+    <message>
+        <source>%1 found, %2 of %3 read</source>
+        <translation>找到 %1 个，已读取 %2 / %3</translation>
+    </message>
+    <message>
+        <source>search stopped: %1</source>
+        <translation>搜索已停止：%1</translation>
+    </message>
+    <message>
+        <source>stopped: %1</source>
+        <translation>已停止：%1</translation>
+    </message>
+    <message>
+        <source>the first %1 matches (refine the text for the others)</source>
+        <translation>前 %1 个匹配（细化文本以查看其余匹配）</translation>
+    </message>
+    <message>
+        <source>no message contains this text</source>
+        <translation>没有消息包含此文本</translation>
+    </message>
+    <message>
+        <source>%1 found</source>
+        <translation>找到 %1 个</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::HistoryChart</name>
+    <message>
+        <source>per minute</source>
+        <translation>每分钟</translation>
+    </message>
+    <message>
+        <source>acked</source>
+        <translation>确认</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>A plain sorted set keeps no per-minute counts of acked and failed messages: only delayq queues do.</source>
+        <translation>普通有序集合不记录每分钟确认和失败的消息数：只有 delayq 队列才有。</translation>
+    </message>
+    <message>
+        <source>Open a queue to see its acked and failed tasks per minute.</source>
+        <translation>打开一个队列以查看每分钟确认和失败的任务数。</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::IoWorker</name>
+    <message>
+        <source>retrying every 2 s</source>
+        <translation>每 2 秒重试一次</translation>
+    </message>
+    <message>
+        <source>not connected: choose a server first</source>
+        <translation>未连接：请先选择服务器</translation>
+    </message>
+    <message>
+        <source>not connected to %1 (reconnecting)</source>
+        <translation>未连接到 %1（正在重连）</translation>
+    </message>
+    <message>
+        <source>the server refused a write for this user: %1</source>
+        <translation>服务器拒绝了该用户的写入：%1</translation>
+    </message>
+    <message>
+        <source>stopped: the app connected to another server meanwhile</source>
+        <translation>已停止：应用在此期间连接到了另一台服务器</translation>
+    </message>
+    <message>
+        <source>this connection is read-only</source>
+        <translation>此连接为只读</translation>
+    </message>
+    <message>
+        <source>the server refuses writes for this user</source>
+        <translation>服务器拒绝该用户写入</translation>
+    </message>
+    <message>
+        <source>the server refuses writes for this user (%1)</source>
+        <translation>服务器拒绝该用户写入（%1）</translation>
+    </message>
+    <message>
+        <source>read the scores of %1</source>
+        <translation>读取 %1 的分数</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::LanguageMenu</name>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Applies at the next start</source>
+        <translation>下次启动时生效</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>跟随系统</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::MainWindow</name>
+    <message>
+        <source>The zone of the times shown (View → UTC switches)</source>
+        <translation>所显示时间的时区（视图 → UTC 可切换）</translation>
+    </message>
+    <message>
+        <source>Queues</source>
+        <translation>队列</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>Acked / failed per minute</source>
+        <translation>每分钟确认 / 失败</translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <source>Connect…</source>
+        <translation>连接…</translation>
+    </message>
+    <message>
+        <source>UTC</source>
+        <translation>UTC</translation>
+    </message>
+    <message>
+        <source>Show times in UTC instead of local time</source>
+        <translation>以 UTC 而非本地时间显示时间</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Connect…</source>
+        <translation>连接(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Tasks</source>
+        <translation>任务(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Queue</source>
+        <translation>队列(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Server…</source>
+        <translation>服务器(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>The language changes at the next start.</source>
+        <translation>语言将在下次启动时更改。</translation>
+    </message>
+    <message>
+        <source>connecting…</source>
+        <translation>正在连接…</translation>
+    </message>
+    <message>
+        <source>this connection is read-only</source>
+        <translation>此连接为只读</translation>
+    </message>
+    <message>
+        <source>Failover: %1 is now served by master %2</source>
+        <translation>故障转移：%1 现在由主节点 %2 提供服务</translation>
+    </message>
+    <message>
+        <source>Times: %1</source>
+        <translation>时区：%1</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::PlainKeyBar</name>
+    <message>
+        <source>scores are</source>
+        <translation>分数单位</translation>
+    </message>
+    <message>
+        <source>milliseconds since 1970</source>
+        <translation>自 1970 年起的毫秒数</translation>
+    </message>
+    <message>
+        <source>seconds since 1970</source>
+        <translation>自 1970 年起的秒数</translation>
+    </message>
+    <message>
+        <source>How the key&apos;s scores are read as due times; remembered for this key</source>
+        <translation>如何将该键的分数解读为到期时间；会为此键记住</translation>
+    </message>
+    <message>
+        <source>At most once: a consumer that dies right after taking a message loses it. For at least once, move it to a delayq queue: delayq migrate.</source>
+        <translation>至多一次：取走消息后立即崩溃的消费者会丢失该消息。若需至少一次，请迁移到 delayq 队列：delayq migrate。</translation>
+    </message>
+    <message>
+        <source>Plain sorted set</source>
+        <translation>普通有序集合</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::PurgeDialog</name>
+    <message>
+        <source>Purge queue</source>
+        <translation>清空队列</translation>
+    </message>
+    <message>
+        <source>Purge queue %1?
+
+This deletes every task of the queue: %2 pending, %3 active (their workers lose them) and %4 dead, %5 in all, and any pushed while the purge runs. The queue&apos;s config and stats are kept. This cannot be undone.</source>
+        <translation>清空队列 %1？
+
+这将删除该队列的所有任务：%2 个待处理、%3 个执行中（其工作进程将失去它们）和 %4 个死信，共 %5 个，以及清空期间推送的任务。队列的配置和统计会保留。此操作无法撤销。</translation>
+    </message>
+    <message>
+        <source>Type the queue&apos;s name to confirm:</source>
+        <translation>输入队列名称以确认：</translation>
+    </message>
+    <message>
+        <source>Purge</source>
+        <translation>清空</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::PushDialog</name>
+    <message>
+        <source>Push tasks</source>
+        <translation>推送任务</translation>
+    </message>
+    <message>
+        <source>&amp;Queue</source>
+        <translation>队列(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Must be valid JSON</source>
+        <translation>必须是有效的 JSON</translation>
+    </message>
+    <message>
+        <source>&amp;Payload</source>
+        <translation>负载(&amp;P)</translation>
+    </message>
+    <message>
+        <source>In</source>
+        <translation>延迟</translation>
+    </message>
+    <message>
+        <source>30s, 5m, 1h30m; 0 for now</source>
+        <translation>30s、5m、1h30m；0 表示立即</translation>
+    </message>
+    <message>
+        <source>At</source>
+        <translation>定时</translation>
+    </message>
+    <message>
+        <source>2026-12-01 09:30 (local) or …Z for UTC</source>
+        <translation>2026-12-01 09:30（本地时间），或以 …Z 结尾表示 UTC</translation>
+    </message>
+    <message>
+        <source>&amp;Due</source>
+        <translation>到期(&amp;D)</translation>
+    </message>
+    <message>
+        <source>optional; generated when empty</source>
+        <translation>可选；留空则自动生成</translation>
+    </message>
+    <message>
+        <source>&amp;Id</source>
+        <translation>&amp;ID</translation>
+    </message>
+    <message>
+        <source>queue default</source>
+        <translation>队列默认值</translation>
+    </message>
+    <message>
+        <source>&amp;Max attempts</source>
+        <translation>最大尝试次数(&amp;M)</translation>
+    </message>
+    <message>
+        <source>queue default; e.g. 5s,20s,30s or exp:1s:5m</source>
+        <translation>队列默认值；例如 5s,20s,30s 或 exp:1s:5m</translation>
+    </message>
+    <message>
+        <source>&amp;Backoff</source>
+        <translation>退避(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Push this many copies; a given id gets -1, -2, … appended</source>
+        <translation>推送的副本数；指定的 ID 会依次追加 -1、-2、…</translation>
+    </message>
+    <message>
+        <source>&amp;Count</source>
+        <translation>数量(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Push</source>
+        <translation>推送</translation>
+    </message>
+    <message>
+        <source>the queue name is empty</source>
+        <translation>队列名称为空</translation>
+    </message>
+    <message>
+        <source>type the message: it is the member of the sorted set</source>
+        <translation>请输入消息：它就是有序集合的成员</translation>
+    </message>
+    <message>
+        <source>not valid JSON: %1 at line %2, column %3 (untick &quot;Must be valid JSON&quot; to send plain text)</source>
+        <translation>不是有效的 JSON：%1，位于第 %2 行第 %3 列（取消勾选“必须是有效的 JSON”即可发送纯文本）</translation>
+    </message>
+    <message>
+        <source>type a date and time, e.g. 2026-12-01 09:30</source>
+        <translation>请输入日期和时间，例如 2026-12-01 09:30</translation>
+    </message>
+    <message>
+        <source>Due %1</source>
+        <translation>到期：%1</translation>
+    </message>
+    <message>
+        <source>Type a delay to see the due time.</source>
+        <translation>输入延迟以查看到期时间。</translation>
+    </message>
+    <message>
+        <source>Type a time to see it here.</source>
+        <translation>输入时间后将在此显示。</translation>
+    </message>
+    <message>
+        <source>Push a message</source>
+        <translation>推送消息</translation>
+    </message>
+    <message>
+        <source>&amp;Key</source>
+        <translation>键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;Message</source>
+        <translation>消息(&amp;M)</translation>
+    </message>
+    <message>
+        <source>{&quot;order&quot;: 42, &quot;action&quot;: &quot;send-reminder&quot;}</source>
+        <translation>{&quot;订单&quot;: 42, &quot;操作&quot;: &quot;发送提醒&quot;}</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::QueueActions</name>
+    <message>
+        <source>Requeue all dead…</source>
+        <translation>全部死信重新入队…</translation>
+    </message>
+    <message>
+        <source>Put every dead task of the queue back in pending, due now</source>
+        <translation>将队列中的所有死信任务放回待处理，立即到期</translation>
+    </message>
+    <message>
+        <source>Delete all dead…</source>
+        <translation>删除全部死信…</translation>
+    </message>
+    <message>
+        <source>Delete every dead task of the queue for good</source>
+        <translation>永久删除队列中的所有死信任务</translation>
+    </message>
+    <message>
+        <source>Purge queue…</source>
+        <translation>清空队列…</translation>
+    </message>
+    <message>
+        <source>Delete every task of the queue (pending, active, dead); config and stats stay</source>
+        <translation>删除队列中的所有任务（待处理、执行中、死信）；配置和统计保留</translation>
+    </message>
+    <message>
+        <source>Read-only: %1</source>
+        <translation>只读：%1</translation>
+    </message>
+    <message>
+        <source>Open a queue first</source>
+        <translation>请先打开一个队列</translation>
+    </message>
+    <message>
+        <source>Not for a plain sorted set: it has no dead tasks, and Cancel removes members</source>
+        <translation>不适用于普通有序集合：它没有死信任务，“取消”会移除成员</translation>
+    </message>
+    <message>
+        <source>A queue-wide action is already under way</source>
+        <translation>已有一个全队列操作正在进行</translation>
+    </message>
+    <message>
+        <source>Could not read the counts of queue %1: %2</source>
+        <translation>无法读取队列 %1 的计数：%2</translation>
+    </message>
+    <message>
+        <source>Queue %1 has no tasks: nothing to purge.</source>
+        <translation>队列 %1 没有任务：无需清空。</translation>
+    </message>
+    <message>
+        <source>Queue %1 has no dead tasks.</source>
+        <translation>队列 %1 没有死信任务。</translation>
+    </message>
+    <message>
+        <source>Keep</source>
+        <translation>保留</translation>
+    </message>
+    <message>
+        <source>Requeue all dead tasks</source>
+        <translation>全部死信任务重新入队</translation>
+    </message>
+    <message>
+        <source>Move all %1 of queue %2 back to pending, due now?
+
+Each starts again with no attempts used. Tasks that die while this runs stay dead.</source>
+        <translation>将队列 %2 中全部 %1 移回待处理并立即到期？
+
+每个任务的尝试次数从零重新开始。执行期间新产生的死信任务仍保持死信。</translation>
+    </message>
+    <message>
+        <source>dead</source>
+        <translation>死信</translation>
+    </message>
+    <message>
+        <source>Requeue %1</source>
+        <translation>重新入队 %1</translation>
+    </message>
+    <message>
+        <source>Leave them dead</source>
+        <translation>保持死信</translation>
+    </message>
+    <message>
+        <source>Delete all dead tasks</source>
+        <translation>删除全部死信任务</translation>
+    </message>
+    <message>
+        <source>Delete all %1 of queue %2 for good?
+
+This cannot be undone.</source>
+        <translation>永久删除队列 %2 中全部 %1？
+
+此操作无法撤销。</translation>
+    </message>
+    <message>
+        <source>Delete %1</source>
+        <translation>删除 %1</translation>
+    </message>
+    <message>
+        <source>Purge queue</source>
+        <translation>清空队列</translation>
+    </message>
+    <message>
+        <source>Dead tasks</source>
+        <translation>死信任务</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stopping after the current step…</source>
+        <translation>将在当前步骤完成后停止…</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Requeued %1 of %2: they are pending again, due now.</source>
+        <translation>已将 %2 的 %1 重新入队：它们重新处于待处理，立即到期。</translation>
+    </message>
+    <message>
+        <source>Deleted %1 of %2 for good.</source>
+        <translation>已永久删除 %2 的 %1。</translation>
+    </message>
+    <message>
+        <source>Purged %1 from %2.</source>
+        <translation>已从 %2 清空 %1。</translation>
+    </message>
+    <message>
+        <source>Stopped by an error: %1 %2</source>
+        <translation>因错误而停止：%1 %2</translation>
+    </message>
+    <message>
+        <source>Cancelled: %1 The rest are still there.</source>
+        <translation>已取消：%1 其余任务仍在。</translation>
+    </message>
+    <message>
+        <source>%1 %2 arrived while it ran and stay: purge again for them.</source>
+        <translation>%1 执行期间新到达的 %2 仍保留：如需删除请再次清空。</translation>
+    </message>
+    <message>
+        <source>%1 %2 died while it ran and stay dead: run it again for them.</source>
+        <translation>%1 执行期间新产生的 %2 仍为死信：如需处理请再次执行。</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::QueueList</name>
+    <message>
+        <source>Filter, or Enter to open a queue by name</source>
+        <translation>筛选，或按回车按名称打开队列</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>队列</translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation>待处理</translation>
+    </message>
+    <message>
+        <source>Due</source>
+        <translation>已到期</translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation>执行中</translation>
+    </message>
+    <message>
+        <source>Dead</source>
+        <translation>死信</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Plain sorted sets</source>
+        <translation>普通有序集合</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Unit</source>
+        <translation>单位</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>type a queue name to open it</source>
+        <translation>输入队列名称以打开</translation>
+    </message>
+    <message>
+        <source>Plain sorted sets (%1)</source>
+        <translation>普通有序集合（%1）</translation>
+    </message>
+    <message>
+        <source>Plain sorted sets (first part of the keyspace)</source>
+        <translation>普通有序集合（键空间的前一部分）</translation>
+    </message>
+    <message>
+        <source>%1 is on %2</source>
+        <translation>%1 位于 %2</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::RefreshControl</name>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Pause the live refresh</source>
+        <translation>暂停实时刷新</translation>
+    </message>
+    <message>
+        <source> every </source>
+        <translation> 每 </translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>Live refresh interval</source>
+        <translation>实时刷新间隔</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::RequestError</name>
+    <message>
+        <source>cannot reach %1: %2</source>
+        <translation>无法访问 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::RescheduleDialog</name>
+    <message>
+        <source>Reschedule</source>
+        <translation>改期</translation>
+    </message>
+    <message>
+        <source>Reschedule %1 to:</source>
+        <translation>将 %1改期到：</translation>
+    </message>
+    <message>
+        <source>In</source>
+        <translation>延迟</translation>
+    </message>
+    <message>
+        <source>30s, 5m, 1h30m (from the server&apos;s now)</source>
+        <translation>30s、5m、1h30m（从服务器的当前时间算起）</translation>
+    </message>
+    <message>
+        <source>At</source>
+        <translation>定时</translation>
+    </message>
+    <message>
+        <source>2026-12-01 09:30 (local) or …Z for UTC</source>
+        <translation>2026-12-01 09:30（本地时间），或以 …Z 结尾表示 UTC</translation>
+    </message>
+    <message>
+        <source>Now (run as soon as a worker is free)</source>
+        <translation>立即（工作进程空闲时马上执行）</translation>
+    </message>
+    <message>
+        <source>Now due %1.</source>
+        <translation>现在到期时间为 %1。</translation>
+    </message>
+    <message>
+        <source>Now due between %1 and %2.</source>
+        <translation>现在到期时间在 %1 与 %2 之间。</translation>
+    </message>
+    <message>
+        <source>New due time: %1</source>
+        <translation>新的到期时间：%1</translation>
+    </message>
+    <message>
+        <source>New due time: type a delay or a time.</source>
+        <translation>新的到期时间：请输入延迟或时间。</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::ServerView</name>
+    <message>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <source>Replica of</source>
+        <translation>复制自</translation>
+    </message>
+    <message>
+        <source>Slots</source>
+        <translation>槽</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Asking the server…</source>
+        <translation>正在询问服务器…</translation>
+    </message>
+    <message>
+        <source>Could not %1: %2</source>
+        <translation>无法%1：%2</translation>
+    </message>
+    <message>
+        <source>%1 is one server, not a Redis Cluster.</source>
+        <translation>%1 是单台服务器，不是 Redis 集群。</translation>
+    </message>
+    <message>
+        <source>master</source>
+        <translation>主节点</translation>
+    </message>
+    <message>
+        <source>replica</source>
+        <translation>副本</translation>
+    </message>
+    <message>
+        <source>%1 (%2 slots)</source>
+        <translation>%1（%2 个槽）</translation>
+    </message>
+    <message>
+        <source>up</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>unreachable</source>
+        <translation>无法访问</translation>
+    </message>
+    <message>
+        <source>%1: a Redis Cluster of %2 masters</source>
+        <translation>%1：包含 %2 个主节点的 Redis 集群</translation>
+    </message>
+    <message>
+        <source>, %1 unreachable</source>
+        <translation>，%1 个无法访问</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::TaskActions</name>
+    <message>
+        <source>&amp;Push…</source>
+        <translation>推送(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Push tasks (Ctrl+N)</source>
+        <translation>推送任务 (Ctrl+N)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>取消(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Cancel the selected pending tasks (Del)</source>
+        <translation>取消所选的待处理任务 (Del)</translation>
+    </message>
+    <message>
+        <source>&amp;Reschedule…</source>
+        <translation>改期(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Reschedule the selected pending tasks (Ctrl+R)</source>
+        <translation>为所选的待处理任务改期 (Ctrl+R)</translation>
+    </message>
+    <message>
+        <source>Re&amp;queue</source>
+        <translation>重新入队(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Put the selected dead tasks back in pending, due now</source>
+        <translation>将所选的死信任务放回待处理，立即到期</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>删除(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Delete the selected dead tasks for good</source>
+        <translation>永久删除所选的死信任务</translation>
+    </message>
+    <message>
+        <source>Re&amp;fresh</source>
+        <translation>刷新(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Refresh now (F5)</source>
+        <translation>立即刷新 (F5)</translation>
+    </message>
+    <message>
+        <source>&amp;Find…</source>
+        <translation>查找(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Find a task by id or jump to a time (Ctrl+F)</source>
+        <translation>按 ID 查找任务或跳转到某个时间 (Ctrl+F)</translation>
+    </message>
+    <message>
+        <source>Read-only: %1</source>
+        <translation>只读：%1</translation>
+    </message>
+    <message>
+        <source>Nothing to %1: select tasks first</source>
+        <translation>没有可%1的任务：请先选择任务</translation>
+    </message>
+    <message>
+        <source>%1 of the %2 selected rows are still loading and are left out</source>
+        <translation>所选的 %2 行中有 %1 行仍在加载，已略过</translation>
+    </message>
+    <message>
+        <source>due %1</source>
+        <translation>到期 %1</translation>
+    </message>
+    <message>
+        <source>died %1</source>
+        <translation>死于 %1</translation>
+    </message>
+    <message>
+        <source>and %1 more</source>
+        <translation>以及另外 %1 个</translation>
+    </message>
+    <message>
+        <source>cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Cancel messages</source>
+        <translation>取消消息</translation>
+    </message>
+    <message>
+        <source>Cancel tasks</source>
+        <translation>取消任务</translation>
+    </message>
+    <message>
+        <source>Remove %1 from %2? They will not be delivered.</source>
+        <translation>从 %2 中移除 %1？它们将不会被投递。</translation>
+    </message>
+    <message>
+        <source>1 message</source>
+        <translation>1 条消息</translation>
+    </message>
+    <message>
+        <source>%1 messages</source>
+        <translation>%1 条消息</translation>
+    </message>
+    <message>
+        <source>Cancel %1 of queue %2?
+
+They are deleted and will not run. A task a worker has already started is left alone.</source>
+        <translation>取消队列 %2 中的 %1？
+
+它们将被删除且不会执行。已被工作进程开始执行的任务不受影响。</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>待处理</translation>
+    </message>
+    <message>
+        <source>Cancel 1 message</source>
+        <translation>取消 1 条消息</translation>
+    </message>
+    <message>
+        <source>Cancel %1 messages</source>
+        <translation>取消 %1 条消息</translation>
+    </message>
+    <message>
+        <source>Cancel %1</source>
+        <translation>取消 %1</translation>
+    </message>
+    <message>
+        <source>Keep</source>
+        <translation>保留</translation>
+    </message>
+    <message>
+        <source>reschedule</source>
+        <translation>改期</translation>
+    </message>
+    <message>
+        <source>requeue</source>
+        <translation>重新入队</translation>
+    </message>
+    <message>
+        <source>Requeue dead tasks</source>
+        <translation>死信任务重新入队</translation>
+    </message>
+    <message>
+        <source>Move %1 of queue %2 back to pending, due now?
+
+Their attempts start again from 0: each gets the full number of tries again.</source>
+        <translation>将队列 %2 中的 %1 移回待处理并立即到期？
+
+它们的尝试次数从 0 重新开始：每个任务重新获得全部尝试次数。</translation>
+    </message>
+    <message>
+        <source>dead</source>
+        <translation>死信</translation>
+    </message>
+    <message>
+        <source>Requeue %1</source>
+        <translation>重新入队 %1</translation>
+    </message>
+    <message>
+        <source>Leave dead</source>
+        <translation>保持死信</translation>
+    </message>
+    <message>
+        <source>delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Delete dead tasks</source>
+        <translation>删除死信任务</translation>
+    </message>
+    <message>
+        <source>Delete %1 of queue %2 for good? This cannot be undone.</source>
+        <translation>永久删除队列 %2 中的 %1？此操作无法撤销。</translation>
+    </message>
+    <message>
+        <source>Delete %1</source>
+        <translation>删除 %1</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::TaskDetails</name>
+    <message>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Due</source>
+        <translation>到期时间</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation>尝试次数</translation>
+    </message>
+    <message>
+        <source>Backoff</source>
+        <translation>退避</translation>
+    </message>
+    <message>
+        <source>Worker</source>
+        <translation>工作进程</translation>
+    </message>
+    <message>
+        <source>Last error</source>
+        <translation>最近错误</translation>
+    </message>
+    <message>
+        <source>Copy id</source>
+        <translation>复制 ID</translation>
+    </message>
+    <message>
+        <source>Copy payload</source>
+        <translation>复制负载</translation>
+    </message>
+    <message>
+        <source>Copy message</source>
+        <translation>复制消息</translation>
+    </message>
+    <message>
+        <source>Select a task to see its payload.</source>
+        <translation>选择一个任务以查看其负载。</translation>
+    </message>
+    <message>
+        <source>Lease until</source>
+        <translation>租约到期</translation>
+    </message>
+    <message>
+        <source>Died</source>
+        <translation>死亡时间</translation>
+    </message>
+    <message>
+        <source>broken</source>
+        <translation>损坏</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>queue default</source>
+        <translation>队列默认值</translation>
+    </message>
+    <message>
+        <source>Message (%1 bytes; the first %2 shown, loading the rest…)</source>
+        <translation>消息（%1 字节；显示前 %2 字节，正在加载其余部分…）</translation>
+    </message>
+    <message>
+        <source>Payload (%1 bytes; the first %2 shown, loading the rest…)</source>
+        <translation>负载（%1 字节；显示前 %2 字节，正在加载其余部分…）</translation>
+    </message>
+    <message>
+        <source>Message (JSON, %1 bytes)</source>
+        <translation>消息（JSON，%1 字节）</translation>
+    </message>
+    <message>
+        <source>Message (text, %1 bytes)</source>
+        <translation>消息（文本，%1 字节）</translation>
+    </message>
+    <message>
+        <source>Payload (JSON, %1 bytes)</source>
+        <translation>负载（JSON，%1 字节）</translation>
+    </message>
+    <message>
+        <source>Payload (text, %1 bytes)</source>
+        <translation>负载（文本，%1 字节）</translation>
+    </message>
+    <message>
+        <source>first %1 KiB shown</source>
+        <translation>仅显示前 %1 KiB</translation>
+    </message>
+    <message>
+        <source>long lines broken for display</source>
+        <translation>长行已折行显示</translation>
+    </message>
+    <message>
+        <source>; Copy payload copies it as stored</source>
+        <translation>；“复制负载”按原样复制</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>待处理</translation>
+    </message>
+    <message>
+        <source>active</source>
+        <translation>执行中</translation>
+    </message>
+    <message>
+        <source>dead</source>
+        <translation>死信</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::TaskModel</name>
+    <message>
+        <source>(broken: %1)</source>
+        <translation>（损坏：%1）</translation>
+    </message>
+    <message>
+        <source>loading…</source>
+        <translation>正在加载…</translation>
+    </message>
+    <message>
+        <source>Due</source>
+        <translation>到期时间</translation>
+    </message>
+    <message>
+        <source>Lease until</source>
+        <translation>租约到期</translation>
+    </message>
+    <message>
+        <source>Died</source>
+        <translation>死亡时间</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation>尝试次数</translation>
+    </message>
+    <message>
+        <source>Worker</source>
+        <translation>工作进程</translation>
+    </message>
+    <message>
+        <source>Last error</source>
+        <translation>最近错误</translation>
+    </message>
+    <message>
+        <source>Payload</source>
+        <translation>负载</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::TaskTable</name>
+    <message>
+        <source>Attempts</source>
+        <translation>尝试次数</translation>
+    </message>
+    <message>
+        <source>row %1 is outside the table</source>
+        <translation>第 %1 行超出表格范围</translation>
+    </message>
+    <message>
+        <source>the table is empty</source>
+        <translation>表格为空</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::TaskTabs</name>
+    <message>
+        <source>Pending (%1)</source>
+        <translation>待处理 (%1)</translation>
+    </message>
+    <message>
+        <source>Active (%1)</source>
+        <translation>执行中 (%1)</translation>
+    </message>
+    <message>
+        <source>Dead (%1)</source>
+        <translation>死信 (%1)</translation>
+    </message>
+    <message>
+        <source>open a queue first</source>
+        <translation>请先打开一个队列</translation>
+    </message>
+    <message>
+        <source>open a plain sorted set first</source>
+        <translation>请先打开一个普通有序集合</translation>
+    </message>
+    <message>
+        <source>that message is no longer in %1</source>
+        <translation>该消息已不在 %1 中</translation>
+    </message>
+    <message>
+        <source>no task with id %1 in queue %2</source>
+        <translation>队列 %2 中没有 ID 为 %1 的任务</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::TimelineChart</name>
+    <message>
+        <source>Reset zoom</source>
+        <translation>重置缩放</translation>
+    </message>
+    <message>
+        <source>Back to the oldest overdue task through the next 24 hours</source>
+        <translation>恢复为从最早的逾期任务到未来 24 小时</translation>
+    </message>
+    <message>
+        <source>Drag to pan, wheel to zoom, click a bar to scroll the table there</source>
+        <translation>拖动以平移，滚轮缩放，点击柱条将表格滚动到该处</translation>
+    </message>
+    <message>
+        <source>tasks</source>
+        <translation>任务数</translation>
+    </message>
+    <message>
+        <source>overdue</source>
+        <translation>逾期</translation>
+    </message>
+    <message>
+        <source>due</source>
+        <translation>到期</translation>
+    </message>
+    <message>
+        <source>Open a queue to see when its tasks are due.</source>
+        <translation>打开一个队列以查看其任务何时到期。</translation>
+    </message>
+    <message>
+        <source>due time (UTC)</source>
+        <translation>到期时间 (UTC)</translation>
+    </message>
+    <message>
+        <source>Timeline unavailable: %1</source>
+        <translation>时间线不可用：%1</translation>
+    </message>
+    <message>
+        <source>1 task due in this window, %1 overdue</source>
+        <translation>此窗口内有 1 个任务到期，%1 个逾期</translation>
+    </message>
+    <message>
+        <source>%1 tasks due in this window, %2 overdue</source>
+        <translation>此窗口内有 %1 个任务到期，%2 个逾期</translation>
+    </message>
+    <message>
+        <source>(%1 more overdue outside this window)</source>
+        <translation>（窗口外另有 %1 个逾期）</translation>
+    </message>
+    <message>
+        <source>bucket %1</source>
+        <translation>每格 %1</translation>
+    </message>
+    <message>
+        <source>HH:mm
+MMM d</source>
+        <comment>QDateTime format of the time axis</comment>
+        <translation>HH:mm
+M月d日</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::TlsFields</name>
+    <message>
+        <source>TLS (rediss://)</source>
+        <translation>TLS (rediss://)</translation>
+    </message>
+    <message>
+        <source>CA file</source>
+        <translation>CA 文件</translation>
+    </message>
+    <message>
+        <source>the system&apos;s trusted CAs when empty</source>
+        <translation>留空则使用系统信任的 CA</translation>
+    </message>
+    <message>
+        <source>CA directory</source>
+        <translation>CA 目录</translation>
+    </message>
+    <message>
+        <source>optional: a c_rehash&apos;ed directory</source>
+        <translation>可选：经 c_rehash 处理的目录</translation>
+    </message>
+    <message>
+        <source>Client certificate</source>
+        <translation>客户端证书</translation>
+    </message>
+    <message>
+        <source>for mutual TLS only</source>
+        <translation>仅用于双向 TLS</translation>
+    </message>
+    <message>
+        <source>Client key</source>
+        <translation>客户端私钥</translation>
+    </message>
+    <message>
+        <source>the certificate&apos;s private key (PEM)</source>
+        <translation>证书的私钥（PEM）</translation>
+    </message>
+    <message>
+        <source>if the key is encrypted; kept for this session only</source>
+        <translation>私钥已加密时填写；仅在本次会话中保留</translation>
+    </message>
+    <message>
+        <source>Key passphrase</source>
+        <translation>私钥口令</translation>
+    </message>
+    <message>
+        <source>the name to verify; the URL&apos;s host when empty</source>
+        <translation>要验证的名称；留空则使用 URL 中的主机</translation>
+    </message>
+    <message>
+        <source>Server name</source>
+        <translation>服务器名称</translation>
+    </message>
+    <message>
+        <source>Skip certificate checks (insecure: anyone in between can read and change the traffic)</source>
+        <translation>跳过证书检查（不安全：中间的任何人都能读取并篡改通信内容）</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>PEM files (*.pem *.crt *.key);;All files (*)</source>
+        <translation>PEM 文件 (*.pem *.crt *.key);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>a client certificate needs its private key</source>
+        <translation>客户端证书需要对应的私钥</translation>
+    </message>
+    <message>
+        <source>a private key needs its client certificate</source>
+        <translation>私钥需要对应的客户端证书</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::TransportFields</name>
+    <message>
+        <source>Single server</source>
+        <translation>单台服务器</translation>
+    </message>
+    <message>
+        <source>Sentinel group (redis+sentinel://)</source>
+        <translation>哨兵组 (redis+sentinel://)</translation>
+    </message>
+    <message>
+        <source>Redis Cluster (redis+cluster://)</source>
+        <translation>Redis 集群 (redis+cluster://)</translation>
+    </message>
+    <message>
+        <source>Through Sentinel the URL lists the sentinels and the master&apos;s name: redis+sentinel://s1:26379,s2:26379/mymaster/0. A cluster lists a few of its nodes: redis+cluster://n1:7001,n2:7002 (a redis:// URL to any node of a cluster works too).</source>
+        <translation>通过哨兵连接时，URL 列出各哨兵和主节点名称：redis+sentinel://s1:26379,s2:26379/mymaster/0。集群则列出其中几个节点：redis+cluster://n1:7001,n2:7002（指向集群任一节点的 redis:// URL 也可以）。</translation>
+    </message>
+    <message>
+        <source>only when the sentinels have a password of their own; this session only</source>
+        <translation>仅当哨兵有自己的密码时填写；仅在本次会话中保留</translation>
+    </message>
+    <message>
+        <source>Sentinel password</source>
+        <translation>哨兵密码</translation>
+    </message>
+    <message>
+        <source>&amp;Mode</source>
+        <translation>模式(&amp;M)</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::WorkerDock</name>
+    <message>
+        <source>Embedded worker</source>
+        <translation>内置工作进程</translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation>线程数</translation>
+    </message>
+    <message>
+        <source>Lease</source>
+        <translation>租约</translation>
+    </message>
+    <message>
+        <source>Ack every task</source>
+        <translation>确认每个任务</translation>
+    </message>
+    <message>
+        <source>Fail some (retry / dead)</source>
+        <translation>部分失败（重试 / 死信）</translation>
+    </message>
+    <message>
+        <source>Never ack (leases expire)</source>
+        <translation>从不确认（租约过期）</translation>
+    </message>
+    <message>
+        <source>Handler</source>
+        <translation>处理方式</translation>
+    </message>
+    <message>
+        <source>Fail probability</source>
+        <translation>失败概率</translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation> 毫秒</translation>
+    </message>
+    <message>
+        <source>Work time</source>
+        <translation>处理耗时</translation>
+    </message>
+    <message>
+        <source>optional: a Redis list</source>
+        <translation>可选：一个 Redis 列表</translation>
+    </message>
+    <message>
+        <source>LPUSH each popped message to this list, in the same script as the pop, for a consumer that reads the list</source>
+        <translation>在弹出消息的同一脚本中将其 LPUSH 到此列表，供读取该列表的消费者使用</translation>
+    </message>
+    <message>
+        <source>Forward to</source>
+        <translation>转发到</translation>
+    </message>
+    <message>
+        <source>optional: e.g. 30s; empty drops failed messages</source>
+        <translation>可选：例如 30s；留空则丢弃失败的消息</translation>
+    </message>
+    <message>
+        <source>Retry failed in</source>
+        <translation>失败后重试间隔</translation>
+    </message>
+    <message>
+        <source>Start worker</source>
+        <translation>启动工作进程</translation>
+    </message>
+    <message>
+        <source>Lateness: from a task&apos;s due time to the moment this worker started it. Tasks that were already overdue when the worker started count their whole wait.</source>
+        <translation>延迟：从任务的到期时间到此工作进程开始处理它的时刻。工作进程启动时已逾期的任务计入其全部等待时间。</translation>
+    </message>
+    <message>
+        <source>Outcomes of the tasks this worker runs appear here.</source>
+        <translation>此工作进程所处理任务的结果会显示在这里。</translation>
+    </message>
+    <message>
+        <source>Take every message</source>
+        <translation>接收每条消息</translation>
+    </message>
+    <message>
+        <source>Fail some (retry or drop)</source>
+        <translation>部分失败（重试或丢弃）</translation>
+    </message>
+    <message>
+        <source>Consumes: no queue open</source>
+        <translation>消费：未打开队列</translation>
+    </message>
+    <message>
+        <source>Pops due messages of plain key %1</source>
+        <translation>弹出普通键 %1 中到期的消息</translation>
+    </message>
+    <message>
+        <source>Consumes queue %1</source>
+        <translation>消费队列 %1</translation>
+    </message>
+    <message>
+        <source>Embedded worker — %1</source>
+        <translation>内置工作进程 — %1</translation>
+    </message>
+    <message>
+        <source>Stopping…</source>
+        <translation>正在停止…</translation>
+    </message>
+    <message>
+        <source>Stop worker</source>
+        <translation>停止工作进程</translation>
+    </message>
+    <message>
+        <source>Read-only: %1 (a worker claims, acks and nacks tasks)</source>
+        <translation>只读：%1（工作进程需要领取、确认和否认任务）</translation>
+    </message>
+    <message>
+        <source>Open a queue first</source>
+        <translation>请先打开一个队列</translation>
+    </message>
+    <message>
+        <source>Pop due messages of %1 with the settings above, at most once</source>
+        <translation>按上述设置弹出 %1 中到期的消息，至多一次</translation>
+    </message>
+    <message>
+        <source>Consume queue %1 with the settings above</source>
+        <translation>按上述设置消费队列 %1</translation>
+    </message>
+    <message>
+        <source>cannot start: %1</source>
+        <translation>无法启动：%1</translation>
+    </message>
+    <message>
+        <source>started %1 on plain key %2 with %3 thread(s), at most once</source>
+        <translation>已在普通键 %2 上启动 %1，%3 个线程，至多一次</translation>
+    </message>
+    <message>
+        <source>started %1 on queue %2 with %3 thread(s)</source>
+        <translation>已在队列 %2 上启动 %1，%3 个线程</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>not running</source>
+        <translation>未运行</translation>
+    </message>
+    <message>
+        <source>claimed %1  acked %2  failed %3
+retried %4  dead %5  lease lost %6
+in flight %7  lateness p50 %8  p99 %9  max %10%11</source>
+        <translation>领取 %1  确认 %2  失败 %3
+重试 %4  死信 %5  租约丢失 %6
+处理中 %7  延迟 p50 %8  p99 %9  最大 %10%11</translation>
+    </message>
+    <message>
+        <source>
+DISCONNECTED, retrying</source>
+        <translation>
+已断开，正在重试</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::WorkerEventLog</name>
+    <message>
+        <source>acked</source>
+        <translation>已确认</translation>
+    </message>
+    <message>
+        <source>retried</source>
+        <translation>已重试</translation>
+    </message>
+    <message>
+        <source>dead</source>
+        <translation>转入死信</translation>
+    </message>
+    <message>
+        <source>lease_lost</source>
+        <translation>租约丢失</translation>
+    </message>
+    <message>
+        <source>abandoned</source>
+        <translation>已放弃</translation>
+    </message>
+    <message>
+        <source>released</source>
+        <translation>已释放</translation>
+    </message>
+    <message>
+        <source>dropped</source>
+        <translation>已丢弃</translation>
+    </message>
+</context>
+</TS>
