@@ -323,16 +323,26 @@ ClaimResult Queue::claim(int maxTasks, long long leaseMs, const std::string& wor
         long long next = reply.elements[1].toInteger();
         result.nextDue = next >= 0 ? std::optional<long long>(next) : std::nullopt;
         result.paused = reply.elements[2].toInteger() != 0;
+        if (reply.elements[3].elements.empty())
+            continue;
+        requireArray(reply, 5, "claim");
+        const long long deadline = reply.elements[4].toInteger();
         for (const auto& item : reply.elements[3].elements) {
-            requireArray(item, 7, "claim");
+            requireArray(item, 5, "claim");
+            // The script checked the record's shape; what it holds is read here, off Redis.
+            // A record the script let through but that does not read (a hand-written one with
+            // an absurd number) still reaches the worker, whole, rather than stalling the batch.
+            std::optional<TaskRecord> record = parseTaskRecord(item.elements[1].str);
+            if (!record)
+                record = TaskRecord{0, 0, {}, item.elements[1].str};
             ClaimedTask t;
             t.id = item.elements[0].str;
-            t.payload = item.elements[1].str;
+            t.payload = std::move(record->payload);
             t.due = item.elements[2].toInteger();
             t.attempts = static_cast<int>(item.elements[3].toInteger());
-            t.maxAttempts = static_cast<int>(item.elements[4].toInteger());
-            t.token = item.elements[5].str;
-            t.leaseDeadline = item.elements[6].toInteger();
+            t.maxAttempts = record->maxAttempts;
+            t.token = item.elements[4].str;
+            t.leaseDeadline = deadline;
             result.tasks.push_back(std::move(t));
         }
     }

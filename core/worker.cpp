@@ -51,6 +51,8 @@ void validate(const WorkerOptions& o)
         throw Error(ErrorCode::InvalidArgument, "concurrency must be 1 to 256 threads");
     if (o.batch < 1 || o.batch > 1000)
         throw Error(ErrorCode::InvalidArgument, "the batch must be 1 to 1000 tasks");
+    if (o.maxBatch < 1 || o.maxBatch > 1000)
+        throw Error(ErrorCode::InvalidArgument, "the largest batch must be 1 to 1000 tasks");
     if (o.leaseMs != 0 && o.leaseMs < 300)
         throw Error(ErrorCode::InvalidArgument,
                     "the lease must be at least 300 ms (or 0 for the queue's lease_ms)");

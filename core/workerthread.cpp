@@ -16,7 +16,8 @@ using std::chrono::milliseconds;
 
 WorkerThread::WorkerThread(WorkerContext& context, LeaseKeeper& leases, int index)
     : m_context(context), m_leases(leases), m_index(index),
-      m_connection(context.options().connection), m_backoff(context.options().maxReconnectDelay)
+      m_connection(context.options().connection), m_backoff(context.options().maxReconnectDelay),
+      m_batch(context.options().batch, context.options().maxBatch)
 {}
 
 WorkerThread::~WorkerThread() = default;
@@ -79,8 +80,7 @@ bool WorkerThread::flushDue() const
     // Outcomes wait to go together, but not past a batch, 20 ms, the last task in hand, or a
     // failure (a nack goes alone anyway).
     return !m_finishing.empty() &&
-           (m_waiting.empty() ||
-            m_finishing.size() >= static_cast<size_t>(m_context.options().batch) ||
+           (m_waiting.empty() || m_finishing.size() >= static_cast<size_t>(m_batch.next()) ||
             Clock::now() - m_finishing.front().since > milliseconds(20) ||
             m_finishing.back().result.kind != HandlerResult::Kind::Ack);
 }
@@ -114,7 +114,7 @@ void WorkerThread::runOne()
 
 bool WorkerThread::takeMore()
 {
-    const long long want = m_context.reserveBudget(m_context.options().batch);
+    const long long want = m_context.reserveBudget(m_batch.next());
     if (want == 0) {
         m_context.requestStop(); // maxTasks reached
         return false;
@@ -131,6 +131,10 @@ bool WorkerThread::takeMore()
     }
     m_context.reportOk();
     m_context.returnBudget(want - static_cast<long long>(claim.tasks.size()));
+    const auto now = Clock::now();
+    m_batch.claimed(static_cast<int>(want), static_cast<int>(claim.tasks.size()),
+                    now - m_lastClaim);
+    m_lastClaim = now;
     m_claimNow = claim.serverNow;
     if (claim.tasks.empty())
         return sleepAfterEmpty(claim, activityBefore, generation);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "batchsizer.h"
 #include "reconnectbackoff.h"
 #include "worksource.h"
 #include <delayq/connection.h>
@@ -53,6 +54,8 @@ private:
     std::deque<FinishedTask> m_finishing; // handler done, outcome not yet in Redis
     long long m_claimNow = 0;             // the server's now at the last claim
     ReconnectBackoff m_backoff;
+    BatchSizer m_batch;
+    std::chrono::steady_clock::time_point m_lastClaim;
     Clock::time_point m_stopDeadline{};
     bool m_emptyRepeat = false; // the last claim came back empty with a task due now
 };

@@ -17,10 +17,12 @@ for i = 1, n do ids[i] = ARGV[2 * i] end
 local runs = redis.call('HMGET', KEYS[8], unpack(ids))
 local reply, done, seen = {}, {}, {}
 for i, id in ipairs(ids) do
-  local _, _, token = parse_run(runs[i])
   -- Every way out of active (nack, reap, forced cancel) clears the token, so a matching one
-  -- means the task is still this worker's.
-  if not seen[id] and token ~= '' and token == ARGV[2 * i + 1] then
+  -- means the task is still this worker's. Tokens are random and never hold '|': finding
+  -- "|token|" finds the token field.
+  local token = ARGV[2 * i + 1]
+  if not seen[id] and runs[i] and token ~= '' and
+      string.find(runs[i], '|' .. token .. '|', 1, true) then
     seen[id] = true
     done[#done + 1] = id
     reply[i] = 1

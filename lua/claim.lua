@@ -7,7 +7,8 @@
 -- ARGV[1] max tasks (1..1000)  ARGV[2] lease ms (0 = the queue's lease_ms, default 30000)
 -- ARGV[3] worker name          ARGV[4] token base (random; each task's token is base:i)
 -- Reply: {server now ms, next due ms (-1 = nothing pending), paused (0|1),
---         {{id, payload, due, attempts, max_attempts, token, lease deadline}, ...}}
+--         {{id, record ("created|max_attempts|backoff|payload"), due, attempts, token}, ...},
+--         lease deadline ms (when tasks were handed out)}
 -- Errors: INVALID when ARGV is malformed; OLD_LAYOUT when a due task is stored in the layout
 --   of an older delayq (nothing moves).
 -- A paused queue (config paused = "1") hands out nothing and changes nothing.
@@ -52,28 +53,31 @@ local runs = redis.call('HMGET', KEYS[8], unpack(ids))
 local tasks, leases, run_entries, dead, errors = {}, {}, {}, {}, {}
 local claimed, broken = 0, 0
 local deadline = now + lease
-local now_text = int(now)
+local deadline_text = int(deadline)
+local tail = '|' .. int(now) .. '|' .. worker
+-- Per task only what must be: the record goes out whole (the client reads its fields), and
+-- the run entry is joined from texts Redis already gave (the score is the due time).
 for i, id in ipairs(ids) do
-  local score = tonumber(due[2 * i])
-  local attempts = parse_run(runs[i]) + 1
-  local _, max_attempts, _, payload = parse_record(records[i])
-  if not payload then
+  local score, record = due[2 * i], records[i]
+  local attempts = 1
+  if runs[i] then attempts = parse_run(runs[i]) + 1 end
+  if not record or not string.find(record, '^%w+|%d+|[^|]*|') then
     -- No record is written: the task stays recognisably broken, so a requeue cannot turn it
     -- into an empty task (it comes back here and dies again).
     run_entries[#run_entries + 1] = id
-    run_entries[#run_entries + 1] = run_entry(attempts - 1, score, '', '', '')
+    run_entries[#run_entries + 1] = (attempts - 1) .. '|' .. score .. '|||'
     errors[#errors + 1] = id
     errors[#errors + 1] = 'task data was missing or incomplete when it came due (deleted by hand?)'
-    dead[#dead + 1] = now
+    dead[#dead + 1] = int(now)
     dead[#dead + 1] = id
     broken = broken + 1
   else
     local token = token_base .. ':' .. i
     run_entries[#run_entries + 1] = id
-    run_entries[#run_entries + 1] = run_entry(attempts, score, token, now_text, worker)
-    leases[#leases + 1] = deadline
+    run_entries[#run_entries + 1] = attempts .. '|' .. score .. '|' .. token .. tail
+    leases[#leases + 1] = deadline_text
     leases[#leases + 1] = id
-    tasks[#tasks + 1] = {id, payload, score, attempts, max_attempts, token, deadline}
+    tasks[#tasks + 1] = {id, record, score, attempts, token}
     claimed = claimed + 1
   end
 end
@@ -87,4 +91,4 @@ if broken > 0 then
   count(KEYS[6], KEYS[7], 'broken', broken, now)
 end
 count(KEYS[6], KEYS[7], 'claimed', claimed, now)
-return {now, next_due(), 0, tasks}
+return {now, next_due(), 0, tasks, deadline}

@@ -176,7 +176,8 @@ local function forget(ids)
   if #ids == 0 then return end
   for _, id in ipairs(ids) do redis.call('HDEL', data_key(id), id) end
   redis.call('HDEL', KEYS[8], unpack(ids))
-  redis.call('HDEL', KEYS[9], unpack(ids))
+  -- Most queues hold no error most of the time: then the ids need not be sent again.
+  if redis.call('EXISTS', KEYS[9]) == 1 then redis.call('HDEL', KEYS[9], unpack(ids)) end
 end
 
 -- Queues written by delayq before layout 2 keep each task in a hash of its own. Scripts refuse

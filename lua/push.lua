@@ -23,15 +23,18 @@ if mode ~= 'nx' and mode ~= 'replace' then
   return redis.error_reply('INVALID push: mode must be nx or replace')
 end
 -- Every task is checked before the first is written: a refusal changes nothing.
+local values, attempts = {}, {}
 for i = 0, n - 1 do
   local a = 4 + i * 6
   if ARGV[a + 2] ~= 'at' and ARGV[a + 2] ~= 'in' then
     return redis.error_reply('INVALID push: due kind must be at or in')
   end
-  if whole(ARGV[a + 3], -MAX_MS, MAX_MS) == nil then
+  values[i] = whole(ARGV[a + 3], -MAX_MS, MAX_MS)
+  if values[i] == nil then
     return redis.error_reply('INVALID push: due value is not a whole number of ms')
   end
-  if whole(ARGV[a + 4], 0, 1000000000) == nil then
+  attempts[i] = whole(ARGV[a + 4], 0, 1000000000)
+  if attempts[i] == nil then
     return redis.error_reply('INVALID push: max attempts is not a whole number')
   end
 end
@@ -59,12 +62,13 @@ end
 
 for i = 0, n - 1 do
   local a = 4 + i * 6
-  local id, payload, kind, value = ARGV[a], ARGV[a + 1], ARGV[a + 2], tonumber(ARGV[a + 3])
-  local max_attempts, backoff = tonumber(ARGV[a + 4]), ARGV[a + 5]
-  local due = value
-  if kind == 'in' then due = now + value end
+  local id, payload, backoff = ARGV[a], ARGV[a + 1], ARGV[a + 5]
+  local due = values[i]
+  if ARGV[a + 2] == 'in' then due = now + due end
+  -- As text for ZADD: Lua's own number to text would round a due time of 15 digits.
+  local due_text = int(due)
   local attempts_text = default_attempts_text
-  if max_attempts ~= nil and max_attempts > 0 then attempts_text = int(max_attempts) end
+  if attempts[i] > 0 then attempts_text = int(attempts[i]) end
   local record = created_text .. '|' .. attempts_text .. '|' .. backoff .. '|' .. payload
   local bucket = data_key(id)
   local status = 'created'
@@ -90,7 +94,7 @@ for i = 0, n - 1 do
   end
   if status == 'created' or status == 'replaced' then
     -- One ZADD for the whole call: per-task calls are most of a script's cost.
-    zadd[#zadd + 1] = due
+    zadd[#zadd + 1] = due_text
     zadd[#zadd + 1] = id
     created = created + 1
     if min_due == nil or due < min_due then min_due = due end

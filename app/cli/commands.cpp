@@ -54,13 +54,15 @@ const std::vector<CommandInfo>& commandTable()
         {"pause", "pause QUEUE", "stop workers from claiming (pushes still go in)", runPause},
         {"resume", "resume QUEUE", "let workers claim again", runResume},
         {"work",
-         "work QUEUE [--concurrency N] [--batch N] [--lease D] [--poll D]\n"
+         "work QUEUE [--concurrency N] [--batch N] [--max-batch N] [--lease D] [--poll D]\n"
          "       [--handler ack|fail:P|sleep:MS|exec:CMD] [--max-tasks N | --until-empty]\n"
          "       [--log FILE] [--quiet]\n"
          "  --handler H    ack (default); fail:P fails a share P (0..1) of the tasks;\n"
          "                 sleep:MS works MS ms then acks; exec:CMD runs CMD with sh -c,\n"
          "                 the payload on stdin and DELAYQ_TASK_ID, DELAYQ_QUEUE and\n"
          "                 DELAYQ_ATTEMPT set: exit 0 acks, else a nack with its stderr tail\n"
+         "  --batch N      tasks per claim (default 10); while a backlog drains quickly,\n"
+         "                 claims double up to --max-batch (default 200; = N: fixed)\n"
          "  --max-tasks N  stop after N tasks; --until-empty stops when nothing is due\n"
          "  --log FILE     append one JSON line per finished task\n"
          "  --quiet        no line per task on stdout\n"

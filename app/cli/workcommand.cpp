@@ -197,6 +197,7 @@ int runWork(Context& ctx)
     Args& a = ctx.args();
     a.parse({{"concurrency", true},
              {"batch", true},
+             {"max-batch", true},
              {"lease", true},
              {"poll", true},
              {"handler", true},
@@ -226,6 +227,7 @@ int runWork(Context& ctx)
     o.prefix = ctx.global().prefix;
     o.concurrency = static_cast<int>(a.number("concurrency", 1, 256, 1));
     o.batch = static_cast<int>(a.number("batch", 1, 1000, o.batch)); // the core's default
+    o.maxBatch = static_cast<int>(a.number("max-batch", 1, 1000, std::max(o.batch, o.maxBatch)));
     o.leaseMs = a.duration("lease", 30000);
     if (o.leaseMs != 0 && o.leaseMs < 300)
         throw UsageError("--lease must be at least 300ms (or 0s for the queue's lease_ms)");
@@ -288,9 +290,11 @@ int runWork(Context& ctx)
                      printable(o.plainKey).c_str(), o.forwardTo.empty() ? "" : ", forwarding to ",
                      printable(o.forwardTo).c_str(), o.concurrency, o.batch);
     else if (!ctx.json())
-        std::fprintf(stderr, "delayq: worker %s on %s queue %s, %d thread(s), batch %d\n",
+        std::fprintf(stderr,
+                     "delayq: worker %s on %s queue %s, %d thread(s), batch %d (up to %d while a "
+                     "backlog drains)\n",
                      printable(worker.name()).c_str(), connectedTo(conn).c_str(), o.queue.c_str(),
-                     o.concurrency, o.batch);
+                     o.concurrency, o.batch, std::max(o.batch, o.maxBatch));
 
     int received = 0;
     std::chrono::steady_clock::time_point forceAt{};

@@ -46,6 +46,8 @@ struct WorkerOptions
     std::string prefix = "dq";
     int concurrency = 1;                          // threads, each with its own connection
     int batch = 10;                               // tasks per claim (1..1000)
+    // While a backlog drains quickly, claims grow up to this (1..1000; = batch: fixed size).
+    int maxBatch = 200;
     long long leaseMs = 30000;                    // 0: the queue's lease_ms
     std::chrono::milliseconds pollInterval{1000}; // fallback when a wake message is lost
     std::chrono::milliseconds stopTimeout{10000}; // stop(): then held tasks are released

@@ -1,0 +1,28 @@
+#pragma once
+
+#include <chrono>
+
+namespace delayq {
+
+// How many tasks a worker thread's next claim asks for. It starts at the configured batch;
+// while claims come back full and their tasks are done quickly, it doubles up to the maximum,
+// so a backlog drains in a few large script calls (Redis's cost per task falls with the
+// batch). A claim that finds less, or slow handlers, bring it back down, so a quiet queue
+// keeps small claims (several workers share it evenly, nothing waits in a full hand).
+class BatchSizer
+{
+public:
+    BatchSizer(int base, int max);
+
+    int next() const { return m_current; }
+    // A claim asked for `asked` tasks and got `got`; `sinceLastClaim` is how long this thread
+    // took with the previous claim's tasks.
+    void claimed(int asked, int got, std::chrono::steady_clock::duration sinceLastClaim);
+
+private:
+    int m_base;
+    int m_max;
+    int m_current;
+};
+
+} // namespace delayq
