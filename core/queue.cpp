@@ -790,26 +790,14 @@ UpgradeResult Queue::upgrade(int batch, int maxCalls)
     requireWritable("upgrade the queue");
     if (batch < 1 || batch > 1000)
         throw Error(ErrorCode::InvalidArgument, "an upgrade step looks at 1 to 1000 tasks");
-    std::string cursor = m_connection.command({"HGET", m_keys.config(), "upgrade_cursor"})
-                             .toOptionalString()
-                             .value_or("1:0");
     auto keys = scriptKeys();
     keys.push_back(m_keys.oldTaskPrefix());
     UpgradeResult result;
-    // Resumed mid-pass: what the earlier calls of that pass converted is not known, so this
-    // pass must not count as the clean one.
-    long long inPass = cursor == "1:0" ? 0 : 1;
     for (int calls = 0; maxCalls <= 0 || calls < maxCalls; ++calls) {
-        if (cursor == "1:0" && calls > 0)
-            inPass = 0;
-        Reply reply = m_connection.evalScript(
-            scripts::upgrade, keys, {std::to_string(batch), cursor, std::to_string(inPass)});
-        requireArray(reply, 3, "upgrade");
-        const long long converted = reply.elements[0].toInteger();
-        result.converted += converted;
-        inPass += converted;
-        cursor = reply.elements[1].str;
-        if (reply.elements[2].toInteger() == 1) {
+        Reply reply = m_connection.evalScript(scripts::upgrade, keys, {std::to_string(batch)});
+        requireArray(reply, 2, "upgrade");
+        result.converted += reply.elements[0].toInteger();
+        if (reply.elements[1].toInteger() == 1) {
             result.finished = true;
             break;
         }

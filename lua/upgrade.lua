@@ -6,22 +6,22 @@
 --   [5] config HASH   [6] stats HASH   [7] minute counters prefix ("dq:{Q}:m:", minute appended)
 --   [8] run HASH (id -> attempts and lease)   [9] errors HASH (id -> last error)
 --   then [10] the old task key prefix ("dq:{Q}:t:", id appended)
--- ARGV[1] ids to look at (1..1000)  ARGV[2] cursor: "SET:RANK" (SET 1..3 = pending, active,
---   dead; "1:0" starts a pass)  ARGV[3] tasks converted by the earlier calls of this pass
--- Reply: {converted, next cursor, done (1: a whole pass converted nothing, the queue is
---   upgraded)}
+-- ARGV[1] ids to look at (1..1000)
+-- Reply: {converted, done (1: a whole pass converted nothing, the queue is upgraded)}
 -- Errors: INVALID on bad ARGV.
--- Sets are walked by rank and each converted id keeps its place, so a call never skips or
+-- Sets are walked by rank and each converted id keeps its place, so a pass never skips or
 -- repeats a task of a queue that does not change meanwhile; one that does (a claim shifts the
--- ranks) is covered by the caller repeating passes until one converts nothing. The cursor is
--- kept in the config hash (upgrade_cursor) so an interrupted upgrade resumes where it was.
+-- ranks) is covered by passes repeating until one converts nothing. Where a pass is, and what
+-- it converted so far, is kept in the config hash (upgrade_cursor "SET:RANK:CONVERTED", SET
+-- 1..3 = pending, active, dead), so an interrupted upgrade resumes where it was.
 local limit = whole(ARGV[1], 1, 1000)
-local set, rank = string.match(ARGV[2] or '', '^([123]):(%d+)$')
-local before = whole(ARGV[3] or '', 0, MAX_MS)
-if limit == nil or not set or before == nil or #KEYS ~= 10 then
-  return redis.error_reply('INVALID upgrade: ARGV is limit (1..1000), cursor SET:RANK, converted')
+if limit == nil or #ARGV ~= 1 or #KEYS ~= 10 then
+  return redis.error_reply('INVALID upgrade: ARGV is the number of ids to look at (1..1000)')
 end
-set, rank = tonumber(set), tonumber(rank)
+local set, rank, before = string.match(redis.call('HGET', KEYS[5], 'upgrade_cursor') or '',
+  '^([123]):(%d+):(%d+)$')
+if not set then set, rank, before = 1, 0, 0 end
+set, rank, before = tonumber(set), tonumber(rank), tonumber(before)
 local now = now_ms()
 local default_attempts = config_number(KEYS[5], 'max_attempts', 5)
 
@@ -60,16 +60,17 @@ local members = redis.call('ZRANGE', KEYS[set], rank, rank + limit - 1, 'WITHSCO
 for i = 1, #members, 2 do
   if convert(members[i], tonumber(members[i + 1])) then converted = converted + 1 end
 end
+local in_pass = before + converted
 local next_cursor
 if #members / 2 == limit then
-  next_cursor = set .. ':' .. (rank + limit)
+  next_cursor = set .. ':' .. (rank + limit) .. ':' .. in_pass
 elseif set < 3 then
-  next_cursor = (set + 1) .. ':0'
-elseif before + converted > 0 then
-  next_cursor = '1:0' -- another pass: the ranks may have moved under this one
+  next_cursor = (set + 1) .. ':0:' .. in_pass
+elseif in_pass > 0 then
+  next_cursor = '1:0:0' -- another pass: the ranks may have moved under this one
 else
   redis.call('HDEL', KEYS[5], 'upgrade_cursor')
-  return {converted, '', 1}
+  return {converted, 1}
 end
 redis.call('HSET', KEYS[5], 'upgrade_cursor', next_cursor)
-return {converted, next_cursor, 0}
+return {converted, 0}

@@ -205,11 +205,11 @@ private slots:
         row("no ARGV", "purge", queue, {});
 
         const QStringList upgrade{"upgrade"};
-        row("limit 0", "upgrade", upgrade, {"0", "1:0", "0"});
-        row("cursor of a fourth set", "upgrade", upgrade, {"10", "4:0", "0"});
-        row("cursor without a rank", "upgrade", upgrade, {"10", "1", "0"});
-        row("converted count missing", "upgrade", upgrade, {"10", "1:0"});
-        row("only nine KEYS", "upgrade", queue, {"10", "1:0", "0"});
+        row("limit 0", "upgrade", upgrade, {"0"});
+        row("limit above 1000", "upgrade", upgrade, {"1001"});
+        row("an extra value", "upgrade", upgrade, {"10", "1:0"});
+        row("no ARGV", "upgrade", upgrade, {});
+        row("only nine KEYS", "upgrade", queue, {"10"});
         row("limit not whole", "purge", queue, {"1.5"});
         row("limit nan", "purge", queue, {"nan"});
 
