@@ -785,6 +785,17 @@ bool Queue::needsUpgrade()
     return false;
 }
 
+void Queue::requireCurrentLayout()
+{
+    if (needsUpgrade())
+        throw Error(ErrorCode::OldLayout,
+                    "queue '" + name() +
+                        "' is stored in the layout of an older delayq (one hash per task), or its "
+                        "upgrade was interrupted: stop its old workers and producers, then run "
+                        "'delayq upgrade " +
+                        name() + "'");
+}
+
 UpgradeResult Queue::upgrade(int batch, int maxCalls)
 {
     requireWritable("upgrade the queue");

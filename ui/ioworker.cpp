@@ -36,6 +36,7 @@ void IoWorker::connectTo(const ConnectionSettings& settings)
     m_up = false;
     m_readOnly = settings.readOnly;
     m_aclReadOnly = false;
+    m_currentLayout.clear();
     m_connection.reset();
     ++m_connectionNumber;
     if (!m_heartbeat) {
@@ -221,6 +222,12 @@ std::unique_ptr<delayq::TaskQueue> IoWorker::queueFor(delayq::Connection& c, con
 {
     if (!m_plainKey.isEmpty() && queue == m_plainKey)
         return std::make_unique<delayq::PlainTaskQueue>(c, MemberText::toBytes(queue), m_plainUnit);
+    // A queue of an older delayq's layout would show every task as broken: each request on it
+    // fails instead, saying how to upgrade. Checked once per queue while it is current.
+    if (!m_currentLayout.contains(queue)) {
+        delayq::Queue(c, TaskRows::bytes(queue), prefix()).requireCurrentLayout();
+        m_currentLayout.insert(queue);
+    }
     return std::make_unique<delayq::NativeTaskQueue>(c, TaskRows::bytes(queue), prefix());
 }
 

@@ -6,6 +6,7 @@
 #include <delayq/taskqueue.h>
 
 #include <QObject>
+#include <QSet>
 
 #include <atomic>
 #include <functional>
@@ -81,6 +82,7 @@ private:
     QString m_readOnlyWhy;
     QString m_plainKey;
     delayq::PlainQueue::ScoreUnit m_plainUnit{};
+    QSet<QString> m_currentLayout; // native queues seen in the current layout (not "upgrade me")
     int m_connectionNumber = 0;
 };
 

@@ -116,13 +116,8 @@ delayq::Queue Context::queue(size_t index, bool requireCurrentLayout)
         throw UsageError(m_args.command() + ": the queue name is missing");
     delayq::Keys::validateQueueName(words[index]);
     delayq::Queue queue(connection(), words[index], m_global.prefix);
-    if (requireCurrentLayout && queue.needsUpgrade())
-        throw delayq::Error(delayq::ErrorCode::OldLayout,
-                            "queue '" + words[index] +
-                                "' is stored in the layout of an older delayq (one hash per "
-                                "task), or its upgrade was interrupted: stop its old workers and "
-                                "producers, then run 'delayq upgrade " +
-                                words[index] + "'");
+    if (requireCurrentLayout)
+        queue.requireCurrentLayout();
     return queue;
 }
 

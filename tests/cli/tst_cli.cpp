@@ -155,6 +155,26 @@ private slots:
         QVERIFY(r.out.contains(expected.toUtf8()));
     }
 
+    void oldLayoutIsNamedAndUpgraded()
+    {
+        // A task as an older delayq wrote it: a hash of its own.
+        m_server.cli({"HSET", "dq:{legacy}:t:o1", "payload", "hello", "due", "1000", "created",
+                      "1000", "attempts", "0", "max_attempts", "5", "state", "pending"});
+        m_server.cli({"ZADD", "dq:{legacy}:pending", "1000", "o1"});
+        const CliRun refused = delayq({"ls", "legacy"});
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(refused.err.contains("older delayq") &&
+                     refused.err.contains("delayq upgrade legacy"),
+                 refused.err.constData());
+        const CliRun upgraded = delayq({"upgrade", "legacy"});
+        QCOMPARE(upgraded.exitCode, 0);
+        QVERIFY2(upgraded.out.contains("1 tasks converted"), upgraded.out.constData());
+        const CliRun shown = delayq({"show", "legacy", "o1"});
+        QCOMPARE(shown.exitCode, 0);
+        QVERIFY2(shown.out.contains("hello"), shown.out.constData());
+        QVERIFY(delayq({"upgrade", "legacy"}).out.contains("already uses the current layout"));
+    }
+
     void payloadsAreShownSafely()
     {
         const QByteArray payload("evil\x1b[31m\nline\x07\xff", 16);

@@ -71,6 +71,8 @@ public:
     // task), or an upgrade was started and not finished. Looks at the first and last task of
     // each set: a bounded check, not a scan.
     bool needsUpgrade();
+    // Throws Error(OldLayout), saying how to upgrade, when needsUpgrade().
+    void requireCurrentLayout();
     // Converts such tasks in calls of `batch` ids (1..1000), repeating passes until one finds
     // nothing left; maxCalls > 0 stops after that many calls. Resumes where an interrupted
     // upgrade stopped (the cursor is kept in Redis). No task is lost or doubled either way.
