@@ -34,6 +34,7 @@ int runResume(Context& ctx);
 int runWork(Context& ctx);
 int runBench(Context& ctx);
 int runMigrate(Context& ctx);
+int runExporter(Context& ctx);
 
 // The same commands on a plain sorted-set key (--plain), in plaincommands.cpp.
 int runPlainLs(Context& ctx);
