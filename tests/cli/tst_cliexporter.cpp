@@ -6,6 +6,7 @@
 #include <delayq/connection.h>
 #include <delayq/queue.h>
 
+#include <QDeadlineTimer>
 #include <QProcess>
 #include <QTcpSocket>
 #include <QTest>
@@ -194,6 +195,34 @@ private slots:
         // And the exporter closes them once they have been idle for the client timeout.
         for (auto& s : slow)
             QTRY_COMPARE_WITH_TIMEOUT(s.state(), QAbstractSocket::UnconnectedState, 10000);
+    }
+
+    // Scrapes that arrive together are all answered, each from a whole read: the HTTP threads
+    // take turns on the one Redis connection.
+    void concurrentScrapes()
+    {
+        fillKnownStates();
+        QVERIFY(m_exporter->start());
+        std::list<QTcpSocket> clients(8);
+        for (auto& c : clients) {
+            c.connectToHost(QStringLiteral("127.0.0.1"), m_exporter->port());
+            QVERIFY(c.waitForConnected(5000));
+        }
+        for (auto& c : clients)
+            c.write("GET /metrics HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n");
+        for (auto& c : clients) {
+            QByteArray all;
+            QDeadlineTimer deadline(10000);
+            while (!deadline.hasExpired() && c.state() == QAbstractSocket::ConnectedState) {
+                c.waitForReadyRead(100);
+                all += c.readAll();
+            }
+            all += c.readAll();
+            QVERIFY2(all.startsWith("HTTP/1.1 200"), all.left(200).constData());
+            const auto m = ExporterProcess::parseMetrics(all.mid(all.indexOf("\r\n\r\n") + 4));
+            QCOMPARE(m.value(sample("delayq_tasks", "orders", "pending"), -1), 5.0);
+            QCOMPARE(m.value("delayq_up", -1), 1.0);
+        }
     }
 
     void stopsOnSignal_data()
