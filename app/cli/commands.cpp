@@ -110,6 +110,19 @@ const std::vector<CommandInfo>& commandTable()
          "  Redis. Interrupted and started again, it resumes: no task is lost or doubled.\n"
          "  Stop the queue's old workers and producers first.",
          "convert a queue from an older delayq's layout", runUpgrade},
+        {"exporter",
+         "exporter [--listen HOST:PORT] [--queues A,B,...] [--client-timeout D]\n"
+         "  serves GET /metrics in the Prometheus text format until Ctrl-C or SIGTERM: per\n"
+         "  queue (label queue) delayq_tasks{state=pending|due|active|dead},\n"
+         "  delayq_oldest_overdue_seconds, delayq_tasks_{pushed,claimed,acked,retried,died,\n"
+         "  cancelled,expired,broken}_total and delayq_paused; and delayq_up. Each scrape\n"
+         "  reads every queue in one pipeline (250 queues a round trip), never a task.\n"
+         "  --listen HOST:PORT  where to listen (default 127.0.0.1:9464; port 0: any free one,\n"
+         "                 printed on stderr)\n"
+         "  --queues A,B   only these queues (default: every queue under the prefix, found\n"
+         "                 again at each scrape)\n"
+         "  --client-timeout D  close a connection idle this long (default 10s, 1s..1h)",
+         "serve the queues' metrics to Prometheus over HTTP", runExporter},
     };
     return table;
 }

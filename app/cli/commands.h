@@ -35,6 +35,7 @@ int runWork(Context& ctx);
 int runBench(Context& ctx);
 int runMigrate(Context& ctx);
 int runUpgrade(Context& ctx);
+int runExporter(Context& ctx);
 
 // The same commands on a plain sorted-set key (--plain), in plaincommands.cpp.
 int runPlainLs(Context& ctx);

@@ -1,10 +1,13 @@
 #include "clirunner.h"
 #include "clustergroup.h"
+#include "exporterprocess.h"
 
 #include <QJsonArray>
 #include <QSet>
 #include <QStandardPaths>
 #include <QTest>
+
+#include <csignal>
 
 // delayq end to end on a Redis Cluster: push, ls and work through a redis+cluster:// URL and
 // through a redis:// URL to one node, `queues` naming each queue's node (text and JSON), and
@@ -61,6 +64,23 @@ private slots:
         r = cli.run({"ls", m_queues[1].first, "--json"});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains("\"t1\""), r.out.constData());
+    }
+
+    // The exporter finds the queues the way `queues` does and reads each on its master (one
+    // pipeline, split per node by the connection).
+    void exporterReadsEveryMaster()
+    {
+        const CliRunner cli(m_group.url());
+        ExporterProcess exporter(cli);
+        QVERIFY(exporter.start());
+        const auto m = exporter.metrics();
+        QCOMPARE(m.value("delayq_up", -1), 1.0);
+        for (const auto& [name, node] : m_queues) {
+            const QString queue = "{queue=\"" + name + "\"";
+            QCOMPARE(m.value("delayq_tasks" + queue + ",state=\"pending\"}", -1), 1.0);
+            QCOMPARE(m.value("delayq_tasks_pushed_total" + queue + "}", -1), 1.0);
+        }
+        QCOMPARE(exporter.stop(SIGTERM), 0);
     }
 
     // A redis:// URL to a replica is found to be a cluster node: the same queues, the same

@@ -1,0 +1,186 @@
+#include "metricsscraper.h"
+
+#include "prometheustext.h"
+#include "textoutput.h"
+
+#include <delayq/error.h>
+#include <delayq/keys.h>
+#include <delayq/queue.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+namespace cli {
+
+namespace {
+
+// Commands sent per queue, in this order; readChunk reads the replies by these offsets.
+constexpr size_t kCommandsPerQueue = 7;
+
+// The counters `delayq stats` shows (Queue::stats), each a Prometheus counter of its own: they
+// count different events, so a sum over one label would mean nothing.
+struct CounterInfo
+{
+    const char* field;
+    const char* help;
+};
+const CounterInfo kCounters[] = {
+    {"pushed", "Tasks pushed (new ids; a replaced id counts again)."},
+    {"claimed", "Tasks handed to a worker."},
+    {"acked", "Tasks a worker finished (acked)."},
+    {"retried", "Tasks a worker failed that were scheduled again after their backoff."},
+    {"died", "Tasks moved to the dead letters (attempts spent)."},
+    {"cancelled", "Pending tasks cancelled."},
+    {"expired", "Leases that ran out (the worker died or hung) and were reaped."},
+    {"broken", "Ids whose task data was missing or garbled when due."},
+};
+
+long long scoreOf(const delayq::Reply& reply)
+{
+    // ZRANGE … WITHSCORES: [member, score]; scores are whole ms, written by Redis as a double.
+    return static_cast<long long>(std::strtod(reply.elements[1].str.c_str(), nullptr));
+}
+
+} // namespace
+
+MetricsScraper::MetricsScraper(delayq::Connection& connection, std::string prefix,
+                               std::vector<std::string> queues)
+    : m_connection(connection), m_prefix(std::move(prefix)), m_queues(std::move(queues))
+{}
+
+std::vector<MetricsScraper::QueueReading> MetricsScraper::read(size_t& skipped)
+{
+    const std::vector<std::string> names =
+        m_queues.empty() ? delayq::Queue::listQueues(m_connection, m_prefix) : m_queues;
+    // The estimate from the clock offset, as `delayq queues` uses: no round trip of its own.
+    const long long nowMs = m_connection.serverNowMs();
+    std::vector<QueueReading> out;
+    out.reserve(names.size());
+    for (size_t first = 0; first < names.size(); first += kQueuesPerRoundTrip) {
+        const size_t last = std::min(names.size(), first + kQueuesPerRoundTrip);
+        readChunk(
+            {names.begin() + static_cast<long>(first), names.begin() + static_cast<long>(last)},
+            nowMs, out, skipped);
+    }
+    return out;
+}
+
+void MetricsScraper::readChunk(const std::vector<std::string>& names, long long nowMs,
+                               std::vector<QueueReading>& out, size_t& skipped)
+{
+    const std::string now = std::to_string(nowMs);
+    std::vector<std::vector<std::string>> commands;
+    std::vector<std::string> valid;
+    for (const auto& name : names) {
+        try {
+            const delayq::Keys keys(m_prefix, name);
+            // Each is O(1) or O(log n) on the queue's size: nothing here reads a task.
+            commands.push_back({"ZCARD", keys.pending()});
+            commands.push_back({"ZCOUNT", keys.pending(), "-inf", now});
+            commands.push_back({"ZCARD", keys.active()});
+            commands.push_back({"ZCARD", keys.dead()});
+            commands.push_back({"ZRANGE", keys.pending(), "0", "0", "WITHSCORES"});
+            commands.push_back({"HGETALL", keys.stats()});
+            commands.push_back({"HGET", keys.config(), "paused"});
+            valid.push_back(name);
+        } catch (const delayq::Error&) {
+            ++skipped; // a name written into the registry by hand that is no queue name
+        }
+    }
+    // On a cluster the connection splits this per master and sends every batch before reading.
+    const auto replies = m_connection.pipeline(commands);
+    for (size_t i = 0; i < valid.size(); ++i) {
+        const auto* r = &replies[i * kCommandsPerQueue];
+        if (std::any_of(r, r + kCommandsPerQueue, [](const auto& x) { return x.isError(); })) {
+            ++skipped; // a key of another type under the queue's name: nothing to say about it
+            continue;
+        }
+        QueueReading q;
+        q.name = valid[i];
+        q.counts = {r[0].toInteger(), r[1].toInteger(), r[2].toInteger(), r[3].toInteger()};
+        if (r[4].elements.size() >= 2)
+            q.oldestOverdueMs = std::max(0LL, nowMs - scoreOf(r[4]));
+        for (const auto& c : kCounters)
+            q.counters[c.field] = 0;
+        for (size_t k = 0; k + 1 < r[5].elements.size(); k += 2)
+            q.counters[r[5].elements[k].str] =
+                std::strtoll(r[5].elements[k + 1].str.c_str(), nullptr, 10);
+        q.paused = r[6].toString() == "1";
+        out.push_back(std::move(q));
+    }
+}
+
+void MetricsScraper::renderQueues(PrometheusText& text, const std::vector<QueueReading>& queues)
+{
+    text.family("delayq_tasks", "gauge",
+                "Tasks of a queue by state. 'due' is the part of 'pending' whose due time has "
+                "come (not a state of its own: do not add it to the others).");
+    for (const auto& q : queues) {
+        text.sample({{"queue", q.name}, {"state", "pending"}}, q.counts.pending);
+        text.sample({{"queue", q.name}, {"state", "due"}}, q.counts.dueNow);
+        text.sample({{"queue", q.name}, {"state", "active"}}, q.counts.active);
+        text.sample({{"queue", q.name}, {"state", "dead"}}, q.counts.dead);
+    }
+    text.family("delayq_oldest_overdue_seconds", "gauge",
+                "How late the earliest pending task is (server clock): the schedule lag. 0 when "
+                "nothing is overdue.");
+    for (const auto& q : queues)
+        text.sample({{"queue", q.name}}, static_cast<double>(q.oldestOverdueMs) / 1000.0);
+    for (const auto& c : kCounters) {
+        text.family(std::string("delayq_tasks_") + c.field + "_total", "counter", c.help);
+        for (const auto& q : queues)
+            text.sample({{"queue", q.name}}, q.counters.at(c.field));
+    }
+    text.family("delayq_paused", "gauge", "1 when the queue is paused (workers do not claim).");
+    for (const auto& q : queues)
+        text.sample({{"queue", q.name}}, q.paused ? 1LL : 0LL);
+}
+
+std::string MetricsScraper::scrape()
+{
+    const std::lock_guard lock(m_mutex);
+    const auto start = std::chrono::steady_clock::now();
+    PrometheusText text;
+    std::vector<QueueReading> queues;
+    size_t skipped = 0;
+    std::string error;
+    try {
+        queues = read(skipped);
+    } catch (const delayq::Error& e) {
+        error = e.what();
+        ++m_failedScrapes;
+    }
+    noteOutcome(error);
+    if (error.empty())
+        renderQueues(text, queues);
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    text.family("delayq_up", "gauge", "1 when this scrape read Redis, 0 when it could not.");
+    text.sample({}, error.empty() ? 1LL : 0LL);
+    text.family("delayq_scrape_duration_seconds", "gauge",
+                "How long this scrape took to read Redis and render.");
+    text.sample({}, took.count());
+    text.family("delayq_scrape_errors_total", "counter",
+                "Scrapes since the exporter started that could not read Redis.");
+    text.sample({}, m_failedScrapes);
+    text.family("delayq_scrape_skipped_queues", "gauge",
+                "Registered names this scrape skipped: not a queue name, or a key of the wrong "
+                "type.");
+    text.sample({}, static_cast<long long>(skipped));
+    return text.text();
+}
+
+void MetricsScraper::noteOutcome(const std::string& error)
+{
+    if (error == m_lastError)
+        return;
+    const std::string line =
+        error.empty()
+            ? "delayq: exporter: reading Redis again\n"
+            : "delayq: exporter: cannot read Redis: " + printable(error) + " (delayq_up is 0)\n";
+    std::fputs(line.c_str(), stderr);
+    m_lastError = error;
+}
+
+} // namespace cli

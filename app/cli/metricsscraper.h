@@ -1,0 +1,56 @@
+#pragma once
+
+#include <delayq/connection.h>
+#include <delayq/task.h>
+
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace cli {
+
+class PrometheusText;
+
+// What `delayq exporter` serves at /metrics: every native queue under a prefix (or the ones
+// named), read with one pipeline per scrape, rendered in the Prometheus text format.
+// Thread-safe: the HTTP threads call scrape() concurrently, and the one Connection (which
+// belongs to one thread at a time) is only used under the mutex.
+class MetricsScraper
+{
+public:
+    // queues empty: every queue registered under the prefix, discovered at each scrape.
+    MetricsScraper(delayq::Connection& connection, std::string prefix,
+                   std::vector<std::string> queues);
+
+    // Never throws for Redis errors: a scrape that cannot read Redis says delayq_up 0.
+    std::string scrape();
+
+    // Queues read per pipeline: 7 commands each, so one write stays a few tens of KiB.
+    static constexpr size_t kQueuesPerRoundTrip = 250;
+
+private:
+    struct QueueReading
+    {
+        std::string name;
+        delayq::QueueCounts counts;
+        long long oldestOverdueMs = 0;
+        delayq::Counters counters;
+        bool paused = false;
+    };
+
+    // Throws delayq::Error when Redis cannot be read at all.
+    std::vector<QueueReading> read(size_t& skipped);
+    void readChunk(const std::vector<std::string>& names, long long nowMs,
+                   std::vector<QueueReading>& out, size_t& skipped);
+    static void renderQueues(PrometheusText& text, const std::vector<QueueReading>& queues);
+    void noteOutcome(const std::string& error);
+
+    std::mutex m_mutex;
+    delayq::Connection& m_connection;
+    std::string m_prefix;
+    std::vector<std::string> m_queues;
+    long long m_failedScrapes = 0;
+    std::string m_lastError; // what was printed last, so an outage is said once, not per scrape
+};
+
+} // namespace cli

@@ -1,0 +1,323 @@
+#include "clirunner.h"
+#include "exporterprocess.h"
+#include "prometheusserver.h"
+#include "redissuite.h"
+
+#include <delayq/connection.h>
+#include <delayq/queue.h>
+
+#include <QDeadlineTimer>
+#include <QProcess>
+#include <QTcpSocket>
+#include <QTest>
+
+#include <csignal>
+#include <list>
+
+namespace {
+
+QString sample(const char* name, const QString& queue, const char* state = nullptr)
+{
+    QString key = QString::fromLatin1(name) + "{queue=\"" + queue + "\"";
+    if (state)
+        key += QStringLiteral(",state=\"") + state + "\"";
+    return key + "}";
+}
+
+} // namespace
+
+class TestCliExporter : public RedisSuite
+{
+    Q_OBJECT
+
+protected:
+    void initTest() override
+    {
+        m_cli = std::make_unique<CliRunner>(m_server.tcpUrl());
+        m_exporter = std::make_unique<ExporterProcess>(*m_cli);
+        m_conn = std::make_unique<delayq::Connection>(
+            delayq::ConnectionOptions::fromUrl(m_server.tcpUrl()));
+    }
+    void cleanupTest() override
+    {
+        m_exporter.reset(); // kills it if a test left it running
+        m_conn.reset();
+    }
+
+    delayq::PushRequest at(const std::string& id, long long fromNowMs, int maxAttempts = 0)
+    {
+        delayq::PushRequest r;
+        r.id = id;
+        r.dueAtMs = m_conn->serverTimeMs() + fromNowMs;
+        r.maxAttempts = maxAttempts;
+        return r;
+    }
+
+    // orders: one dead, one acked, one active, three overdue (the oldest 30 s late), two due
+    // in an hour and one cancelled; mail: paused and empty.
+    void fillKnownStates()
+    {
+        delayq::Queue orders(*m_conn, "orders");
+        orders.push(at("x", -5000, 1));
+        auto claimed = orders.claim(1, 60000, "test");
+        QCOMPARE(claimed.tasks.size(), size_t(1));
+        QVERIFY(orders.nack("x", claimed.tasks[0].token, "boom").dead);
+        orders.push(at("z", -5000));
+        claimed = orders.claim(1, 60000, "test");
+        orders.ack("z", claimed.tasks[0].token);
+        orders.push(at("y", -5000));
+        QCOMPARE(orders.claim(1, 60000, "test").tasks.at(0).id, std::string("y"));
+        orders.pushBatch({at("p1", -30000), at("p2", -20000), at("p3", -10000), at("n1", 3600000),
+                          at("n2", 3600000), at("n3", 3600000)});
+        QCOMPARE(orders.cancel({"n3"}).at(0).status, delayq::IdResult::Status::Done);
+        delayq::Queue mail(*m_conn, "mail");
+        mail.setConfig("paused", "1");
+    }
+
+    std::unique_ptr<CliRunner> m_cli;
+    std::unique_ptr<ExporterProcess> m_exporter;
+    std::unique_ptr<delayq::Connection> m_conn;
+
+private slots:
+    void valuesOfQueuesInKnownStates()
+    {
+        fillKnownStates();
+        // Names in the registry that are no queue are skipped, not fatal: one that is not a
+        // queue name, and one whose key has another type.
+        m_server.cli({"SADD", "dq:queues", "not a name", "wrongtype"});
+        m_server.cli({"SET", "dq:{wrongtype}:pending", "x"});
+        QVERIFY(m_exporter->start());
+        const auto m = m_exporter->metrics();
+        QCOMPARE(m.value(sample("delayq_tasks", "orders", "pending"), -1), 5.0);
+        QCOMPARE(m.value(sample("delayq_tasks", "orders", "due"), -1), 3.0);
+        QCOMPARE(m.value(sample("delayq_tasks", "orders", "active"), -1), 1.0);
+        QCOMPARE(m.value(sample("delayq_tasks", "orders", "dead"), -1), 1.0);
+        const double overdue = m.value(sample("delayq_oldest_overdue_seconds", "orders"), -1);
+        QVERIFY2(overdue >= 30 && overdue < 300, qPrintable(QString::number(overdue)));
+        QCOMPARE(m.value(sample("delayq_tasks_pushed_total", "orders"), -1), 9.0);
+        QCOMPARE(m.value(sample("delayq_tasks_claimed_total", "orders"), -1), 3.0);
+        QCOMPARE(m.value(sample("delayq_tasks_acked_total", "orders"), -1), 1.0);
+        QCOMPARE(m.value(sample("delayq_tasks_died_total", "orders"), -1), 1.0);
+        QCOMPARE(m.value(sample("delayq_tasks_retried_total", "orders"), -1), 0.0);
+        QCOMPARE(m.value(sample("delayq_tasks_cancelled_total", "orders"), -1), 1.0);
+        QCOMPARE(m.value(sample("delayq_paused", "orders"), -1), 0.0);
+        QCOMPARE(m.value(sample("delayq_paused", "mail"), -1), 1.0);
+        QCOMPARE(m.value(sample("delayq_tasks", "mail", "pending"), -1), 0.0);
+        QCOMPARE(m.value(sample("delayq_oldest_overdue_seconds", "mail"), -1), 0.0);
+        QCOMPARE(m.value("delayq_up", -1), 1.0);
+        QCOMPARE(m.value("delayq_scrape_skipped_queues", -1), 2.0);
+        QVERIFY(!m.contains(sample("delayq_paused", "wrongtype")));
+
+        // A later scrape sees later changes: nothing is cached between scrapes.
+        delayq::Queue(*m_conn, "orders").cancel({"n1"});
+        QCOMPARE(m_exporter->metrics().value(sample("delayq_tasks", "orders", "pending")), 4.0);
+    }
+
+    void namedQueuesOnly()
+    {
+        fillKnownStates();
+        // A named queue that has no key yet is all zeros, not an error.
+        QVERIFY(m_exporter->start({"--queues", "mail,later"}));
+        const auto m = m_exporter->metrics();
+        QVERIFY(!m.contains(sample("delayq_paused", "orders")));
+        QCOMPARE(m.value(sample("delayq_paused", "mail"), -1), 1.0);
+        QCOMPARE(m.value(sample("delayq_tasks", "later", "pending"), -1), 0.0);
+        QCOMPARE(m.value(sample("delayq_tasks_pushed_total", "later"), -1), 0.0);
+    }
+
+    void redisOutageIsUpZero()
+    {
+        delayq::Queue(*m_conn, "orders").push(at("a", 0));
+        QVERIFY(m_exporter->start());
+        m_server.stop();
+        HttpReply r = m_exporter->get("/metrics");
+        QCOMPARE(r.status, 200);
+        auto m = ExporterProcess::parseMetrics(r.body);
+        QCOMPARE(m.value("delayq_up", -1), 0.0);
+        QCOMPARE(m.value("delayq_scrape_errors_total", -1), 1.0);
+        QVERIFY(!m.contains(sample("delayq_paused", "orders")));
+        QVERIFY(m_server.start());
+        m_server.cli({"FLUSHALL"});
+        m = m_exporter->metrics();
+        QCOMPARE(m.value("delayq_up", -1), 1.0);
+        QCOMPARE(m.value("delayq_scrape_errors_total", -1), 1.0);
+    }
+
+    void badRequests_data()
+    {
+        QTest::addColumn<QByteArray>("request");
+        QTest::addColumn<int>("status");
+        const QByteArray close = "Connection: close\r\n";
+        QTest::newRow("unknown path") << "GET /nope HTTP/1.1\r\nHost: h\r\n" + close + "\r\n"
+                                      << 404;
+        QTest::newRow("metrics below a path")
+            << "GET /x/metrics HTTP/1.1\r\nHost: h\r\n" + close + "\r\n"
+            << 404;
+        QTest::newRow("POST") << "POST /metrics HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\n" +
+                                     close + "\r\nabc"
+                              << 405;
+        QTest::newRow("huge header") << "GET /metrics HTTP/1.1\r\nHost: h\r\n" + close +
+                                            "X-Big: " + QByteArray(200000, 'a') + "\r\n\r\n"
+                                     << 431;
+        QTest::newRow("no HTTP version") << QByteArray("GET /metrics\r\n\r\n") << 400;
+        QTest::newRow("HTTP/9.9") << "GET /metrics HTTP/9.9\r\nHost: h\r\n" + close + "\r\n" << 505;
+        // 0: closed without an answer, which is all a line that is no request deserves.
+        QTest::newRow("not HTTP") << QByteArray("HELLO\r\n\r\n") << 0;
+    }
+    void badRequests()
+    {
+        QFETCH(QByteArray, request);
+        QFETCH(int, status);
+        QVERIFY(m_exporter->start());
+        const HttpReply r = m_exporter->request(request);
+        QCOMPARE(r.status, status);
+        QVERIFY(r.closed);
+        // The server still answers the next scrape.
+        QCOMPARE(m_exporter->get("/metrics").status, 200);
+    }
+
+    void slowClientsDoNotStallScrapes()
+    {
+        QVERIFY(m_exporter->start({"--client-timeout", "2s"}));
+        // Clients that connect and send half a request, or nothing, and stay.
+        std::list<QTcpSocket> slow(20);
+        int i = 0;
+        for (auto& s : slow) {
+            s.connectToHost(QStringLiteral("127.0.0.1"), m_exporter->port());
+            QVERIFY(s.waitForConnected(5000));
+            if (i++ % 2 == 0)
+                s.write("GET /metrics HTTP/1.1\r\nHost: h\r\nX-Slow: ");
+            s.flush();
+        }
+        const HttpReply r = m_exporter->get("/metrics");
+        QCOMPARE(r.status, 200);
+        QCOMPARE(ExporterProcess::parseMetrics(r.body).value("delayq_up", -1), 1.0);
+        // And the exporter closes them once they have been idle for the client timeout.
+        for (auto& s : slow)
+            QTRY_COMPARE_WITH_TIMEOUT(s.state(), QAbstractSocket::UnconnectedState, 10000);
+    }
+
+    // Scrapes that arrive together are all answered, each from a whole read: the HTTP threads
+    // take turns on the one Redis connection.
+    void concurrentScrapes()
+    {
+        fillKnownStates();
+        QVERIFY(m_exporter->start());
+        std::list<QTcpSocket> clients(8);
+        for (auto& c : clients) {
+            c.connectToHost(QStringLiteral("127.0.0.1"), m_exporter->port());
+            QVERIFY(c.waitForConnected(5000));
+        }
+        for (auto& c : clients)
+            c.write("GET /metrics HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n");
+        for (auto& c : clients) {
+            QByteArray all;
+            QDeadlineTimer deadline(10000);
+            while (!deadline.hasExpired() && c.state() == QAbstractSocket::ConnectedState) {
+                c.waitForReadyRead(100);
+                all += c.readAll();
+            }
+            all += c.readAll();
+            QVERIFY2(all.startsWith("HTTP/1.1 200"), all.left(200).constData());
+            const auto m = ExporterProcess::parseMetrics(all.mid(all.indexOf("\r\n\r\n") + 4));
+            QCOMPARE(m.value(sample("delayq_tasks", "orders", "pending"), -1), 5.0);
+            QCOMPARE(m.value("delayq_up", -1), 1.0);
+        }
+    }
+
+    void stopsOnSignal_data()
+    {
+        QTest::addColumn<int>("signal");
+        QTest::newRow("SIGINT") << SIGINT;
+        QTest::newRow("SIGTERM") << SIGTERM;
+    }
+    void stopsOnSignal()
+    {
+        QFETCH(int, signal);
+        QVERIFY(m_exporter->start());
+        QCOMPARE(m_exporter->get("/metrics").status, 200);
+        QCOMPARE(m_exporter->stop(signal), 0);
+        QVERIFY(m_exporter->process().readAllStandardError().contains("exporter stopping"));
+        QTcpSocket s;
+        s.connectToHost(QStringLiteral("127.0.0.1"), m_exporter->port());
+        QVERIFY(!s.waitForConnected(2000));
+    }
+
+    void refusals_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no port") << QStringList{"--listen", "127.0.0.1"} << 2 << "HOST:PORT";
+        QTest::newRow("port too big")
+            << QStringList{"--listen", "127.0.0.1:70000"} << 2 << "from 0 to 65535";
+        QTest::newRow("port not a number")
+            << QStringList{"--listen", "127.0.0.1:http"} << 2 << "from 0 to 65535";
+        QTest::newRow("unknown host")
+            << QStringList{"--listen", "no-such-host.invalid:9464"} << 1 << "cannot listen on";
+        QTest::newRow("bad queue name") << QStringList{"--queues", "a,b c"} << 2 << "queue name";
+        QTest::newRow("empty queue name") << QStringList{"--queues", "a,,b"} << 2 << "empty";
+        QTest::newRow("client timeout") << QStringList{"--client-timeout", "0s"} << 2 << "1s to 1h";
+        QTest::newRow("positional") << QStringList{"orders"} << 2 << "";
+        QTest::newRow("redis away")
+            << QStringList{"--url", "redis://127.0.0.1:1"} << 3 << "cannot connect";
+    }
+    void refusals()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        const CliRun r = m_cli->run(QStringList{"exporter"} + args);
+        QCOMPARE(r.exitCode, exitCode);
+        QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
+    }
+
+    void portInUseIsRefused()
+    {
+        QVERIFY(m_exporter->start());
+        const QString taken = "127.0.0.1:" + QString::number(m_exporter->port());
+        const CliRun r = m_cli->run({"exporter", "--listen", taken});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("Address already in use"), r.err.constData());
+    }
+
+    void promtoolFindsNothingToSay()
+    {
+        const QString promtool = PrometheusServer::promtoolBinary();
+        if (promtool.isEmpty())
+            QSKIP("promtool not found on PATH (Debian package prometheus; scripts/setup "
+                  "installs it)");
+        fillKnownStates();
+        QVERIFY(m_exporter->start());
+        const HttpReply r = m_exporter->get("/metrics");
+        QCOMPARE(r.status, 200);
+        QProcess check;
+        check.setProcessChannelMode(QProcess::MergedChannels);
+        check.start(promtool, {"check", "metrics"});
+        check.write(r.body);
+        check.closeWriteChannel();
+        QVERIFY(check.waitForFinished(30000));
+        const QByteArray said = check.readAll();
+        QVERIFY2(said.isEmpty(), said.constData());
+        QCOMPARE(check.exitCode(), 0);
+    }
+
+    void prometheusScrapesIt()
+    {
+        if (PrometheusServer::prometheusBinary().isEmpty())
+            QSKIP("prometheus not found on PATH (Debian package prometheus; scripts/setup "
+                  "installs it)");
+        fillKnownStates();
+        QVERIFY(m_exporter->start());
+        PrometheusServer prometheus;
+        QVERIFY(prometheus.start(m_exporter->port()));
+        QTRY_COMPARE_WITH_TIMEOUT(
+            prometheus.query(R"(delayq_tasks{queue="orders",state="pending"})").value_or(-1), 5.0,
+            20000);
+        QCOMPARE(prometheus.query(R"(delayq_tasks_acked_total{queue="orders"})").value_or(-1), 1.0);
+        QCOMPARE(prometheus.query(R"(up{job="delayq"})").value_or(-1), 1.0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliExporter)
+#include "tst_cliexporter.moc"
