@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "aboutbox.h"
 #include "adminclient.h"
 #include "connectiondialog.h"
 #include "connectionstatus.h"
@@ -234,6 +235,8 @@ void MainWindow::buildMenus()
     m_viewMenu->addSeparator();
     for (auto* dock : findChildren<QDockWidget*>())
         m_viewMenu->addAction(dock->toggleViewAction());
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About delayq-admin"), this, [this] { showAboutBox(this); });
 }
 
 void MainWindow::chooseConnection()
