@@ -25,12 +25,11 @@ std::string valueWords(const std::string& valueName)
         return "@file";
     if (valueName == "DIR")
         return "@dir";
+    if (valueName.find('|') == std::string::npos)
+        return {};
     std::string words;
-    size_t start = 0;
-    while (valueName.find('|') != std::string::npos && start <= valueName.size()) {
-        size_t end = valueName.find('|', start);
-        if (end == std::string::npos)
-            end = valueName.size();
+    for (size_t start = 0; start <= valueName.size();) {
+        size_t end = std::min(valueName.find('|', start), valueName.size());
         std::string word = valueName.substr(start, end - start);
         if (const size_t colon = word.find(':'); colon != std::string::npos)
             word.erase(colon + 1);
@@ -51,8 +50,7 @@ std::vector<UsageOption> valueOptions()
     for (const auto& c : commandTable())
         for (const auto& o : commandOptions(c))
             all.push_back(o);
-    // The first mention of each, unless a later one names the values ("--score-unit U" in
-    // the global help, "--score-unit ms|s" in migrate's).
+    // The first mention of each, unless a later one (of another command) lists the values.
     std::vector<UsageOption> out;
     for (const auto& o : all) {
         if (o.valueName.empty())

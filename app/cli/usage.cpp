@@ -22,7 +22,7 @@ const char* kGlobalHelp =
     "  --json         machine output (one JSON document, or one per line for work)\n"
     "  --plain        QUEUE is a plain sorted set (member = message, score = due time):\n"
     "                 for ls, stats, push, cancel, reschedule and work\n"
-    "  --score-unit U a plain key's scores are ms or s (default: detected from the scores)\n"
+    "  --score-unit ms|s  a plain key's score unit (default: detected from the scores)\n"
     "  --verbose, -v  say on stderr where it connected, and the TLS version and cipher\n"
     "  --help, -h     help for delayq or for one command\n"
     "  --version      print delayq's version and exit\n"
