@@ -12,8 +12,11 @@ namespace {
 std::string join(const std::vector<UsageOption>& options, const char* separator)
 {
     std::string out;
-    for (const auto& o : options)
-        out += (out.empty() ? "" : separator) + std::string("--") + o.name;
+    for (const auto& o : options) {
+        if (!out.empty())
+            out += separator;
+        out += "--" + o.name;
+    }
     return out;
 }
 
@@ -81,21 +84,24 @@ std::string zshEscape(const std::string& text, bool spec)
     return out;
 }
 
+// What _arguments offers for an option's value: files, folders, the listed words, or
+// nothing (" ").
+std::string zshAction(const std::string& words)
+{
+    if (words == "@file")
+        return "_files";
+    if (words == "@dir")
+        return "_files -/";
+    return words.empty() ? std::string(" ") : "(" + words + ")";
+}
+
 // An _arguments spec: '--in=:D: ', '--log=:FILE:_files', '--state=:S:(pending active dead)'.
 std::string zshOption(const UsageOption& o)
 {
     if (o.valueName.empty())
         return "'--" + o.name + "'";
-    std::string action = valueWords(o.valueName);
-    if (action == "@file")
-        action = "_files";
-    else if (action == "@dir")
-        action = "_files -/";
-    else if (!action.empty())
-        action = "(" + action + ")";
-    else
-        action = " ";
-    return "'--" + o.name + "=:" + zshEscape(o.valueName, true) + ":" + action + "'";
+    return "'--" + o.name + "=:" + zshEscape(o.valueName, true) + ":" +
+           zshAction(valueWords(o.valueName)) + "'";
 }
 
 const char* kBashMain = R"sh(

@@ -60,6 +60,7 @@ private slots:
             "share/man/man1/delayq.1.gz",
             "share/bash-completion/completions/delayq",
             "share/zsh/vendor-completions/_delayq",
+            "share/doc/delayq/changelog.gz",
         };
         if (DELAYQ_GUI)
             paths << "bin/delayq-admin"
