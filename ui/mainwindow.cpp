@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "aboutbox.h"
 #include "adminclient.h"
 #include "connectiondialog.h"
 #include "connectionstatus.h"
@@ -241,6 +242,8 @@ void MainWindow::buildMenus()
     connect(language, &LanguageMenu::languageChosen, this, [this] {
         statusBar()->showMessage(tr("The language changes at the next start."), 15000);
     });
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About delayq-admin"), this, [this] { showAboutBox(this); });
 }
 
 void MainWindow::chooseConnection()

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QCommandLineOption>
+#include <QList>
 #include <QString>
 
 class QCoreApplication;
@@ -18,6 +20,14 @@ struct AdminOptions
     long long measureCount = 0; // tasks to fill and measure, 0: not measuring
     QString plainKey;
     QString scoreUnit; // "ms" | "s" | "" (read off the scores)
+    bool generateMan = false;
+
+    // What --help shows and the man page describes: one list for both.
+    static QString description();
+    static QList<QCommandLineOption> options();
+    // Whether the arguments only ask for text (--help, --version, --generate-man), which
+    // needs no display, so it is answered before a QApplication is made.
+    static bool printsOnly(int argc, char** argv);
 
     bool measuring() const { return measureCount > 0; }
     // Parses the arguments (--help and --version print and exit, as QCommandLineParser does).

@@ -2,6 +2,7 @@
 // private redis-server with a demo queue, stopped when the app closes.
 
 #include "adminclient.h"
+#include "adminmanpage.h"
 #include "adminoptions.h"
 #include "connectiondialog.h"
 #include "demofill.h"
@@ -14,6 +15,7 @@
 #include "uilanguage.h"
 #include <delayq/connectionoptions.h>
 #include <delayq/error.h>
+#include <delayq/version.h>
 
 #include <QApplication>
 #include <QFutureWatcher>
@@ -91,15 +93,38 @@ void saveScreenshotWhenShown(MainWindow& window, const QString& file, bool queue
     });
 }
 
+void setApplicationInfo()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("delayq"));
+    QCoreApplication::setApplicationName(QStringLiteral("delayq-admin"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(DELAYQ_VERSION));
+}
+
+// --help, --version and --generate-man under a QCoreApplication: they print and exit, so
+// they work without a display (a build machine, a package check over ssh).
+int printText(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    setApplicationInfo();
+    AdminOptions options;
+    if (QString error; !options.parse(app, &error)) {
+        fail(error);
+        return 2;
+    }
+    if (options.generateMan)
+        std::fputs(adminManPage().toUtf8().constData(), stdout);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
+    if (AdminOptions::printsOnly(argc, argv))
+        return printText(argc, argv);
     warmHeap();
     QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("delayq"));
-    QApplication::setApplicationName(QStringLiteral("delayq-admin"));
-    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    setApplicationInfo();
     QApplication::setDesktopFileName(QStringLiteral("delayq-admin"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/delayq.png")));
     // The window's texts only: the command line's help and messages stay English, like the

@@ -1,9 +1,13 @@
 #include "cli.h"
 
 #include "commands.h"
+#include "completion.h"
+#include "manpage.h"
 #include "textoutput.h"
+#include "usage.h"
 
 #include <delayq/error.h>
+#include <delayq/version.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -13,55 +17,32 @@ namespace cli {
 
 namespace {
 
-const char* kGlobalHelp =
-    "Global options (before or after the command):\n"
-    "  --url URL      Redis to use (default: $REDIS_URL, else redis://127.0.0.1:6379);\n"
-    "                 redis://[user[:password]@]host[:port][/db], rediss://… (TLS) or\n"
-    "                 unix:///path.sock[?db=N]; through Sentinel:\n"
-    "                 redis+sentinel://[user:password@]s1:26379,s2:26379/mymaster[/db]\n"
-    "                 [?sentinel_user=U&sentinel_password=P] (rediss+sentinel:// for TLS);\n"
-    "                 a Redis Cluster: redis+cluster://[user:password@]n1:7001,n2:7002\n"
-    "                 (rediss+cluster:// for TLS), or redis:// to any one of its nodes\n"
-    "  --prefix P     key prefix of the queues (default dq)\n"
-    "  --read-only    refuse every write before it reaches Redis\n"
-    "  --json         machine output (one JSON document, or one per line for work)\n"
-    "  --plain        QUEUE is a plain sorted set (member = message, score = due time):\n"
-    "                 for ls, stats, push, cancel, reschedule and work\n"
-    "  --score-unit U a plain key's scores are ms or s (default: detected from the scores)\n"
-    "  --verbose, -v  say on stderr where it connected, and the TLS version and cipher\n"
-    "  --help, -h     help for delayq or for one command\n"
-    "TLS (with a rediss:// URL; each flag overrides the URL's ?ca= ?ca_dir= ?cert= ?key=\n"
-    "?sni= ?insecure=1):\n"
-    "  --tls-ca FILE  trust the CA certificates in FILE (default: the system's)\n"
-    "  --tls-ca-dir DIR  trust the CA certificates in DIR\n"
-    "  --tls-cert FILE, --tls-key FILE  client certificate and key (mutual TLS); an\n"
-    "                 encrypted key's passphrase comes from $DELAYQ_TLS_KEY_PASSPHRASE\n"
-    "  --tls-server-name NAME  the name to verify the certificate for (default: the host)\n"
-    "  --tls-insecure skip certificate verification (warns; for tests only)\n"
-    "  e.g. delayq --url rediss://redis.internal:6380/0 --tls-ca /etc/redis/ca.crt stats mail\n"
-    "Durations: 250ms, 30s, 5m, 2h, 1d, 1h30m (0s is now). Times: ISO 8601, e.g.\n"
-    "2026-12-01T09:30:00 (local), 2026-12-01T09:30:00Z, 2026-12-01T09:30:00+08:00.\n"
-    "Exit codes: 0 done, 1 refused or not found, 2 usage, 3 connection, auth or TLS.\n";
-
 void printMainHelp()
 {
-    std::string text = "usage: delayq [global options] COMMAND [arguments]\n\nCommands:\n";
-    for (const auto& c : commandTable()) {
-        std::string name = c.name;
-        text += "  " + name + std::string(name.size() < 12 ? 12 - name.size() : 1, ' ') +
-                c.summary + "\n";
-    }
-    text += "\n";
-    text += kGlobalHelp;
-    text += "\n'delayq COMMAND --help' shows a command's options.\n";
-    std::fputs(text.c_str(), stdout);
+    std::fputs(mainHelp().c_str(), stdout);
 }
 
 void printCommandHelp(const CommandInfo& c)
 {
-    std::string text = std::string("usage: delayq [global options] ") + c.usage + "\n\n" +
-                       c.summary + "\n\n" + kGlobalHelp;
+    std::fputs(commandHelp(c).c_str(), stdout);
+}
+
+// `delayq --generate man|bash|zsh`: the build writes the man page and the completions with
+// it, from the same texts as --help (hidden from --help: it is for the build, not for users).
+int generate(const std::string& what)
+{
+    std::string text;
+    if (what == "man")
+        text = manPage();
+    else if (what == "bash")
+        text = bashCompletion();
+    else if (what == "zsh")
+        text = zshCompletion();
+    else
+        throw UsageError("--generate takes man, bash or zsh (got '" +
+                         printable(what.substr(0, 64)) + "')");
     std::fputs(text.c_str(), stdout);
+    return ExitOk;
 }
 
 // One line, always: a server message with a newline must not forge a second line.
@@ -156,6 +137,13 @@ int run(int argc, char** argv)
                 continue;
             } else if (w == "--help" || w == "-h") {
                 help = true;
+            } else if (w == "--version") {
+                std::fputs("delayq " DELAYQ_VERSION "\n", stdout);
+                return ExitOk;
+            } else if (w == "--generate" || w.starts_with("--generate=")) {
+                if (w == "--generate" && i + 1 >= argc)
+                    throw UsageError("--generate needs a value: man, bash or zsh");
+                return generate(w == "--generate" ? argv[++i] : w.substr(11));
             } else if (command.empty() && !w.empty() && w[0] != '-') {
                 command = w;
             } else if (command.empty()) {

@@ -28,7 +28,10 @@ const std::vector<CommandInfo>& commandTable()
          "  their own columns; --json gives each member exactly as member_base64",
          "list tasks in due order", runLs},
         {"show", "show QUEUE ID", "show every field of one task", runShow},
-        {"queues", "queues", "list the queues under the prefix with their counts", runQueues},
+        {"queues",
+         "queues [--names-only]\n"
+         "  --names-only   the names alone, one a line (no counts: one cheap read)",
+         "list the queues under the prefix with their counts", runQueues},
         {"stats", "stats QUEUE\nstats --plain KEY   (size, due now, next due, score unit)",
          "counts, cumulative counters, next due and oldest overdue task of a queue", runStats},
         {"cancel",

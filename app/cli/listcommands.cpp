@@ -172,9 +172,17 @@ int runShow(Context& ctx)
 
 int runQueues(Context& ctx)
 {
-    ctx.args().parse({}, 0, 0);
+    ctx.args().parse({{"names-only", false}}, 0, 0);
     auto& conn = ctx.connection();
     const auto names = delayq::Queue::listQueues(conn, ctx.global().prefix);
+    // One SSCAN and no counts: cheap enough for shell completion to ask while one types.
+    if (ctx.args().has("names-only")) {
+        std::string text;
+        for (const auto& name : names)
+            text += printable(name) + "\n";
+        ctx.print(text);
+        return ExitOk;
+    }
     const auto summaries = delayq::Queue::summaries(conn, names, ctx.global().prefix);
     // On a cluster each queue lives on the master of its slot: say which.
     std::vector<std::string> nodes;
