@@ -2,6 +2,25 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AboutBox</name>
+    <message>
+        <source>About delayq-admin</source>
+        <translation>关于 delayq-admin</translation>
+    </message>
+    <message>
+        <source>delayq-admin %1</source>
+        <translation>delayq-admin %1</translation>
+    </message>
+    <message>
+        <source>Operate delayq queues on Redis: pending tasks by due time, the timeline, push, cancel, reschedule and a test worker.
+
+Qt %1</source>
+        <translation>在 Redis 上管理 delayq 队列：按到期时间排列的待处理任务、时间线、推送、取消、改期，以及测试用的工作进程。
+
+Qt %1</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>no longer existed</source>
@@ -627,6 +646,14 @@
     <message>
         <source>Times: %1</source>
         <translation>时区：%1</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About delayq-admin</source>
+        <translation>关于 delayq-admin(&amp;A)</translation>
     </message>
 </context>
 <context>
