@@ -566,6 +566,13 @@ Qt %1</translation>
     </message>
 </context>
 <context>
+    <name>delayq::ui::LayoutNotice</name>
+    <message>
+        <source>This queue needs an upgrade before its tasks can be shown: %1</source>
+        <translation>此队列需要先升级才能显示其任务：%1</translation>
+    </message>
+</context>
+<context>
     <name>delayq::ui::MainWindow</name>
     <message>
         <source>The zone of the times shown (View → UTC switches)</source>

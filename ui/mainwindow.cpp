@@ -8,6 +8,7 @@
 #include "duetext.h"
 #include "historychart.h"
 #include "languagemenu.h"
+#include "layoutnotice.h"
 #include "plainkeybar.h"
 #include "queueactions.h"
 #include "queuelist.h"
@@ -57,6 +58,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     auto* centralLayout = new QVBoxLayout(central);
     centralLayout->setContentsMargins(0, 0, 0, 0);
     centralLayout->setSpacing(0);
+    m_layoutNotice = new LayoutNotice(this);
+    centralLayout->addWidget(m_layoutNotice);
     centralLayout->addWidget(m_plainBar);
     centralLayout->addWidget(splitter, 1);
     setCentralWidget(central);
@@ -352,6 +355,16 @@ void MainWindow::onCounts(const CountsResult& result)
     if (result.tag != m_countsTag)
         return;
     m_countsInFlight = false;
+    if (result.error.code == delayq::ErrorCode::OldLayout) {
+        m_layoutNotice->showFor(result.error.message);
+        // What there is to see is the notice: a --screenshot waiting for the queue takes it.
+        if (m_waitingForLoad) {
+            m_waitingForLoad = false;
+            emit queueLoaded();
+        }
+        return;
+    }
+    m_layoutNotice->hide();
     if (!result.error.isEmpty()) {
         statusBar()->showMessage(result.error.text(), 8000);
         return;

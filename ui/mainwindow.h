@@ -13,6 +13,7 @@ class AdminClient;
 class ConnectionStatus;
 class DetailsFollower;
 class HistoryChart;
+class LayoutNotice;
 class PlainKeyBar;
 class QueueActions;
 class QueueList;
@@ -108,6 +109,7 @@ private:
     RefreshControl* m_refresh;
     QAction* m_utc = nullptr;
     QLabel* m_zone = nullptr;
+    LayoutNotice* m_layoutNotice = nullptr;
     QMenu* m_viewMenu = nullptr;
     QString m_queue;
     QString m_displayUrl;
