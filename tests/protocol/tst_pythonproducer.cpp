@@ -1,7 +1,8 @@
 // docs/protocol.md is enough to produce for delayq from another language: the Python producer
 // in examples/python, written from that page alone, loads the scripts `delayq scripts --dump`
 // wrote, pushes tasks that `delayq work` runs exactly once with their bytes, and cancels a
-// task the CLI then no longer sees.
+// task the CLI then no longer sees; the consumer beside it runs (nacks, then acks) what the CLI
+// pushed.
 #include "clirunner.h"
 #include "redissuite.h"
 
@@ -142,7 +143,7 @@ private slots:
         for (const QByteArray& p : payloads)
             args << QString::fromLatin1(p.toBase64());
         const qint64 before = serverNowMs();
-        const CliRun pushed = python(args);
+        const CliRun pushed = producer(args);
         const qint64 after = serverNowMs();
         QVERIFY2(pushed.exitCode == 0, pushed.err.constData());
 
@@ -192,7 +193,7 @@ private slots:
 
     void cancelFromPythonSeenByTheCli()
     {
-        CliRun r = python({kQueue, "push", "--id", "order-42", "--in", "3600000", "cancel me"});
+        CliRun r = producer({kQueue, "push", "--id", "order-42", "--in", "3600000", "cancel me"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY(r.out.startsWith("created order-42 "));
         r = delayq({"show", kQueue, "order-42", "--json"});
@@ -201,11 +202,11 @@ private slots:
         QCOMPARE(task.value("payload").toString(), QStringLiteral("cancel me"));
         QCOMPARE(task.value("max_attempts").toInt(), 5); // 0 sent: the queue's default
         // Pushing the id again is reported, and keeps the first task.
-        r = python({kQueue, "push", "--id", "order-42", "other"});
+        r = producer({kQueue, "push", "--id", "order-42", "other"});
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.out.startsWith("exists order-42 "));
 
-        r = python({kQueue, "cancel", "order-42"});
+        r = producer({kQueue, "cancel", "order-42"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QCOMPARE(r.out, QByteArray("done order-42\n"));
         QCOMPARE(delayq({"show", kQueue, "order-42"}).exitCode, 1);
@@ -214,9 +215,44 @@ private slots:
         const QJsonObject stats = json(delayq({"stats", kQueue, "--json"})).object();
         QCOMPARE(stats.value("counters").toObject().value("cancelled").toInt(), 1);
 
-        r = python({kQueue, "cancel", "order-42"});
+        r = producer({kQueue, "cancel", "order-42"});
         QCOMPARE(r.exitCode, 1);
         QCOMPARE(r.out, QByteArray("not_found order-42\n"));
+    }
+
+    // The other way round: tasks the CLI pushed, run by the Python consumer (also written from
+    // docs/protocol.md): every first attempt fails (nack, retry in 0 ms), every second acks.
+    void consumerRunsWhatTheCliPushed()
+    {
+        const QList<QByteArray> payloads = binaryPayloads(12);
+        for (int i = 0; i < payloads.size(); ++i) {
+            const CliRun r =
+                delayq({"push", kQueue, "-", "--id", "t" + QString::number(i)}, payloads[i]);
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+        }
+        const CliRun r = consumer({kQueue, "--until-empty", "--fail-first", "--batch", "5"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QHash<QString, QStringList> outcomes;
+        for (const QByteArray& line : r.out.trimmed().split('\n')) {
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            const QString id = o.value("id").toString();
+            const int i = id.mid(1).toInt();
+            QVERIFY2(id.startsWith('t') && i >= 0 && i < payloads.size(), line.constData());
+            QCOMPARE(QByteArray::fromBase64(o.value("payload_base64").toString().toLatin1()),
+                     payloads[i]);
+            outcomes[id] << o.value("outcome").toString() + "@" +
+                                QString::number(o.value("attempt").toInt());
+        }
+        QCOMPARE(outcomes.size(), payloads.size());
+        for (auto it = outcomes.cbegin(); it != outcomes.cend(); ++it)
+            QCOMPARE(it.value(), QStringList({"retry@1", "acked@2"}));
+        const QJsonObject stats = json(delayq({"stats", kQueue, "--json"})).object();
+        const QJsonObject counters = stats.value("counters").toObject();
+        QCOMPARE(counters.value("acked").toInt(), payloads.size());
+        QCOMPARE(counters.value("retried").toInt(), payloads.size());
+        QCOMPARE(stats.value("pending").toInt() + stats.value("active").toInt() +
+                     stats.value("dead").toInt(),
+                 0);
     }
 
     void refusalsChangeNothing_data()
@@ -252,7 +288,7 @@ private slots:
         QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
         f.write(protocol);
         f.close();
-        const CliRun r = python(args, scripts.path());
+        const CliRun r = producer(args, scripts.path());
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
         QCOMPARE(m_server.cli({"DBSIZE"}).trimmed(), QByteArray("0"));
@@ -274,18 +310,30 @@ private:
                   "installs it)");
     }
 
-    CliRun delayq(const QStringList& args) const { return m_cli.run(args); }
+    CliRun delayq(const QStringList& args, const QByteArray& input = {}) const
+    {
+        return m_cli.run(args, input);
+    }
 
-    // examples/python/producer.py against the suite's server, with the dumped scripts.
-    CliRun python(const QStringList& args, const QString& scripts = {}) const
+    CliRun producer(const QStringList& args, const QString& scripts = {}) const
+    {
+        return python(QStringLiteral("producer.py"), args, scripts);
+    }
+    CliRun consumer(const QStringList& args) const
+    {
+        return python(QStringLiteral("consumer.py"), args, {});
+    }
+
+    // examples/python/SCRIPT against the suite's server, with the dumped scripts.
+    CliRun python(const QString& script, const QStringList& args, const QString& scripts) const
     {
         QProcess p;
         auto env = QProcessEnvironment::systemEnvironment();
         env.remove(QStringLiteral("REDIS_URL"));
         p.setProcessEnvironment(env);
         p.start(m_python,
-                QStringList{QStringLiteral(DELAYQ_SOURCE_DIR "/examples/python/producer.py"),
-                            "--url", QString::fromStdString(m_server.tcpUrl()), "--scripts",
+                QStringList{QStringLiteral(DELAYQ_SOURCE_DIR "/examples/python/") + script, "--url",
+                            QString::fromStdString(m_server.tcpUrl()), "--scripts",
                             scripts.isEmpty() ? m_scripts.path() : scripts} +
                     args);
         if (!p.waitForFinished(60000)) {
