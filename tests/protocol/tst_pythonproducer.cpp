@@ -330,6 +330,8 @@ private:
         QProcess p;
         auto env = QProcessEnvironment::systemEnvironment();
         env.remove(QStringLiteral("REDIS_URL"));
+        // consumer.py imports producer.py: no __pycache__ in the source tree.
+        env.insert(QStringLiteral("PYTHONDONTWRITEBYTECODE"), QStringLiteral("1"));
         p.setProcessEnvironment(env);
         p.start(m_python,
                 QStringList{QStringLiteral(DELAYQ_SOURCE_DIR "/examples/python/") + script, "--url",
