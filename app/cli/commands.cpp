@@ -113,6 +113,12 @@ const std::vector<CommandInfo>& commandTable()
          "  Redis. Interrupted and started again, it resumes: no task is lost or doubled.\n"
          "  Stop the queue's old workers and producers first.",
          "convert a queue from an older delayq's layout", runUpgrade},
+        {"scripts",
+         "scripts [--dump DIR]\n"
+         "  prints the protocol version (docs/protocol.md) and each Lua script's SHA1\n"
+         "  --dump DIR     also write each script to DIR/NAME.lua exactly as delayq sends it\n"
+         "                 (so EVALSHA of its SHA1 finds it), and DIR/PROTOCOL (the listing)",
+         "the Lua scripts and protocol version, for clients in other languages", runScripts},
         {"exporter",
          "exporter [--listen HOST:PORT] [--queues A,B,...] [--client-timeout D]\n"
          "  serves GET /metrics in the Prometheus text format until Ctrl-C or SIGTERM: per\n"

@@ -61,6 +61,8 @@ private slots:
             "share/bash-completion/completions/delayq",
             "share/zsh/vendor-completions/_delayq",
             "share/doc/delayq/changelog.gz",
+            "share/delayq/lua/PROTOCOL",
+            "share/delayq/lua/push.lua",
         };
         if (DELAYQ_GUI)
             paths << "bin/delayq-admin"

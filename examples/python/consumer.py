@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""Runs the tasks of a delayq queue from Python: claim, then ack or nack, extending leases.
+
+Written from docs/protocol.md alone (protocol "layout 2"), with nothing but Debian's
+python3-redis, beside producer.py (whose Producer checks and loads the scripts the same way).
+
+    consumer.py [--url URL] [--prefix dq] [--scripts DIR] QUEUE [--batch N] [--lease MS]
+                [--until-empty] [--max-tasks N] [--fail-first]
+
+Prints one JSON line per task it finished: id, attempt, outcome (acked, retry, dead, lost)
+and the payload as payload_base64. Its "work" is printing; --fail-first fails every task's
+first attempt (a nack, retried after 0 ms) to show the retry path.
+"""
+
+import argparse
+import base64
+import json
+import os
+import secrets
+import socket
+import sys
+import time
+
+import redis
+
+from producer import PROTOCOL, ProtocolError, check_name, text
+
+
+class Consumer:
+    def __init__(self, client, queue, scripts_dir, prefix="dq"):
+        check_name("the key prefix", prefix, 64)
+        check_name("the queue name", queue, 128)
+        self.client = client
+        base = f"{prefix}:{{{queue}}}:"
+        self.keys = [base + k for k in
+                     ("pending", "active", "dead", "d:", "config", "stats", "m:", "run",
+                      "errors")]
+        self.wake = base + "wake"
+        self.worker = f"{socket.gethostname()}:{os.getpid()}"
+        self.scripts = {name: self._load(scripts_dir, name)
+                        for name in ("claim", "ack", "nack", "extend", "reap")}
+
+    def _load(self, scripts_dir, name):
+        try:
+            with open(os.path.join(scripts_dir, "PROTOCOL"), "rb") as f:
+                first = f.readline().decode("utf-8", "replace").rstrip("\n")
+            with open(os.path.join(scripts_dir, name + ".lua"), "rb") as f:
+                source = f.read()
+        except OSError as e:
+            raise ProtocolError(f"cannot read the delayq scripts in {scripts_dir}: {e}") from e
+        if first != PROTOCOL:
+            raise ProtocolError(f"the scripts in {scripts_dir} say {first!r}; this consumer "
+                                f"speaks {PROTOCOL!r}")
+        return self.client.register_script(source)
+
+    def claim(self, batch, lease_ms):
+        """Returns (now, next_due, tasks); each task a dict with id, payload, attempts, token."""
+        token_base = secrets.token_hex(8)  # 64 random bits, never '|'
+        reply = self.scripts["claim"](keys=self.keys,
+                                      args=[batch, lease_ms, self.worker, token_base])
+        now, next_due = int(reply[0]), int(reply[1])
+        tasks = []
+        for task_id, record, _due, attempts, token in reply[3]:
+            # created|max_attempts|backoff|payload: the payload is all after the third '|'.
+            payload = record.split(b"|", 3)[3]
+            tasks.append({"id": text(task_id), "payload": payload, "attempts": int(attempts),
+                          "token": text(token)})
+        return now, next_due, tasks
+
+    def ack(self, task):
+        return self.scripts["ack"](keys=self.keys, args=[1, task["id"], task["token"]])[0] == 1
+
+    def nack(self, task, error, retry_ms=-1):
+        """("retry", due) or ("dead", when); None when the lease was lost."""
+        try:
+            kind, when = self.scripts["nack"](
+                keys=self.keys, args=[task["id"], task["token"], error, retry_ms, self.wake])
+        except redis.ResponseError as e:
+            if str(e).startswith("LEASE_LOST"):
+                return None
+            raise
+        return text(kind), int(when)
+
+    def extend(self, task, lease_ms):
+        try:
+            return int(self.scripts["extend"](keys=self.keys,
+                                              args=[task["id"], task["token"], lease_ms]))
+        except redis.ResponseError as e:
+            if str(e).startswith("LEASE_LOST"):
+                return None
+            raise
+
+    def reap(self):
+        while self.scripts["reap"](keys=self.keys, args=[100, self.wake])[2] == 1:
+            pass
+
+
+def report(task, outcome):
+    print(json.dumps({"id": task["id"], "attempt": task["attempts"], "outcome": outcome,
+                      "payload_base64": base64.b64encode(task["payload"]).decode()}),
+          flush=True)
+
+
+def work(consumer, args):
+    pubsub = consumer.client.pubsub(ignore_subscribe_messages=True)
+    pubsub.subscribe(consumer.wake)
+    done = 0
+    while args.max_tasks == 0 or done < args.max_tasks:
+        consumer.reap()
+        now, next_due, tasks = consumer.claim(args.batch, args.lease)
+        if not tasks:
+            if args.until_empty:
+                return 0
+            # Sleep until the next due time (server clock), a wake-up, or 1 s at most.
+            wait = 1.0 if next_due < 0 else min(1.0, max(0, next_due - now) / 1000)
+            pubsub.get_message(timeout=wait)
+            continue
+        claimed_at = time.monotonic()
+        for i, task in enumerate(tasks):
+            # Renew the leases of what is still waiting once a third of the lease is gone.
+            if args.lease and time.monotonic() - claimed_at > args.lease / 3000:
+                for waiting in tasks[i:]:
+                    consumer.extend(waiting, args.lease)
+                claimed_at = time.monotonic()
+            if args.fail_first and task["attempts"] == 1:
+                result = consumer.nack(task, "failed on purpose (--fail-first)", 0)
+                report(task, result[0] if result else "lost")
+            else:
+                report(task, "acked" if consumer.ack(task) else "lost")
+            done += 1
+    return 0
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description="Run the tasks of a delayq queue.")
+    p.add_argument("--url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    p.add_argument("--prefix", default="dq")
+    p.add_argument("--scripts", default=os.environ.get("DELAYQ_SCRIPTS", "/usr/share/delayq/lua"))
+    p.add_argument("queue")
+    p.add_argument("--batch", type=int, default=10, choices=range(1, 101), metavar="N")
+    p.add_argument("--lease", type=int, default=30000, help="lease ms (0: the queue's)")
+    p.add_argument("--until-empty", action="store_true", help="stop when nothing is due")
+    p.add_argument("--max-tasks", type=int, default=0)
+    p.add_argument("--fail-first", action="store_true")
+    args = p.parse_args(argv)
+    try:
+        consumer = Consumer(redis.Redis.from_url(args.url), args.queue, args.scripts,
+                            args.prefix)
+        return work(consumer, args)
+    except ProtocolError as e:
+        print(f"consumer.py: {e}", file=sys.stderr)
+        return 2
+    except redis.ConnectionError as e:
+        print(f"consumer.py: cannot reach Redis: {e}", file=sys.stderr)
+        return 3
+    except redis.ResponseError as e:
+        print(f"consumer.py: Redis refused: {e}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
