@@ -17,17 +17,10 @@ namespace {
 
 using Fields = std::map<std::string, std::string>;
 
-const char* setKeyName(TaskSet set)
+// The set's key: its name is the set's ("dq:{orders}:pending").
+std::string setKeyName(TaskSet set)
 {
-    switch (set) {
-    case TaskSet::Pending:
-        return "dq:{orders}:pending";
-    case TaskSet::Active:
-        return "dq:{orders}:active";
-    case TaskSet::Dead:
-        return "dq:{orders}:dead";
-    }
-    return "";
+    return std::string("dq:{orders}:") + taskSetName(set);
 }
 
 } // namespace
