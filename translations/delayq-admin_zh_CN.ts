@@ -752,10 +752,6 @@ Qt %1</translation>
         <translation>逾期最久的待处理任务晚了多久：消费者跟不上了</translation>
     </message>
     <message>
-        <source>Failed attempts: tasks that died plus tasks retried after a failure</source>
-        <translation>失败次数：成为死信的任务加上失败后重试的任务</translation>
-    </message>
-    <message>
         <source>Queue</source>
         <translation>队列</translation>
     </message>
@@ -792,20 +788,25 @@ Qt %1</translation>
         <translation>近一小时</translation>
     </message>
     <message>
-        <source>Acked 1m</source>
-        <translation>1 分钟确认</translation>
+        <source>%1 / %2</source>
+        <comment>last minute / last hour</comment>
+        <translation>%1 / %2</translation>
     </message>
     <message>
-        <source>Failed 1m</source>
-        <translation>1 分钟失败</translation>
+        <source>Tasks acked in the last minute / in the last hour</source>
+        <translation>近一分钟 / 近一小时确认的任务</translation>
     </message>
     <message>
-        <source>Acked 1h</source>
-        <translation>1 小时确认</translation>
+        <source>Failed attempts in the last minute / in the last hour: tasks that died plus tasks retried after a failure</source>
+        <translation>近一分钟 / 近一小时的失败次数：成为死信的任务加上失败后重试的任务</translation>
     </message>
     <message>
-        <source>Failed 1h</source>
-        <translation>1 小时失败</translation>
+        <source>Acked 1m / 1h</source>
+        <translation>确认 1分钟 / 1小时</translation>
+    </message>
+    <message>
+        <source>Failed 1m / 1h</source>
+        <translation>失败 1分钟 / 1小时</translation>
     </message>
 </context>
 <context>

@@ -23,7 +23,7 @@ QVariantList series(const QList<qint64>& values)
 bool nativeOnly(int column)
 {
     return column == OverviewModel::Active || column == OverviewModel::Dead ||
-           column >= OverviewModel::AckedMinute;
+           column >= OverviewModel::Acked;
 }
 
 } // namespace
@@ -135,14 +135,12 @@ QVariant OverviewModel::display(const OverviewRow& row, int column) const
         return locale.toString(row.active);
     case Dead:
         return locale.toString(row.dead);
-    case AckedMinute:
-        return locale.toString(row.ackedMinute);
-    case FailedMinute:
-        return locale.toString(row.failedMinute);
-    case AckedHour:
-        return locale.toString(row.ackedHour);
-    case FailedHour:
-        return locale.toString(row.failedHour);
+    case Acked:
+        return tr("%1 / %2", "last minute / last hour")
+            .arg(locale.toString(row.ackedMinute), locale.toString(row.ackedHour));
+    case Failed:
+        return tr("%1 / %2", "last minute / last hour")
+            .arg(locale.toString(row.failedMinute), locale.toString(row.failedHour));
     default:
         return {};
     }
@@ -169,14 +167,10 @@ QVariant OverviewModel::sortValue(const OverviewRow& row, int column) const
         return row.plain ? none : row.active;
     case Dead:
         return row.plain ? none : row.dead;
-    case AckedMinute:
-        return row.plain ? none : row.ackedMinute;
-    case FailedMinute:
-        return row.plain ? none : row.failedMinute;
-    case AckedHour:
+    case Acked:
     case LastHour:
         return row.plain ? none : row.ackedHour;
-    case FailedHour:
+    case Failed:
         return row.plain ? none : row.failedHour;
     default:
         return {};
@@ -190,18 +184,20 @@ QVariant OverviewModel::headerData(int section, Qt::Orientation orientation, int
     if (role == Qt::ToolTipRole) {
         if (section == OldestOverdue)
             return tr("How late the most overdue pending task is: the consumers are behind");
-        if (section == FailedMinute || section == FailedHour)
-            return tr("Failed attempts: tasks that died plus tasks retried after a failure");
+        if (section == Acked)
+            return tr("Tasks acked in the last minute / in the last hour");
+        if (section == Failed)
+            return tr("Failed attempts in the last minute / in the last hour: tasks that died "
+                      "plus tasks retried after a failure");
         return {};
     }
     if (role != Qt::DisplayRole)
         return {};
     static const char* const titles[] = {
-        QT_TR_NOOP("Queue"),     QT_TR_NOOP("Node"),     QT_TR_NOOP("State"),
-        QT_TR_NOOP("Pending"),   QT_TR_NOOP("Due now"),  QT_TR_NOOP("Oldest overdue"),
-        QT_TR_NOOP("Active"),    QT_TR_NOOP("Dead"),     QT_TR_NOOP("Acked 1m"),
-        QT_TR_NOOP("Failed 1m"), QT_TR_NOOP("Acked 1h"), QT_TR_NOOP("Failed 1h"),
-        QT_TR_NOOP("Last hour")};
+        QT_TR_NOOP("Queue"),          QT_TR_NOOP("Node"),     QT_TR_NOOP("State"),
+        QT_TR_NOOP("Pending"),        QT_TR_NOOP("Due now"),  QT_TR_NOOP("Oldest overdue"),
+        QT_TR_NOOP("Active"),         QT_TR_NOOP("Dead"),     QT_TR_NOOP("Acked 1m / 1h"),
+        QT_TR_NOOP("Failed 1m / 1h"), QT_TR_NOOP("Last hour")};
     return section >= 0 && section < ColumnCount ? tr(titles[section]) : QVariant();
 }
 

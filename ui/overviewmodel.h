@@ -25,10 +25,8 @@ public:
         OldestOverdue,
         Active,
         Dead,
-        AckedMinute,
-        FailedMinute,
-        AckedHour,
-        FailedHour,
+        Acked,  // "last minute / last hour"; sorts by the hour
+        Failed, // died + retried, the same way
         LastHour,
         ColumnCount
     };

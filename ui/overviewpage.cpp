@@ -45,7 +45,7 @@ OverviewPage::OverviewPage(AdminClient* client, QWidget* parent) : QWidget(paren
     // The sparkline keeps a readable width; the figures take what their text needs.
     m_view->horizontalHeader()->setStretchLastSection(false);
     m_view->horizontalHeader()->setSectionResizeMode(OverviewModel::LastHour, QHeaderView::Fixed);
-    m_view->horizontalHeader()->resizeSection(OverviewModel::LastHour, 130);
+    m_view->horizontalHeader()->resizeSection(OverviewModel::LastHour, 100);
     m_view->setColumnHidden(OverviewModel::Node, true);
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_view, &QTableView::doubleClicked, this, &OverviewPage::open);

@@ -65,7 +65,7 @@ void SparklineDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opt
 QSize SparklineDelegate::sizeHint(const QStyleOptionViewItem& option,
                                   const QModelIndex& index) const
 {
-    return QStyledItemDelegate::sizeHint(option, index).expandedTo(QSize(120, 20));
+    return QStyledItemDelegate::sizeHint(option, index).expandedTo(QSize(100, 20));
 }
 
 } // namespace delayq::ui
