@@ -6,16 +6,20 @@
 #include "queuelist.h"
 #include "redisserver.h"
 #include "thresholds.h"
+#include "thresholdsdialog.h"
 #include "windowsuite.h"
 #include <delayq/connection.h>
 #include <delayq/queue.h>
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QClipboard>
 #include <QDateTime>
+#include <QDialogButtonBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -195,6 +199,46 @@ private slots:
         snapshot();
         QTEST(breached(QStringLiteral("lagging")), "laggingBreached");
         QVERIFY(page()->legend()->text().contains(QStringLiteral("oldest overdue > 1m")));
+    }
+
+    void thresholdsDialogRefusesAndKeeps_data()
+    {
+        QTest::addColumn<QString>("overdue");
+        QTest::addColumn<QString>("dead");
+        QTest::addColumn<bool>("accepted");
+        QTest::newRow("a duration and a count")
+            << QStringLiteral("90s") << QStringLiteral("2") << true;
+        QTest::newRow("both off") << QString() << QString() << true;
+        QTest::newRow("not a duration") << QStringLiteral("soon") << QStringLiteral("0") << false;
+        QTest::newRow("negative count") << QStringLiteral("1m") << QStringLiteral("-3") << false;
+        QTest::newRow("not a count") << QStringLiteral("1m") << QStringLiteral("many") << false;
+    }
+    void thresholdsDialogRefusesAndKeeps()
+    {
+        QFETCH(QString, overdue);
+        QFETCH(QString, dead);
+        QFETCH(bool, accepted);
+        ThresholdsDialog dialog(QStringLiteral("orders"));
+        dialog.ownBox()->setChecked(true);
+        dialog.overdueField()->setText(overdue);
+        dialog.deadField()->setText(dead);
+        QCOMPARE(dialog.limits().has_value(), accepted);
+        QCOMPARE(dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->isEnabled(),
+                 accepted);
+        dialog.accept();
+        const auto kept = Thresholds::queueOverride(QStringLiteral("orders"));
+        QCOMPARE(kept.has_value(), accepted); // a refused value writes nothing
+        if (accepted) {
+            QCOMPARE(kept->overdueMs, overdue.isEmpty() ? -1 : 90000);
+            QCOMPARE(kept->dead, dead.isEmpty() ? -1 : 2);
+            QCOMPARE(Thresholds::defaults(), Thresholds::Limits{}); // only this queue's
+            // Unticked: the queue follows the defaults again.
+            ThresholdsDialog again(QStringLiteral("orders"));
+            QVERIFY(again.ownBox()->isChecked());
+            again.ownBox()->setChecked(false);
+            again.accept();
+            QVERIFY(!Thresholds::queueOverride(QStringLiteral("orders")));
+        }
     }
 
     void filterAndSort()
