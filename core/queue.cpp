@@ -507,6 +507,13 @@ QueueConfig Queue::config()
 void Queue::setConfig(const std::string& key, const std::string& value)
 {
     requireWritable("change the queue's config");
+    const std::string stored = normalizeConfig(key, value);
+    registerQueue();
+    m_connection.command({"HSET", m_keys.config(), key, stored});
+}
+
+std::string Queue::normalizeConfig(const std::string& key, const std::string& value)
+{
     auto number = [&](long long min, long long max) {
         bool ok = false;
         long long n = toLong(value, 0, &ok);
@@ -547,8 +554,7 @@ void Queue::setConfig(const std::string& key, const std::string& value)
         throw Error(ErrorCode::InvalidArgument,
                     "unknown config key '" + key.substr(0, 64) +
                         "' (known: max_attempts, backoff, lease_ms, max_payload, paused)");
-    registerQueue();
-    m_connection.command({"HSET", m_keys.config(), key, stored});
+    return stored;
 }
 
 QueueCounts Queue::counts()

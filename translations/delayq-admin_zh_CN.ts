@@ -196,6 +196,45 @@ Qt %1</translation>
     </message>
 </context>
 <context>
+    <name>Thresholds</name>
+    <message>
+        <source>oldest overdue %1 is above %2</source>
+        <translation>最久逾期 %1 超过 %2</translation>
+    </message>
+    <message>
+        <source>due now %1 is above %2</source>
+        <translation>现已到期 %1 超过 %2</translation>
+    </message>
+    <message>
+        <source>dead %1 is above %2</source>
+        <translation>死信 %1 超过 %2</translation>
+    </message>
+    <message>
+        <source>failed in the last hour %1 is above %2</source>
+        <translation>近一小时失败 %1 超过 %2</translation>
+    </message>
+    <message>
+        <source>oldest overdue &gt; %1</source>
+        <translation>最久逾期 &gt; %1</translation>
+    </message>
+    <message>
+        <source>due now &gt; %1</source>
+        <translation>现已到期 &gt; %1</translation>
+    </message>
+    <message>
+        <source>dead &gt; %1</source>
+        <translation>死信 &gt; %1</translation>
+    </message>
+    <message>
+        <source>failed in the last hour &gt; %1</source>
+        <translation>近一小时失败 &gt; %1</translation>
+    </message>
+    <message>
+        <source>no limits</source>
+        <translation>无阈值</translation>
+    </message>
+</context>
+<context>
     <name>delayq::ui::AdminClient</name>
     <message>
         <source>list queues</source>
@@ -236,6 +275,18 @@ Qt %1</translation>
     <message>
         <source>push</source>
         <translation>推送</translation>
+    </message>
+    <message>
+        <source>read the overview</source>
+        <translation>读取概览</translation>
+    </message>
+    <message>
+        <source>read the queue&apos;s settings</source>
+        <translation>读取队列设置</translation>
+    </message>
+    <message>
+        <source>change the queue&apos;s settings</source>
+        <translation>更改队列设置</translation>
     </message>
 </context>
 <context>
@@ -662,6 +713,147 @@ Qt %1</translation>
         <source>&amp;About delayq-admin</source>
         <translation>关于 delayq-admin(&amp;A)</translation>
     </message>
+    <message>
+        <source>Overview</source>
+        <translation>概览</translation>
+    </message>
+    <message>
+        <source>Every queue of the server at a glance</source>
+        <translation>一览服务器上的所有队列</translation>
+    </message>
+    <message>
+        <source>(paused)</source>
+        <translation>（已暂停）</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::OverviewModel</name>
+    <message>
+        <source>Above its thresholds:
+%1</source>
+        <translation>超过阈值：
+%1</translation>
+    </message>
+    <message>
+        <source>Acked (green) and failed (red) per minute over the last hour</source>
+        <translation>近一小时每分钟的确认数（绿）与失败数（红）</translation>
+    </message>
+    <message>
+        <source>A plain sorted set: only pending, due now and oldest overdue apply</source>
+        <translation>普通有序集合：只适用待处理、现已到期和最久逾期</translation>
+    </message>
+    <message>
+        <source>plain key (%1)</source>
+        <translation>普通键（%1）</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>How late the most overdue pending task is: the consumers are behind</source>
+        <translation>逾期最久的待处理任务晚了多久：消费者跟不上了</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>队列</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation>待处理</translation>
+    </message>
+    <message>
+        <source>Due now</source>
+        <translation>现已到期</translation>
+    </message>
+    <message>
+        <source>Oldest overdue</source>
+        <translation>最久逾期</translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation>执行中</translation>
+    </message>
+    <message>
+        <source>Dead</source>
+        <translation>死信</translation>
+    </message>
+    <message>
+        <source>Last hour</source>
+        <translation>近一小时</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <comment>last minute / last hour</comment>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>Tasks acked in the last minute / in the last hour</source>
+        <translation>近一分钟 / 近一小时确认的任务</translation>
+    </message>
+    <message>
+        <source>Failed attempts in the last minute / in the last hour: tasks that died plus tasks retried after a failure</source>
+        <translation>近一分钟 / 近一小时的失败次数：成为死信的任务加上失败后重试的任务</translation>
+    </message>
+    <message>
+        <source>Acked 1m / 1h</source>
+        <translation>确认 1分钟 / 1小时</translation>
+    </message>
+    <message>
+        <source>Failed 1m / 1h</source>
+        <translation>失败 1分钟 / 1小时</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::OverviewPage</name>
+    <message>
+        <source>Filter queues by name</source>
+        <translation>按名称筛选队列</translation>
+    </message>
+    <message>
+        <source>%1 registered names left out: not a queue, or keys of another type</source>
+        <translation>略过了 %1 个已登记的名称：不是队列，或键的类型不对</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Settings…</source>
+        <translation>设置…</translation>
+    </message>
+    <message>
+        <source>Thresholds…</source>
+        <translation>阈值…</translation>
+    </message>
+    <message>
+        <source>Copy name</source>
+        <translation>复制名称</translation>
+    </message>
+    <message>
+        <source>Coloured rows are above their thresholds (for all queues: %1; queues may have their own). Failed = died + retried. Hover a row for the reason.</source>
+        <translation>着色的行超过了阈值（所有队列：%1；队列也可有自己的阈值）。失败 = 死信 + 重试。将鼠标悬停在行上可查看原因。</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::PlainKeyBar</name>
@@ -980,6 +1172,53 @@ This cannot be undone.</source>
     </message>
 </context>
 <context>
+    <name>delayq::ui::QueueControl</name>
+    <message>
+        <source>Pause queue</source>
+        <translation>暂停队列</translation>
+    </message>
+    <message>
+        <source>Queue settings…</source>
+        <translation>队列设置…</translation>
+    </message>
+    <message>
+        <source>Queue thresholds…</source>
+        <translation>队列阈值…</translation>
+    </message>
+    <message>
+        <source>Thresholds for all queues…</source>
+        <translation>所有队列的阈值…</translation>
+    </message>
+    <message>
+        <source>Resume queue</source>
+        <translation>恢复队列</translation>
+    </message>
+    <message>
+        <source>Not in a read-only session: %1</source>
+        <translation>只读会话中不可用：%1</translation>
+    </message>
+    <message>
+        <source>Let workers claim this queue&apos;s tasks again</source>
+        <translation>让工作进程重新领取此队列的任务</translation>
+    </message>
+    <message>
+        <source>Workers claim nothing from this queue until resumed</source>
+        <translation>恢复之前，工作进程不会从此队列领取任务</translation>
+    </message>
+    <message>
+        <source>%1 is paused: workers claim nothing from it</source>
+        <translation>%1 已暂停：工作进程不会从中领取任务</translation>
+    </message>
+    <message>
+        <source>%1 is running again</source>
+        <translation>%1 已恢复运行</translation>
+    </message>
+    <message>
+        <source>Settings of %1 saved</source>
+        <translation>%1 的设置已保存</translation>
+    </message>
+</context>
+<context>
     <name>delayq::ui::QueueList</name>
     <message>
         <source>Filter, or Enter to open a queue by name</source>
@@ -1040,6 +1279,61 @@ This cannot be undone.</source>
     <message>
         <source>%1 is on %2</source>
         <translation>%1 位于 %2</translation>
+    </message>
+    <message>
+        <source>%1 is paused: workers claim nothing from it</source>
+        <translation>%1 已暂停：工作进程不会从中领取任务</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::QueueSettingsDialog</name>
+    <message>
+        <source>Settings of %1</source>
+        <translation>%1 的设置</translation>
+    </message>
+    <message>
+        <source>Max attempts</source>
+        <translation>最大尝试次数</translation>
+    </message>
+    <message>
+        <source>Backoff</source>
+        <translation>退避</translation>
+    </message>
+    <message>
+        <source>Lease</source>
+        <translation>租约</translation>
+    </message>
+    <message>
+        <source>Max payload</source>
+        <translation>最大载荷</translation>
+    </message>
+    <message>
+        <source>1 to 1000000</source>
+        <translation>1 到 1000000</translation>
+    </message>
+    <message>
+        <source>a list like 5s,20s,30s or exp:1s:5m</source>
+        <translation>列表如 5s,20s,30s，或 exp:1s:5m</translation>
+    </message>
+    <message>
+        <source>how long a worker holds a task, e.g. 30s</source>
+        <translation>工作进程持有任务的时长，例如 30s</translation>
+    </message>
+    <message>
+        <source>bytes, 1 to 536870912</source>
+        <translation>字节，1 到 536870912</translation>
+    </message>
+    <message>
+        <source>Retries after</source>
+        <translation>重试间隔</translation>
+    </message>
+    <message>
+        <source>This session is read-only: the settings cannot be changed.</source>
+        <translation>此会话为只读：无法更改设置。</translation>
+    </message>
+    <message>
+        <source>#%1: %2</source>
+        <translation>第 %1 次：%2</translation>
     </message>
 </context>
 <context>
@@ -1591,6 +1885,53 @@ Their attempts start again from 0: each gets the full number of tries again.</so
     <message>
         <source>no task with id %1 in queue %2</source>
         <translation>队列 %2 中没有 ID 为 %1 的任务</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::ThresholdsDialog</name>
+    <message>
+        <source>Thresholds for all queues</source>
+        <translation>所有队列的阈值</translation>
+    </message>
+    <message>
+        <source>Thresholds of %1</source>
+        <translation>%1 的阈值</translation>
+    </message>
+    <message>
+        <source>A queue&apos;s row is coloured when a figure is above its limit. Leave a field empty to turn that limit off.</source>
+        <translation>某项数值超过其阈值时，队列所在行会着色。留空则关闭该项阈值。</translation>
+    </message>
+    <message>
+        <source>Own thresholds for this queue (else those of all queues)</source>
+        <translation>此队列使用自己的阈值（否则使用所有队列的阈值）</translation>
+    </message>
+    <message>
+        <source>Oldest overdue above</source>
+        <translation>最久逾期超过</translation>
+    </message>
+    <message>
+        <source>Dead above</source>
+        <translation>死信超过</translation>
+    </message>
+    <message>
+        <source>Due now above</source>
+        <translation>现已到期超过</translation>
+    </message>
+    <message>
+        <source>Failed in the last hour above</source>
+        <translation>近一小时失败超过</translation>
+    </message>
+    <message>
+        <source>e.g. 1m, 30s; empty: off</source>
+        <translation>例如 1m、30s；留空：关闭</translation>
+    </message>
+    <message>
+        <source>a count; empty: off</source>
+        <translation>数量；留空：关闭</translation>
+    </message>
+    <message>
+        <source>a whole number from 0, or empty for no limit</source>
+        <translation>从 0 起的整数，留空表示不设阈值</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,7 @@
 
 #include "ioworker.h"
 #include "membertext.h"
+#include "overviewrequests.h"
 #include "steppedrequests.h"
 #include "taskrows.h"
 #include <delayq/connection.h>
@@ -48,6 +49,8 @@ AdminClient::AdminClient(QObject* parent) : QObject(parent), m_io(new IoWorker)
     qRegisterMetaType<ActionResult>();
     qRegisterMetaType<TaskResult>();
     qRegisterMetaType<BulkActionResult>();
+    qRegisterMetaType<OverviewResult>();
+    qRegisterMetaType<QueueConfigResult>();
     m_thread.setObjectName(QStringLiteral("delayq-io"));
     m_io->moveToThread(&m_thread);
     // The worker's connection and heartbeat go with it, on its own thread, at the end.
@@ -130,6 +133,46 @@ void AdminClient::listQueues(quint64 tag)
             }
         });
         deliver(&AdminClient::queuesListed, result);
+    });
+}
+
+void AdminClient::loadOverview(quint64 tag, const QList<PlainKeyRow>& plainKeys, bool withHistory)
+{
+    post([this, tag, plainKeys, withHistory] {
+        OverviewResult result;
+        result.tag = tag;
+        result.error = guarded(tr("read the overview"), [&](delayq::Connection& c) {
+            OverviewRequests::read(c, m_io->prefix(), plainKeys, withHistory, result);
+        });
+        deliver(&AdminClient::overviewLoaded, result);
+    });
+}
+
+void AdminClient::loadConfig(quint64 tag, const QString& queue)
+{
+    post([this, tag, queue] {
+        QueueConfigResult result;
+        result.tag = tag;
+        result.queue = queue;
+        result.error = guarded(tr("read the queue's settings"), [&](delayq::Connection& c) {
+            OverviewRequests::readConfig(c, m_io->prefix(), result);
+        });
+        deliver(&AdminClient::configLoaded, result);
+    });
+}
+
+void AdminClient::writeConfig(quint64 tag, const QString& queue,
+                              const QList<QPair<QString, QString>>& values)
+{
+    post([this, tag, queue, values] {
+        QueueConfigResult result;
+        result.tag = tag;
+        result.queue = queue;
+        result.error = guarded(tr("change the queue's settings"), [&](delayq::Connection& c) {
+            OverviewRequests::writeConfig(c, m_io->prefix(), values, result);
+        });
+        result.written = true;
+        deliver(&AdminClient::configLoaded, result);
     });
 }
 

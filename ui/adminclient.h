@@ -2,6 +2,7 @@
 
 #include "admintypes.h"
 #include "bulkaction.h"
+#include "overviewtypes.h"
 #include "steppedjob.h"
 
 #include <QObject>
@@ -91,6 +92,15 @@ public:
     // Stops the bulk change `tag` before its next step (what is done stays done).
     void cancelBulk(quint64 tag) { m_cancelledBulk.store(tag); }
 
+    // Every queue with its counts, lag, pause and (withHistory) last hour per minute, and the
+    // plain keys given, in one pipeline (per master on a cluster); answered by overviewLoaded.
+    void loadOverview(quint64 tag, const QList<PlainKeyRow>& plainKeys, bool withHistory);
+    void loadConfig(quint64 tag, const QString& queue);
+    // Writes config keys (max_attempts, backoff, lease_ms, max_payload, paused) after checking
+    // them all; configLoaded answers with the config read back (written = true).
+    void writeConfig(quint64 tag, const QString& queue,
+                     const QList<QPair<QString, QString>>& values);
+
 signals:
     void connected(const delayq::ui::ServerInfo& info);
     void disconnected(const QString& reason);
@@ -111,6 +121,8 @@ signals:
     void actionFinished(const delayq::ui::ActionResult& result);
     void bulkProgressed(quint64 tag, qint64 done, qint64 total);
     void bulkFinished(const delayq::ui::BulkActionResult& result);
+    void overviewLoaded(const delayq::ui::OverviewResult& result);
+    void configLoaded(const delayq::ui::QueueConfigResult& result);
     // The server refused a write for this user (ACL): the session is read-only from now on.
     void readOnlyDetected(const QString& reason);
 

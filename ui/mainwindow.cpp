@@ -9,8 +9,10 @@
 #include "historychart.h"
 #include "languagemenu.h"
 #include "layoutnotice.h"
+#include "overviewpage.h"
 #include "plainkeybar.h"
 #include "queueactions.h"
+#include "queuecontrol.h"
 #include "queuelist.h"
 #include "refreshcontrol.h"
 #include "serverview.h"
@@ -30,6 +32,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTableView>
 #include <QTimer>
@@ -62,13 +65,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     centralLayout->addWidget(m_layoutNotice);
     centralLayout->addWidget(m_plainBar);
     centralLayout->addWidget(splitter, 1);
-    setCentralWidget(central);
+    m_overview = new OverviewPage(m_client, this);
+    m_pages = new QStackedWidget(this);
+    m_pages->addWidget(m_overview);
+    m_pages->addWidget(central);
+    setCentralWidget(m_pages);
 
     m_timeline = new TimelineChart(m_client, this);
     m_history = new HistoryChart(m_client, this);
     m_queues = new QueueList(m_client, this);
     m_actions = new TaskActions(m_client, m_tabs, this);
     m_queueActions = new QueueActions(m_client, this);
+    m_control = new QueueControl(m_client, this);
     m_status = new ConnectionStatus(this);
     m_workerDock = new WorkerDock(m_client, this);
     m_zone = new QLabel(this);
@@ -84,6 +92,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     buildMenus();
     connectClient();
     connectViews();
+    connectOverview();
     resize(1280, 820);
     updateTitle();
     updateZone();
@@ -103,6 +112,8 @@ void MainWindow::connectClient()
         m_actions->setReadOnly(info.readOnly, info.readOnlyReason);
         m_queueActions->setReadOnly(info.readOnly, info.readOnlyReason);
         m_workerDock->setReadOnly(info.readOnly, info.readOnlyReason);
+        m_control->setReadOnly(info.readOnly, info.readOnlyReason);
+        m_overview->setReadOnly(info.readOnly);
         updateTitle();
         m_queues->refresh();
         refreshAll();
@@ -113,6 +124,8 @@ void MainWindow::connectClient()
     connect(m_client, &AdminClient::readOnlyDetected, this, [this](const QString& reason) {
         m_actions->setReadOnly(true, reason);
         m_queueActions->setReadOnly(true, reason);
+        m_control->setReadOnly(true, reason);
+        m_overview->setReadOnly(true);
     });
     // The unit detected on the I/O thread, when none was given or remembered.
     connect(m_client, &AdminClient::plainKeySet, this,
@@ -165,6 +178,56 @@ void MainWindow::connectViews()
     });
 }
 
+void MainWindow::connectOverview()
+{
+    connect(m_overview, &OverviewPage::queueOpened, this, &MainWindow::openQueue);
+    connect(m_overview, &OverviewPage::plainKeyOpened, this,
+            [this](const QString& key, const QString& unit) { openPlainKey(key, unit); });
+    connect(m_overview, &OverviewPage::pauseRequested, m_control, &QueueControl::setPaused);
+    connect(m_overview, &OverviewPage::settingsRequested, m_control, &QueueControl::openSettings);
+    connect(m_overview, &OverviewPage::thresholdsRequested, m_control,
+            &QueueControl::openThresholds);
+    connect(m_overview, &OverviewPage::refreshed, this, &MainWindow::onOverview);
+    connect(m_queues, &QueueList::plainKeysListed, this, [this] {
+        m_overview->setPlainKeys(m_queues->plainRows());
+        m_overview->refresh(); // the keys now, not at the next tick
+    });
+    connect(m_control, &QueueControl::thresholdsChanged, m_overview,
+            &OverviewPage::reloadThresholds);
+    connect(m_control, &QueueControl::pausedChanged, this, [this] {
+        updateTitle();
+        m_overview->refresh();
+    });
+    connect(m_control, &QueueControl::settingsSaved, m_overview, &OverviewPage::refresh);
+    connect(m_control, &QueueControl::resultReported, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 15000); });
+}
+
+void MainWindow::onOverview(const OverviewResult& result)
+{
+    if (!result.error.isEmpty())
+        return;
+    QSet<QString> paused;
+    for (const auto& row : result.rows)
+        if (row.paused)
+            paused.insert(row.name);
+    m_queues->setPausedQueues(paused);
+    if (!m_plain && !m_queue.isEmpty())
+        m_control->setQueuePaused(paused.contains(m_queue));
+    updateTitle();
+}
+
+void MainWindow::showOverview()
+{
+    m_pages->setCurrentIndex(0);
+    m_overview->refresh();
+}
+
+bool MainWindow::isOverviewShown() const
+{
+    return m_pages->currentIndex() == 0;
+}
+
 void MainWindow::buildDocks()
 {
     auto dock = [this](const QString& title, const QString& name, QWidget* widget,
@@ -209,7 +272,12 @@ void MainWindow::buildToolBar()
     auto* connectAction = bar->addAction(tr("Connect…"));
     connect(connectAction, &QAction::triggered, this, &MainWindow::chooseConnection);
     bar->addSeparator();
+    m_overviewAction = bar->addAction(tr("Overview"));
+    m_overviewAction->setToolTip(tr("Every queue of the server at a glance"));
+    connect(m_overviewAction, &QAction::triggered, this, &MainWindow::showOverview);
+    bar->addSeparator();
     m_actions->addTo(bar);
+    bar->addAction(m_control->pauseAction());
     bar->addSeparator();
     m_refresh->addTo(bar);
     bar->addSeparator();
@@ -232,7 +300,13 @@ void MainWindow::buildMenus()
     queueMenu->addAction(m_queueActions->deleteAllDead());
     queueMenu->addSeparator();
     queueMenu->addAction(m_queueActions->purge());
+    queueMenu->addSeparator();
+    queueMenu->addAction(m_control->pauseAction());
+    queueMenu->addAction(m_control->settingsAction());
+    queueMenu->addAction(m_control->thresholdsAction());
     m_viewMenu = menuBar()->addMenu(tr("&View"));
+    m_viewMenu->addAction(m_overviewAction);
+    m_viewMenu->addAction(m_control->allThresholdsAction());
     m_viewMenu->addAction(m_utc);
     m_viewMenu->addAction(m_refresh->pauseAction());
     m_viewMenu->addAction(tr("&Server…"), this, &MainWindow::showServer);
@@ -272,6 +346,8 @@ void MainWindow::connectTo(const ConnectionSettings& settings)
     m_actions->setReadOnly(settings.readOnly, tr("this connection is read-only"));
     m_queueActions->setReadOnly(settings.readOnly, tr("this connection is read-only"));
     m_workerDock->setReadOnly(settings.readOnly, tr("this connection is read-only"));
+    m_control->setReadOnly(settings.readOnly, tr("this connection is read-only"));
+    m_overview->setReadOnly(settings.readOnly);
     m_client->connectTo(settings);
 }
 
@@ -328,6 +404,8 @@ void MainWindow::showQueue(const QString& name)
     m_workerDock->setQueue(name);
     m_queues->setCurrentQueue(name);
     m_detailsFollower->setQueue(name);
+    m_control->setQueue(name, m_plain);
+    m_pages->setCurrentIndex(name.isEmpty() ? 0 : 1);
     updateTitle();
     emit queueChanged(name);
     refreshAll();
@@ -338,6 +416,7 @@ void MainWindow::refreshAll()
     if (!m_client->isConnected())
         return;
     m_queues->refresh();
+    m_overview->refresh();
     if (m_queue.isEmpty())
         return;
     m_tabs->refresh();
@@ -439,6 +518,8 @@ void MainWindow::updateTitle()
     QString title = QStringLiteral("delayq-admin");
     if (!m_queue.isEmpty())
         title += QStringLiteral(" — ") + m_queue;
+    if (!m_queue.isEmpty() && m_control->isQueuePaused())
+        title += QLatin1Char(' ') + tr("(paused)");
     if (!m_displayUrl.isEmpty())
         title += QStringLiteral(" — ") + m_displayUrl;
     setWindowTitle(title);

@@ -1,11 +1,13 @@
 #pragma once
 
 #include "admintypes.h"
+#include "overviewtypes.h"
 
 #include <QMainWindow>
 #include <QPointer>
 
 class QLabel;
+class QStackedWidget;
 
 namespace delayq::ui {
 
@@ -14,8 +16,10 @@ class ConnectionStatus;
 class DetailsFollower;
 class HistoryChart;
 class LayoutNotice;
+class OverviewPage;
 class PlainKeyBar;
 class QueueActions;
+class QueueControl;
 class QueueList;
 class RefreshControl;
 class ServerView;
@@ -46,6 +50,12 @@ public:
     QueueActions* queueActions() const { return m_queueActions; }
     ConnectionStatus* connectionStatus() const { return m_status; }
     WorkerDock* workerDock() const { return m_workerDock; }
+    OverviewPage* overview() const { return m_overview; }
+    QueueControl* queueControl() const { return m_control; }
+    QAction* overviewAction() const { return m_overviewAction; }
+    // The overview in place of the task tables (the open queue stays open behind it).
+    void showOverview();
+    bool isOverviewShown() const;
     QString queue() const { return m_queue; }
 
     void connectTo(const ConnectionSettings& settings);
@@ -93,6 +103,9 @@ private:
     void checkLoaded();
     void chooseConnection();
     void showQueue(const QString& name);
+    // The overview's snapshot: pause markers in the queue list, the title and the actions.
+    void onOverview(const OverviewResult& result);
+    void connectOverview();
 
     AdminClient* m_client;
     TaskTabs* m_tabs;
@@ -103,6 +116,10 @@ private:
     QueueList* m_queues;
     TaskActions* m_actions;
     QueueActions* m_queueActions;
+    QueueControl* m_control;
+    OverviewPage* m_overview;
+    QStackedWidget* m_pages;
+    QAction* m_overviewAction = nullptr;
     ConnectionStatus* m_status;
     WorkerDock* m_workerDock;
     PlainKeyBar* m_plainBar;

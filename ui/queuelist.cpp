@@ -10,6 +10,7 @@
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QStandardItemModel>
+#include <QStyle>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -210,6 +211,47 @@ QStringList QueueList::plainKeys() const
     return out;
 }
 
+QList<PlainKeyRow> QueueList::plainRows() const
+{
+    QList<PlainKeyRow> out;
+    for (int r = 0; r < m_plainModel->rowCount(); ++r)
+        out.append({m_plainModel->item(r, 0)->text(), m_plainModel->item(r, 1)->text(),
+                    m_plainModel->item(r, 2)->data(Qt::DisplayRole).toLongLong()});
+    return out;
+}
+
+void QueueList::setPausedQueues(const QSet<QString>& names)
+{
+    if (names == m_paused)
+        return;
+    m_paused = names;
+    for (int r = 0; r < m_model->rowCount(); ++r)
+        markPaused(m_model->item(r, 0));
+}
+
+bool QueueList::isMarkedPaused(const QString& name) const
+{
+    const auto matches = m_model->findItems(name, Qt::MatchExactly, 0);
+    return !matches.isEmpty() && !matches.first()->icon().isNull();
+}
+
+void QueueList::markPaused(QStandardItem* nameItem)
+{
+    // An icon, not a changed name: the name is what opens the queue and what the filter matches.
+    const bool paused = m_paused.contains(nameItem->text());
+    nameItem->setIcon(paused ? style()->standardIcon(QStyle::SP_MediaPause) : QIcon());
+    const QString name = nameItem->text();
+    const QString node = m_model->item(nameItem->row(), kNodeColumn)
+                             ? m_model->item(nameItem->row(), kNodeColumn)->text()
+                             : QString();
+    QStringList tip;
+    if (paused)
+        tip.append(tr("%1 is paused: workers claim nothing from it").arg(name));
+    if (!node.isEmpty())
+        tip.append(tr("%1 is on %2").arg(name, node));
+    nameItem->setToolTip(tip.join(QLatin1Char('\n')));
+}
+
 void QueueList::onPlainDiscovered(const PlainDiscoveryResult& result)
 {
     if (result.tag != m_plainTag)
@@ -254,8 +296,6 @@ void QueueList::onListed(const QueueListResult& result)
         if (matches.isEmpty()) {
             auto* name = new QStandardItem(q.name);
             name->setEditable(false);
-            if (!q.node.isEmpty())
-                name->setToolTip(tr("%1 is on %2").arg(q.name, q.node));
             QList<QStandardItem*> row{name};
             for (qint64 v : values)
                 row.append(numberItem(v));
@@ -263,6 +303,7 @@ void QueueList::onListed(const QueueListResult& result)
             node->setEditable(false);
             row.append(node);
             m_model->appendRow(row);
+            markPaused(name);
         } else {
             const int r = matches.first()->row();
             for (int c = 0; c < 4; ++c)
@@ -270,8 +311,7 @@ void QueueList::onListed(const QueueListResult& result)
                                                                : QVariant(values[c]),
                                                  Qt::DisplayRole);
             m_model->item(r, kNodeColumn)->setText(q.node);
-            m_model->item(r, 0)->setToolTip(
-                q.node.isEmpty() ? QString() : tr("%1 is on %2").arg(q.name, q.node));
+            markPaused(m_model->item(r, 0));
         }
     }
     if (m_view->isColumnHidden(kNodeColumn) == anyNode) {

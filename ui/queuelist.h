@@ -3,11 +3,13 @@
 #include "admintypes.h"
 
 #include <QElapsedTimer>
+#include <QSet>
 #include <QWidget>
 
 class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
+class QStandardItem;
 class QStandardItemModel;
 class QTableView;
 
@@ -38,6 +40,11 @@ public:
     // The node shown for a queue (on a cluster), empty when none.
     QString nodeOf(const QString& name) const;
     QLineEdit* filter() const { return m_filter; }
+    // The plain keys of the last discovery, for the overview.
+    QList<PlainKeyRow> plainRows() const;
+    // Marks these queues paused (an icon and a tooltip), as the overview last read them.
+    void setPausedQueues(const QSet<QString>& names);
+    bool isMarkedPaused(const QString& name) const;
 
 signals:
     void queueOpened(const QString& name);
@@ -52,6 +59,7 @@ private:
     void onListed(const QueueListResult& result);
     void onPlainDiscovered(const PlainDiscoveryResult& result);
     void openTyped();
+    void markPaused(QStandardItem* nameItem);
 
     AdminClient* m_client;
     QLineEdit* m_filter;
@@ -67,6 +75,7 @@ private:
     bool m_discovering = false;
     quint64 m_plainTag = 0;
     QString m_current;
+    QSet<QString> m_paused;
     bool m_inFlight = false;
     quint64 m_tag = 0;
 };

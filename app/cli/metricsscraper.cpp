@@ -4,20 +4,16 @@
 #include "textoutput.h"
 
 #include <delayq/error.h>
-#include <delayq/keys.h>
 #include <delayq/queue.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
+#include <iterator>
 
 namespace cli {
 
 namespace {
-
-// Commands sent per queue, in this order; readChunk reads the replies by these offsets.
-constexpr size_t kCommandsPerQueue = 7;
 
 // The counters `delayq stats` shows (Queue::stats), each a Prometheus counter of its own: they
 // count different events, so a sum over one label would mean nothing.
@@ -37,12 +33,6 @@ const CounterInfo kCounters[] = {
     {"broken", "Ids whose task data was missing or garbled when due."},
 };
 
-long long scoreOf(const delayq::Reply& reply)
-{
-    // ZRANGE … WITHSCORES: [member, score]; scores are whole ms, written by Redis as a double.
-    return static_cast<long long>(std::strtod(reply.elements[1].str.c_str(), nullptr));
-}
-
 } // namespace
 
 MetricsScraper::MetricsScraper(delayq::Connection& connection, std::string prefix,
@@ -50,69 +40,26 @@ MetricsScraper::MetricsScraper(delayq::Connection& connection, std::string prefi
     : m_connection(connection), m_prefix(std::move(prefix)), m_queues(std::move(queues))
 {}
 
-std::vector<MetricsScraper::QueueReading> MetricsScraper::read(size_t& skipped)
+std::vector<delayq::QueueSnapshot> MetricsScraper::read(size_t& skipped)
 {
     const std::vector<std::string> names =
         m_queues.empty() ? delayq::Queue::listQueues(m_connection, m_prefix) : m_queues;
-    // The estimate from the clock offset, as `delayq queues` uses: no round trip of its own.
-    const long long nowMs = m_connection.serverNowMs();
-    std::vector<QueueReading> out;
+    delayq::QueueSnapshotReader reader(m_connection, m_prefix);
+    std::vector<delayq::QueueSnapshot> out;
     out.reserve(names.size());
     for (size_t first = 0; first < names.size(); first += kQueuesPerRoundTrip) {
         const size_t last = std::min(names.size(), first + kQueuesPerRoundTrip);
-        readChunk(
+        auto chunk = reader.read(
             {names.begin() + static_cast<long>(first), names.begin() + static_cast<long>(last)},
-            nowMs, out, skipped);
+            false);
+        skipped += reader.skipped();
+        std::move(chunk.begin(), chunk.end(), std::back_inserter(out));
     }
     return out;
 }
 
-void MetricsScraper::readChunk(const std::vector<std::string>& names, long long nowMs,
-                               std::vector<QueueReading>& out, size_t& skipped)
-{
-    const std::string now = std::to_string(nowMs);
-    std::vector<std::vector<std::string>> commands;
-    std::vector<std::string> valid;
-    for (const auto& name : names) {
-        try {
-            const delayq::Keys keys(m_prefix, name);
-            // Each is O(1) or O(log n) on the queue's size: nothing here reads a task.
-            commands.push_back({"ZCARD", keys.pending()});
-            commands.push_back({"ZCOUNT", keys.pending(), "-inf", now});
-            commands.push_back({"ZCARD", keys.active()});
-            commands.push_back({"ZCARD", keys.dead()});
-            commands.push_back({"ZRANGE", keys.pending(), "0", "0", "WITHSCORES"});
-            commands.push_back({"HGETALL", keys.stats()});
-            commands.push_back({"HGET", keys.config(), "paused"});
-            valid.push_back(name);
-        } catch (const delayq::Error&) {
-            ++skipped; // a name written into the registry by hand that is no queue name
-        }
-    }
-    // On a cluster the connection splits this per master and sends every batch before reading.
-    const auto replies = m_connection.pipeline(commands);
-    for (size_t i = 0; i < valid.size(); ++i) {
-        const auto* r = &replies[i * kCommandsPerQueue];
-        if (std::any_of(r, r + kCommandsPerQueue, [](const auto& x) { return x.isError(); })) {
-            ++skipped; // a key of another type under the queue's name: nothing to say about it
-            continue;
-        }
-        QueueReading q;
-        q.name = valid[i];
-        q.counts = {r[0].toInteger(), r[1].toInteger(), r[2].toInteger(), r[3].toInteger()};
-        if (r[4].elements.size() >= 2)
-            q.oldestOverdueMs = std::max(0LL, nowMs - scoreOf(r[4]));
-        for (const auto& c : kCounters)
-            q.counters[c.field] = 0;
-        for (size_t k = 0; k + 1 < r[5].elements.size(); k += 2)
-            q.counters[r[5].elements[k].str] =
-                std::strtoll(r[5].elements[k + 1].str.c_str(), nullptr, 10);
-        q.paused = r[6].toString() == "1";
-        out.push_back(std::move(q));
-    }
-}
-
-void MetricsScraper::renderQueues(PrometheusText& text, const std::vector<QueueReading>& queues)
+void MetricsScraper::renderQueues(PrometheusText& text,
+                                  const std::vector<delayq::QueueSnapshot>& queues)
 {
     text.family("delayq_tasks", "gauge",
                 "Tasks of a queue by state. 'due' is the part of 'pending' whose due time has "
@@ -143,7 +90,7 @@ std::string MetricsScraper::scrape()
     const std::lock_guard lock(m_mutex);
     const auto start = std::chrono::steady_clock::now();
     PrometheusText text;
-    std::vector<QueueReading> queues;
+    std::vector<delayq::QueueSnapshot> queues;
     size_t skipped = 0;
     std::string error;
     try {

@@ -1,7 +1,7 @@
 #pragma once
 
 #include <delayq/connection.h>
-#include <delayq/task.h>
+#include <delayq/queuesnapshot.h>
 
 #include <mutex>
 #include <string>
@@ -29,20 +29,10 @@ public:
     static constexpr size_t kQueuesPerRoundTrip = 250;
 
 private:
-    struct QueueReading
-    {
-        std::string name;
-        delayq::QueueCounts counts;
-        long long oldestOverdueMs = 0;
-        delayq::Counters counters;
-        bool paused = false;
-    };
-
     // Throws delayq::Error when Redis cannot be read at all.
-    std::vector<QueueReading> read(size_t& skipped);
-    void readChunk(const std::vector<std::string>& names, long long nowMs,
-                   std::vector<QueueReading>& out, size_t& skipped);
-    static void renderQueues(PrometheusText& text, const std::vector<QueueReading>& queues);
+    std::vector<delayq::QueueSnapshot> read(size_t& skipped);
+    static void renderQueues(PrometheusText& text,
+                             const std::vector<delayq::QueueSnapshot>& queues);
     void noteOutcome(const std::string& error);
 
     std::mutex m_mutex;

@@ -116,6 +116,9 @@ public:
 
     // Normalizes "5s,20s,30s" or "exp:1s:5m" to the stored ms form. Throws InvalidArgument.
     static std::string normalizeBackoff(const std::string& text);
+    // The value setConfig would store for key (the same checks, no Redis), so a form can say
+    // what is wrong next to the field before anything is sent. Throws InvalidArgument.
+    static std::string normalizeConfig(const std::string& key, const std::string& value);
 
 private:
     void requireWritable(const char* what) const;

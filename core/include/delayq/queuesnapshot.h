@@ -1,0 +1,65 @@
+#pragma once
+
+#include <delayq/connection.h>
+#include <delayq/task.h>
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace delayq {
+
+// What a dashboard shows of one queue: its counts, how late the earliest pending task is,
+// its counters, whether it is paused, and (when asked) what it acked and failed per minute
+// over the last hour.
+struct QueueSnapshot
+{
+    static constexpr int kMinutes = 60;
+
+    std::string name;
+    std::string node; // on a Redis Cluster: host:port of the master holding the queue's slot
+    QueueCounts counts;
+    long long oldestOverdueMs = 0; // 0 when nothing is overdue
+    Counters counters;             // cumulative, every counter present (0 when never written)
+    bool paused = false;
+    // Oldest minute first, the current (partial) minute last. Failed = died + retried: every
+    // attempt a worker did not finish, whether or not the task gets another one.
+    std::array<long long, kMinutes> ackedPerMinute{};
+    std::array<long long, kMinutes> failedPerMinute{};
+    bool hasHistory = false;
+
+    long long ackedLastMinute() const { return ackedPerMinute.back(); }
+    long long failedLastMinute() const { return failedPerMinute.back(); }
+    long long ackedLastHour() const;
+    long long failedLastHour() const;
+};
+
+// Reads many queues in one pipeline (split per master on a cluster, every batch sent before
+// any is read): per queue 7 O(1) or O(log n) commands, plus 60 HMGETs of the minute counters
+// with history, so the cost grows with the number of queues and never with their sizes.
+class QueueSnapshotReader
+{
+public:
+    // At most this many queues per call: 67 commands each with history is ~4,000 commands,
+    // a few hundred KiB of replies at most, still one write and one read per master.
+    static constexpr size_t kMaxQueuesPerCall = 10000;
+
+    QueueSnapshotReader(Connection& connection, std::string prefix);
+
+    // Names that are no queue name, or whose keys have another type, are left out and
+    // counted in skipped(). Throws delayq::Error when Redis cannot be read at all.
+    std::vector<QueueSnapshot> read(const std::vector<std::string>& names, bool withHistory);
+    // Every queue registered under the prefix (up to `limit`), in name order.
+    std::vector<QueueSnapshot> readAll(bool withHistory, int limit = 10000);
+    size_t skipped() const { return m_skipped; }
+
+private:
+    void parse(const std::string& name, const Reply* r, long long nowMs, bool withHistory,
+               QueueSnapshot& out) const;
+
+    Connection& m_connection;
+    std::string m_prefix;
+    size_t m_skipped = 0;
+};
+
+} // namespace delayq

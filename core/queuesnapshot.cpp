@@ -1,0 +1,135 @@
+#include <delayq/queuesnapshot.h>
+
+#include <delayq/error.h>
+#include <delayq/keys.h>
+#include <delayq/queue.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <numeric>
+#include <optional>
+
+namespace delayq {
+
+namespace {
+
+// Commands sent per queue before the minute counters, in the order parse() reads them.
+constexpr size_t kBaseCommands = 7;
+
+// The counters Queue::stats reports, present in every snapshot so readers need no default.
+const char* const kCounterNames[] = {"pushed", "claimed",   "acked",   "retried",
+                                     "died",   "cancelled", "expired", "broken"};
+
+long long number(const Reply& r)
+{
+    if (r.isNil() || r.str.empty())
+        return 0;
+    return std::strtoll(r.str.c_str(), nullptr, 10);
+}
+
+} // namespace
+
+long long QueueSnapshot::ackedLastHour() const
+{
+    return std::accumulate(ackedPerMinute.begin(), ackedPerMinute.end(), 0LL);
+}
+
+long long QueueSnapshot::failedLastHour() const
+{
+    return std::accumulate(failedPerMinute.begin(), failedPerMinute.end(), 0LL);
+}
+
+QueueSnapshotReader::QueueSnapshotReader(Connection& connection, std::string prefix)
+    : m_connection(connection), m_prefix(std::move(prefix))
+{}
+
+std::vector<QueueSnapshot> QueueSnapshotReader::readAll(bool withHistory, int limit)
+{
+    auto names = Queue::listQueues(m_connection, m_prefix, limit);
+    std::sort(names.begin(), names.end());
+    return read(names, withHistory);
+}
+
+std::vector<QueueSnapshot> QueueSnapshotReader::read(const std::vector<std::string>& names,
+                                                     bool withHistory)
+{
+    m_skipped = 0;
+    if (names.size() > kMaxQueuesPerCall)
+        throw Error(ErrorCode::InvalidArgument,
+                    "too many queues for one snapshot: " + std::to_string(names.size()) +
+                        " (at most " + std::to_string(kMaxQueuesPerCall) + ")");
+    // The estimate from the clock offset, as `delayq queues` uses: no round trip of its own.
+    const long long nowMs = m_connection.serverNowMs();
+    const long long currentMinute = nowMs / 60000;
+    const std::string now = std::to_string(nowMs);
+    const size_t perQueue = kBaseCommands + (withHistory ? QueueSnapshot::kMinutes : 0);
+    std::vector<std::vector<std::string>> commands;
+    std::vector<std::string> valid;
+    commands.reserve(names.size() * perQueue);
+    for (const auto& name : names) {
+        std::optional<Keys> keys;
+        try {
+            keys.emplace(m_prefix, name);
+        } catch (const Error&) {
+            ++m_skipped; // a name written into the registry by hand that is no queue name
+            continue;
+        }
+        // Each is O(1) or O(log n) on the queue's size: nothing here reads a task.
+        commands.push_back({"ZCARD", keys->pending()});
+        commands.push_back({"ZCOUNT", keys->pending(), "-inf", now});
+        commands.push_back({"ZCARD", keys->active()});
+        commands.push_back({"ZCARD", keys->dead()});
+        commands.push_back({"ZRANGE", keys->pending(), "0", "0", "WITHSCORES"});
+        commands.push_back({"HGETALL", keys->stats()});
+        commands.push_back({"HGET", keys->config(), "paused"});
+        if (withHistory)
+            for (long long m = currentMinute - QueueSnapshot::kMinutes + 1; m <= currentMinute; ++m)
+                commands.push_back({"HMGET", keys->minute(m), "acked", "died", "retried"});
+        valid.push_back(name);
+    }
+    // On a cluster the connection splits this per master and sends every batch before reading.
+    const auto replies = m_connection.pipeline(commands);
+    std::vector<QueueSnapshot> out;
+    out.reserve(valid.size());
+    for (size_t i = 0; i < valid.size(); ++i) {
+        const Reply* r = &replies[i * perQueue];
+        if (std::any_of(r, r + perQueue, [](const Reply& x) { return x.isError(); })) {
+            ++m_skipped; // a key of another type under the queue's name
+            continue;
+        }
+        QueueSnapshot q;
+        parse(valid[i], r, nowMs, withHistory, q);
+        out.push_back(std::move(q));
+    }
+    return out;
+}
+
+void QueueSnapshotReader::parse(const std::string& name, const Reply* r, long long nowMs,
+                                bool withHistory, QueueSnapshot& q) const
+{
+    q.name = name;
+    if (m_connection.isCluster())
+        q.node = m_connection.nodeForKey(Keys(m_prefix, name).pending());
+    q.counts = {r[0].toInteger(), r[1].toInteger(), r[2].toInteger(), r[3].toInteger()};
+    // ZRANGE … WITHSCORES: [member, score]; scores are whole ms, written by Redis as a double.
+    if (r[4].elements.size() >= 2)
+        q.oldestOverdueMs = std::max(0LL, nowMs - static_cast<long long>(std::strtod(
+                                                      r[4].elements[1].str.c_str(), nullptr)));
+    for (const char* c : kCounterNames)
+        q.counters[c] = 0;
+    for (size_t k = 0; k + 1 < r[5].elements.size(); k += 2)
+        q.counters[r[5].elements[k].str] = number(r[5].elements[k + 1]);
+    q.paused = r[6].toString() == "1";
+    if (!withHistory)
+        return;
+    q.hasHistory = true;
+    for (int m = 0; m < QueueSnapshot::kMinutes; ++m) {
+        const Reply& h = r[kBaseCommands + static_cast<size_t>(m)];
+        if (h.elements.size() < 3)
+            continue;
+        q.ackedPerMinute[static_cast<size_t>(m)] = number(h.elements[0]);
+        q.failedPerMinute[static_cast<size_t>(m)] = number(h.elements[1]) + number(h.elements[2]);
+    }
+}
+
+} // namespace delayq

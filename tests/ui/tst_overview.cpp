@@ -1,0 +1,331 @@
+#include "adminclient.h"
+#include "mainwindow.h"
+#include "overviewmodel.h"
+#include "overviewpage.h"
+#include "queuecontrol.h"
+#include "queuelist.h"
+#include "redisserver.h"
+#include "thresholds.h"
+#include "thresholdsdialog.h"
+#include "windowsuite.h"
+#include <delayq/connection.h>
+#include <delayq/queue.h>
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QDateTime>
+#include <QDialogButtonBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTest>
+
+using namespace delayq::ui;
+
+// The overview against a real redis-server: the figures of queues in known states, the
+// threshold colours, filter and sort, the context menu, and plain keys beside the queues.
+class TestOverview : public WindowSuite
+{
+    Q_OBJECT
+
+public:
+    TestOverview() : WindowSuite(QStringLiteral("tst_overview")) {}
+
+protected:
+    void initTest() override
+    {
+        WindowSuite::initTest();
+        QSettings().remove(QStringLiteral("overview"));
+    }
+
+private:
+    OverviewPage* page() const { return m_fixture.window()->overview(); }
+
+    std::unique_ptr<delayq::Connection> connection() const
+    {
+        return std::make_unique<delayq::Connection>(
+            delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+    }
+
+    // A snapshot asked for now and shown.
+    void snapshot()
+    {
+        QTRY_VERIFY(!page()->isRefreshing());
+        QSignalSpy refreshed(page(), &OverviewPage::refreshed);
+        page()->refresh();
+        QVERIFY(refreshed.wait(5000));
+    }
+
+    const OverviewRow* row(const QString& name) const { return page()->model()->rowNamed(name); }
+    int rowIndex(const QString& name) const
+    {
+        const auto& rows = page()->model()->rows();
+        for (int i = 0; i < rows.size(); ++i)
+            if (rows[i].name == name)
+                return i;
+        return -1;
+    }
+
+    // lagging: 3 tasks 2 minutes overdue and one ahead; paused: paused with one task;
+    // failing: one acked and one dead this minute; calm: two tasks tomorrow.
+    void fillKnownStates()
+    {
+        const auto conn = connection();
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        m_fixture.pushAt(QStringLiteral("lagging"),
+                         {now - 120000, now - 110000, now - 100000, now + 3600000});
+        m_fixture.pushAt(QStringLiteral("paused"), {now + 60000});
+        delayq::Queue(*conn, "paused").setConfig("paused", "1");
+        m_fixture.pushDead(QStringLiteral("failing"), {QStringLiteral("d1")});
+        delayq::Queue failing(*conn, "failing");
+        delayq::PushRequest acked;
+        acked.payload = "{}";
+        failing.push(acked);
+        for (const auto& t : failing.claim(1, 60000, "w").tasks)
+            failing.ack(t.id, t.token);
+        m_fixture.pushAt(QStringLiteral("calm"), {now + 86400000, now + 86500000});
+    }
+
+private slots:
+    void figuresOfKnownStates_data()
+    {
+        QTest::addColumn<QString>("queue");
+        QTest::addColumn<qint64>("pending");
+        QTest::addColumn<qint64>("dueNow");
+        QTest::addColumn<qint64>("dead");
+        QTest::addColumn<bool>("paused");
+        QTest::addColumn<qint64>("acked");
+        QTest::addColumn<qint64>("failed");
+        QTest::addColumn<qint64>("minOverdueMs");
+        QTest::addColumn<qint64>("maxOverdueMs");
+        QTest::addColumn<bool>("breached");
+        QTest::newRow("lagging") << "lagging" << 4LL << 3LL << 0LL << false << 0LL << 0LL
+                                 << 120000LL << 180000LL << true;
+        QTest::newRow("paused") << "paused" << 1LL << 0LL << 0LL << true << 0LL << 0LL << 0LL << 0LL
+                                << false;
+        QTest::newRow("failing") << "failing" << 0LL << 0LL << 1LL << false << 1LL << 1LL << 0LL
+                                 << 0LL << true;
+        QTest::newRow("calm") << "calm" << 2LL << 0LL << 0LL << false << 0LL << 0LL << 0LL << 0LL
+                              << false;
+    }
+    void figuresOfKnownStates()
+    {
+        QFETCH(QString, queue);
+        fillKnownStates();
+        m_fixture.connectWindow();
+        QVERIFY(m_fixture.window()->isOverviewShown()); // the first thing after connecting
+        snapshot();
+        QCOMPARE(page()->model()->rowCount(), 4);
+        const OverviewRow* r = row(queue);
+        QVERIFY(r);
+        QTEST(r->pending, "pending");
+        QTEST(r->dueNow, "dueNow");
+        QTEST(r->dead, "dead");
+        QCOMPARE(r->paused, [&] {
+            QFETCH(bool, paused);
+            return paused;
+        }());
+        QTEST(r->ackedHour, "acked");
+        QTEST(r->failedHour, "failed"); // died + retried
+        QCOMPARE(r->ackedSeries.size(), 60);
+        QCOMPARE(r->ackedSeries.last(), r->ackedMinute);
+        QCOMPARE(r->failedSeries.last(), r->failedMinute);
+        // This minute, or the one before if the clock turned since the tasks were acked.
+        QTEST(r->ackedMinute + r->ackedSeries[58], "acked");
+        QTEST(r->failedMinute + r->failedSeries[58], "failed");
+        QFETCH(qint64, minOverdueMs);
+        QFETCH(qint64, maxOverdueMs);
+        QVERIFY2(r->oldestOverdueMs >= minOverdueMs && r->oldestOverdueMs <= maxOverdueMs,
+                 qPrintable(QString::number(r->oldestOverdueMs)));
+        // The colour and the reason for it.
+        const int index = rowIndex(r->name);
+        const QModelIndex cell = page()->model()->index(index, OverviewModel::Pending);
+        QFETCH(bool, breached);
+        QCOMPARE(cell.data(OverviewModel::BreachedRole).toBool(), breached);
+        QCOMPARE(cell.data(Qt::BackgroundRole).isValid(), breached);
+        if (breached)
+            QVERIFY(cell.data(Qt::ToolTipRole)
+                        .toString()
+                        .contains(queue == QLatin1String("lagging")
+                                      ? QStringLiteral("oldest overdue")
+                                      : QStringLiteral("dead 1 is above 0")));
+        // The queue list marks the paused queue too.
+        QFETCH(bool, paused);
+        QTRY_COMPARE(m_fixture.window()->queueList()->isMarkedPaused(queue), paused);
+    }
+
+    void thresholdsPerQueue_data()
+    {
+        QTest::addColumn<QString>("overdue");
+        QTest::addColumn<QString>("dead");
+        QTest::addColumn<bool>("laggingBreached");
+        QTest::addColumn<bool>("failingBreached");
+        QTest::newRow("defaults") << QString() << QString() << true << true;
+        QTest::newRow("lagging allowed 5m") << QStringLiteral("5m") << QString() << false << true;
+        QTest::newRow("dead allowed 3") << QString() << QStringLiteral("3") << true << false;
+    }
+    void thresholdsPerQueue()
+    {
+        QFETCH(QString, overdue);
+        QFETCH(QString, dead);
+        fillKnownStates();
+        if (!overdue.isEmpty())
+            Thresholds::setQueueOverride(QStringLiteral("lagging"),
+                                         Thresholds::Limits{300000, 0, -1, -1});
+        if (!dead.isEmpty())
+            Thresholds::setQueueOverride(QStringLiteral("failing"),
+                                         Thresholds::Limits{60000, 3, -1, -1});
+        m_fixture.connectWindow();
+        snapshot();
+        auto breached = [this](const QString& name) {
+            return page()
+                ->model()
+                ->index(rowIndex(name), 0)
+                .data(OverviewModel::BreachedRole)
+                .toBool();
+        };
+        QTEST(breached(QStringLiteral("lagging")), "laggingBreached");
+        QTEST(breached(QStringLiteral("failing")), "failingBreached");
+        QVERIFY(!breached(QStringLiteral("calm")));
+        // Kept in settings: a new window colours the same way.
+        m_fixture.reopen();
+        m_fixture.connectWindow();
+        snapshot();
+        QTEST(breached(QStringLiteral("lagging")), "laggingBreached");
+        QVERIFY(page()->legend()->text().contains(QStringLiteral("oldest overdue > 1m")));
+    }
+
+    void thresholdsDialogRefusesAndKeeps_data()
+    {
+        QTest::addColumn<QString>("overdue");
+        QTest::addColumn<QString>("dead");
+        QTest::addColumn<bool>("accepted");
+        QTest::newRow("a duration and a count")
+            << QStringLiteral("90s") << QStringLiteral("2") << true;
+        QTest::newRow("both off") << QString() << QString() << true;
+        QTest::newRow("not a duration") << QStringLiteral("soon") << QStringLiteral("0") << false;
+        QTest::newRow("negative count") << QStringLiteral("1m") << QStringLiteral("-3") << false;
+        QTest::newRow("not a count") << QStringLiteral("1m") << QStringLiteral("many") << false;
+    }
+    void thresholdsDialogRefusesAndKeeps()
+    {
+        QFETCH(QString, overdue);
+        QFETCH(QString, dead);
+        QFETCH(bool, accepted);
+        ThresholdsDialog dialog(QStringLiteral("orders"));
+        dialog.ownBox()->setChecked(true);
+        dialog.overdueField()->setText(overdue);
+        dialog.deadField()->setText(dead);
+        QCOMPARE(dialog.limits().has_value(), accepted);
+        QCOMPARE(dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->isEnabled(),
+                 accepted);
+        dialog.accept();
+        const auto kept = Thresholds::queueOverride(QStringLiteral("orders"));
+        QCOMPARE(kept.has_value(), accepted); // a refused value writes nothing
+        if (accepted) {
+            QCOMPARE(kept->overdueMs, overdue.isEmpty() ? -1 : 90000);
+            QCOMPARE(kept->dead, dead.isEmpty() ? -1 : 2);
+            QCOMPARE(Thresholds::defaults(), Thresholds::Limits{}); // only this queue's
+            // Unticked: the queue follows the defaults again.
+            ThresholdsDialog again(QStringLiteral("orders"));
+            QVERIFY(again.ownBox()->isChecked());
+            again.ownBox()->setChecked(false);
+            again.accept();
+            QVERIFY(!Thresholds::queueOverride(QStringLiteral("orders")));
+        }
+    }
+
+    void filterAndSort()
+    {
+        fillKnownStates();
+        m_fixture.connectWindow();
+        snapshot();
+        page()->filter()->setText(QStringLiteral("LAG"));
+        QCOMPARE(page()->proxy()->rowCount(), 1);
+        QCOMPARE(page()->proxy()->index(0, 0).data().toString(), QStringLiteral("lagging"));
+        page()->filter()->clear();
+        page()->proxy()->sort(OverviewModel::Pending, Qt::DescendingOrder);
+        QCOMPARE(page()->proxy()->index(0, 0).data().toString(), QStringLiteral("lagging"));
+        page()->proxy()->sort(OverviewModel::OldestOverdue, Qt::DescendingOrder);
+        QCOMPARE(page()->proxy()->index(0, 0).data().toString(), QStringLiteral("lagging"));
+    }
+
+    void doubleClickOpensTheQueue()
+    {
+        fillKnownStates();
+        m_fixture.connectWindow();
+        snapshot();
+        QSignalSpy loaded(m_fixture.window(), &MainWindow::queueLoaded);
+        page()->filter()->setText(QStringLiteral("calm"));
+        emit page()->view()->doubleClicked(page()->proxy()->index(0, 0));
+        QVERIFY(loaded.wait(5000));
+        QCOMPARE(m_fixture.window()->queue(), QStringLiteral("calm"));
+        QVERIFY(!m_fixture.window()->isOverviewShown());
+        m_fixture.window()->overviewAction()->trigger();
+        QVERIFY(m_fixture.window()->isOverviewShown());
+    }
+
+    void contextMenuActions()
+    {
+        fillKnownStates();
+        m_fixture.connectWindow();
+        snapshot();
+        QObject owner;
+        QList<QAction*> actions = page()->contextActions(QStringLiteral("calm"), &owner);
+        QStringList texts;
+        for (auto* a : actions)
+            texts.append(a->text());
+        QCOMPARE(texts, QStringList({QStringLiteral("Open"), QStringLiteral("Pause"),
+                                     QStringLiteral("Settings…"), QStringLiteral("Thresholds…"),
+                                     QStringLiteral("Copy name")}));
+        actions[4]->trigger();
+        QCOMPARE(QApplication::clipboard()->text(), QStringLiteral("calm"));
+        QSignalSpy paused(m_fixture.window()->queueControl(), &QueueControl::pausedChanged);
+        actions[1]->trigger();
+        QVERIFY(paused.wait(5000));
+        const auto conn = connection();
+        QVERIFY(delayq::Queue(*conn, "calm").config().paused);
+        QTRY_VERIFY(row(QStringLiteral("calm")) && row(QStringLiteral("calm"))->paused);
+        // A paused queue's menu offers Resume.
+        actions = page()->contextActions(QStringLiteral("calm"), &owner);
+        QCOMPARE(actions[1]->text(), QStringLiteral("Resume"));
+        QSignalSpy loaded(m_fixture.window(), &MainWindow::queueLoaded);
+        actions[0]->trigger();
+        QVERIFY(loaded.wait(5000));
+        QCOMPARE(m_fixture.window()->queue(), QStringLiteral("calm"));
+        QTRY_VERIFY(m_fixture.window()->windowTitle().contains(QStringLiteral("(paused)")));
+    }
+
+    void plainKeysBesideQueues()
+    {
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        m_server.cli({QStringLiteral("ZADD"), QStringLiteral("legacy:delay"),
+                      QString::number(now - 90000), QStringLiteral("a"),
+                      QString::number(now + 90000), QStringLiteral("b")});
+        m_fixture.pushAt(QStringLiteral("calm"), {now + 86400000});
+        QSignalSpy plain(m_fixture.window()->queueList(), &QueueList::plainKeysListed);
+        m_fixture.connectWindow();
+        QVERIFY(plain.count() > 0 || plain.wait(5000));
+        snapshot();
+        const OverviewRow* r = row(QStringLiteral("legacy:delay"));
+        QVERIFY(r);
+        QVERIFY(r->plain);
+        QCOMPARE(r->pending, 2);
+        QCOMPARE(r->dueNow, 1);
+        QVERIFY(r->oldestOverdueMs >= 90000);
+        const int index = rowIndex(r->name);
+        QCOMPARE(page()->model()->index(index, OverviewModel::Dead).data().toString(),
+                 QStringLiteral("—"));
+        QObject owner;
+        QCOMPARE(page()->contextActions(r->name, &owner).size(), 3); // open, thresholds, copy
+    }
+};
+
+QTEST_MAIN(TestOverview)
+#include "tst_overview.moc"

@@ -1,0 +1,223 @@
+#include "adminclient.h"
+#include "fielderror.h"
+#include "mainwindow.h"
+#include "overviewmodel.h"
+#include "overviewpage.h"
+#include "queuecontrol.h"
+#include "queuelist.h"
+#include "queuesettingsdialog.h"
+#include "redisserver.h"
+#include "windowsuite.h"
+#include <delayq/connection.h>
+#include <delayq/queue.h>
+#include <delayq/worker.h>
+
+#include <QAction>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <atomic>
+
+using namespace delayq::ui;
+
+// The queue settings dialog, pause / resume from the app, and read-only sessions, against a
+// real redis-server.
+class TestQueueSettings : public WindowSuite
+{
+    Q_OBJECT
+
+public:
+    TestQueueSettings() : WindowSuite(QStringLiteral("tst_queuesettings")) {}
+
+private:
+    QueueControl* control() const { return m_fixture.window()->queueControl(); }
+
+    std::unique_ptr<delayq::Connection> connection() const
+    {
+        return std::make_unique<delayq::Connection>(
+            delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+    }
+
+    QueueSettingsDialog* openLoaded(const QString& queue)
+    {
+        QueueSettingsDialog* dialog = control()->openSettings(queue);
+        QSignalSpy loaded(dialog, &QueueSettingsDialog::loaded);
+        if (!loaded.wait(5000))
+            return nullptr;
+        return dialog;
+    }
+
+    long long evalCalls() const
+    {
+        const QByteArray info =
+            m_server.cli({QStringLiteral("INFO"), QStringLiteral("commandstats")});
+        const int at = info.indexOf("cmdstat_evalsha:calls=");
+        return at < 0 ? 0 : info.mid(at + 22).split(',').first().toLongLong();
+    }
+
+private slots:
+    void settingsRoundTrip()
+    {
+        m_fixture.pushTasks(QStringLiteral("orders"), {QStringLiteral("a")});
+        m_fixture.openQueue(QStringLiteral("orders"));
+        QueueSettingsDialog* dialog = openLoaded(QStringLiteral("orders"));
+        QVERIFY(dialog);
+        // The defaults, as an operator types them.
+        QCOMPARE(dialog->maxAttemptsField()->text(), QStringLiteral("5"));
+        QCOMPARE(dialog->backoffField()->text(), QStringLiteral("5s,20s,30s"));
+        QCOMPARE(dialog->leaseField()->text(), QStringLiteral("30s"));
+        dialog->maxAttemptsField()->setText(QStringLiteral("3"));
+        dialog->backoffField()->setText(QStringLiteral("exp:1s:5s"));
+        QCOMPARE(dialog->preview()->text(),
+                 QStringLiteral("#1: 1s, #2: 2s, #3: 4s, #4: 5s, #5: 5s, …"));
+        dialog->leaseField()->setText(QStringLiteral("45s"));
+        dialog->maxPayloadField()->setText(QStringLiteral("2048"));
+        QVERIFY(dialog->saveButton()->isEnabled());
+        QSignalSpy saved(dialog, &QueueSettingsDialog::saved);
+        dialog->saveButton()->click();
+        QVERIFY(saved.wait(5000));
+        const auto conn = connection();
+        const delayq::QueueConfig config = delayq::Queue(*conn, "orders").config();
+        QCOMPARE(config.maxAttempts, 3);
+        QCOMPARE(config.backoff, std::string("exp:1000:5000"));
+        QCOMPARE(config.leaseMs, 45000);
+        QCOMPARE(config.maxPayload, 2048);
+        // Read back the way it was written.
+        dialog = openLoaded(QStringLiteral("orders"));
+        QVERIFY(dialog);
+        QCOMPARE(dialog->backoffField()->text(), QStringLiteral("exp:1s:5s"));
+        dialog->reject();
+    }
+
+    void settingsRefusals_data()
+    {
+        QTest::addColumn<int>("field");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("backoff garbage")
+            << 1 << QStringLiteral("5s,,x") << QStringLiteral("invalid backoff");
+        QTest::newRow("exp without max")
+            << 1 << QStringLiteral("exp:1s") << QStringLiteral("exp needs");
+        QTest::newRow("exp max below base")
+            << 1 << QStringLiteral("exp:5m:1s") << QStringLiteral("maximum");
+        QTest::newRow("zero attempts")
+            << 0 << QStringLiteral("0") << QStringLiteral("from 1 to 1000000");
+        QTest::newRow("attempts text")
+            << 0 << QStringLiteral("many") << QStringLiteral("whole number");
+        QTest::newRow("lease too short")
+            << 2 << QStringLiteral("50ms") << QStringLiteral("lease_ms must be from");
+        QTest::newRow("payload too big")
+            << 3 << QStringLiteral("999999999999") << QStringLiteral("max_payload");
+    }
+    void settingsRefusals()
+    {
+        QFETCH(int, field);
+        QFETCH(QString, value);
+        QFETCH(QString, error);
+        m_fixture.pushTasks(QStringLiteral("orders"), {QStringLiteral("a")});
+        m_fixture.openQueue(QStringLiteral("orders"));
+        const QByteArray before =
+            m_server.cli({QStringLiteral("HGETALL"), QStringLiteral("dq:{orders}:config")});
+        QueueSettingsDialog* dialog = openLoaded(QStringLiteral("orders"));
+        QVERIFY(dialog);
+        QLineEdit* fields[] = {dialog->maxAttemptsField(), dialog->backoffField(),
+                               dialog->leaseField(), dialog->maxPayloadField()};
+        fields[field]->setText(value);
+        QVERIFY2(dialog->errorOf(field)->text().contains(error),
+                 qPrintable(dialog->errorOf(field)->text()));
+        QVERIFY(!dialog->errorOf(field)->isHidden());
+        QVERIFY(!dialog->saveButton()->isEnabled());
+        dialog->accept(); // Enter in a field: refused the same way
+        m_fixture.drainRequests();
+        QVERIFY(dialog->isVisible());
+        QCOMPARE(m_server.cli({QStringLiteral("HGETALL"), QStringLiteral("dq:{orders}:config")}),
+                 before);
+        dialog->reject();
+    }
+
+    void pauseAndResumeSeenByWorker()
+    {
+        m_fixture.pushTasks(QStringLiteral("jobs"), {QStringLiteral("t1")});
+        m_fixture.openQueue(QStringLiteral("jobs"));
+        QAction* pause = control()->pauseAction();
+        QVERIFY(pause->isEnabled());
+        QCOMPARE(pause->text(), QStringLiteral("Pause queue"));
+        QSignalSpy changed(control(), &QueueControl::pausedChanged);
+        pause->trigger();
+        QVERIFY(changed.wait(5000));
+        const auto conn = connection();
+        QVERIFY(delayq::Queue(*conn, "jobs").config().paused);
+        QTRY_VERIFY(m_fixture.window()->windowTitle().contains(QStringLiteral("(paused)")));
+        QTRY_VERIFY(m_fixture.window()->queueList()->isMarkedPaused(QStringLiteral("jobs")));
+        QCOMPARE(pause->text(), QStringLiteral("Resume queue"));
+
+        // A worker polls the paused queue and gets nothing.
+        delayq::WorkerOptions options;
+        options.connection = delayq::ConnectionOptions::fromUrl(m_server.unixUrl());
+        options.queue = "jobs";
+        options.pollInterval = std::chrono::milliseconds(50);
+        std::atomic<int> handled{0};
+        delayq::Worker worker(options, [&](const delayq::ClaimedTask&) {
+            ++handled;
+            return delayq::HandlerResult::ack();
+        });
+        const long long callsBefore = evalCalls();
+        QVERIFY(worker.start());
+        QTRY_VERIFY(evalCalls() >= callsBefore + 5); // it asked several times
+        QCOMPARE(handled.load(), 0);
+        QCOMPARE(worker.counters().claimed, 0);
+
+        pause->trigger(); // resume
+        QVERIFY(changed.wait(5000));
+        QVERIFY(!delayq::Queue(*conn, "jobs").config().paused);
+        QTRY_COMPARE(handled.load(), 1);
+        QTRY_VERIFY(!m_fixture.window()->windowTitle().contains(QStringLiteral("(paused)")));
+        QTRY_VERIFY(!m_fixture.window()->queueList()->isMarkedPaused(QStringLiteral("jobs")));
+        worker.stop();
+    }
+
+    void readOnlyDisablesEveryWrite()
+    {
+        m_fixture.pushTasks(QStringLiteral("orders"), {QStringLiteral("a")});
+        QSignalSpy connected(m_fixture.window()->client(), &AdminClient::connected);
+        ConnectionSettings settings;
+        settings.url = QString::fromStdString(m_server.unixUrl());
+        settings.prefix = QStringLiteral("dq");
+        settings.readOnly = true;
+        m_fixture.window()->connectTo(settings);
+        QVERIFY(connected.wait(5000));
+        QSignalSpy loaded(m_fixture.window(), &MainWindow::queueLoaded);
+        m_fixture.window()->openQueue(QStringLiteral("orders"));
+        QVERIFY(loaded.wait(5000));
+        QVERIFY(!control()->pauseAction()->isEnabled());
+        QVERIFY(control()->settingsAction()->isEnabled()); // to read them
+        QueueSettingsDialog* dialog = openLoaded(QStringLiteral("orders"));
+        QVERIFY(dialog);
+        QCOMPARE(dialog->maxAttemptsField()->text(), QStringLiteral("5")); // read, still
+        for (QLineEdit* field : {dialog->maxAttemptsField(), dialog->backoffField(),
+                                 dialog->leaseField(), dialog->maxPayloadField()})
+            QVERIFY(!field->isEnabled());
+        QVERIFY(!dialog->saveButton()->isEnabled());
+        dialog->reject();
+        // The overview's menu: pause disabled; a direct call writes nothing either.
+        OverviewPage* page = m_fixture.window()->overview();
+        QTRY_VERIFY(page->model()->rowNamed(QStringLiteral("orders")));
+        QObject owner;
+        const QList<QAction*> actions = page->contextActions(QStringLiteral("orders"), &owner);
+        QCOMPARE(actions[1]->text(), QStringLiteral("Pause"));
+        QVERIFY(!actions[1]->isEnabled());
+        control()->setPaused(QStringLiteral("orders"), true);
+        m_fixture.drainRequests();
+        QVERIFY(m_server
+                    .cli({QStringLiteral("HGET"), QStringLiteral("dq:{orders}:config"),
+                          QStringLiteral("paused")})
+                    .trimmed()
+                    .isEmpty());
+    }
+};
+
+QTEST_MAIN(TestQueueSettings)
+#include "tst_queuesettings.moc"
