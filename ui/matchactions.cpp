@@ -2,6 +2,7 @@
 
 #include "adminclient.h"
 #include "matchclient.h"
+#include "matchfilterdialog.h"
 #include "membertext.h"
 #include <delayq/timeparse.h>
 
@@ -34,6 +35,24 @@ QString MatchActions::describe(const MatchFilter& filter, bool utc)
     if (filter.fromMs >= 0)
         text = tr("%1, from %2 on").arg(text, when(filter.fromMs));
     return text;
+}
+
+QDialog* MatchActions::ask(const QString& queue, const MatchFilter& filter, qint64 clockOffsetMs)
+{
+    auto* dialog = new MatchFilterDialog(filter, m_window);
+    dialog->setClockOffset(clockOffsetMs);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog, queue] {
+        using A = MatchFilterDialog::Action;
+        const A a = dialog->action();
+        const TaskAction action = a == A::Cancel    ? TaskAction::Cancel
+                                  : a == A::Requeue ? TaskAction::Requeue
+                                  : a == A::Delete  ? TaskAction::DeleteDead
+                                                    : TaskAction::Reschedule;
+        run(queue, dialog->filter(), action, a == A::Reschedule ? dialog->dueAtMs() : -1, 0);
+    });
+    dialog->open();
+    return dialog;
 }
 
 void MatchActions::run(const QString& queue, const MatchFilter& filter, TaskAction action,

@@ -5,10 +5,11 @@
 
 #include <QObject>
 #include <QPointer>
+#include <QProgressDialog>
 
 #include <functional>
 
-class QProgressDialog;
+class QDialog;
 class QWidget;
 
 namespace delayq::ui {
@@ -30,6 +31,9 @@ public:
     MatchActions(MatchClient* client, QWidget* window);
 
     void setConfirmHandler(ConfirmHandler handler) { m_confirm = std::move(handler); }
+    // Opens the dialog that asks which tasks (starting from `filter`) and which action, and
+    // runs it once accepted. clockOffsetMs: the server's clock minus this machine's.
+    QDialog* ask(const QString& queue, const MatchFilter& filter, qint64 clockOffsetMs);
     // action Reschedule: to dueAtMs when >= 0, else delayMs from the server's now (0: run now).
     void run(const QString& queue, const MatchFilter& filter, TaskAction action,
              qint64 dueAtMs = -1, qint64 delayMs = 0);

@@ -3,8 +3,8 @@
 #include "actionsummary.h"
 #include "adminclient.h"
 #include "duetext.h"
+#include "findbar.h"
 #include "matchactions.h"
-#include "matchfilterdialog.h"
 #include "membertext.h"
 #include "plaintooltip.h"
 #include "pushdialog.h"
@@ -175,22 +175,8 @@ void TaskActions::actOn(const MatchFilter& filter)
         emit resultReported(tr("No bulk action applies to active tasks"), false);
         return;
     }
-    auto* dialog = new MatchFilterDialog(filter, m_window);
-    dialog->setClockOffset(m_clockOffsetMs);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QDialog::accepted, this, [this, dialog, queue = m_queue] {
-        using A = MatchFilterDialog::Action;
-        const A a = dialog->action();
-        const TaskAction action = a == A::Cancel    ? TaskAction::Cancel
-                                  : a == A::Requeue ? TaskAction::Requeue
-                                  : a == A::Delete  ? TaskAction::DeleteDead
-                                                    : TaskAction::Reschedule;
-        m_matchActions->run(queue, dialog->filter(), action,
-                            a == A::Reschedule ? dialog->dueAtMs() : -1, 0);
-    });
-    m_dialog = dialog;
-    dialog->open();
-    emit dialogOpened(dialog);
+    m_dialog = m_matchActions->ask(m_queue, filter, m_clockOffsetMs);
+    emit dialogOpened(m_dialog);
 }
 
 bool TaskActions::confirm(const Confirmation& confirmation)

@@ -1,8 +1,10 @@
 #include "adminclient.h"
+#include "fielderror.h"
 #include "findbar.h"
 #include "mainwindow.h"
 #include "matchactions.h"
 #include "matchclient.h"
+#include "matchfilterdialog.h"
 #include "taskactions.h"
 #include "taskclipboard.h"
 #include "taskmenu.h"
@@ -184,6 +186,36 @@ private slots:
         QCOMPARE(left.toInt(), count - expected);
     }
 
+    void dialogRefusesBadTimesThenActs()
+    {
+        seed(400, false);
+        m_fixture.openQueue(QStringLiteral("orders"));
+        TaskActions* actions = m_fixture.window()->actions();
+        QVERIFY(actions->actOnMatches()->isEnabled());
+        actions->actOnMatches()->trigger();
+        auto* dialog = qobject_cast<MatchFilterDialog*>(actions->activeDialog());
+        QVERIFY(dialog);
+        dialog->timeBox()->setCurrentIndex(2); // after
+        dialog->timeEdit()->setText(QStringLiteral("next tuesday"));
+        QSignalSpy finished(actions->matchActions(), &MatchActions::finished);
+        dialog->accept();
+        QVERIFY(dialog->isVisible());
+        QVERIFY(dialog->error()->hasError());
+        QCOMPARE(m_fixture.confirmations(), 0);
+        // Due from the 301st task on: the last 100, cancelled.
+        dialog->timeEdit()->setText(
+            QDateTime::fromMSecsSinceEpoch(m_seedBase + 299'500, Qt::UTC)
+                .toString(Qt::ISODateWithMs));
+        dialog->actionBox()->setCurrentIndex(0);
+        dialog->accept();
+        QVERIFY2(!dialog->error()->hasError(), qPrintable(dialog->error()->text()));
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(m_fixture.confirmations(), 1);
+        QVERIFY2(m_fixture.lastConfirmation().acceptText == QStringLiteral("Cancel 100 tasks"),
+                 qPrintable(m_fixture.lastConfirmation().acceptText));
+        QCOMPARE(zcount(QStringLiteral("-inf"), QStringLiteral("+inf")), 300);
+    }
+
     void contextMenuCopiesAndActs()
     {
         delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
@@ -226,8 +258,10 @@ private slots:
     {
         seed(50, false);
         QSignalSpy connected(m_fixture.window()->client(), &AdminClient::connected);
-        m_fixture.window()->connectTo(
-            {QString::fromStdString(m_server.unixUrl()), QStringLiteral("dq"), true, QString()});
+        ConnectionSettings settings;
+        settings.url = QString::fromStdString(m_server.unixUrl());
+        settings.readOnly = true;
+        m_fixture.window()->connectTo(settings);
         QVERIFY(connected.wait(5000));
         m_fixture.window()->openQueue(QStringLiteral("orders"));
         QTRY_COMPARE(m_fixture.pending()->model()->rowCount(), 50);
