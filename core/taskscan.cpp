@@ -68,7 +68,7 @@ std::string ScanCursor::toString() const
         return "";
     if (!started)
         return "0";
-    return std::to_string(score) + ":" + std::to_string(sameScore);
+    return std::to_string(score) + ":" + std::to_string(sameScore) + ":" + lastId;
 }
 
 ScanCursor ScanCursor::fromString(const std::string& text)
@@ -76,23 +76,24 @@ ScanCursor ScanCursor::fromString(const std::string& text)
     ScanCursor cursor;
     if (text == "0")
         return cursor;
-    const auto colon = text.find(':');
+    const auto first = text.find(':');
+    const auto second = first == std::string::npos ? first : text.find(':', first + 1);
     long long score = 0;
     long long same = 0;
-    const char* end = text.data() + text.size();
-    bool good = colon != std::string::npos;
+    bool good = second != std::string::npos && second + 1 < text.size();
     if (good) {
-        auto a = std::from_chars(text.data(), text.data() + colon, score);
-        auto b = std::from_chars(text.data() + colon + 1, end, same);
-        good = a.ec == std::errc() && a.ptr == text.data() + colon && b.ec == std::errc() &&
-               b.ptr == end && same >= 0;
+        auto a = std::from_chars(text.data(), text.data() + first, score);
+        auto b = std::from_chars(text.data() + first + 1, text.data() + second, same);
+        good = a.ec == std::errc() && a.ptr == text.data() + first && b.ec == std::errc() &&
+               b.ptr == text.data() + second && same >= 1;
     }
     if (!good)
         throw Error(ErrorCode::InvalidArgument,
-                    "a scan cursor is 0 or SCORE:COUNT as a previous step gave it");
+                    "a scan cursor is 0 or SCORE:COUNT:ID as a previous step gave it");
     cursor.started = true;
     cursor.score = score;
     cursor.sameScore = same;
+    cursor.lastId = text.substr(second + 1);
     return cursor;
 }
 
@@ -125,15 +126,34 @@ ScanStep TaskScan::step(const TaskFilter& filter, const ScanCursor& cursor, int 
     if (cursor.done)
         return result;
     const Keys& keys = m_queue.keys();
-    // From the cursor's score on, skipping the tasks of that very score already read: a
-    // score cursor stays right when tasks before it go away (claims take the earliest).
+    const std::string key = setKey(keys, filter.set);
+    Connection& c = m_queue.connection();
     const long long from =
         cursor.started ? std::max(cursor.score, filter.minScore) : filter.minScore;
-    const long long skip = cursor.started && from == cursor.score ? cursor.sameScore : 0;
-    Connection& c = m_queue.connection();
-    const Reply range =
-        c.command({"ZRANGE", setKey(keys, filter.set), bound(from), bound(filter.maxScore),
-                   "BYSCORE", "LIMIT", std::to_string(skip), std::to_string(count), "WITHSCORES"});
+    auto rangeFrom = [&](long long skip) {
+        return std::vector<std::string>{
+            "ZRANGE",    key,     bound(from),          bound(filter.maxScore),
+            "BYSCORE",   "LIMIT", std::to_string(skip), std::to_string(count),
+            "WITHSCORES"};
+    };
+    // Past the tasks of the cursor's score up to its last id: where that id ranks now, less
+    // the tasks scored before it. Sent with the range read that assumes nothing moved, so
+    // the usual step is one round trip; a second read follows only when something did.
+    long long skip = 0;
+    Reply range;
+    if (cursor.started && from == cursor.score) {
+        auto replies = c.pipeline({{"ZSCORE", key, cursor.lastId},
+                                   {"ZRANK", key, cursor.lastId},
+                                   {"ZCOUNT", key, "-inf", "(" + bound(from)},
+                                   rangeFrom(cursor.sameScore)});
+        throwOnError(replies);
+        // Gone, or moved to another time: from the first task of the score again.
+        const bool there = !replies[0].isNil() && scoreOf(replies[0].str) == cursor.score;
+        skip = there ? std::max(0LL, replies[1].toInteger() - replies[2].toInteger() + 1) : 0;
+        range = skip == cursor.sameScore ? std::move(replies[3]) : c.command(rangeFrom(skip));
+    } else {
+        range = c.command(rangeFrom(0));
+    }
     if (!range.isArray() || range.elements.size() % 2 != 0)
         throw Error(ErrorCode::Protocol, "unexpected reply shape from ZRANGE BYSCORE");
     std::vector<std::vector<std::string>> reads;
@@ -166,6 +186,8 @@ ScanStep TaskScan::step(const TaskFilter& filter, const ScanCursor& cursor, int 
     result.cursor.started = true;
     result.cursor.score = last;
     result.cursor.sameScore = lastCount;
+    if (result.read > 0)
+        result.cursor.lastId = range.elements[range.elements.size() - 2].str;
     result.cursor.done = result.read < count || last == LLONG_MAX;
     return result;
 }

@@ -9,6 +9,8 @@
 #include <delayq/queue.h>
 #include <delayq/taskscan.h>
 
+#include <QSet>
+
 #include <algorithm>
 #include <memory>
 #include <optional>
@@ -181,6 +183,7 @@ SteppedJob SteppedRequests::taskScan(IoWorker* io, quint64 tag, const QString& q
     {
         MatchScanResult result;
         QStringList ids;
+        QSet<QString> seen; // a task moved during the scan may be read twice: listed once
         delayq::TaskFilter filter;
         delayq::ScanCursor cursor;
         bool started = false;
@@ -212,8 +215,12 @@ SteppedJob SteppedRequests::taskScan(IoWorker* io, quint64 tag, const QString& q
                 result.capped = true;
                 break;
             }
+            const QString id = TaskRows::text(t.id);
+            if (state->seen.contains(id))
+                continue;
+            state->seen.insert(id);
             if (keepIds)
-                state->ids.append(TaskRows::text(t.id));
+                state->ids.append(id);
             else
                 result.matches.append(TaskRows::fromTask(t, TaskRows::kPagePayloadBytes));
             ++result.found;

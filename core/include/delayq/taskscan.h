@@ -29,17 +29,21 @@ struct TaskFilter
     long long maxScore = LLONG_MAX;
 };
 
-// Where a scan stands: the score of the last task read and how many tasks with exactly that
-// score were read, so tasks claimed or deleted meanwhile never make it skip others (as a rank
-// would). Start from the default; `done` once the set's end (or maxScore) was reached.
+// Where a scan stands: the score and id of the last task read, and how many tasks with
+// exactly that score were read (Redis orders equal scores by id). The next step starts right
+// after that id, found by its rank, so tasks claimed or deleted meanwhile never make it skip
+// others (as a bare rank would); when that very task is gone, it starts again at the first
+// task of its score, so a few may be read twice, never skipped. Start from the default;
+// `done` once the set's end (or maxScore) was reached.
 struct ScanCursor
 {
     long long score = LLONG_MIN;
     long long sameScore = 0;
+    std::string lastId;
     bool started = false;
     bool done = false;
 
-    // "score:sameScore", "0" to start; "" once done. For a CLI or a resumed scan.
+    // "score:sameScore:lastId", "0" to start; "" once done. For a resumed scan.
     std::string toString() const;
     static ScanCursor fromString(const std::string& text); // throws InvalidArgument
 };
