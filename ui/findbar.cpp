@@ -130,7 +130,6 @@ bool FindBar::searchesErrors() const
 
 void FindBar::setWritable(bool writable)
 {
-    m_writable = writable;
     m_act->setEnabled(writable);
     m_act->setToolTip(writable ? tr("Cancel, reschedule, requeue or delete every task the "
                                     "search matches, not only those listed")
@@ -208,8 +207,6 @@ void FindBar::addSearchStep(const PlainScanResult& step)
                      QString::fromStdString(delayq::formatTime(row.due, false)),
                      MemberText::displayText(row.id.left(300))),
                  row.id);
-    if (step.finished && step.complete)
-        m_progress->setValue(1000);
     showStep(step.scanned, step.total, step.finished, step.error, step.cancelled, step.capped);
 }
 
@@ -224,8 +221,6 @@ void FindBar::addTaskStep(const MatchScanResult& step)
                           MemberText::displayText(row.id), found.simplified().left(200)),
                  row.id);
     }
-    if (step.finished && step.complete)
-        m_progress->setValue(1000);
     showStep(step.read, step.total, step.finished, step.error, step.cancelled, step.capped);
 }
 

@@ -82,7 +82,6 @@ private:
     QListWidget* m_matches;
     FieldError* m_error;
     bool m_plain = false;
-    bool m_writable = true;
     int m_matchCount = 0;
 };
 

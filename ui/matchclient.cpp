@@ -14,11 +14,11 @@ MatchClient::MatchClient(AdminClient* client, QObject* parent) : QObject(parent)
 void MatchClient::search(quint64 tag, const QString& queue, const MatchFilter& filter,
                          int maxMatches, int count)
 {
-    m_activeSearch.store(tag);
+    m_flags->activeSearch.store(tag);
     m_client->runStepped(SteppedRequests::taskScan(
         m_client->ioWorker(), tag, queue, filter, maxMatches, count, false,
-        [this, tag] { return m_activeSearch.load() != tag; },
-        [this](const MatchScanResult& step) { deliver(&MatchClient::searched, step); }));
+        [flags = m_flags, tag] { return flags->activeSearch.load() != tag; },
+        reporter(&MatchClient::searched)));
 }
 
 void MatchClient::count(quint64 tag, const QString& queue, const MatchFilter& filter, int maxIds,
@@ -26,8 +26,8 @@ void MatchClient::count(quint64 tag, const QString& queue, const MatchFilter& fi
 {
     m_client->runStepped(SteppedRequests::taskScan(
         m_client->ioWorker(), tag, queue, filter, maxIds, count, true,
-        [this, tag] { return m_cancelledBulk.load() == tag; },
-        [this](const MatchScanResult& step) { deliver(&MatchClient::counted, step); }));
+        [flags = m_flags, tag] { return flags->cancelledBulk.load() == tag; },
+        reporter(&MatchClient::counted)));
 }
 
 void MatchClient::apply(quint64 tag, const QString& queue, TaskAction action,
@@ -35,13 +35,13 @@ void MatchClient::apply(quint64 tag, const QString& queue, TaskAction action,
 {
     m_client->runStepped(SteppedRequests::idBulk(
         m_client->ioWorker(), tag, queue, action, ids, dueAtMs, delayMs, batch,
-        [this, tag] { return m_cancelledBulk.load() == tag; },
-        [this](const MatchApplyResult& step) { deliver(&MatchClient::applied, step); }));
+        [flags = m_flags, tag] { return flags->cancelledBulk.load() == tag; },
+        reporter(&MatchClient::applied)));
 }
 
 void MatchClient::cancelBulk(quint64 tag)
 {
-    m_cancelledBulk.store(tag);
+    m_flags->cancelledBulk.store(tag);
 }
 
 } // namespace delayq::ui

@@ -3,8 +3,12 @@
 #include "matchtypes.h"
 
 #include <QObject>
+#include <QPointer>
+
+#include <functional>
 
 #include <atomic>
+#include <memory>
 
 namespace delayq::ui {
 
@@ -24,7 +28,7 @@ public:
     // A newer search stops the one before.
     void search(quint64 tag, const QString& queue, const MatchFilter& filter, int maxMatches = 1000,
                 int count = 250);
-    void cancelSearch() { m_activeSearch.store(0); }
+    void cancelSearch() { m_flags->activeSearch.store(0); }
     // At most maxIds ids; `scanned` reports progress, then every id with the last report.
     void count(quint64 tag, const QString& queue, const MatchFilter& filter, int maxIds,
                int count = 500);
@@ -40,15 +44,33 @@ signals:
     void applied(const delayq::ui::MatchApplyResult& step);
 
 private:
-    template <typename Value> void deliver(void (MatchClient::*signal)(const Value&), Value value)
+    // Shared with the jobs on the I/O thread, which may outlive this object (a window closed
+    // mid-search): they never touch `this`.
+    struct Flags
     {
-        QMetaObject::invokeMethod(
-            this, [this, signal, value] { (this->*signal)(value); }, Qt::QueuedConnection);
+        std::atomic<quint64> activeSearch{0};
+        std::atomic<quint64> cancelledBulk{0};
+    };
+
+    // A reporter for the I/O thread: each value is queued to the admin client's thread (the
+    // client outlives every job, its destructor ends the thread) and emitted there, if this
+    // object still exists.
+    template <typename Value>
+    std::function<void(const Value&)> reporter(void (MatchClient::*signal)(const Value&))
+    {
+        return [client = m_client, self = QPointer<MatchClient>(this), signal](const Value& v) {
+            QMetaObject::invokeMethod(
+                client,
+                [self, signal, v] {
+                    if (self)
+                        (self.data()->*signal)(v);
+                },
+                Qt::QueuedConnection);
+        };
     }
 
     AdminClient* m_client;
-    std::atomic<quint64> m_activeSearch{0};
-    std::atomic<quint64> m_cancelledBulk{0};
+    std::shared_ptr<Flags> m_flags = std::make_shared<Flags>();
 };
 
 } // namespace delayq::ui
