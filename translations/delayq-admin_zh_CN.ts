@@ -194,6 +194,14 @@ Qt %1</translation>
         <comment>number, adjective</comment>
         <translation>%1 个%2任务</translation>
     </message>
+    <message>
+        <source>count matching tasks</source>
+        <translation>统计匹配的任务</translation>
+    </message>
+    <message>
+        <source>search tasks</source>
+        <translation>搜索任务</translation>
+    </message>
 </context>
 <context>
     <name>Thresholds</name>
@@ -538,6 +546,38 @@ Qt %1</translation>
         <source>%1 found</source>
         <translation>找到 %1 个</translation>
     </message>
+    <message>
+        <source>Search the text of every task of this tab, in steps</source>
+        <translation>分步搜索此标签页中每个任务的文本</translation>
+    </message>
+    <message>
+        <source>in payloads</source>
+        <translation>在负载中</translation>
+    </message>
+    <message>
+        <source>in last errors</source>
+        <translation>在最近错误中</translation>
+    </message>
+    <message>
+        <source>Act on all matches…</source>
+        <translation>对全部匹配项操作…</translation>
+    </message>
+    <message>
+        <source>Cancel, reschedule, requeue or delete every task the search matches, not only those listed</source>
+        <translation>取消、改期、重新入队或删除搜索匹配的每个任务，而不仅是列出的任务</translation>
+    </message>
+    <message>
+        <source>Read-only session: no bulk actions</source>
+        <translation>只读会话：不能批量操作</translation>
+    </message>
+    <message>
+        <source>type some text the tasks contain</source>
+        <translation>请输入任务中包含的文本</translation>
+    </message>
+    <message>
+        <source>no task of this tab contains this text</source>
+        <translation>此标签页中没有任务包含此文本</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::HistoryChart</name>
@@ -853,6 +893,264 @@ Qt %1</translation>
     <message>
         <source>Coloured rows are above their thresholds (for all queues: %1; queues may have their own). Failed = died + retried. Hover a row for the reason.</source>
         <translation>着色的行超过了阈值（所有队列：%1；队列也可有自己的阈值）。失败 = 死信 + 重试。将鼠标悬停在行上可查看原因。</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::MatchActions</name>
+    <message>
+        <source>dead tasks</source>
+        <translation>死信任务</translation>
+    </message>
+    <message>
+        <source>active tasks</source>
+        <translation>执行中的任务</translation>
+    </message>
+    <message>
+        <source>pending tasks</source>
+        <translation>待处理任务</translation>
+    </message>
+    <message>
+        <source>%1 whose last error contains &quot;%2&quot;</source>
+        <translation>最近错误包含“%2”的%1</translation>
+    </message>
+    <message>
+        <source>%1 whose payload contains &quot;%2&quot;</source>
+        <translation>负载包含“%2”的%1</translation>
+    </message>
+    <message>
+        <source>%1, before %2</source>
+        <translation>%1，%2 之前</translation>
+    </message>
+    <message>
+        <source>%1, from %2 on</source>
+        <translation>%1，自 %2 起</translation>
+    </message>
+    <message>
+        <source>A bulk action is already running: wait for it or cancel it</source>
+        <translation>已有批量操作在运行：请等待其完成或取消它</translation>
+    </message>
+    <message>
+        <source>Counting the matching tasks…</source>
+        <translation>正在统计匹配的任务…</translation>
+    </message>
+    <message>
+        <source>Tasks that match</source>
+        <translation>匹配的任务</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Counting the matching tasks: %1 found, %2 of %3 read</source>
+        <translation>正在统计匹配的任务：找到 %1 个，已读取 %2 / %3</translation>
+    </message>
+    <message>
+        <source>Counting stopped: nothing was changed</source>
+        <translation>统计已停止：未做任何更改</translation>
+    </message>
+    <message>
+        <source>Could not count the matching tasks: %1</source>
+        <translation>无法统计匹配的任务：%1</translation>
+    </message>
+    <message>
+        <source>No task matches: nothing to do</source>
+        <translation>没有匹配的任务：无需操作</translation>
+    </message>
+    <message>
+        <source>Cancel matching tasks</source>
+        <translation>取消匹配的任务</translation>
+    </message>
+    <message>
+        <source>Cancel %1</source>
+        <translation>取消 %1</translation>
+    </message>
+    <message>
+        <source>Run matching tasks now</source>
+        <translation>立即运行匹配的任务</translation>
+    </message>
+    <message>
+        <source>Reschedule matching tasks</source>
+        <translation>改期匹配的任务</translation>
+    </message>
+    <message>
+        <source>Run %1 now</source>
+        <translation>立即运行 %1</translation>
+    </message>
+    <message>
+        <source>Reschedule %1</source>
+        <translation>改期 %1</translation>
+    </message>
+    <message>
+        <source>Requeue matching tasks</source>
+        <translation>重新入队匹配的任务</translation>
+    </message>
+    <message>
+        <source>Requeue %1</source>
+        <translation>重新入队 %1</translation>
+    </message>
+    <message>
+        <source>Delete matching tasks</source>
+        <translation>删除匹配的任务</translation>
+    </message>
+    <message>
+        <source>Delete %1</source>
+        <translation>删除 %1</translation>
+    </message>
+    <message>
+        <source>%1 of queue %2 match: %3.
+
+The action applies to these %4 tasks only; tasks that arrive meanwhile are left alone.</source>
+        <translation>队列 %2 中有 %1 匹配：%3。
+
+操作只作用于这 %4 个任务；期间新到的任务不受影响。</translation>
+    </message>
+    <message>
+        <source>New due time: %1</source>
+        <translation>新的到期时间：%1</translation>
+    </message>
+    <message>
+        <source>The count stopped at %1: more tasks may match. Run it again for the others.</source>
+        <translation>统计在 %1 处停止：可能还有更多任务匹配。请再次运行以处理其余任务。</translation>
+    </message>
+    <message>
+        <source>Do nothing</source>
+        <translation>不操作</translation>
+    </message>
+    <message>
+        <source>Nothing was changed</source>
+        <translation>未做任何更改</translation>
+    </message>
+    <message>
+        <source>Working…</source>
+        <translation>正在处理…</translation>
+    </message>
+    <message>
+        <source>%1 of %2 tasks done</source>
+        <translation>已完成 %1 / %2 个任务</translation>
+    </message>
+    <message>
+        <source>%1 of %2 tasks done; already gone: %3; running: %4; in another set: %5</source>
+        <translation>已完成 %1 / %2 个任务；已不存在：%3；正在运行：%4；已在其他集合：%5</translation>
+    </message>
+    <message>
+        <source>Cancelled: %1</source>
+        <translation>已取消：%1</translation>
+    </message>
+    <message>
+        <source>Stopped by an error (%1): %2</source>
+        <translation>因错误而停止（%1）：%2</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::MatchFilterDialog</name>
+    <message>
+        <source>Act on matching tasks</source>
+        <translation>对匹配的任务操作</translation>
+    </message>
+    <message>
+        <source>Dead tasks</source>
+        <translation>死信任务</translation>
+    </message>
+    <message>
+        <source>Active tasks</source>
+        <translation>执行中的任务</translation>
+    </message>
+    <message>
+        <source>Pending tasks</source>
+        <translation>待处理任务</translation>
+    </message>
+    <message>
+        <source>Any text (empty: every task of the set)</source>
+        <translation>任意文本（留空：该集合的所有任务）</translation>
+    </message>
+    <message>
+        <source>in the payload</source>
+        <translation>在负载中</translation>
+    </message>
+    <message>
+        <source>in the last error</source>
+        <translation>在最近错误中</translation>
+    </message>
+    <message>
+        <source>at any time</source>
+        <translation>任何时间</translation>
+    </message>
+    <message>
+        <source>before</source>
+        <translation>早于</translation>
+    </message>
+    <message>
+        <source>after</source>
+        <translation>晚于</translation>
+    </message>
+    <message>
+        <source>2026-12-01 09:30, now, +10m, -1h</source>
+        <translation>2026-12-01 09:30、now、+10m、-1h</translation>
+    </message>
+    <message>
+        <source>Requeue</source>
+        <translation>重新入队</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Reschedule</source>
+        <translation>改期</translation>
+    </message>
+    <message>
+        <source>Run now</source>
+        <translation>立即运行</translation>
+    </message>
+    <message>
+        <source>New due time: 2026-12-01 09:30, +10m</source>
+        <translation>新的到期时间：2026-12-01 09:30、+10m</translation>
+    </message>
+    <message>
+        <source>Count matches…</source>
+        <translation>统计匹配项…</translation>
+    </message>
+    <message>
+        <source>Tasks:</source>
+        <translation>任务：</translation>
+    </message>
+    <message>
+        <source>Containing:</source>
+        <translation>包含：</translation>
+    </message>
+    <message>
+        <source>Died:</source>
+        <translation>死亡时间：</translation>
+    </message>
+    <message>
+        <source>Due:</source>
+        <translation>到期时间：</translation>
+    </message>
+    <message>
+        <source>Action:</source>
+        <translation>操作：</translation>
+    </message>
+    <message>
+        <source>Reschedule to:</source>
+        <translation>改期到：</translation>
+    </message>
+    <message>
+        <source>no bulk action applies to active tasks</source>
+        <translation>执行中的任务不能批量操作</translation>
+    </message>
+    <message>
+        <source>the time: %1</source>
+        <translation>时间：%1</translation>
+    </message>
+    <message>
+        <source>the new due time: %1</source>
+        <translation>新的到期时间：%1</translation>
     </message>
 </context>
 <context>
@@ -1670,6 +1968,69 @@ Their attempts start again from 0: each gets the full number of tries again.</so
         <source>Result</source>
         <translation>结果</translation>
     </message>
+    <message>
+        <source>Run &amp;now</source>
+        <translation>立即运行(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Make the selected pending tasks due now</source>
+        <translation>让选中的待处理任务立即到期</translation>
+    </message>
+    <message>
+        <source>Act on &amp;matching tasks…</source>
+        <translation>对匹配的任务操作(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Cancel, reschedule, requeue or delete every task a filter matches</source>
+        <translation>取消、改期、重新入队或删除筛选条件匹配的每个任务</translation>
+    </message>
+    <message>
+        <source>Copied %1</source>
+        <translation>已复制%1</translation>
+    </message>
+    <message>
+        <source>No bulk action applies to active tasks</source>
+        <translation>执行中的任务不能批量操作</translation>
+    </message>
+    <message>
+        <source>run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Run tasks now</source>
+        <translation>立即运行任务</translation>
+    </message>
+    <message>
+        <source>Make %1 of queue %2 due now? A worker takes them at once.</source>
+        <translation>让队列 %2 中的 %1 立即到期？工作进程会马上取走它们。</translation>
+    </message>
+    <message>
+        <source>Run %1 now</source>
+        <translation>立即运行 %1</translation>
+    </message>
+    <message>
+        <source>Keep their time</source>
+        <translation>保留原时间</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::TaskClipboard</name>
+    <message>
+        <source>the id</source>
+        <translation> ID</translation>
+    </message>
+    <message>
+        <source>%1 ids</source>
+        <translation> %1 个 ID</translation>
+    </message>
+    <message>
+        <source>the task as JSON</source>
+        <translation>任务的 JSON</translation>
+    </message>
+    <message>
+        <source>the payload</source>
+        <translation>负载</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::TaskDetails</name>
@@ -1791,6 +2152,25 @@ Their attempts start again from 0: each gets the full number of tries again.</so
     </message>
 </context>
 <context>
+    <name>delayq::ui::TaskMenu</name>
+    <message>
+        <source>Copy ids</source>
+        <translation>复制 ID</translation>
+    </message>
+    <message>
+        <source>Copy id</source>
+        <translation>复制 ID</translation>
+    </message>
+    <message>
+        <source>Copy payload</source>
+        <translation>复制负载</translation>
+    </message>
+    <message>
+        <source>Copy as JSON</source>
+        <translation>复制为 JSON</translation>
+    </message>
+</context>
+<context>
     <name>delayq::ui::TaskModel</name>
     <message>
         <source>(broken: %1)</source>
@@ -1873,10 +2253,6 @@ Their attempts start again from 0: each gets the full number of tries again.</so
     <message>
         <source>open a queue first</source>
         <translation>请先打开一个队列</translation>
-    </message>
-    <message>
-        <source>open a plain sorted set first</source>
-        <translation>请先打开一个普通有序集合</translation>
     </message>
     <message>
         <source>that message is no longer in %1</source>

@@ -91,6 +91,9 @@ public:
     void purge(quint64 tag, const QString& queue, qint64 limit, int batch = 500);
     // Stops the bulk change `tag` before its next step (what is done stays done).
     void cancelBulk(quint64 tag) { m_cancelledBulk.store(tag); }
+    // For request classes beside this one (MatchClient): a stepped job on the I/O thread.
+    void runStepped(SteppedJob job) { run(std::move(job)); }
+    IoWorker* ioWorker() const { return m_io; }
 
     // Every queue with its counts, lag, pause and (withHistory) last hour per minute, and the
     // plain keys given, in one pipeline (per master on a cluster); answered by overviewLoaded.

@@ -6,6 +6,7 @@
 #include <delayq/keys.h>
 #include <delayq/timeparse.h>
 
+#include <QComboBox>
 #include <QDateTime>
 #include <QGridLayout>
 #include <QLabel>
@@ -30,6 +31,15 @@ FindBar::FindBar(QWidget* parent) : QWidget(parent)
     m_input = new QLineEdit(this);
     m_input->setClearButtonEnabled(true);
     m_find = new QPushButton(this);
+    m_findText = new QPushButton(tr("Find text"), this);
+    m_findText->setToolTip(tr("Search the text of every task of this tab, in steps"));
+    m_field = new QComboBox(this);
+    m_field->addItem(tr("in payloads"));
+    m_field->addItem(tr("in last errors"));
+    m_act = new QPushButton(tr("Act on all matches…"), this);
+    m_act->setToolTip(
+        tr("Cancel, reschedule, requeue or delete every task the search matches, not only "
+           "those listed"));
     auto* jump = new QPushButton(tr("Jump to time"), this);
     auto* close = new QToolButton(this);
     close->setText(QStringLiteral("✕"));
@@ -49,17 +59,22 @@ FindBar::FindBar(QWidget* parent) : QWidget(parent)
     m_matches->setUniformItemSizes(true);
     layout->addWidget(m_input, 0, 0);
     layout->addWidget(m_find, 0, 1);
-    layout->addWidget(jump, 0, 2);
-    layout->addWidget(close, 0, 3);
-    layout->addWidget(m_error, 1, 0, 1, 4);
+    layout->addWidget(m_findText, 0, 2);
+    layout->addWidget(m_field, 0, 3);
+    layout->addWidget(jump, 0, 4);
+    layout->addWidget(close, 0, 5);
+    layout->addWidget(m_error, 1, 0, 1, 6);
     layout->addWidget(m_status, 2, 0);
-    layout->addWidget(m_progress, 2, 1, 1, 2);
-    layout->addWidget(m_stop, 2, 3);
-    layout->addWidget(m_matches, 3, 0, 1, 4);
+    layout->addWidget(m_progress, 2, 1, 1, 3);
+    layout->addWidget(m_stop, 2, 4);
+    layout->addWidget(m_act, 2, 5);
+    layout->addWidget(m_matches, 3, 0, 1, 6);
     layout->setColumnStretch(0, 1);
     setPlain(false);
 
     connect(m_find, &QPushButton::clicked, this, [this] { m_plain ? findText() : findId(); });
+    connect(m_findText, &QPushButton::clicked, this, &FindBar::findText);
+    connect(m_act, &QPushButton::clicked, this, &FindBar::actOnMatchesRequested);
     connect(jump, &QPushButton::clicked, this, &FindBar::jumpToTime);
     connect(close, &QToolButton::clicked, this, &QWidget::hide);
     connect(m_stop, &QPushButton::clicked, this, [this] {
@@ -97,12 +112,28 @@ void FindBar::setPlain(bool plain)
     m_input->setPlaceholderText(
         plain ? tr("Text in the messages, or a time: 2026-12-01 09:30, now, +10m, -1h")
               : tr("Task id, or a time: 2026-12-01 09:30, now, +10m, -1h"));
+    m_findText->setVisible(!plain);
+    m_field->setVisible(!plain);
     m_matches->clear();
     m_matchCount = 0;
     m_status->clear();
     setSearching(false);
+    m_act->setVisible(false);
     m_status->setVisible(false);
     m_matches->setVisible(false);
+}
+
+bool FindBar::searchesErrors() const
+{
+    return !m_plain && m_field->currentIndex() == 1;
+}
+
+void FindBar::setWritable(bool writable)
+{
+    m_act->setEnabled(writable);
+    m_act->setToolTip(writable ? tr("Cancel, reschedule, requeue or delete every task the "
+                                    "search matches, not only those listed")
+                               : tr("Read-only session: no bulk actions"));
 }
 
 void FindBar::activate()
@@ -146,9 +177,11 @@ void FindBar::findText()
     // Not trimmed: a member may well differ from another by its spaces.
     const QString text = m_input->text();
     if (text.isEmpty()) {
-        m_error->setError(tr("type some text the messages contain"));
+        m_error->setError(m_plain ? tr("type some text the messages contain")
+                                  : tr("type some text the tasks contain"));
         return;
     }
+    m_act->setVisible(!m_plain);
     m_matches->clear();
     m_matchCount = 0;
     m_progress->setValue(0);
@@ -159,38 +192,65 @@ void FindBar::findText()
     emit findTextRequested(text);
 }
 
+void FindBar::addMatch(const QString& text, const QString& key)
+{
+    auto* item = new QListWidgetItem(text);
+    item->setData(kMemberRole, key);
+    m_matches->addItem(item);
+    ++m_matchCount;
+}
+
 void FindBar::addSearchStep(const PlainScanResult& step)
 {
-    QLocale locale;
+    for (const TaskRow& row : step.matches)
+        addMatch(QStringLiteral("%1   %2").arg(
+                     QString::fromStdString(delayq::formatTime(row.due, false)),
+                     MemberText::displayText(row.id.left(300))),
+                 row.id);
+    showStep(step.scanned, step.total, step.finished, step.error, step.cancelled, step.capped);
+}
+
+void FindBar::addTaskStep(const MatchScanResult& step)
+{
     for (const TaskRow& row : step.matches) {
-        auto* item = new QListWidgetItem(QStringLiteral("%1   %2").arg(
-            QString::fromStdString(delayq::formatTime(row.due, false)),
-            MemberText::displayText(row.id.left(300))));
-        item->setData(kMemberRole, row.id);
-        m_matches->addItem(item);
-        ++m_matchCount;
+        const QString found = step.filter.inError
+                                  ? row.lastError
+                                  : MemberText::displayBytes(row.payload.left(300).toStdString());
+        addMatch(QStringLiteral("%1   %2   %3")
+                     .arg(QString::fromStdString(delayq::formatTime(row.score, false)),
+                          MemberText::displayText(row.id), found.simplified().left(200)),
+                 row.id);
     }
-    if (step.total > 0)
-        m_progress->setValue(int(qMin<qint64>(1000, step.scanned * 1000 / step.total)));
-    const QString found = tr("%1 found, %2 of %3 read")
-                              .arg(locale.toString(m_matchCount), locale.toString(step.scanned),
-                                   locale.toString(step.total));
-    if (!step.finished) {
+    showStep(step.read, step.total, step.finished, step.error, step.cancelled, step.capped);
+}
+
+void FindBar::showStep(qint64 read, qint64 total, bool finished, const RequestError& error,
+                       bool cancelled, bool capped)
+{
+    QLocale locale;
+    if (total > 0)
+        m_progress->setValue(int(qMin<qint64>(1000, read * 1000 / total)));
+    const QString found =
+        tr("%1 found, %2 of %3 read")
+            .arg(locale.toString(m_matchCount), locale.toString(read), locale.toString(total));
+    if (!finished) {
         m_status->setText(found + QStringLiteral("…"));
         return;
     }
     setSearching(false);
-    if (!step.error.isEmpty()) {
-        m_status->setText(tr("search stopped: %1").arg(step.error.message));
-    } else if (step.cancelled) {
+    if (!error.isEmpty()) {
+        m_status->setText(tr("search stopped: %1").arg(error.message));
+    } else if (cancelled) {
         m_status->setText(tr("stopped: %1").arg(found));
-    } else if (step.capped) {
+    } else if (capped) {
         m_status->setText(tr("the first %1 matches (refine the text for the others)")
                               .arg(locale.toString(m_matchCount)));
     } else {
         m_progress->setValue(1000);
-        m_status->setText(m_matchCount == 0 ? tr("no message contains this text")
-                                            : tr("%1 found").arg(locale.toString(m_matchCount)));
+        m_status->setText(m_matchCount == 0
+                              ? (m_plain ? tr("no message contains this text")
+                                         : tr("no task of this tab contains this text"))
+                              : tr("%1 found").arg(locale.toString(m_matchCount)));
     }
 }
 

@@ -1,9 +1,11 @@
 #pragma once
 
 #include "admintypes.h"
+#include "matchtypes.h"
 
 #include <QWidget>
 
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -15,9 +17,11 @@ namespace delayq::ui {
 class FieldError;
 
 // Ctrl+F: find a task by id, or jump to the first task due at or after a time
-// ("2026-12-01 09:30", "now", "+10m", "-1h"). On a plain sorted set, whose members are the
-// messages, it searches the members' text instead: the matches fill a list as the search
-// reads the key, and choosing one shows it in the table.
+// ("2026-12-01 09:30", "now", "+10m", "-1h"), or search the text of the tasks: on a native
+// queue the payloads (or the last errors) of the current tab's set, on a plain sorted set,
+// whose members are the messages, the members. The matches fill a list as the search reads,
+// choosing one shows it in the table, and on a native queue "Act on all matches" offers the
+// bulk actions on every task the search would find.
 class FindBar : public QWidget
 {
     Q_OBJECT
@@ -31,6 +35,13 @@ public:
     QListWidget* matchList() const { return m_matches; }
     QPushButton* findButton() const { return m_find; }
     QPushButton* stopButton() const { return m_stop; }
+    QPushButton* findTextButton() const { return m_findText; }
+    QPushButton* actButton() const { return m_act; }
+    QComboBox* fieldBox() const { return m_field; }
+    // The text search looks in the last errors instead of the payloads (native queues).
+    bool searchesErrors() const;
+    // Writes allowed (not a read-only session): "Act on all matches" is offered.
+    void setWritable(bool writable);
     QLabel* searchStatus() const { return m_status; }
     void setError(const QString& message);
     // Parses a time as typed; throws delayq::Error with the reason.
@@ -38,24 +49,34 @@ public:
 
     // A search step of the plain key: more matches, progress, and whether it is over.
     void addSearchStep(const PlainScanResult& step);
+    // A search step of a native queue's tasks.
+    void addTaskStep(const MatchScanResult& step);
 
 signals:
     void findIdRequested(const QString& id);
     void jumpToTimeRequested(qint64 ms);
     void findTextRequested(const QString& text);
     void searchCancelled();
-    // A match of the text search was chosen: its member, to show in the table.
+    // A match of the text search was chosen: its member (plain) or task id, to show.
     void memberChosen(const QString& member);
+    void actOnMatchesRequested();
 
 private:
     void findId();
     void findText();
     void jumpToTime();
     void setSearching(bool searching);
+    void addMatch(const QString& text, const QString& key);
+    // The progress and the words under the input, after a step of either kind of search.
+    void showStep(qint64 read, qint64 total, bool finished, const RequestError& error,
+                  bool cancelled, bool capped);
 
     QLineEdit* m_input;
     QPushButton* m_find;
     QPushButton* m_stop;
+    QPushButton* m_findText;
+    QPushButton* m_act;
+    QComboBox* m_field;
     QProgressBar* m_progress;
     QLabel* m_status;
     QListWidget* m_matches;

@@ -2,6 +2,7 @@
 
 #include "admintypes.h"
 #include "bulkaction.h"
+#include "matchtypes.h"
 #include "steppedjob.h"
 
 #include <functional>
@@ -32,6 +33,21 @@ public:
                                  qint64 limit, int batch, std::function<bool()> cancelled,
                                  std::function<void(const BulkActionResult&)> progressed,
                                  std::function<void(const BulkActionResult&)> finished);
+    // Tasks of a native queue the filter matches: one TaskScan step of `count` tasks at a
+    // time (after a first step that only counts the set), until the set is read, maxMatches
+    // are found, or `cancelled` says stop. A search reports each step's matches as found; a
+    // count (keepIds) reports its progress and, at the end, every id it found.
+    static SteppedJob taskScan(IoWorker* io, quint64 tag, const QString& queue,
+                               const MatchFilter& filter, int maxMatches, int count, bool keepIds,
+                               std::function<bool()> cancelled,
+                               std::function<void(const MatchScanResult&)> report);
+    // An action on confirmed ids (cancel, reschedule, requeue, delete dead): `batch` ids per
+    // step, each step's per-id outcomes tallied, so it ends at the confirmed ids whatever
+    // arrives meanwhile. dueAtMs >= 0: reschedule there, else delayMs from the server's now.
+    static SteppedJob idBulk(IoWorker* io, quint64 tag, const QString& queue, TaskAction action,
+                             const QStringList& ids, qint64 dueAtMs, qint64 delayMs, int batch,
+                             std::function<bool()> cancelled,
+                             std::function<void(const MatchApplyResult&)> report);
 };
 
 } // namespace delayq::ui

@@ -3,10 +3,14 @@
 #include "actionsummary.h"
 #include "adminclient.h"
 #include "duetext.h"
+#include "findbar.h"
+#include "matchactions.h"
 #include "membertext.h"
 #include "plaintooltip.h"
 #include "pushdialog.h"
 #include "rescheduledialog.h"
+#include "taskclipboard.h"
+#include "taskmenu.h"
 #include "tasktable.h"
 #include "tasktabs.h"
 
@@ -45,8 +49,10 @@ void TaskActions::addTo(QToolBar* bar) const
 
 void TaskActions::addTo(QMenu* menu) const
 {
-    addGroups(menu,
-              {{m_push, m_cancel, m_reschedule}, {m_requeue, m_deleteDead}, {m_find, m_refresh}});
+    addGroups(menu, {{m_push, m_cancel, m_reschedule, m_runNow},
+                     {m_requeue, m_deleteDead},
+                     {m_actOnMatches},
+                     {m_find, m_refresh}});
 }
 
 TaskActions::TaskActions(AdminClient* client, TaskTabs* tabs, QWidget* window)
@@ -67,6 +73,10 @@ TaskActions::TaskActions(AdminClient* client, TaskTabs* tabs, QWidget* window)
                     tr("Cancel the selected pending tasks (Del)"));
     m_reschedule = make(tr("&Reschedule…"), QKeySequence(Qt::CTRL | Qt::Key_R),
                         tr("Reschedule the selected pending tasks (Ctrl+R)"));
+    m_runNow = make(tr("Run &now"), QKeySequence(), tr("Make the selected pending tasks due now"));
+    m_actOnMatches =
+        make(tr("Act on &matching tasks…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M),
+             tr("Cancel, reschedule, requeue or delete every task a filter matches"));
     m_requeue = make(tr("Re&queue"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R),
                      tr("Put the selected dead tasks back in pending, due now"));
     m_deleteDead = make(tr("&Delete"), QKeySequence(Qt::SHIFT | Qt::Key_Delete),
@@ -78,6 +88,20 @@ TaskActions::TaskActions(AdminClient* client, TaskTabs* tabs, QWidget* window)
     connect(m_push, &QAction::triggered, this, &TaskActions::onPush);
     connect(m_cancel, &QAction::triggered, this, &TaskActions::onCancel);
     connect(m_reschedule, &QAction::triggered, this, &TaskActions::onReschedule);
+    connect(m_runNow, &QAction::triggered, this, &TaskActions::onRunNow);
+    connect(m_actOnMatches, &QAction::triggered, this, [this] {
+        MatchFilter filter;
+        filter.set = m_tabs->current()->set();
+        actOn(filter);
+    });
+    connect(tabs, &TaskTabs::actOnMatchesRequested, this, &TaskActions::actOn);
+    m_matchActions = new MatchActions(tabs->matchClient(), window);
+    connect(m_matchActions, &MatchActions::resultReported, this, &TaskActions::resultReported);
+    connect(m_matchActions, &MatchActions::finished, this, &TaskActions::refreshRequested);
+    m_clipboard = new TaskClipboard(client, this);
+    connect(m_clipboard, &TaskClipboard::copied, this,
+            [this](const QString& what) { emit resultReported(tr("Copied %1").arg(what), true); });
+    m_menu = new TaskMenu(this, tabs, m_clipboard, this);
     connect(m_requeue, &QAction::triggered, this, &TaskActions::onRequeue);
     connect(m_deleteDead, &QAction::triggered, this, &TaskActions::onDeleteDead);
     connect(m_refresh, &QAction::triggered, this, &TaskActions::refreshRequested);
@@ -94,7 +118,7 @@ TaskActions::TaskActions(AdminClient* client, TaskTabs* tabs, QWidget* window)
 
 QList<QAction*> TaskActions::writeActions() const
 {
-    return {m_push, m_cancel, m_reschedule, m_requeue, m_deleteDead};
+    return {m_push, m_cancel, m_reschedule, m_runNow, m_requeue, m_deleteDead, m_actOnMatches};
 }
 
 void TaskActions::setQueue(const QString& queue)
@@ -124,6 +148,9 @@ void TaskActions::updateEnabled()
     m_push->setEnabled(!m_readOnly);
     m_cancel->setEnabled(!m_readOnly && open && selected && set == TaskSetKind::Pending);
     m_reschedule->setEnabled(!m_readOnly && open && selected && set == TaskSetKind::Pending);
+    m_runNow->setEnabled(m_reschedule->isEnabled());
+    m_actOnMatches->setEnabled(!m_plain && !m_readOnly && open && set != TaskSetKind::Active);
+    m_tabs->findBar()->setWritable(!m_readOnly);
     m_requeue->setEnabled(!m_plain && !m_readOnly && open && selected && set == TaskSetKind::Dead);
     m_deleteDead->setEnabled(!m_plain && !m_readOnly && open && selected &&
                              set == TaskSetKind::Dead);
@@ -132,6 +159,24 @@ void TaskActions::updateEnabled()
                                       : action->data().toString());
     m_refresh->setEnabled(open);
     m_find->setEnabled(open);
+}
+
+void TaskActions::setConfirmHandler(ConfirmHandler handler)
+{
+    m_confirm = handler;
+    m_matchActions->setConfirmHandler(std::move(handler));
+}
+
+void TaskActions::actOn(const MatchFilter& filter)
+{
+    if (m_readOnly || m_plain || m_queue.isEmpty())
+        return;
+    if (filter.set == TaskSetKind::Active) {
+        emit resultReported(tr("No bulk action applies to active tasks"), false);
+        return;
+    }
+    m_dialog = m_matchActions->ask(m_queue, filter, m_clockOffsetMs);
+    emit dialogOpened(m_dialog);
 }
 
 bool TaskActions::confirm(const Confirmation& confirmation)
@@ -264,6 +309,27 @@ void TaskActions::onReschedule()
     m_dialog = dialog;
     dialog->open();
     emit dialogOpened(dialog);
+}
+
+void TaskActions::onRunNow()
+{
+    if (m_readOnly || !m_runNow->isEnabled())
+        return;
+    const QList<TaskRow> tasks = selection(tr("run"));
+    if (tasks.isEmpty())
+        return;
+    Confirmation confirmation;
+    confirmation.title = tr("Run tasks now");
+    confirmation.text = tr("Make %1 of queue %2 due now? A worker takes them at once.")
+                            .arg(Confirmation::tasks(tasks.size(), tr("pending")), m_queue);
+    confirmation.acceptText = tr("Run %1 now").arg(Confirmation::tasks(tasks.size()));
+    confirmation.rejectText = tr("Keep their time");
+    confirmation.text += QStringLiteral("\n\n") +
+                         describeTasks(tasks, TaskSetKind::Pending, m_plain, serverNow(), m_utc);
+    if (!confirm(confirmation))
+        return;
+    m_tabs->current()->clearSelection();
+    m_client->reschedule(track(), m_queue, idsOf(tasks), -1, 0);
 }
 
 void TaskActions::onRequeue()

@@ -17,7 +17,11 @@ class QWidget;
 namespace delayq::ui {
 
 class AdminClient;
+class MatchActions;
+class TaskClipboard;
+class TaskMenu;
 class TaskTabs;
+struct MatchFilter;
 
 // The task actions with their shortcuts: push (Ctrl+N), cancel (Del), reschedule (Ctrl+R),
 // requeue and delete dead tasks, refresh (F5), find (Ctrl+F). Each asks for confirmation
@@ -37,6 +41,14 @@ public:
     QAction* push() const { return m_push; }
     QAction* cancel() const { return m_cancel; }
     QAction* reschedule() const { return m_reschedule; }
+    QAction* runNow() const { return m_runNow; }
+    // Every task a filter matches (text, times), not only the loaded rows: MatchActions.
+    QAction* actOnMatches() const { return m_actOnMatches; }
+    MatchActions* matchActions() const { return m_matchActions; }
+    TaskMenu* taskMenu() const { return m_menu; }
+    TaskClipboard* clipboard() const { return m_clipboard; }
+    // The dialog that asks which tasks and which action, starting from `filter`.
+    void actOn(const MatchFilter& filter);
     QAction* requeue() const { return m_requeue; }
     QAction* deleteDead() const { return m_deleteDead; }
     QAction* refresh() const { return m_refresh; }
@@ -55,7 +67,7 @@ public:
     void setUtc(bool utc) { m_utc = utc; }
     void setClockOffset(qint64 ms) { m_clockOffsetMs = ms; }
     // Tests answer the confirmations themselves; the default asks with a message box.
-    void setConfirmHandler(ConfirmHandler handler) { m_confirm = std::move(handler); }
+    void setConfirmHandler(ConfirmHandler handler);
     // The push or reschedule dialog currently open (non-modal to the event loop).
     QDialog* activeDialog() const { return m_dialog; }
     // Enables what applies to the current tab and selection.
@@ -77,6 +89,7 @@ private:
     void onPush();
     void onCancel();
     void onReschedule();
+    void onRunNow();
     void onRequeue();
     void onDeleteDead();
     void onFinished(const ActionResult& result);
@@ -106,6 +119,11 @@ private:
     QAction* m_push;
     QAction* m_cancel;
     QAction* m_reschedule;
+    QAction* m_runNow;
+    QAction* m_actOnMatches;
+    MatchActions* m_matchActions;
+    TaskClipboard* m_clipboard;
+    TaskMenu* m_menu;
     QAction* m_requeue;
     QAction* m_deleteDead;
     QAction* m_refresh;

@@ -2,6 +2,7 @@
 
 #include "adminclient.h"
 #include "findbar.h"
+#include "matchclient.h"
 #include "membertext.h"
 #include "taskmodel.h"
 #include "tasktable.h"
@@ -18,6 +19,7 @@ TaskTabs::TaskTabs(AdminClient* client, QWidget* parent) : QWidget(parent), m_cl
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
+    m_matchClient = new MatchClient(client, this);
     m_findBar = new FindBar(this);
     m_findBar->hide();
     layout->addWidget(m_findBar);
@@ -47,6 +49,13 @@ TaskTabs::TaskTabs(AdminClient* client, QWidget* parent) : QWidget(parent), m_cl
     connect(m_findBar, &FindBar::memberChosen, this, &TaskTabs::findId);
     connect(m_findBar, &FindBar::findTextRequested, this, &TaskTabs::findText);
     connect(m_findBar, &FindBar::searchCancelled, client, &AdminClient::cancelScan);
+    connect(m_findBar, &FindBar::searchCancelled, m_matchClient, &MatchClient::cancelSearch);
+    connect(m_matchClient, &MatchClient::searched, this, [this](const MatchScanResult& step) {
+        if (step.tag == m_scanTag)
+            m_findBar->addTaskStep(step);
+    });
+    connect(m_findBar, &FindBar::actOnMatchesRequested, this,
+            [this] { emit actOnMatchesRequested(m_lastSearch); });
     connect(client, &AdminClient::plainScanned, this, [this](const PlainScanResult& step) {
         if (step.tag == m_scanTag)
             m_findBar->addSearchStep(step);
@@ -76,6 +85,7 @@ void TaskTabs::setPlain(bool plain)
     m_plain = plain;
     m_scanTag = 0;
     m_client->cancelScan();
+    m_matchClient->cancelSearch();
     m_findBar->setPlain(plain);
     if (plain)
         setCurrentSet(TaskSetKind::Pending);
@@ -99,6 +109,7 @@ void TaskTabs::setQueue(const QString& queue)
     // Matches of another key would be misleading: a new key starts a new search.
     m_scanTag = 0;
     m_client->cancelScan();
+    m_matchClient->cancelSearch();
     m_findBar->setPlain(m_plain);
     for (auto* table : m_tables)
         table->setQueue(queue);
@@ -156,12 +167,17 @@ void TaskTabs::selectTask(const QString& id)
 
 void TaskTabs::findText(const QString& text)
 {
-    if (m_queue.isEmpty() || !m_plain) {
-        m_findBar->setError(tr("open a plain sorted set first"));
+    if (m_queue.isEmpty()) {
+        m_findBar->setError(tr("open a queue first"));
         return;
     }
     m_scanTag = AdminClient::newTag();
-    m_client->scanPlain(m_scanTag, m_queue, text);
+    if (m_plain) {
+        m_client->scanPlain(m_scanTag, m_queue, text);
+        return;
+    }
+    m_lastSearch = MatchFilter{current()->set(), text, m_findBar->searchesErrors(), -1, -1};
+    m_matchClient->search(m_scanTag, m_queue, m_lastSearch);
 }
 
 void TaskTabs::onLocated(const LocateResult& result)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "admintypes.h"
+#include "matchtypes.h"
 
 #include <QWidget>
 
@@ -10,6 +11,7 @@ namespace delayq::ui {
 
 class AdminClient;
 class FindBar;
+class MatchClient;
 class TaskTable;
 
 // Pending, active and dead tables in tabs, with the find bar above them.
@@ -23,6 +25,11 @@ public:
     TaskTable* table(TaskSetKind set) const;
     TaskTable* current() const;
     FindBar* findBar() const { return m_findBar; }
+    // The stepped searches and bulk actions on "all tasks that match" of native queues.
+    MatchClient* matchClient() const { return m_matchClient; }
+    // What the last text search of a native queue looked for (its set, text and field).
+    MatchFilter lastSearch() const { return m_lastSearch; }
+    QString queue() const { return m_queue; }
     void setCurrentSet(TaskSetKind set);
 
     void setQueue(const QString& queue);
@@ -38,12 +45,15 @@ public:
     void findId(const QString& id);
     // Selects the task (pending, active or dead) once located; a miss goes to the status bar.
     void selectTask(const QString& id);
-    // Plain sorted sets: members containing the text, listed in the find bar as found.
+    // Tasks (of a native queue: the current tab's payloads or last errors) or plain members
+    // containing the text, listed in the find bar as found.
     void findText(const QString& text);
 
 signals:
     void currentTaskChanged();
     void statusMessage(const QString& message);
+    // "Act on all matches" of the find bar: every task the last search's filter matches.
+    void actOnMatchesRequested(const delayq::ui::MatchFilter& filter);
 
 private:
     void onLocated(const LocateResult& result);
@@ -56,6 +66,8 @@ private:
     quint64 m_findTag = 0;
     bool m_findQuietly = false; // selectTask: no find bar error
     quint64 m_scanTag = 0;
+    MatchClient* m_matchClient;
+    MatchFilter m_lastSearch;
     bool m_plain = false;
 };
 

@@ -28,6 +28,15 @@ const std::vector<CommandInfo>& commandTable()
          "  their own columns; --json gives each member exactly as member_base64",
          "list tasks in due order", runLs},
         {"show", "show QUEUE ID", "show every field of one task", runShow},
+        {"find",
+         "find QUEUE TEXT [--state pending|active|dead] [--in FIELD] [--limit N]\n"
+         "       [--step N]\n"
+         "  TEXT           bytes to look for (case-sensitive, not a pattern)\n"
+         "  --in FIELD     payload (default) or error: the last error\n"
+         "  --state S      which set to search (default pending; dead with --in error)\n"
+         "  --limit N      stop after N matches (default 100, at most 10000); exit 1 when none\n"
+         "  --step N       tasks read per round trip (default 250, at most 1000)",
+         "find tasks by text in their payload or last error", runFind},
         {"queues",
          "queues [--names-only]\n"
          "  --names-only   the names alone, one a line (no counts: one cheap read)",

@@ -2,6 +2,8 @@
 
 #include "context.h"
 
+#include <delayq/task.h>
+
 #include <string>
 #include <vector>
 
@@ -21,6 +23,7 @@ const std::vector<CommandInfo>& commandTable();
 int runPush(Context& ctx);
 int runLs(Context& ctx);
 int runShow(Context& ctx);
+int runFind(Context& ctx);
 int runQueues(Context& ctx);
 int runStats(Context& ctx);
 int runCancel(Context& ctx);
@@ -37,6 +40,9 @@ int runMigrate(Context& ctx);
 int runUpgrade(Context& ctx);
 int runExporter(Context& ctx);
 int runScripts(Context& ctx);
+
+// A task as one JSON object (listcommands.cpp): ls, show and find write the same fields.
+void writeTask(JsonWriter& j, const delayq::Task& t, delayq::TaskSet set);
 
 // The same commands on a plain sorted-set key (--plain), in plaincommands.cpp.
 int runPlainLs(Context& ctx);

@@ -23,6 +23,13 @@ delayq::TaskSet parseState(const std::string& text)
     throw UsageError("--state must be pending, active or dead");
 }
 
+std::string attempts(const delayq::Task& t)
+{
+    return std::to_string(t.attempts) + "/" + std::to_string(t.maxAttempts);
+}
+
+} // namespace
+
 // Binary payloads keep every byte in JSON: payload_base64 is added when the text is not UTF-8.
 void writeTask(JsonWriter& j, const delayq::Task& t, delayq::TaskSet set)
 {
@@ -44,13 +51,6 @@ void writeTask(JsonWriter& j, const delayq::Task& t, delayq::TaskSet set)
         j.field("payload_base64", JsonWriter::base64(t.payload));
     j.endObject();
 }
-
-std::string attempts(const delayq::Task& t)
-{
-    return std::to_string(t.attempts) + "/" + std::to_string(t.maxAttempts);
-}
-
-} // namespace
 
 int runLs(Context& ctx)
 {
