@@ -409,6 +409,25 @@ std::string Connection::serverVersion()
     return text.substr(pos + key.size(), end - pos - key.size());
 }
 
+const std::string& Connection::aclUser()
+{
+    if (!m_aclUser.empty())
+        return m_aclUser;
+    try {
+        m_aclUser = command({"ACL", "WHOAMI"}).str;
+    } catch (const Error& e) {
+        if (e.isUnreachable())
+            throw;
+        // NOPERM, or a server before ACLs (6.0): say who the URL claimed, or that we cannot tell.
+        m_aclUser = !m_options.user.empty()               ? m_options.user
+                    : e.code() == ErrorCode::NoPermission ? "?"
+                                                          : "default";
+    }
+    if (m_aclUser.empty())
+        m_aclUser = "?";
+    return m_aclUser;
+}
+
 long long Connection::serverTimeMs()
 {
     Reply t = command({"TIME"});

@@ -2,6 +2,7 @@
 
 #include "taskrecord.h"
 
+#include <delayq/auditlog.h>
 #include <delayq/error.h>
 #include <delayq/taskid.h>
 #include <delayq/timeparse.h>
@@ -94,6 +95,12 @@ void Queue::requireWritable(const char* what) const
                     std::string("cannot ") + what + " on queue '" + name() +
                         "': this session is read-only (reconnect without read-only to change "
                         "things)");
+}
+
+std::string Queue::actorArg()
+{
+    const Actor& actor = m_connection.options().actor;
+    return actor.empty() ? std::string() : actor.scriptArg(m_connection.aclUser());
 }
 
 std::vector<std::string> Queue::scriptKeys() const
@@ -210,6 +217,7 @@ std::vector<PushResult> Queue::pushBatch(const std::vector<PushRequest>& request
     registerQueue();
 
     const auto keys = scriptKeys();
+    const std::string actor = actorArg();
     std::vector<Connection::ScriptCall> calls;
     for (size_t begin = 0, end = 0; begin < requests.size(); begin = end) {
         // The script takes one mode per call: a chunk ends where the replace flag changes.
@@ -218,7 +226,7 @@ std::vector<PushResult> Queue::pushBatch(const std::vector<PushRequest>& request
                requests[end].replace == requests[begin].replace)
             ++end;
         Connection::ScriptCall call{keys, {}};
-        call.args.reserve(3 + (end - begin) * 6);
+        call.args.reserve(4 + (end - begin) * 6);
         call.args.push_back(requests[begin].replace ? "replace" : "nx");
         call.args.push_back(m_keys.wake());
         call.args.push_back(std::to_string(end - begin));
@@ -231,6 +239,7 @@ std::vector<PushResult> Queue::pushBatch(const std::vector<PushRequest>& request
             call.args.push_back(std::to_string(r.maxAttempts));
             call.args.push_back(backoffs[i]);
         }
+        call.args.push_back(actor);
         calls.push_back(std::move(call));
     }
     auto replies = m_connection.evalPipeline(scripts::push, calls);
@@ -256,12 +265,15 @@ std::vector<IdResult> Queue::idScript(const Script& script, const std::vector<st
 {
     for (const auto& id : ids)
         Keys::validateTaskId(id);
+    // Every script called by id changes tasks on someone's behalf: each takes the actor last.
+    const std::string actor = actorArg();
     std::vector<Connection::ScriptCall> calls;
     for (size_t begin = 0; begin < ids.size(); begin += kChunk) {
         size_t end = std::min(ids.size(), begin + kChunk);
         Connection::ScriptCall call{keys, leadingArgs};
         call.args.insert(call.args.end(), ids.begin() + static_cast<long>(begin),
                          ids.begin() + static_cast<long>(end));
+        call.args.push_back(actor);
         calls.push_back(std::move(call));
     }
     auto replies = m_connection.evalPipeline(script, calls);
@@ -448,9 +460,12 @@ BulkResult Queue::bulkScript(const Script& script, const std::vector<std::string
         throw Error(ErrorCode::InvalidArgument, "a batch is 1 to 1000 tasks");
     BulkResult total;
     const auto keys = scriptKeys();
+    // The bulk scripts (requeue, delete_dead, purge) take the actor last, as by id.
+    std::vector<std::string> argv = args;
+    argv.push_back(actorArg());
     // Bounded calls in a loop: Redis serves other clients between them.
     for (int calls = 0; maxCalls <= 0 || calls < maxCalls; ++calls) {
-        Reply reply = m_connection.evalScript(script, keys, args);
+        Reply reply = m_connection.evalScript(script, keys, argv);
         requireArray(reply, 2, script.name.data());
         long long done = reply.elements[0].toInteger();
         total.done += done;
@@ -498,6 +513,8 @@ QueueConfig Queue::config()
             config.leaseMs = n;
         else if (field == "max_payload" && ok && n >= 0)
             config.maxPayload = n;
+        else if (field == "audit_len" && ok && n > 0)
+            config.auditLen = n;
         else if (field == "paused")
             config.paused = value == "1";
     }
@@ -509,7 +526,8 @@ void Queue::setConfig(const std::string& key, const std::string& value)
     requireWritable("change the queue's config");
     const std::string stored = normalizeConfig(key, value);
     registerQueue();
-    m_connection.command({"HSET", m_keys.config(), key, stored});
+    // A script, so that the change and its audit entry are one atomic step.
+    m_connection.evalScript(scripts::config, scriptKeys(), {key, stored, actorArg()});
 }
 
 std::string Queue::normalizeConfig(const std::string& key, const std::string& value)
@@ -543,6 +561,8 @@ std::string Queue::normalizeConfig(const std::string& key, const std::string& va
         stored = durationMs(100, 7LL * 86'400'000);
     else if (key == "max_payload")
         stored = number(1, 512LL * 1024 * 1024);
+    else if (key == "audit_len")
+        stored = number(1, 1000000);
     else if (key == "paused") {
         if (value == "1" || value == "true" || value == "yes")
             stored = "1";
@@ -553,8 +573,14 @@ std::string Queue::normalizeConfig(const std::string& key, const std::string& va
     } else
         throw Error(ErrorCode::InvalidArgument,
                     "unknown config key '" + key.substr(0, 64) +
-                        "' (known: max_attempts, backoff, lease_ms, max_payload, paused)");
+                        "' (known: max_attempts, backoff, lease_ms, max_payload, paused, "
+                        "audit_len)");
     return stored;
+}
+
+std::vector<AuditEntry> Queue::audit(long long sinceMs, int limit)
+{
+    return AuditLog(m_connection, m_keys).read(sinceMs, limit);
 }
 
 QueueCounts Queue::counts()

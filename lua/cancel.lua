@@ -5,8 +5,14 @@
 --   [5] config HASH   [6] stats HASH   [7] minute counters prefix ("dq:{Q}:m:", minute appended)
 --   [8] run HASH (id -> attempts and lease)   [9] errors HASH (id -> last error)
 -- ARGV[1] force (0 | 1: also delete tasks a worker holds), then the ids (at most 1000)
+-- ARGV[last] actor: "" (no audit entry), or who cancels (take_actor in common.lua): one
+--   audit entry "cancel" (detail "force" when forced) when any task was deleted
 -- Reply: one status per id: done | not_found | active (refused: a worker holds it) | dead
 -- Errors: INVALID on bad ARGV.
+local actor_ok, who = take_actor()
+if not actor_ok then
+  return redis.error_reply('INVALID cancel: the last ARGV value must be the actor ("" for none)')
+end
 if ARGV[1] ~= '0' and ARGV[1] ~= '1' then
   return redis.error_reply('INVALID cancel: force must be 0 or 1')
 end
@@ -19,6 +25,9 @@ local function remove(id)
   end
   return false
 end
-local cancelled, reply = each_id(2, remove, {{KEYS[2], 'active'}, {KEYS[3], 'dead'}})
-if cancelled > 0 then count(KEYS[6], KEYS[7], 'cancelled', cancelled, now_ms()) end
+local cancelled, reply, taken = each_id(2, remove, {{KEYS[2], 'active'}, {KEYS[3], 'dead'}})
+if cancelled > 0 then
+  count(KEYS[6], KEYS[7], 'cancelled', cancelled, now_ms())
+  audit(who, 'cancel', cancelled, taken, force and 'force' or '')
+end
 return reply

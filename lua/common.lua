@@ -92,17 +92,21 @@ local function wake_if_earlier(channel, before, due)
 end
 
 
+-- How many of an action's ids its audit entry names (the count says how many there were).
+local AUDIT_IDS = 10
+
 -- act(id) on each id of ARGV[first_id..]; act returns true when it took the task. Returns
--- how many it took and one status per id: done, else the name of the first of `elsewhere`
--- ({{zset key, name}, ...}) that holds the id, else not_found.
+-- how many it took, one status per id: done, else the name of the first of `elsewhere`
+-- ({{zset key, name}, ...}) that holds the id, else not_found; and the first AUDIT_IDS taken.
 local function each_id(first_id, act, elsewhere)
-  local done, statuses = 0, {}
+  local done, statuses, taken = 0, {}, {}
   for i = first_id, #ARGV do
     local id = ARGV[i]
     local status = 'not_found'
     if act(id) then
       status = 'done'
       done = done + 1
+      if done <= AUDIT_IDS then taken[done] = id end
     else
       for _, set in ipairs(elsewhere) do
         if redis.call('ZSCORE', set[1], id) then
@@ -113,20 +117,23 @@ local function each_id(first_id, act, elsewhere)
     end
     statuses[#statuses + 1] = status
   end
-  return done, statuses
+  return done, statuses, taken
 end
 
 -- For requeue and delete_dead: act(id) on the first `limit` dead tasks (mode 'all') or on
--- each id of ARGV[first_id..] (mode 'ids'), with each_id's statuses.
+-- each id of ARGV[first_id..] (mode 'ids'), with each_id's statuses and taken ids.
 local function each_dead(mode, limit, first_id, act)
   if mode ~= 'all' then
     return each_id(first_id, act, {{KEYS[1], 'pending'}, {KEYS[2], 'active'}})
   end
-  local done = 0
+  local done, taken = 0, {}
   for _, id in ipairs(redis.call('ZRANGE', KEYS[3], 0, limit - 1)) do
-    if act(id) then done = done + 1 end
+    if act(id) then
+      done = done + 1
+      if done <= AUDIT_IDS then taken[done] = id end
+    end
   end
-  return done, {}
+  return done, {}, taken
 end
 
 -- Task data (docs/design.md, "Redis key layout"). A task's record lives in one of 8192 small
@@ -189,4 +196,35 @@ end
 local function old_layout_error()
   return redis.error_reply('OLD_LAYOUT this queue is stored in the layout of an older delayq: ' ..
     'run "delayq upgrade QUEUE" to convert it')
+end
+
+-- Audit trail (docs/design.md, "Audit trail"): the scripts that change tasks on behalf of
+-- people (push, cancel, reschedule, requeue, delete_dead, purge, config, import) take the
+-- actor as their LAST ARGV value: "" for none (workers and library producers: no entry), else
+-- "ACL user\nOS user\nhost\ntool\nversion". Popping it off the end leaves the rest of each
+-- script's ARGV as it was, and costs nothing per task. Returns ok (false when the value is
+-- missing or malformed: the caller answers INVALID) and the actor's five fields, nil for "".
+local function take_actor()
+  local text = table.remove(ARGV)
+  if text == nil or #text > 1024 then return false end
+  if text == '' then return true, nil end
+  local who = {string.match(text, '^([^\n]*)\n([^\n]*)\n([^\n]*)\n([^\n]*)\n([^\n]*)$')}
+  if #who ~= 5 then return false end
+  return true, who
+end
+
+-- Appends one entry to the queue's audit stream (dq:{Q}:audit, built from KEYS[5] as claim
+-- builds the old-layout keys, so it stays in the slot), trimmed approximately (whole stream
+-- nodes, cheap) to the config's audit_len, 10,000 by default. The stream id is the server's
+-- time. n: tasks changed; ids: the first of them (at most AUDIT_IDS are kept); detail: what
+-- else the action took, "" for nothing. Nothing is written without an actor: the caller
+-- also skips it when the action changed nothing.
+local function audit(who, action, n, ids, detail)
+  if who == nil then return end
+  local len = whole(redis.call('HGET', KEYS[5], 'audit_len') or '', 1, 1000000) or 10000
+  local shown = {}
+  for i = 1, math.min(#ids, AUDIT_IDS) do shown[i] = ids[i] end
+  redis.call('XADD', string.sub(KEYS[5], 1, -7) .. 'audit', 'MAXLEN', '~', len, '*',
+    'action', action, 'count', int(n), 'ids', table.concat(shown, '\n'), 'detail', detail or '',
+    'user', who[1], 'os_user', who[2], 'host', who[3], 'tool', who[4], 'version', who[5])
 end

@@ -5,8 +5,14 @@
 --   [5] config HASH   [6] stats HASH   [7] minute counters prefix ("dq:{Q}:m:", minute appended)
 --   [8] run HASH (id -> attempts and lease)   [9] errors HASH (id -> last error)
 -- ARGV[1] mode ("ids" | "all")  ARGV[2] limit for "all" (1..1000), then the ids for "ids"
+-- ARGV[last] actor: "" (no audit entry), or who deletes (take_actor in common.lua): one
+--   audit entry "delete" (detail "all" in that mode) when any task was deleted
 -- Reply: {done, remaining in dead, {one status per given id: done | not_found | pending | active}}
 -- Errors: INVALID on bad ARGV.
+local actor_ok, who = take_actor()
+if not actor_ok then
+  return redis.error_reply('INVALID delete_dead: the last ARGV value must be the actor ("" for none)')
+end
 local mode, limit = ARGV[1], whole(ARGV[2], 1, 1000)
 if limit == nil or (mode ~= 'ids' and mode ~= 'all') then
   return redis.error_reply('INVALID delete_dead: mode and limit')
@@ -17,5 +23,6 @@ local function remove(id)
   forget({id})
   return true
 end
-local done, statuses = each_dead(mode, limit, 3, remove)
+local done, statuses, taken = each_dead(mode, limit, 3, remove)
+if done > 0 then audit(who, 'delete', done, taken, mode == 'all' and 'all' or '') end
 return {done, redis.call('ZCARD', KEYS[3]), statuses}

@@ -5,22 +5,30 @@
 --   [5] config HASH   [6] stats HASH   [7] minute counters prefix ("dq:{Q}:m:", minute appended)
 --   [8] run HASH (id -> attempts and lease)   [9] errors HASH (id -> last error)
 -- ARGV[1] limit (1..1000)
+-- ARGV[last] actor: "" (no audit entry), or who purges (take_actor in common.lua): one audit
+--   entry "purge" per call that deleted anything
 -- Reply: {deleted, remaining tasks in all three sets}. The caller repeats until 0 remain.
 -- Errors: INVALID on bad ARGV.
+local actor_ok, who = take_actor()
+if not actor_ok then
+  return redis.error_reply('INVALID purge: the last ARGV value must be the actor ("" for none)')
+end
 local limit = whole(ARGV[1], 1, 1000)
 if limit == nil then
   return redis.error_reply('INVALID purge: limit must be 1..1000')
 end
-local deleted = 0
+local deleted, taken = 0, {}
 for s = 1, 3 do
   if deleted >= limit then break end
   local ids = redis.call('ZRANGE', KEYS[s], 0, limit - deleted - 1)
   if #ids > 0 then
     -- The ids are ranks 0..k-1: one ZREMRANGEBYRANK removes them all.
     forget(ids)
+    for i = 1, math.min(#ids, AUDIT_IDS - #taken) do taken[#taken + 1] = ids[i] end
     redis.call('ZREMRANGEBYRANK', KEYS[s], 0, #ids - 1)
   end
   deleted = deleted + #ids
 end
+if deleted > 0 then audit(who, 'purge', deleted, taken, '') end
 local remaining = redis.call('ZCARD', KEYS[1]) + redis.call('ZCARD', KEYS[2]) + redis.call('ZCARD', KEYS[3])
 return {deleted, remaining}

@@ -10,9 +10,15 @@
 -- ARGV[3] n, the number of tasks (0..1000); then 6 values per task:
 --   id, payload (bytes), due kind ("at" | "in"), due value (ms: epoch time or delay),
 --   max attempts (0 = queue default), backoff (normalized; "" = queue default)
+-- ARGV[last] actor: "" (no audit entry), or who pushes (take_actor in common.lua): one
+--   audit entry "push" for the created and replaced tasks of the call, when there are any
 -- Reply: 2n values, flat: status, due ms, status, due ms, ...; status: created | exists | replaced | too_large | active
 --   (active: "replace" refused because a worker holds the task)
 -- Errors: INVALID when ARGV is malformed.
+local actor_ok, who = take_actor()
+if not actor_ok then
+  return redis.error_reply('INVALID push: the last ARGV value must be the actor ("" for none)')
+end
 local mode = ARGV[1]
 local channel = ARGV[2]
 local n = whole(ARGV[3], 0, 1000)
@@ -105,4 +111,10 @@ end
 if #zadd > 0 then redis.call('ZADD', KEYS[1], unpack(zadd)) end
 count(KEYS[6], KEYS[7], 'pushed', created, now)
 if min_due then wake_if_earlier(channel, before, min_due) end
+if who and created > 0 then
+  -- The ids are zadd's even entries: nothing was collected per task for this.
+  local ids = {}
+  for i = 2, math.min(#zadd, 2 * AUDIT_IDS), 2 do ids[#ids + 1] = zadd[i] end
+  audit(who, 'push', created, ids, mode == 'replace' and 'replace' or '')
+end
 return reply

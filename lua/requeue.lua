@@ -6,8 +6,14 @@
 --   [8] run HASH (id -> attempts and lease)   [9] errors HASH (id -> last error)
 -- ARGV[1] mode ("ids" | "all")  ARGV[2] limit for "all" (1..1000)  ARGV[3] wake channel
 -- ARGV[4..] the ids for "ids" (at most 1000)
+-- ARGV[last] actor: "" (no audit entry), or who requeues (take_actor in common.lua): one
+--   audit entry "requeue" (detail "all" in that mode) when any task came back
 -- Reply: {done, remaining in dead, {one status per given id: done | not_found | pending | active}}
 -- Errors: INVALID on bad ARGV.
+local actor_ok, who = take_actor()
+if not actor_ok then
+  return redis.error_reply('INVALID requeue: the last ARGV value must be the actor ("" for none)')
+end
 local mode, limit = ARGV[1], whole(ARGV[2], 1, 1000)
 if limit == nil or (mode ~= 'ids' and mode ~= 'all') or #ARGV < 3 then
   return redis.error_reply('INVALID requeue: mode and limit')
@@ -24,6 +30,9 @@ local function revive(id)
   redis.call('ZADD', KEYS[1], now, id)
   return true
 end
-local done, statuses = each_dead(mode, limit, 4, revive)
-if done > 0 then wake_if_earlier(ARGV[3], before, now) end
+local done, statuses, taken = each_dead(mode, limit, 4, revive)
+if done > 0 then
+  wake_if_earlier(ARGV[3], before, now)
+  audit(who, 'requeue', done, taken, mode == 'all' and 'all' or '')
+end
 return {done, redis.call('ZCARD', KEYS[3]), statuses}

@@ -6,8 +6,14 @@
 --   [8] run HASH (id -> attempts and lease)   [9] errors HASH (id -> last error)
 -- ARGV[1] due kind ("at" | "in")  ARGV[2] due value (ms: epoch time or delay from server now)
 -- ARGV[3] wake channel, then the ids (at most 1000)
+-- ARGV[last] actor: "" (no audit entry), or who reschedules (take_actor in common.lua): one
+--   audit entry "reschedule" (detail "due=MS") when any task moved
 -- Reply: {due ms, {one status per id: done | not_found | active | dead}}
 -- Errors: INVALID on bad ARGV.
+local actor_ok, who = take_actor()
+if not actor_ok then
+  return redis.error_reply('INVALID reschedule: the last ARGV value must be the actor ("" for none)')
+end
 local kind, value = ARGV[1], whole(ARGV[2], -MAX_MS, MAX_MS)
 if value == nil or (kind ~= 'at' and kind ~= 'in') or #ARGV < 3 then
   return redis.error_reply('INVALID reschedule: due kind and value')
@@ -23,6 +29,9 @@ local function move(id)
   redis.call('ZADD', KEYS[1], 'XX', due, id)
   return true
 end
-local moved, statuses = each_id(4, move, {{KEYS[2], 'active'}, {KEYS[3], 'dead'}})
-if moved > 0 then wake_if_earlier(ARGV[3], before, due) end
+local moved, statuses, taken = each_id(4, move, {{KEYS[2], 'active'}, {KEYS[3], 'dead'}})
+if moved > 0 then
+  wake_if_earlier(ARGV[3], before, due)
+  audit(who, 'reschedule', moved, taken, 'due=' .. int(due))
+end
 return {int(due), statuses}

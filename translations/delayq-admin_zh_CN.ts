@@ -295,6 +295,55 @@ Qt %1</translation>
     <message>
         <source>change the queue&apos;s settings</source>
         <translation>更改队列设置</translation>
+        <source>load the audit trail</source>
+        <translation>加载审计记录</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::AuditTab</name>
+    <message>
+        <source>Filter by who or what</source>
+        <translation>按操作人或操作内容筛选</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>ACL user</source>
+        <translation>ACL 用户</translation>
+    </message>
+    <message>
+        <source>OS user@host</source>
+        <translation>系统用户@主机</translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Tasks</source>
+        <translation>任务数</translation>
+    </message>
+    <message>
+        <source>Ids / detail</source>
+        <translation>ID / 详情</translation>
+    </message>
+    <message>
+        <source>A plain sorted set keeps no audit trail: only delayq queues do.</source>
+        <translation>普通有序集合没有审计记录：只有 delayq 队列才有。</translation>
+    </message>
+    <message>
+        <source>Open a queue to see who changed what in it.</source>
+        <translation>打开一个队列，查看谁在其中改了什么。</translation>
+    </message>
+    <message>
+        <source>Entries shown: %1 (newest first)</source>
+        <translation>显示的条目：%1（最新的在前）</translation>
     </message>
 </context>
 <context>
@@ -1151,6 +1200,8 @@ The action applies to these %4 tasks only; tasks that arrive meanwhile are left 
     <message>
         <source>the new due time: %1</source>
         <translation>新的到期时间：%1</translation>
+        <source>Audit</source>
+        <translation>审计</translation>
     </message>
 </context>
 <context>

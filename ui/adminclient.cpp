@@ -45,6 +45,7 @@ AdminClient::AdminClient(QObject* parent) : QObject(parent), m_io(new IoWorker)
     qRegisterMetaType<CountsResult>();
     qRegisterMetaType<HistogramResult>();
     qRegisterMetaType<HistoryResult>();
+    qRegisterMetaType<AuditResult>();
     qRegisterMetaType<LocateResult>();
     qRegisterMetaType<ActionResult>();
     qRegisterMetaType<TaskResult>();
@@ -311,6 +312,33 @@ void AdminClient::loadHistory(quint64 tag, const QString& queue, qint64 fromMinu
             }
         });
         deliver(&AdminClient::historyLoaded, result);
+    });
+}
+
+void AdminClient::loadAudit(quint64 tag, const QString& queue, int limit)
+{
+    post([this, tag, queue, limit] {
+        AuditResult result;
+        result.tag = tag;
+        result.queue = queue;
+        result.error = guarded(tr("load the audit trail"), [&](delayq::Connection& c) {
+            auto text = [](const std::string& s) { return TaskRows::text(s); };
+            for (const auto& e : delayq::Queue(c, ss(queue), m_io->prefix()).audit(0, limit)) {
+                AuditRow row{e.timeMs,
+                             text(e.action),
+                             e.count,
+                             {},
+                             text(e.detail),
+                             text(e.user),
+                             text(e.osUser),
+                             text(e.host),
+                             text(e.tool + " " + e.version)};
+                for (const auto& id : e.ids)
+                    row.ids.append(text(id));
+                result.rows.append(row);
+            }
+        });
+        deliver(&AdminClient::auditLoaded, result);
     });
 }
 

@@ -65,6 +65,8 @@ public:
     void loadCounts(quint64 tag, const QString& queue);
     void loadHistogram(quint64 tag, const QString& queue, qint64 fromMs, qint64 toMs, int buckets);
     void loadHistory(quint64 tag, const QString& queue, qint64 fromMinute, qint64 toMinute);
+    // The newest `limit` entries of a native queue's audit trail (a plain key has none).
+    void loadAudit(quint64 tag, const QString& queue, int limit);
     // One task with its whole payload, wherever it is.
     void loadTask(quint64 tag, const QString& queue, const QString& id);
     // Row of the first task due at or after ms.
@@ -119,6 +121,7 @@ signals:
     void countsLoaded(const delayq::ui::CountsResult& result);
     void histogramLoaded(const delayq::ui::HistogramResult& result);
     void historyLoaded(const delayq::ui::HistoryResult& result);
+    void auditLoaded(const delayq::ui::AuditResult& result);
     void located(const delayq::ui::LocateResult& result);
     void taskLoaded(const delayq::ui::TaskResult& result);
     void actionFinished(const delayq::ui::ActionResult& result);

@@ -163,6 +163,28 @@ struct HistoryResult
     RequestError error;
 };
 
+// One entry of a queue's audit trail (core AuditEntry); every text is untrusted.
+struct AuditRow
+{
+    qint64 timeMs = 0; // server clock
+    QString action;
+    qint64 count = 0;
+    QStringList ids;
+    QString detail;
+    QString user; // ACL user
+    QString osUser;
+    QString host;
+    QString tool; // with its version
+};
+
+struct AuditResult
+{
+    quint64 tag = 0;
+    QString queue;
+    QList<AuditRow> rows; // newest first
+    RequestError error;
+};
+
 struct LocateResult
 {
     quint64 tag = 0;
@@ -244,6 +266,7 @@ Q_DECLARE_METATYPE(delayq::ui::CountsResult)
 Q_DECLARE_METATYPE(delayq::ui::HistogramResult)
 Q_DECLARE_METATYPE(delayq::ui::HistoryResult)
 Q_DECLARE_METATYPE(delayq::ui::LocateResult)
+Q_DECLARE_METATYPE(delayq::ui::AuditResult)
 Q_DECLARE_METATYPE(delayq::ui::ActionResult)
 Q_DECLARE_METATYPE(delayq::ui::TaskResult)
 Q_DECLARE_METATYPE(delayq::ui::ServerResult)

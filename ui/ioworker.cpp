@@ -7,6 +7,7 @@
 #include <delayq/keys.h>
 #include <delayq/nativetaskqueue.h>
 #include <delayq/plaintaskqueue.h>
+#include <delayq/version.h>
 
 #include <QTimer>
 
@@ -53,6 +54,8 @@ void IoWorker::connectTo(const ConnectionSettings& settings)
         if (!settings.sentinelPassword.isEmpty())
             options.sentinel.password = TaskRows::bytes(settings.sentinelPassword);
         options.readOnly = settings.readOnly;
+        // Every change made through the app is recorded in the queue's audit trail.
+        options.actor = delayq::Actor::ofThisProcess("delayq-admin", DELAYQ_VERSION);
         options.connectTimeout = std::chrono::milliseconds(2000);
         options.commandTimeout = std::chrono::milliseconds(4000);
         m_displayUrl = TaskRows::text(options.displayUrl());

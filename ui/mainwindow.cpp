@@ -2,6 +2,7 @@
 
 #include "aboutbox.h"
 #include "adminclient.h"
+#include "audittab.h"
 #include "connectiondialog.h"
 #include "connectionstatus.h"
 #include "detailsfollower.h"
@@ -73,6 +74,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     m_timeline = new TimelineChart(m_client, this);
     m_history = new HistoryChart(m_client, this);
+    m_audit = new AuditTab(m_client, this);
     m_queues = new QueueList(m_client, this);
     m_actions = new TaskActions(m_client, m_tabs, this);
     m_queueActions = new QueueActions(m_client, this);
@@ -246,6 +248,10 @@ void MainWindow::buildDocks()
                          Qt::BottomDockWidgetArea);
     splitDockWidget(timeline, history, Qt::Horizontal);
     resizeDocks({timeline, history}, {3, 1}, Qt::Horizontal);
+    // A tab behind the history chart: it reads the trail only while it is in front.
+    auto* audit = dock(tr("Audit"), QStringLiteral("auditdock"), m_audit, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(history, audit);
+    history->raise();
     // A tab beside the queue list, not a third column: opened on the right it squeezed the
     // task table to two columns. It starts hidden (View menu) and comes to the front when shown.
     addDockWidget(Qt::LeftDockWidgetArea, m_workerDock);
@@ -381,6 +387,7 @@ void MainWindow::setPlainMode(bool plain, const QString& unit)
     m_plain = plain;
     m_plainBar->setVisible(plain);
     m_history->setPlain(plain);
+    m_audit->setPlain(plain);
     m_details->setPlain(plain);
     m_workerDock->setPlain(plain, unit);
     m_tabs->setPlain(plain);
@@ -399,6 +406,7 @@ void MainWindow::showQueue(const QString& name)
     m_tabs->setQueue(name);
     m_timeline->setQueue(name);
     m_history->setQueue(name);
+    m_audit->setQueue(name);
     m_actions->setQueue(name);
     m_queueActions->setQueue(name);
     m_workerDock->setQueue(name);
@@ -421,6 +429,7 @@ void MainWindow::refreshAll()
         return;
     m_tabs->refresh();
     m_history->refresh();
+    m_audit->refresh();
     // The timeline waits for the counts: its default window starts at the oldest task.
     if (!m_countsInFlight) {
         m_countsInFlight = true;
@@ -483,6 +492,7 @@ void MainWindow::setUtc(bool utc)
     m_details->setUtc(utc);
     m_timeline->setUtc(utc);
     m_history->setUtc(utc);
+    m_audit->setUtc(utc);
     m_detailsFollower->follow();
 }
 

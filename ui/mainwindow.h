@@ -14,6 +14,7 @@ namespace delayq::ui {
 class AdminClient;
 class ConnectionStatus;
 class DetailsFollower;
+class AuditTab;
 class HistoryChart;
 class LayoutNotice;
 class OverviewPage;
@@ -45,6 +46,7 @@ public:
     TaskDetails* details() const { return m_details; }
     TimelineChart* timeline() const { return m_timeline; }
     HistoryChart* history() const { return m_history; }
+    AuditTab* audit() const { return m_audit; }
     QueueList* queueList() const { return m_queues; }
     TaskActions* actions() const { return m_actions; }
     QueueActions* queueActions() const { return m_queueActions; }
@@ -113,6 +115,7 @@ private:
     DetailsFollower* m_detailsFollower;
     TimelineChart* m_timeline;
     HistoryChart* m_history;
+    AuditTab* m_audit;
     QueueList* m_queues;
     TaskActions* m_actions;
     QueueActions* m_queueActions;

@@ -61,10 +61,18 @@ const std::vector<CommandInfo>& commandTable()
          runPurge},
         {"config",
          "config QUEUE [KEY [VALUE]]\n"
-         "  KEY            max_attempts | backoff | lease_ms | max_payload | paused",
+         "  KEY            max_attempts | backoff | lease_ms | max_payload | paused | audit_len",
          "show or change a queue's defaults", runConfig},
         {"pause", "pause QUEUE", "stop workers from claiming (pushes still go in)", runPause},
         {"resume", "resume QUEUE", "let workers claim again", runResume},
+        {"audit",
+         "audit QUEUE [--since D] [--limit N]\n"
+         "  who changed what through delayq and delayq-admin, newest first: time (server\n"
+         "  clock), ACL user, OS user@host, tool and version, action, tasks changed, the\n"
+         "  first ids. Workers write nothing here. Reads only: --read-only is enough.\n"
+         "  --since D      only the entries of the last D (e.g. 1h, 7d; default: all)\n"
+         "  --limit N      at most N entries (default 50, at most 10000)",
+         "show a queue's audit trail of operator actions", runAudit},
         {"work",
          "work QUEUE [--concurrency N] [--batch N] [--max-batch N] [--lease D] [--poll D]\n"
          "       [--handler ack|fail:P|sleep:MS|exec:CMD] [--max-tasks N | --until-empty]\n"

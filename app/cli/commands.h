@@ -34,6 +34,7 @@ int runPurge(Context& ctx);
 int runConfig(Context& ctx);
 int runPause(Context& ctx);
 int runResume(Context& ctx);
+int runAudit(Context& ctx);
 int runWork(Context& ctx);
 int runBench(Context& ctx);
 int runMigrate(Context& ctx);

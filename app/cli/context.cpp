@@ -3,6 +3,7 @@
 #include "textoutput.h"
 
 #include <delayq/timeparse.h>
+#include <delayq/version.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -95,7 +96,9 @@ delayq::ConnectionOptions Context::connectionOptions() const
 delayq::Connection& Context::connection()
 {
     if (!m_connection) {
-        const auto options = connectionOptions();
+        auto options = connectionOptions();
+        // Every change this command makes is recorded in the queue's audit trail.
+        options.actor = delayq::Actor::ofThisProcess("delayq", DELAYQ_VERSION);
         if (options.tls.enabled && options.tls.insecure)
             std::fputs("delayq: WARNING: TLS certificate verification is off (--tls-insecure): "
                        "the connection is encrypted, but anyone in between can read and change "

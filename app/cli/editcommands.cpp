@@ -213,11 +213,12 @@ int runConfig(Context& ctx)
     if (words.size() == 3) {
         queue.setConfig(words[1], words[2]);
     } else if (words.size() == 2) {
-        static const char* known[] = {"max_attempts", "backoff", "lease_ms", "max_payload",
-                                      "paused"};
+        static const char* known[] = {"max_attempts", "backoff", "lease_ms",
+                                      "max_payload",  "paused",  "audit_len"};
         if (std::find(std::begin(known), std::end(known), words[1]) == std::end(known))
             throw UsageError("unknown config key '" + printable(words[1].substr(0, 64)) +
-                             "' (known: max_attempts, backoff, lease_ms, max_payload, paused)");
+                             "' (known: max_attempts, backoff, lease_ms, max_payload, paused, "
+                             "audit_len)");
     }
     const delayq::QueueConfig c = queue.config();
     const std::vector<std::pair<std::string, std::string>> values = {
@@ -225,7 +226,8 @@ int runConfig(Context& ctx)
         {"backoff", c.backoff},
         {"lease_ms", std::to_string(c.leaseMs)},
         {"max_payload", std::to_string(c.maxPayload)},
-        {"paused", c.paused ? "1" : "0"}};
+        {"paused", c.paused ? "1" : "0"},
+        {"audit_len", std::to_string(c.auditLen)}};
     if (ctx.json()) {
         JsonWriter j;
         j.beginObject().field("queue", queue.name());

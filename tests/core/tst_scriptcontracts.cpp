@@ -51,6 +51,7 @@ const Script* scriptNamed(const QString& name)
         {"requeue", &scripts::requeue},
         {"delete_dead", &scripts::deleteDead},
         {"purge", &scripts::purge},
+        {"config", &scripts::config},
         {"upgrade", &scripts::upgrade},
         {"plain_pop", &scripts::plainPop},
         {"plain_reschedule", &scripts::plainReschedule},
@@ -109,10 +110,21 @@ private slots:
         const QStringList queue{"queue"};
         const QStringList plain{"plain"};
         const QStringList plainAndList{"plain", "broker"};
-        auto row = [&](const char* name, const QString& script, const QStringList& keys,
-                       const QStringList& argv) {
+        auto rawRow = [&](const char* name, const QString& script, const QStringList& keys,
+                          const QStringList& argv) {
             QTest::addRow("%s: %s", qPrintable(script), name) << script << keys << argv;
         };
+        // The scripts that write the audit trail take the actor as their last ARGV value: each
+        // row gets an empty one (no actor), so it is refused for the reason its name says and
+        // not for a missing actor. "no ARGV" rows stay empty.
+        const QStringList audited{"push",        "cancel", "reschedule", "requeue",
+                                  "delete_dead", "purge",  "config"};
+        auto row = [&](const char* name, const QString& script, const QStringList& keys,
+                       const QStringList& argv) {
+            const bool actor = audited.contains(script) && !argv.isEmpty();
+            rawRow(name, script, keys, actor ? argv + QStringList{""} : argv);
+        };
+        const QString who = "alice\nops\nlaptop\ndelayq\n0.1.0"; // a well-formed actor
 
         row("n not a number", "push", queue, QStringList{"nx", "", "x"} + task("new"));
         row("n negative", "push", queue, {"nx", "", "-1"});
@@ -198,6 +210,32 @@ private slots:
         row("more than 1000 ids", "delete_dead", queue, QStringList{"ids", "1"} + many(1001));
         row("no ARGV", "delete_dead", queue, {});
         row("limit not whole", "delete_dead", queue, {"all", "1.5"});
+
+        rawRow("actor missing", "cancel", queue, {"0", "later"});
+        rawRow("actor of four fields", "cancel", queue,
+               {"0", "later", "alice\nops\nlaptop\ndelayq"});
+        rawRow("actor of six fields", "reschedule", queue, {"in", "0", "", "later", who + "\nx"});
+        rawRow("actor too long", "purge", queue, {"10", who + QString(1100, 'x')});
+        rawRow("actor missing", "push", queue, QStringList{"nx", "", "1"} + task("new"));
+        rawRow("actor of one field", "push", queue,
+               QStringList{"nx", "", "1"} + task("new") + QStringList{"alice"});
+        rawRow("actor missing", "requeue", queue, {"ids", "1", "", "dead"});
+        rawRow("actor missing", "delete_dead", queue, {"ids", "1", "dead"});
+        rawRow("force neither 0 nor 1, with an actor", "cancel", queue, {"yes", "later", who});
+        rawRow("limit 0, with an actor", "purge", queue, {"0", who});
+        rawRow("n above 1000, with an actor", "push", queue,
+               QStringList{"nx", "", "1001"} + tasks(1001) + QStringList{who});
+
+        row("unknown field", "config", queue, {"colour", "blue"});
+        row("paused neither 0 nor 1", "config", queue, {"paused", "2"});
+        row("max_attempts 0", "config", queue, {"max_attempts", "0"});
+        row("lease_ms not whole", "config", queue, {"lease_ms", "1500.5"});
+        row("audit_len above 1000000", "config", queue, {"audit_len", "1000001"});
+        row("audit_len not in its plain form", "config", queue, {"audit_len", "1e3"});
+        row("backoff empty", "config", queue, {"backoff", ""});
+        row("value missing", "config", queue, {"paused"});
+        row("no ARGV", "config", queue, {});
+        rawRow("actor malformed", "config", queue, {"paused", "1", "alice"});
 
         row("limit not a number", "purge", queue, {"x"});
         row("limit 0", "purge", queue, {"0"});

@@ -71,6 +71,10 @@ public:
     // error is thrown.
     std::optional<Error> writeRefusal(const std::string& key);
     std::string serverVersion();
+    // The ACL user this connection is authenticated as (ACL WHOAMI, asked once per
+    // Connection): the URL's user when the server has no ACL or denies WHOAMI to this user,
+    // else "default" without ACL or "?" when denied. For the audit trail; never throws a refusal.
+    const std::string& aclUser();
     // Redis server clock, ms since the epoch.
     long long serverTimeMs();
     // Server clock estimated from the local clock and the offset measured at connect,
@@ -129,6 +133,7 @@ private:
     bool m_offsetTried = false;
     std::string m_sentinelMaster; // "host:port" the sentinels named last
     int m_masterChanges = 0;
+    std::string m_aclUser;                    // asked on first use
     std::unique_ptr<RedisLink> m_link;        // null while not connected (and on a cluster)
     std::unique_ptr<ClusterRouter> m_cluster; // set once the server is known to be a cluster
     bool m_clusterChecked = false;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <delayq/actor.h>
 #include <delayq/clusteroptions.h>
 #include <delayq/sentineloptions.h>
 #include <delayq/tlsoptions.h>
@@ -32,6 +33,9 @@ struct ConnectionOptions
     std::chrono::milliseconds commandTimeout{5000};
     // A read-only session: every write in the core is refused before it reaches Redis.
     bool readOnly = false;
+    // Who makes the changes, for the queues' audit trails: the CLI and the app set it. Empty
+    // (workers, library producers): Queue writes no audit entry. Never part of a URL.
+    Actor actor;
     // Enabled (nodes listed): host and port are the master's, asked of these sentinels.
     SentinelOptions sentinel;
     // Enabled (seeds listed): a Redis Cluster; host and port are the first seed's. A plain

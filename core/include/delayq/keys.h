@@ -21,6 +21,8 @@ public:
     std::string config() const { return m_base + "config"; }
     std::string stats() const { return m_base + "stats"; }
     std::string wake() const { return m_base + "wake"; }
+    // The audit trail, a capped stream: scripts build it from config() (docs/design.md).
+    std::string audit() const { return m_base + "audit"; }
     // Task data: "created|max_attempts|backoff|payload" in one of dataBuckets() small hashes
     // (dataKey picks it from the id, as data_key in lua/common.lua does); run: id ->
     // "attempts|due|token|claimed|worker" once claimed; errors: id -> last error.

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <delayq/auditentry.h>
 #include <delayq/connection.h>
 #include <delayq/keys.h>
 #include <delayq/task.h>
@@ -10,9 +11,12 @@
 
 namespace delayq {
 
-// Every operation on one native queue. Writes run as Lua scripts (lua/); reads are
-// plain pipelined commands so a read-only ACL user can still look.
-// Synchronous: the Connection's thread is the caller's thread. Throws Error.
+// Every operation on one native queue.
+// With an actor on the connection's options (ConnectionOptions::actor), push, cancel,
+// reschedule, requeue, delete, purge and setConfig each write an audit entry in the same script
+// as the change (docs/design.md, "Audit trail"); claim, ack, nack, extend and reap never do. Writes
+// run as Lua scripts (lua/); reads are plain pipelined commands so a read-only ACL user can still
+// look. Synchronous: the Connection's thread is the caller's thread. Throws Error.
 struct UpgradeResult
 {
     long long converted = 0;
@@ -80,7 +84,10 @@ public:
 
     // --- config
     QueueConfig config();
-    // key: max_attempts | backoff | lease_ms | max_payload | paused. Validates the value.
+    // The audit trail, newest first (AuditLog::read): entries at or after sinceMs, at most limit.
+    std::vector<AuditEntry> audit(long long sinceMs = 0, int limit = 100);
+    // key: max_attempts | backoff | lease_ms | max_payload | paused | audit_len. Validates the
+    // value. With an actor, a change writes an audit entry (config, pause or resume).
     void setConfig(const std::string& key, const std::string& value);
 
     // --- reads for the admin app and the CLI
@@ -124,8 +131,11 @@ private:
     void requireWritable(const char* what) const;
     // Throws InvalidArgument for a delay below 0 or one that ends after 9999.
     static void checkDelay(long long delayMs, long long nowMs);
-    // The seven KEYS every native-queue script takes, in the order of their contracts.
+    // The nine KEYS every native-queue script takes, in the order of their contracts.
     std::vector<std::string> scriptKeys() const;
+    // The last ARGV of the scripts that change things on someone's behalf: the connection's
+    // actor with its ACL user, or "" (no audit entry) when it has none.
+    std::string actorArg();
     std::string setKey(TaskSet set) const;
     // HGETs of a task's record, run entry and last error, in the order fillTask takes them.
     std::vector<std::vector<std::string>> taskReads(const std::string& id) const;

@@ -132,6 +132,7 @@ struct QueueConfig
     long long leaseMs = 30000;
     long long maxPayload = 1024 * 1024;
     bool paused = false;
+    long long auditLen = 10000; // the audit trail is trimmed to about this many entries
 };
 
 // Counters: pushed, claimed, acked, retried, died, cancelled, expired, and broken (ids whose

@@ -1,0 +1,83 @@
+#include "adminclient.h"
+#include "audittab.h"
+#include "mainwindow.h"
+#include "windowsuite.h"
+#include <delayq/version.h>
+
+#include <QAbstractItemModel>
+#include <QDockWidget>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+
+using namespace delayq::ui;
+
+// The Audit tab: the open queue's trail, with the changes made through the window itself.
+class TestAuditTab : public WindowSuite
+{
+    Q_OBJECT
+
+public:
+    TestAuditTab() : WindowSuite(QStringLiteral("tst_audittab")) {}
+
+private slots:
+    void showsTheWindowsOwnChanges()
+    {
+        MainWindow* window = m_fixture.window();
+        AuditTab* audit = window->audit();
+        QVERIFY(audit->isNoteShown()); // no queue open yet
+        // Pushed by the fixture's own connection, which has no actor: no entry.
+        m_fixture.pushTasks(QStringLiteral("orders"), {"<b>t1</b>", "t2", "t3"});
+        m_fixture.openQueue(QStringLiteral("orders"));
+        QVERIFY(!audit->isNoteShown());
+
+        AdminClient* client = window->client();
+        QSignalSpy acted(client, &AdminClient::actionFinished);
+        client->cancel(AdminClient::newTag(), QStringLiteral("orders"), {"<b>t1</b>", "t2"});
+        QVERIFY(acted.wait(5000));
+        QSignalSpy purged(client, &AdminClient::bulkFinished);
+        client->purge(AdminClient::newTag(), QStringLiteral("orders"), 10);
+        QVERIFY(purged.wait(5000));
+
+        // Behind the history chart it loads nothing; brought to the front it loads.
+        auto* dock = window->findChild<QDockWidget*>(QStringLiteral("auditdock"));
+        QVERIFY(dock);
+        dock->raise();
+        QAbstractItemModel* rows = audit->view()->model();
+        QTRY_COMPARE(rows->rowCount(), 2);
+        auto cell = [&](int row, int column) { return rows->index(row, column).data().toString(); };
+        // Newest first.
+        QCOMPARE(cell(0, 4), QStringLiteral("purge"));
+        QCOMPARE(cell(0, 5), QStringLiteral("1"));
+        QCOMPARE(cell(1, 4), QStringLiteral("cancel"));
+        QCOMPARE(cell(1, 5), QStringLiteral("2"));
+        // Ids are untrusted text: shown as the characters they are.
+        QCOMPARE(cell(1, 6), QStringLiteral("<b>t1</b> t2"));
+        QCOMPARE(cell(1, 1), QStringLiteral("default"));
+        QCOMPARE(cell(1, 3), QStringLiteral("delayq-admin " DELAYQ_VERSION));
+        QVERIFY(cell(1, 2).contains(QLatin1Char('@')));
+
+        // The filter looks at every column, ignoring case.
+        audit->filter()->setText(QStringLiteral("CANCEL"));
+        QCOMPARE(rows->rowCount(), 1);
+        audit->filter()->setText(QStringLiteral("nobody-by-that-name"));
+        QCOMPARE(rows->rowCount(), 0);
+        audit->filter()->clear();
+        QCOMPARE(rows->rowCount(), 2);
+
+        // Refreshed with the others: a change made elsewhere shows up.
+        client->deleteDead(AdminClient::newTag(), QStringLiteral("orders"), {"none"});
+        QVERIFY(acted.wait(5000)); // changed nothing: no entry
+        PushSpec spec;
+        spec.queue = QStringLiteral("orders");
+        client->push(AdminClient::newTag(), spec);
+        QVERIFY(acted.wait(5000));
+        window->refreshAll();
+        QTRY_COMPARE(rows->rowCount(), 3);
+        QCOMPARE(cell(0, 4), QStringLiteral("push"));
+    }
+};
+
+QTEST_MAIN(TestAuditTab)
+#include "tst_audittab.moc"
