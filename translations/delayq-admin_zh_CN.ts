@@ -293,10 +293,12 @@ Qt %1</translation>
         <translation>读取队列设置</translation>
     </message>
     <message>
-        <source>change the queue&apos;s settings</source>
-        <translation>更改队列设置</translation>
         <source>load the audit trail</source>
         <translation>加载审计记录</translation>
+    </message>
+    <message>
+        <source>change the queue&apos;s settings</source>
+        <translation>修改队列设置</translation>
     </message>
 </context>
 <context>
@@ -814,134 +816,9 @@ Qt %1</translation>
         <source>(paused)</source>
         <translation>（已暂停）</translation>
     </message>
-</context>
-<context>
-    <name>delayq::ui::OverviewModel</name>
     <message>
-        <source>Above its thresholds:
-%1</source>
-        <translation>超过阈值：
-%1</translation>
-    </message>
-    <message>
-        <source>Acked (green) and failed (red) per minute over the last hour</source>
-        <translation>近一小时每分钟的确认数（绿）与失败数（红）</translation>
-    </message>
-    <message>
-        <source>A plain sorted set: only pending, due now and oldest overdue apply</source>
-        <translation>普通有序集合：只适用待处理、现已到期和最久逾期</translation>
-    </message>
-    <message>
-        <source>plain key (%1)</source>
-        <translation>普通键（%1）</translation>
-    </message>
-    <message>
-        <source>paused</source>
-        <translation>已暂停</translation>
-    </message>
-    <message>
-        <source>running</source>
-        <translation>运行中</translation>
-    </message>
-    <message>
-        <source>How late the most overdue pending task is: the consumers are behind</source>
-        <translation>逾期最久的待处理任务晚了多久：消费者跟不上了</translation>
-    </message>
-    <message>
-        <source>Queue</source>
-        <translation>队列</translation>
-    </message>
-    <message>
-        <source>Node</source>
-        <translation>节点</translation>
-    </message>
-    <message>
-        <source>State</source>
-        <translation>状态</translation>
-    </message>
-    <message>
-        <source>Pending</source>
-        <translation>待处理</translation>
-    </message>
-    <message>
-        <source>Due now</source>
-        <translation>现已到期</translation>
-    </message>
-    <message>
-        <source>Oldest overdue</source>
-        <translation>最久逾期</translation>
-    </message>
-    <message>
-        <source>Active</source>
-        <translation>执行中</translation>
-    </message>
-    <message>
-        <source>Dead</source>
-        <translation>死信</translation>
-    </message>
-    <message>
-        <source>Last hour</source>
-        <translation>近一小时</translation>
-    </message>
-    <message>
-        <source>%1 / %2</source>
-        <comment>last minute / last hour</comment>
-        <translation>%1 / %2</translation>
-    </message>
-    <message>
-        <source>Tasks acked in the last minute / in the last hour</source>
-        <translation>近一分钟 / 近一小时确认的任务</translation>
-    </message>
-    <message>
-        <source>Failed attempts in the last minute / in the last hour: tasks that died plus tasks retried after a failure</source>
-        <translation>近一分钟 / 近一小时的失败次数：成为死信的任务加上失败后重试的任务</translation>
-    </message>
-    <message>
-        <source>Acked 1m / 1h</source>
-        <translation>确认 1分钟 / 1小时</translation>
-    </message>
-    <message>
-        <source>Failed 1m / 1h</source>
-        <translation>失败 1分钟 / 1小时</translation>
-    </message>
-</context>
-<context>
-    <name>delayq::ui::OverviewPage</name>
-    <message>
-        <source>Filter queues by name</source>
-        <translation>按名称筛选队列</translation>
-    </message>
-    <message>
-        <source>%1 registered names left out: not a queue, or keys of another type</source>
-        <translation>略过了 %1 个已登记的名称：不是队列，或键的类型不对</translation>
-    </message>
-    <message>
-        <source>Open</source>
-        <translation>打开</translation>
-    </message>
-    <message>
-        <source>Resume</source>
-        <translation>恢复</translation>
-    </message>
-    <message>
-        <source>Pause</source>
-        <translation>暂停</translation>
-    </message>
-    <message>
-        <source>Settings…</source>
-        <translation>设置…</translation>
-    </message>
-    <message>
-        <source>Thresholds…</source>
-        <translation>阈值…</translation>
-    </message>
-    <message>
-        <source>Copy name</source>
-        <translation>复制名称</translation>
-    </message>
-    <message>
-        <source>Coloured rows are above their thresholds (for all queues: %1; queues may have their own). Failed = died + retried. Hover a row for the reason.</source>
-        <translation>着色的行超过了阈值（所有队列：%1；队列也可有自己的阈值）。失败 = 死信 + 重试。将鼠标悬停在行上可查看原因。</translation>
+        <source>Audit</source>
+        <translation>审计</translation>
     </message>
 </context>
 <context>
@@ -1200,8 +1077,135 @@ The action applies to these %4 tasks only; tasks that arrive meanwhile are left 
     <message>
         <source>the new due time: %1</source>
         <translation>新的到期时间：%1</translation>
-        <source>Audit</source>
-        <translation>审计</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::OverviewModel</name>
+    <message>
+        <source>Above its thresholds:
+%1</source>
+        <translation>超过阈值：
+%1</translation>
+    </message>
+    <message>
+        <source>Acked (green) and failed (red) per minute over the last hour</source>
+        <translation>近一小时每分钟的确认数（绿）与失败数（红）</translation>
+    </message>
+    <message>
+        <source>A plain sorted set: only pending, due now and oldest overdue apply</source>
+        <translation>普通有序集合：只适用待处理、现已到期和最久逾期</translation>
+    </message>
+    <message>
+        <source>plain key (%1)</source>
+        <translation>普通键（%1）</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>How late the most overdue pending task is: the consumers are behind</source>
+        <translation>逾期最久的待处理任务晚了多久：消费者跟不上了</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>队列</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation>待处理</translation>
+    </message>
+    <message>
+        <source>Due now</source>
+        <translation>现已到期</translation>
+    </message>
+    <message>
+        <source>Oldest overdue</source>
+        <translation>最久逾期</translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation>执行中</translation>
+    </message>
+    <message>
+        <source>Dead</source>
+        <translation>死信</translation>
+    </message>
+    <message>
+        <source>Last hour</source>
+        <translation>近一小时</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <comment>last minute / last hour</comment>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>Tasks acked in the last minute / in the last hour</source>
+        <translation>近一分钟 / 近一小时确认的任务</translation>
+    </message>
+    <message>
+        <source>Failed attempts in the last minute / in the last hour: tasks that died plus tasks retried after a failure</source>
+        <translation>近一分钟 / 近一小时的失败次数：成为死信的任务加上失败后重试的任务</translation>
+    </message>
+    <message>
+        <source>Acked 1m / 1h</source>
+        <translation>确认 1分钟 / 1小时</translation>
+    </message>
+    <message>
+        <source>Failed 1m / 1h</source>
+        <translation>失败 1分钟 / 1小时</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::OverviewPage</name>
+    <message>
+        <source>Filter queues by name</source>
+        <translation>按名称筛选队列</translation>
+    </message>
+    <message>
+        <source>%1 registered names left out: not a queue, or keys of another type</source>
+        <translation>略过了 %1 个已登记的名称：不是队列，或键的类型不对</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Settings…</source>
+        <translation>设置…</translation>
+    </message>
+    <message>
+        <source>Thresholds…</source>
+        <translation>阈值…</translation>
+    </message>
+    <message>
+        <source>Copy name</source>
+        <translation>复制名称</translation>
+    </message>
+    <message>
+        <source>Coloured rows are above their thresholds (for all queues: %1; queues may have their own). Failed = died + retried. Hover a row for the reason.</source>
+        <translation>着色的行超过了阈值（所有队列：%1；队列也可有自己的阈值）。失败 = 死信 + 重试。将鼠标悬停在行上可查看原因。</translation>
     </message>
 </context>
 <context>
