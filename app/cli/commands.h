@@ -36,6 +36,8 @@ int runBench(Context& ctx);
 int runMigrate(Context& ctx);
 int runUpgrade(Context& ctx);
 int runExporter(Context& ctx);
+int runExport(Context& ctx);
+int runImport(Context& ctx);
 
 // The same commands on a plain sorted-set key (--plain), in plaincommands.cpp.
 int runPlainLs(Context& ctx);

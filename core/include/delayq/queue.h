@@ -117,12 +117,14 @@ public:
     // Normalizes "5s,20s,30s" or "exp:1s:5m" to the stored ms form. Throws InvalidArgument.
     static std::string normalizeBackoff(const std::string& text);
 
+    // The nine KEYS every native-queue script takes, in the order of their contracts. Public
+    // for scripts run beside Queue's own (TaskImport's import_tasks.lua).
+    std::vector<std::string> scriptKeys() const;
+
 private:
     void requireWritable(const char* what) const;
     // Throws InvalidArgument for a delay below 0 or one that ends after 9999.
     static void checkDelay(long long delayMs, long long nowMs);
-    // The seven KEYS every native-queue script takes, in the order of their contracts.
-    std::vector<std::string> scriptKeys() const;
     std::string setKey(TaskSet set) const;
     // HGETs of a task's record, run entry and last error, in the order fillTask takes them.
     std::vector<std::vector<std::string>> taskReads(const std::string& id) const;

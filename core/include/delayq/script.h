@@ -27,6 +27,7 @@ extern const Script purge;
 extern const Script upgrade;
 extern const Script plainPop;
 extern const Script plainReschedule;
+extern const Script importTasks;
 } // namespace scripts
 
 } // namespace delayq
