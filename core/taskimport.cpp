@@ -4,6 +4,9 @@
 #include <delayq/queue.h>
 #include <delayq/script.h>
 
+#include <algorithm>
+#include <string_view>
+
 namespace delayq {
 
 namespace {
@@ -31,6 +34,34 @@ PushResult::Status statusFromWord(const std::string& word)
     return PushResult::Status::Created;
 }
 
+// The form Queue::normalizeBackoff stores and an export writes: up to 32 whole ms steps, or
+// exp:BASE:MAX in ms; "" for the queue's.
+bool isStoredBackoff(const std::string& text)
+{
+    if (text.empty())
+        return true;
+    if (text.size() > 512)
+        return false;
+    std::string_view rest = text;
+    const bool exp = rest.starts_with("exp:");
+    if (exp)
+        rest.remove_prefix(4);
+    const char separator = exp ? ':' : ',';
+    int steps = 0;
+    while (true) {
+        const size_t end = std::min(rest.find(separator), rest.size());
+        const std::string_view step = rest.substr(0, end);
+        if (step.empty() || step.size() > 15 ||
+            step.find_first_not_of("0123456789") != std::string_view::npos)
+            return false;
+        ++steps;
+        if (end == rest.size())
+            break;
+        rest.remove_prefix(end + 1);
+    }
+    return exp ? steps == 2 : steps <= 32;
+}
+
 } // namespace
 
 TaskImport::TaskImport(Queue& queue, bool replace) : m_queue(queue), m_replace(replace) {}
@@ -50,9 +81,9 @@ void TaskImport::check(const Task& task)
         refuse("attempts must be 0 to 1000000000");
     if (task.maxAttempts < 0 || task.maxAttempts > 1'000'000'000)
         refuse("max_attempts must be 0 (the queue's) to 1000000000");
-    // Exported backoffs are in the stored form; anything else was edited and must still read.
-    if (Queue::normalizeBackoff(task.backoff) != task.backoff)
-        refuse("the backoff must be in the stored form, like 5000,20000 or exp:1000:60000");
+    if (!isStoredBackoff(task.backoff))
+        refuse("the backoff must be empty (the queue's) or in the stored form, ms: like "
+               "5000,20000,30000 or exp:1000:60000");
 }
 
 std::vector<PushResult::Status> TaskImport::importBatch(const std::vector<Task>& tasks)

@@ -148,10 +148,10 @@ std::string TaskLine::fromTask(const Task& task)
     j["attempts"] = task.attempts;
     j["max_attempts"] = task.maxAttempts;
     j["backoff"] = task.backoff;
-    j["last_error"] = task.lastError;
+    // An error is cut by bytes (and a handler's stderr can be anything): bytes as well.
+    putBytes(j, "last_error", "last_error_encoding", task.lastError);
     putBytes(j, "payload", "payload_encoding", task.payload);
-    // An error text is cut by bytes and may end inside a character: replaced, not refused.
-    return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+    return j.dump();
 }
 
 Task TaskLine::toTask(std::string_view line)
@@ -176,7 +176,8 @@ Task TaskLine::toTask(std::string_view line)
     task.attempts = getCount(j, "attempts");
     task.maxAttempts = getCount(j, "max_attempts");
     task.backoff = getText(j, "backoff");
-    task.lastError = getText(j, "last_error");
+    if (j.contains("last_error"))
+        task.lastError = getBytes(j, "last_error", "last_error_encoding");
     task.payload = getBytes(j, "payload", "payload_encoding");
     return task;
 }
@@ -192,7 +193,7 @@ std::string TaskLine::fromMember(const PlainQueue::Member& member)
         j["score"] = whole;
     else
         j["score"] = std::stod(member.score); // printed back exactly (17 digits when needed)
-    return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+    return j.dump();
 }
 
 PlainQueue::Member TaskLine::toMember(std::string_view line)
