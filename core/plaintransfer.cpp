@@ -1,5 +1,7 @@
 #include <delayq/plaintransfer.h>
 
+#include "scorewindow.h"
+
 #include <delayq/error.h>
 
 #include <charconv>
@@ -27,33 +29,31 @@ bool isScore(const std::string& text)
 } // namespace
 
 PlainTransfer::PlainTransfer(Connection& connection, std::string key, int step)
-    : m_connection(connection), m_key(std::move(key)), m_step(step)
 {
     if (step < 1 || step > 10000)
         throw Error(ErrorCode::InvalidArgument, "an export step is 1 to 10000 members");
-    const std::string type = m_connection.command({"TYPE", m_key}).toString();
+    const std::string type = connection.command({"TYPE", key}).toString();
     if (type != "zset" && type != "none")
-        throw Error(ErrorCode::WrongType, "'" + m_key + "' is a " + type + ", not a sorted set");
+        throw Error(ErrorCode::WrongType, "'" + key + "' is a " + type + ", not a sorted set");
+    m_window = std::make_unique<ScoreWindow>(connection, std::move(key), step);
+}
+
+PlainTransfer::~PlainTransfer() = default;
+
+bool PlainTransfer::atEnd() const
+{
+    return m_window->atEnd();
 }
 
 std::vector<PlainQueue::Member> PlainTransfer::next()
 {
-    if (m_atEnd)
-        return {};
-    const Reply window =
-        m_connection.command({"ZRANGEBYSCORE", m_key, m_fromScore, "+inf", "WITHSCORES", "LIMIT",
-                              std::to_string(m_tieOffset), std::to_string(m_step)});
-    throwIfError(window);
     std::vector<PlainQueue::Member> out;
-    for (size_t i = 0; i + 1 < window.elements.size(); i += 2) {
+    for (auto& [member, score] : m_window->next()) {
         PlainQueue::Member m;
-        m.member = window.elements[i].str;
-        m.score = window.elements[i + 1].str;
-        m_tieOffset = m.score == m_fromScore ? m_tieOffset + 1 : 1;
-        m_fromScore = m.score;
+        m.member = std::move(member);
+        m.score = std::move(score);
         out.push_back(std::move(m));
     }
-    m_atEnd = out.size() < static_cast<size_t>(m_step);
     return out;
 }
 

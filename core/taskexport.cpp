@@ -1,5 +1,6 @@
 #include <delayq/taskexport.h>
 
+#include "scorewindow.h"
 #include "taskrecord.h"
 
 #include <delayq/error.h>
@@ -100,6 +101,8 @@ TaskExport::TaskExport(Queue& queue, std::vector<TaskSet> sets, int step)
         throw Error(ErrorCode::InvalidArgument, "an export step is 1 to 10000 tasks");
 }
 
+TaskExport::~TaskExport() = default;
+
 long long TaskExport::total()
 {
     if (m_total < 0) {
@@ -121,20 +124,15 @@ std::vector<Task> TaskExport::next()
     if (atEnd())
         return {};
     const TaskSet set = m_sets[m_setIndex];
-    const Reply window = m_queue.connection().command(
-        {"ZRANGEBYSCORE", setKeyOf(m_queue.keys(), set), m_fromScore, "+inf", "WITHSCORES", "LIMIT",
-         std::to_string(m_tieOffset), std::to_string(m_step)});
+    if (!m_window)
+        m_window = std::make_unique<ScoreWindow>(m_queue.connection(),
+                                                 setKeyOf(m_queue.keys(), set), m_step);
     std::vector<std::string> ids;
-    for (size_t i = 0; i + 1 < window.elements.size(); i += 2) {
-        ids.push_back(window.elements[i].str);
-        const std::string& score = window.elements[i + 1].str;
-        m_tieOffset = score == m_fromScore ? m_tieOffset + 1 : 1;
-        m_fromScore = score;
-    }
-    if (ids.size() < static_cast<size_t>(m_step)) {
+    for (auto& member : m_window->next())
+        ids.push_back(std::move(member.first));
+    if (m_window->atEnd()) {
+        m_window.reset();
         ++m_setIndex;
-        m_fromScore = "-inf";
-        m_tieOffset = 0;
     }
     if (ids.empty())
         return {};

@@ -2,15 +2,18 @@
 
 #include <delayq/task.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace delayq {
 
 class Queue;
+class ScoreWindow;
 
 // Reads a native queue's tasks for an export (docs/cli.md, "Export and import") in bounded
-// steps: each next() reads one window of at most `step` tasks of one set, in due order, and
+// steps: each next() reads one window of at most `step` tasks of one set, in score order
+// (a cursor by score and id, not by rank: core/scorewindow.h), and
 // each task of it from one atomic read (MULTI/EXEC off a cluster) of its set entry, record, run
 // entry and error, so a queue that changes meanwhile never yields a half-updated task. A task
 // that leaves its set between the window and its read is left out (it was acked, cancelled or
@@ -19,6 +22,7 @@ class TaskExport
 {
 public:
     TaskExport(Queue& queue, std::vector<TaskSet> sets, int step = 500);
+    ~TaskExport();
 
     // Only tasks whose id or payload contains `text` (empty: every task).
     void setMatch(std::string text) { m_match = std::move(text); }
@@ -45,11 +49,8 @@ private:
     int m_step;
     std::string m_match;
     size_t m_setIndex = 0;
-    // Where the current set's next window starts: the last score read (as Redis wrote it) and
-    // how many members with that score were already read. Scores, not ranks: a task leaving
-    // the set meanwhile shifts ranks but no score.
-    std::string m_fromScore = "-inf";
-    long long m_tieOffset = 0;
+    // The current set's walk in due order (core/scorewindow.h).
+    std::unique_ptr<ScoreWindow> m_window;
     long long m_broken = 0;
     long long m_total = -1;
 };
