@@ -2,6 +2,7 @@
 
 #include "admintypes.h"
 #include "bulkaction.h"
+#include "exportrequest.h"
 #include "steppedjob.h"
 
 #include <QObject>
@@ -90,6 +91,10 @@ public:
     void purge(quint64 tag, const QString& queue, qint64 limit, int batch = 500);
     // Stops the bulk change `tag` before its next step (what is done stays done).
     void cancelBulk(quint64 tag) { m_cancelledBulk.store(tag); }
+    // Export…: the tasks to a file in bounded steps (ExportSteps); exportProgressed after each
+    // step, exportFinished once. A cancelled export leaves no file.
+    void exportTasks(quint64 tag, const ExportRequest& request);
+    void cancelExport(quint64 tag) { m_cancelledExport.store(tag); }
 
 signals:
     void connected(const delayq::ui::ServerInfo& info);
@@ -111,6 +116,8 @@ signals:
     void actionFinished(const delayq::ui::ActionResult& result);
     void bulkProgressed(quint64 tag, qint64 done, qint64 total);
     void bulkFinished(const delayq::ui::BulkActionResult& result);
+    void exportProgressed(quint64 tag, qint64 written, qint64 total);
+    void exportFinished(const delayq::ui::ExportResult& result);
     // The server refused a write for this user (ACL): the session is read-only from now on.
     void readOnlyDetected(const QString& reason);
 
@@ -144,6 +151,7 @@ private:
     ConnectionSettings m_guiSettings;        // read and written on the caller's thread only
     std::atomic<quint64> m_activeScan{0};    // the tag of the one search that may go on
     std::atomic<quint64> m_cancelledBulk{0}; // read by the step that comes next
+    std::atomic<quint64> m_cancelledExport{0};
 };
 
 } // namespace delayq::ui

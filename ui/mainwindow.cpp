@@ -6,9 +6,11 @@
 #include "connectionstatus.h"
 #include "detailsfollower.h"
 #include "duetext.h"
+#include "exportaction.h"
 #include "historychart.h"
 #include "languagemenu.h"
 #include "plainkeybar.h"
+#include "purgedialog.h"
 #include "queueactions.h"
 #include "queuelist.h"
 #include "refreshcontrol.h"
@@ -66,6 +68,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_queues = new QueueList(m_client, this);
     m_actions = new TaskActions(m_client, m_tabs, this);
     m_queueActions = new QueueActions(m_client, this);
+    m_export = new ExportAction(m_client, this);
+    m_export->setSelection([this] { return m_tabs->current()->set(); },
+                           [this] { return m_tabs->current()->selectedIds(); });
     m_status = new ConnectionStatus(this);
     m_workerDock = new WorkerDock(m_client, this);
     m_zone = new QLabel(this);
@@ -137,6 +142,14 @@ void MainWindow::connectViews()
             [this](const QString& summary) { statusBar()->showMessage(summary, 15000); });
     connect(m_actions, &TaskActions::resultReported, this,
             [this](const QString& summary) { statusBar()->showMessage(summary, 15000); });
+    connect(m_export, &ExportAction::resultReported, this,
+            [this](const QString& summary) { statusBar()->showMessage(summary, 15000); });
+    // The purge dialog offers a backup first.
+    connect(m_queueActions, &QueueActions::dialogOpened, this, [this](QDialog* dialog) {
+        if (auto* purge = qobject_cast<PurgeDialog*>(dialog))
+            connect(purge, &PurgeDialog::exportRequested, m_export,
+                    [this](const QString& queue) { m_export->ask(queue); });
+    });
     // The operator sees the task just pushed, selected, without looking for it.
     connect(m_actions, &TaskActions::taskPushed, this,
             [this](const QString& queue, const QString& id) {
@@ -227,6 +240,7 @@ void MainWindow::buildMenus()
     auto* queueMenu = menuBar()->addMenu(tr("&Queue"));
     queueMenu->addAction(m_queueActions->requeueAllDead());
     queueMenu->addAction(m_queueActions->deleteAllDead());
+    queueMenu->addAction(m_export->action());
     queueMenu->addSeparator();
     queueMenu->addAction(m_queueActions->purge());
     m_viewMenu = menuBar()->addMenu(tr("&View"));
@@ -307,6 +321,7 @@ void MainWindow::setPlainMode(bool plain, const QString& unit)
     m_tabs->setPlain(plain);
     m_actions->setPlain(plain);
     m_queueActions->setPlain(plain);
+    m_export->setPlain(plain);
 }
 
 void MainWindow::showQueue(const QString& name)
@@ -322,6 +337,7 @@ void MainWindow::showQueue(const QString& name)
     m_history->setQueue(name);
     m_actions->setQueue(name);
     m_queueActions->setQueue(name);
+    m_export->setQueue(name);
     m_workerDock->setQueue(name);
     m_queues->setCurrentQueue(name);
     m_detailsFollower->setQueue(name);

@@ -14,6 +14,7 @@ class ConnectionStatus;
 class DetailsFollower;
 class HistoryChart;
 class PlainKeyBar;
+class ExportAction;
 class QueueActions;
 class QueueList;
 class RefreshControl;
@@ -43,6 +44,7 @@ public:
     QueueList* queueList() const { return m_queues; }
     TaskActions* actions() const { return m_actions; }
     QueueActions* queueActions() const { return m_queueActions; }
+    ExportAction* exportAction() const { return m_export; }
     ConnectionStatus* connectionStatus() const { return m_status; }
     WorkerDock* workerDock() const { return m_workerDock; }
     QString queue() const { return m_queue; }
@@ -102,6 +104,7 @@ private:
     QueueList* m_queues;
     TaskActions* m_actions;
     QueueActions* m_queueActions;
+    ExportAction* m_export;
     ConnectionStatus* m_status;
     WorkerDock* m_workerDock;
     PlainKeyBar* m_plainBar;
