@@ -4,6 +4,7 @@
 #include "requesterror.h"
 
 #include <QList>
+#include <QMetaType>
 #include <QString>
 #include <QStringList>
 
@@ -34,3 +35,5 @@ struct ExportResult
 };
 
 } // namespace delayq::ui
+
+Q_DECLARE_METATYPE(delayq::ui::ExportResult)
