@@ -130,6 +130,26 @@ private slots:
         purge->reject();
     }
 
+    void aCancelledExportLeavesNoFile()
+    {
+        QStringList ids;
+        for (int i = 0; i < 3000; ++i)
+            ids << QStringLiteral("t%1").arg(i);
+        m_fixture.pushTasks("orders", ids);
+        m_fixture.openQueue("orders");
+        ExportRequest request;
+        request.queue = "orders";
+        request.sets = {TaskSetKind::Pending};
+        request.path = m_dir.filePath("cancelled.jsonl");
+        QSignalSpy finished(exporter(), &ExportAction::finished);
+        exporter()->start(request);
+        exporter()->cancelRunning();
+        QVERIFY(finished.wait(10000));
+        QVERIFY(finished.first().at(0).value<ExportResult>().cancelled);
+        QVERIFY(!QFile::exists(request.path));
+        QVERIFY(exporter()->action()->isEnabled());
+    }
+
 private:
     ExportAction* exporter() const { return m_fixture.window()->exportAction(); }
     ExportDialog* openDialog()
