@@ -1,6 +1,8 @@
 #include "scorewindow.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 
 namespace delayq {
 
@@ -18,7 +20,27 @@ Members pairsOf(const Reply& reply)
     return out;
 }
 
+double scoreValue(const std::string& text)
+{
+    if (text == "inf" || text == "+inf")
+        return HUGE_VAL;
+    if (text == "-inf")
+        return -HUGE_VAL;
+    double value = 0;
+    std::from_chars(text.data(), text.data() + text.size(), value);
+    return value;
+}
+
 } // namespace
+
+bool ScoreWindow::isAhead(const std::string& score, const std::string& member) const
+{
+    if (m_atEnd || !m_started)
+        return false;
+    const double s = scoreValue(score);
+    const double cursor = scoreValue(m_score);
+    return s > cursor || (s == cursor && member > m_member);
+}
 
 ScoreWindow::ScoreWindow(Connection& connection, std::string key, int step)
     : m_connection(connection), m_key(std::move(key)), m_step(step)

@@ -22,6 +22,9 @@ public:
     // The next members with their scores as Redis wrote them; none once the set is read.
     std::vector<std::pair<std::string, std::string>> next();
     bool atEnd() const { return m_atEnd; }
+    // True when a member with this score lies ahead of the cursor, so a later next() reads it:
+    // a member listed in one window that moved there before it was read is left to that read.
+    bool isAhead(const std::string& score, const std::string& member) const;
 
 private:
     Connection& m_connection;

@@ -6,6 +6,8 @@
 #include <delayq/error.h>
 #include <delayq/queue.h>
 
+#include <functional>
+
 namespace delayq {
 
 namespace {
@@ -64,14 +66,17 @@ std::vector<Reply> readAtomically(Connection& connection,
     return std::move(exec.elements);
 }
 
-// Tasks from the replies of appendReads, in order; a task gone from its set is left out.
-std::vector<Task> tasksFrom(const std::vector<Reply>& replies, const std::vector<std::string>& ids,
-                            const std::vector<TaskSet>& sets, long long& broken)
+// Tasks from the replies of appendReads, in order; a task gone from its set is left out, and
+// so is one that `readLater` says a later window reads (it moved ahead meanwhile).
+std::vector<Task>
+tasksFrom(const std::vector<Reply>& replies, const std::vector<std::string>& ids,
+          const std::vector<TaskSet>& sets, long long& broken,
+          const std::function<bool(const std::string&, const std::string&)>& readLater = {})
 {
     std::vector<Task> tasks;
     for (size_t i = 0; i < ids.size(); ++i) {
         const Reply* r = &replies[i * kReadsPerTask];
-        if (r[0].isNil())
+        if (r[0].isNil() || (readLater && readLater(r[0].str, ids[i])))
             continue;
         Task task;
         task.id = ids[i];
@@ -130,13 +135,13 @@ std::vector<Task> TaskExport::next()
     std::vector<std::string> ids;
     for (auto& member : m_window->next())
         ids.push_back(std::move(member.first));
+    std::vector<Task> tasks;
+    if (!ids.empty())
+        tasks = readWindow(set, ids);
     if (m_window->atEnd()) {
         m_window.reset();
         ++m_setIndex;
     }
-    if (ids.empty())
-        return {};
-    std::vector<Task> tasks = readWindow(set, ids);
     std::erase_if(tasks, [this](const Task& t) { return !matches(t); });
     return tasks;
 }
@@ -149,7 +154,11 @@ std::vector<Task> TaskExport::readWindow(TaskSet set, const std::vector<std::str
     for (const auto& id : ids)
         appendReads(commands, m_queue.keys(), key, id);
     auto replies = readAtomically(m_queue.connection(), std::move(commands));
-    return tasksFrom(replies, ids, std::vector<TaskSet>(ids.size(), set), m_broken);
+    const ScoreWindow& window = *m_window;
+    return tasksFrom(replies, ids, std::vector<TaskSet>(ids.size(), set), m_broken,
+                     [&window](const std::string& score, const std::string& id) {
+                         return window.isAhead(score, id);
+                     });
 }
 
 std::vector<Task> TaskExport::readIds(Queue& queue, const std::vector<std::string>& ids)
