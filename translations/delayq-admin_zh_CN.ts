@@ -21,6 +21,13 @@ Qt %1</translation>
     </message>
 </context>
 <context>
+    <name>ExportSteps</name>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>no longer existed</source>
@@ -240,6 +247,12 @@ Qt %1</translation>
     <message>
         <source>no limits</source>
         <translation>无阈值</translation>
+        <source>export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -529,6 +542,124 @@ Qt %1</translation>
     <message>
         <source>%1 overdue</source>
         <translation>逾期%1</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::ExportAction</name>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Write the queue&apos;s tasks, a tab&apos;s or the selected ones to a file delayq import reads</source>
+        <translation>将队列的任务、某个标签页的任务或选中的任务写入 delayq import 可读取的文件</translation>
+    </message>
+    <message>
+        <source>Export tasks</source>
+        <translation>导出任务</translation>
+    </message>
+    <message>
+        <source>Exporting %1…</source>
+        <translation>正在导出 %1…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stopping after the current step…</source>
+        <translation>将在当前步骤完成后停止…</translation>
+    </message>
+    <message>
+        <source>Exporting %1: %2 of %3 tasks…</source>
+        <translation>正在导出 %1：已写 %2 / 共 %3 个任务…</translation>
+    </message>
+    <message>
+        <source>Export of %1 failed: %2 (no file was written)</source>
+        <translation>导出 %1 失败：%2（未写入任何文件）</translation>
+    </message>
+    <message>
+        <source>Export of %1 cancelled: no file was written.</source>
+        <translation>已取消导出 %1：未写入任何文件。</translation>
+    </message>
+    <message>
+        <source>Exported %1 lines of %2 to %3.</source>
+        <translation>已将 %2 的 %1 行导出到 %3。</translation>
+    </message>
+    <message>
+        <source>%1 listed ids without readable data were left out.</source>
+        <translation>%1 个有 id 但数据不可读的任务未导出。</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::ExportDialog</name>
+    <message>
+        <source>active</source>
+        <translation>执行中</translation>
+    </message>
+    <message>
+        <source>dead</source>
+        <translation>死信</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>待处理</translation>
+    </message>
+    <message>
+        <source>Export tasks</source>
+        <translation>导出任务</translation>
+    </message>
+    <message>
+        <source>Export every member of %1 with its score, as JSON lines that &quot;delayq import --plain&quot; reads back.</source>
+        <translation>将 %1 的每个成员及其分数导出为 JSON 行，&quot;delayq import --plain&quot; 可将其导回。</translation>
+    </message>
+    <message>
+        <source>Export tasks of %1 with every field, as JSON lines that &quot;delayq import&quot; reads back.</source>
+        <translation>将 %1 的任务连同全部字段导出为 JSON 行，&quot;delayq import&quot; 可将其导回。</translation>
+    </message>
+    <message>
+        <source>The whole key</source>
+        <translation>整个键</translation>
+    </message>
+    <message>
+        <source>The whole queue (pending, active and dead)</source>
+        <translation>整个队列（待处理、执行中和死信）</translation>
+    </message>
+    <message>
+        <source>The %1 tasks (the current tab)</source>
+        <translation>%1任务（当前标签页）</translation>
+    </message>
+    <message>
+        <source>The selected tasks: %1</source>
+        <translation>选中的任务：%1 个</translation>
+    </message>
+    <message>
+        <source>any id or payload</source>
+        <translation>任意 id 或负载</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Only tasks containing:</source>
+        <translation>仅包含以下文本的任务：</translation>
+    </message>
+    <message>
+        <source>File:</source>
+        <translation>文件：</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Export to</source>
+        <translation>导出到</translation>
+    </message>
+    <message>
+        <source>JSON lines (*.jsonl);;All files (*)</source>
+        <translation>JSON 行 (*.jsonl);;所有文件 (*)</translation>
     </message>
 </context>
 <context>
@@ -1256,6 +1387,10 @@ This deletes every task of the queue: %2 pending, %3 active (their workers lose 
     <message>
         <source>Purge</source>
         <translation>清空</translation>
+    </message>
+    <message>
+        <source>Export first…</source>
+        <translation>先导出…</translation>
     </message>
 </context>
 <context>

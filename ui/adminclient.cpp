@@ -1,5 +1,6 @@
 #include "adminclient.h"
 
+#include "exportsteps.h"
 #include "ioworker.h"
 #include "membertext.h"
 #include "overviewrequests.h"
@@ -501,6 +502,16 @@ void AdminClient::startBulk(quint64 tag, BulkAction action, const QString& queue
             deliver(&AdminClient::bulkProgressed, r.tag, r.done, r.total);
         },
         [this](const BulkActionResult& r) { deliver(&AdminClient::bulkFinished, r); }));
+}
+
+void AdminClient::exportTasks(quint64 tag, const ExportRequest& request)
+{
+    run(ExportSteps::job(
+        m_io, tag, request, [this, tag] { return m_cancelledExport.load() == tag; },
+        [this](const ExportResult& r) {
+            deliver(&AdminClient::exportProgressed, r.tag, r.written, r.total);
+        },
+        [this](const ExportResult& r) { deliver(&AdminClient::exportFinished, r); }));
 }
 
 void AdminClient::run(SteppedJob job)

@@ -3,6 +3,7 @@
 #include "admintypes.h"
 #include "bulkaction.h"
 #include "overviewtypes.h"
+#include "exportrequest.h"
 #include "steppedjob.h"
 
 #include <QObject>
@@ -105,6 +106,10 @@ public:
     // them all; configLoaded answers with the config read back (written = true).
     void writeConfig(quint64 tag, const QString& queue,
                      const QList<QPair<QString, QString>>& values);
+    // Export…: the tasks to a file in bounded steps (ExportSteps); exportProgressed after each
+    // step, exportFinished once. A cancelled export leaves no file.
+    void exportTasks(quint64 tag, const ExportRequest& request);
+    void cancelExport(quint64 tag) { m_cancelledExport.store(tag); }
 
 signals:
     void connected(const delayq::ui::ServerInfo& info);
@@ -129,6 +134,8 @@ signals:
     void bulkFinished(const delayq::ui::BulkActionResult& result);
     void overviewLoaded(const delayq::ui::OverviewResult& result);
     void configLoaded(const delayq::ui::QueueConfigResult& result);
+    void exportProgressed(quint64 tag, qint64 written, qint64 total);
+    void exportFinished(const delayq::ui::ExportResult& result);
     // The server refused a write for this user (ACL): the session is read-only from now on.
     void readOnlyDetected(const QString& reason);
 
@@ -162,6 +169,7 @@ private:
     ConnectionSettings m_guiSettings;        // read and written on the caller's thread only
     std::atomic<quint64> m_activeScan{0};    // the tag of the one search that may go on
     std::atomic<quint64> m_cancelledBulk{0}; // read by the step that comes next
+    std::atomic<quint64> m_cancelledExport{0};
 };
 
 } // namespace delayq::ui

@@ -7,11 +7,13 @@
 #include "connectionstatus.h"
 #include "detailsfollower.h"
 #include "duetext.h"
+#include "exportaction.h"
 #include "historychart.h"
 #include "languagemenu.h"
 #include "layoutnotice.h"
 #include "overviewpage.h"
 #include "plainkeybar.h"
+#include "purgedialog.h"
 #include "queueactions.h"
 #include "queuecontrol.h"
 #include "queuelist.h"
@@ -79,6 +81,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_actions = new TaskActions(m_client, m_tabs, this);
     m_queueActions = new QueueActions(m_client, this);
     m_control = new QueueControl(m_client, this);
+    m_export = new ExportAction(m_client, this);
+    m_export->setSelection([this] { return m_tabs->current()->set(); },
+                           [this] { return m_tabs->current()->selectedIds(); });
     m_status = new ConnectionStatus(this);
     m_workerDock = new WorkerDock(m_client, this);
     m_zone = new QLabel(this);
@@ -155,6 +160,14 @@ void MainWindow::connectViews()
             [this](const QString& summary) { statusBar()->showMessage(summary, 15000); });
     connect(m_actions, &TaskActions::resultReported, this,
             [this](const QString& summary) { statusBar()->showMessage(summary, 15000); });
+    connect(m_export, &ExportAction::resultReported, this,
+            [this](const QString& summary) { statusBar()->showMessage(summary, 15000); });
+    // The purge dialog offers a backup first.
+    connect(m_queueActions, &QueueActions::dialogOpened, this, [this](QDialog* dialog) {
+        if (auto* purge = qobject_cast<PurgeDialog*>(dialog))
+            connect(purge, &PurgeDialog::exportRequested, m_export,
+                    [this](const QString& queue) { m_export->ask(queue); });
+    });
     // The operator sees the task just pushed, selected, without looking for it.
     connect(m_actions, &TaskActions::taskPushed, this,
             [this](const QString& queue, const QString& id) {
@@ -304,6 +317,7 @@ void MainWindow::buildMenus()
     auto* queueMenu = menuBar()->addMenu(tr("&Queue"));
     queueMenu->addAction(m_queueActions->requeueAllDead());
     queueMenu->addAction(m_queueActions->deleteAllDead());
+    queueMenu->addAction(m_export->action());
     queueMenu->addSeparator();
     queueMenu->addAction(m_queueActions->purge());
     queueMenu->addSeparator();
@@ -393,6 +407,7 @@ void MainWindow::setPlainMode(bool plain, const QString& unit)
     m_tabs->setPlain(plain);
     m_actions->setPlain(plain);
     m_queueActions->setPlain(plain);
+    m_export->setPlain(plain);
 }
 
 void MainWindow::showQueue(const QString& name)
@@ -409,6 +424,7 @@ void MainWindow::showQueue(const QString& name)
     m_audit->setQueue(name);
     m_actions->setQueue(name);
     m_queueActions->setQueue(name);
+    m_export->setQueue(name);
     m_workerDock->setQueue(name);
     m_queues->setCurrentQueue(name);
     m_detailsFollower->setQueue(name);

@@ -19,6 +19,7 @@ class HistoryChart;
 class LayoutNotice;
 class OverviewPage;
 class PlainKeyBar;
+class ExportAction;
 class QueueActions;
 class QueueControl;
 class QueueList;
@@ -50,6 +51,7 @@ public:
     QueueList* queueList() const { return m_queues; }
     TaskActions* actions() const { return m_actions; }
     QueueActions* queueActions() const { return m_queueActions; }
+    ExportAction* exportAction() const { return m_export; }
     ConnectionStatus* connectionStatus() const { return m_status; }
     WorkerDock* workerDock() const { return m_workerDock; }
     OverviewPage* overview() const { return m_overview; }
@@ -123,6 +125,7 @@ private:
     OverviewPage* m_overview;
     QStackedWidget* m_pages;
     QAction* m_overviewAction = nullptr;
+    ExportAction* m_export;
     ConnectionStatus* m_status;
     WorkerDock* m_workerDock;
     PlainKeyBar* m_plainBar;

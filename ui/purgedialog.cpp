@@ -33,6 +33,9 @@ PurgeDialog::PurgeDialog(const QString& queue, qint64 pending, qint64 active, qi
     prompt->setBuddy(m_name);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
+    m_export = buttons->addButton(tr("Export first…"), QDialogButtonBox::ActionRole);
+    m_export->setAutoDefault(false);
+    connect(m_export, &QPushButton::clicked, this, [this] { emit exportRequested(m_queue); });
     m_purge = buttons->addButton(tr("Purge"), QDialogButtonBox::DestructiveRole);
     m_purge->setEnabled(false);
     // No default button: Enter in the name field purges only when the name matches, and

@@ -22,15 +22,21 @@ public:
     QLabel* summaryLabel() const { return m_summary; }
     QLineEdit* nameEdit() const { return m_name; }
     QPushButton* purgeButton() const { return m_purge; }
+    // Offers a backup before the purge: asks for Export… of the whole queue.
+    QPushButton* exportButton() const { return m_export; }
     bool nameMatches() const;
 
     void accept() override;
+
+signals:
+    void exportRequested(const QString& queue);
 
 private:
     QString m_queue;
     QLabel* m_summary;
     QLineEdit* m_name;
     QPushButton* m_purge;
+    QPushButton* m_export;
 };
 
 } // namespace delayq::ui

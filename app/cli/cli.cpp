@@ -170,12 +170,13 @@ int run(int argc, char** argv)
         if (!info)
             throw UsageError("unknown command '" + command.substr(0, 64) + "' (try delayq --help)");
         known = true;
-        static const std::vector<std::string> plainCommands = {"ls",     "stats",      "push",
-                                                               "cancel", "reschedule", "work"};
+        static const std::vector<std::string> plainCommands = {
+            "ls", "stats", "push", "cancel", "reschedule", "work", "export", "import"};
         const bool plainCommand =
             std::find(plainCommands.begin(), plainCommands.end(), command) != plainCommands.end();
         if (global.plain && !plainCommand)
-            throw UsageError("--plain applies to ls, stats, push, cancel, reschedule and work");
+            throw UsageError(
+                "--plain applies to ls, stats, push, cancel, reschedule, work, export and import");
         if (!global.scoreUnit.empty() && !global.plain && command != "migrate")
             throw UsageError("--score-unit applies with --plain, or to migrate");
         if (help) {

@@ -136,6 +136,31 @@ const std::vector<CommandInfo>& commandTable()
          "  --dump DIR     also write each script to DIR/NAME.lua exactly as delayq sends it\n"
          "                 (so EVALSHA of its SHA1 finds it), and DIR/PROTOCOL (the listing)",
          "the Lua scripts and protocol version, for clients in other languages", runScripts},
+        {"export",
+         "export QUEUE [--state pending|active|dead|all] [--match TEXT] [--step N]\n"
+         "  writes one JSON line per task to stdout, with every field an import needs: id,\n"
+         "  state, due, died (dead tasks), created, attempts, max_attempts, backoff,\n"
+         "  last_error, payload (base64 with \"payload_encoding\":\"base64\" when not UTF-8)\n"
+         "  --state S      which sets (default all)\n"
+         "  --match TEXT   only tasks whose id or payload contains TEXT\n"
+         "  --step N       tasks read per round trip (default 500); each task is read whole\n"
+         "                 in one transaction, so a changing queue gives no half-read line\n"
+         "export --plain KEY [--step N]\n"
+         "  one {\"member\",\"score\"} line per member (member_encoding base64 when not UTF-8)",
+         "write a queue's tasks as JSON lines (a backup an import brings back)", runExport},
+        {"import",
+         "import QUEUE [--on-existing skip|replace] [--keep-going] < tasks.jsonl\n"
+         "  brings back tasks written by export, each in its state (an active one comes back\n"
+         "  pending, due at its due time), 100 per script call\n"
+         "  --on-existing skip     an id already in the queue is left alone (default): running\n"
+         "                         an import twice adds nothing\n"
+         "  --on-existing replace  it is overwritten, unless a worker holds it\n"
+         "  --keep-going   report bad lines (with their numbers) and skip them; without it\n"
+         "                 the first bad line stops the import: the lines before it are in,\n"
+         "                 nothing after it (exit 1)\n"
+         "import --plain KEY [--on-existing skip|replace] [--keep-going] < members.jsonl\n"
+         "  adds the members with their scores (ZADD NX, or a new score with replace)",
+         "bring back tasks from an export", runImport},
         {"exporter",
          "exporter [--listen HOST:PORT] [--queues A,B,...] [--client-timeout D]\n"
          "  serves GET /metrics in the Prometheus text format until Ctrl-C or SIGTERM: per\n"

@@ -44,6 +44,8 @@ int runScripts(Context& ctx);
 
 // A task as one JSON object (listcommands.cpp): ls, show and find write the same fields.
 void writeTask(JsonWriter& j, const delayq::Task& t, delayq::TaskSet set);
+int runExport(Context& ctx);
+int runImport(Context& ctx);
 
 // The same commands on a plain sorted-set key (--plain), in plaincommands.cpp.
 int runPlainLs(Context& ctx);

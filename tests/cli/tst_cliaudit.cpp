@@ -63,6 +63,22 @@ private slots:
         QCOMPARE(json(r).object().value("entries").toArray().size(), 7);
     }
 
+    // An import is a change made by someone: one entry with the ids it wrote, none the second
+    // time (nothing new).
+    void importWritesAnEntry()
+    {
+        QCOMPARE(delayq({"push", "src", "a", "--id", "i1", "--in", "1h"}).exitCode, 0);
+        const CliRun exported = delayq({"export", "src"});
+        QCOMPARE(exported.exitCode, 0);
+        QCOMPARE(delayq({"import", "dst"}, exported.out).exitCode, 0);
+        QCOMPARE(delayq({"import", "dst"}, exported.out).exitCode, 0);
+        const QJsonArray entries =
+            json(delayq({"audit", "dst", "--json"})).object().value("entries").toArray();
+        QCOMPARE(entries.size(), 1);
+        QCOMPARE(entries.at(0).toObject().value("action").toString(), QStringLiteral("import"));
+        QCOMPARE(entries.at(0).toObject().value("ids").toArray(), QJsonArray({"i1"}));
+    }
+
     // A worker run by the CLI writes nothing: only the push is there.
     void workersWriteNone()
     {

@@ -37,6 +37,25 @@ QStringList tasks(int n)
     return out;
 }
 
+// import_tasks ARGV: mode, wake channel, n, then nine values per task, then the payloads.
+// A task: id, state, due, died, created, attempts, max attempts, backoff, last error.
+QStringList importArgv(const QString& mode, const QList<QStringList>& tasks, const QString& n = {})
+{
+    QStringList out{mode, "", n.isEmpty() ? QString::number(tasks.size()) : n};
+    for (const auto& t : tasks)
+        out << t;
+    for (qsizetype i = 0; i < tasks.size(); ++i)
+        out << "payload";
+    return out;
+}
+
+QStringList imported(const QString& id, const QString& state = "pending",
+                     const QString& due = "1000", const QString& attempts = "0",
+                     const QString& backoff = "")
+{
+    return {id, state, due, "0", "1000", attempts, "0", backoff, ""};
+}
+
 const Script* scriptNamed(const QString& name)
 {
     static const std::map<QString, const Script*> all{
@@ -55,6 +74,7 @@ const Script* scriptNamed(const QString& name)
         {"upgrade", &scripts::upgrade},
         {"plain_pop", &scripts::plainPop},
         {"plain_reschedule", &scripts::plainReschedule},
+        {"import_tasks", &scripts::importTasks},
     };
     const auto it = all.find(name);
     return it == all.end() ? nullptr : it->second;
@@ -118,7 +138,7 @@ private slots:
         // row gets an empty one (no actor), so it is refused for the reason its name says and
         // not for a missing actor. "no ARGV" rows stay empty.
         const QStringList audited{"push",        "cancel", "reschedule", "requeue",
-                                  "delete_dead", "purge",  "config"};
+                                  "delete_dead", "purge",  "config",     "import_tasks"};
         auto row = [&](const char* name, const QString& script, const QStringList& keys,
                        const QStringList& argv) {
             const bool actor = audited.contains(script) && !argv.isEmpty();
@@ -236,6 +256,7 @@ private slots:
         row("value missing", "config", queue, {"paused"});
         row("no ARGV", "config", queue, {});
         rawRow("actor malformed", "config", queue, {"paused", "1", "alice"});
+        rawRow("actor missing", "import_tasks", queue, importArgv("skip", {imported("new")}));
 
         row("limit not a number", "purge", queue, {"x"});
         row("limit 0", "purge", queue, {"0"});
@@ -264,6 +285,25 @@ private slots:
         row("more than 1000 members", "plain_reschedule", plain, QStringList{"5"} + many(1001));
         row("no ARGV", "plain_reschedule", plain, {});
         row("score nan", "plain_reschedule", plain, {"nan", "m-later"});
+
+        row("n not a number", "import_tasks", queue, importArgv("skip", {imported("new")}, "x"));
+        row("n above 1000", "import_tasks", queue, importArgv("skip", {}, "1001"));
+        row("a payload missing", "import_tasks", queue,
+            importArgv("skip", {imported("new")}).mid(0, 12));
+        row("mode neither skip nor replace", "import_tasks", queue,
+            importArgv("upsert", {imported("new")}));
+        row("state active", "import_tasks", queue, importArgv("skip", {imported("new", "active")}));
+        row("empty id", "import_tasks", queue, importArgv("skip", {imported("")}));
+        row("due not a number", "import_tasks", queue,
+            importArgv("skip", {imported("new", "pending", "soon")}));
+        row("due negative", "import_tasks", queue,
+            importArgv("skip", {imported("new", "pending", "-1")}));
+        row("attempts not whole", "import_tasks", queue,
+            importArgv("skip", {imported("new", "pending", "1000", "1.5")}));
+        row("backoff with a bar", "import_tasks", queue,
+            importArgv("skip", {imported("new", "pending", "1000", "0", "5000|1")}));
+        row("the second task bad", "import_tasks", queue,
+            importArgv("replace", {imported("new"), imported("p", "dead", "inf")}));
     }
     void badArgvIsInvalid()
     {

@@ -127,15 +127,17 @@ public:
     // what is wrong next to the field before anything is sent. Throws InvalidArgument.
     static std::string normalizeConfig(const std::string& key, const std::string& value);
 
+    // The nine KEYS every native-queue script takes, in the order of their contracts. Public
+    // for scripts run beside Queue's own (TaskImport's import_tasks.lua).
+    std::vector<std::string> scriptKeys() const;
+    // The last ARGV of the scripts that change things on someone's behalf: the connection's
+    // actor with its ACL user, or "" (no audit entry) when it has none. Public for the same.
+    std::string actorArg();
+
 private:
     void requireWritable(const char* what) const;
     // Throws InvalidArgument for a delay below 0 or one that ends after 9999.
     static void checkDelay(long long delayMs, long long nowMs);
-    // The nine KEYS every native-queue script takes, in the order of their contracts.
-    std::vector<std::string> scriptKeys() const;
-    // The last ARGV of the scripts that change things on someone's behalf: the connection's
-    // actor with its ACL user, or "" (no audit entry) when it has none.
-    std::string actorArg();
     std::string setKey(TaskSet set) const;
     // HGETs of a task's record, run entry and last error, in the order fillTask takes them.
     std::vector<std::vector<std::string>> taskReads(const std::string& id) const;

@@ -28,6 +28,7 @@ extern const Script config;
 extern const Script upgrade;
 extern const Script plainPop;
 extern const Script plainReschedule;
+extern const Script importTasks;
 } // namespace scripts
 
 } // namespace delayq

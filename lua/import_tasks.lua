@@ -1,0 +1,109 @@
+-- import_tasks.lua: brings back tasks written by `delayq export` (or the app's Export…), each in
+-- the state it had, stored as the other scripts store that state.
+-- KEYS: the nine of every native-queue script (see push.lua).
+-- ARGV[1] on existing: "skip" (a task whose id is in the queue is left as it is) | "replace"
+--   (it is overwritten, unless a worker holds it)
+-- ARGV[2] wake channel ("" = none): published when an imported task is due before everything
+--   that was pending
+-- ARGV[3] n, the number of tasks (0..1000); then 9 values per task:
+--   id, state ("pending" | "dead"), due ms, time died ms (dead; ignored for pending),
+--   created ms, attempts, max attempts (0 = queue default), backoff (normalized; "" = the
+--   queue's), last error ("" = none), then the payload as ARGV[3 + 9n + i] (one per task, last)
+-- ARGV[last] actor: "" (no audit entry), or who imports (take_actor in common.lua): one audit
+--   entry "import" (detail "replace" with replace) when any task was written
+-- Reply: one status per task: created | exists | replaced | too_large | active
+--   (active: "replace" refused because a worker holds the task)
+-- Errors: INVALID when ARGV is malformed; nothing is written then.
+-- Counters are left alone: an import restores tasks, it does not produce or deliver them.
+local actor_ok, who = take_actor()
+if not actor_ok then
+  return redis.error_reply('INVALID import_tasks: the last ARGV value must be the actor ("" for none)')
+end
+local mode = ARGV[1]
+local channel = ARGV[2]
+local n = whole(ARGV[3], 0, 1000)
+local FIELDS = 9
+if n == nil or #ARGV ~= 3 + n * (FIELDS + 1) then
+  return redis.error_reply('INVALID import_tasks: ARGV does not hold n tasks of 10 values')
+end
+if mode ~= 'skip' and mode ~= 'replace' then
+  return redis.error_reply('INVALID import_tasks: on existing must be skip or replace')
+end
+-- Every task is checked before the first is written: a refusal changes nothing.
+local tasks = {}
+for i = 0, n - 1 do
+  local a = 4 + i * FIELDS
+  local t = {id = ARGV[a], state = ARGV[a + 1], backoff = ARGV[a + 7], error = ARGV[a + 8],
+             payload = ARGV[3 + n * FIELDS + i + 1]}
+  if t.id == '' or (t.state ~= 'pending' and t.state ~= 'dead') then
+    return redis.error_reply('INVALID import_tasks: a task needs an id and the state pending or dead')
+  end
+  t.due = whole(ARGV[a + 2], 0, MAX_MS)
+  t.died = whole(ARGV[a + 3], 0, MAX_MS)
+  t.created = whole(ARGV[a + 4], 0, MAX_MS)
+  t.attempts = whole(ARGV[a + 5], 0, 1000000000)
+  t.max_attempts = whole(ARGV[a + 6], 0, 1000000000)
+  if not (t.due and t.died and t.created and t.attempts and t.max_attempts) then
+    return redis.error_reply('INVALID import_tasks: times and counts must be whole numbers in range')
+  end
+  if string.find(t.backoff, '|', 1, true) then
+    return redis.error_reply('INVALID import_tasks: a backoff holds no "|"')
+  end
+  tasks[i] = t
+end
+local config = redis.call('HMGET', KEYS[5], 'max_payload', 'max_attempts')
+local max_payload = tonumber(config[1]) or 1048576
+local default_attempts = tonumber(config[2]) or 5
+if max_payload < 0 then max_payload = 1048576 end
+if default_attempts < 1 then default_attempts = 5 end
+local before = earliest(KEYS[1])
+local min_due = nil
+local reply, written = {}, {}
+
+-- True when the id is anywhere in the queue: a record, or a listed id without one.
+local function present(id, bucket)
+  return redis.call('HEXISTS', bucket, id) == 1 or redis.call('ZSCORE', KEYS[1], id) ~= false
+    or redis.call('ZSCORE', KEYS[3], id) ~= false
+end
+
+for i = 0, n - 1 do
+  local t = tasks[i]
+  local bucket = data_key(t.id)
+  local status = 'created'
+  if #t.payload > max_payload then
+    status = 'too_large'
+  elseif redis.call('ZSCORE', KEYS[2], t.id) then
+    status = mode == 'replace' and 'active' or 'exists'
+  elseif present(t.id, bucket) then
+    status = mode == 'replace' and 'replaced' or 'exists'
+  end
+  if status == 'created' or status == 'replaced' then
+    if status == 'replaced' then
+      redis.call('ZREM', KEYS[1], t.id)
+      redis.call('ZREM', KEYS[3], t.id)
+      redis.call('HDEL', KEYS[8], t.id)
+      redis.call('HDEL', KEYS[9], t.id)
+    end
+    local attempts_max = t.max_attempts
+    if attempts_max == 0 then attempts_max = default_attempts end
+    redis.call('HSET', bucket, t.id,
+      base36(t.created) .. '|' .. int(attempts_max) .. '|' .. t.backoff .. '|' .. t.payload)
+    -- As claim, nack and reap leave them: a run entry once a task was tried (always for a dead
+    -- one, which keeps its due time there), an error only when there is one.
+    if t.state == 'dead' or t.attempts > 0 then
+      redis.call('HSET', KEYS[8], t.id, run_entry(t.attempts, t.due, '', '', ''))
+    end
+    if t.error ~= '' then redis.call('HSET', KEYS[9], t.id, t.error) end
+    if t.state == 'dead' then
+      redis.call('ZADD', KEYS[3], int(t.died), t.id)
+    else
+      redis.call('ZADD', KEYS[1], int(t.due), t.id)
+      if min_due == nil or t.due < min_due then min_due = t.due end
+    end
+  end
+  reply[#reply + 1] = status
+  if status == 'created' or status == 'replaced' then written[#written + 1] = t.id end
+end
+if min_due then wake_if_earlier(channel, before, min_due) end
+audit(who, 'import', #written, written, mode == 'replace' and 'replace' or '')
+return reply
