@@ -105,5 +105,5 @@ for i = 0, n - 1 do
   if status == 'created' or status == 'replaced' then written[#written + 1] = t.id end
 end
 if min_due then wake_if_earlier(channel, before, min_due) end
-audit(who, 'import', #written, written, mode == 'replace' and 'replace' or '')
+if #written > 0 then audit(who, 'import', #written, written, mode == 'replace' and 'replace' or '') end
 return reply

@@ -209,6 +209,14 @@ Qt %1</translation>
         <source>search tasks</source>
         <translation>搜索任务</translation>
     </message>
+    <message>
+        <source>export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>Thresholds</name>
@@ -246,13 +254,7 @@ Qt %1</translation>
     </message>
     <message>
         <source>no limits</source>
-        <translation>无阈值</translation>
-        <source>export</source>
-        <translation>导出</translation>
-    </message>
-    <message>
-        <source>cannot write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
+        <translation>无限制</translation>
     </message>
 </context>
 <context>

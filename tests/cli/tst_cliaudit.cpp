@@ -120,7 +120,10 @@ private slots:
     }
 
 private:
-    CliRun delayq(const QStringList& args) const { return CliRunner(m_server.unixUrl()).run(args); }
+    CliRun delayq(const QStringList& args, const QByteArray& input = {}) const
+    {
+        return CliRunner(m_server.unixUrl()).run(args, input);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliAudit)
