@@ -21,12 +21,15 @@ namespace {
 // (tests/protocol/tst_pythonproducer checks that).
 constexpr const char* kProtocol = "layout 2";
 
-const std::array<std::reference_wrapper<const delayq::Script>, 14> kScripts = {
-    delayq::scripts::push,       delayq::scripts::claim,           delayq::scripts::ack,
-    delayq::scripts::nack,       delayq::scripts::extend,          delayq::scripts::reap,
-    delayq::scripts::cancel,     delayq::scripts::reschedule,      delayq::scripts::requeue,
-    delayq::scripts::deleteDead, delayq::scripts::purge,           delayq::scripts::upgrade,
-    delayq::scripts::plainPop,   delayq::scripts::plainReschedule,
+const std::array<std::reference_wrapper<const delayq::Script>, 16> kScripts = {
+    delayq::scripts::push,     delayq::scripts::claim,
+    delayq::scripts::ack,      delayq::scripts::nack,
+    delayq::scripts::extend,   delayq::scripts::reap,
+    delayq::scripts::cancel,   delayq::scripts::reschedule,
+    delayq::scripts::requeue,  delayq::scripts::deleteDead,
+    delayq::scripts::purge,    delayq::scripts::upgrade,
+    delayq::scripts::config,   delayq::scripts::importTasks,
+    delayq::scripts::plainPop, delayq::scripts::plainReschedule,
 };
 
 // The PROTOCOL file of a dump: the version line, then "NAME.lua SHA1" for each script.

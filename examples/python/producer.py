@@ -137,6 +137,7 @@ class Producer:
             args = ["replace" if replace else "nx", self.wake, len(chunk)]
             for task_id, payload, kind, value, attempts in chunk:
                 args += [task_id, payload, kind, value, attempts, ""]
+            args.append("")  # the actor: none, a producer's pushes are not audited
             reply = self._push(keys=self.keys, args=args)
             for i, (task_id, *_rest) in enumerate(chunk):
                 results.append((text(reply[2 * i]), task_id, int(reply[2 * i + 1])))
@@ -149,7 +150,8 @@ class Producer:
         results = []
         for start in range(0, len(ids), CANCEL_CHUNK):
             chunk = list(ids[start:start + CANCEL_CHUNK])
-            reply = self._cancel(keys=self.keys, args=["1" if force else "0"] + chunk)
+            # The last value is the actor: "" (none).
+            reply = self._cancel(keys=self.keys, args=["1" if force else "0"] + chunk + [""])
             results += [(text(status), task_id) for status, task_id in zip(reply, chunk)]
         return results
 
