@@ -23,7 +23,7 @@ import time
 
 import redis
 
-from producer import PROTOCOL, ProtocolError, check_name, text
+from producer import PROTOCOL, ProtocolError, check_name, exit_code_of, text
 
 
 class Consumer:
@@ -143,19 +143,13 @@ def main(argv):
     p.add_argument("--max-tasks", type=int, default=0)
     p.add_argument("--fail-first", action="store_true")
     args = p.parse_args(argv)
-    try:
+
+    def run():
         consumer = Consumer(redis.Redis.from_url(args.url), args.queue, args.scripts,
                             args.prefix)
         return work(consumer, args)
-    except ProtocolError as e:
-        print(f"consumer.py: {e}", file=sys.stderr)
-        return 2
-    except redis.ConnectionError as e:
-        print(f"consumer.py: cannot reach Redis: {e}", file=sys.stderr)
-        return 3
-    except redis.ResponseError as e:
-        print(f"consumer.py: Redis refused: {e}", file=sys.stderr)
-        return 1
+
+    return exit_code_of("consumer.py", run)
 
 
 if __name__ == "__main__":

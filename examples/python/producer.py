@@ -216,19 +216,25 @@ def run(args):
     return 0 if all(s in ("created", "replaced") for s, _, _ in results) else 1
 
 
-def main(argv):
-    args = parse_args(argv)
+def exit_code_of(program, action):
+    """Runs action(); turns the errors a delayq client meets into a message and the exit code
+    delayq's own tools use: 2 bad input, 3 Redis unreachable, 1 refused."""
     try:
-        return run(args)
+        return action()
     except ProtocolError as e:
-        print(f"producer.py: {e}", file=sys.stderr)
+        print(f"{program}: {e}", file=sys.stderr)
         return 2
     except redis.ConnectionError as e:
-        print(f"producer.py: cannot reach Redis: {e}", file=sys.stderr)
+        print(f"{program}: cannot reach Redis: {e}", file=sys.stderr)
         return 3
     except redis.ResponseError as e:
-        print(f"producer.py: Redis refused: {e}", file=sys.stderr)
+        print(f"{program}: Redis refused: {e}", file=sys.stderr)
         return 1
+
+
+def main(argv):
+    args = parse_args(argv)
+    return exit_code_of("producer.py", lambda: run(args))
 
 
 if __name__ == "__main__":
