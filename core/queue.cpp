@@ -55,19 +55,6 @@ IdResult::Status idStatusFromWord(const std::string& word)
     return IdResult::Status::NotFound;
 }
 
-PushResult::Status pushStatusFromWord(const std::string& word)
-{
-    if (word == "exists")
-        return PushResult::Status::Exists;
-    if (word == "replaced")
-        return PushResult::Status::Replaced;
-    if (word == "too_large")
-        return PushResult::Status::TooLarge;
-    if (word == "active")
-        return PushResult::Status::Active;
-    return PushResult::Status::Created;
-}
-
 void requireArray(const Reply& reply, size_t minSize, const char* what)
 {
     if (!reply.isArray() || reply.elements.size() < minSize)
@@ -251,7 +238,7 @@ std::vector<PushResult> Queue::pushBatch(const std::vector<PushRequest>& request
         for (size_t k = 0; k + 1 < reply.elements.size() && index < ids.size(); k += 2) {
             PushResult result;
             result.id = ids[index++];
-            result.status = pushStatusFromWord(reply.elements[k].str);
+            result.status = pushStatusFromName(reply.elements[k].str);
             result.due = reply.elements[k + 1].toInteger();
             results.push_back(std::move(result));
         }

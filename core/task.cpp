@@ -32,6 +32,15 @@ const char* pushStatusName(PushResult::Status status)
     return "?";
 }
 
+PushResult::Status pushStatusFromName(const std::string& name)
+{
+    for (auto status : {PushResult::Status::Exists, PushResult::Status::Replaced,
+                        PushResult::Status::TooLarge, PushResult::Status::Active})
+        if (name == pushStatusName(status))
+            return status;
+    return PushResult::Status::Created;
+}
+
 const char* idStatusName(IdResult::Status status)
 {
     switch (status) {

@@ -21,19 +21,6 @@ void refuse(const std::string& why)
     throw Error(ErrorCode::InvalidArgument, why);
 }
 
-PushResult::Status statusFromWord(const std::string& word)
-{
-    if (word == "exists")
-        return PushResult::Status::Exists;
-    if (word == "replaced")
-        return PushResult::Status::Replaced;
-    if (word == "too_large")
-        return PushResult::Status::TooLarge;
-    if (word == "active")
-        return PushResult::Status::Active;
-    return PushResult::Status::Created;
-}
-
 // The form Queue::normalizeBackoff stores and an export writes: up to 32 whole ms steps, or
 // exp:BASE:MAX in ms; "" for the queue's.
 bool isStoredBackoff(const std::string& text)
@@ -123,7 +110,7 @@ std::vector<PushResult::Status> TaskImport::importBatch(const std::vector<Task>&
     std::vector<PushResult::Status> statuses;
     statuses.reserve(tasks.size());
     for (const auto& word : reply.elements)
-        statuses.push_back(statusFromWord(word.str));
+        statuses.push_back(pushStatusFromName(word.str));
     return statuses;
 }
 

@@ -42,6 +42,8 @@ int runUpgrade(Context& ctx);
 int runExporter(Context& ctx);
 int runScripts(Context& ctx);
 
+// --state's word as a set; throws UsageError for any other word.
+delayq::TaskSet parseState(const std::string& text);
 // A task as one JSON object (listcommands.cpp): ls, show and find write the same fields.
 void writeTask(JsonWriter& j, const delayq::Task& t, delayq::TaskSet set);
 int runExport(Context& ctx);

@@ -11,17 +11,6 @@ namespace cli {
 
 namespace {
 
-delayq::TaskSet findState(const std::string& text)
-{
-    if (text == "pending")
-        return delayq::TaskSet::Pending;
-    if (text == "active")
-        return delayq::TaskSet::Active;
-    if (text == "dead")
-        return delayq::TaskSet::Dead;
-    throw UsageError("--state must be pending, active or dead");
-}
-
 delayq::ScanField findField(const std::string& text)
 {
     if (text == "payload")
@@ -73,7 +62,7 @@ int runFind(Context& ctx)
     filter.field = findField(a.value("in", "payload"));
     // Errors are mostly looked for among the dead.
     filter.set =
-        findState(a.value("state", filter.field == delayq::ScanField::Error ? "dead" : "pending"));
+        parseState(a.value("state", filter.field == delayq::ScanField::Error ? "dead" : "pending"));
     filter.text = a.positional()[1];
     if (filter.text.empty())
         throw UsageError("TEXT is empty: give the text to look for (ls lists every task)");

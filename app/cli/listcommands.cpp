@@ -10,8 +10,6 @@
 
 namespace cli {
 
-namespace {
-
 delayq::TaskSet parseState(const std::string& text)
 {
     if (text == "pending")
@@ -22,6 +20,8 @@ delayq::TaskSet parseState(const std::string& text)
         return delayq::TaskSet::Dead;
     throw UsageError("--state must be pending, active or dead");
 }
+
+namespace {
 
 std::string attempts(const delayq::Task& t)
 {

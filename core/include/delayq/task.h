@@ -61,6 +61,8 @@ struct PushResult
     long long due = 0;
 };
 const char* pushStatusName(PushResult::Status status);
+// The status a script reply names ("exists"); an unknown word reads as Created.
+PushResult::Status pushStatusFromName(const std::string& name);
 
 // A task handed to a worker. The token proves the lease in ack/nack/extend.
 struct ClaimedTask
