@@ -314,8 +314,14 @@ ClaimResult Queue::claim(int maxTasks, long long leaseMs, const std::string& wor
                           worker, randomToken(8)}});
     ClaimResult result;
     for (const auto& reply : m_connection.evalPipeline(scripts::claim, calls)) {
-        if (reply.isError())
+        if (reply.isError()) {
+            // Tasks an earlier call of the pipeline handed out are this worker's now: they go
+            // back to it (the error comes again with its next claim) rather than sit leased
+            // to nobody until their leases run out.
+            if (!result.tasks.empty())
+                break;
             throw Connection::errorFromReply(reply.str);
+        }
         requireArray(reply, 4, "claim");
         // The last call saw what the earlier ones left: its next due time is the one.
         result.serverNow = reply.elements[0].toInteger();

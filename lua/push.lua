@@ -55,6 +55,7 @@ local min_due = nil
 local created = 0
 local reply = {}
 local zadd = {}
+local made = {} -- {id, due text, due, reply index, bucket} of each task written
 local created_text = base36(now)
 local default_attempts_text = int(default_attempts)
 
@@ -89,24 +90,49 @@ for i = 0, n - 1 do
   elseif redis.call('ZSCORE', KEYS[2], id) then
     status = 'active'
   else
-    if redis.call('HEXISTS', bucket, id) == 1 then
+    -- The old copy may sit in the dead set (even without a record, when broken); it leaves
+    -- with its run entry and error.
+    local had = redis.call('HEXISTS', bucket, id) == 1
+    if redis.call('ZREM', KEYS[3], id) == 1 then had = true end
+    if had then
       status = 'replaced'
-      -- The old copy may sit in the dead set; it leaves with its run entry and error.
-      redis.call('ZREM', KEYS[3], id)
       redis.call('HDEL', KEYS[8], id)
       redis.call('HDEL', KEYS[9], id)
     end
     redis.call('HSET', bucket, id, record)
   end
-  if status == 'created' or status == 'replaced' then
-    -- One ZADD for the whole call: per-task calls are most of a script's cost.
-    zadd[#zadd + 1] = due_text
-    zadd[#zadd + 1] = id
-    created = created + 1
-    if min_due == nil or due < min_due then min_due = due end
-  end
   reply[#reply + 1] = status
   reply[#reply + 1] = due
+  if status == 'created' or status == 'replaced' then
+    made[#made + 1] = {id, due_text, due, #reply - 1, bucket}
+  end
+end
+-- An id listed in active or dead without a record (broken, or of the older layout) took
+-- HSETNX as new: it exists, and must not be pending as well. One ZMSCORE per set for the
+-- whole call finds them.
+if mode ~= 'replace' and #made > 0 then
+  local ids = {}
+  for i, m in ipairs(made) do ids[i] = m[1] end
+  local active = redis.call('ZMSCORE', KEYS[2], unpack(ids))
+  local dead = redis.call('ZMSCORE', KEYS[3], unpack(ids))
+  local kept = {}
+  for i, m in ipairs(made) do
+    if active[i] or dead[i] then
+      redis.call('HDEL', m[5], m[1])
+      reply[m[4]] = 'exists'
+      reply[m[4] + 1] = due_of(m[1], m[3])
+    else
+      kept[#kept + 1] = m
+    end
+  end
+  made = kept
+end
+for _, m in ipairs(made) do
+  -- One ZADD for the whole call: per-task calls are most of a script's cost.
+  zadd[#zadd + 1] = m[2]
+  zadd[#zadd + 1] = m[1]
+  created = created + 1
+  if min_due == nil or m[3] < min_due then min_due = m[3] end
 end
 if #zadd > 0 then redis.call('ZADD', KEYS[1], unpack(zadd)) end
 count(KEYS[6], KEYS[7], 'pushed', created, now)

@@ -6,8 +6,10 @@
 --   [8] run HASH (id -> attempts and lease)   [9] errors HASH (id -> last error)
 -- ARGV[1] max tasks (1..1000)  ARGV[2] wake channel
 -- Reply: {requeued, dead, more (1 = expired leases remain: call again)}
--- Errors: INVALID on bad ARGV.
--- A task with attempts left goes back to pending, due now; one with none left goes to dead.
+-- Errors: INVALID on bad ARGV; OLD_LAYOUT when an expired task is stored in the layout of an
+--   older delayq (nothing moves).
+-- A task with attempts left goes back to pending, due now; one with none left goes to dead,
+-- as does one whose record is missing or garbled (counted in died and broken).
 local limit = whole(ARGV[1], 1, 1000)
 if limit == nil or #ARGV ~= 2 then
   return redis.error_reply('INVALID reap: max tasks must be 1..1000, then the wake channel')
@@ -17,9 +19,17 @@ local ids = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, limit)
 local requeued, died = 0, 0
 local before = earliest(KEYS[1])
 local default_attempts = config_number(KEYS[5], 'max_attempts', 5)
-for _, id in ipairs(ids) do
+-- Read before anything moves: a task of the older layout is refused (upgrade converts it),
+-- never taken for broken data.
+local records = {}
+for i, id in ipairs(ids) do
+  records[i] = redis.call('HGET', data_key(id), id)
+  if not records[i] and old_layout_task(id) then return old_layout_error() end
+end
+local broken = 0
+for i, id in ipairs(ids) do
   redis.call('ZREM', KEYS[2], id)
-  local _, max_attempts = parse_record(redis.call('HGET', data_key(id), id))
+  local _, max_attempts = parse_record(records[i])
   if max_attempts then
     local attempts, due, _, _, worker = parse_run(redis.call('HGET', KEYS[8], id))
     if attempts < 1 then attempts = 1 end
@@ -36,12 +46,16 @@ for _, id in ipairs(ids) do
       requeued = requeued + 1
     end
   else
-    forget({id})
+    -- As claim does with a due id whose record is missing or garbled: to dead, with why.
+    redis.call('HSET', KEYS[9], id, 'task data was missing or incomplete when its lease ran out')
+    redis.call('ZADD', KEYS[3], now, id)
+    broken = broken + 1
   end
 end
-count(KEYS[6], KEYS[7], 'expired', requeued + died, now)
-count(KEYS[6], KEYS[7], 'died', died, now)
+count(KEYS[6], KEYS[7], 'expired', requeued + died + broken, now)
+count(KEYS[6], KEYS[7], 'died', died + broken, now)
+count(KEYS[6], KEYS[7], 'broken', broken, now)
 if requeued > 0 then wake_if_earlier(ARGV[2], before, now) end
 local more = 0
 if #ids == limit and redis.call('ZCOUNT', KEYS[2], '-inf', now) > 0 then more = 1 end
-return {requeued, died, more}
+return {requeued, died + broken, more}

@@ -9,19 +9,31 @@
 -- ARGV[1] ids to look at (1..1000)
 -- Reply: {converted, done (1: a whole pass converted nothing, the queue is upgraded)}
 -- Errors: INVALID on bad ARGV.
--- Sets are walked by rank and each converted id keeps its place, so a pass never skips or
--- repeats a task of a queue that does not change meanwhile; one that does (a claim shifts the
--- ranks) is covered by passes repeating until one converts nothing. Where a pass is, and what
--- it converted so far, is kept in the config hash (upgrade_cursor "SET:RANK:CONVERTED", SET
--- 1..3 = pending, active, dead), so an interrupted upgrade resumes where it was.
+-- Each set is walked in order from the last id looked at (its rank found again at each call),
+-- so tasks claimed, acked or pushed meanwhile shift nothing under the walk; a pass that
+-- converted anything is followed by another all the same, and the first pass that converts
+-- nothing ends the upgrade. Where a pass is, and what it converted so far, is kept in the
+-- config hash (upgrade_cursor "SET:CONVERTED:SCORE:ID", SET 1..3 = pending, active, dead; ID
+-- empty at a set's start), so an interrupted upgrade resumes where it was.
 local limit = whole(ARGV[1], 1, 1000)
 if limit == nil or #ARGV ~= 1 or #KEYS ~= 10 then
   return redis.error_reply('INVALID upgrade: ARGV is the number of ids to look at (1..1000)')
 end
-local set, rank, before = string.match(redis.call('HGET', KEYS[5], 'upgrade_cursor') or '',
-  '^([123]):(%d+):(%d+)$')
-if not set then set, rank, before = 1, 0, 0 end
-set, rank, before = tonumber(set), tonumber(rank), tonumber(before)
+local set, before, last_score, last_id = string.match(
+  redis.call('HGET', KEYS[5], 'upgrade_cursor') or '', '^([123]):(%d+):([^:]*):(.*)$')
+if not set then set, before, last_score, last_id = '1', '0', '', '' end
+set, before = tonumber(set), tonumber(before)
+-- Just after the last id looked at; when it has gone meanwhile, from the first id of its
+-- score (looking at some again converts nothing twice).
+local rank = 0
+if last_id ~= '' then
+  local at = redis.call('ZRANK', KEYS[set], last_id)
+  if at then
+    rank = at + 1
+  else
+    rank = redis.call('ZCOUNT', KEYS[set], '-inf', '(' .. last_score)
+  end
+end
 local now = now_ms()
 local default_attempts = config_number(KEYS[5], 'max_attempts', 5)
 
@@ -63,11 +75,11 @@ end
 local in_pass = before + converted
 local next_cursor
 if #members / 2 == limit then
-  next_cursor = set .. ':' .. (rank + limit) .. ':' .. in_pass
+  next_cursor = set .. ':' .. in_pass .. ':' .. members[#members] .. ':' .. members[#members - 1]
 elseif set < 3 then
-  next_cursor = (set + 1) .. ':0:' .. in_pass
+  next_cursor = (set + 1) .. ':' .. in_pass .. '::'
 elseif in_pass > 0 then
-  next_cursor = '1:0:0' -- another pass: the ranks may have moved under this one
+  next_cursor = '1:0::' -- another pass, to find what the first one may have missed
 else
   redis.call('HDEL', KEYS[5], 'upgrade_cursor')
   return {converted, 1}

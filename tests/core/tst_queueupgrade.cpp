@@ -150,6 +150,59 @@ private slots:
         QCOMPARE(claim.tasks[0].maxAttempts, 5);
     }
 
+    void reapAndPushLeaveOldTasksAlone()
+    {
+        Queue& q = *m_queue;
+        // Its lease ran out long ago (an old worker stopped for the upgrade).
+        writeOldTask(TaskSet::Active, "held", 1000,
+                     {{"payload", "x"},
+                      {"due", "1000"},
+                      {"created", "1000"},
+                      {"attempts", "1"},
+                      {"max_attempts", "5"},
+                      {"state", "active"},
+                      {"lease", "t:1"}});
+        writeOldTask(TaskSet::Dead, "gone", 1000,
+                     {{"payload", "y"},
+                      {"due", "1000"},
+                      {"created", "1000"},
+                      {"attempts", "5"},
+                      {"max_attempts", "5"},
+                      {"state", "dead"}});
+        // Registered as a push would (the push below registers it): the rest must not change.
+        m_server.cli({"SADD", "dq:queues", "orders"});
+        const QByteArray before = snapshot(m_server);
+        EXPECT_ERROR(ErrorCode::OldLayout, "", q.reap(100));
+        QCOMPARE(snapshot(m_server), before);
+        // Pushing an id an old task holds makes no second, pending copy of it.
+        PushRequest again = request("z", 0, "gone");
+        QCOMPARE(q.push(again).status, PushResult::Status::Exists);
+        QCOMPARE(snapshot(m_server), before);
+
+        QVERIFY(q.upgrade().finished);
+        const ReapResult reaped = q.reap(100);
+        QCOMPARE(reaped.requeued, 1);
+        QCOMPARE(q.find("held")->second.payload, std::string("x"));
+        QCOMPARE(q.find("gone")->first, TaskSet::Dead);
+    }
+
+    void aListedIdWithoutRecordIsNotPushedTwice()
+    {
+        Queue& q = *m_queue;
+        // Broken: listed in dead (or active) with no record at all.
+        m_server.cli({"ZADD", "dq:{orders}:dead", "1000", "ghost"});
+        m_server.cli({"ZADD", "dq:{orders}:active", "1000", "held"});
+        QCOMPARE(q.push(request("a", 0, "ghost")).status, PushResult::Status::Exists);
+        QCOMPARE(q.push(request("b", 0, "held")).status, PushResult::Status::Exists);
+        QCOMPARE(q.size(TaskSet::Pending), 0LL);
+        // Replacing one takes it out of dead: one copy, pending.
+        PushRequest replace = request("c", 0, "ghost");
+        replace.replace = true;
+        QCOMPARE(q.push(replace).status, PushResult::Status::Replaced);
+        QCOMPARE(q.find("ghost")->first, TaskSet::Pending);
+        QCOMPARE(q.size(TaskSet::Dead), 0LL);
+    }
+
     void anOldTaskWithoutPayloadStaysBroken()
     {
         Queue& q = *m_queue;
