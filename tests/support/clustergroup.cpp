@@ -101,6 +101,23 @@ bool ClusterGroup::start()
                   QString::fromLocal8Bit(cli.readAll());
         return false;
     }
+    // redis-cli returns once the replicas were told whom to follow; until each has said so to
+    // the others, a node still lists some of them as masters (a slow build saw 5 of 6).
+    QElapsedTimer settling;
+    settling.start();
+    for (bool settled = false; !settled && settling.elapsed() < 20000;) {
+        settled = true;
+        for (int i = 0; i < kNodes && settled; ++i) {
+            int listedMasters = 0;
+            for (const auto& f :
+                 nodeLines(node(i).cli({QStringLiteral("CLUSTER"), QStringLiteral("NODES")})))
+                if (f.size() >= 8 && f[2].contains("master"))
+                    ++listedMasters;
+            settled = listedMasters == kNodes / 2;
+        }
+        if (!settled)
+            QThread::msleep(50);
+    }
     return waitUntilOk(20000);
 }
 
