@@ -185,9 +185,9 @@ std::vector<PushResult> Queue::pushBatch(const std::vector<PushRequest>& request
 
     // Validate everything first: a bad request refuses the whole batch and changes nothing.
     std::vector<std::string> ids;
-    std::vector<std::string> backoffs;
+    std::vector<std::string> settings; // push.lua's "" or "MAX_ATTEMPTS|BACKOFF"
     ids.reserve(requests.size());
-    backoffs.reserve(requests.size());
+    settings.reserve(requests.size());
     // Once, not per request: with the server unreachable each call would try to connect.
     const long long nowMs = m_connection.serverNowMs();
     for (const auto& r : requests) {
@@ -198,7 +198,10 @@ std::vector<PushResult> Queue::pushBatch(const std::vector<PushRequest>& request
             throw Error(ErrorCode::InvalidArgument, "the due time must be between 1970 and 9999");
         if (r.maxAttempts < 0 || r.maxAttempts > 1000000)
             throw Error(ErrorCode::InvalidArgument, "max attempts must be 0 to 1000000");
-        backoffs.push_back(normalizeBackoff(r.backoff));
+        std::string backoff = normalizeBackoff(r.backoff);
+        settings.push_back(r.maxAttempts == 0 && backoff.empty()
+                               ? std::string()
+                               : std::to_string(r.maxAttempts) + "|" + backoff);
         ids.push_back(std::move(id));
     }
     registerQueue();
@@ -207,24 +210,27 @@ std::vector<PushResult> Queue::pushBatch(const std::vector<PushRequest>& request
     const std::string actor = actorArg();
     std::vector<Connection::ScriptCall> calls;
     for (size_t begin = 0, end = 0; begin < requests.size(); begin = end) {
-        // The script takes one mode per call: a chunk ends where the replace flag changes.
+        // The script takes one mode and one due kind per call: a chunk ends where either
+        // changes.
+        const auto sameCall = [&](const PushRequest& a, const PushRequest& b) {
+            return a.replace == b.replace && a.dueAtMs.has_value() == b.dueAtMs.has_value();
+        };
         end = begin + 1;
         while (end < requests.size() && end - begin < static_cast<size_t>(kTasksPerCall) &&
-               requests[end].replace == requests[begin].replace)
+               sameCall(requests[end], requests[begin]))
             ++end;
         Connection::ScriptCall call{keys, {}};
-        call.args.reserve(4 + (end - begin) * 6);
+        call.args.reserve(5 + (end - begin) * 4);
         call.args.push_back(requests[begin].replace ? "replace" : "nx");
         call.args.push_back(m_keys.wake());
+        call.args.push_back(requests[begin].dueAtMs ? "at" : "in");
         call.args.push_back(std::to_string(end - begin));
         for (size_t i = begin; i < end; ++i) {
             const auto& r = requests[i];
             call.args.push_back(ids[i]);
             call.args.push_back(r.payload);
-            call.args.push_back(r.dueAtMs ? "at" : "in");
             call.args.push_back(std::to_string(r.dueAtMs ? *r.dueAtMs : r.delayMs));
-            call.args.push_back(std::to_string(r.maxAttempts));
-            call.args.push_back(backoffs[i]);
+            call.args.push_back(settings[i]);
         }
         call.args.push_back(actor);
         calls.push_back(std::move(call));

@@ -15,14 +15,19 @@ if n == 0 then return {} end
 local ids = {}
 for i = 1, n do ids[i] = ARGV[2 * i] end
 local runs = redis.call('HMGET', KEYS[8], unpack(ids))
-local reply, done, seen = {}, {}, {}
+local reply, done, seen, needles = {}, {}, {}, {}
 for i, id in ipairs(ids) do
   -- Every way out of active (nack, reap, forced cancel) clears the token, so a matching one
   -- means the task is still this worker's. Tokens are random and never hold '|': finding
-  -- "|token|" finds the token field.
+  -- "|token|" finds the token field. A claim gives all its tasks one token, so the text to
+  -- look for is joined once per token, not once per task.
   local token = ARGV[2 * i + 1]
-  if not seen[id] and runs[i] and token ~= '' and
-      string.find(runs[i], '|' .. token .. '|', 1, true) then
+  local needle = needles[token]
+  if not needle then
+    needle = '|' .. token .. '|'
+    needles[token] = needle
+  end
+  if not seen[id] and runs[i] and token ~= '' and string.find(runs[i], needle, 1, true) then
     seen[id] = true
     done[#done + 1] = id
     reply[i] = 1

@@ -5,7 +5,8 @@
 --   [5] config HASH   [6] stats HASH   [7] minute counters prefix ("dq:{Q}:m:", minute appended)
 --   [8] run HASH (id -> attempts and lease)   [9] errors HASH (id -> last error)
 -- ARGV[1] max tasks (1..1000)  ARGV[2] lease ms (0 = the queue's lease_ms, default 30000)
--- ARGV[3] worker name          ARGV[4] token base (random; each task's token is base:i)
+-- ARGV[3] worker name          ARGV[4] lease token (random, no '|'): every task of this call
+--   gets it; ack, nack and extend name the task and the token
 -- Reply: {server now ms, next due ms (-1 = nothing pending), paused (0|1),
 --         {{id, record ("created|max_attempts|backoff|payload"), due, attempts, token}, ...},
 --         lease deadline ms (when tasks were handed out)}
@@ -23,7 +24,10 @@ if #ARGV ~= 4 then return redis.error_reply('INVALID claim: ARGV is max, lease, 
 local now = now_ms()
 local lease = whole(ARGV[2], 0, MAX_MS)
 if lease == nil then return redis.error_reply('INVALID claim: lease ms') end
-local worker, token_base = ARGV[3], ARGV[4]
+local worker, token = ARGV[3], ARGV[4]
+if token == '' or string.find(token, '|', 1, true) then
+  return redis.error_reply('INVALID claim: the token must be non-empty text without |')
+end
 local config = redis.call('HMGET', KEYS[5], 'paused', 'lease_ms')
 if lease == 0 then
   lease = tonumber(config[2]) or 30000
@@ -50,39 +54,53 @@ end
 -- From -inf, the due tasks are exactly ranks 0..k-1: one call removes them all.
 redis.call('ZREMRANGEBYRANK', KEYS[1], 0, #ids - 1)
 local runs = redis.call('HMGET', KEYS[8], unpack(ids))
-local tasks, leases, run_entries, dead, errors = {}, {}, {}, {}, {}
+local tasks, leases, dead, errors = {}, {}, {}, {}
+local run_entries = {RUN_KEEPER_FIELD, RUN_KEEPER_VALUE}
 local claimed, broken = 0, 0
 local deadline = now + lease
 local deadline_text = int(deadline)
-local tail = '|' .. int(now) .. '|' .. worker
+local tail = '|' .. token .. '|' .. int(now) .. '|' .. worker
 -- Per task only what must be: the record goes out whole (the client reads its fields), and
--- the run entry is joined from texts Redis already gave (the score is the due time).
+-- the run entry is joined from texts Redis already gave (the score is the due time). No
+-- number becomes text per task: each conversion costs as much as a redis.call's overhead.
 for i, id in ipairs(ids) do
   local score, record = due[2 * i], records[i]
-  local attempts = 1
-  if runs[i] then attempts = parse_run(runs[i]) + 1 end
+  local attempts, attempts_text = 1, '1'
+  if runs[i] then
+    attempts = parse_run(runs[i]) + 1
+    attempts_text = int(attempts)
+  end
   if not record or not string.find(record, '^%w+|%d+|[^|]*|') then
     -- No record is written: the task stays recognisably broken, so a requeue cannot turn it
     -- into an empty task (it comes back here and dies again).
     run_entries[#run_entries + 1] = id
-    run_entries[#run_entries + 1] = (attempts - 1) .. '|' .. score .. '|||'
+    run_entries[#run_entries + 1] = int(attempts - 1) .. '|' .. score .. '|||'
     errors[#errors + 1] = id
     errors[#errors + 1] = 'task data was missing or incomplete when it came due (deleted by hand?)'
     dead[#dead + 1] = int(now)
     dead[#dead + 1] = id
     broken = broken + 1
   else
-    local token = token_base .. ':' .. i
     run_entries[#run_entries + 1] = id
-    run_entries[#run_entries + 1] = attempts .. '|' .. score .. '|' .. token .. tail
-    leases[#leases + 1] = deadline_text
+    run_entries[#run_entries + 1] = attempts_text .. '|' .. score .. tail
     leases[#leases + 1] = id
     tasks[#tasks + 1] = {id, record, score, attempts, token}
     claimed = claimed + 1
   end
 end
 redis.call('HSET', KEYS[8], unpack(run_entries))
-if #leases > 0 then redis.call('ZADD', KEYS[2], unpack(leases)) end
+if #leases > 0 then
+  -- Newest id first: while the active set is small Redis keeps it as a listpack and inserts
+  -- each member by scanning from the head to its place, so in ascending order each insert
+  -- would walk past the whole batch (a third of a claim's cost); in descending order every
+  -- member's place is found at once.
+  local zadd = {}
+  for i = #leases, 1, -1 do
+    zadd[#zadd + 1] = deadline_text
+    zadd[#zadd + 1] = leases[i]
+  end
+  redis.call('ZADD', KEYS[2], unpack(zadd))
+end
 if broken > 0 then
   redis.call('ZADD', KEYS[3], unpack(dead))
   redis.call('HSET', KEYS[9], unpack(errors))

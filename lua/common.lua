@@ -142,7 +142,8 @@ end
 local DATA_BUCKETS = 8192
 local function data_key(id)
   local a, b, c, d = string.byte(id, -4, -1)
-  return KEYS[4] .. (((((a or 0) * 31 + (b or 0)) * 31 + (c or 0)) * 31 + (d or 0)) % DATA_BUCKETS)
+  -- int(): Lua's own number to text (%.14g) costs half as much again, once per task.
+  return KEYS[4] .. int(((((a or 0) * 31 + (b or 0)) * 31 + (c or 0)) * 31 + (d or 0)) % DATA_BUCKETS)
 end
 
 -- A record is "created|max_attempts|backoff|payload": created in base-36 ms, backoff "" for
@@ -174,6 +175,17 @@ local function parse_run(run)
   return tonumber(attempts) or 0, tonumber(due), token or '', claimed or '', worker or ''
 end
 
+-- The run hash is read and written a whole batch at a time (claim: HMGET + HSET, ack: HMGET +
+-- HDEL). Below 512 fields of at most 64 bytes Redis keeps a hash as a listpack, where each
+-- field of a batch is found by walking the list: a claim+ack then costs twice as much Redis
+-- CPU as with a hash table. A field whose value is longer than any listpack value makes Redis
+-- convert the hash at once, and it stays a table for as long as the key lives. Claim writes
+-- this field with every batch; no task id is empty, so it never meets a task, and forget()
+-- deletes the key when the field is all that is left.
+local RUN_KEEPER_FIELD = ''
+local RUN_KEEPER_VALUE = 'not a task: makes Redis keep this hash as a table, cheaper for batches ' ..
+  '(docs/design.md, "Redis key layout")'
+
 local function run_entry(attempts, due, token, claimed, worker)
   return int(attempts) .. '|' .. int(due) .. '|' .. token .. '|' .. claimed .. '|' .. worker
 end
@@ -183,6 +195,9 @@ local function forget(ids)
   if #ids == 0 then return end
   for _, id in ipairs(ids) do redis.call('HDEL', data_key(id), id) end
   redis.call('HDEL', KEYS[8], unpack(ids))
+  if redis.call('HLEN', KEYS[8]) == 1 and redis.call('HEXISTS', KEYS[8], RUN_KEEPER_FIELD) == 1 then
+    redis.call('DEL', KEYS[8])
+  end
   -- Most queues hold no error most of the time: then the ids need not be sent again.
   if redis.call('EXISTS', KEYS[9]) == 1 then redis.call('HDEL', KEYS[9], unpack(ids)) end
 end

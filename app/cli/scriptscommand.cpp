@@ -19,7 +19,7 @@ namespace {
 // script contracts of docs/protocol.md. Raised with any change such a client must follow (a
 // key, a record field, a script's KEYS, ARGV or reply); docs/protocol.md names the same
 // (tests/protocol/tst_pythonproducer checks that).
-constexpr const char* kProtocol = "layout 2";
+constexpr const char* kProtocol = "layout 2.1";
 
 const std::array<std::reference_wrapper<const delayq::Script>, 16> kScripts = {
     delayq::scripts::push,     delayq::scripts::claim,

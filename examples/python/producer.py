@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Pushes tasks to a delayq queue, and cancels them, from Python.
 
-Written from docs/protocol.md alone (protocol "layout 2"), with nothing but Debian's
+Written from docs/protocol.md alone (protocol "layout 2.1"), with nothing but Debian's
 python3-redis. The scripts come from `delayq scripts --dump DIR` or an installed delayq
 (/usr/share/delayq/lua).
 
@@ -25,7 +25,7 @@ import time
 
 import redis
 
-PROTOCOL = "delayq-protocol: layout 2"
+PROTOCOL = "delayq-protocol: layout 2.1"
 # Calls stay small so no script holds Redis long (docs/protocol.md, section 4).
 PUSH_CHUNK = 100
 CANCEL_CHUNK = 500
@@ -132,11 +132,19 @@ class Producer:
             return []
         self._register()
         results = []
-        for start in range(0, len(prepared), PUSH_CHUNK):
-            chunk = prepared[start:start + PUSH_CHUNK]
-            args = ["replace" if replace else "nx", self.wake, len(chunk)]
-            for task_id, payload, kind, value, attempts in chunk:
-                args += [task_id, payload, kind, value, attempts, ""]
+        start = 0
+        while start < len(prepared):
+            # One due kind per call: a chunk ends where the kind changes.
+            kind = prepared[start][2]
+            end = start + 1
+            while end < len(prepared) and end - start < PUSH_CHUNK and prepared[end][2] == kind:
+                end += 1
+            chunk = prepared[start:end]
+            start = end
+            args = ["replace" if replace else "nx", self.wake, kind, len(chunk)]
+            for task_id, payload, _kind, value, attempts in chunk:
+                # Settings: "" for the queue's max attempts and backoff, else "N|BACKOFF".
+                args += [task_id, payload, value, f"{attempts}|" if attempts else ""]
             args.append("")  # the actor: none, a producer's pushes are not audited
             reply = self._push(keys=self.keys, args=args)
             for i, (task_id, *_rest) in enumerate(chunk):

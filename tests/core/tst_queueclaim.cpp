@@ -2,6 +2,7 @@
 #include "queuesuite.h"
 #include <delayq/connection.h>
 #include <delayq/error.h>
+#include <delayq/keys.h>
 #include <delayq/queue.h>
 
 #include <QTest>
@@ -30,7 +31,8 @@ private slots:
         QVERIFY(!claim.paused);
         QVERIFY(claim.serverNow >= before && claim.serverNow <= after);
         QCOMPARE(claim.nextDue, std::optional<long long>(later.due));
-        QVERIFY(claim.tasks[0].token != claim.tasks[1].token);
+        // One token for the tasks of a call (the id tells them apart), a new one each call.
+        QCOMPARE(claim.tasks[0].token, claim.tasks[1].token);
         for (const auto& t : claim.tasks) {
             QCOMPARE(t.leaseDeadline, claim.serverNow + 20'000);
             QCOMPARE(t.attempts, 1);
@@ -49,6 +51,11 @@ private slots:
 
         // Nothing due: an empty claim still tells when to come back.
         const auto idle = q.claim(5, 20'000, "worker-7");
+        q.push(request("e", 0, "e"));
+        const auto next = q.claim(1, 20'000, "worker-7");
+        QCOMPARE(next.tasks.size(), size_t(1));
+        QVERIFY(next.tasks[0].token != claim.tasks[0].token);
+        q.ack("e", next.tasks[0].token);
         QVERIFY(idle.tasks.empty());
         QCOMPARE(idle.nextDue, std::optional<long long>(later.due));
         q.cancel({"c"});
@@ -81,6 +88,36 @@ private slots:
         QCOMPARE(snapshot(m_server), digest);
         q.setConfig("paused", "no");
         QCOMPARE(q.claim(10, 1000, "w").tasks.size(), size_t(1));
+    }
+
+    // Claim keeps the run hash a hash table, even when each run entry would fit a listpack
+    // (a one-letter worker), and the key goes with the last task; the field doing it is no task.
+    void runHashStaysATableAndGoesWithTheLastTask()
+    {
+        Queue& q = *m_queue;
+        const std::string run = Keys("dq", "orders").run();
+        for (const char* id : {"a", "b", "c"})
+            q.push(request(id, 0, id));
+        const auto claim = q.claim(3, 60'000, "w");
+        QCOMPARE(claim.tasks.size(), size_t(3));
+        QCOMPARE(m_conn->command({"OBJECT", "ENCODING", run}).str, std::string("hashtable"));
+        QCOMPARE(q.counts().active, 3LL);
+        std::vector<std::pair<std::string, std::string>> acks;
+        for (const auto& t : claim.tasks)
+            acks.emplace_back(t.id, t.token);
+        QCOMPARE(q.ack(acks), (std::vector<bool>{true, true, true}));
+        QCOMPARE(m_conn->command({"EXISTS", run}).toInteger(), 0LL);
+
+        // A retried task's run entry keeps the key until that task is gone too.
+        q.push(request("d", 0, "d"));
+        const auto held = q.claim(1, 60'000, "w");
+        QVERIFY(!q.nack("d", held.tasks[0].token, "again", 0).dead);
+        QCOMPARE(m_conn->command({"HLEN", run}).toInteger(), 2LL);
+        const auto again = q.claim(1, 60'000, "w");
+        QCOMPARE(again.tasks.size(), size_t(1));
+        QCOMPARE(again.tasks[0].attempts, 2);
+        q.ack("d", again.tasks[0].token);
+        QCOMPARE(m_conn->command({"EXISTS", run}).toInteger(), 0LL);
     }
 
     void staleTokenChangesNothing()

@@ -226,6 +226,42 @@ private slots:
         QCOMPARE(q.find("b")->second.payload, std::string("old-b"));
     }
 
+    // The script takes one due kind per call and settings per task: a batch that mixes them
+    // keeps each request's own.
+    void batchKeepsEachRequestsDueAndSettings()
+    {
+        Queue& q = *m_queue;
+        q.setConfig("max_attempts", "4");
+        const long long before = m_conn->serverTimeMs();
+        std::vector<PushRequest> batch;
+        for (int i = 0; i < 6; ++i) {
+            PushRequest r = request("p", 60'000 * (i + 1), "t" + std::to_string(i));
+            if (i % 2 == 1)
+                r.dueAtMs = 4'102'444'800'000LL + i; // 2100-01-01
+            if (i % 3 == 1)
+                r.maxAttempts = 9;
+            if (i % 3 == 2)
+                r.backoff = "exp:1s:1m";
+            batch.push_back(r);
+        }
+        const auto results = q.pushBatch(batch);
+        const long long after = m_conn->serverTimeMs();
+        QCOMPARE(results.size(), batch.size());
+        for (int i = 0; i < 6; ++i) {
+            const auto found = q.find("t" + std::to_string(i));
+            QVERIFY(found);
+            const Task& t = found->second;
+            if (i % 2 == 1) {
+                QCOMPARE(t.due, 4'102'444'800'000LL + i);
+            } else {
+                QVERIFY(t.due >= before + 60'000 * (i + 1) && t.due <= after + 60'000 * (i + 1));
+            }
+            QCOMPARE(results[size_t(i)].due, t.due);
+            QCOMPARE(t.maxAttempts, i % 3 == 1 ? 9 : 4);
+            QCOMPARE(t.backoff, std::string(i % 3 == 2 ? "exp:1000:60000" : ""));
+        }
+    }
+
     void tooLargeAgainstConfig()
     {
         Queue& q = *m_queue;

@@ -22,11 +22,10 @@ QStringList many(int n)
     return out;
 }
 
-// One push task's six values: id, payload, due kind, due value, max attempts, backoff.
-QStringList task(const QString& id, const QString& kind = "in", const QString& due = "0",
-                 const QString& maxAttempts = "0")
+// One push task's four values: id, payload, due value, settings ("" or "MAX_ATTEMPTS|BACKOFF").
+QStringList task(const QString& id, const QString& due = "0", const QString& settings = "")
 {
-    return {id, "payload", kind, due, maxAttempts, ""};
+    return {id, "payload", due, settings};
 }
 
 QStringList tasks(int n)
@@ -146,26 +145,32 @@ private slots:
         };
         const QString who = "alice\nops\nlaptop\ndelayq\n0.1.0"; // a well-formed actor
 
-        row("n not a number", "push", queue, QStringList{"nx", "", "x"} + task("new"));
-        row("n negative", "push", queue, {"nx", "", "-1"});
-        row("n above 1000", "push", queue, QStringList{"nx", "", "1001"} + tasks(1001));
-        row("a value missing", "push", queue, QStringList{"nx", "", "1"} + task("new").mid(0, 5));
-        row("a value too many", "push", queue, {"nx", "", "0", "extra"});
+        row("n not a number", "push", queue, QStringList{"nx", "", "in", "x"} + task("new"));
+        row("n negative", "push", queue, {"nx", "", "in", "-1"});
+        row("n above 1000", "push", queue, QStringList{"nx", "", "in", "1001"} + tasks(1001));
+        row("a value missing", "push", queue,
+            QStringList{"nx", "", "in", "1"} + task("new").mid(0, 3));
+        row("a value too many", "push", queue, {"nx", "", "in", "0", "extra"});
         row("no ARGV", "push", queue, {});
         row("due value not a number", "push", queue,
-            QStringList{"nx", "", "1"} + task("new", "in", "soon"));
+            QStringList{"nx", "", "in", "1"} + task("new", "soon"));
         row("due value not a number in the second task", "push", queue,
-            QStringList{"nx", "", "2"} + task("new") + task("new2", "in", "soon"));
+            QStringList{"nx", "", "in", "2"} + task("new") + task("new2", "soon"));
         row("n not whole", "push", queue,
-            QStringList{"nx", "", "1.5"} + task("new") + task("new2").mid(0, 3));
+            QStringList{"nx", "", "in", "1.5"} + task("new") + task("new2").mid(0, 2));
         row("mode neither nx nor replace", "push", queue,
-            QStringList{"upsert", "", "1"} + task("new"));
+            QStringList{"upsert", "", "in", "1"} + task("new"));
         row("due kind neither at nor in", "push", queue,
-            QStringList{"nx", "", "1"} + task("new", "later"));
+            QStringList{"nx", "", "later", "1"} + task("new"));
         row("due value infinite", "push", queue,
-            QStringList{"nx", "", "1"} + task("new", "in", "inf"));
+            QStringList{"nx", "", "in", "1"} + task("new", "inf"));
+        row("id empty", "push", queue, QStringList{"nx", "", "in", "1"} + task(""));
         row("max attempts not a number", "push", queue,
-            QStringList{"nx", "", "1"} + task("new", "in", "0", "many"));
+            QStringList{"nx", "", "in", "1"} + task("new", "0", "many|"));
+        row("settings without the bar", "push", queue,
+            QStringList{"nx", "", "in", "1"} + task("new", "0", "3"));
+        row("backoff holding a bar", "push", queue,
+            QStringList{"nx", "", "in", "1"} + task("new", "0", "3|5000|6000"));
 
         row("max not a number", "claim", queue, {"x", "1000", "w", "t"});
         row("max 0", "claim", queue, {"0", "1000", "w", "t"});
@@ -174,6 +179,8 @@ private slots:
         row("lease negative", "claim", queue, {"1", "-1", "w", "t"});
         row("no ARGV", "claim", queue, {});
         row("max not whole", "claim", queue, {"1.5", "1000", "w", "t"});
+        row("token empty", "claim", queue, {"1", "1000", "w", ""});
+        row("token holding a bar", "claim", queue, {"1", "1000", "w", "t|1"});
         row("max nan", "claim", queue, {"nan", "1000", "w", "t"});
         row("worker and token missing", "claim", queue, {"1", "1000"});
 
@@ -236,15 +243,15 @@ private slots:
                {"0", "later", "alice\nops\nlaptop\ndelayq"});
         rawRow("actor of six fields", "reschedule", queue, {"in", "0", "", "later", who + "\nx"});
         rawRow("actor too long", "purge", queue, {"10", who + QString(1100, 'x')});
-        rawRow("actor missing", "push", queue, QStringList{"nx", "", "1"} + task("new"));
+        rawRow("actor missing", "push", queue, QStringList{"nx", "", "in", "1"} + task("new"));
         rawRow("actor of one field", "push", queue,
-               QStringList{"nx", "", "1"} + task("new") + QStringList{"alice"});
+               QStringList{"nx", "", "in", "1"} + task("new") + QStringList{"alice"});
         rawRow("actor missing", "requeue", queue, {"ids", "1", "", "dead"});
         rawRow("actor missing", "delete_dead", queue, {"ids", "1", "dead"});
         rawRow("force neither 0 nor 1, with an actor", "cancel", queue, {"yes", "later", who});
         rawRow("limit 0, with an actor", "purge", queue, {"0", who});
         rawRow("n above 1000, with an actor", "push", queue,
-               QStringList{"nx", "", "1001"} + tasks(1001) + QStringList{who});
+               QStringList{"nx", "", "in", "1001"} + tasks(1001) + QStringList{who});
 
         row("unknown field", "config", queue, {"colour", "blue"});
         row("paused neither 0 nor 1", "config", queue, {"paused", "2"});
