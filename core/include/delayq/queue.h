@@ -136,18 +136,6 @@ public:
 
 private:
     void requireWritable(const char* what) const;
-    // Throws InvalidArgument for a delay below 0 or one that ends after 9999.
-    static void checkDelay(long long delayMs, long long nowMs);
-    std::string setKey(TaskSet set) const;
-    // HGETs of a task's record, run entry and last error, in the order fillTask takes them.
-    std::vector<std::vector<std::string>> taskReads(const std::string& id) const;
-    std::vector<Task> loadTasks(TaskSet set,
-                                const std::vector<std::pair<std::string, long long>>& members);
-    std::vector<IdResult> idScript(const Script& script, const std::vector<std::string>& keys,
-                                   const std::vector<std::string>& leadingArgs,
-                                   const std::vector<std::string>& ids);
-    BulkResult bulkScript(const Script& script, const std::vector<std::string>& args, int batch,
-                          int maxCalls);
     void registerQueue();
 
     Connection& m_connection;
