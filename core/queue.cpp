@@ -1,13 +1,11 @@
 #include <delayq/queue.h>
 
 #include "pushbatch.h"
-#include "queuereader.h"
 #include "replychecks.h"
 #include "scriptbatches.h"
 #include "taskrecord.h"
 #include "valuechecks.h"
 
-#include <delayq/auditlog.h>
 #include <delayq/error.h>
 #include <delayq/taskid.h>
 
@@ -16,7 +14,7 @@
 namespace delayq {
 
 Queue::Queue(Connection& connection, const std::string& name, const std::string& prefix)
-    : m_connection(connection), m_keys(prefix, name)
+    : QueueReader(connection, name, prefix)
 {}
 
 void Queue::requireWritable(const char* what) const
@@ -255,11 +253,6 @@ BulkResult Queue::purge(int batch, int maxCalls)
     return ScriptBatches(*this).untilDone(scripts::purge, {std::to_string(batch)}, batch, maxCalls);
 }
 
-QueueConfig Queue::config()
-{
-    return QueueReader(m_connection, m_keys).config();
-}
-
 void Queue::setConfig(const std::string& key, const std::string& value)
 {
     requireWritable("change the queue's config");
@@ -272,87 +265,6 @@ void Queue::setConfig(const std::string& key, const std::string& value)
 std::string Queue::normalizeConfig(const std::string& key, const std::string& value)
 {
     return normalizeConfigValue(key, value);
-}
-
-std::vector<AuditEntry> Queue::audit(long long sinceMs, int limit)
-{
-    return AuditLog(m_connection, m_keys).read(sinceMs, limit);
-}
-
-QueueCounts Queue::counts()
-{
-    return QueueReader(m_connection, m_keys).counts();
-}
-
-Counters Queue::stats()
-{
-    return QueueReader(m_connection, m_keys).stats();
-}
-
-std::vector<MinuteCounters> Queue::history(long long fromMinute, long long toMinute)
-{
-    return QueueReader(m_connection, m_keys).history(fromMinute, toMinute);
-}
-
-std::vector<long long> Queue::histogram(long long fromMs, long long toMs, int buckets)
-{
-    return QueueReader(m_connection, m_keys).histogram(fromMs, toMs, buckets);
-}
-
-long long Queue::dueBy(long long ms)
-{
-    return QueueReader(m_connection, m_keys).dueBy(ms);
-}
-
-std::vector<Task> Queue::page(TaskSet set, long long offset, long long limit)
-{
-    return QueueReader(m_connection, m_keys).page(set, offset, limit);
-}
-
-std::vector<Task> Queue::pageFromScore(TaskSet set, long long fromScore, long long limit)
-{
-    return QueueReader(m_connection, m_keys).pageFromScore(set, fromScore, limit);
-}
-
-long long Queue::rankOfScore(TaskSet set, long long score)
-{
-    return QueueReader(m_connection, m_keys).rankOfScore(set, score);
-}
-
-std::optional<long long> Queue::rankOf(TaskSet set, const std::string& id)
-{
-    return QueueReader(m_connection, m_keys).rankOf(set, id);
-}
-
-long long Queue::size(TaskSet set)
-{
-    return QueueReader(m_connection, m_keys).size(set);
-}
-
-std::optional<long long> Queue::earliest(TaskSet set)
-{
-    return QueueReader(m_connection, m_keys).earliest(set);
-}
-
-std::optional<std::pair<TaskSet, Task>> Queue::find(const std::string& id)
-{
-    return QueueReader(m_connection, m_keys).find(id);
-}
-
-bool Queue::needsUpgrade()
-{
-    return QueueReader(m_connection, m_keys).needsUpgrade();
-}
-
-void Queue::requireCurrentLayout()
-{
-    if (needsUpgrade())
-        throw Error(ErrorCode::OldLayout,
-                    "queue '" + name() +
-                        "' is stored in the layout of an older delayq (one hash per task), or its "
-                        "upgrade was interrupted: stop its old workers and producers, then run "
-                        "'delayq upgrade " +
-                        name() + "'");
 }
 
 UpgradeResult Queue::upgrade(int batch, int maxCalls)
@@ -373,19 +285,6 @@ UpgradeResult Queue::upgrade(int batch, int maxCalls)
         }
     }
     return result;
-}
-
-std::vector<std::string> Queue::listQueues(Connection& connection, const std::string& prefix,
-                                           int limit)
-{
-    return QueueReader::listQueues(connection, prefix, limit);
-}
-
-std::vector<QueueSummary> Queue::summaries(Connection& connection,
-                                           const std::vector<std::string>& names,
-                                           const std::string& prefix)
-{
-    return QueueReader::summaries(connection, names, prefix);
 }
 
 } // namespace delayq

@@ -1,9 +1,10 @@
-#include "queuereader.h"
+#include <delayq/queuereader.h>
 
 #include "replychecks.h"
 #include "taskrecord.h"
 #include "valuechecks.h"
 
+#include <delayq/auditlog.h>
 #include <delayq/error.h>
 
 #include <algorithm>
@@ -36,8 +37,8 @@ void addCounters(Counters& counters, const Reply& reply)
 
 } // namespace
 
-QueueReader::QueueReader(Connection& connection, const Keys& keys)
-    : m_connection(connection), m_keys(keys)
+QueueReader::QueueReader(Connection& connection, const std::string& name, const std::string& prefix)
+    : m_connection(connection), m_keys(prefix, name)
 {}
 
 QueueConfig QueueReader::config()
@@ -270,6 +271,22 @@ bool QueueReader::needsUpgrade()
             return true;
     }
     return false;
+}
+
+void QueueReader::requireCurrentLayout()
+{
+    if (needsUpgrade())
+        throw Error(ErrorCode::OldLayout,
+                    "queue '" + name() +
+                        "' is stored in the layout of an older delayq (one hash per task), or its "
+                        "upgrade was interrupted: stop its old workers and producers, then run "
+                        "'delayq upgrade " +
+                        name() + "'");
+}
+
+std::vector<AuditEntry> QueueReader::audit(long long sinceMs, int limit)
+{
+    return AuditLog(m_connection, m_keys).read(sinceMs, limit);
 }
 
 std::vector<std::string> QueueReader::listQueues(Connection& connection, const std::string& prefix,
