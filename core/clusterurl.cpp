@@ -1,5 +1,4 @@
-#include "clusterurl.h"
-
+#include "urlform.h"
 #include "urltext.h"
 
 #include <delayq/error.h>
@@ -45,8 +44,6 @@ ConnectionOptions asServer(const ConnectionOptions& options)
     server.cluster = ClusterOptions();
     return server;
 }
-
-} // namespace
 
 bool matches(const std::string& url)
 {
@@ -103,4 +100,18 @@ std::string withoutPassword(const ConnectionOptions& options)
            queryOf(asServer(options).urlWithoutPassword());
 }
 
+bool writes(const ConnectionOptions& options)
+{
+    return options.cluster.enabled();
+}
+
+} // namespace
+
 } // namespace delayq::clusterurl
+
+namespace delayq {
+
+const UrlForm UrlForm::cluster = {clusterurl::matches, clusterurl::parse, clusterurl::writes,
+                                  clusterurl::display, clusterurl::withoutPassword};
+
+} // namespace delayq

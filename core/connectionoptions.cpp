@@ -1,7 +1,6 @@
 #include <delayq/connectionoptions.h>
 
-#include "clusterurl.h"
-#include "sentinelurl.h"
+#include "urlform.h"
 #include "urltext.h"
 #include <delayq/error.h>
 
@@ -156,10 +155,8 @@ ConnectionOptions ConnectionOptions::fromUrl(const std::string& url)
         refuse("it is longer than 4096 characters");
     if (UrlText::hasControl(url))
         refuse("it contains control characters");
-    if (sentinelurl::matches(url))
-        return sentinelurl::parse(url);
-    if (clusterurl::matches(url))
-        return clusterurl::parse(url);
+    if (const UrlForm* form = UrlForm::ofUrl(url))
+        return form->parse(url);
     for (const char* scheme : {"unix://", "redis://", "rediss://"}) {
         const std::string prefix = scheme;
         if (url.rfind(prefix, 0) != 0)
@@ -186,10 +183,8 @@ std::string ConnectionOptions::defaultUrl()
 
 std::string ConnectionOptions::displayUrl() const
 {
-    if (sentinel.enabled())
-        return sentinelurl::display(*this);
-    if (cluster.enabled())
-        return clusterurl::display(*this);
+    if (const UrlForm* form = UrlForm::of(*this))
+        return form->display(*this);
     const std::string auth = UrlText::maskedUserInfo(user, password);
     if (!unixSocket.empty())
         return "unix://" + unixSocket + (db ? "?db=" + std::to_string(db) : "");
@@ -203,10 +198,8 @@ std::string ConnectionOptions::displayUrl() const
 
 std::string ConnectionOptions::urlWithoutPassword() const
 {
-    if (sentinel.enabled())
-        return sentinelurl::withoutPassword(*this);
-    if (cluster.enabled())
-        return clusterurl::withoutPassword(*this);
+    if (const UrlForm* form = UrlForm::of(*this))
+        return form->withoutPassword(*this);
     std::string query;
     auto addParameter = [&query](const std::string& pair) {
         query += (query.empty() ? "?" : "&") + pair;

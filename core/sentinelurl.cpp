@@ -1,5 +1,4 @@
-#include "sentinelurl.h"
-
+#include "urlform.h"
 #include "urltext.h"
 
 #include <delayq/error.h>
@@ -103,8 +102,6 @@ void applyUserInfo(const std::string& userInfo, ConnectionOptions& options)
     }
 }
 
-} // namespace
-
 bool matches(const std::string& url)
 {
     return kUrl.matchesScheme(url);
@@ -170,4 +167,18 @@ std::string withoutPassword(const ConnectionOptions& options)
            UrlText::percentEncode(s.masterName) + "/" + std::to_string(options.db) + query;
 }
 
+bool writes(const ConnectionOptions& options)
+{
+    return options.sentinel.enabled();
+}
+
+} // namespace
+
 } // namespace delayq::sentinelurl
+
+namespace delayq {
+
+const UrlForm UrlForm::sentinel = {sentinelurl::matches, sentinelurl::parse, sentinelurl::writes,
+                                   sentinelurl::display, sentinelurl::withoutPassword};
+
+} // namespace delayq
