@@ -3,7 +3,9 @@
 
 #include <delayq/error.h>
 
-namespace delayq::clusterurl {
+namespace delayq {
+
+namespace clusterurl {
 
 namespace {
 
@@ -100,18 +102,13 @@ std::string withoutPassword(const ConnectionOptions& options)
            queryOf(asServer(options).urlWithoutPassword());
 }
 
-bool writes(const ConnectionOptions& options)
-{
-    return options.cluster.enabled();
-}
-
 } // namespace
 
-} // namespace delayq::clusterurl
+} // namespace clusterurl
 
-namespace delayq {
-
-const UrlForm UrlForm::cluster = {clusterurl::matches, clusterurl::parse, clusterurl::writes,
-                                  clusterurl::display, clusterurl::withoutPassword};
+const UrlForm UrlForm::cluster = {
+    clusterurl::matches, clusterurl::parse,
+    [](const ConnectionOptions& options) { return options.cluster.enabled(); }, clusterurl::display,
+    clusterurl::withoutPassword};
 
 } // namespace delayq

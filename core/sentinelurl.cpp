@@ -5,7 +5,9 @@
 
 #include <charconv>
 
-namespace delayq::sentinelurl {
+namespace delayq {
+
+namespace sentinelurl {
 
 namespace {
 
@@ -167,18 +169,13 @@ std::string withoutPassword(const ConnectionOptions& options)
            UrlText::percentEncode(s.masterName) + "/" + std::to_string(options.db) + query;
 }
 
-bool writes(const ConnectionOptions& options)
-{
-    return options.sentinel.enabled();
-}
-
 } // namespace
 
-} // namespace delayq::sentinelurl
+} // namespace sentinelurl
 
-namespace delayq {
-
-const UrlForm UrlForm::sentinel = {sentinelurl::matches, sentinelurl::parse, sentinelurl::writes,
-                                   sentinelurl::display, sentinelurl::withoutPassword};
+const UrlForm UrlForm::sentinel = {
+    sentinelurl::matches, sentinelurl::parse,
+    [](const ConnectionOptions& options) { return options.sentinel.enabled(); },
+    sentinelurl::display, sentinelurl::withoutPassword};
 
 } // namespace delayq
