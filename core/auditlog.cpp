@@ -3,6 +3,7 @@
 #include <delayq/error.h>
 
 #include <charconv>
+#include <utility>
 
 namespace delayq {
 
@@ -14,6 +15,13 @@ long long leadingNumber(const std::string& text)
     std::from_chars(text.data(), text.data() + text.size(), value);
     return value;
 }
+
+// The fields of an entry that are text as written (the stream field names of lua/common.lua's
+// audit).
+const std::pair<const char*, std::string AuditEntry::*> kTextFields[] = {
+    {"action", &AuditEntry::action},  {"detail", &AuditEntry::detail}, {"user", &AuditEntry::user},
+    {"os_user", &AuditEntry::osUser}, {"host", &AuditEntry::host},     {"tool", &AuditEntry::tool},
+    {"version", &AuditEntry::version}};
 
 std::vector<std::string> splitLines(const std::string& text)
 {
@@ -62,24 +70,13 @@ AuditEntry AuditLog::parse(const Reply& element)
     for (size_t i = 0; i + 1 < fields.size(); i += 2) {
         const std::string& name = fields[i].str;
         const std::string& value = fields[i + 1].str;
-        if (name == "action")
-            entry.action = value;
-        else if (name == "count")
+        if (name == "count")
             entry.count = leadingNumber(value);
         else if (name == "ids")
             entry.ids = splitLines(value);
-        else if (name == "detail")
-            entry.detail = value;
-        else if (name == "user")
-            entry.user = value;
-        else if (name == "os_user")
-            entry.osUser = value;
-        else if (name == "host")
-            entry.host = value;
-        else if (name == "tool")
-            entry.tool = value;
-        else if (name == "version")
-            entry.version = value;
+        for (const auto& [field, member] : kTextFields)
+            if (name == field)
+                entry.*member = value;
     }
     return entry;
 }

@@ -2,6 +2,7 @@
 
 #include "keyslot.h"
 #include "redislink.h"
+#include "urltext.h"
 #include <delayq/error.h>
 
 #include <algorithm>
@@ -17,12 +18,6 @@ namespace {
 std::atomic<long long> g_moved{0};
 std::atomic<long long> g_ask{0};
 std::atomic<long long> g_retries{0};
-
-std::string seedAddress(const std::string& host, int port)
-{
-    const bool v6 = host.find(':') != std::string::npos;
-    return (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
-}
 
 // The options of one node: the cluster's user, password and TLS at that node's address, with
 // no seed list, so that messages name the node itself.
@@ -100,9 +95,9 @@ ClusterRouter::ClusterRouter(const ConnectionOptions& options) : m_options(optio
 {
     if (options.cluster.enabled())
         for (const auto& seed : options.cluster.seeds)
-            m_seeds.push_back(seedAddress(seed.host, seed.port));
+            m_seeds.push_back(UrlText::hostPort(seed.host, seed.port));
     else
-        m_seeds.push_back(seedAddress(options.host, options.port));
+        m_seeds.push_back(UrlText::hostPort(options.host, options.port));
 }
 
 ClusterRouter::~ClusterRouter() = default;

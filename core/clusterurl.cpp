@@ -1,22 +1,20 @@
-#include "clusterurl.h"
-
+#include "urlform.h"
 #include "urltext.h"
 
 #include <delayq/error.h>
 
-#include <cstring>
+namespace delayq {
 
-namespace delayq::clusterurl {
+namespace clusterurl {
 
 namespace {
 
-const char* const kPlainScheme = "redis+cluster://";
-const char* const kTlsScheme = "rediss+cluster://";
 constexpr size_t kMaxSeeds = 64;
 
 const UrlText kUrl("Redis Cluster URL",
                    "redis+cluster://[user[:password]@]host[:port][,host[:port]...]"
-                   "[?user=U&password=P], or rediss+cluster:// with the rediss:// TLS keys");
+                   "[?user=U&password=P], or rediss+cluster:// with the rediss:// TLS keys",
+                   "redis+cluster://", "rediss+cluster://");
 
 [[noreturn]] void refuse(const std::string& what)
 {
@@ -49,17 +47,15 @@ ConnectionOptions asServer(const ConnectionOptions& options)
     return server;
 }
 
-} // namespace
-
 bool matches(const std::string& url)
 {
-    return url.starts_with(kPlainScheme) || url.starts_with(kTlsScheme);
+    return kUrl.matchesScheme(url);
 }
 
 ConnectionOptions parse(const std::string& url)
 {
-    const bool tls = url.starts_with(kTlsScheme);
-    std::string rest = url.substr(std::strlen(tls ? kTlsScheme : kPlainScheme));
+    const bool tls = kUrl.isTlsScheme(url);
+    std::string rest = kUrl.afterScheme(url);
     // The user info ends at the last '@' before the query, as in redis:// URLs.
     const auto lastAt = rest.rfind('@', rest.find('?', 0));
     const size_t hostStart = lastAt == std::string::npos ? 0 : lastAt + 1;
@@ -95,21 +91,24 @@ ConnectionOptions parse(const std::string& url)
 
 std::string display(const ConnectionOptions& options)
 {
-    std::string auth;
-    if (!options.user.empty() || !options.password.empty()) {
-        auth = options.user;
-        if (!options.password.empty())
-            auth += options.user.empty() ? "***" : ":***";
-        auth += "@";
-    }
-    return (options.tls.enabled ? kTlsScheme : kPlainScheme) + auth + options.cluster.seedList() +
+    return kUrl.scheme(options.tls.enabled) +
+           UrlText::maskedUserInfo(options.user, options.password) + options.cluster.seedList() +
            "/" + queryOf(asServer(options).displayUrl());
 }
 
 std::string withoutPassword(const ConnectionOptions& options)
 {
-    return (options.tls.enabled ? kTlsScheme : kPlainScheme) + options.cluster.seedList() + "/" +
+    return kUrl.scheme(options.tls.enabled) + options.cluster.seedList() + "/" +
            queryOf(asServer(options).urlWithoutPassword());
 }
 
-} // namespace delayq::clusterurl
+} // namespace
+
+} // namespace clusterurl
+
+const UrlForm UrlForm::cluster = {
+    clusterurl::matches, clusterurl::parse,
+    [](const ConnectionOptions& options) { return options.cluster.enabled(); }, clusterurl::display,
+    clusterurl::withoutPassword};
+
+} // namespace delayq

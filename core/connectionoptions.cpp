@@ -1,7 +1,6 @@
 #include <delayq/connectionoptions.h>
 
-#include "clusterurl.h"
-#include "sentinelurl.h"
+#include "urlform.h"
 #include "urltext.h"
 #include <delayq/error.h>
 
@@ -37,33 +36,22 @@ int parseNumber(const std::string& text, int min, int max, const char* what)
 // than an error.
 void applyQuery(const std::string& query, ConnectionOptions& options)
 {
-    size_t start = 0;
-    while (start < query.size()) {
-        size_t end = query.find('&', start);
-        std::string pair = query.substr(start, end == std::string::npos ? end : end - start);
-        start = end == std::string::npos ? query.size() : end + 1;
-        if (pair.empty())
-            continue;
-        const auto eq = pair.find('=');
-        const std::string name = pair.substr(0, eq);
-        const std::string value = eq == std::string::npos ? "" : pair.substr(eq + 1);
-        if (name == "db" && eq != std::string::npos)
+    for (const auto& [name, value, hasValue] : UrlText::queryParameters(query)) {
+        if (name == "db" && hasValue)
             options.db = parseNumber(value, 0, 100000, "the database number");
-        else if (name == "password" && eq != std::string::npos)
+        else if (name == "password" && hasValue)
             options.password = percentDecode(value, "password");
-        else if (name == "user" && eq != std::string::npos)
+        else if (name == "user" && hasValue)
             options.user = percentDecode(value, "user");
-        else if (eq != std::string::npos && UrlText::isTlsParameter(name) && options.tls.enabled)
+        else if (hasValue && UrlText::isTlsParameter(name) && options.tls.enabled)
             kUrl.applyTlsParameter(name, value, options.tls);
-        else if (eq != std::string::npos && UrlText::isTlsParameter(name))
+        else if (hasValue && UrlText::isTlsParameter(name))
             refuse("the TLS parameter " + name + "= needs a rediss:// URL");
         else
             refuse("unknown parameter in the query (known: db, user, password; with rediss:// "
                    "also ca, ca_dir, cert, key, sni, insecure)");
     }
-    const TlsOptions& tls = options.tls;
-    if (tls.certFile.empty() != tls.keyFile.empty())
-        refuse("a client certificate needs both cert= and key=");
+    kUrl.requireCertAndKey(options.tls);
 }
 
 ConnectionOptions parseUnixUrl(const std::string& rest)
@@ -167,10 +155,8 @@ ConnectionOptions ConnectionOptions::fromUrl(const std::string& url)
         refuse("it is longer than 4096 characters");
     if (UrlText::hasControl(url))
         refuse("it contains control characters");
-    if (sentinelurl::matches(url))
-        return sentinelurl::parse(url);
-    if (clusterurl::matches(url))
-        return clusterurl::parse(url);
+    if (const UrlForm* form = UrlForm::ofUrl(url))
+        return form->parse(url);
     for (const char* scheme : {"unix://", "redis://", "rediss://"}) {
         const std::string prefix = scheme;
         if (url.rfind(prefix, 0) != 0)
@@ -197,34 +183,23 @@ std::string ConnectionOptions::defaultUrl()
 
 std::string ConnectionOptions::displayUrl() const
 {
-    if (sentinel.enabled())
-        return sentinelurl::display(*this);
-    if (cluster.enabled())
-        return clusterurl::display(*this);
-    std::string auth;
-    if (!user.empty() || !password.empty()) {
-        auth = user;
-        if (!password.empty())
-            auth += user.empty() ? "***" : ":***";
-        auth += "@";
-    }
+    if (const UrlForm* form = UrlForm::of(*this))
+        return form->display(*this);
+    const std::string auth = UrlText::maskedUserInfo(user, password);
     if (!unixSocket.empty())
         return "unix://" + unixSocket + (db ? "?db=" + std::to_string(db) : "");
-    std::string shownHost = host.find(':') != std::string::npos ? "[" + host + "]" : host;
     std::string query = tls.enabled ? UrlText::tlsQuery(tls) : "";
     if (!query.empty())
         query[0] = '?';
     // With a query the db is always written, so the query is not read as part of the host.
-    return (tls.enabled ? "rediss://" : "redis://") + auth + shownHost + ":" +
-           std::to_string(port) + (db || !query.empty() ? "/" + std::to_string(db) : "") + query;
+    return (tls.enabled ? "rediss://" : "redis://") + auth + UrlText::hostPort(host, port) +
+           (db || !query.empty() ? "/" + std::to_string(db) : "") + query;
 }
 
 std::string ConnectionOptions::urlWithoutPassword() const
 {
-    if (sentinel.enabled())
-        return sentinelurl::withoutPassword(*this);
-    if (cluster.enabled())
-        return clusterurl::withoutPassword(*this);
+    if (const UrlForm* form = UrlForm::of(*this))
+        return form->withoutPassword(*this);
     std::string query;
     auto addParameter = [&query](const std::string& pair) {
         query += (query.empty() ? "?" : "&") + pair;
@@ -242,8 +217,7 @@ std::string ConnectionOptions::urlWithoutPassword() const
         query += UrlText::tlsQuery(tls);
     if (!query.empty())
         query[0] = '?';
-    const std::string shownHost = host.find(':') != std::string::npos ? "[" + host + "]" : host;
-    return (tls.enabled ? "rediss://" : "redis://") + shownHost + ":" + std::to_string(port) + "/" +
+    return (tls.enabled ? "rediss://" : "redis://") + UrlText::hostPort(host, port) + "/" +
            std::to_string(db) + query;
 }
 

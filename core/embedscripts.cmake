@@ -1,11 +1,13 @@
 # Generates the C++ source that embeds lua/*.lua (run by add_custom_command at build time).
 # In: LUA_DIR, OUT, SCRIPTS (names separated by '|'). Each script is sent to Redis as
 # a first line naming it (so SLOWLOG and SCRIPT tools show which script a body is), then
-# common.lua, then the script; its SHA1 is computed here over exactly that text.
+# common.lua, then the script; its SHA1 is computed here over exactly that text. scripts::all()
+# lists them in the order of SCRIPTS.
 string(REPLACE "|" ";" _names "${SCRIPTS}")
 file(READ "${LUA_DIR}/common.lua" _common)
 set(_out "// Generated from lua/*.lua by core/embedscripts.cmake. Do not edit.\n")
 string(APPEND _out "#include <delayq/script.h>\n\nnamespace delayq::scripts {\n\n")
+set(_all "")
 foreach(_name IN LISTS _names)
   file(READ "${LUA_DIR}/${_name}.lua" _body)
   set(_source "-- delayq script: ${_name}\n${_common}${_body}")
@@ -24,7 +26,10 @@ foreach(_name IN LISTS _names)
     endif()
   endforeach()
   string(APPEND _out "const Script ${_ident}{\"${_name}\", R\"DQLUA(${_source})DQLUA\", \"${_sha}\"};\n\n")
+  string(APPEND _all "&${_ident}, ")
 endforeach()
+string(APPEND _out "namespace {\nconst Script* const kAll[] = {${_all}};\n} // namespace\n\n")
+string(APPEND _out "std::span<const Script* const> all()\n{\n    return kAll;\n}\n\n")
 string(APPEND _out "} // namespace delayq::scripts\n")
 file(WRITE "${OUT}.tmp" "${_out}")
 file(COPY_FILE "${OUT}.tmp" "${OUT}" ONLY_IF_DIFFERENT)

@@ -1,6 +1,7 @@
 #include <delayq/keys.h>
 
 #include <delayq/error.h>
+#include <delayq/task.h>
 
 #include <algorithm>
 
@@ -22,6 +23,19 @@ Keys::Keys(std::string prefix, std::string queue)
     validatePrefix(m_prefix);
     validateQueueName(m_queue);
     m_base = m_prefix + ":{" + m_queue + "}:";
+}
+
+std::string Keys::setKey(TaskSet set) const
+{
+    switch (set) {
+    case TaskSet::Active:
+        return active();
+    case TaskSet::Dead:
+        return dead();
+    case TaskSet::Pending:
+        break;
+    }
+    return pending();
 }
 
 int Keys::dataBucket(const std::string& id)

@@ -1,17 +1,12 @@
 #include <delayq/sentineloptions.h>
 
+#include "urltext.h"
+
 namespace delayq {
 
 std::string SentinelOptions::nodeList() const
 {
-    std::string list;
-    for (const auto& node : nodes) {
-        if (!list.empty())
-            list += ',';
-        const bool v6 = node.host.find(':') != std::string::npos;
-        list += (v6 ? "[" + node.host + "]" : node.host) + ":" + std::to_string(node.port);
-    }
-    return list;
+    return UrlText::hostList(nodes);
 }
 
 } // namespace delayq

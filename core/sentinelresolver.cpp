@@ -1,5 +1,7 @@
 #include "sentinelresolver.h"
 
+#include "urltext.h"
+
 #include <delayq/connection.h>
 #include <delayq/error.h>
 
@@ -22,12 +24,6 @@ std::string joined(const std::vector<std::string>& notes)
     for (const auto& n : notes)
         text += (text.empty() ? "" : "; ") + n;
     return text;
-}
-
-std::string address(const std::string& host, int port)
-{
-    const bool v6 = host.find(':') != std::string::npos;
-    return (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
 }
 
 } // namespace
@@ -79,7 +75,7 @@ std::string SentinelResolver::connect(const TryMaster& tryMaster)
     bool anyAnswered = false;
     bool anyKnew = false;
     for (const auto& node : s.nodes) {
-        const std::string from = address(node.host, node.port);
+        const std::string from = UrlText::hostPort(node.host, node.port);
         const Answer a = ask(node);
         anyAnswered = anyAnswered || a.answered;
         if (!a.why.empty()) {
@@ -89,7 +85,7 @@ std::string SentinelResolver::connect(const TryMaster& tryMaster)
         if (a.host.empty())
             continue; // does not know the name; another may
         anyKnew = true;
-        const std::string master = address(a.host, a.port);
+        const std::string master = UrlText::hostPort(a.host, a.port);
         if (!tried.insert(master).second)
             continue;
         try {

@@ -1,24 +1,23 @@
-#include "sentinelurl.h"
-
+#include "urlform.h"
 #include "urltext.h"
 
 #include <delayq/error.h>
 
 #include <charconv>
-#include <cstring>
 
-namespace delayq::sentinelurl {
+namespace delayq {
+
+namespace sentinelurl {
 
 namespace {
 
-const char* const kPlainScheme = "redis+sentinel://";
-const char* const kTlsScheme = "rediss+sentinel://";
 constexpr size_t kMaxNodes = 32;
 
 const UrlText kUrl("Redis Sentinel URL",
                    "redis+sentinel://[user[:password]@]host[:port][,host[:port]...]"
                    "/master[/db][?sentinel_user=U&sentinel_password=P], or rediss+sentinel:// "
-                   "with the TLS keys of rediss://");
+                   "with the TLS keys of rediss://",
+                   "redis+sentinel://", "rediss+sentinel://");
 
 [[noreturn]] void refuse(const std::string& what)
 {
@@ -68,17 +67,8 @@ void parsePath(const std::string& path, ConnectionOptions& options)
 // Anything but the five known keys is refused rather than ignored, as for redis:// URLs.
 void applyQuery(const std::string& query, ConnectionOptions& options)
 {
-    size_t start = 0;
-    while (start < query.size()) {
-        const auto end = query.find('&', start);
-        const std::string pair = query.substr(start, end - start);
-        start = end == std::string::npos ? query.size() : end + 1;
-        if (pair.empty())
-            continue;
-        const auto eq = pair.find('=');
-        const std::string key = pair.substr(0, eq);
-        const std::string value = eq == std::string::npos ? "" : pair.substr(eq + 1);
-        if (eq == std::string::npos && key.size() <= 32)
+    for (const auto& [key, value, hasValue] : UrlText::queryParameters(query)) {
+        if (!hasValue && key.size() <= 32)
             refuse("the parameter '" + key + "' has no value");
         if (key == "db")
             options.db = parseNumber(value, 0, 100000, "the database number");
@@ -100,9 +90,7 @@ void applyQuery(const std::string& query, ConnectionOptions& options)
                    "sentinel_password; with rediss+sentinel:// also ca, ca_dir, cert, key, sni, "
                    "insecure)");
     }
-    const TlsOptions& tls = options.tls;
-    if (tls.certFile.empty() != tls.keyFile.empty())
-        refuse("a client certificate needs both cert= and key=");
+    kUrl.requireCertAndKey(options.tls);
 }
 
 void applyUserInfo(const std::string& userInfo, ConnectionOptions& options)
@@ -116,18 +104,16 @@ void applyUserInfo(const std::string& userInfo, ConnectionOptions& options)
     }
 }
 
-} // namespace
-
 bool matches(const std::string& url)
 {
-    return url.starts_with(kPlainScheme) || url.starts_with(kTlsScheme);
+    return kUrl.matchesScheme(url);
 }
 
 ConnectionOptions parse(const std::string& url)
 {
     ConnectionOptions options;
-    options.tls.enabled = url.starts_with(kTlsScheme);
-    std::string rest = url.substr(std::strlen(options.tls.enabled ? kTlsScheme : kPlainScheme));
+    options.tls.enabled = kUrl.isTlsScheme(url);
+    std::string rest = kUrl.afterScheme(url);
     // The query starts at the first '?', so a '?' in a password must be written %3F here
     // (the sentinel password usually travels in the query, and may hold an '@').
     std::string query;
@@ -150,13 +136,6 @@ ConnectionOptions parse(const std::string& url)
 std::string display(const ConnectionOptions& options)
 {
     const SentinelOptions& s = options.sentinel;
-    std::string auth;
-    if (!options.user.empty() || !options.password.empty()) {
-        auth = options.user;
-        if (!options.password.empty())
-            auth += options.user.empty() ? "***" : ":***";
-        auth += "@";
-    }
     std::string query;
     if (!s.user.empty())
         query += "?sentinel_user=" + s.user;
@@ -166,7 +145,8 @@ std::string display(const ConnectionOptions& options)
         query += UrlText::tlsQuery(options.tls);
     if (!query.empty())
         query[0] = '?';
-    return (options.tls.enabled ? kTlsScheme : kPlainScheme) + auth + s.nodeList() + "/" +
+    return kUrl.scheme(options.tls.enabled) +
+           UrlText::maskedUserInfo(options.user, options.password) + s.nodeList() + "/" +
            s.masterName + (options.db ? "/" + std::to_string(options.db) : "") + query;
 }
 
@@ -185,8 +165,17 @@ std::string withoutPassword(const ConnectionOptions& options)
         query += UrlText::tlsQuery(options.tls);
     if (!query.empty())
         query[0] = '?';
-    return (options.tls.enabled ? kTlsScheme : kPlainScheme) + s.nodeList() + "/" +
+    return kUrl.scheme(options.tls.enabled) + s.nodeList() + "/" +
            UrlText::percentEncode(s.masterName) + "/" + std::to_string(options.db) + query;
 }
 
-} // namespace delayq::sentinelurl
+} // namespace
+
+} // namespace sentinelurl
+
+const UrlForm UrlForm::sentinel = {
+    sentinelurl::matches, sentinelurl::parse,
+    [](const ConnectionOptions& options) { return options.sentinel.enabled(); },
+    sentinelurl::display, sentinelurl::withoutPassword};
+
+} // namespace delayq

@@ -1,6 +1,7 @@
 #include "slotmap.h"
 
 #include "keyslot.h"
+#include "urltext.h"
 #include <delayq/error.h>
 
 #include <algorithm>
@@ -18,8 +19,7 @@ std::string addressOf(const Reply& node, const std::string& answeredBy)
     const long long port = node.elements[1].toInteger();
     if (host.empty() || host == "?")
         return answeredBy.substr(0, answeredBy.rfind(':')) + ":" + std::to_string(port);
-    const bool v6 = host.find(':') != std::string::npos;
-    return (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
+    return UrlText::hostPort(host, port);
 }
 
 } // namespace

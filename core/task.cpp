@@ -58,4 +58,13 @@ const char* idStatusName(IdResult::Status status)
     return "?";
 }
 
+IdResult::Status idStatusFromName(const std::string& name)
+{
+    for (auto status : {IdResult::Status::Done, IdResult::Status::Active, IdResult::Status::Dead,
+                        IdResult::Status::Pending})
+        if (name == idStatusName(status))
+            return status;
+    return IdResult::Status::NotFound;
+}
+
 } // namespace delayq

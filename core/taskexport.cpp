@@ -12,19 +12,6 @@ namespace delayq {
 
 namespace {
 
-std::string setKeyOf(const Keys& keys, TaskSet set)
-{
-    switch (set) {
-    case TaskSet::Pending:
-        return keys.pending();
-    case TaskSet::Active:
-        return keys.active();
-    case TaskSet::Dead:
-        break;
-    }
-    return keys.dead();
-}
-
 // Commands that read one task whole: its score in `setKey`, record, run entry and error.
 constexpr size_t kReadsPerTask = 4;
 
@@ -130,8 +117,8 @@ std::vector<Task> TaskExport::next()
         return {};
     const TaskSet set = m_sets[m_setIndex];
     if (!m_window)
-        m_window = std::make_unique<ScoreWindow>(m_queue.connection(),
-                                                 setKeyOf(m_queue.keys(), set), m_step);
+        m_window =
+            std::make_unique<ScoreWindow>(m_queue.connection(), m_queue.keys().setKey(set), m_step);
     std::vector<std::string> ids;
     for (auto& member : m_window->next())
         ids.push_back(std::move(member.first));
@@ -150,7 +137,7 @@ std::vector<Task> TaskExport::readWindow(TaskSet set, const std::vector<std::str
 {
     std::vector<std::vector<std::string>> commands;
     commands.reserve(ids.size() * kReadsPerTask);
-    const std::string key = setKeyOf(m_queue.keys(), set);
+    const std::string key = m_queue.keys().setKey(set);
     for (const auto& id : ids)
         appendReads(commands, m_queue.keys(), key, id);
     auto replies = readAtomically(m_queue.connection(), std::move(commands));
@@ -171,7 +158,7 @@ std::vector<Task> TaskExport::readIds(Queue& queue, const std::vector<std::strin
     const TaskSet all[] = {TaskSet::Pending, TaskSet::Active, TaskSet::Dead};
     for (const auto& id : ids)
         for (TaskSet set : all)
-            where.push_back({"ZSCORE", setKeyOf(queue.keys(), set), id});
+            where.push_back({"ZSCORE", queue.keys().setKey(set), id});
     auto found = queue.connection().pipeline(where);
     std::vector<std::string> listed;
     std::vector<TaskSet> sets;
@@ -181,7 +168,7 @@ std::vector<Task> TaskExport::readIds(Queue& queue, const std::vector<std::strin
             if (!found[i * 3 + s].isNil() && !found[i * 3 + s].isError()) {
                 listed.push_back(ids[i]);
                 sets.push_back(all[s]);
-                appendReads(commands, queue.keys(), setKeyOf(queue.keys(), all[s]), ids[i]);
+                appendReads(commands, queue.keys(), queue.keys().setKey(all[s]), ids[i]);
                 break;
             }
     if (listed.empty())

@@ -6,10 +6,7 @@
 
 namespace delayq {
 
-namespace {
-
-// A whole number in `base` filling all of `text`.
-std::optional<long long> wholeNumber(std::string_view text, int base = 10)
+std::optional<long long> wholeNumber(std::string_view text, int base)
 {
     long long value = 0;
     const char* end = text.data() + text.size();
@@ -18,6 +15,8 @@ std::optional<long long> wholeNumber(std::string_view text, int base = 10)
         return std::nullopt;
     return value;
 }
+
+namespace {
 
 // Splits off the text before the next '|' of `rest`; nullopt when there is none.
 std::optional<std::string_view> nextField(std::string_view& rest)

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace delayq {
 
@@ -26,6 +27,9 @@ struct RunEntry
     std::string token;
     std::string worker;
 };
+
+// A whole number in `base` filling all of `text`; nullopt for anything else.
+std::optional<long long> wholeNumber(std::string_view text, int base = 10);
 
 // nullopt when the record is garbage.
 std::optional<TaskRecord> parseTaskRecord(const std::string& record);

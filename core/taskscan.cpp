@@ -20,19 +20,6 @@ std::string bound(long long score)
     return std::to_string(score);
 }
 
-std::string setKey(const Keys& keys, TaskSet set)
-{
-    switch (set) {
-    case TaskSet::Active:
-        return keys.active();
-    case TaskSet::Dead:
-        return keys.dead();
-    case TaskSet::Pending:
-        break;
-    }
-    return keys.pending();
-}
-
 // Scores are whole ms; one written by hand as "1.5e12" or "inf" still orders the scan.
 long long scoreOf(const std::string& text)
 {
@@ -110,7 +97,7 @@ bool TaskScan::matches(const TaskFilter& filter, const Task& task)
 long long TaskScan::inRange(const TaskFilter& filter)
 {
     return m_queue.connection()
-        .command({"ZCOUNT", setKey(m_queue.keys(), filter.set), bound(filter.minScore),
+        .command({"ZCOUNT", m_queue.keys().setKey(filter.set), bound(filter.minScore),
                   bound(filter.maxScore)})
         .toInteger();
 }
@@ -126,7 +113,7 @@ ScanStep TaskScan::step(const TaskFilter& filter, const ScanCursor& cursor, int 
     if (cursor.done)
         return result;
     const Keys& keys = m_queue.keys();
-    const std::string key = setKey(keys, filter.set);
+    const std::string key = keys.setKey(filter.set);
     Connection& c = m_queue.connection();
     const long long from =
         cursor.started ? std::max(cursor.score, filter.minScore) : filter.minScore;

@@ -26,6 +26,64 @@ UrlText::UrlText(std::string kind, std::string expected)
     : m_kind(std::move(kind)), m_expected(std::move(expected))
 {}
 
+UrlText::UrlText(std::string kind, std::string expected, std::string plainScheme,
+                 std::string tlsScheme)
+    : m_kind(std::move(kind)), m_expected(std::move(expected)),
+      m_plainScheme(std::move(plainScheme)), m_tlsScheme(std::move(tlsScheme))
+{}
+
+bool UrlText::matchesScheme(const std::string& url) const
+{
+    return url.starts_with(m_plainScheme) || isTlsScheme(url);
+}
+
+bool UrlText::isTlsScheme(const std::string& url) const
+{
+    return url.starts_with(m_tlsScheme);
+}
+
+std::string UrlText::afterScheme(const std::string& url) const
+{
+    return url.substr(scheme(isTlsScheme(url)).size());
+}
+
+std::vector<UrlText::Parameter> UrlText::queryParameters(const std::string& query)
+{
+    std::vector<Parameter> parameters;
+    size_t start = 0;
+    while (start < query.size()) {
+        const auto end = query.find('&', start);
+        const std::string pair = query.substr(start, end - start);
+        start = end == std::string::npos ? query.size() : end + 1;
+        if (pair.empty())
+            continue;
+        const auto eq = pair.find('=');
+        parameters.push_back({pair.substr(0, eq),
+                              eq == std::string::npos ? "" : pair.substr(eq + 1),
+                              eq != std::string::npos});
+    }
+    return parameters;
+}
+
+void UrlText::requireCertAndKey(const TlsOptions& tls) const
+{
+    if (tls.certFile.empty() != tls.keyFile.empty())
+        refuse("a client certificate needs both cert= and key=");
+}
+
+std::string UrlText::maskedUserInfo(const std::string& user, const std::string& password)
+{
+    if (user.empty() && password.empty())
+        return "";
+    return user + (password.empty() ? "" : user.empty() ? "***" : ":***") + "@";
+}
+
+std::string UrlText::hostPort(const std::string& host, long long port)
+{
+    const bool v6 = host.find(':') != std::string::npos;
+    return (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
+}
+
 void UrlText::refuse(const std::string& what) const
 {
     throw Error(ErrorCode::InvalidArgument,

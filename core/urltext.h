@@ -15,6 +15,15 @@ class UrlText
 public:
     // kind: "Redis URL", "Redis Sentinel URL"; expected: the grammar shown after a refusal.
     UrlText(std::string kind, std::string expected);
+    // A form with a scheme of its own and its TLS twin ("redis+cluster://", "rediss+cluster://").
+    UrlText(std::string kind, std::string expected, std::string plainScheme, std::string tlsScheme);
+
+    // Whether the URL starts with either scheme; whether with the TLS one.
+    bool matchesScheme(const std::string& url) const;
+    bool isTlsScheme(const std::string& url) const;
+    const std::string& scheme(bool tls) const { return tls ? m_tlsScheme : m_plainScheme; }
+    // What follows the scheme of a URL that matchesScheme.
+    std::string afterScheme(const std::string& url) const;
 
     // Throws Error(InvalidArgument) naming what is wrong and the expected form.
     [[noreturn]] void refuse(const std::string& what) const;
@@ -35,6 +44,17 @@ public:
                                         const std::string& noun, size_t most,
                                         const std::string& empty) const;
 
+    struct Parameter
+    {
+        std::string name;
+        std::string value; // as written, %-escapes and all
+        bool hasValue = false;
+    };
+    // The name[=value] pairs of a query (the text after '?'), empty ones left out.
+    static std::vector<Parameter> queryParameters(const std::string& query);
+    // Refuses a client certificate without its key, or a key without its certificate.
+    void requireCertAndKey(const TlsOptions& tls) const;
+
     // One of the TLS keys of the query (tlsoptions.h) into tls.
     void applyTlsParameter(const std::string& name, const std::string& value,
                            TlsOptions& tls) const;
@@ -46,6 +66,18 @@ public:
     // the text back as it was, whatever it holds.
     static std::string percentEncode(const std::string& text, const char* keep = "");
     static bool hasControl(const std::string& text);
+    // "user:***@", "***@", "user@" or "": the user info of a URL shown to people.
+    static std::string maskedUserInfo(const std::string& user, const std::string& password);
+    // "host:port", an IPv6 host in brackets.
+    static std::string hostPort(const std::string& host, long long port);
+    // "h1:p1,h2:p2": what parseHostList reads, from items with a host and a port.
+    template <class Item> static std::string hostList(const std::vector<Item>& items)
+    {
+        std::string list;
+        for (const auto& item : items)
+            list += (list.empty() ? "" : ",") + hostPort(item.host, item.port);
+        return list;
+    }
 
 private:
     // A file or directory name: %-decoded, no control characters (a NUL would cut it short in
@@ -56,6 +88,8 @@ private:
 
     std::string m_kind;
     std::string m_expected;
+    std::string m_plainScheme;
+    std::string m_tlsScheme;
 };
 
 } // namespace delayq

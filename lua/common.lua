@@ -228,6 +228,35 @@ local function take_actor()
   return true, who
 end
 
+-- The opening of the scripts that take tasks in a batch (push, import_tasks): the actor off
+-- the end of ARGV (take_actor), then n, the number of tasks (0..1000), from ARGV[at], after
+-- which ARGV must hold exactly `per` values a task. Returns who, n; or, for a malformed ARGV,
+-- nil, nil and the INVALID error reply naming `script`, for the caller to return.
+local function take_batch(script, at, per)
+  local actor_ok, who = take_actor()
+  if not actor_ok then
+    return nil, nil, redis.error_reply('INVALID ' .. script ..
+      ': the last ARGV value must be the actor ("" for none)')
+  end
+  local n = whole(ARGV[at], 0, 1000)
+  if n == nil or #ARGV ~= at + n * per then
+    return nil, nil, redis.error_reply('INVALID ' .. script .. ': ARGV does not hold n tasks of ' ..
+      per .. ' values')
+  end
+  return who, n
+end
+
+-- The config's max_payload (bytes) and max_attempts for the tasks a batch writes, in one
+-- HMGET of KEYS[5]; the defaults (1 MiB, 5) where unset or garbage.
+local function payload_and_attempts()
+  local config = redis.call('HMGET', KEYS[5], 'max_payload', 'max_attempts')
+  local max_payload = tonumber(config[1]) or 1048576
+  local default_attempts = tonumber(config[2]) or 5
+  if max_payload < 0 then max_payload = 1048576 end
+  if default_attempts < 1 then default_attempts = 5 end
+  return max_payload, default_attempts
+end
+
 -- Appends one entry to the queue's audit stream (dq:{Q}:audit, built from KEYS[5] as claim
 -- builds the old-layout keys, so it stays in the slot), trimmed approximately (whole stream
 -- nodes, cheap) to the config's audit_len, 10,000 by default. The stream id is the server's

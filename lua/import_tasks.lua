@@ -15,17 +15,12 @@
 --   (active: "replace" refused because a worker holds the task)
 -- Errors: INVALID when ARGV is malformed; nothing is written then.
 -- Counters are left alone: an import restores tasks, it does not produce or deliver them.
-local actor_ok, who = take_actor()
-if not actor_ok then
-  return redis.error_reply('INVALID import_tasks: the last ARGV value must be the actor ("" for none)')
-end
+local FIELDS = 9
+-- The FIELDS values of each task, then its payload.
+local who, n, refusal = take_batch('import_tasks', 3, FIELDS + 1)
+if refusal then return refusal end
 local mode = ARGV[1]
 local channel = ARGV[2]
-local n = whole(ARGV[3], 0, 1000)
-local FIELDS = 9
-if n == nil or #ARGV ~= 3 + n * (FIELDS + 1) then
-  return redis.error_reply('INVALID import_tasks: ARGV does not hold n tasks of 10 values')
-end
 if mode ~= 'skip' and mode ~= 'replace' then
   return redis.error_reply('INVALID import_tasks: on existing must be skip or replace')
 end
@@ -51,11 +46,7 @@ for i = 0, n - 1 do
   end
   tasks[i] = t
 end
-local config = redis.call('HMGET', KEYS[5], 'max_payload', 'max_attempts')
-local max_payload = tonumber(config[1]) or 1048576
-local default_attempts = tonumber(config[2]) or 5
-if max_payload < 0 then max_payload = 1048576 end
-if default_attempts < 1 then default_attempts = 5 end
+local max_payload, default_attempts = payload_and_attempts()
 local before = earliest(KEYS[1])
 local min_due = nil
 local reply, written = {}, {}

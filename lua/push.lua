@@ -18,15 +18,9 @@
 --   (active: "replace" refused because a worker holds the task)
 -- Errors: INVALID when ARGV is malformed.
 -- Four values a task, the kind once a call: every ARGV value costs Redis about 70 ns to read.
-local actor_ok, who = take_actor()
-if not actor_ok then
-  return redis.error_reply('INVALID push: the last ARGV value must be the actor ("" for none)')
-end
+local who, n, refusal = take_batch('push', 4, 4)
+if refusal then return refusal end
 local mode, channel, kind = ARGV[1], ARGV[2], ARGV[3]
-local n = whole(ARGV[4], 0, 1000)
-if n == nil or #ARGV ~= 4 + n * 4 then
-  return redis.error_reply('INVALID push: ARGV does not hold n tasks of 4 values')
-end
 if mode ~= 'nx' and mode ~= 'replace' then
   return redis.error_reply('INVALID push: mode must be nx or replace')
 end
@@ -61,11 +55,7 @@ for i = 0, n - 1 do
   end
 end
 local now = now_ms()
-local config = redis.call('HMGET', KEYS[5], 'max_payload', 'max_attempts')
-local max_payload = tonumber(config[1]) or 1048576
-local default_attempts = tonumber(config[2]) or 5
-if max_payload < 0 then max_payload = 1048576 end
-if default_attempts < 1 then default_attempts = 5 end
+local max_payload, default_attempts = payload_and_attempts()
 local before = earliest(KEYS[1])
 local created_text = base36(now)
 -- Due times as text, each distinct one formatted once: a string.format per task costs about

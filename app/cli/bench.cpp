@@ -23,6 +23,12 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
 
+// " over N queues" in a phase's progress line, with more than one.
+std::string overQueues(size_t queues)
+{
+    return queues > 1 ? " over " + std::to_string(queues) + " queues" : std::string();
+}
+
 double secondsSince(Clock::time_point start)
 {
     return std::chrono::duration<double>(Clock::now() - start).count();
@@ -154,9 +160,7 @@ std::vector<std::string> Bench::pickNames(delayq::Connection& conn, const std::s
 PhaseFigures Bench::pushBatched()
 {
     m_progress("push, batched: " + std::to_string(m_settings.tasks) + " tasks" +
-               (m_claimQueues.size() > 1
-                    ? " over " + std::to_string(m_claimQueues.size()) + " queues"
-                    : std::string()));
+               overQueues(m_claimQueues.size()));
     delayq::Connection conn(m_options);
     long long pushed = 0;
     const double cpuBefore = m_meter.cpuSeconds();
@@ -165,19 +169,13 @@ PhaseFigures Bench::pushBatched()
         fillQueue(conn, m_prefix, b.name, b.tasks, pushed, 0, benchPayload);
         pushed += b.tasks;
     }
-    PhaseFigures f;
-    f.tasks = m_settings.tasks;
-    f.perSecond = static_cast<double>(f.tasks) / secondsSince(start);
-    f.cpuUsPerTask = m_meter.cpuUsPerTask(cpuBefore, f.tasks);
-    return f;
+    return m_meter.phase(cpuBefore, m_settings.tasks, secondsSince(start));
 }
 
 PhaseFigures Bench::pushSingle()
 {
     m_progress("push, one by one: " + std::to_string(m_settings.singleTasks) + " tasks" +
-               (m_singleQueues.size() > 1
-                    ? " over " + std::to_string(m_singleQueues.size()) + " queues"
-                    : std::string()));
+               overQueues(m_singleQueues.size()));
     delayq::Connection conn(m_options);
     std::vector<delayq::Queue> queues;
     for (const std::string& name : m_singleQueues)
@@ -190,11 +188,7 @@ PhaseFigures Bench::pushSingle()
         r.delayMs = 3600'000; // never claimed: only the push is measured
         queues[static_cast<size_t>(i) % queues.size()].push(r);
     }
-    PhaseFigures f;
-    f.tasks = m_settings.singleTasks;
-    f.perSecond = static_cast<double>(f.tasks) / secondsSince(start);
-    f.cpuUsPerTask = m_meter.cpuUsPerTask(cpuBefore, f.tasks);
-    return f;
+    return m_meter.phase(cpuBefore, m_settings.singleTasks, secondsSince(start));
 }
 
 PhaseFigures Bench::claimAck()
@@ -269,11 +263,7 @@ PhaseFigures Bench::runWorkers(const std::vector<delayq::WorkerOptions>& options
     if (acked != expected)
         m_progress("warning: " + std::to_string(acked) + " of " + std::to_string(expected) +
                    " tasks acked");
-    PhaseFigures f;
-    f.tasks = acked;
-    f.perSecond = static_cast<double>(acked) / seconds;
-    f.cpuUsPerTask = m_meter.cpuUsPerTask(cpuBefore, acked);
-    return f;
+    return m_meter.phase(cpuBefore, acked, seconds);
 }
 
 long long Bench::wakeListeners(delayq::Connection& conn, const std::string& channel)

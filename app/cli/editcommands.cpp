@@ -105,6 +105,20 @@ int setPaused(Context& ctx, bool paused)
     return ExitOk;
 }
 
+// requeue and rm-dead: the dead tasks named by id, or --all of them in bounded calls.
+template <class All, class ById>
+int idsOrAll(Context& ctx, const char* verb, const char* doneWord, All all, ById byId)
+{
+    ctx.args().parse({{"all", false}}, 1, -1);
+    const bool everything = ctx.args().has("all");
+    if (everything == (ctx.args().positional().size() > 1))
+        throw UsageError(std::string("give the ids to ") + verb + ", or --all (not both)");
+    delayq::Queue queue = ctx.queue();
+    if (everything)
+        return reportBulk(ctx, queue.name(), doneWord, all(queue));
+    return report(ctx, queue.name(), doneWord, byId(queue, ids(ctx)));
+}
+
 } // namespace
 
 int runCancel(Context& ctx)
@@ -133,26 +147,18 @@ int runReschedule(Context& ctx)
 
 int runRequeue(Context& ctx)
 {
-    ctx.args().parse({{"all", false}}, 1, -1);
-    const bool all = ctx.args().has("all");
-    if (all == (ctx.args().positional().size() > 1))
-        throw UsageError("give the ids to requeue, or --all (not both)");
-    delayq::Queue queue = ctx.queue();
-    if (all)
-        return reportBulk(ctx, queue.name(), "requeued", queue.requeueAll());
-    return report(ctx, queue.name(), "requeued", queue.requeue(ids(ctx)));
+    return idsOrAll(
+        ctx, "requeue", "requeued", [](delayq::Queue& q) { return q.requeueAll(); },
+        [](delayq::Queue& q, const std::vector<std::string>& named) { return q.requeue(named); });
 }
 
 int runRmDead(Context& ctx)
 {
-    ctx.args().parse({{"all", false}}, 1, -1);
-    const bool all = ctx.args().has("all");
-    if (all == (ctx.args().positional().size() > 1))
-        throw UsageError("give the ids to delete, or --all (not both)");
-    delayq::Queue queue = ctx.queue();
-    if (all)
-        return reportBulk(ctx, queue.name(), "deleted", queue.deleteAllDead());
-    return report(ctx, queue.name(), "deleted", queue.deleteDead(ids(ctx)));
+    return idsOrAll(
+        ctx, "delete", "deleted", [](delayq::Queue& q) { return q.deleteAllDead(); },
+        [](delayq::Queue& q, const std::vector<std::string>& named) {
+            return q.deleteDead(named);
+        });
 }
 
 int runPurge(Context& ctx)

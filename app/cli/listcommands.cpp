@@ -12,12 +12,9 @@ namespace cli {
 
 delayq::TaskSet parseState(const std::string& text)
 {
-    if (text == "pending")
-        return delayq::TaskSet::Pending;
-    if (text == "active")
-        return delayq::TaskSet::Active;
-    if (text == "dead")
-        return delayq::TaskSet::Dead;
+    for (auto set : {delayq::TaskSet::Pending, delayq::TaskSet::Active, delayq::TaskSet::Dead})
+        if (text == delayq::taskSetName(set))
+            return set;
     throw UsageError("--state must be pending, active or dead");
 }
 

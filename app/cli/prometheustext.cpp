@@ -6,13 +6,16 @@ namespace cli {
 
 namespace {
 
-// HELP text escapes only backslash and newline (the format's rule, not the label rule).
-std::string escapeHelp(const std::string& text)
+// Backslash and newline as \\ and \n, and with `quote` the double quote as \": HELP text
+// escapes the first two only (the format's rule), a label value all three.
+std::string escaped(const std::string& text, bool quote)
 {
     std::string out;
     for (char c : text) {
         if (c == '\\')
             out += "\\\\";
+        else if (c == '"' && quote)
+            out += "\\\"";
         else if (c == '\n')
             out += "\\n";
         else
@@ -26,24 +29,13 @@ std::string escapeHelp(const std::string& text)
 void PrometheusText::family(const std::string& name, const char* type, const std::string& help)
 {
     m_family = name;
-    m_text += "# HELP " + name + " " + escapeHelp(help) + "\n";
+    m_text += "# HELP " + name + " " + escaped(help, false) + "\n";
     m_text += "# TYPE " + name + " " + type + "\n";
 }
 
 std::string PrometheusText::escapeLabel(const std::string& value)
 {
-    std::string out;
-    for (char c : value) {
-        if (c == '\\')
-            out += "\\\\";
-        else if (c == '"')
-            out += "\\\"";
-        else if (c == '\n')
-            out += "\\n";
-        else
-            out += c;
-    }
-    return out;
+    return escaped(value, true);
 }
 
 void PrometheusText::labelsAndName(const Labels& labels)

@@ -5,10 +5,8 @@
 
 #include <delayq/script.h>
 
-#include <array>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <stdexcept>
 
 namespace cli {
@@ -21,23 +19,12 @@ namespace {
 // (tests/protocol/tst_pythonproducer checks that).
 constexpr const char* kProtocol = "layout 2.1";
 
-const std::array<std::reference_wrapper<const delayq::Script>, 16> kScripts = {
-    delayq::scripts::push,     delayq::scripts::claim,
-    delayq::scripts::ack,      delayq::scripts::nack,
-    delayq::scripts::extend,   delayq::scripts::reap,
-    delayq::scripts::cancel,   delayq::scripts::reschedule,
-    delayq::scripts::requeue,  delayq::scripts::deleteDead,
-    delayq::scripts::purge,    delayq::scripts::upgrade,
-    delayq::scripts::config,   delayq::scripts::importTasks,
-    delayq::scripts::plainPop, delayq::scripts::plainReschedule,
-};
-
 // The PROTOCOL file of a dump: the version line, then "NAME.lua SHA1" for each script.
 std::string manifest()
 {
     std::string text = std::string("delayq-protocol: ") + kProtocol + "\n";
-    for (const delayq::Script& s : kScripts)
-        text += std::string(s.name) + ".lua " + std::string(s.sha1) + "\n";
+    for (const delayq::Script* s : delayq::scripts::all())
+        text += std::string(s->name) + ".lua " + std::string(s->sha1) + "\n";
     return text;
 }
 
@@ -70,8 +57,8 @@ void dump(const std::string& dir)
     std::filesystem::create_directories(folder, ec);
     if (ec)
         throw std::runtime_error("cannot create the folder '" + dir + "': " + ec.message());
-    for (const delayq::Script& s : kScripts)
-        writeFile(folder / (std::string(s.name) + ".lua"), s.source);
+    for (const delayq::Script* s : delayq::scripts::all())
+        writeFile(folder / (std::string(s->name) + ".lua"), s->source);
     writeFile(folder / "PROTOCOL", manifest());
 }
 
@@ -89,13 +76,14 @@ int runScripts(Context& ctx)
         if (dumping)
             j.field("dir", ctx.args().value("dump"));
         j.key("scripts").beginArray();
-        for (const delayq::Script& s : kScripts)
-            j.beginObject().field("name", s.name).field("sha1", s.sha1).endObject();
+        for (const delayq::Script* s : delayq::scripts::all())
+            j.beginObject().field("name", s->name).field("sha1", s->sha1).endObject();
         j.endArray().endObject();
         ctx.printJson(j);
     } else if (dumping) {
-        ctx.print("wrote " + std::to_string(kScripts.size()) + " scripts and PROTOCOL (" +
-                  kProtocol + ") to " + printable(ctx.args().value("dump")) + "\n");
+        ctx.print("wrote " + std::to_string(delayq::scripts::all().size()) +
+                  " scripts and PROTOCOL (" + kProtocol + ") to " +
+                  printable(ctx.args().value("dump")) + "\n");
     } else {
         ctx.print(manifest());
     }

@@ -95,13 +95,9 @@ PhaseFigures SeedBench::drain(const std::string& key, long long tasks, const std
     }
     for (auto& t : threads)
         t.join();
-    PhaseFigures f;
-    f.tasks = taken;
     // Up to the last take: a consumer that found the set empty at the end sleeps, which is
     // not the design's throughput.
-    f.perSecond = static_cast<double>(taken) / (static_cast<double>(lastTakenUs) / 1e6);
-    f.cpuUsPerTask = m_meter.cpuUsPerTask(cpuBefore, taken);
-    return f;
+    return m_meter.phase(cpuBefore, taken, static_cast<double>(lastTakenUs) / 1e6);
 }
 
 LatenessFigures SeedBench::lateness(double& cpuUsPerTask)

@@ -25,6 +25,15 @@ double ServerMeter::cpuUsPerTask(double since, long long tasks)
     return (cpuSeconds() - since) * 1e6 / static_cast<double>(tasks);
 }
 
+PhaseFigures ServerMeter::phase(double since, long long tasks, double seconds)
+{
+    PhaseFigures f;
+    f.tasks = tasks;
+    f.perSecond = static_cast<double>(tasks) / seconds;
+    f.cpuUsPerTask = cpuUsPerTask(since, tasks);
+    return f;
+}
+
 double ServerMeter::infoField(std::string_view info, std::string_view name)
 {
     size_t at = 0;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "benchfigures.h"
+
 #include <delayq/connection.h>
 
 #include <string>
@@ -21,6 +23,8 @@ public:
     long long usedMemory();
     // Server CPU since the reading `since`, in µs per task (0 with no task).
     double cpuUsPerTask(double since, long long tasks);
+    // A phase that did `tasks` in `seconds`, with its server CPU since the reading `since`.
+    PhaseFigures phase(double since, long long tasks, double seconds);
 
     // A numeric field of an INFO reply ("name:value" lines); throws Error when it is missing.
     static double infoField(std::string_view info, std::string_view name);

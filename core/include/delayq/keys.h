@@ -4,6 +4,8 @@
 
 namespace delayq {
 
+enum class TaskSet;
+
 // The Redis key names of one native queue (docs/design.md, "Redis key layout"). The braces are a
 // Redis Cluster hash tag: every key of a queue lands in one slot.
 class Keys
@@ -18,6 +20,8 @@ public:
     std::string pending() const { return m_base + "pending"; }
     std::string active() const { return m_base + "active"; }
     std::string dead() const { return m_base + "dead"; }
+    // One of the three above.
+    std::string setKey(TaskSet set) const;
     std::string config() const { return m_base + "config"; }
     std::string stats() const { return m_base + "stats"; }
     std::string wake() const { return m_base + "wake"; }

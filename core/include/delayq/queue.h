@@ -1,8 +1,7 @@
 #pragma once
 
-#include <delayq/auditentry.h>
 #include <delayq/connection.h>
-#include <delayq/keys.h>
+#include <delayq/queuereader.h>
 #include <delayq/task.h>
 
 #include <optional>
@@ -23,14 +22,11 @@ struct UpgradeResult
     bool finished = false; // a whole pass found no task in the old layout
 };
 
-class Queue
+// The reads (counts, pages, find, config, audit, ...) are QueueReader's.
+class Queue : public QueueReader
 {
 public:
     Queue(Connection& connection, const std::string& name, const std::string& prefix = "dq");
-
-    const Keys& keys() const { return m_keys; }
-    const std::string& name() const { return m_keys.queue(); }
-    Connection& connection() { return m_connection; }
 
     // --- producing
     PushResult push(const PushRequest& request);
@@ -71,55 +67,16 @@ public:
     BulkResult purge(int batch = 200, int maxCalls = 0);
 
     // --- layout (docs/design.md, "Redis key layout")
-    // True when tasks of the queue are stored in the layout of an older delayq (a hash per
-    // task), or an upgrade was started and not finished. Looks at the first and last task of
-    // each set: a bounded check, not a scan.
-    bool needsUpgrade();
-    // Throws Error(OldLayout), saying how to upgrade, when needsUpgrade().
-    void requireCurrentLayout();
-    // Converts such tasks in calls of `batch` ids (1..1000), repeating passes until one finds
-    // nothing left; maxCalls > 0 stops after that many calls. Resumes where an interrupted
-    // upgrade stopped (the cursor is kept in Redis). No task is lost or doubled either way.
+    // Converts the tasks needsUpgrade() finds in the older layout, in calls of `batch` ids
+    // (1..1000), repeating passes until one finds nothing left; maxCalls > 0 stops after that many
+    // calls. Resumes where an interrupted upgrade stopped (the cursor is kept in Redis). No task is
+    // lost or doubled either way.
     UpgradeResult upgrade(int batch = 500, int maxCalls = 0);
 
     // --- config
-    QueueConfig config();
-    // The audit trail, newest first (AuditLog::read): entries at or after sinceMs, at most limit.
-    std::vector<AuditEntry> audit(long long sinceMs = 0, int limit = 100);
     // key: max_attempts | backoff | lease_ms | max_payload | paused | audit_len. Validates the
     // value. With an actor, a change writes an audit entry (config, pause or resume).
     void setConfig(const std::string& key, const std::string& value);
-
-    // --- reads for the admin app and the CLI
-    QueueCounts counts();
-    Counters stats();
-    // Per-minute counters for [fromMinute, toMinute] (minute = ms / 60000), pipelined.
-    std::vector<MinuteCounters> history(long long fromMinute, long long toMinute);
-    // Pending tasks per bucket: `buckets` equal buckets between fromMs and toMs, one ZCOUNT
-    // each in one pipeline, so the cost does not grow with the queue.
-    std::vector<long long> histogram(long long fromMs, long long toMs, int buckets);
-    // Pending tasks due at or before ms: with the server's now, the overdue ones (counted as
-    // "due now" counts them).
-    long long dueBy(long long ms);
-    // Tasks of a set by rank (0 = earliest), with their fields.
-    std::vector<Task> page(TaskSet set, long long offset, long long limit);
-    // Tasks of a set with score >= fromScore.
-    std::vector<Task> pageFromScore(TaskSet set, long long fromScore, long long limit);
-    // Rank of the first task with score >= score (for "jump to time").
-    long long rankOfScore(TaskSet set, long long score);
-    // Rank of the task in its set; nullopt when the set does not hold it.
-    std::optional<long long> rankOf(TaskSet set, const std::string& id);
-    long long size(TaskSet set);
-    std::optional<long long> earliest(TaskSet set);
-    // Which set holds the id, and all its fields; nullopt when it is nowhere.
-    std::optional<std::pair<TaskSet, Task>> find(const std::string& id);
-
-    // Queue names registered under a prefix (SSCAN, bounded).
-    static std::vector<std::string> listQueues(Connection& connection,
-                                               const std::string& prefix = "dq", int limit = 10000);
-    static std::vector<QueueSummary> summaries(Connection& connection,
-                                               const std::vector<std::string>& names,
-                                               const std::string& prefix = "dq");
 
     // Normalizes "5s,20s,30s" or "exp:1s:5m" to the stored ms form. Throws InvalidArgument.
     static std::string normalizeBackoff(const std::string& text);
@@ -136,22 +93,8 @@ public:
 
 private:
     void requireWritable(const char* what) const;
-    // Throws InvalidArgument for a delay below 0 or one that ends after 9999.
-    static void checkDelay(long long delayMs, long long nowMs);
-    std::string setKey(TaskSet set) const;
-    // HGETs of a task's record, run entry and last error, in the order fillTask takes them.
-    std::vector<std::vector<std::string>> taskReads(const std::string& id) const;
-    std::vector<Task> loadTasks(TaskSet set,
-                                const std::vector<std::pair<std::string, long long>>& members);
-    std::vector<IdResult> idScript(const Script& script, const std::vector<std::string>& keys,
-                                   const std::vector<std::string>& leadingArgs,
-                                   const std::vector<std::string>& ids);
-    BulkResult bulkScript(const Script& script, const std::vector<std::string>& args, int batch,
-                          int maxCalls);
     void registerQueue();
 
-    Connection& m_connection;
-    Keys m_keys;
     bool m_registered = false;
 };
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <span>
 #include <string_view>
 
 namespace delayq {
@@ -29,6 +30,9 @@ extern const Script upgrade;
 extern const Script plainPop;
 extern const Script plainReschedule;
 extern const Script importTasks;
+// Every script above, once, in the order `delayq scripts` lists them (DELAYQ_LUA_SCRIPTS in
+// core/CMakeLists.txt); each names itself (Script::name).
+std::span<const Script* const> all();
 } // namespace scripts
 
 } // namespace delayq

@@ -99,6 +99,8 @@ struct IdResult
     Status status = Status::Done;
 };
 const char* idStatusName(IdResult::Status status);
+// A script's status word back to the status; anything unknown is NotFound.
+IdResult::Status idStatusFromName(const std::string& name);
 
 struct NackResult
 {

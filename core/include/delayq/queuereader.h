@@ -1,0 +1,82 @@
+#pragma once
+
+#include <delayq/auditentry.h>
+#include <delayq/connection.h>
+#include <delayq/keys.h>
+#include <delayq/task.h>
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace delayq {
+
+// The reads of one native queue, for the admin app and the CLI: plain pipelined commands,
+// never scripts, so a read-only ACL user can still look. Queue (queue.h) adds the writes.
+// Synchronous: the Connection's thread is the caller's thread. Throws Error.
+class QueueReader
+{
+public:
+    // Throws Error(InvalidArgument) for a bad name or prefix (Keys).
+    QueueReader(Connection& connection, const std::string& name, const std::string& prefix = "dq");
+
+    const Keys& keys() const { return m_keys; }
+    const std::string& name() const { return m_keys.queue(); }
+    Connection& connection() { return m_connection; }
+
+    QueueCounts counts();
+    Counters stats();
+    // Per-minute counters for [fromMinute, toMinute] (minute = ms / 60000), pipelined.
+    std::vector<MinuteCounters> history(long long fromMinute, long long toMinute);
+    // Pending tasks per bucket: `buckets` equal buckets between fromMs and toMs, one ZCOUNT
+    // each in one pipeline, so the cost does not grow with the queue.
+    std::vector<long long> histogram(long long fromMs, long long toMs, int buckets);
+    // Pending tasks due at or before ms: with the server's now, the overdue ones (counted as
+    // "due now" counts them).
+    long long dueBy(long long ms);
+    // Tasks of a set by rank (0 = earliest), with their fields.
+    std::vector<Task> page(TaskSet set, long long offset, long long limit);
+    // Tasks of a set with score >= fromScore.
+    std::vector<Task> pageFromScore(TaskSet set, long long fromScore, long long limit);
+    // Rank of the first task with score >= score (for "jump to time").
+    long long rankOfScore(TaskSet set, long long score);
+    // Rank of the task in its set; nullopt when the set does not hold it.
+    std::optional<long long> rankOf(TaskSet set, const std::string& id);
+    long long size(TaskSet set);
+    std::optional<long long> earliest(TaskSet set);
+    // Which set holds the id, and all its fields; nullopt when it is nowhere.
+    std::optional<std::pair<TaskSet, Task>> find(const std::string& id);
+
+    // Queue names registered under a prefix (SSCAN, bounded).
+    static std::vector<std::string> listQueues(Connection& connection,
+                                               const std::string& prefix = "dq", int limit = 10000);
+    static std::vector<QueueSummary> summaries(Connection& connection,
+                                               const std::vector<std::string>& names,
+                                               const std::string& prefix = "dq");
+
+    // --- config
+    QueueConfig config();
+    // The audit trail, newest first (AuditLog::read): entries at or after sinceMs, at most limit.
+    std::vector<AuditEntry> audit(long long sinceMs = 0, int limit = 100);
+
+    // --- layout (docs/design.md, "Redis key layout")
+    // True when tasks of the queue are stored in the layout of an older delayq (a hash per
+    // task), or an upgrade was started and not finished. Looks at the first and last task of
+    // each set: a bounded check, not a scan.
+    bool needsUpgrade();
+    // Throws Error(OldLayout), saying how to upgrade, when needsUpgrade().
+    void requireCurrentLayout();
+
+protected:
+    Connection& m_connection;
+    Keys m_keys;
+
+private:
+    // HGETs of a task's record, run entry and last error, in the order fillTask takes them.
+    std::vector<std::vector<std::string>> taskReads(const std::string& id) const;
+    std::vector<Task> loadTasks(TaskSet set,
+                                const std::vector<std::pair<std::string, long long>>& members);
+};
+
+} // namespace delayq

@@ -1,0 +1,33 @@
+#pragma once
+
+#include <delayq/connection.h>
+#include <delayq/task.h>
+
+#include <string>
+#include <vector>
+
+namespace delayq {
+
+// The requests of one Queue::pushBatch: all checked when it is made, so a bad one refuses the
+// whole batch before anything is sent; then one push.lua call per run of at most
+// kTasksPerCall requests with the same mode and due kind, and the results in request order.
+class PushBatch
+{
+public:
+    // nowMs: the server's now, read once for all the delays. Throws Error(InvalidArgument).
+    PushBatch(const std::vector<PushRequest>& requests, long long nowMs);
+
+    // keys: Queue::scriptKeys(); actor: Queue::actorArg().
+    std::vector<Connection::ScriptCall> calls(const std::vector<std::string>& keys,
+                                              const std::string& wakeKey,
+                                              const std::string& actor) const;
+    // From the replies to calls(), pipelined; throws the first error reply.
+    std::vector<PushResult> results(const std::vector<Reply>& replies) const;
+
+private:
+    const std::vector<PushRequest>& m_requests;
+    std::vector<std::string> m_ids;      // generated where a request has none
+    std::vector<std::string> m_settings; // push.lua's "" or "MAX_ATTEMPTS|BACKOFF"
+};
+
+} // namespace delayq

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <delayq/script.h>
+#include <delayq/task.h>
+
+#include <string>
+#include <vector>
+
+namespace delayq {
+
+class Queue;
+
+// A script that changes tasks on someone's behalf, run over many tasks in bounded calls: by id
+// (cancel, reschedule, requeue, delete_dead) or repeated until none is left (requeue all,
+// delete all dead, purge). Every such script takes the queue's keys and the actor last.
+class ScriptBatches
+{
+public:
+    // Calls with queue's scriptKeys() and, last, its actorArg().
+    explicit ScriptBatches(Queue& queue);
+
+    // The ids in calls of at most 500, each call leadingArgs then its ids, pipelined in one
+    // round trip; a status for every id, in order.
+    std::vector<IdResult> byIds(const Script& script, const std::vector<std::string>& leadingArgs,
+                                const std::vector<std::string>& ids);
+    // Calls of `batch` (1..1000) tasks until the script reports none left; maxCalls > 0 stops
+    // after that many calls. The script replies {done, remaining}.
+    BulkResult untilDone(const Script& script, const std::vector<std::string>& args, int batch,
+                         int maxCalls);
+
+private:
+    Queue& m_queue;
+};
+
+} // namespace delayq

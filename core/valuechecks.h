@@ -1,0 +1,28 @@
+#pragma once
+
+#include <string>
+
+namespace delayq {
+
+// The checks and stored forms of the values a caller hands Queue (queue.h), with no Redis.
+// Each throws Error(InvalidArgument) saying what is wrong.
+
+// 9999-12-31T23:59:59.999Z: the latest due time, so every time stays a valid date.
+constexpr long long kLatestDueMs = 253402300799999LL;
+
+// Script calls take at most this many tasks for the scripts that do several commands per task
+// (push, claim, ack, reap), so no call runs long on the server (the target is under 5 ms on a
+// queue of millions: tests/limits/scriptlimits). Larger requests become several calls,
+// pipelined in one round trip.
+constexpr int kTasksPerCall = 100;
+
+std::string normalizeBackoff(const std::string& text);
+std::string normalizeConfigValue(const std::string& key, const std::string& value);
+// A delay below 0, or one that ends after 9999 counted from nowMs.
+void checkDelay(long long delayMs, long long nowMs);
+// An absolute due time before 1970 or after 9999.
+void checkDueAt(long long dueAtMs);
+// 0 (the queue's lease_ms) to 7 days, as for the lease_ms config.
+void checkLease(long long leaseMs);
+
+} // namespace delayq
