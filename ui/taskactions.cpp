@@ -189,8 +189,10 @@ qint64 TaskActions::serverNow() const
     return QDateTime::currentMSecsSinceEpoch() + m_clockOffsetMs;
 }
 
-QList<TaskRow> TaskActions::selection(const QString& verb)
+QList<TaskRow> TaskActions::selection(QAction* action, const QString& verb)
 {
+    if (m_readOnly || !action->isEnabled())
+        return {};
     TaskTable* table = m_tabs->current();
     const QList<TaskRow> tasks = table->selectedTasks();
     const int rows = static_cast<int>(table->view()->selectionModel()->selectedRows().size());
@@ -270,9 +272,7 @@ void TaskActions::onPush()
 
 void TaskActions::onCancel()
 {
-    if (m_readOnly || !m_cancel->isEnabled())
-        return;
-    const QList<TaskRow> tasks = selection(tr("cancel"));
+    const QList<TaskRow> tasks = selection(m_cancel, tr("cancel"));
     if (tasks.isEmpty())
         return;
     const qint64 n = tasks.size();
@@ -293,9 +293,7 @@ void TaskActions::onCancel()
 
 void TaskActions::onReschedule()
 {
-    if (m_readOnly || !m_reschedule->isEnabled())
-        return;
-    const QList<TaskRow> tasks = selection(tr("reschedule"));
+    const QList<TaskRow> tasks = selection(m_reschedule, tr("reschedule"));
     if (tasks.isEmpty())
         return;
     auto* dialog = new RescheduleDialog(tasks, m_window);
@@ -313,9 +311,7 @@ void TaskActions::onReschedule()
 
 void TaskActions::onRunNow()
 {
-    if (m_readOnly || !m_runNow->isEnabled())
-        return;
-    const QList<TaskRow> tasks = selection(tr("run"));
+    const QList<TaskRow> tasks = selection(m_runNow, tr("run"));
     if (tasks.isEmpty())
         return;
     Confirmation confirmation;
@@ -324,19 +320,15 @@ void TaskActions::onRunNow()
                             .arg(Confirmation::tasks(tasks.size(), tr("pending")), m_queue);
     confirmation.acceptText = tr("Run %1 now").arg(Confirmation::tasks(tasks.size()));
     confirmation.rejectText = tr("Keep their time");
-    confirmation.text += QStringLiteral("\n\n") +
-                         describeTasks(tasks, TaskSetKind::Pending, m_plain, serverNow(), m_utc);
-    if (!confirm(confirmation))
-        return;
-    m_tabs->current()->clearSelection();
-    m_client->reschedule(track(), m_queue, idsOf(tasks), -1, 0);
+    confirmThen(tasks, TaskSetKind::Pending, confirmation,
+                [](AdminClient* client, quint64 tag, const QString& queue, const QStringList& ids) {
+                    client->reschedule(tag, queue, ids, -1, 0);
+                });
 }
 
 void TaskActions::onRequeue()
 {
-    if (m_readOnly || !m_requeue->isEnabled())
-        return;
-    const QList<TaskRow> tasks = selection(tr("requeue"));
+    const QList<TaskRow> tasks = selection(m_requeue, tr("requeue"));
     if (tasks.isEmpty())
         return;
     Confirmation confirmation;
@@ -352,9 +344,7 @@ void TaskActions::onRequeue()
 
 void TaskActions::onDeleteDead()
 {
-    if (m_readOnly || !m_deleteDead->isEnabled())
-        return;
-    const QList<TaskRow> tasks = selection(tr("delete"));
+    const QList<TaskRow> tasks = selection(m_deleteDead, tr("delete"));
     if (tasks.isEmpty())
         return;
     Confirmation confirmation;
@@ -376,7 +366,7 @@ void TaskActions::confirmThen(const QList<TaskRow>& tasks, TaskSetKind set,
         return;
     // The row a removed task leaves is taken by the next one: nothing stays aimed at.
     m_tabs->current()->clearSelection();
-    (m_client->*send)(track(), m_queue, idsOf(tasks));
+    send(m_client, track(), m_queue, idsOf(tasks));
 }
 
 quint64 TaskActions::track()
@@ -391,16 +381,8 @@ void TaskActions::onFinished(const ActionResult& result)
     if (!m_tags.removeOne(result.tag))
         return;
     const QString summary = ActionSummary::of(result, m_utc);
-    bool allDone = result.error.isEmpty();
-    QStringList details;
-    for (const auto& o : result.outcomes) {
-        const bool ok = succeeded(o.outcome);
-        allDone = allDone && ok;
-        if (!ok && details.size() < 200)
-            // A plain member can be a whole message: its start names it well enough.
-            details.append(MemberText::displayText(o.id.left(200)) + QStringLiteral(": ") +
-                           outcomeName(o.outcome));
-    }
+    const QStringList details = ActionSummary::failures(result);
+    const bool allDone = result.error.isEmpty() && details.isEmpty();
     emit resultReported(summary, allDone);
     if (result.action == TaskAction::Push && result.outcomes.size() == 1 && allDone)
         emit taskPushed(result.queue, result.outcomes.first().id);

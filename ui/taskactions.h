@@ -94,14 +94,17 @@ private:
     void onDeleteDead();
     void onFinished(const ActionResult& result);
     bool confirm(const Confirmation& confirmation);
-    using IdRequest = void (AdminClient::*)(quint64, const QString&, const QStringList&);
+    // An AdminClient request on ids (cancel, requeue, ...), given the tag and the queue.
+    using IdRequest =
+        std::function<void(AdminClient*, quint64 tag, const QString& queue, const QStringList&)>;
     // Asks (naming the tasks), then clears the selection and sends the request.
     void confirmThen(const QList<TaskRow>& tasks, TaskSetKind set, Confirmation confirmation,
                      IdRequest send);
     // A new request tag whose answer this object reports.
     quint64 track();
-    // The loaded selected tasks of the current table; says so when there are none.
-    QList<TaskRow> selection(const QString& verb);
+    // The loaded selected tasks of the current table for `action`; says so when there are
+    // none. None while the action is off or the session read-only.
+    QList<TaskRow> selection(QAction* action, const QString& verb);
     qint64 serverNow() const;
 
     AdminClient* m_client;
