@@ -30,8 +30,7 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent)
     addPasswordRows(form);
 
     m_prefix = new QLineEdit(QStringLiteral("dq"), this);
-    m_prefixError = new FieldError(this);
-    form->addRow(tr("&Key prefix"), FieldError::below(m_prefix, m_prefixError, this));
+    m_prefixError = FieldError::addRow(form, tr("&Key prefix"), m_prefix, this);
 
     m_readOnly = new QCheckBox(tr("Read-only: look, never change anything"), this);
     form->addRow(QString(), m_readOnly);
@@ -69,14 +68,12 @@ void ConnectionDialog::addProfileRows(QFormLayout* form)
 
     m_name = new QLineEdit(this);
     m_name->setPlaceholderText(tr("a name to save this connection under"));
-    m_nameError = new FieldError(this);
-    form->addRow(tr("&Name"), FieldError::below(m_name, m_nameError, this));
+    m_nameError = FieldError::addRow(form, tr("&Name"), m_name, this);
 
     m_transport = new TransportFields(this);
     m_url = new QLineEdit(this);
     m_url->setPlaceholderText(tr("redis://[user:password@]host:6379/0 or unix:///path/redis.sock"));
-    m_urlError = new FieldError(this);
-    form->addRow(tr("&URL"), FieldError::below(m_url, m_urlError, this));
+    m_urlError = FieldError::addRow(form, tr("&URL"), m_url, this);
     m_transport->addModeRow(form);
 }
 

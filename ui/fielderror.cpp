@@ -1,5 +1,6 @@
 #include "fielderror.h"
 
+#include <QFormLayout>
 #include <QVBoxLayout>
 
 namespace delayq::ui {
@@ -27,6 +28,14 @@ QWidget* FieldError::below(QWidget* field, FieldError* error, QWidget* parent)
     layout->addWidget(field);
     layout->addWidget(error);
     return box;
+}
+
+FieldError* FieldError::addRow(QFormLayout* form, const QString& label, QWidget* field,
+                               QWidget* parent)
+{
+    auto* error = new FieldError(parent);
+    form->addRow(label, below(field, error, parent));
+    return error;
 }
 
 } // namespace delayq::ui

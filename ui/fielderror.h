@@ -2,6 +2,8 @@
 
 #include <QLabel>
 
+class QFormLayout;
+
 namespace delayq::ui {
 
 // The message under a form field saying why its value is refused. Plain text only: the
@@ -17,6 +19,9 @@ public:
     bool hasError() const { return !text().isEmpty(); }
     // The field with its error label right under it, for a form row.
     static QWidget* below(QWidget* field, FieldError* error, QWidget* parent);
+    // A row of `form`: the field with a new error label below it, which is returned.
+    static FieldError* addRow(QFormLayout* form, const QString& label, QWidget* field,
+                              QWidget* parent);
 };
 
 } // namespace delayq::ui

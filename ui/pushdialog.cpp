@@ -43,9 +43,28 @@ PushDialog::PushDialog(const QString& queue, QWidget* parent) : QDialog(parent)
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
 
     m_queue = new QLineEdit(queue, this);
-    m_queueError = new FieldError(this);
-    form->addRow(tr("&Queue"), FieldError::below(m_queue, m_queueError, this));
+    m_queueError = FieldError::addRow(form, tr("&Queue"), m_queue, this);
 
+    addPayloadRow(form);
+    addDueRow(form);
+    addNativeRows(form);
+
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Push"));
+    connect(buttons, &QDialogButtonBox::accepted, this, &PushDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &PushDialog::reject);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(buttons);
+    resize(560, 480);
+    // The open queue is filled in: the payload is what the operator types first.
+    if (!queue.isEmpty())
+        m_payload->setFocus();
+}
+
+void PushDialog::addPayloadRow(QFormLayout* form)
+{
     m_payload = new QPlainTextEdit(this);
     m_payload->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_payload->setPlaceholderText(tr("{\"order\": 42, \"action\": \"send-reminder\"}"));
@@ -60,7 +79,10 @@ PushDialog::PushDialog(const QString& queue, QWidget* parent) : QDialog(parent)
     payloadLayout->addWidget(m_requireJson);
     payloadLayout->addWidget(m_payloadError);
     form->addRow(tr("&Payload"), payloadBox);
+}
 
+void PushDialog::addDueRow(QFormLayout* form)
+{
     m_delayMode = new QRadioButton(tr("In"), this);
     m_delayMode->setChecked(true);
     // Empty, not "0s": pushing with no delay typed would silently mean "now".
@@ -101,11 +123,13 @@ PushDialog::PushDialog(const QString& queue, QWidget* parent) : QDialog(parent)
             checkPayload();
     });
     updateDue();
+}
 
+void PushDialog::addNativeRows(QFormLayout* form)
+{
     m_id = new QLineEdit(this);
     m_id->setPlaceholderText(tr("optional; generated when empty"));
-    m_idError = new FieldError(this);
-    form->addRow(tr("&Id"), FieldError::below(m_id, m_idError, this));
+    m_idError = FieldError::addRow(form, tr("&Id"), m_id, this);
 
     m_maxAttempts = new QSpinBox(this);
     m_maxAttempts->setRange(0, 1000000);
@@ -114,8 +138,7 @@ PushDialog::PushDialog(const QString& queue, QWidget* parent) : QDialog(parent)
 
     m_backoff = new QLineEdit(this);
     m_backoff->setPlaceholderText(tr("queue default; e.g. 5s,20s,30s or exp:1s:5m"));
-    m_backoffError = new FieldError(this);
-    form->addRow(tr("&Backoff"), FieldError::below(m_backoff, m_backoffError, this));
+    m_backoffError = FieldError::addRow(form, tr("&Backoff"), m_backoff, this);
 
     m_count = new QSpinBox(this);
     m_count->setRange(1, 100000);
@@ -125,19 +148,6 @@ PushDialog::PushDialog(const QString& queue, QWidget* parent) : QDialog(parent)
     m_nativeRows =
         std::make_unique<FormRows>(form, QList<QWidget*>{m_id->parentWidget(), m_maxAttempts,
                                                          m_backoff->parentWidget(), m_count});
-
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    buttons->button(QDialogButtonBox::Ok)->setText(tr("Push"));
-    connect(buttons, &QDialogButtonBox::accepted, this, &PushDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, this, &PushDialog::reject);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->addLayout(form);
-    layout->addWidget(buttons);
-    resize(560, 480);
-    // The open queue is filled in: the payload is what the operator types first.
-    if (!queue.isEmpty())
-        m_payload->setFocus();
 }
 
 bool PushDialog::validate()
