@@ -34,6 +34,16 @@ std::string ss(const QString& s)
     return TaskRows::bytes(s);
 }
 
+// A result answering request `tag` (about `queue`, for the results that name one).
+template <typename Result> Result answerTo(quint64 tag, const QString& queue = {})
+{
+    Result result;
+    result.tag = tag;
+    if constexpr (requires { result.queue; })
+        result.queue = queue;
+    return result;
+}
+
 // The results the signals carry across threads.
 template <typename... Types> void registerTypes()
 {
@@ -115,9 +125,7 @@ void AdminClient::setPlainKey(const QString& key, const QString& unit)
 
 void AdminClient::listQueues(quint64 tag)
 {
-    QueueListResult result;
-    result.tag = tag;
-    request(&AdminClient::queuesListed, result, tr("list queues"),
+    request(&AdminClient::queuesListed, answerTo<QueueListResult>(tag), tr("list queues"),
             [this](delayq::Connection& c, QueueListResult& r) {
                 const std::string prefix = m_io->prefix();
                 auto names = delayq::Queue::listQueues(c, prefix, 10000);
@@ -133,9 +141,7 @@ void AdminClient::listQueues(quint64 tag)
 
 void AdminClient::loadOverview(quint64 tag, const QList<PlainKeyRow>& plainKeys, bool withHistory)
 {
-    OverviewResult result;
-    result.tag = tag;
-    request(&AdminClient::overviewLoaded, result, tr("read the overview"),
+    request(&AdminClient::overviewLoaded, answerTo<OverviewResult>(tag), tr("read the overview"),
             [this, plainKeys, withHistory](delayq::Connection& c, OverviewResult& r) {
                 OverviewRequests::read(c, m_io->prefix(), plainKeys, withHistory, r);
             });
@@ -143,11 +149,8 @@ void AdminClient::loadOverview(quint64 tag, const QList<PlainKeyRow>& plainKeys,
 
 void AdminClient::loadConfig(quint64 tag, const QString& queue)
 {
-    QueueConfigResult result;
-    result.tag = tag;
-    result.queue = queue;
-    request(&AdminClient::configLoaded, result, tr("read the queue's settings"),
-            [this](delayq::Connection& c, QueueConfigResult& r) {
+    request(&AdminClient::configLoaded, answerTo<QueueConfigResult>(tag, queue),
+            tr("read the queue's settings"), [this](delayq::Connection& c, QueueConfigResult& r) {
                 OverviewRequests::readConfig(c, m_io->prefix(), r);
             });
 }
@@ -155,9 +158,7 @@ void AdminClient::loadConfig(quint64 tag, const QString& queue)
 void AdminClient::writeConfig(quint64 tag, const QString& queue,
                               const QList<QPair<QString, QString>>& values)
 {
-    QueueConfigResult result;
-    result.tag = tag;
-    result.queue = queue;
+    auto result = answerTo<QueueConfigResult>(tag, queue);
     result.written = true;
     request(&AdminClient::configLoaded, result, tr("change the queue's settings"),
             [this, values](delayq::Connection& c, QueueConfigResult& r) {
@@ -167,9 +168,7 @@ void AdminClient::writeConfig(quint64 tag, const QString& queue,
 
 void AdminClient::loadServer(quint64 tag)
 {
-    ServerResult result;
-    result.tag = tag;
-    request(&AdminClient::serverLoaded, result, tr("describe the server"),
+    request(&AdminClient::serverLoaded, answerTo<ServerResult>(tag), tr("describe the server"),
             [](delayq::Connection& c, ServerResult& r) {
                 r.displayUrl = qs(c.options().displayUrl());
                 r.cluster = c.isCluster();
@@ -198,9 +197,7 @@ void AdminClient::scanPlain(quint64 tag, const QString& key, const QString& text
 void AdminClient::loadPages(quint64 tag, const QString& queue, TaskSetKind set,
                             const QList<qint64>& offsets, int limit)
 {
-    PageResult result;
-    result.tag = tag;
-    result.queue = queue;
+    auto result = answerTo<PageResult>(tag, queue);
     result.set = set;
     request(&AdminClient::pagesLoaded, result, tr("load tasks"),
             [this, queue, offsets, limit](delayq::Connection& c, PageResult& r) {
@@ -210,10 +207,7 @@ void AdminClient::loadPages(quint64 tag, const QString& queue, TaskSetKind set,
 
 void AdminClient::loadCounts(quint64 tag, const QString& queue)
 {
-    CountsResult result;
-    result.tag = tag;
-    result.queue = queue;
-    request(&AdminClient::countsLoaded, result, tr("count tasks"),
+    request(&AdminClient::countsLoaded, answerTo<CountsResult>(tag, queue), tr("count tasks"),
             [this, queue](delayq::Connection& c, CountsResult& r) {
                 TaskRequests::counts(c, *m_io->queueFor(c, queue), r);
             });
@@ -222,9 +216,7 @@ void AdminClient::loadCounts(quint64 tag, const QString& queue)
 void AdminClient::loadHistogram(quint64 tag, const QString& queue, qint64 fromMs, qint64 toMs,
                                 int buckets)
 {
-    HistogramResult result;
-    result.tag = tag;
-    result.queue = queue;
+    auto result = answerTo<HistogramResult>(tag, queue);
     result.fromMs = fromMs;
     result.toMs = toMs;
     request(&AdminClient::histogramLoaded, result, tr("load the timeline"),
@@ -240,9 +232,7 @@ void AdminClient::loadHistogram(quint64 tag, const QString& queue, qint64 fromMs
 
 void AdminClient::loadHistory(quint64 tag, const QString& queue, qint64 fromMinute, qint64 toMinute)
 {
-    HistoryResult result;
-    result.tag = tag;
-    result.queue = queue;
+    auto result = answerTo<HistoryResult>(tag, queue);
     result.fromMinute = fromMinute;
     request(&AdminClient::historyLoaded, result, tr("load the history"),
             [this, queue, toMinute](delayq::Connection& c, HistoryResult& r) {
@@ -253,10 +243,8 @@ void AdminClient::loadHistory(quint64 tag, const QString& queue, qint64 fromMinu
 
 void AdminClient::loadAudit(quint64 tag, const QString& queue, int limit)
 {
-    AuditResult result;
-    result.tag = tag;
-    result.queue = queue;
-    request(&AdminClient::auditLoaded, result, tr("load the audit trail"),
+    request(&AdminClient::auditLoaded, answerTo<AuditResult>(tag, queue),
+            tr("load the audit trail"),
             [this, queue, limit](delayq::Connection& c, AuditResult& r) {
                 delayq::Queue q(c, ss(queue), m_io->prefix());
                 TaskRequests::audit(q, limit, r);
@@ -265,10 +253,7 @@ void AdminClient::loadAudit(quint64 tag, const QString& queue, int limit)
 
 void AdminClient::loadTask(quint64 tag, const QString& queue, const QString& id)
 {
-    TaskResult result;
-    result.tag = tag;
-    result.queue = queue;
-    request(&AdminClient::taskLoaded, result, tr("load the task"),
+    request(&AdminClient::taskLoaded, answerTo<TaskResult>(tag, queue), tr("load the task"),
             [this, queue, id](delayq::Connection& c, TaskResult& r) {
                 auto found = m_io->queueFor(c, queue)->find(MemberText::toBytes(id));
                 if (!found)
@@ -281,9 +266,7 @@ void AdminClient::loadTask(quint64 tag, const QString& queue, const QString& id)
 
 void AdminClient::locateTime(quint64 tag, const QString& queue, TaskSetKind set, qint64 ms)
 {
-    LocateResult result;
-    result.tag = tag;
-    result.queue = queue;
+    auto result = answerTo<LocateResult>(tag, queue);
     result.set = set;
     request(&AdminClient::located, result, tr("find a time"),
             [this, queue, set, ms](delayq::Connection& c, LocateResult& r) {
@@ -297,9 +280,7 @@ void AdminClient::locateTime(quint64 tag, const QString& queue, TaskSetKind set,
 
 void AdminClient::locateId(quint64 tag, const QString& queue, const QString& id)
 {
-    LocateResult result;
-    result.tag = tag;
-    result.queue = queue;
+    auto result = answerTo<LocateResult>(tag, queue);
     result.id = id;
     request(&AdminClient::located, result, tr("find a task"),
             [this, queue, id](delayq::Connection& c, LocateResult& r) {
@@ -315,8 +296,7 @@ void AdminClient::locateId(quint64 tag, const QString& queue, const QString& id)
 
 void AdminClient::push(quint64 tag, const PushSpec& spec)
 {
-    ActionResult result;
-    result.tag = tag;
+    auto result = answerTo<ActionResult>(tag);
     result.action = TaskAction::Push;
     result.queue = spec.queue;
     request(&AdminClient::actionFinished, result, tr("push"),

@@ -302,24 +302,14 @@ bool ConnectionDialog::validate()
     bool ok = true;
     ConnectionSettings s;
     s.url = m_url->text().trimmed();
-    try {
+    ok = m_urlError->check([&] {
         if (s.url.isEmpty())
             throw delayq::Error(delayq::ErrorCode::InvalidArgument,
                                 tr("type a URL such as redis://127.0.0.1:6379").toStdString());
         delayq::ConnectionOptions::fromUrl(s.url.toStdString());
-        m_urlError->setError({});
-    } catch (const delayq::Error& e) {
-        m_urlError->setError(QString::fromUtf8(e.what()));
-        ok = false;
-    }
+    });
     s.prefix = m_prefix->text().trimmed();
-    try {
-        delayq::Keys::validatePrefix(s.prefix.toStdString());
-        m_prefixError->setError({});
-    } catch (const delayq::Error& e) {
-        m_prefixError->setError(QString::fromUtf8(e.what()));
-        ok = false;
-    }
+    ok = m_prefixError->check([&] { delayq::Keys::validatePrefix(s.prefix.toStdString()); }) && ok;
     ok = m_transport->validate() && ok;
     s.readOnly = m_readOnly->isChecked();
     s.password = m_password->text();

@@ -1,5 +1,7 @@
 #include "fielderror.h"
 
+#include <delayq/error.h>
+
 #include <QFormLayout>
 #include <QVBoxLayout>
 
@@ -17,6 +19,18 @@ void FieldError::setError(const QString& message)
 {
     setText(message);
     setVisible(!message.isEmpty());
+}
+
+bool FieldError::check(const std::function<void()>& job)
+{
+    try {
+        job();
+        setError({});
+        return true;
+    } catch (const delayq::Error& e) {
+        setError(QString::fromUtf8(e.what()));
+        return false;
+    }
 }
 
 QWidget* FieldError::below(QWidget* field, FieldError* error, QWidget* parent)

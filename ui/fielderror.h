@@ -2,6 +2,8 @@
 
 #include <QLabel>
 
+#include <functional>
+
 class QFormLayout;
 
 namespace delayq::ui {
@@ -17,6 +19,9 @@ public:
     // Empty hides the label.
     void setError(const QString& message);
     bool hasError() const { return !text().isEmpty(); }
+    // Runs `job`: the message of a delayq::Error it throws is shown, else none is. Whether it
+    // went through.
+    bool check(const std::function<void()>& job);
     // The field with its error label right under it, for a form row.
     static QWidget* below(QWidget* field, FieldError* error, QWidget* parent);
     // A row of `form`: the field with a new error label below it, which is returned.

@@ -26,15 +26,6 @@
 
 namespace delayq::ui {
 
-namespace {
-
-QString message(const delayq::Error& e)
-{
-    return QString::fromUtf8(e.what());
-}
-
-} // namespace
-
 PushDialog::PushDialog(const QString& queue, QWidget* parent) : QDialog(parent)
 {
     setWindowTitle(tr("Push tasks"));
@@ -155,13 +146,7 @@ bool PushDialog::validate()
     PushSpec spec;
     bool ok = true;
     auto check = [&ok](FieldError* error, const std::function<void()>& fn) {
-        try {
-            fn();
-            error->setError({});
-        } catch (const delayq::Error& e) {
-            error->setError(message(e));
-            ok = false;
-        }
+        ok = error->check(fn) && ok;
     };
 
     check(m_queueError, [&] {

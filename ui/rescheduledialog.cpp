@@ -95,14 +95,7 @@ void RescheduleDialog::read()
 
 bool RescheduleDialog::validate()
 {
-    try {
-        read();
-    } catch (const delayq::Error& e) {
-        m_error->setError(QString::fromUtf8(e.what()));
-        return false;
-    }
-    m_error->setError({});
-    return true;
+    return m_error->check([this] { read(); });
 }
 
 void RescheduleDialog::setClock(qint64 clockOffsetMs, bool utc)

@@ -231,17 +231,12 @@ namespace {
 bool readDuration(QLineEdit* edit, FieldError* error, long long* ms,
                   const std::function<void(long long)>& check = {})
 {
-    try {
+    return error->check([&] {
         const long long parsed = delayq::parseDuration(edit->text().trimmed().toStdString());
         if (check)
             check(parsed);
         *ms = parsed;
-        error->setError({});
-        return true;
-    } catch (const delayq::Error& e) {
-        error->setError(QString::fromUtf8(e.what()));
-        return false;
-    }
+    });
 }
 
 } // namespace
