@@ -1,6 +1,7 @@
 #include "connectiondialog.h"
 
 #include "connectionprofiles.h"
+#include "dialogbuttons.h"
 #include "fielderror.h"
 #include "transportfields.h"
 #include <delayq/connectionoptions.h>
@@ -118,11 +119,8 @@ void ConnectionDialog::addPasswordRows(QFormLayout* form)
 
 QDialogButtonBox* ConnectionDialog::makeButtons()
 {
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    buttons->button(QDialogButtonBox::Ok)->setText(tr("Connect"));
+    auto* buttons = DialogButtons::okCancel(this, tr("Connect"));
     auto* save = buttons->addButton(tr("Save profile"), QDialogButtonBox::ActionRole);
-    connect(buttons, &QDialogButtonBox::accepted, this, &ConnectionDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, this, &ConnectionDialog::reject);
     connect(save, &QPushButton::clicked, this, &ConnectionDialog::saveProfile);
     return buttons;
 }

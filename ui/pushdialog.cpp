@@ -1,5 +1,6 @@
 #include "pushdialog.h"
 
+#include "dialogbuttons.h"
 #include "duetext.h"
 #include "fielderror.h"
 #include "formrows.h"
@@ -40,10 +41,7 @@ PushDialog::PushDialog(const QString& queue, QWidget* parent) : QDialog(parent)
     addDueRow(form);
     addNativeRows(form);
 
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    buttons->button(QDialogButtonBox::Ok)->setText(tr("Push"));
-    connect(buttons, &QDialogButtonBox::accepted, this, &PushDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, this, &PushDialog::reject);
+    auto* buttons = DialogButtons::okCancel(this, tr("Push"));
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
