@@ -38,8 +38,7 @@ QString runningLabel(BulkAction action, const QString& queue, qint64 done, qint6
 
 } // namespace
 
-QueueActions::QueueActions(AdminClient* client, QWidget* window)
-    : QObject(window), m_client(client), m_window(window)
+QueueActions::QueueActions(AdminClient* client, QWidget* window) : WriteActions(client, window)
 {
     auto make = [this](const QString& text, const QString& tip) {
         auto* action = new QAction(text, this);
@@ -59,27 +58,6 @@ QueueActions::QueueActions(AdminClient* client, QWidget* window)
     connect(client, &AdminClient::countsLoaded, this, &QueueActions::onCounts);
     connect(client, &AdminClient::bulkProgressed, this, &QueueActions::onProgress);
     connect(client, &AdminClient::bulkFinished, this, &QueueActions::onFinished);
-
-    m_confirm = [this](const Confirmation& confirmation) { return confirmation.ask(m_window); };
-    updateEnabled();
-}
-
-void QueueActions::setQueue(const QString& queue)
-{
-    m_queue = queue;
-    updateEnabled();
-}
-
-void QueueActions::setReadOnly(bool readOnly, const QString& reason)
-{
-    m_readOnly = readOnly;
-    m_readOnlyReason = reason;
-    updateEnabled();
-}
-
-void QueueActions::setPlain(bool plain)
-{
-    m_plain = plain;
     updateEnabled();
 }
 
@@ -108,11 +86,6 @@ PurgeDialog* QueueActions::purgeDialog() const
 QProgressDialog* QueueActions::progressDialog() const
 {
     return m_progress;
-}
-
-bool QueueActions::confirm(const Confirmation& confirmation)
-{
-    return m_confirm ? m_confirm(confirmation) : false;
 }
 
 void QueueActions::ask(BulkAction action)

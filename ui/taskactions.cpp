@@ -56,7 +56,7 @@ void TaskActions::addTo(QMenu* menu) const
 }
 
 TaskActions::TaskActions(AdminClient* client, TaskTabs* tabs, QWidget* window)
-    : QObject(window), m_client(client), m_tabs(tabs), m_window(window)
+    : WriteActions(client, window), m_tabs(tabs)
 {
     auto make = [this](const QString& text, const QKeySequence& key, const QString& tip) {
         auto* action = new QAction(text, this);
@@ -111,33 +111,12 @@ TaskActions::TaskActions(AdminClient* client, TaskTabs* tabs, QWidget* window)
     for (auto set : {TaskSetKind::Pending, TaskSetKind::Active, TaskSetKind::Dead})
         connect(tabs->table(set)->view()->selectionModel(), &QItemSelectionModel::selectionChanged,
                 this, &TaskActions::updateEnabled);
-
-    m_confirm = [this](const Confirmation& confirmation) { return confirmation.ask(m_window); };
     updateEnabled();
 }
 
 QList<QAction*> TaskActions::writeActions() const
 {
     return {m_push, m_cancel, m_reschedule, m_runNow, m_requeue, m_deleteDead, m_actOnMatches};
-}
-
-void TaskActions::setQueue(const QString& queue)
-{
-    m_queue = queue;
-    updateEnabled();
-}
-
-void TaskActions::setReadOnly(bool readOnly, const QString& reason)
-{
-    m_readOnly = readOnly;
-    m_readOnlyReason = reason;
-    updateEnabled();
-}
-
-void TaskActions::setPlain(bool plain)
-{
-    m_plain = plain;
-    updateEnabled();
 }
 
 void TaskActions::updateEnabled()
@@ -177,11 +156,6 @@ void TaskActions::actOn(const MatchFilter& filter)
     }
     m_dialog = m_matchActions->ask(m_queue, filter, m_clockOffsetMs);
     emit dialogOpened(m_dialog);
-}
-
-bool TaskActions::confirm(const Confirmation& confirmation)
-{
-    return m_confirm ? m_confirm(confirmation) : false;
 }
 
 qint64 TaskActions::serverNow() const
