@@ -4,6 +4,7 @@
 #include "confirmation.h"
 #include "plaintooltip.h"
 #include "purgedialog.h"
+#include "stepprogress.h"
 
 #include <QAction>
 #include <QLabel>
@@ -171,15 +172,9 @@ void QueueActions::start(BulkAction action, const QString& queue)
     auto* label = new QLabel;
     label->setTextFormat(Qt::PlainText); // the queue name is shown as it is
     label->setText(runningLabel(action, queue, 0, -1));
-    auto* progress = new QProgressDialog(m_window);
+    auto* progress = StepProgress::make(
+        m_window, action == BulkAction::Purge ? tr("Purge queue") : tr("Dead tasks"), tr("Cancel"));
     progress->setLabel(label);
-    progress->setWindowTitle(action == BulkAction::Purge ? tr("Purge queue") : tr("Dead tasks"));
-    progress->setCancelButtonText(tr("Cancel"));
-    progress->setRange(0, 0); // busy until the first step tells the total
-    progress->setAutoClose(false);
-    progress->setAutoReset(false);
-    progress->setWindowModality(Qt::NonModal); // the operator can watch the queue drain
-    progress->setMinimumDuration(500);
     connect(progress, &QProgressDialog::canceled, this, &QueueActions::cancelRunning);
     progress->setValue(0);
     m_progress = progress;
