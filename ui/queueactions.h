@@ -23,7 +23,8 @@ class PurgeDialog;
 // purge the queue. Each first reads the queue's counts, then asks: a confirmation naming
 // the queue and the count, or for a purge the PurgeDialog that wants the name typed. The
 // work runs in bounded steps on the client, with a progress dialog that can cancel it.
-// Off without a native queue, on a plain key, on a read-only session, and while one runs.
+// Off without a native queue, on a plain key (it has no dead tasks and no task data to
+// purge), on a read-only session, and while one runs.
 class QueueActions : public WriteActions
 {
     Q_OBJECT
@@ -36,7 +37,6 @@ public:
     QAction* purge() const { return m_purge; }
     QList<QAction*> actions() const { return {m_requeueAll, m_deleteAll, m_purge}; }
 
-    // A plain sorted set (setPlain) has no dead tasks and no task data to purge.
     // Tests answer the confirmations themselves; the default asks with a message box.
     void setConfirmHandler(ConfirmHandler handler) { m_confirm = std::move(handler); }
     // Tasks per step (1..1000); smaller steps answer other requests sooner.

@@ -28,7 +28,8 @@ struct MatchFilter;
 // naming the tasks it touches (ids, due times, payload previews) with buttons that say the
 // action, and reports what happened to each. Once confirmed, the selection is cleared, so a
 // second key press cannot land on the task that slid into the row.
-// Writes are disabled, with the reason as tooltip, when the session is read-only.
+// Writes are disabled, with the reason as tooltip, when the session is read-only. On a plain
+// sorted set only push, cancel and reschedule apply.
 class TaskActions : public WriteActions
 {
     Q_OBJECT
@@ -56,7 +57,6 @@ public:
     void addTo(QMenu* menu) const;
     QList<QAction*> writeActions() const;
 
-    // On a plain sorted set (setPlain) only push, cancel and reschedule apply.
     // Due times in the texts: UTC or local, and "in 5m" from the server's clock.
     void setUtc(bool utc) { m_utc = utc; }
     void setClockOffset(qint64 ms) { m_clockOffsetMs = ms; }
