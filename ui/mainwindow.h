@@ -94,7 +94,7 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
-    friend class WindowChrome; // builds the docks, toolbar and menus from the members
+    friend class WindowChrome; // builds the pages, docks, toolbar and menus of the members
     void connectClient();
     void connectViews();
     void updateTitle();
