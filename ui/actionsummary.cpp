@@ -83,4 +83,15 @@ QString ActionSummary::of(const ActionResult& result, bool utc)
     return text;
 }
 
+QStringList ActionSummary::failures(const ActionResult& result)
+{
+    QStringList lines;
+    for (const auto& o : result.outcomes)
+        if (!succeeded(o.outcome) && lines.size() < 200)
+            // A plain member can be a whole message: its start names it well enough.
+            lines.append(MemberText::displayText(o.id.left(200)) + QStringLiteral(": ") +
+                         outcomeName(o.outcome));
+    return lines;
+}
+
 } // namespace delayq::ui

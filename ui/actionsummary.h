@@ -3,6 +3,7 @@
 #include "admintypes.h"
 
 #include <QString>
+#include <QStringList>
 
 namespace delayq::ui {
 
@@ -13,6 +14,8 @@ public:
     // "Cancelled 3 of 5 tasks in queue orders. 2 were already running and were not changed."
     // One pushed task is named with its due time: "Pushed 01J… due 06:24:57, in 45m".
     static QString of(const ActionResult& result, bool utc = false);
+    // "id: outcome" for each id that did not go through, at most 200 of them.
+    static QStringList failures(const ActionResult& result);
 };
 
 } // namespace delayq::ui

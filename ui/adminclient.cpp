@@ -5,6 +5,7 @@
 #include "membertext.h"
 #include "overviewrequests.h"
 #include "steppedrequests.h"
+#include "taskrequests.h"
 #include "taskrows.h"
 #include <delayq/connection.h>
 #include <delayq/error.h>
@@ -33,26 +34,30 @@ std::string ss(const QString& s)
     return TaskRows::bytes(s);
 }
 
+// A result answering request `tag` (about `queue`, for the results that name one).
+template <typename Result> Result answerTo(quint64 tag, const QString& queue = {})
+{
+    Result result;
+    result.tag = tag;
+    if constexpr (requires { result.queue; })
+        result.queue = queue;
+    return result;
+}
+
+// The results the signals carry across threads.
+template <typename... Types> void registerTypes()
+{
+    (qRegisterMetaType<Types>(), ...);
+}
+
 } // namespace
 
 AdminClient::AdminClient(QObject* parent) : QObject(parent), m_io(new IoWorker)
 {
-    qRegisterMetaType<ServerInfo>();
-    qRegisterMetaType<QueueListResult>();
-    qRegisterMetaType<ServerResult>();
-    qRegisterMetaType<PlainDiscoveryResult>();
-    qRegisterMetaType<PlainScanResult>();
-    qRegisterMetaType<PageResult>();
-    qRegisterMetaType<CountsResult>();
-    qRegisterMetaType<HistogramResult>();
-    qRegisterMetaType<HistoryResult>();
-    qRegisterMetaType<AuditResult>();
-    qRegisterMetaType<LocateResult>();
-    qRegisterMetaType<ActionResult>();
-    qRegisterMetaType<TaskResult>();
-    qRegisterMetaType<BulkActionResult>();
-    qRegisterMetaType<OverviewResult>();
-    qRegisterMetaType<QueueConfigResult>();
+    registerTypes<ServerInfo, QueueListResult, ServerResult, PlainDiscoveryResult, PlainScanResult,
+                  PageResult, CountsResult, HistogramResult, HistoryResult, AuditResult,
+                  LocateResult, ActionResult, TaskResult, BulkActionResult, OverviewResult,
+                  QueueConfigResult>();
     m_thread.setObjectName(QStringLiteral("delayq-io"));
     m_io->moveToThread(&m_thread);
     // The worker's connection and heartbeat go with it, on its own thread, at the end.
@@ -120,77 +125,56 @@ void AdminClient::setPlainKey(const QString& key, const QString& unit)
 
 void AdminClient::listQueues(quint64 tag)
 {
-    post([this, tag] {
-        QueueListResult result;
-        result.tag = tag;
-        result.error = guarded(tr("list queues"), [&](delayq::Connection& c) {
-            const std::string prefix = m_io->prefix();
-            auto names = delayq::Queue::listQueues(c, prefix, 10000);
-            for (const auto& s : delayq::Queue::summaries(c, names, prefix)) {
-                QueueRow row{qs(s.name),      s.counts.pending, s.counts.dueNow,
-                             s.counts.active, s.counts.dead,    {}};
-                if (c.isCluster())
-                    row.node = qs(c.nodeForKey(delayq::Keys(prefix, s.name).pending()));
-                result.queues.append(row);
-            }
-        });
-        deliver(&AdminClient::queuesListed, result);
-    });
+    request(&AdminClient::queuesListed, answerTo<QueueListResult>(tag), tr("list queues"),
+            [this](delayq::Connection& c, QueueListResult& r) {
+                const std::string prefix = m_io->prefix();
+                auto names = delayq::Queue::listQueues(c, prefix, 10000);
+                for (const auto& s : delayq::Queue::summaries(c, names, prefix)) {
+                    QueueRow row{qs(s.name),      s.counts.pending, s.counts.dueNow,
+                                 s.counts.active, s.counts.dead,    {}};
+                    if (c.isCluster())
+                        row.node = qs(c.nodeForKey(delayq::Keys(prefix, s.name).pending()));
+                    r.queues.append(row);
+                }
+            });
 }
 
 void AdminClient::loadOverview(quint64 tag, const QList<PlainKeyRow>& plainKeys, bool withHistory)
 {
-    post([this, tag, plainKeys, withHistory] {
-        OverviewResult result;
-        result.tag = tag;
-        result.error = guarded(tr("read the overview"), [&](delayq::Connection& c) {
-            OverviewRequests::read(c, m_io->prefix(), plainKeys, withHistory, result);
-        });
-        deliver(&AdminClient::overviewLoaded, result);
-    });
+    request(&AdminClient::overviewLoaded, answerTo<OverviewResult>(tag), tr("read the overview"),
+            [this, plainKeys, withHistory](delayq::Connection& c, OverviewResult& r) {
+                OverviewRequests::read(c, m_io->prefix(), plainKeys, withHistory, r);
+            });
 }
 
 void AdminClient::loadConfig(quint64 tag, const QString& queue)
 {
-    post([this, tag, queue] {
-        QueueConfigResult result;
-        result.tag = tag;
-        result.queue = queue;
-        result.error = guarded(tr("read the queue's settings"), [&](delayq::Connection& c) {
-            OverviewRequests::readConfig(c, m_io->prefix(), result);
-        });
-        deliver(&AdminClient::configLoaded, result);
-    });
+    request(&AdminClient::configLoaded, answerTo<QueueConfigResult>(tag, queue),
+            tr("read the queue's settings"), [this](delayq::Connection& c, QueueConfigResult& r) {
+                OverviewRequests::readConfig(c, m_io->prefix(), r);
+            });
 }
 
 void AdminClient::writeConfig(quint64 tag, const QString& queue,
                               const QList<QPair<QString, QString>>& values)
 {
-    post([this, tag, queue, values] {
-        QueueConfigResult result;
-        result.tag = tag;
-        result.queue = queue;
-        result.error = guarded(tr("change the queue's settings"), [&](delayq::Connection& c) {
-            OverviewRequests::writeConfig(c, m_io->prefix(), values, result);
-        });
-        result.written = true;
-        deliver(&AdminClient::configLoaded, result);
-    });
+    auto result = answerTo<QueueConfigResult>(tag, queue);
+    result.written = true;
+    request(&AdminClient::configLoaded, result, tr("change the queue's settings"),
+            [this, values](delayq::Connection& c, QueueConfigResult& r) {
+                OverviewRequests::writeConfig(c, m_io->prefix(), values, r);
+            });
 }
 
 void AdminClient::loadServer(quint64 tag)
 {
-    post([this, tag] {
-        ServerResult result;
-        result.tag = tag;
-        result.error = guarded(tr("describe the server"), [&](delayq::Connection& c) {
-            result.displayUrl = qs(c.options().displayUrl());
-            result.cluster = c.isCluster();
-            if (result.cluster)
-                result.nodes = TaskRows::clusterNodes(c.clusterNodes());
-        });
-        deliver(&AdminClient::serverLoaded, result);
-    });
+    request(&AdminClient::serverLoaded, answerTo<ServerResult>(tag), tr("describe the server"),
+            [](delayq::Connection& c, ServerResult& r) {
+                r.displayUrl = qs(c.options().displayUrl());
+                r.cluster = c.isCluster();
+                if (r.cluster)
+                    r.nodes = TaskRows::clusterNodes(c.clusterNodes());
+            });
 }
 
 void AdminClient::discoverPlain(quint64 tag, int maxSteps, int count)
@@ -213,223 +197,116 @@ void AdminClient::scanPlain(quint64 tag, const QString& key, const QString& text
 void AdminClient::loadPages(quint64 tag, const QString& queue, TaskSetKind set,
                             const QList<qint64>& offsets, int limit)
 {
-    post([this, tag, queue, set, offsets, limit] {
-        PageResult result;
-        result.tag = tag;
-        result.queue = queue;
-        result.set = set;
-        result.error = guarded(tr("load tasks"), [&](delayq::Connection& c) {
-            const auto q = m_io->queueFor(c, queue);
-            result.total = q->size(TaskRows::toCore(set));
-            for (qint64 offset : offsets) {
-                QList<TaskRow> rows;
-                if (offset < result.total)
-                    for (const auto& t : q->page(TaskRows::toCore(set), offset, limit))
-                        rows.append(TaskRows::fromTask(t, TaskRows::kPagePayloadBytes));
-                result.offsets.append(offset);
-                result.pages.append(rows);
-            }
-        });
-        deliver(&AdminClient::pagesLoaded, result);
-    });
+    auto result = answerTo<PageResult>(tag, queue);
+    result.set = set;
+    request(&AdminClient::pagesLoaded, result, tr("load tasks"),
+            [this, queue, offsets, limit](delayq::Connection& c, PageResult& r) {
+                TaskRequests::pages(*m_io->queueFor(c, queue), offsets, limit, r);
+            });
 }
 
 void AdminClient::loadCounts(quint64 tag, const QString& queue)
 {
-    post([this, tag, queue] {
-        CountsResult result;
-        result.tag = tag;
-        result.queue = queue;
-        result.error = guarded(tr("count tasks"), [&](delayq::Connection& c) {
-            const auto q = m_io->queueFor(c, queue);
-            const delayq::QueueCounts counts = q->counts();
-            result.pending = counts.pending;
-            result.dueNow = counts.dueNow;
-            result.active = counts.active;
-            result.dead = counts.dead;
-            result.earliest = q->earliest(delayq::TaskSet::Pending).value_or(-1);
-            result.serverNow = c.serverNowMs();
-        });
-        deliver(&AdminClient::countsLoaded, result);
-    });
+    request(&AdminClient::countsLoaded, answerTo<CountsResult>(tag, queue), tr("count tasks"),
+            [this, queue](delayq::Connection& c, CountsResult& r) {
+                TaskRequests::counts(c, *m_io->queueFor(c, queue), r);
+            });
 }
 
 void AdminClient::loadHistogram(quint64 tag, const QString& queue, qint64 fromMs, qint64 toMs,
                                 int buckets)
 {
-    post([this, tag, queue, fromMs, toMs, buckets] {
-        HistogramResult result;
-        result.tag = tag;
-        result.queue = queue;
-        result.fromMs = fromMs;
-        result.toMs = toMs;
-        QElapsedTimer timer;
-        timer.start();
-        result.error = guarded(tr("load the timeline"), [&](delayq::Connection& c) {
-            // Now first: a task that falls due during the reads is not counted as overdue.
-            result.serverNow = c.serverNowMs();
-            const qint64 now = result.serverNow;
-            const auto q = m_io->queueFor(c, queue);
-            const auto counts = q->histogram(fromMs, toMs, buckets);
-            for (long long n : counts)
-                result.counts.append(n);
-            result.overdue = q->dueBy(now);
-            // The same bucket bounds as the histogram's, so the split matches its bars.
-            const double width = static_cast<double>(toMs - fromMs) / buckets;
-            for (int i = 0; i < buckets && now >= fromMs && now < toMs; ++i) {
-                const qint64 lo = fromMs + static_cast<qint64>(width * i);
-                const qint64 hi =
-                    i + 1 == buckets ? toMs : fromMs + static_cast<qint64>(width * (i + 1));
-                if (now >= lo && now < hi) {
-                    result.nowBucket = i;
-                    // Bounded by the bucket's count: the reads are not one snapshot.
-                    result.nowBucketOverdue =
-                        qBound<qint64>(0, result.overdue - q->dueBy(lo - 1), result.counts.at(i));
-                    break;
-                }
-            }
-        });
-        result.elapsedUs = timer.nsecsElapsed() / 1000;
-        deliver(&AdminClient::histogramLoaded, result);
-    });
+    auto result = answerTo<HistogramResult>(tag, queue);
+    result.fromMs = fromMs;
+    result.toMs = toMs;
+    request(&AdminClient::histogramLoaded, result, tr("load the timeline"),
+            [this, queue, buckets](delayq::Connection& c, HistogramResult& r) {
+                QElapsedTimer timer;
+                timer.start();
+                // Now first: a task that falls due during the reads is not counted as overdue.
+                r.serverNow = c.serverNowMs();
+                TaskRequests::histogram(*m_io->queueFor(c, queue), buckets, r);
+                r.elapsedUs = timer.nsecsElapsed() / 1000;
+            });
 }
 
 void AdminClient::loadHistory(quint64 tag, const QString& queue, qint64 fromMinute, qint64 toMinute)
 {
-    post([this, tag, queue, fromMinute, toMinute] {
-        HistoryResult result;
-        result.tag = tag;
-        result.queue = queue;
-        result.fromMinute = fromMinute;
-        result.error = guarded(tr("load the history"), [&](delayq::Connection& c) {
-            delayq::Queue q(c, ss(queue), m_io->prefix());
-            for (const auto& m : q.history(fromMinute, toMinute)) {
-                auto value = [&](const char* name) {
-                    auto it = m.counters.find(name);
-                    return it == m.counters.end() ? 0LL : it->second;
-                };
-                result.acked.append(value("acked"));
-                result.failed.append(value("retried") + value("died"));
-            }
-        });
-        deliver(&AdminClient::historyLoaded, result);
-    });
+    auto result = answerTo<HistoryResult>(tag, queue);
+    result.fromMinute = fromMinute;
+    request(&AdminClient::historyLoaded, result, tr("load the history"),
+            [this, queue, toMinute](delayq::Connection& c, HistoryResult& r) {
+                delayq::Queue q(c, ss(queue), m_io->prefix());
+                TaskRequests::history(q, toMinute, r);
+            });
 }
 
 void AdminClient::loadAudit(quint64 tag, const QString& queue, int limit)
 {
-    post([this, tag, queue, limit] {
-        AuditResult result;
-        result.tag = tag;
-        result.queue = queue;
-        result.error = guarded(tr("load the audit trail"), [&](delayq::Connection& c) {
-            auto text = [](const std::string& s) { return TaskRows::text(s); };
-            for (const auto& e : delayq::Queue(c, ss(queue), m_io->prefix()).audit(0, limit)) {
-                AuditRow row{e.timeMs,
-                             text(e.action),
-                             e.count,
-                             {},
-                             text(e.detail),
-                             text(e.user),
-                             text(e.osUser),
-                             text(e.host),
-                             text(e.tool + " " + e.version)};
-                for (const auto& id : e.ids)
-                    row.ids.append(text(id));
-                result.rows.append(row);
-            }
-        });
-        deliver(&AdminClient::auditLoaded, result);
-    });
+    request(&AdminClient::auditLoaded, answerTo<AuditResult>(tag, queue),
+            tr("load the audit trail"),
+            [this, queue, limit](delayq::Connection& c, AuditResult& r) {
+                delayq::Queue q(c, ss(queue), m_io->prefix());
+                TaskRequests::audit(q, limit, r);
+            });
 }
 
 void AdminClient::loadTask(quint64 tag, const QString& queue, const QString& id)
 {
-    post([this, tag, queue, id] {
-        TaskResult result;
-        result.tag = tag;
-        result.queue = queue;
-        result.error = guarded(tr("load the task"), [&](delayq::Connection& c) {
-            auto found = m_io->queueFor(c, queue)->find(MemberText::toBytes(id));
-            if (!found)
-                return;
-            result.found = true;
-            result.set = TaskRows::fromCore(found->first);
-            result.task = TaskRows::fromTask(found->second); // whole, not cut
-        });
-        deliver(&AdminClient::taskLoaded, result);
-    });
+    request(&AdminClient::taskLoaded, answerTo<TaskResult>(tag, queue), tr("load the task"),
+            [this, queue, id](delayq::Connection& c, TaskResult& r) {
+                auto found = m_io->queueFor(c, queue)->find(MemberText::toBytes(id));
+                if (!found)
+                    return;
+                r.found = true;
+                r.set = TaskRows::fromCore(found->first);
+                r.task = TaskRows::fromTask(found->second); // whole, not cut
+            });
 }
 
 void AdminClient::locateTime(quint64 tag, const QString& queue, TaskSetKind set, qint64 ms)
 {
-    post([this, tag, queue, set, ms] {
-        LocateResult result;
-        result.tag = tag;
-        result.queue = queue;
-        result.set = set;
-        result.error = guarded(tr("find a time"), [&](delayq::Connection& c) {
-            const auto q = m_io->queueFor(c, queue);
-            const long long size = q->size(TaskRows::toCore(set));
-            const long long rank = q->rankOfScore(TaskRows::toCore(set), ms);
-            // Past the last task: the last row is the nearest there is.
-            result.row = size == 0 ? -1 : std::min(rank, size - 1);
-        });
-        deliver(&AdminClient::located, result);
-    });
+    auto result = answerTo<LocateResult>(tag, queue);
+    result.set = set;
+    request(&AdminClient::located, result, tr("find a time"),
+            [this, queue, set, ms](delayq::Connection& c, LocateResult& r) {
+                const auto q = m_io->queueFor(c, queue);
+                const long long size = q->size(TaskRows::toCore(set));
+                const long long rank = q->rankOfScore(TaskRows::toCore(set), ms);
+                // Past the last task: the last row is the nearest there is.
+                r.row = size == 0 ? -1 : std::min(rank, size - 1);
+            });
 }
 
 void AdminClient::locateId(quint64 tag, const QString& queue, const QString& id)
 {
-    post([this, tag, queue, id] {
-        LocateResult result;
-        result.tag = tag;
-        result.queue = queue;
-        result.id = id;
-        result.error = guarded(tr("find a task"), [&](delayq::Connection& c) {
-            const auto q = m_io->queueFor(c, queue);
-            const std::string bytes = MemberText::toBytes(id);
-            auto found = q->find(bytes);
-            if (!found)
-                return;
-            result.set = TaskRows::fromCore(found->first);
-            result.row = q->rankOf(found->first, bytes).value_or(-1);
-        });
-        deliver(&AdminClient::located, result);
-    });
+    auto result = answerTo<LocateResult>(tag, queue);
+    result.id = id;
+    request(&AdminClient::located, result, tr("find a task"),
+            [this, queue, id](delayq::Connection& c, LocateResult& r) {
+                const auto q = m_io->queueFor(c, queue);
+                const std::string bytes = MemberText::toBytes(id);
+                auto found = q->find(bytes);
+                if (!found)
+                    return;
+                r.set = TaskRows::fromCore(found->first);
+                r.row = q->rankOf(found->first, bytes).value_or(-1);
+            });
 }
 
 void AdminClient::push(quint64 tag, const PushSpec& spec)
 {
-    post([this, tag, spec] {
-        ActionResult result;
-        result.tag = tag;
-        result.action = TaskAction::Push;
-        result.queue = spec.queue;
-        result.error = guarded(tr("push"), [&](delayq::Connection& c) {
-            result.serverNow = c.serverNowMs();
-            const auto q = m_io->queueFor(c, spec.queue);
-            std::vector<delayq::PushRequest> requests;
-            // A plain member is the message itself: a second copy would be the same member.
-            const int count = q->isPlain() ? 1 : std::max(1, spec.count);
-            for (int i = 0; i < count; ++i) {
-                delayq::PushRequest r;
-                r.payload = spec.payload.toStdString();
-                if (spec.dueAtMs >= 0)
-                    r.dueAtMs = spec.dueAtMs;
-                r.delayMs = spec.delayMs;
-                if (!spec.id.isEmpty())
-                    r.id = ss(count == 1 ? spec.id
-                                         : spec.id + QLatin1Char('-') + QString::number(i + 1));
-                r.maxAttempts = spec.maxAttempts;
-                r.backoff = ss(spec.backoff);
-                requests.push_back(std::move(r));
-            }
-            for (const auto& r : q->push(requests))
-                result.outcomes.append({MemberText::fromBytes(r.id), outcomeOf(r.status), r.due});
-        });
-        deliver(&AdminClient::actionFinished, result);
-    });
+    auto result = answerTo<ActionResult>(tag);
+    result.action = TaskAction::Push;
+    result.queue = spec.queue;
+    request(&AdminClient::actionFinished, result, tr("push"),
+            [this, spec](delayq::Connection& c, ActionResult& r) {
+                r.serverNow = c.serverNowMs();
+                const auto q = m_io->queueFor(c, spec.queue);
+                for (const auto& pushed : q->push(TaskRequests::pushRequests(spec, q->isPlain())))
+                    r.outcomes.append(
+                        {MemberText::fromBytes(pushed.id), outcomeOf(pushed.status), pushed.due});
+            });
 }
 
 void AdminClient::cancel(quint64 tag, const QString& queue, const QStringList& ids)
@@ -468,13 +345,9 @@ void AdminClient::deleteDead(quint64 tag, const QString& queue, const QStringLis
 void AdminClient::idAction(quint64 tag, TaskAction action, const QString& queue,
                            std::function<std::vector<delayq::IdResult>(delayq::Connection&)> run)
 {
-    post([this, tag, action, queue, run] {
-        ActionResult result{tag, action, queue, {}, {}};
-        result.error = guarded(actionVerb(action), [&](delayq::Connection& c) {
-            result.outcomes = TaskRows::outcomes(run(c));
-        });
-        deliver(&AdminClient::actionFinished, result);
-    });
+    request(
+        &AdminClient::actionFinished, ActionResult{tag, action, queue, {}, {}}, actionVerb(action),
+        [run](delayq::Connection& c, ActionResult& r) { r.outcomes = TaskRows::outcomes(run(c)); });
 }
 
 void AdminClient::requeueAllDead(quint64 tag, const QString& queue, qint64 limit, int batch)

@@ -2,8 +2,8 @@
 
 #include "admintypes.h"
 #include "bulkaction.h"
-#include "overviewtypes.h"
 #include "exportrequest.h"
+#include "overviewtypes.h"
 #include "steppedjob.h"
 
 #include <QObject>
@@ -156,6 +156,18 @@ private:
                 (this->*signal)(v...);
             },
             Qt::QueuedConnection);
+    }
+    // Fills `result` with the connection on the I/O thread (the error when the job throws)
+    // and delivers it with `signal`.
+    template <typename Result, typename Fill>
+    void request(void (AdminClient::*signal)(const Result&), Result result,
+                 const QString& operation, Fill fill)
+    {
+        post([this, signal, result = std::move(result), operation,
+              fill = std::move(fill)]() mutable {
+            result.error = guarded(operation, [&](delayq::Connection& c) { fill(c, result); });
+            deliver(signal, result);
+        });
     }
     void startBulk(quint64 tag, BulkAction action, const QString& queue, qint64 limit, int batch);
     void run(SteppedJob job);

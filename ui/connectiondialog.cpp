@@ -1,5 +1,7 @@
 #include "connectiondialog.h"
 
+#include "connectionprofiles.h"
+#include "dialogbuttons.h"
 #include "fielderror.h"
 #include "transportfields.h"
 #include <delayq/connectionoptions.h>
@@ -8,7 +10,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -16,45 +17,69 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRegularExpression>
-#include <QSettings>
 #include <QVBoxLayout>
 
-#include <memory>
-
 namespace delayq::ui {
-
-namespace {
-
-const QString kGroup = QStringLiteral("profiles");
-const QString kKeychain = QStringLiteral("keychain"); // a flag only, never the password
-
-} // namespace
 
 ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent)
 {
     setWindowTitle(tr("Connect to Redis"));
     auto* form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    // Made in the order of the form: the tab order follows it.
+    addProfileRows(form);
+    addPasswordRows(form);
 
+    m_prefix = new QLineEdit(QStringLiteral("dq"), this);
+    m_prefixError = FieldError::addRow(form, tr("&Key prefix"), m_prefix, this);
+
+    m_readOnly = new QCheckBox(tr("Read-only: look, never change anything"), this);
+    form->addRow(QString(), m_readOnly);
+
+    auto* buttons = makeButtons();
+    connect(m_url, &QLineEdit::textChanged, this, [this] {
+        if (!m_rewriting)
+            m_transport->showUrl(m_url->text());
+    });
+    connect(m_transport, &TransportFields::edited, this, &ConnectionDialog::rewriteUrl);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_transport);
+    layout->addStretch(1);
+    layout->addWidget(buttons);
+    reloadProfiles({});
+    if (m_profiles->count() > 0)
+        loadProfile(m_profiles->currentText());
+    else
+        m_url->setText(QString::fromStdString(delayq::ConnectionOptions::defaultUrl()));
+    resize(600, 560);
+}
+
+void ConnectionDialog::addProfileRows(QFormLayout* form)
+{
     m_profiles = new QComboBox(this);
     auto* deleteButton = new QPushButton(tr("Delete"), this);
     auto* profileRow = new QHBoxLayout;
     profileRow->addWidget(m_profiles, 1);
     profileRow->addWidget(deleteButton);
     form->addRow(tr("Profile"), profileRow);
+    connect(deleteButton, &QPushButton::clicked, this, &ConnectionDialog::deleteProfile);
+    connect(m_profiles, &QComboBox::textActivated, this, &ConnectionDialog::loadProfile);
 
     m_name = new QLineEdit(this);
     m_name->setPlaceholderText(tr("a name to save this connection under"));
-    m_nameError = new FieldError(this);
-    form->addRow(tr("&Name"), FieldError::below(m_name, m_nameError, this));
+    m_nameError = FieldError::addRow(form, tr("&Name"), m_name, this);
 
     m_transport = new TransportFields(this);
     m_url = new QLineEdit(this);
     m_url->setPlaceholderText(tr("redis://[user:password@]host:6379/0 or unix:///path/redis.sock"));
-    m_urlError = new FieldError(this);
-    form->addRow(tr("&URL"), FieldError::below(m_url, m_urlError, this));
+    m_urlError = FieldError::addRow(form, tr("&URL"), m_url, this);
     m_transport->addModeRow(form);
+}
 
+void ConnectionDialog::addPasswordRows(QFormLayout* form)
+{
     m_password = new QLineEdit(this);
     m_password->setEchoMode(QLineEdit::Password);
     connect(m_url, &QLineEdit::textChanged, this, &ConnectionDialog::urlChanged);
@@ -90,40 +115,14 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent)
             [this](const QString&, PasswordStore::Result result) { writeAnswered(result); });
     connect(m_store, &PasswordStore::passwordRemoved, this,
             [this](const QString&, PasswordStore::Result result) { removeAnswered(result); });
+}
 
-    m_prefix = new QLineEdit(QStringLiteral("dq"), this);
-    m_prefixError = new FieldError(this);
-    form->addRow(tr("&Key prefix"), FieldError::below(m_prefix, m_prefixError, this));
-
-    m_readOnly = new QCheckBox(tr("Read-only: look, never change anything"), this);
-    form->addRow(QString(), m_readOnly);
-
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    buttons->button(QDialogButtonBox::Ok)->setText(tr("Connect"));
+QDialogButtonBox* ConnectionDialog::makeButtons()
+{
+    auto* buttons = DialogButtons::okCancel(this, tr("Connect"));
     auto* save = buttons->addButton(tr("Save profile"), QDialogButtonBox::ActionRole);
-    connect(buttons, &QDialogButtonBox::accepted, this, &ConnectionDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, this, &ConnectionDialog::reject);
     connect(save, &QPushButton::clicked, this, &ConnectionDialog::saveProfile);
-    connect(deleteButton, &QPushButton::clicked, this, &ConnectionDialog::deleteProfile);
-    connect(m_profiles, &QComboBox::textActivated, this, &ConnectionDialog::loadProfile);
-
-    connect(m_url, &QLineEdit::textChanged, this, [this] {
-        if (!m_rewriting)
-            m_transport->showUrl(m_url->text());
-    });
-    connect(m_transport, &TransportFields::edited, this, &ConnectionDialog::rewriteUrl);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->addLayout(form);
-    layout->addWidget(m_transport);
-    layout->addStretch(1);
-    layout->addWidget(buttons);
-    reloadProfiles({});
-    if (m_profiles->count() > 0)
-        loadProfile(m_profiles->currentText());
-    else
-        m_url->setText(QString::fromStdString(delayq::ConnectionOptions::defaultUrl()));
-    resize(600, 560);
+    return buttons;
 }
 
 QString ConnectionDialog::profileName() const
@@ -131,60 +130,15 @@ QString ConnectionDialog::profileName() const
     return m_name->text().trimmed();
 }
 
-QStringList ConnectionDialog::profileNames()
-{
-    QSettings settings;
-    settings.beginGroup(kGroup);
-    return settings.childGroups();
-}
-
-void ConnectionDialog::scrubStoredPasswords()
-{
-    QSettings settings;
-    QStringList leakedKeys;
-    auto scrub = [&settings, &leakedKeys](const QString& urlKey, const QString& keychainKey) {
-        const QString stored = settings.value(urlKey).toString();
-        QString password;
-        const QString stripped = stripPassword(stored, &password);
-        if (password.isEmpty())
-            return;
-        settings.setValue(urlKey, stripped);
-        if (!keychainKey.isEmpty() && settings.value(keychainKey, false).toBool()) {
-            settings.setValue(keychainKey, false);
-            leakedKeys << stored;
-        }
-    };
-    scrub(QStringLiteral("last/url"), {});
-    for (const QString& name : profileNames())
-        scrub(kGroup + QLatin1Char('/') + name + QStringLiteral("/url"),
-              kGroup + QLatin1Char('/') + name + QLatin1Char('/') + kKeychain);
-    leakedKeys.removeDuplicates();
-    if (leakedKeys.isEmpty() || !PasswordStore::isBuiltIn())
-        return;
-    // Outlives the caller until the keychain has answered every removal.
-    auto* store = new PasswordStore(QCoreApplication::instance());
-    auto pending = std::make_shared<int>(leakedKeys.size());
-    connect(store, &PasswordStore::passwordRemoved, store, [store, pending] {
-        if (--*pending == 0)
-            store->deleteLater();
-    });
-    for (const QString& key : leakedKeys)
-        store->remove(key);
-}
-
 void ConnectionDialog::startFrom(const ConnectionSettings& current)
 {
     const QString server = stripPassword(current.url.trimmed());
     if (server.isEmpty())
         return;
-    QSettings settings;
-    settings.beginGroup(kGroup);
-    for (const QString& name : settings.childGroups()) {
-        if (stripPassword(settings.value(name + QStringLiteral("/url")).toString()) == server) {
-            m_profiles->setCurrentText(name);
-            loadProfile(name);
-            return;
-        }
+    if (const QString name = ConnectionProfiles::nameFor(server); !name.isEmpty()) {
+        m_profiles->setCurrentText(name);
+        loadProfile(name);
+        return;
     }
     // No profile for it: the fields as the window is connected, ready to save as one.
     m_profiles->setCurrentIndex(-1);
@@ -193,45 +147,6 @@ void ConnectionDialog::startFrom(const ConnectionSettings& current)
     m_password->clear();
     m_prefix->setText(current.prefix.isEmpty() ? QStringLiteral("dq") : current.prefix);
     m_readOnly->setChecked(current.readOnly);
-}
-
-QString ConnectionDialog::rememberedKey(const QString& url)
-{
-    const QString key = stripPassword(url.trimmed());
-    if (key.isEmpty())
-        return {};
-    QSettings settings;
-    settings.beginGroup(kGroup);
-    QString found;
-    for (const QString& name : settings.childGroups()) {
-        settings.beginGroup(name);
-        const QString stored = settings.value(QStringLiteral("url")).toString();
-        const bool remembered = settings.value(kKeychain, false).toBool();
-        settings.endGroup();
-        // Compared as stripped: a profile saved before URLs were rebuilt keeps its spelling,
-        // and its keychain entry that spelling. The current spelling wins: saving writes it.
-        if (!remembered || stripPassword(stored) != key)
-            continue;
-        if (stored == key)
-            return stored;
-        if (found.isEmpty())
-            found = stored;
-    }
-    return found;
-}
-
-QString ConnectionDialog::stripPassword(const QString& url, QString* password)
-{
-    // The core's own parser: any form it reads a password from (password-only user info,
-    // ?password=, unencoded / ? # @) is one QUrl would miss.
-    try {
-        const auto options = delayq::ConnectionOptions::fromUrl(url.toStdString());
-        if (password)
-            *password = QString::fromStdString(options.password);
-        return QString::fromStdString(options.urlWithoutPassword());
-    } catch (const delayq::Error&) {
-        return {};
-    }
 }
 
 void ConnectionDialog::reloadProfiles(const QString& select)
@@ -244,17 +159,15 @@ void ConnectionDialog::reloadProfiles(const QString& select)
 
 void ConnectionDialog::loadProfile(const QString& name)
 {
-    QSettings settings;
-    settings.beginGroup(kGroup);
-    settings.beginGroup(name);
+    const ConnectionProfiles::Profile profile = ConnectionProfiles::read(name);
     m_filledFrom.clear();
     m_name->setText(name);
-    m_url->setText(settings.value(QStringLiteral("url")).toString());
-    m_prefix->setText(settings.value(QStringLiteral("prefix"), QStringLiteral("dq")).toString());
-    m_readOnly->setChecked(settings.value(QStringLiteral("readOnly"), false).toBool());
+    m_url->setText(profile.url);
+    m_prefix->setText(profile.prefix);
+    m_readOnly->setChecked(profile.readOnly);
     m_password->clear();
     m_keychainNote->hide();
-    const bool remember = PasswordStore::isBuiltIn() && settings.value(kKeychain, false).toBool();
+    const bool remember = PasswordStore::isBuiltIn() && profile.keychain;
     m_remember->setChecked(remember);
     m_pendingRead.clear();
     if (remember) {
@@ -347,14 +260,9 @@ void ConnectionDialog::deleteProfile()
     const QString name = m_profiles->currentText();
     if (name.isEmpty())
         return;
-    QSettings settings;
-    settings.beginGroup(kGroup);
-    const QString key = settings.value(name + QStringLiteral("/url")).toString();
-    const bool remembered = settings.value(name + QLatin1Char('/') + kKeychain, false).toBool();
-    settings.remove(name);
-    settings.endGroup();
-    if (remembered)
-        forgetUnlessShared(key);
+    const ConnectionProfiles::Profile removed = ConnectionProfiles::remove(name);
+    if (removed.keychain)
+        forgetUnlessShared(removed.url);
     reloadProfiles({});
 }
 
@@ -376,22 +284,13 @@ bool ConnectionDialog::saveProfile()
     const QString key = stripPassword(m_url->text().trimmed(), &urlPassword);
     const QString password = m_password->text().isEmpty() ? urlPassword : m_password->text();
     const bool remember = m_remember->isChecked();
-    QSettings settings;
-    settings.beginGroup(kGroup);
-    settings.beginGroup(name);
-    const QString oldKey = settings.value(QStringLiteral("url")).toString();
-    const bool remembered = settings.value(kKeychain, false).toBool();
-    settings.setValue(QStringLiteral("url"), key);
-    settings.setValue(QStringLiteral("prefix"), m_settings.prefix);
-    settings.setValue(QStringLiteral("readOnly"), m_settings.readOnly);
-    settings.setValue(kKeychain, remember);
-    settings.endGroup();
-    settings.endGroup();
+    const ConnectionProfiles::Profile old = ConnectionProfiles::read(name);
+    ConnectionProfiles::write(name, {key, m_settings.prefix, m_settings.readOnly, remember});
     // An empty field keeps what the keychain holds (its answer may still be on the way).
     if (remember && !password.isEmpty())
         m_store->write(key, password);
-    if (remembered && (!remember || oldKey != key))
-        forgetUnlessShared(oldKey);
+    if (old.keychain && (!remember || old.url != key))
+        forgetUnlessShared(old.url);
     reloadProfiles(name);
     return true;
 }
@@ -401,24 +300,14 @@ bool ConnectionDialog::validate()
     bool ok = true;
     ConnectionSettings s;
     s.url = m_url->text().trimmed();
-    try {
+    ok = m_urlError->check([&] {
         if (s.url.isEmpty())
             throw delayq::Error(delayq::ErrorCode::InvalidArgument,
                                 tr("type a URL such as redis://127.0.0.1:6379").toStdString());
         delayq::ConnectionOptions::fromUrl(s.url.toStdString());
-        m_urlError->setError({});
-    } catch (const delayq::Error& e) {
-        m_urlError->setError(QString::fromUtf8(e.what()));
-        ok = false;
-    }
+    });
     s.prefix = m_prefix->text().trimmed();
-    try {
-        delayq::Keys::validatePrefix(s.prefix.toStdString());
-        m_prefixError->setError({});
-    } catch (const delayq::Error& e) {
-        m_prefixError->setError(QString::fromUtf8(e.what()));
-        ok = false;
-    }
+    ok = m_prefixError->check([&] { delayq::Keys::validatePrefix(s.prefix.toStdString()); }) && ok;
     ok = m_transport->validate() && ok;
     s.readOnly = m_readOnly->isChecked();
     s.password = m_password->text();

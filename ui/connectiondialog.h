@@ -1,12 +1,15 @@
 #pragma once
 
 #include "admintypes.h"
+#include "connectionprofiles.h"
 #include "passwordstore.h"
 
 #include <QDialog>
 
 class QCheckBox;
 class QComboBox;
+class QDialogButtonBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 
@@ -49,17 +52,23 @@ public:
     // Splits a URL into the URL without any password (the form stored and used as keychain
     // key, see ConnectionOptions::urlWithoutPassword) and the password. Empty for a URL the
     // core refuses: what cannot be parsed cannot be known to hold no password.
-    static QString stripPassword(const QString& url, QString* password = nullptr);
-    static QStringList profileNames();
+    static QString stripPassword(const QString& url, QString* password = nullptr)
+    {
+        return ConnectionProfiles::stripPassword(url, password);
+    }
+    static QStringList profileNames() { return ConnectionProfiles::names(); }
     // Settings written before passwords were stripped with the core's parser may hold one
     // (redis://secret@host, ?password=, ...): rewrites those URLs (profiles and the last
     // connection) without it. A keychain entry named by such a URL is removed, as its name
     // holds the secret, and the profile no longer remembers a password: it is asked again.
-    static void scrubStoredPasswords();
+    static void scrubStoredPasswords() { ConnectionProfiles::scrubStoredPasswords(); }
     // The keychain key of a saved profile for this URL that keeps its password there (the
     // profile's URL as stored, which a profile saved before URLs were rebuilt spells its own
     // way), or empty.
-    static QString rememberedKey(const QString& url);
+    static QString rememberedKey(const QString& url)
+    {
+        return ConnectionProfiles::rememberedKey(url);
+    }
     static bool remembersPassword(const QString& url) { return !rememberedKey(url).isEmpty(); }
 
     // Opens on what the window is connected to: its profile when one has that server, else
@@ -69,6 +78,10 @@ public:
     void accept() override;
 
 private:
+    // The rows of the form, top to bottom.
+    void addProfileRows(QFormLayout* form);
+    void addPasswordRows(QFormLayout* form);
+    QDialogButtonBox* makeButtons();
     void loadProfile(const QString& name);
     void deleteProfile();
     void reloadProfiles(const QString& select);

@@ -2,6 +2,7 @@
 
 #include "adminclient.h"
 #include "exportdialog.h"
+#include "stepprogress.h"
 
 #include <QAction>
 #include <QLocale>
@@ -73,16 +74,9 @@ void ExportAction::start(const ExportRequest& request)
     m_running = AdminClient::newTag();
     m_runningQueue = request.queue;
     updateEnabled();
-    auto* progress = new QProgressDialog(m_window);
-    progress->setWindowTitle(tr("Export tasks"));
+    auto* progress = StepProgress::make(m_window, tr("Export tasks"), tr("Cancel"));
     // The name comes from Redis: the label is plain text (QProgressDialog's own label is).
     progress->setLabelText(tr("Exporting %1…").arg(request.queue));
-    progress->setCancelButtonText(tr("Cancel"));
-    progress->setRange(0, 0);
-    progress->setAutoClose(false);
-    progress->setAutoReset(false);
-    progress->setWindowModality(Qt::NonModal);
-    progress->setMinimumDuration(500);
     connect(progress, &QProgressDialog::canceled, this, &ExportAction::cancelRunning);
     progress->setValue(0);
     m_progress = progress;

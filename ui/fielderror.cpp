@@ -1,5 +1,8 @@
 #include "fielderror.h"
 
+#include <delayq/error.h>
+
+#include <QFormLayout>
 #include <QVBoxLayout>
 
 namespace delayq::ui {
@@ -18,6 +21,18 @@ void FieldError::setError(const QString& message)
     setVisible(!message.isEmpty());
 }
 
+bool FieldError::check(const std::function<void()>& job)
+{
+    try {
+        job();
+        setError({});
+        return true;
+    } catch (const delayq::Error& e) {
+        setError(QString::fromUtf8(e.what()));
+        return false;
+    }
+}
+
 QWidget* FieldError::below(QWidget* field, FieldError* error, QWidget* parent)
 {
     auto* box = new QWidget(parent);
@@ -27,6 +42,14 @@ QWidget* FieldError::below(QWidget* field, FieldError* error, QWidget* parent)
     layout->addWidget(field);
     layout->addWidget(error);
     return box;
+}
+
+FieldError* FieldError::addRow(QFormLayout* form, const QString& label, QWidget* field,
+                               QWidget* parent)
+{
+    auto* error = new FieldError(parent);
+    form->addRow(label, below(field, error, parent));
+    return error;
 }
 
 } // namespace delayq::ui

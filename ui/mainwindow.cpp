@@ -1,6 +1,5 @@
 #include "mainwindow.h"
 
-#include "aboutbox.h"
 #include "adminclient.h"
 #include "audittab.h"
 #include "connectiondialog.h"
@@ -9,7 +8,6 @@
 #include "duetext.h"
 #include "exportaction.h"
 #include "historychart.h"
-#include "languagemenu.h"
 #include "layoutnotice.h"
 #include "overviewpage.h"
 #include "plainkeybar.h"
@@ -17,30 +15,25 @@
 #include "queueactions.h"
 #include "queuecontrol.h"
 #include "queuelist.h"
+#include "queueload.h"
 #include "refreshcontrol.h"
 #include "serverview.h"
 #include "sessionstore.h"
 #include "taskactions.h"
 #include "taskdetails.h"
-#include "taskmodel.h"
 #include "tasktable.h"
 #include "tasktabs.h"
 #include "timelinechart.h"
+#include "windowchrome.h"
 #include "workerdock.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QDockWidget>
 #include <QLabel>
-#include <QMenuBar>
-#include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTableView>
-#include <QTimer>
-#include <QToolBar>
-#include <QVBoxLayout>
 
 namespace delayq::ui {
 
@@ -51,28 +44,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_tabs = new TaskTabs(m_client, this);
     m_details = new TaskDetails(this);
     m_detailsFollower = new DetailsFollower(m_client, m_tabs, m_details, this);
-    auto* splitter = new QSplitter(Qt::Horizontal, this);
-    splitter->setObjectName(QStringLiteral("tasksplitter"));
-    splitter->addWidget(m_tabs);
-    splitter->addWidget(m_details);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 1);
-    splitter->setSizes({920, 280});
-    m_plainBar = new PlainKeyBar(this);
-    m_plainBar->hide();
-    auto* central = new QWidget(this);
-    auto* centralLayout = new QVBoxLayout(central);
-    centralLayout->setContentsMargins(0, 0, 0, 0);
-    centralLayout->setSpacing(0);
-    m_layoutNotice = new LayoutNotice(this);
-    centralLayout->addWidget(m_layoutNotice);
-    centralLayout->addWidget(m_plainBar);
-    centralLayout->addWidget(splitter, 1);
-    m_overview = new OverviewPage(m_client, this);
-    m_pages = new QStackedWidget(this);
-    m_pages->addWidget(m_overview);
-    m_pages->addWidget(central);
-    setCentralWidget(m_pages);
+    WindowChrome::buildPages(this);
 
     m_timeline = new TimelineChart(m_client, this);
     m_history = new HistoryChart(m_client, this);
@@ -94,9 +66,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_refresh = new RefreshControl(this);
     connect(m_refresh, &RefreshControl::refreshDue, this, &MainWindow::refreshAll);
 
-    buildDocks();
-    buildToolBar();
-    buildMenus();
+    m_load = new QueueLoad(m_client, m_tabs, m_timeline, m_layoutNotice, this);
+    connect(m_load, &QueueLoad::loaded, this, &MainWindow::queueLoaded);
+    connect(m_load, &QueueLoad::countsFailed, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+
+    WindowChrome::buildFrame(this);
     connectClient();
     connectViews();
     connectOverview();
@@ -116,11 +91,7 @@ void MainWindow::connectClient()
         m_clockOffsetMs = info.clockOffsetMs;
         m_tabs->setClockOffset(info.clockOffsetMs);
         m_actions->setClockOffset(info.clockOffsetMs);
-        m_actions->setReadOnly(info.readOnly, info.readOnlyReason);
-        m_queueActions->setReadOnly(info.readOnly, info.readOnlyReason);
-        m_workerDock->setReadOnly(info.readOnly, info.readOnlyReason);
-        m_control->setReadOnly(info.readOnly, info.readOnlyReason);
-        m_overview->setReadOnly(info.readOnly);
+        setReadOnly(info.readOnly, info.readOnlyReason);
         updateTitle();
         m_queues->refresh();
         refreshAll();
@@ -142,7 +113,6 @@ void MainWindow::connectClient()
                 m_plainBar->setKey(key, unit);
                 m_workerDock->setPlain(true, unit);
             });
-    connect(m_client, &AdminClient::countsLoaded, this, &MainWindow::onCounts);
 }
 
 void MainWindow::connectViews()
@@ -156,12 +126,9 @@ void MainWindow::connectViews()
             [this](const QString& message) { statusBar()->showMessage(message, 8000); });
     connect(m_actions, &TaskActions::refreshRequested, this, &MainWindow::refreshAll);
     connect(m_queueActions, &QueueActions::refreshRequested, this, &MainWindow::refreshAll);
-    connect(m_queueActions, &QueueActions::resultReported, this,
-            [this](const QString& summary) { statusBar()->showMessage(summary, 15000); });
-    connect(m_actions, &TaskActions::resultReported, this,
-            [this](const QString& summary) { statusBar()->showMessage(summary, 15000); });
-    connect(m_export, &ExportAction::resultReported, this,
-            [this](const QString& summary) { statusBar()->showMessage(summary, 15000); });
+    connect(m_queueActions, &QueueActions::resultReported, this, &MainWindow::showResult);
+    connect(m_actions, &TaskActions::resultReported, this, &MainWindow::showResult);
+    connect(m_export, &ExportAction::resultReported, this, &MainWindow::showResult);
     // The purge dialog offers a backup first.
     connect(m_queueActions, &QueueActions::dialogOpened, this, [this](QDialog* dialog) {
         if (auto* purge = qobject_cast<PurgeDialog*>(dialog))
@@ -177,19 +144,6 @@ void MainWindow::connectViews()
     connect(m_timeline, &TimelineChart::timeClicked, this, [this](qint64 ms) {
         m_tabs->setCurrentSet(TaskSetKind::Pending);
         m_tabs->table(TaskSetKind::Pending)->scrollToTime(ms);
-    });
-    connect(m_tabs->table(TaskSetKind::Pending)->model(), &TaskModel::refreshed, this, [this] {
-        TaskTable* pending = m_tabs->table(TaskSetKind::Pending);
-        // A freshly opened queue shows its earliest task in the details pane.
-        if (m_waitingForLoad && !m_firstPageShown && pending->model()->total() > 0 &&
-            !pending->view()->selectionModel()->currentIndex().isValid())
-            pending->jumpToRow(0);
-        m_firstPageShown = true;
-        checkLoaded();
-    });
-    connect(m_timeline, &TimelineChart::loaded, this, [this] {
-        m_timelineShown = true;
-        checkLoaded();
     });
 }
 
@@ -214,8 +168,7 @@ void MainWindow::connectOverview()
         m_overview->refresh();
     });
     connect(m_control, &QueueControl::settingsSaved, m_overview, &OverviewPage::refresh);
-    connect(m_control, &QueueControl::resultReported, this,
-            [this](const QString& text) { statusBar()->showMessage(text, 15000); });
+    connect(m_control, &QueueControl::resultReported, this, &MainWindow::showResult);
 }
 
 void MainWindow::onOverview(const OverviewResult& result)
@@ -243,106 +196,6 @@ bool MainWindow::isOverviewShown() const
     return m_pages->currentIndex() == 0;
 }
 
-void MainWindow::buildDocks()
-{
-    auto dock = [this](const QString& title, const QString& name, QWidget* widget,
-                       Qt::DockWidgetArea area) {
-        auto* d = new QDockWidget(title, this);
-        d->setObjectName(name);
-        d->setWidget(widget);
-        addDockWidget(area, d);
-        return d;
-    };
-    auto* queues =
-        dock(tr("Queues"), QStringLiteral("queuesdock"), m_queues, Qt::LeftDockWidgetArea);
-    auto* timeline =
-        dock(tr("Timeline"), QStringLiteral("timelinedock"), m_timeline, Qt::BottomDockWidgetArea);
-    auto* history = dock(tr("Acked / failed per minute"), QStringLiteral("historydock"), m_history,
-                         Qt::BottomDockWidgetArea);
-    splitDockWidget(timeline, history, Qt::Horizontal);
-    resizeDocks({timeline, history}, {3, 1}, Qt::Horizontal);
-    // A tab behind the history chart: it reads the trail only while it is in front.
-    auto* audit = dock(tr("Audit"), QStringLiteral("auditdock"), m_audit, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(history, audit);
-    history->raise();
-    // A tab beside the queue list, not a third column: opened on the right it squeezed the
-    // task table to two columns. It starts hidden (View menu) and comes to the front when shown.
-    addDockWidget(Qt::LeftDockWidgetArea, m_workerDock);
-    tabifyDockWidget(queues, m_workerDock);
-    m_workerDock->hide();
-    connect(m_workerDock->toggleViewAction(), &QAction::toggled, m_workerDock, [this](bool on) {
-        // After the dock is shown: raising a hidden tab does nothing.
-        if (on)
-            QTimer::singleShot(0, m_workerDock, &QDockWidget::raise);
-    });
-    resizeDocks({timeline}, {260}, Qt::Vertical);
-    resizeDocks({queues}, {270}, Qt::Horizontal);
-    // On a cluster the list names each queue's node: room for it without squeezing the names.
-    connect(m_queues, &QueueList::nodeColumnShown, this, [this, queues](bool shown) {
-        resizeDocks({queues}, {shown ? 420 : 270}, Qt::Horizontal);
-    });
-}
-
-void MainWindow::buildToolBar()
-{
-    auto* bar = addToolBar(tr("Main"));
-    bar->setObjectName(QStringLiteral("maintoolbar"));
-    bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    auto* connectAction = bar->addAction(tr("Connect…"));
-    connect(connectAction, &QAction::triggered, this, &MainWindow::chooseConnection);
-    bar->addSeparator();
-    m_overviewAction = bar->addAction(tr("Overview"));
-    m_overviewAction->setToolTip(tr("Every queue of the server at a glance"));
-    connect(m_overviewAction, &QAction::triggered, this, &MainWindow::showOverview);
-    bar->addSeparator();
-    m_actions->addTo(bar);
-    bar->addAction(m_control->pauseAction());
-    bar->addSeparator();
-    m_refresh->addTo(bar);
-    bar->addSeparator();
-    m_utc = bar->addAction(tr("UTC"));
-    m_utc->setCheckable(true);
-    m_utc->setToolTip(tr("Show times in UTC instead of local time"));
-    connect(m_utc, &QAction::toggled, this, &MainWindow::setUtc);
-}
-
-void MainWindow::buildMenus()
-{
-    auto* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Connect…"), this, &MainWindow::chooseConnection);
-    file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
-    auto* tasks = menuBar()->addMenu(tr("&Tasks"));
-    m_actions->addTo(tasks);
-    auto* queueMenu = menuBar()->addMenu(tr("&Queue"));
-    queueMenu->addAction(m_queueActions->requeueAllDead());
-    queueMenu->addAction(m_queueActions->deleteAllDead());
-    queueMenu->addAction(m_export->action());
-    queueMenu->addSeparator();
-    queueMenu->addAction(m_queueActions->purge());
-    queueMenu->addSeparator();
-    queueMenu->addAction(m_control->pauseAction());
-    queueMenu->addAction(m_control->settingsAction());
-    queueMenu->addAction(m_control->thresholdsAction());
-    m_viewMenu = menuBar()->addMenu(tr("&View"));
-    m_viewMenu->addAction(m_overviewAction);
-    m_viewMenu->addAction(m_control->allThresholdsAction());
-    m_viewMenu->addAction(m_utc);
-    m_viewMenu->addAction(m_refresh->pauseAction());
-    m_viewMenu->addAction(tr("&Server…"), this, &MainWindow::showServer);
-    m_viewMenu->addSeparator();
-    for (auto* dock : findChildren<QDockWidget*>())
-        m_viewMenu->addAction(dock->toggleViewAction());
-    m_viewMenu->addSeparator();
-    auto* language = new LanguageMenu(m_viewMenu);
-    m_viewMenu->addMenu(language);
-    connect(language, &LanguageMenu::languageChosen, this, [this] {
-        statusBar()->showMessage(tr("The language changes at the next start."), 15000);
-    });
-    auto* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About delayq-admin"), this, [this] { showAboutBox(this); });
-}
-
 void MainWindow::chooseConnection()
 {
     auto* dialog = new ConnectionDialog(this);
@@ -363,11 +216,7 @@ void MainWindow::connectTo(const ConnectionSettings& settings)
 {
     m_status->setDisconnected(tr("connecting…"));
     m_masterAddress.clear(); // a new server is not a failover
-    m_actions->setReadOnly(settings.readOnly, tr("this connection is read-only"));
-    m_queueActions->setReadOnly(settings.readOnly, tr("this connection is read-only"));
-    m_workerDock->setReadOnly(settings.readOnly, tr("this connection is read-only"));
-    m_control->setReadOnly(settings.readOnly, tr("this connection is read-only"));
-    m_overview->setReadOnly(settings.readOnly);
+    setReadOnly(settings.readOnly, tr("this connection is read-only"));
     m_client->connectTo(settings);
 }
 
@@ -413,11 +262,7 @@ void MainWindow::setPlainMode(bool plain, const QString& unit)
 void MainWindow::showQueue(const QString& name)
 {
     m_queue = name;
-    m_firstPageShown = false;
-    m_timelineShown = false;
-    m_waitingForLoad = !name.isEmpty();
-    m_countsInFlight = false;
-    m_countsTag = 0;
+    m_load->start(name);
     m_tabs->setQueue(name);
     m_timeline->setQueue(name);
     m_history->setQueue(name);
@@ -447,43 +292,21 @@ void MainWindow::refreshAll()
     m_history->refresh();
     m_audit->refresh();
     // The timeline waits for the counts: its default window starts at the oldest task.
-    if (!m_countsInFlight) {
-        m_countsInFlight = true;
-        m_countsTag = AdminClient::newTag();
-        m_client->loadCounts(m_countsTag, m_queue);
-    }
+    m_load->refreshCounts();
 }
 
-void MainWindow::onCounts(const CountsResult& result)
+void MainWindow::setReadOnly(bool readOnly, const QString& reason)
 {
-    if (result.tag != m_countsTag)
-        return;
-    m_countsInFlight = false;
-    if (result.error.code == delayq::ErrorCode::OldLayout) {
-        m_layoutNotice->showFor(result.error.message);
-        // What there is to see is the notice: a --screenshot waiting for the queue takes it.
-        if (m_waitingForLoad) {
-            m_waitingForLoad = false;
-            emit queueLoaded();
-        }
-        return;
-    }
-    m_layoutNotice->hide();
-    if (!result.error.isEmpty()) {
-        statusBar()->showMessage(result.error.text(), 8000);
-        return;
-    }
-    m_tabs->setCounts(result);
-    m_timeline->setEarliest(result.earliest, result.serverNow);
-    m_timeline->refresh();
+    m_actions->setReadOnly(readOnly, reason);
+    m_queueActions->setReadOnly(readOnly, reason);
+    m_workerDock->setReadOnly(readOnly, reason);
+    m_control->setReadOnly(readOnly, reason);
+    m_overview->setReadOnly(readOnly);
 }
 
-void MainWindow::checkLoaded()
+void MainWindow::showResult(const QString& summary)
 {
-    if (m_waitingForLoad && m_firstPageShown && m_timelineShown) {
-        m_waitingForLoad = false;
-        emit queueLoaded();
-    }
+    statusBar()->showMessage(summary, 15000);
 }
 
 void MainWindow::setRefreshInterval(int ms)

@@ -19,6 +19,7 @@ class HistoryChart;
 class LayoutNotice;
 class OverviewPage;
 class PlainKeyBar;
+class QueueLoad;
 class ExportAction;
 class QueueActions;
 class QueueControl;
@@ -93,9 +94,7 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
-    void buildDocks();
-    void buildToolBar();
-    void buildMenus();
+    friend class WindowChrome; // builds the pages, docks, toolbar and menus of the members
     void connectClient();
     void connectViews();
     void updateTitle();
@@ -103,8 +102,9 @@ private:
     void setPlainMode(bool plain, const QString& unit);
     // Logs a Sentinel failover the first time a status names a new master.
     void noticeFailover(const ServerInfo& info);
-    void onCounts(const CountsResult& result);
-    void checkLoaded();
+    // The connection's read-only state, to every piece that writes.
+    void setReadOnly(bool readOnly, const QString& reason);
+    void showResult(const QString& summary);
     void chooseConnection();
     void showQueue(const QString& name);
     // The overview's snapshot: pause markers in the queue list, the title and the actions.
@@ -130,21 +130,16 @@ private:
     WorkerDock* m_workerDock;
     PlainKeyBar* m_plainBar;
     RefreshControl* m_refresh;
+    QueueLoad* m_load;
     QAction* m_utc = nullptr;
     QLabel* m_zone = nullptr;
     LayoutNotice* m_layoutNotice = nullptr;
-    QMenu* m_viewMenu = nullptr;
     QString m_queue;
     QString m_displayUrl;
     QString m_masterAddress; // through Sentinel: the master last seen
     QPointer<ServerView> m_serverView;
     qint64 m_clockOffsetMs = 0;
-    bool m_countsInFlight = false;
-    quint64 m_countsTag = 0;
-    bool m_waitingForLoad = false;
     bool m_plain = false;
-    bool m_firstPageShown = false;
-    bool m_timelineShown = false;
 };
 
 } // namespace delayq::ui

@@ -1,5 +1,6 @@
 #include "pushdialog.h"
 
+#include "dialogbuttons.h"
 #include "duetext.h"
 #include "fielderror.h"
 #include "formrows.h"
@@ -26,15 +27,6 @@
 
 namespace delayq::ui {
 
-namespace {
-
-QString message(const delayq::Error& e)
-{
-    return QString::fromUtf8(e.what());
-}
-
-} // namespace
-
 PushDialog::PushDialog(const QString& queue, QWidget* parent) : QDialog(parent)
 {
     setWindowTitle(tr("Push tasks"));
@@ -43,9 +35,25 @@ PushDialog::PushDialog(const QString& queue, QWidget* parent) : QDialog(parent)
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
 
     m_queue = new QLineEdit(queue, this);
-    m_queueError = new FieldError(this);
-    form->addRow(tr("&Queue"), FieldError::below(m_queue, m_queueError, this));
+    m_queueError = FieldError::addRow(form, tr("&Queue"), m_queue, this);
 
+    addPayloadRow(form);
+    addDueRow(form);
+    addNativeRows(form);
+
+    auto* buttons = DialogButtons::okCancel(this, tr("Push"));
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(buttons);
+    resize(560, 480);
+    // The open queue is filled in: the payload is what the operator types first.
+    if (!queue.isEmpty())
+        m_payload->setFocus();
+}
+
+void PushDialog::addPayloadRow(QFormLayout* form)
+{
     m_payload = new QPlainTextEdit(this);
     m_payload->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_payload->setPlaceholderText(tr("{\"order\": 42, \"action\": \"send-reminder\"}"));
@@ -60,7 +68,10 @@ PushDialog::PushDialog(const QString& queue, QWidget* parent) : QDialog(parent)
     payloadLayout->addWidget(m_requireJson);
     payloadLayout->addWidget(m_payloadError);
     form->addRow(tr("&Payload"), payloadBox);
+}
 
+void PushDialog::addDueRow(QFormLayout* form)
+{
     m_delayMode = new QRadioButton(tr("In"), this);
     m_delayMode->setChecked(true);
     // Empty, not "0s": pushing with no delay typed would silently mean "now".
@@ -101,11 +112,13 @@ PushDialog::PushDialog(const QString& queue, QWidget* parent) : QDialog(parent)
             checkPayload();
     });
     updateDue();
+}
 
+void PushDialog::addNativeRows(QFormLayout* form)
+{
     m_id = new QLineEdit(this);
     m_id->setPlaceholderText(tr("optional; generated when empty"));
-    m_idError = new FieldError(this);
-    form->addRow(tr("&Id"), FieldError::below(m_id, m_idError, this));
+    m_idError = FieldError::addRow(form, tr("&Id"), m_id, this);
 
     m_maxAttempts = new QSpinBox(this);
     m_maxAttempts->setRange(0, 1000000);
@@ -114,8 +127,7 @@ PushDialog::PushDialog(const QString& queue, QWidget* parent) : QDialog(parent)
 
     m_backoff = new QLineEdit(this);
     m_backoff->setPlaceholderText(tr("queue default; e.g. 5s,20s,30s or exp:1s:5m"));
-    m_backoffError = new FieldError(this);
-    form->addRow(tr("&Backoff"), FieldError::below(m_backoff, m_backoffError, this));
+    m_backoffError = FieldError::addRow(form, tr("&Backoff"), m_backoff, this);
 
     m_count = new QSpinBox(this);
     m_count->setRange(1, 100000);
@@ -125,19 +137,6 @@ PushDialog::PushDialog(const QString& queue, QWidget* parent) : QDialog(parent)
     m_nativeRows =
         std::make_unique<FormRows>(form, QList<QWidget*>{m_id->parentWidget(), m_maxAttempts,
                                                          m_backoff->parentWidget(), m_count});
-
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    buttons->button(QDialogButtonBox::Ok)->setText(tr("Push"));
-    connect(buttons, &QDialogButtonBox::accepted, this, &PushDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, this, &PushDialog::reject);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->addLayout(form);
-    layout->addWidget(buttons);
-    resize(560, 480);
-    // The open queue is filled in: the payload is what the operator types first.
-    if (!queue.isEmpty())
-        m_payload->setFocus();
 }
 
 bool PushDialog::validate()
@@ -145,13 +144,7 @@ bool PushDialog::validate()
     PushSpec spec;
     bool ok = true;
     auto check = [&ok](FieldError* error, const std::function<void()>& fn) {
-        try {
-            fn();
-            error->setError({});
-        } catch (const delayq::Error& e) {
-            error->setError(message(e));
-            ok = false;
-        }
+        ok = error->check(fn) && ok;
     };
 
     check(m_queueError, [&] {

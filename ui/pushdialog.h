@@ -62,6 +62,11 @@ public:
     void accept() override;
 
 private:
+    // The rows of the form below the queue, top to bottom (the tab order follows them).
+    void addPayloadRow(QFormLayout* form);
+    void addDueRow(QFormLayout* form);
+    // Id, attempts, backoff and copies: hidden on a plain sorted set.
+    void addNativeRows(QFormLayout* form);
     bool checkPayload();
     // The due time (ms) the fields give, from `now` in "In" mode (and the delay then).
     // Throws delayq::Error.

@@ -4,6 +4,7 @@
 #include "confirmation.h"
 #include "plaintooltip.h"
 #include "purgedialog.h"
+#include "stepprogress.h"
 
 #include <QAction>
 #include <QLabel>
@@ -38,8 +39,7 @@ QString runningLabel(BulkAction action, const QString& queue, qint64 done, qint6
 
 } // namespace
 
-QueueActions::QueueActions(AdminClient* client, QWidget* window)
-    : QObject(window), m_client(client), m_window(window)
+QueueActions::QueueActions(AdminClient* client, QWidget* window) : WriteActions(client, window)
 {
     auto make = [this](const QString& text, const QString& tip) {
         auto* action = new QAction(text, this);
@@ -59,27 +59,6 @@ QueueActions::QueueActions(AdminClient* client, QWidget* window)
     connect(client, &AdminClient::countsLoaded, this, &QueueActions::onCounts);
     connect(client, &AdminClient::bulkProgressed, this, &QueueActions::onProgress);
     connect(client, &AdminClient::bulkFinished, this, &QueueActions::onFinished);
-
-    m_confirm = [this](const Confirmation& confirmation) { return confirmation.ask(m_window); };
-    updateEnabled();
-}
-
-void QueueActions::setQueue(const QString& queue)
-{
-    m_queue = queue;
-    updateEnabled();
-}
-
-void QueueActions::setReadOnly(bool readOnly, const QString& reason)
-{
-    m_readOnly = readOnly;
-    m_readOnlyReason = reason;
-    updateEnabled();
-}
-
-void QueueActions::setPlain(bool plain)
-{
-    m_plain = plain;
     updateEnabled();
 }
 
@@ -108,11 +87,6 @@ PurgeDialog* QueueActions::purgeDialog() const
 QProgressDialog* QueueActions::progressDialog() const
 {
     return m_progress;
-}
-
-bool QueueActions::confirm(const Confirmation& confirmation)
-{
-    return m_confirm ? m_confirm(confirmation) : false;
 }
 
 void QueueActions::ask(BulkAction action)
@@ -198,15 +172,9 @@ void QueueActions::start(BulkAction action, const QString& queue)
     auto* label = new QLabel;
     label->setTextFormat(Qt::PlainText); // the queue name is shown as it is
     label->setText(runningLabel(action, queue, 0, -1));
-    auto* progress = new QProgressDialog(m_window);
+    auto* progress = StepProgress::make(
+        m_window, action == BulkAction::Purge ? tr("Purge queue") : tr("Dead tasks"), tr("Cancel"));
     progress->setLabel(label);
-    progress->setWindowTitle(action == BulkAction::Purge ? tr("Purge queue") : tr("Dead tasks"));
-    progress->setCancelButtonText(tr("Cancel"));
-    progress->setRange(0, 0); // busy until the first step tells the total
-    progress->setAutoClose(false);
-    progress->setAutoReset(false);
-    progress->setWindowModality(Qt::NonModal); // the operator can watch the queue drain
-    progress->setMinimumDuration(500);
     connect(progress, &QProgressDialog::canceled, this, &QueueActions::cancelRunning);
     progress->setValue(0);
     m_progress = progress;

@@ -2,7 +2,7 @@
 
 #include "admintypes.h"
 #include "bulkaction.h"
-#include "confirmation.h"
+#include "writeactions.h"
 
 #include <QObject>
 #include <QPointer>
@@ -23,14 +23,13 @@ class PurgeDialog;
 // purge the queue. Each first reads the queue's counts, then asks: a confirmation naming
 // the queue and the count, or for a purge the PurgeDialog that wants the name typed. The
 // work runs in bounded steps on the client, with a progress dialog that can cancel it.
-// Off without a native queue, on a plain key, on a read-only session, and while one runs.
-class QueueActions : public QObject
+// Off without a native queue, on a plain key (it has no dead tasks and no task data to
+// purge), on a read-only session, and while one runs.
+class QueueActions : public WriteActions
 {
     Q_OBJECT
 
 public:
-    using ConfirmHandler = std::function<bool(const Confirmation& confirmation)>;
-
     QueueActions(AdminClient* client, QWidget* window);
 
     QAction* requeueAllDead() const { return m_requeueAll; }
@@ -38,10 +37,6 @@ public:
     QAction* purge() const { return m_purge; }
     QList<QAction*> actions() const { return {m_requeueAll, m_deleteAll, m_purge}; }
 
-    void setQueue(const QString& queue);
-    void setReadOnly(bool readOnly, const QString& reason);
-    // A plain sorted set has no dead tasks and no task data to purge.
-    void setPlain(bool plain);
     // Tests answer the confirmations themselves; the default asks with a message box.
     void setConfirmHandler(ConfirmHandler handler) { m_confirm = std::move(handler); }
     // Tasks per step (1..1000); smaller steps answer other requests sooner.
@@ -57,27 +52,14 @@ public:
     // "Purged 12,345 tasks from orders."
     static QString summarize(const BulkActionResult& result);
 
-signals:
-    void dialogOpened(QDialog* dialog);
-    void resultReported(const QString& summary, bool ok);
-    void refreshRequested();
-
 private:
     void ask(BulkAction action);
     void onCounts(const CountsResult& counts);
     void start(BulkAction action, const QString& queue);
     void onProgress(quint64 tag, qint64 done, qint64 total);
     void onFinished(const BulkActionResult& result);
-    void updateEnabled();
-    bool confirm(const Confirmation& confirmation);
+    void updateEnabled() override;
 
-    AdminClient* m_client;
-    QWidget* m_window;
-    QString m_queue;
-    bool m_readOnly = false;
-    bool m_plain = false;
-    QString m_readOnlyReason;
-    ConfirmHandler m_confirm;
     int m_batch = 500;
     quint64 m_countsTag = 0; // the counts an action waits for before it asks
     BulkAction m_asked = BulkAction::Purge;

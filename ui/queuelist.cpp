@@ -49,19 +49,8 @@ QueueList::QueueList(AdminClient* client, QWidget* parent) : QWidget(parent), m_
     m_model->setHorizontalHeaderLabels(
         {tr("Queue"), tr("Pending"), tr("Due"), tr("Active"), tr("Dead"), tr("Node")});
     m_proxy = new QSortFilterProxyModel(this);
-    m_proxy->setSourceModel(m_model);
-    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    m_proxy->setFilterKeyColumn(0);
     m_proxy->setSortRole(Qt::DisplayRole);
-    m_view = new QTableView(this);
-    m_view->setModel(m_proxy);
-    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_view->setSortingEnabled(true);
-    m_view->sortByColumn(0, Qt::AscendingOrder);
-    m_view->verticalHeader()->setVisible(false);
-    m_view->setWordWrap(false);
-    m_view->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_view = makeTable(m_model, m_proxy);
     m_view->horizontalHeader()->setMinimumSectionSize(24);
     // Counts up to a million fit; the name takes what is left.
     const int numberWidth =
@@ -72,7 +61,6 @@ QueueList::QueueList(AdminClient* client, QWidget* parent) : QWidget(parent), m_
     }
     // The node column only on a Redis Cluster, where queues live on different masters.
     m_view->setColumnHidden(kNodeColumn, true);
-    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
     layout->addWidget(m_view, 1);
 
     m_plainLabel = new QLabel(tr("Plain sorted sets"), this);
@@ -81,23 +69,33 @@ QueueList::QueueList(AdminClient* client, QWidget* parent) : QWidget(parent), m_
     m_plainModel = new QStandardItemModel(0, 3, this);
     m_plainModel->setHorizontalHeaderLabels({tr("Key"), tr("Unit"), tr("Size")});
     m_plainProxy = new QSortFilterProxyModel(this);
-    m_plainProxy->setSourceModel(m_plainModel);
-    m_plainProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    m_plainProxy->setFilterKeyColumn(0);
-    m_plainView = new QTableView(this);
-    m_plainView->setModel(m_plainProxy);
-    m_plainView->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_plainView->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_plainView->setSortingEnabled(true);
-    m_plainView->sortByColumn(0, Qt::AscendingOrder);
-    m_plainView->verticalHeader()->setVisible(false);
-    m_plainView->setWordWrap(false);
-    m_plainView->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_plainView = makeTable(m_plainModel, m_plainProxy);
     m_plainView->setColumnWidth(1, numberWidth * 2 / 3);
     m_plainView->setColumnWidth(2, numberWidth);
-    m_plainView->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
     layout->addWidget(m_plainView, 1);
+    connectViews();
+}
 
+QTableView* QueueList::makeTable(QStandardItemModel* model, QSortFilterProxyModel* proxy)
+{
+    proxy->setSourceModel(model);
+    proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    proxy->setFilterKeyColumn(0);
+    auto* view = new QTableView(this);
+    view->setModel(proxy);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setSelectionMode(QAbstractItemView::SingleSelection);
+    view->setSortingEnabled(true);
+    view->sortByColumn(0, Qt::AscendingOrder);
+    view->verticalHeader()->setVisible(false);
+    view->setWordWrap(false);
+    view->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
+    return view;
+}
+
+void QueueList::connectViews()
+{
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
         m_error->setError({});
         m_proxy->setFilterFixedString(text);
@@ -113,7 +111,7 @@ QueueList::QueueList(AdminClient* client, QWidget* parent) : QWidget(parent), m_
     };
     connect(m_view, &QTableView::activated, this, open);
     connect(m_view, &QTableView::clicked, this, open);
-    connect(client, &AdminClient::queuesListed, this, &QueueList::onListed);
+    connect(m_client, &AdminClient::queuesListed, this, &QueueList::onListed);
     auto openPlain = [this](const QModelIndex& index) {
         const QString key = m_plainProxy->index(index.row(), 0).data().toString();
         if (key != m_current)
@@ -121,9 +119,9 @@ QueueList::QueueList(AdminClient* client, QWidget* parent) : QWidget(parent), m_
     };
     connect(m_plainView, &QTableView::activated, this, openPlain);
     connect(m_plainView, &QTableView::clicked, this, openPlain);
-    connect(client, &AdminClient::plainKeysDiscovered, this, &QueueList::onPlainDiscovered);
+    connect(m_client, &AdminClient::plainKeysDiscovered, this, &QueueList::onPlainDiscovered);
     // Another server (or the same one back): its keys, found afresh, not the last ones.
-    connect(client, &AdminClient::connected, this, [this] {
+    connect(m_client, &AdminClient::connected, this, [this] {
         m_plainModel->removeRows(0, m_plainModel->rowCount());
         m_discovering = false;
         m_plainTag = 0;

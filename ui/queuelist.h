@@ -56,6 +56,11 @@ signals:
     void plainKeyOpened(const QString& key, const QString& unit);
 
 private:
+    // A sorted table of `model` through `proxy` (filtered on the first column), one row
+    // selected at a time.
+    QTableView* makeTable(QStandardItemModel* model, QSortFilterProxyModel* proxy);
+    // Opening a queue or plain key from the tables or the filter; the client's answers.
+    void connectViews();
     void onListed(const QueueListResult& result);
     void onPlainDiscovered(const PlainDiscoveryResult& result);
     void openTyped();

@@ -1,6 +1,7 @@
 #include "rescheduledialog.h"
 
 #include "confirmation.h"
+#include "dialogbuttons.h"
 #include "duetext.h"
 #include "fielderror.h"
 #include <delayq/error.h>
@@ -65,10 +66,7 @@ RescheduleDialog::RescheduleDialog(const QList<TaskRow>& tasks, QWidget* parent)
     connect(m_at, &QLineEdit::textChanged, this, &RescheduleDialog::updateTexts);
     update();
 
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    buttons->button(QDialogButtonBox::Ok)->setText(tr("Reschedule"));
-    connect(buttons, &QDialogButtonBox::accepted, this, &RescheduleDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, this, &RescheduleDialog::reject);
+    auto* buttons = DialogButtons::okCancel(this, tr("Reschedule"));
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_current);
@@ -95,14 +93,7 @@ void RescheduleDialog::read()
 
 bool RescheduleDialog::validate()
 {
-    try {
-        read();
-    } catch (const delayq::Error& e) {
-        m_error->setError(QString::fromUtf8(e.what()));
-        return false;
-    }
-    m_error->setError({});
-    return true;
+    return m_error->check([this] { read(); });
 }
 
 void RescheduleDialog::setClock(qint64 clockOffsetMs, bool utc)

@@ -56,7 +56,7 @@ void TaskActions::addTo(QMenu* menu) const
 }
 
 TaskActions::TaskActions(AdminClient* client, TaskTabs* tabs, QWidget* window)
-    : QObject(window), m_client(client), m_tabs(tabs), m_window(window)
+    : WriteActions(client, window), m_tabs(tabs)
 {
     auto make = [this](const QString& text, const QKeySequence& key, const QString& tip) {
         auto* action = new QAction(text, this);
@@ -111,33 +111,12 @@ TaskActions::TaskActions(AdminClient* client, TaskTabs* tabs, QWidget* window)
     for (auto set : {TaskSetKind::Pending, TaskSetKind::Active, TaskSetKind::Dead})
         connect(tabs->table(set)->view()->selectionModel(), &QItemSelectionModel::selectionChanged,
                 this, &TaskActions::updateEnabled);
-
-    m_confirm = [this](const Confirmation& confirmation) { return confirmation.ask(m_window); };
     updateEnabled();
 }
 
 QList<QAction*> TaskActions::writeActions() const
 {
     return {m_push, m_cancel, m_reschedule, m_runNow, m_requeue, m_deleteDead, m_actOnMatches};
-}
-
-void TaskActions::setQueue(const QString& queue)
-{
-    m_queue = queue;
-    updateEnabled();
-}
-
-void TaskActions::setReadOnly(bool readOnly, const QString& reason)
-{
-    m_readOnly = readOnly;
-    m_readOnlyReason = reason;
-    updateEnabled();
-}
-
-void TaskActions::setPlain(bool plain)
-{
-    m_plain = plain;
-    updateEnabled();
 }
 
 void TaskActions::updateEnabled()
@@ -179,18 +158,15 @@ void TaskActions::actOn(const MatchFilter& filter)
     emit dialogOpened(m_dialog);
 }
 
-bool TaskActions::confirm(const Confirmation& confirmation)
-{
-    return m_confirm ? m_confirm(confirmation) : false;
-}
-
 qint64 TaskActions::serverNow() const
 {
     return QDateTime::currentMSecsSinceEpoch() + m_clockOffsetMs;
 }
 
-QList<TaskRow> TaskActions::selection(const QString& verb)
+QList<TaskRow> TaskActions::selection(QAction* action, const QString& verb)
 {
+    if (m_readOnly || !action->isEnabled())
+        return {};
     TaskTable* table = m_tabs->current();
     const QList<TaskRow> tasks = table->selectedTasks();
     const int rows = static_cast<int>(table->view()->selectionModel()->selectedRows().size());
@@ -270,9 +246,7 @@ void TaskActions::onPush()
 
 void TaskActions::onCancel()
 {
-    if (m_readOnly || !m_cancel->isEnabled())
-        return;
-    const QList<TaskRow> tasks = selection(tr("cancel"));
+    const QList<TaskRow> tasks = selection(m_cancel, tr("cancel"));
     if (tasks.isEmpty())
         return;
     const qint64 n = tasks.size();
@@ -293,9 +267,7 @@ void TaskActions::onCancel()
 
 void TaskActions::onReschedule()
 {
-    if (m_readOnly || !m_reschedule->isEnabled())
-        return;
-    const QList<TaskRow> tasks = selection(tr("reschedule"));
+    const QList<TaskRow> tasks = selection(m_reschedule, tr("reschedule"));
     if (tasks.isEmpty())
         return;
     auto* dialog = new RescheduleDialog(tasks, m_window);
@@ -313,9 +285,7 @@ void TaskActions::onReschedule()
 
 void TaskActions::onRunNow()
 {
-    if (m_readOnly || !m_runNow->isEnabled())
-        return;
-    const QList<TaskRow> tasks = selection(tr("run"));
+    const QList<TaskRow> tasks = selection(m_runNow, tr("run"));
     if (tasks.isEmpty())
         return;
     Confirmation confirmation;
@@ -324,19 +294,15 @@ void TaskActions::onRunNow()
                             .arg(Confirmation::tasks(tasks.size(), tr("pending")), m_queue);
     confirmation.acceptText = tr("Run %1 now").arg(Confirmation::tasks(tasks.size()));
     confirmation.rejectText = tr("Keep their time");
-    confirmation.text += QStringLiteral("\n\n") +
-                         describeTasks(tasks, TaskSetKind::Pending, m_plain, serverNow(), m_utc);
-    if (!confirm(confirmation))
-        return;
-    m_tabs->current()->clearSelection();
-    m_client->reschedule(track(), m_queue, idsOf(tasks), -1, 0);
+    confirmThen(tasks, TaskSetKind::Pending, confirmation,
+                [](AdminClient* client, quint64 tag, const QString& queue, const QStringList& ids) {
+                    client->reschedule(tag, queue, ids, -1, 0);
+                });
 }
 
 void TaskActions::onRequeue()
 {
-    if (m_readOnly || !m_requeue->isEnabled())
-        return;
-    const QList<TaskRow> tasks = selection(tr("requeue"));
+    const QList<TaskRow> tasks = selection(m_requeue, tr("requeue"));
     if (tasks.isEmpty())
         return;
     Confirmation confirmation;
@@ -352,9 +318,7 @@ void TaskActions::onRequeue()
 
 void TaskActions::onDeleteDead()
 {
-    if (m_readOnly || !m_deleteDead->isEnabled())
-        return;
-    const QList<TaskRow> tasks = selection(tr("delete"));
+    const QList<TaskRow> tasks = selection(m_deleteDead, tr("delete"));
     if (tasks.isEmpty())
         return;
     Confirmation confirmation;
@@ -376,7 +340,7 @@ void TaskActions::confirmThen(const QList<TaskRow>& tasks, TaskSetKind set,
         return;
     // The row a removed task leaves is taken by the next one: nothing stays aimed at.
     m_tabs->current()->clearSelection();
-    (m_client->*send)(track(), m_queue, idsOf(tasks));
+    send(m_client, track(), m_queue, idsOf(tasks));
 }
 
 quint64 TaskActions::track()
@@ -391,16 +355,8 @@ void TaskActions::onFinished(const ActionResult& result)
     if (!m_tags.removeOne(result.tag))
         return;
     const QString summary = ActionSummary::of(result, m_utc);
-    bool allDone = result.error.isEmpty();
-    QStringList details;
-    for (const auto& o : result.outcomes) {
-        const bool ok = succeeded(o.outcome);
-        allDone = allDone && ok;
-        if (!ok && details.size() < 200)
-            // A plain member can be a whole message: its start names it well enough.
-            details.append(MemberText::displayText(o.id.left(200)) + QStringLiteral(": ") +
-                           outcomeName(o.outcome));
-    }
+    const QStringList details = ActionSummary::failures(result);
+    const bool allDone = result.error.isEmpty() && details.isEmpty();
     emit resultReported(summary, allDone);
     if (result.action == TaskAction::Push && result.outcomes.size() == 1 && allDone)
         emit taskPushed(result.queue, result.outcomes.first().id);

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "admintypes.h"
-#include "confirmation.h"
+#include "writeactions.h"
 
 #include <QObject>
 #include <QPointer>
@@ -28,14 +28,13 @@ struct MatchFilter;
 // naming the tasks it touches (ids, due times, payload previews) with buttons that say the
 // action, and reports what happened to each. Once confirmed, the selection is cleared, so a
 // second key press cannot land on the task that slid into the row.
-// Writes are disabled, with the reason as tooltip, when the session is read-only.
-class TaskActions : public QObject
+// Writes are disabled, with the reason as tooltip, when the session is read-only. On a plain
+// sorted set only push, cancel and reschedule apply.
+class TaskActions : public WriteActions
 {
     Q_OBJECT
 
 public:
-    using ConfirmHandler = std::function<bool(const Confirmation& confirmation)>;
-
     TaskActions(AdminClient* client, TaskTabs* tabs, QWidget* window);
 
     QAction* push() const { return m_push; }
@@ -58,11 +57,6 @@ public:
     void addTo(QMenu* menu) const;
     QList<QAction*> writeActions() const;
 
-    void setQueue(const QString& queue);
-    void setReadOnly(bool readOnly, const QString& reason);
-    // On a plain sorted set only push, cancel and reschedule apply.
-    void setPlain(bool plain);
-    bool isReadOnly() const { return m_readOnly; }
     // Due times in the texts: UTC or local, and "in 5m" from the server's clock.
     void setUtc(bool utc) { m_utc = utc; }
     void setClockOffset(qint64 ms) { m_clockOffsetMs = ms; }
@@ -71,7 +65,7 @@ public:
     // The push or reschedule dialog currently open (non-modal to the event loop).
     QDialog* activeDialog() const { return m_dialog; }
     // Enables what applies to the current tab and selection.
-    void updateEnabled();
+    void updateEnabled() override;
 
     // Up to five tasks, one line each (id, due or death time, payload or error preview),
     // then "and N more".
@@ -79,9 +73,6 @@ public:
                                  qint64 nowMs, bool utc);
 
 signals:
-    void refreshRequested();
-    void dialogOpened(QDialog* dialog);
-    void resultReported(const QString& summary, bool allDone);
     // One task was pushed into `queue`: the window selects it.
     void taskPushed(const QString& queue, const QString& id);
 
@@ -93,27 +84,22 @@ private:
     void onRequeue();
     void onDeleteDead();
     void onFinished(const ActionResult& result);
-    bool confirm(const Confirmation& confirmation);
-    using IdRequest = void (AdminClient::*)(quint64, const QString&, const QStringList&);
+    // An AdminClient request on ids (cancel, requeue, ...), given the tag and the queue.
+    using IdRequest =
+        std::function<void(AdminClient*, quint64 tag, const QString& queue, const QStringList&)>;
     // Asks (naming the tasks), then clears the selection and sends the request.
     void confirmThen(const QList<TaskRow>& tasks, TaskSetKind set, Confirmation confirmation,
                      IdRequest send);
     // A new request tag whose answer this object reports.
     quint64 track();
-    // The loaded selected tasks of the current table; says so when there are none.
-    QList<TaskRow> selection(const QString& verb);
+    // The loaded selected tasks of the current table for `action`; says so when there are
+    // none. None while the action is off or the session read-only.
+    QList<TaskRow> selection(QAction* action, const QString& verb);
     qint64 serverNow() const;
 
-    AdminClient* m_client;
     TaskTabs* m_tabs;
-    QWidget* m_window;
-    QString m_queue;
-    bool m_readOnly = false;
-    bool m_plain = false;
     bool m_utc = false;
     qint64 m_clockOffsetMs = 0;
-    QString m_readOnlyReason;
-    ConfirmHandler m_confirm;
     QPointer<QDialog> m_dialog;
     QList<quint64> m_tags;
     QAction* m_push;

@@ -196,43 +196,9 @@ void TaskModel::onPagesLoaded(const PageResult& result)
     }
 
     if (layoutChange) {
-        emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
-        const QModelIndexList before = persistentIndexList();
-        QStringList ids;
-        ids.reserve(before.size());
-        for (const auto& index : before)
-            ids.append(idAt(index.row()));
-        if (wasRefresh) {
-            m_pages.clear();
-            m_recent.clear();
-        }
-        QHash<QString, int> rowOfId;
-        for (qsizetype i = 0; i < result.pages.size(); ++i) {
-            const qint64 first = result.offsets.at(i);
-            const auto& rows = result.pages.at(i);
-            for (qsizetype k = 0; k < rows.size(); ++k)
-                rowOfId.insert(rows.at(k).id, static_cast<int>(first + k));
-        }
-        for (qsizetype i = 0; i < result.pages.size(); ++i) {
-            m_pages.insert(result.offsets.at(i) / m_pageSize, result.pages.at(i));
-            touch(result.offsets.at(i) / m_pageSize);
-        }
-        QModelIndexList after;
-        after.reserve(before.size());
-        for (qsizetype i = 0; i < before.size(); ++i) {
-            const QModelIndex& old = before.at(i);
-            auto found = rowOfId.constFind(ids.at(i));
-            const int row =
-                ids.at(i).isEmpty() || found == rowOfId.constEnd() ? old.row() : found.value();
-            after.append(index(row, old.column()));
-        }
-        changePersistentIndexList(before, after);
-        emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+        keepRowsOf(result, wasRefresh);
     } else {
-        for (qsizetype i = 0; i < result.pages.size(); ++i) {
-            m_pages.insert(result.offsets.at(i) / m_pageSize, result.pages.at(i));
-            touch(result.offsets.at(i) / m_pageSize);
-        }
+        storePages(result);
         for (qsizetype i = 0; i < result.pages.size(); ++i) {
             const int first = static_cast<int>(result.offsets.at(i));
             const int last =
@@ -260,6 +226,47 @@ void TaskModel::onPagesLoaded(const PageResult& result)
         refresh();
     else if (!m_wanted.isEmpty())
         pump();
+}
+
+void TaskModel::storePages(const PageResult& result)
+{
+    for (qsizetype i = 0; i < result.pages.size(); ++i) {
+        m_pages.insert(result.offsets.at(i) / m_pageSize, result.pages.at(i));
+        touch(result.offsets.at(i) / m_pageSize);
+    }
+}
+
+void TaskModel::keepRowsOf(const PageResult& result, bool wasRefresh)
+{
+    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    const QModelIndexList before = persistentIndexList();
+    QStringList ids;
+    ids.reserve(before.size());
+    for (const auto& index : before)
+        ids.append(idAt(index.row()));
+    if (wasRefresh) {
+        m_pages.clear();
+        m_recent.clear();
+    }
+    QHash<QString, int> rowOfId;
+    for (qsizetype i = 0; i < result.pages.size(); ++i) {
+        const qint64 first = result.offsets.at(i);
+        const auto& rows = result.pages.at(i);
+        for (qsizetype k = 0; k < rows.size(); ++k)
+            rowOfId.insert(rows.at(k).id, static_cast<int>(first + k));
+    }
+    storePages(result);
+    QModelIndexList after;
+    after.reserve(before.size());
+    for (qsizetype i = 0; i < before.size(); ++i) {
+        const QModelIndex& old = before.at(i);
+        auto found = rowOfId.constFind(ids.at(i));
+        const int row =
+            ids.at(i).isEmpty() || found == rowOfId.constEnd() ? old.row() : found.value();
+        after.append(index(row, old.column()));
+    }
+    changePersistentIndexList(before, after);
+    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
 
 int TaskModel::rowCount(const QModelIndex& parent) const

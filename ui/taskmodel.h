@@ -77,6 +77,10 @@ private:
     void requestPage(qint64 page) const;
     void pump();
     void onPagesLoaded(const PageResult& result);
+    void storePages(const PageResult& result);
+    // Stores the pages with the rows moved: a selected or current task stays on its row
+    // wherever the pages now put it.
+    void keepRowsOf(const PageResult& result, bool wasRefresh);
     void touch(qint64 page) const;
     QString text(const TaskRow& task, Field field) const;
 

@@ -1,5 +1,6 @@
 #include "thresholdsdialog.h"
 
+#include "dialogbuttons.h"
 #include "fielderror.h"
 #include <delayq/error.h>
 #include <delayq/timeparse.h>
@@ -40,10 +41,8 @@ ThresholdsDialog::ThresholdsDialog(const QString& queue, QWidget* parent)
     m_fields[0]->setPlaceholderText(tr("e.g. 1m, 30s; empty: off"));
     for (int i = 1; i < 4; ++i)
         m_fields[i]->setPlaceholderText(tr("a count; empty: off"));
-    m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    m_buttons = DialogButtons::okCancel(this);
     form->addRow(m_buttons);
-    connect(m_buttons, &QDialogButtonBox::accepted, this, &ThresholdsDialog::accept);
-    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     const auto own = queue.isEmpty() ? std::nullopt : Thresholds::queueOverride(queue);
     showLimits(own.value_or(Thresholds::defaults()));
     if (m_own) {

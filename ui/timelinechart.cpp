@@ -184,13 +184,7 @@ qint64 TimelineChart::upcomingAt(int index) const
 
 void TimelineChart::refresh()
 {
-    if (m_queue.isEmpty())
-        return;
-    if (m_inFlight) {
-        m_dirty = true;
-        return;
-    }
-    request();
+    request(); // it coalesces with a request in flight
 }
 
 void TimelineChart::request()

@@ -46,14 +46,44 @@ WorkerDock::WorkerDock(AdminClient* client, QWidget* parent)
     m_target->setTextFormat(Qt::PlainText);
     m_target->setWordWrap(true);
     layout->addWidget(m_target);
+    QFormLayout* form = makeForm(body);
+    layout->addLayout(form);
+    // After addLayout: only then do the labels addRow made belong to a widget, and a row
+    // taken out of the form keeps its label owned (else it leaks).
+    m_nativeRows = std::make_unique<FormRows>(form, QList<QWidget*>{m_lease->parentWidget()});
+    m_plainRows =
+        std::make_unique<FormRows>(form, QList<QWidget*>{m_forwardTo, m_retry->parentWidget()});
+    m_plainRows->setShown(false);
+    addOutput(layout, body);
+    setWidget(body);
+
+    auto enableFail = [this] {
+        m_failPercent->setEnabled(m_behaviour->currentData().toInt() == FailSome);
+    };
+    connect(m_behaviour, &QComboBox::currentIndexChanged, this, enableFail);
+    enableFail();
+    connect(m_start, &QPushButton::clicked, this, [this] {
+        if (m_worker)
+            stopWorker();
+        else
+            startWorker();
+    });
+    m_poll = new QTimer(this);
+    m_poll->setInterval(250);
+    connect(m_poll, &QTimer::timeout, this, &WorkerDock::poll);
+    poll();
+    updateButton();
+}
+
+QFormLayout* WorkerDock::makeForm(QWidget* body)
+{
     auto* form = new QFormLayout;
     m_concurrency = new QSpinBox(body);
     m_concurrency->setRange(1, 32);
     m_concurrency->setValue(2);
     form->addRow(tr("Threads"), m_concurrency);
     m_lease = new QLineEdit(QStringLiteral("30s"), body);
-    m_leaseError = new FieldError(body);
-    form->addRow(tr("Lease"), FieldError::below(m_lease, m_leaseError, body));
+    m_leaseError = FieldError::addRow(form, tr("Lease"), m_lease, body);
     m_behaviour = new QComboBox(body);
     m_behaviour->addItem(tr("Ack every task"), Ack);
     m_behaviour->addItem(tr("Fail some (retry / dead)"), FailSome);
@@ -76,15 +106,12 @@ WorkerDock::WorkerDock(AdminClient* client, QWidget* parent)
     form->addRow(tr("Forward to"), m_forwardTo);
     m_retry = new QLineEdit(body);
     m_retry->setPlaceholderText(tr("optional: e.g. 30s; empty drops failed messages"));
-    m_retryError = new FieldError(body);
-    form->addRow(tr("Retry failed in"), FieldError::below(m_retry, m_retryError, body));
-    layout->addLayout(form);
-    // After addLayout: only then do the labels addRow made belong to a widget, and a row
-    // taken out of the form keeps its label owned (else it leaks).
-    m_nativeRows = std::make_unique<FormRows>(form, QList<QWidget*>{m_lease->parentWidget()});
-    m_plainRows =
-        std::make_unique<FormRows>(form, QList<QWidget*>{m_forwardTo, m_retry->parentWidget()});
-    m_plainRows->setShown(false);
+    m_retryError = FieldError::addRow(form, tr("Retry failed in"), m_retry, body);
+    return form;
+}
+
+void WorkerDock::addOutput(QVBoxLayout* layout, QWidget* body)
+{
     m_start = new QPushButton(tr("Start worker"), body);
     layout->addWidget(m_start);
     m_counters = new QLabel(body);
@@ -107,24 +134,6 @@ WorkerDock::WorkerDock(AdminClient* client, QWidget* parent)
     m_log->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     m_log->setPlaceholderText(tr("Outcomes of the tasks this worker runs appear here."));
     layout->addWidget(m_log, 1);
-    setWidget(body);
-
-    auto enableFail = [this] {
-        m_failPercent->setEnabled(m_behaviour->currentData().toInt() == FailSome);
-    };
-    connect(m_behaviour, &QComboBox::currentIndexChanged, this, enableFail);
-    enableFail();
-    connect(m_start, &QPushButton::clicked, this, [this] {
-        if (m_worker)
-            stopWorker();
-        else
-            startWorker();
-    });
-    m_poll = new QTimer(this);
-    m_poll->setInterval(250);
-    connect(m_poll, &QTimer::timeout, this, &WorkerDock::poll);
-    poll();
-    updateButton();
 }
 
 WorkerDock::~WorkerDock()
@@ -215,42 +224,71 @@ void WorkerDock::updateButton()
     m_failPercent->setEnabled(!running && m_behaviour->currentData().toInt() == FailSome);
 }
 
+namespace {
+
+// The duration typed in `edit` into *ms, or false with the reason under it. `check` throws
+// delayq::Error for a value out of bounds.
+bool readDuration(QLineEdit* edit, FieldError* error, long long* ms,
+                  const std::function<void(long long)>& check = {})
+{
+    return error->check([&] {
+        const long long parsed = delayq::parseDuration(edit->text().trimmed().toStdString());
+        if (check)
+            check(parsed);
+        *ms = parsed;
+    });
+}
+
+} // namespace
+
 void WorkerDock::startWorker()
 {
     if (m_worker || m_readOnly || m_queue.isEmpty())
         return;
     long long leaseMs = 30000;
-    if (!m_plain) {
-        try {
-            leaseMs = delayq::parseDuration(m_lease->text().trimmed().toStdString());
-            if (leaseMs < 100)
+    if (!m_plain && !readDuration(m_lease, m_leaseError, &leaseMs, [](long long ms) {
+            if (ms < 100)
                 throw delayq::Error(delayq::ErrorCode::InvalidArgument,
                                     "a lease is at least 100ms");
-            m_leaseError->setError({});
-        } catch (const delayq::Error& e) {
-            m_leaseError->setError(QString::fromUtf8(e.what()));
-            return;
-        }
-    }
+        }))
+        return;
     long long retryMs = -1;
-    if (m_plain && !m_retry->text().trimmed().isEmpty()) {
-        try {
-            retryMs = delayq::parseDuration(m_retry->text().trimmed().toStdString());
-            m_retryError->setError({});
-        } catch (const delayq::Error& e) {
-            m_retryError->setError(QString::fromUtf8(e.what()));
-            return;
-        }
-    }
-    const ConnectionSettings settings = m_client->settings();
+    if (m_plain && !m_retry->text().trimmed().isEmpty() &&
+        !readDuration(m_retry, m_retryError, &retryMs))
+        return;
     delayq::WorkerOptions options;
+    if (!fillOptions(options, leaseMs, retryMs))
+        return;
+    auto events = m_events;
+    try {
+        auto worker = std::make_shared<delayq::Worker>(
+            options, makeHandler(), [events](const delayq::WorkerEvent& e) { events->add(e); });
+        worker->start();
+        m_worker = worker;
+    } catch (const delayq::Error& e) {
+        m_log->appendPlainText(tr("cannot start: %1").arg(QString::fromUtf8(e.what())));
+        return;
+    }
+    m_log->appendPlainText((m_plain
+                                ? tr("started %1 on plain key %2 with %3 thread(s), at most once")
+                                : tr("started %1 on queue %2 with %3 thread(s)"))
+                               .arg(QString::fromStdString(options.name), m_queue)
+                               .arg(options.concurrency));
+    m_poll->start();
+    updateButton();
+    emit runningChanged(true);
+}
+
+bool WorkerDock::fillOptions(delayq::WorkerOptions& options, long long leaseMs, long long retryMs)
+{
+    const ConnectionSettings settings = m_client->settings();
     try {
         options.connection = delayq::ConnectionOptions::fromUrl(settings.url.toStdString());
         if (!settings.password.isEmpty())
             options.connection.password = settings.password.toStdString();
     } catch (const delayq::Error& e) {
         m_log->appendPlainText(tr("cannot start: %1").arg(QString::fromUtf8(e.what())));
-        return;
+        return false;
     }
     options.queue = m_queue.toStdString();
     options.prefix = settings.prefix.toStdString();
@@ -267,7 +305,11 @@ void WorkerDock::startWorker()
         options.forwardTo = m_forwardTo->text().trimmed().toStdString();
         options.plainRetryMs = retryMs;
     }
+    return true;
+}
 
+delayq::Handler WorkerDock::makeHandler()
+{
     const int behaviour = m_behaviour->currentData().toInt();
     const double failProbability = m_failPercent->value() / 100.0;
     const int sleepMs = m_sleepMs->value();
@@ -275,8 +317,8 @@ void WorkerDock::startWorker()
     // window open until its sleep is over.
     auto abort = std::make_shared<std::atomic<bool>>(false);
     m_abort = abort;
-    delayq::Handler handler = [behaviour, failProbability, sleepMs,
-                               abort](const delayq::ClaimedTask&) -> delayq::HandlerResult {
+    return [behaviour, failProbability, sleepMs,
+            abort](const delayq::ClaimedTask&) -> delayq::HandlerResult {
         thread_local std::mt19937 rng(std::random_device{}());
         const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(sleepMs);
         while (std::chrono::steady_clock::now() < until) {
@@ -292,24 +334,6 @@ void WorkerDock::startWorker()
             return delayq::HandlerResult::fail("simulated failure (embedded worker)");
         return delayq::HandlerResult::ack();
     };
-    auto events = m_events;
-    try {
-        auto worker = std::make_shared<delayq::Worker>(
-            options, handler, [events](const delayq::WorkerEvent& e) { events->add(e); });
-        worker->start();
-        m_worker = worker;
-    } catch (const delayq::Error& e) {
-        m_log->appendPlainText(tr("cannot start: %1").arg(QString::fromUtf8(e.what())));
-        return;
-    }
-    m_log->appendPlainText((m_plain
-                                ? tr("started %1 on plain key %2 with %3 thread(s), at most once")
-                                : tr("started %1 on queue %2 with %3 thread(s)"))
-                               .arg(QString::fromStdString(options.name), m_queue)
-                               .arg(options.concurrency));
-    m_poll->start();
-    updateButton();
-    emit runningChanged(true);
 }
 
 void WorkerDock::stopWorker()

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "formrows.h"
+#include <delayq/worker.h>
 
 #include <QDockWidget>
 #include <QFuture>
@@ -9,12 +10,14 @@
 #include <memory>
 
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
 class QTimer;
+class QVBoxLayout;
 
 namespace delayq {
 class Worker;
@@ -73,6 +76,14 @@ signals:
     void runningChanged(bool running);
 
 private:
+    // The rows of the settings, top to bottom, and what shows the worker's work below them.
+    QFormLayout* makeForm(QWidget* body);
+    void addOutput(QVBoxLayout* layout, QWidget* body);
+    // The worker's settings from the fields; false, with the reason logged, when the
+    // connection's URL is refused.
+    bool fillOptions(delayq::WorkerOptions& options, long long leaseMs, long long retryMs);
+    // The simulated handler the fields describe; m_abort ends its work early.
+    delayq::Handler makeHandler();
     void poll();
     void updateButton();
 

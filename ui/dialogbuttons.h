@@ -1,0 +1,19 @@
+#pragma once
+
+#include <QString>
+
+class QDialog;
+class QDialogButtonBox;
+
+namespace delayq::ui {
+
+// The OK and Cancel buttons of a dialog, wired to its accept() (which may check the fields
+// first) and reject().
+class DialogButtons
+{
+public:
+    // `okText` names the action on the OK button; empty keeps "OK".
+    static QDialogButtonBox* okCancel(QDialog* dialog, const QString& okText = {});
+};
+
+} // namespace delayq::ui

@@ -1,0 +1,20 @@
+#pragma once
+
+#include <QString>
+
+class QProgressDialog;
+class QWidget;
+
+namespace delayq::ui {
+
+// The progress dialog of a job that runs in bounded steps (a queue-wide change, an export).
+class StepProgress
+{
+public:
+    // Busy until the first step tells the total, left open when it ends (the caller closes
+    // it with the result), not modal so the operator can watch the queue meanwhile, and only
+    // shown once the job takes half a second. The caller sets the label and starts it.
+    static QProgressDialog* make(QWidget* window, const QString& title, const QString& cancelText);
+};
+
+} // namespace delayq::ui
