@@ -1,7 +1,9 @@
 #include "clustergroup.h"
 #include "expecterror.h"
+#include "groupsuite.h"
 #include "keyslot.h"
 #include "testcertificates.h"
+#include "topologytasks.h"
 #include <delayq/connection.h>
 #include <delayq/error.h>
 #include <delayq/keys.h>
@@ -11,8 +13,6 @@
 #include <delayq/worker.h>
 
 #include <QElapsedTimer>
-#include <QStandardPaths>
-#include <QTcpServer>
 #include <QTest>
 #include <QThread>
 
@@ -26,20 +26,14 @@ using namespace delayq;
 
 namespace {
 
-int closedPort()
+// A cluster node that never meets another, serving the slots 0..lastSlot.
+bool startLoneNode(RedisServer& lone, int lastSlot)
 {
-    QTcpServer probe;
-    probe.listen(QHostAddress::LocalHost, 0);
-    return probe.serverPort();
-}
-
-PushRequest task(const std::string& id, long long delayMs = 0)
-{
-    PushRequest r;
-    r.id = id;
-    r.payload = "payload of " + id;
-    r.delayMs = delayMs;
-    return r;
+    if (!lone.start({"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+                     "--cluster-port", QString::number(RedisServer::freePort())}))
+        return false;
+    lone.cli({"CLUSTER", "ADDSLOTSRANGE", "0", QString::number(lastSlot)});
+    return true;
 }
 
 } // namespace
@@ -48,14 +42,17 @@ PushRequest task(const std::string& id, long long delayMs = 0)
 // every operation, so every script, on a queue of each master; discovery and the registry
 // across masters; auto-detection from a redis:// URL; the refusals; and a worker draining a
 // queue while its slot is migrated, and while its master is SIGKILLed.
-class TestCluster : public QObject
+class TestCluster : public GroupSuite
 {
     Q_OBJECT
 
-private slots:
-    void initTestCase();
-    void cleanupTestCase();
+public:
+    TestCluster() : GroupSuite(m_group, "cluster") {}
 
+protected:
+    void initGroupSuite() override;
+
+private slots:
     void operationsOnEachMaster_data();
     void operationsOnEachMaster();
     void plainScriptsOnEachMaster_data();
@@ -89,22 +86,10 @@ private:
     std::vector<int> m_masters;
 };
 
-void TestCluster::initTestCase()
+void TestCluster::initGroupSuite()
 {
-    if (QStandardPaths::findExecutable(QStringLiteral("redis-server")).isEmpty() ||
-        QStandardPaths::findExecutable(QStringLiteral("redis-cli")).isEmpty())
-        QSKIP("redis-server or redis-cli is not installed");
-    QElapsedTimer timer;
-    timer.start();
-    QVERIFY2(m_group.start(), qPrintable(m_group.errorString()));
     m_masters = m_group.masters();
     QCOMPARE(m_masters.size(), size_t(3));
-    qInfo("the cluster was ready in %lld ms", timer.elapsed());
-}
-
-void TestCluster::cleanupTestCase()
-{
-    m_group.stop();
 }
 
 std::string TestCluster::queueOn(int master, const std::string& prefix)
@@ -421,8 +406,8 @@ void TestCluster::overTls()
 
 void TestCluster::allSeedsUnreachable()
 {
-    const std::string seeds =
-        "127.0.0.1:" + std::to_string(closedPort()) + ",127.0.0.1:" + std::to_string(closedPort());
+    const std::string seeds = "127.0.0.1:" + std::to_string(RedisServer::freePort()) +
+                              ",127.0.0.1:" + std::to_string(RedisServer::freePort());
     Connection connection(ConnectionOptions::fromUrl("redis+cluster://" + seeds));
     QElapsedTimer timer;
     timer.start();
@@ -464,10 +449,7 @@ void TestCluster::notAClusterNode()
 void TestCluster::uncoveredSlots()
 {
     RedisServer lone;
-    QVERIFY2(lone.start({"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-                         "--cluster-port", QString::number(closedPort())}),
-             qPrintable(lone.errorString()));
-    lone.cli({"CLUSTER", "ADDSLOTSRANGE", "0", "100"});
+    QVERIFY2(startLoneNode(lone, 100), qPrintable(lone.errorString()));
     std::string key = "k";
     for (int n = 0; keyslot::ofKey(key) <= 100; ++n)
         key = "k" + std::to_string(n);
@@ -486,10 +468,7 @@ void TestCluster::oneNodeClusterNamesItselfAndWakes()
     // A node that never met another lists itself as ":port" in CLUSTER NODES, with no host:
     // the node list must still name it, and a worker's wake subscription must reach it.
     RedisServer lone;
-    QVERIFY2(lone.start({"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-                         "--cluster-port", QString::number(closedPort())}),
-             qPrintable(lone.errorString()));
-    lone.cli({"CLUSTER", "ADDSLOTSRANGE", "0", "16383"});
+    QVERIFY2(startLoneNode(lone, 16383), qPrintable(lone.errorString()));
     QTRY_VERIFY(lone.cli({"CLUSTER", "INFO"}).contains("cluster_state:ok"));
     const auto options =
         ConnectionOptions::fromUrl("redis+cluster://127.0.0.1:" + std::to_string(lone.port()));

@@ -1,4 +1,7 @@
+#include "expecterror.h"
+#include "groupsuite.h"
 #include "sentinelgroup.h"
+#include "topologytasks.h"
 #include <delayq/connection.h>
 #include <delayq/error.h>
 #include <delayq/queue.h>
@@ -6,8 +9,6 @@
 #include <delayq/worker.h>
 
 #include <QElapsedTimer>
-#include <QStandardPaths>
-#include <QTcpServer>
 #include <QTest>
 #include <QThread>
 
@@ -22,36 +23,9 @@ using namespace std::chrono_literals;
 
 namespace {
 
-// A loopback port nothing listens on: connecting there is refused at once.
-int closedPort()
-{
-    QTcpServer probe;
-    probe.listen(QHostAddress::LocalHost, 0);
-    return probe.serverPort(); // closed again when probe goes out of scope
-}
-
-PushRequest task(const std::string& id)
-{
-    PushRequest r;
-    r.id = id;
-    r.payload = "payload of " + id;
-    return r;
-}
-
 std::string address(const RedisServer& server)
 {
     return "127.0.0.1:" + std::to_string(server.port());
-}
-
-// The Error a call threw, or a failed check when it threw none.
-template <typename Call> std::optional<Error> errorOf(Call&& call)
-{
-    try {
-        call();
-    } catch (const Error& e) {
-        return e;
-    }
-    return std::nullopt;
 }
 
 } // namespace
@@ -59,14 +33,14 @@ template <typename Call> std::optional<Error> errorOf(Call&& call)
 // Connections through Redis Sentinel: resolving the master, the errors when that cannot be
 // done, and following a failover (a demoted master answering READONLY, a manual failover, and
 // a worker draining a queue while the master is SIGKILLed).
-class TestSentinel : public QObject
+class TestSentinel : public GroupSuite
 {
     Q_OBJECT
 
-private slots:
-    void initTestCase();
-    void cleanupTestCase();
+public:
+    TestSentinel() : GroupSuite(m_group, "sentinel group") {}
 
+private slots:
     void pushClaimAckThroughSentinels();
     void skipsUnreachableSentinels_data();
     void skipsUnreachableSentinels();
@@ -87,22 +61,6 @@ private:
     SentinelGroup m_group;
 };
 
-void TestSentinel::initTestCase()
-{
-    if (QStandardPaths::findExecutable(QStringLiteral("redis-server")).isEmpty() ||
-        QStandardPaths::findExecutable(QStringLiteral("redis-cli")).isEmpty())
-        QSKIP("redis-server or redis-cli is not installed");
-    QElapsedTimer timer;
-    timer.start();
-    QVERIFY2(m_group.start(), qPrintable(m_group.errorString()));
-    qInfo("the sentinel group was ready in %lld ms", timer.elapsed());
-}
-
-void TestSentinel::cleanupTestCase()
-{
-    m_group.stop();
-}
-
 void TestSentinel::pushClaimAckThroughSentinels()
 {
     RedisServer* master = m_group.master();
@@ -114,13 +72,7 @@ void TestSentinel::pushClaimAckThroughSentinels()
     QCOMPARE(connection.masterChanges(), 0);
     // The task is on the master the sentinels name, not merely somewhere.
     QCOMPARE(master->cli({"ZCARD", "dq:{sentinel}:pending"}).trimmed(), QByteArray("1"));
-
-    const ClaimResult claim = queue.claim(10, 5000, "w");
-    QCOMPARE(claim.tasks.size(), size_t(1));
-    QCOMPARE(claim.tasks[0].payload, std::string("payload of t1"));
-    queue.ack(claim.tasks[0].id, claim.tasks[0].token);
-    const QueueCounts counts = queue.counts();
-    QCOMPARE(counts.pending + counts.active + counts.dead, 0LL);
+    claimAndAckTheOnly(queue, "t1", "w");
 }
 
 void TestSentinel::skipsUnreachableSentinels_data()
@@ -139,7 +91,7 @@ void TestSentinel::skipsUnreachableSentinels()
         first.freeze();
     else
         url.insert(std::string("redis+sentinel://").size(),
-                   "127.0.0.1:" + std::to_string(closedPort()) + ",");
+                   "127.0.0.1:" + std::to_string(RedisServer::freePort()) + ",");
     QElapsedTimer timer;
     timer.start();
     const auto error = errorOf([&] { Connection(ConnectionOptions::fromUrl(url)).ping(); });
@@ -162,8 +114,8 @@ void TestSentinel::unknownMasterName()
 
 void TestSentinel::allSentinelsUnreachable()
 {
-    const std::string nodes =
-        "127.0.0.1:" + std::to_string(closedPort()) + ",127.0.0.1:" + std::to_string(closedPort());
+    const std::string nodes = "127.0.0.1:" + std::to_string(RedisServer::freePort()) +
+                              ",127.0.0.1:" + std::to_string(RedisServer::freePort());
     Connection connection(ConnectionOptions::fromUrl("redis+sentinel://" + nodes + "/mymaster"));
     QElapsedTimer timer;
     timer.start();
@@ -212,7 +164,7 @@ void TestSentinel::leavesAMasterThatAnswersReadOnly()
     Connection connection(groupOptions());
     Queue queue(connection, "readonly");
     queue.push(task("before"));
-    master->cli({"REPLICAOF", "127.0.0.1", QString::number(closedPort())});
+    master->cli({"REPLICAOF", "127.0.0.1", QString::number(RedisServer::freePort())});
 
     auto error = errorOf([&] { queue.push(task("during")); });
     // The sentinels still name it: the next connect finds it is a replica and says so.
