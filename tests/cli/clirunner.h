@@ -41,6 +41,13 @@ private:
     QString m_url;
 };
 
+// A refused command line: exit code 2, the reason (message) on stderr.
+void expectUsageError(const CliRun& run, const QString& message);
+// A refusal with its exit code: stderr starts "delayq: " and gives the reason (message).
+void expectRefusal(const CliRun& run, int exitCode, const QString& message);
+// Waits up to 60 s for a started process fed input (killed when it takes longer) and returns
+// what it left.
+CliRun finish(QProcess& process, const QByteArray& input = {});
 // The run's stdout as JSON; prints it when it is not JSON, so a failed check shows why.
 QJsonDocument json(const CliRun& run);
 // A JSON-lines file (a worker's --log), one object a line.

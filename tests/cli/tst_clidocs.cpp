@@ -37,8 +37,7 @@ private slots:
         QFETCH(QStringList, args);
         QFETCH(QString, message);
         const CliRun r = delayq(args);
-        QCOMPARE(r.exitCode, 2);
-        QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
+        expectUsageError(r, message);
         QVERIFY(r.out.isEmpty());
     }
 

@@ -167,15 +167,7 @@ private slots:
     {
         QSettings().clear();
         const QString legacy = QStringLiteral("redis://10.0.0.23:6379");
-        {
-            PasswordStore store;
-            QSignalSpy written(&store, &PasswordStore::passwordWritten);
-            store.write(legacy, QStringLiteral("legacy-pw"));
-            QTRY_COMPARE_WITH_TIMEOUT(written.count(), 1, 10000);
-            QSettings settings;
-            settings.setValue(QStringLiteral("profiles/old/url"), legacy);
-            settings.setValue(QStringLiteral("profiles/old/keychain"), true);
-        }
+        saveOldProfile(legacy, QStringLiteral("legacy-pw"));
         ConnectionDialog dialog;
         QCOMPARE(dialog.urlEdit()->text(), legacy);
         QTRY_COMPARE_WITH_TIMEOUT(dialog.passwordEdit()->text(), QStringLiteral("legacy-pw"),
@@ -190,15 +182,7 @@ private slots:
     {
         QSettings().clear();
         const QString leaky = QStringLiteral("redis://Zq9-secret@10.0.0.36");
-        {
-            PasswordStore store;
-            QSignalSpy written(&store, &PasswordStore::passwordWritten);
-            store.write(leaky, QStringLiteral("typed-pw"));
-            QTRY_COMPARE_WITH_TIMEOUT(written.count(), 1, 10000);
-            QSettings settings;
-            settings.setValue(QStringLiteral("profiles/old/url"), leaky);
-            settings.setValue(QStringLiteral("profiles/old/keychain"), true);
-        }
+        saveOldProfile(leaky, QStringLiteral("typed-pw"));
         QString stored;
         QCOMPARE(readBack(leaky, &stored), PasswordStore::Result::Done);
         ConnectionDialog::scrubStoredPasswords();
@@ -310,6 +294,18 @@ private slots:
     }
 
 private:
+    // A profile "old" as an earlier version saved it: url as given, its password in the
+    // keychain under that url.
+    static void saveOldProfile(const QString& url, const QString& password)
+    {
+        PasswordStore store;
+        QSignalSpy written(&store, &PasswordStore::passwordWritten);
+        store.write(url, password);
+        QTRY_COMPARE_WITH_TIMEOUT(written.count(), 1, 10000);
+        QSettings settings;
+        settings.setValue(QStringLiteral("profiles/old/url"), url);
+        settings.setValue(QStringLiteral("profiles/old/keychain"), true);
+    }
     static PasswordStore::Result readBack(const QString& key, QString* password)
     {
         PasswordStore store;

@@ -7,6 +7,7 @@
 #include <QTest>
 
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -57,14 +58,24 @@ class TestWorker : public RedisSuite
     Q_OBJECT
 
 protected:
-    // Each test starts from zeroed command statistics, which claimCalls() reads.
-    void initTest() override { redis({"CONFIG", "RESETSTAT"}); }
+    // Each test starts from zeroed command statistics, which claimCalls() reads, and with the
+    // queue "jobs" the workers take from.
+    void initTest() override
+    {
+        redis({"CONFIG", "RESETSTAT"});
+        m_conn = std::make_unique<Connection>(ConnectionOptions::fromUrl(m_server.unixUrl()));
+        m_jobs = std::make_unique<Queue>(*m_conn, "jobs");
+    }
+    void cleanupTest() override
+    {
+        m_jobs.reset();
+        m_conn.reset();
+    }
 
 private slots:
     void sleepsUntilTheNextDueTime()
     {
-        Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
-        Queue q(conn, "jobs");
+        Queue& q = *m_jobs;
         PushRequest r;
         r.delayMs = 400;
         q.push(r);
@@ -81,8 +92,7 @@ private slots:
 
     void wakesOnAnEarlierPush()
     {
-        Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
-        Queue q(conn, "jobs");
+        Queue& q = *m_jobs;
         PushRequest later;
         later.delayMs = 3600'000;
         q.push(later);
@@ -103,8 +113,7 @@ private slots:
 
     void extendsTheLeaseOfALongTask()
     {
-        Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
-        Queue q(conn, "jobs");
+        Queue& q = *m_jobs;
         q.push(PushRequest{});
         auto o = options(1s);
         o.leaseMs = 600;
@@ -128,8 +137,7 @@ private slots:
 
     void stopFinishesWhatItHolds()
     {
-        Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
-        Queue q(conn, "jobs");
+        Queue& q = *m_jobs;
         std::vector<PushRequest> requests(5);
         q.pushBatch(requests);
         std::atomic<bool> running{false};
@@ -155,11 +163,8 @@ private slots:
 
     void stopPastItsTimeoutHandsTasksBack()
     {
-        Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
-        Queue q(conn, "jobs");
-        PushRequest r;
-        r.maxAttempts = 5;
-        q.push(r);
+        Queue& q = *m_jobs;
+        pushTask(5);
         auto o = options(1s);
         o.stopTimeout = 200ms;
         std::atomic<bool> running{false};
@@ -183,8 +188,7 @@ private slots:
 
     void stopNowHandsBackEverything()
     {
-        Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
-        Queue q(conn, "jobs");
+        Queue& q = *m_jobs;
         q.pushBatch(std::vector<PushRequest>(3));
         auto o = options(1s);
         o.concurrency = 1;
@@ -224,12 +228,8 @@ private slots:
 
     void reaperReturnsAnAbandonedTask()
     {
-        Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
-        Queue q(conn, "jobs");
-        PushRequest r;
-        r.payload = "x";
-        r.maxAttempts = 3;
-        q.push(r);
+        Queue& q = *m_jobs;
+        pushTask(3);
         auto o = options(1s);
         o.leaseMs = 300;
         o.reapInterval = 100ms;
@@ -255,12 +255,8 @@ private slots:
 
     void failuresRetryOnTheBackoffThenDie()
     {
-        Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
-        Queue q(conn, "jobs");
-        PushRequest r;
-        r.maxAttempts = 3;
-        r.backoff = "300ms,700ms";
-        const std::string id = q.push(r).id;
+        Queue& q = *m_jobs;
+        const std::string id = pushTask(3, "300ms,700ms");
         EventLog log;
         Worker w(
             options(60s),
@@ -333,8 +329,7 @@ private slots:
 
     void stopsOnItsOwnAfterMaxTasks()
     {
-        Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
-        Queue q(conn, "jobs");
+        Queue& q = *m_jobs;
         q.pushBatch(std::vector<PushRequest>(5));
         auto o = options(1s);
         o.batch = 10;
@@ -352,12 +347,8 @@ private slots:
 
     void untilEmptyWaitsForRetries()
     {
-        Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
-        Queue q(conn, "jobs");
-        PushRequest r;
-        r.maxAttempts = 2;
-        r.backoff = "300ms";
-        q.push(r);
+        Queue& q = *m_jobs;
+        pushTask(2, "300ms");
         auto o = options(60s);
         o.untilEmpty = true;
         Worker w(o, [](const ClaimedTask& t) {
@@ -409,6 +400,14 @@ private:
         o.maxReconnectDelay = 500ms;
         return o;
     }
+    // A task to "jobs" with its own attempts and backoff; its id.
+    std::string pushTask(int maxAttempts, const std::string& backoff = {})
+    {
+        PushRequest r;
+        r.maxAttempts = maxAttempts;
+        r.backoff = backoff;
+        return m_jobs->push(r).id;
+    }
     void pushOne()
     {
         Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
@@ -431,6 +430,9 @@ private:
             return 0;
         return info.mid(at + key.size(), info.indexOf(',', at) - at - key.size()).toInt();
     }
+
+    std::unique_ptr<Connection> m_conn;
+    std::unique_ptr<Queue> m_jobs;
 };
 
 QTEST_GUILESS_MAIN(TestWorker)

@@ -2,6 +2,7 @@
 
 #include "adminclient.h"
 #include "mainwindow.h"
+#include "rescheduledialog.h"
 #include "taskactions.h"
 #include "taskmodel.h"
 #include "tasktable.h"
@@ -9,7 +10,10 @@
 #include <delayq/connection.h>
 #include <delayq/queue.h>
 
+#include <QDateTime>
 #include <QItemSelectionModel>
+#include <QLineEdit>
+#include <QRadioButton>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -81,6 +85,18 @@ void WindowFixture::selectRows(TaskTable* table, const QList<int>& rows)
                                             QItemSelectionModel::NoUpdate);
 }
 
+void WindowFixture::rescheduleSelectionTo(const QString& at)
+{
+    QTest::keyClick(pending()->view(), Qt::Key_R, Qt::ControlModifier);
+    auto* dialog = qobject_cast<RescheduleDialog*>(m_window->actions()->activeDialog());
+    QVERIFY(dialog);
+    dialog->atMode()->setChecked(true);
+    dialog->atEdit()->setText(at);
+    QSignalSpy reported(m_window->actions(), &TaskActions::resultReported);
+    dialog->accept();
+    QVERIFY(reported.wait(5000));
+}
+
 void WindowFixture::drainRequests()
 {
     QSignalSpy refreshed(pending()->model(), &TaskModel::refreshed);
@@ -115,6 +131,16 @@ void WindowFixture::pushAt(const QString& queue, const QList<qint64>& dueMs)
         requests.push_back(r);
     }
     q.pushBatch(requests);
+}
+
+qint64 WindowFixture::pushEveryMinute(const QString& queue, int count)
+{
+    const qint64 base = QDateTime::currentMSecsSinceEpoch() + 3600000;
+    QList<qint64> due;
+    for (int i = 0; i < count; ++i)
+        due.append(base + i * 60000LL);
+    pushAt(queue, due);
+    return base;
 }
 
 void WindowFixture::pushDead(const QString& queue, const QStringList& ids)
