@@ -200,10 +200,7 @@ private slots:
     void readOnlyDisablesWrites()
     {
         pushTasks(QStringLiteral("orders"), {"a"});
-        QSignalSpy connected(m_fixture.window()->client(), &AdminClient::connected);
-        m_fixture.window()->connectTo(
-            {QString::fromStdString(m_server.unixUrl()), QStringLiteral("dq"), true, QString()});
-        QVERIFY(connected.wait(5000));
+        m_fixture.connectWindow(true);
         m_fixture.window()->openQueue(QStringLiteral("orders"));
         QTRY_COMPARE(pending()->model()->rowCount(), 1);
         selectRows({0});
@@ -229,11 +226,8 @@ private slots:
         pushTasks(QStringLiteral("orders"), {"a"});
         m_server.cli({"ACL", "SETUSER", "viewer", "on", ">viewer-pw", "~*", "&*", "+@read",
                       "+@connection", "+info", "+time", "+select"});
-        QSignalSpy connected(m_fixture.window()->client(), &AdminClient::connected);
-        m_fixture.window()->connectTo(
-            {QStringLiteral("redis://viewer:viewer-pw@127.0.0.1:%1").arg(m_server.port()),
-             QStringLiteral("dq"), false, QString()});
-        QVERIFY(connected.wait(5000));
+        m_fixture.connectWindow(
+            false, QStringLiteral("redis://viewer:viewer-pw@127.0.0.1:%1").arg(m_server.port()));
         m_fixture.window()->openQueue(QStringLiteral("orders"));
         QTRY_COMPARE(pending()->model()->rowCount(), 1);
         selectRows({0});
@@ -451,10 +445,7 @@ private slots:
         QVERIFY(!m_fixture.window()->isUtc());
         m_fixture.window()->restoreLayout();
         QVERIFY(m_fixture.window()->isUtc());
-        QSignalSpy connected(m_fixture.window()->client(), &AdminClient::connected);
-        m_fixture.window()->connectTo(
-            {QString::fromStdString(m_server.unixUrl()), QStringLiteral("dq"), false, QString()});
-        QVERIFY(connected.wait(5000));
+        m_fixture.connectWindow();
         QVERIFY(m_fixture.window()->openLastQueue());
         QCOMPARE(m_fixture.window()->queue(), QStringLiteral("emails"));
         m_fixture.window()->setUtc(false);

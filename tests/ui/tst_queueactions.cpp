@@ -243,9 +243,7 @@ private slots:
                           "+@connection", "+info", "+time", "+select"});
             url = QStringLiteral("redis://viewer:viewer-pw@127.0.0.1:%1").arg(m_server.port());
         }
-        QSignalSpy connected(m_fixture.window()->client(), &AdminClient::connected);
-        m_fixture.window()->connectTo({url, QStringLiteral("dq"), readOnly, QString()});
-        QVERIFY(connected.wait(5000));
+        m_fixture.connectWindow(readOnly, url);
         if (mode == QLatin1String("plain"))
             m_fixture.window()->openPlainKey(QStringLiteral("legacy:delay"), QStringLiteral("ms"));
         else if (mode != QLatin1String("none"))

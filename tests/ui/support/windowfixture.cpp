@@ -54,11 +54,13 @@ TaskTable* WindowFixture::table(TaskSetKind set) const
     return m_window->tabs()->table(set);
 }
 
-void WindowFixture::connectWindow()
+void WindowFixture::connectWindow(bool readOnly, const QString& url)
 {
+    ConnectionSettings settings;
+    settings.url = url.isEmpty() ? QString::fromStdString(m_server.unixUrl()) : url;
+    settings.readOnly = readOnly;
     QSignalSpy connected(m_window->client(), &AdminClient::connected);
-    m_window->connectTo(
-        {QString::fromStdString(m_server.unixUrl()), QStringLiteral("dq"), false, QString()});
+    m_window->connectTo(settings);
     QVERIFY(connected.wait(5000));
 }
 

@@ -34,7 +34,9 @@ public:
     delayq::ui::TaskTable* table(delayq::ui::TaskSetKind set) const;
     delayq::ui::TaskTable* pending() const { return table(delayq::ui::TaskSetKind::Pending); }
 
-    void connectWindow();
+    // Connects to url (the suite's server when empty), read-only when asked; returns once
+    // connected.
+    void connectWindow(bool readOnly = false, const QString& url = {});
     // Connects and opens the queue; returns once its first page and timeline are shown.
     void openQueue(const QString& name);
     // Selects the rows (waiting for their pages), the first one current.
