@@ -44,9 +44,6 @@ class TestAdminWindow : public WindowSuite
 {
     Q_OBJECT
 
-public:
-    TestAdminWindow() : WindowSuite(QStringLiteral("tst_adminwindow")) {}
-
 private slots:
 
     void pushThroughTheDialog()

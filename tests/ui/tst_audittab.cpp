@@ -18,9 +18,6 @@ class TestAuditTab : public WindowSuite
 {
     Q_OBJECT
 
-public:
-    TestAuditTab() : WindowSuite(QStringLiteral("tst_audittab")) {}
-
 private slots:
     void showsTheWindowsOwnChanges()
     {

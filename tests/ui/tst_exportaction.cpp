@@ -28,9 +28,6 @@ class TestExportAction : public WindowSuite
 {
     Q_OBJECT
 
-public:
-    TestExportAction() : WindowSuite(QStringLiteral("tst_exportaction")) {}
-
 private slots:
     void exportWritesTheChosenTasks_data()
     {

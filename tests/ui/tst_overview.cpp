@@ -34,9 +34,6 @@ class TestOverview : public WindowSuite
 {
     Q_OBJECT
 
-public:
-    TestOverview() : WindowSuite(QStringLiteral("tst_overview")) {}
-
 protected:
     void initTest() override
     {

@@ -47,9 +47,6 @@ class TestPlainQueueView : public WindowSuite
 {
     Q_OBJECT
 
-public:
-    TestPlainQueueView() : WindowSuite(QStringLiteral("tst_plainqueueview")) {}
-
 private slots:
 
     void discoveredKeysAreListedWithUnitAndSize_data()

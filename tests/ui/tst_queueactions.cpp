@@ -33,9 +33,6 @@ class TestQueueActions : public WindowSuite
 {
     Q_OBJECT
 
-public:
-    TestQueueActions() : WindowSuite(QStringLiteral("tst_queueactions")) {}
-
 protected:
     void initTest() override
     {

@@ -29,9 +29,6 @@ class TestQueueSettings : public WindowSuite
 {
     Q_OBJECT
 
-public:
-    TestQueueSettings() : WindowSuite(QStringLiteral("tst_queuesettings")) {}
-
 private:
     QueueControl* control() const { return m_fixture.window()->queueControl(); }
 

@@ -28,9 +28,6 @@ class TestTaskActions : public WindowSuite
 {
     Q_OBJECT
 
-public:
-    TestTaskActions() : WindowSuite(QStringLiteral("tst_taskactions")) {}
-
 private slots:
 
     void confirmationNamesTheTasks_data()

@@ -3,11 +3,10 @@
 #include <QCoreApplication>
 #include <QStandardPaths>
 
-WindowSuite::WindowSuite(const QString& name)
+WindowSuite::WindowSuite()
 {
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName(QStringLiteral("delayq-tests"));
-    QCoreApplication::setApplicationName(name);
 }
 
 void WindowSuite::initTest()
