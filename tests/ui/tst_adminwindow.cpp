@@ -44,6 +44,9 @@ class TestAdminWindow : public WindowSuite
 {
     Q_OBJECT
 
+public:
+    TestAdminWindow() : WindowSuite(QStringLiteral("tst_adminwindow")) {}
+
 private slots:
 
     void pushThroughTheDialog()

@@ -18,6 +18,9 @@ class TestAuditTab : public WindowSuite
 {
     Q_OBJECT
 
+public:
+    TestAuditTab() : WindowSuite(QStringLiteral("tst_audittab")) {}
+
 private slots:
     void showsTheWindowsOwnChanges()
     {

@@ -28,6 +28,9 @@ class TestExportAction : public WindowSuite
 {
     Q_OBJECT
 
+public:
+    TestExportAction() : WindowSuite(QStringLiteral("tst_exportaction")) {}
+
 private slots:
     void exportWritesTheChosenTasks_data()
     {

@@ -38,6 +38,9 @@ class TestFindMatches : public WindowSuite
 {
     Q_OBJECT
 
+public:
+    TestFindMatches() : WindowSuite(QStringLiteral("tst_findmatches")) {}
+
 private slots:
     void searchesInSteps_data()
     {

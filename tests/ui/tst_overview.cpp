@@ -34,6 +34,9 @@ class TestOverview : public WindowSuite
 {
     Q_OBJECT
 
+public:
+    TestOverview() : WindowSuite(QStringLiteral("tst_overview")) {}
+
 protected:
     void initTest() override
     {

@@ -47,6 +47,9 @@ class TestPlainQueueView : public WindowSuite
 {
     Q_OBJECT
 
+public:
+    TestPlainQueueView() : WindowSuite(QStringLiteral("tst_plainqueueview")) {}
+
 private slots:
 
     void discoveredKeysAreListedWithUnitAndSize_data()

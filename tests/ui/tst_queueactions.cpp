@@ -33,6 +33,9 @@ class TestQueueActions : public WindowSuite
 {
     Q_OBJECT
 
+public:
+    TestQueueActions() : WindowSuite(QStringLiteral("tst_queueactions")) {}
+
 protected:
     void initTest() override
     {

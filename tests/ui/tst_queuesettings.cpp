@@ -29,6 +29,9 @@ class TestQueueSettings : public WindowSuite
 {
     Q_OBJECT
 
+public:
+    TestQueueSettings() : WindowSuite(QStringLiteral("tst_queuesettings")) {}
+
 private:
     QueueControl* control() const { return m_fixture.window()->queueControl(); }
 

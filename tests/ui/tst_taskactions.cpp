@@ -28,6 +28,9 @@ class TestTaskActions : public WindowSuite
 {
     Q_OBJECT
 
+public:
+    TestTaskActions() : WindowSuite(QStringLiteral("tst_taskactions")) {}
+
 private slots:
 
     void confirmationNamesTheTasks_data()

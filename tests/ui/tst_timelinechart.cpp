@@ -19,6 +19,9 @@ class TestTimelineChart : public WindowSuite
 {
     Q_OBJECT
 
+public:
+    TestTimelineChart() : WindowSuite(QStringLiteral("tst_timelinechart")) {}
+
 private slots:
 
     // 5 tasks due 30 s ago and 300 due in 30 s, in one 2-minute bucket centred on now: the

@@ -162,7 +162,7 @@ class TestTranslation : public WindowSuite
     Q_OBJECT
 
 public:
-    TestTranslation()
+    TestTranslation() : WindowSuite(QStringLiteral("tst_translation"))
     {
         m_installed = UiLanguage::install(qApp, QLocale(QLocale::Chinese, QLocale::China));
     }

@@ -3,10 +3,11 @@
 #include <QCoreApplication>
 #include <QStandardPaths>
 
-WindowSuite::WindowSuite()
+WindowSuite::WindowSuite(const QString& name)
 {
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName(QStringLiteral("delayq-tests"));
+    QCoreApplication::setApplicationName(name);
 }
 
 void WindowSuite::initTest()

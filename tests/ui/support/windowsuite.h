@@ -5,12 +5,11 @@
 
 // The base of the suites that drive the window: a RedisSuite whose every test function
 // starts on a fresh window connected to nothing yet (WindowFixture), with QSettings kept in
-// a test location of the suite's own (named after its executable, Qt's default application
-// name), so nothing of the user's is read or written.
+// a test location of the suite's own, so nothing of the user's is read or written.
 class WindowSuite : public RedisSuite
 {
 public:
-    WindowSuite();
+    explicit WindowSuite(const QString& name);
 
 protected:
     void initTest() override;
