@@ -2,6 +2,7 @@
 #include "expecterror.h"
 #include "groupsuite.h"
 #include "keyslot.h"
+#include "runcount.h"
 #include "testcertificates.h"
 #include "topologytasks.h"
 #include <delayq/connection.h>
@@ -18,7 +19,6 @@
 
 #include <atomic>
 #include <map>
-#include <mutex>
 #include <set>
 #include <string>
 
@@ -487,12 +487,7 @@ void TestCluster::drainWhile(const std::string& queueName, const std::function<v
     constexpr int kTasks = 200;
     Connection connection(clusterOptions());
     Queue queue(connection, queueName);
-    queue.setConfig("max_attempts", "1000");
-    queue.setConfig("backoff", "10ms");
-    std::vector<PushRequest> requests;
-    for (int i = 0; i < kTasks; ++i)
-        requests.push_back(task("t" + std::to_string(i)));
-    queue.pushBatch(requests);
+    RunCount::pushRetried(queue, kTasks);
     // Replication is asynchronous: the pushes must be on the replica before a master dies.
     QCOMPARE(connection
                  .pipelineOn(connection.nodeForKey(queue.keys().pending()), {{"WAIT", "1", "5000"}})
@@ -500,9 +495,7 @@ void TestCluster::drainWhile(const std::string& queueName, const std::function<v
                  .integer,
              1LL);
 
-    std::mutex mutex;
-    std::map<std::string, int> runs;
-    std::atomic<int> ran{0};
+    RunCount runs;
     WorkerOptions options;
     options.connection = clusterOptions();
     options.queue = queueName;
@@ -512,32 +505,16 @@ void TestCluster::drainWhile(const std::string& queueName, const std::function<v
     options.maxReconnectDelay = std::chrono::milliseconds(500);
     Worker worker(options, [&](const ClaimedTask& t) {
         QThread::msleep(5);
-        std::lock_guard lock(mutex);
-        ++runs[t.id];
-        ++ran;
+        runs.add(t.id);
         return HandlerResult::ack();
     });
     worker.start();
-    QTRY_VERIFY_WITH_TIMEOUT(ran >= kTasks / 4, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(runs.ran() >= kTasks / 4, 20000);
     disturb();
-    const auto drained = [&] {
-        std::lock_guard lock(mutex);
-        if (runs.size() != size_t(kTasks))
-            return false;
-        try {
-            const QueueCounts c = queue.counts();
-            return c.pending == 0 && c.active == 0 && c.dead == 0;
-        } catch (const Error&) {
-            return false; // a master away: the next look reconnects
-        }
-    };
-    QTRY_VERIFY_WITH_TIMEOUT(drained(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(runs.drained(queue, kTasks), 30000);
     worker.stop();
-    int twice = 0;
-    for (const auto& [id, n] : runs)
-        twice += n > 1;
     qInfo("%d tasks ran, %d of them more than once; the worker saw %lld connection errors", kTasks,
-          twice, worker.counters().connectionErrors);
+          runs.twice(), worker.counters().connectionErrors);
 }
 
 void TestCluster::workerFollowsReshard()

@@ -1,5 +1,6 @@
 #include "expecterror.h"
 #include "groupsuite.h"
+#include "runcount.h"
 #include "sentinelgroup.h"
 #include "topologytasks.h"
 #include <delayq/connection.h>
@@ -14,8 +15,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <map>
-#include <mutex>
 #include <string>
 
 using namespace delayq;
@@ -238,18 +237,11 @@ void TestSentinel::workerDrainsQueueThroughFailover()
     constexpr int kTasks = 300;
     Connection connection(groupOptions());
     Queue queue(connection, "drain");
-    queue.setConfig("max_attempts", "1000");
-    queue.setConfig("backoff", "10ms");
-    std::vector<PushRequest> requests;
-    for (int i = 0; i < kTasks; ++i)
-        requests.push_back(task("t" + std::to_string(i)));
-    queue.pushBatch(requests);
+    RunCount::pushRetried(queue, kTasks);
     // Replication is asynchronous: the pushes must be on the replica before the master dies.
     QCOMPARE(connection.command({"WAIT", "1", "5000"}).integer, 1LL);
 
-    std::mutex mutex;
-    std::map<std::string, int> runs;
-    std::atomic<int> ran{0};
+    RunCount runs;
     using Clock = std::chrono::steady_clock;
     std::atomic<long long> firstAckAfterKill{0};
     std::atomic<long long> killedAt{0};
@@ -267,9 +259,7 @@ void TestSentinel::workerDrainsQueueThroughFailover()
         options,
         [&](const ClaimedTask& task) {
             QThread::msleep(10);
-            std::lock_guard lock(mutex);
-            ++runs[task.id];
-            ++ran;
+            runs.add(task.id);
             return HandlerResult::ack();
         },
         [&](const WorkerEvent& e) {
@@ -282,7 +272,7 @@ void TestSentinel::workerDrainsQueueThroughFailover()
 
     Subscriber subscriber(groupOptions());
     subscriber.subscribe("news");
-    QTRY_VERIFY_WITH_TIMEOUT(ran >= kTasks / 3, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(runs.ran() >= kTasks / 3, 20000);
     RedisServer* master = m_group.master();
     QVERIFY(master);
     const int oldPort = master->port();
@@ -292,28 +282,14 @@ void TestSentinel::workerDrainsQueueThroughFailover()
     QVERIFY2(newPort != 0, "the sentinels did not fail over");
     const long long failedOverAt = sinceEpoch();
 
-    const auto drained = [&] {
-        std::lock_guard lock(mutex);
-        if (runs.size() != size_t(kTasks))
-            return false;
-        try {
-            const QueueCounts c = queue.counts();
-            return c.pending == 0 && c.active == 0 && c.dead == 0;
-        } catch (const Error&) {
-            return false; // the failover; the next look reconnects
-        }
-    };
-    QTRY_VERIFY_WITH_TIMEOUT(drained(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(runs.drained(queue, kTasks), 30000);
     worker.stop();
 
-    int twice = 0;
-    for (const auto& [id, n] : runs)
-        twice += n > 1 ? 1 : 0;
     qInfo("failover under a worker: sentinels named the new master %lld ms after the SIGKILL; "
           "first ack on it after %lld ms; %d of %d tasks ran more than once",
-          failedOverAt - killedAt, firstAckAfterKill - killedAt, twice, kTasks);
+          failedOverAt - killedAt, firstAckAfterKill - killedAt, runs.twice(), kTasks);
     QCOMPARE(connection.serverAddress(), "127.0.0.1:" + std::to_string(newPort));
-    QCOMPARE(int(runs.size()), kTasks);
+    QCOMPARE(runs.distinct(), kTasks);
 
     // The subscriber's connection died with the master; subscribing again finds the new one.
     QVERIFY(errorOf([&] { subscriber.waitMessage(2000ms); }));
