@@ -1,7 +1,9 @@
 #include "clirunner.h"
 
+#include <QDeadlineTimer>
 #include <QDebug>
 #include <QFile>
+#include <QTcpSocket>
 #include <QTest>
 
 CliRunner::CliRunner(const std::string& url) : m_url(QString::fromStdString(url)) {}
@@ -76,6 +78,17 @@ CliRun finish(QProcess& process, const QByteArray& input)
     }
     return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
             process.readAllStandardOutput(), process.readAllStandardError()};
+}
+
+QByteArray readUntilClosed(QTcpSocket& socket, int timeoutMs)
+{
+    QByteArray all;
+    QDeadlineTimer deadline(timeoutMs);
+    while (!deadline.hasExpired() && socket.state() == QAbstractSocket::ConnectedState) {
+        socket.waitForReadyRead(100);
+        all += socket.readAll();
+    }
+    return all + socket.readAll();
 }
 
 QJsonDocument json(const CliRun& run)

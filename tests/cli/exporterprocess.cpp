@@ -34,17 +34,6 @@ bool ExporterProcess::start(const QStringList& args)
     return false;
 }
 
-QByteArray ExporterProcess::readUntilClosed(QTcpSocket& socket)
-{
-    QByteArray all;
-    QDeadlineTimer deadline(10000);
-    while (!deadline.hasExpired() && socket.state() == QAbstractSocket::ConnectedState) {
-        socket.waitForReadyRead(100);
-        all += socket.readAll();
-    }
-    return all + socket.readAll();
-}
-
 HttpReply ExporterProcess::request(const QByteArray& raw) const
 {
     HttpReply reply;
@@ -53,7 +42,7 @@ HttpReply ExporterProcess::request(const QByteArray& raw) const
     if (!socket.waitForConnected(5000))
         return reply;
     socket.write(raw);
-    const QByteArray all = readUntilClosed(socket);
+    const QByteArray all = readUntilClosed(socket, 10000);
     reply.closed = socket.state() != QAbstractSocket::ConnectedState;
     const qsizetype split = all.indexOf("\r\n\r\n");
     reply.head = split < 0 ? all : all.left(split);

@@ -9,8 +9,6 @@
 
 #include <memory>
 
-class QTcpSocket;
-
 // One HTTP exchange with the exporter, read until the server closed the connection.
 struct HttpReply
 {
@@ -44,8 +42,6 @@ public:
     int stop(int signal);
 
     static QMap<QString, double> parseMetrics(const QByteArray& text);
-    // What a connected socket receives until the server closes it (at most 10 s).
-    static QByteArray readUntilClosed(QTcpSocket& socket);
 
 private:
     const CliRunner& m_cli;
