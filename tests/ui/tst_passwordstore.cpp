@@ -139,11 +139,8 @@ private slots:
         const QString url = QStringLiteral("redis://10.0.0.7:6379/1?user=ops");
         {
             ConnectionDialog dialog;
-            dialog.nameEdit()->setText(QStringLiteral("kc"));
-            dialog.urlEdit()->setText(url);
-            dialog.passwordEdit()->setText(QStringLiteral("round-trip-pw"));
-            dialog.rememberBox()->setChecked(true);
-            QVERIFY(dialog.saveProfile());
+            QVERIFY(
+                saveRemembered(dialog, QStringLiteral("kc"), url, QStringLiteral("round-trip-pw")));
             QTRY_VERIFY_WITH_TIMEOUT(!dialog.keychainNote()->isHidden(), 10000);
             QVERIFY2(dialog.keychainNote()->text().contains(QStringLiteral("saved")),
                      qPrintable(dialog.keychainNote()->text()));
@@ -217,11 +214,8 @@ private slots:
         const QString url = QStringLiteral("redis://10.0.0.17:6379/1?user=ops");
         {
             ConnectionDialog dialog;
-            dialog.nameEdit()->setText(QStringLiteral("filled"));
-            dialog.urlEdit()->setText(url);
-            dialog.passwordEdit()->setText(QStringLiteral("follow-pw"));
-            dialog.rememberBox()->setChecked(true);
-            QVERIFY(dialog.saveProfile());
+            QVERIFY(
+                saveRemembered(dialog, QStringLiteral("filled"), url, QStringLiteral("follow-pw")));
             QTRY_VERIFY_WITH_TIMEOUT(!dialog.keychainNote()->isHidden(), 10000);
         }
         ConnectionDialog dialog;
@@ -256,13 +250,8 @@ private slots:
         QSettings().clear();
         const QString url = QStringLiteral("redis://10.0.0.8:6379/0");
         ConnectionDialog dialog;
-        for (const char* name : {"first", "second"}) {
-            dialog.nameEdit()->setText(QLatin1String(name));
-            dialog.urlEdit()->setText(url);
-            dialog.passwordEdit()->setText(QStringLiteral("shared-pw"));
-            dialog.rememberBox()->setChecked(true);
-            QVERIFY(dialog.saveProfile());
-        }
+        for (const char* name : {"first", "second"})
+            QVERIFY(saveRemembered(dialog, QLatin1String(name), url, QStringLiteral("shared-pw")));
         QString stored;
         QCOMPARE(readBack(url, &stored), PasswordStore::Result::Done);
         QCOMPARE(stored, QStringLiteral("shared-pw"));
@@ -294,6 +283,16 @@ private slots:
     }
 
 private:
+    // Saves the profile through the dialog with "remember the password" ticked.
+    static bool saveRemembered(ConnectionDialog& dialog, const QString& name, const QString& url,
+                               const QString& password)
+    {
+        dialog.nameEdit()->setText(name);
+        dialog.urlEdit()->setText(url);
+        dialog.passwordEdit()->setText(password);
+        dialog.rememberBox()->setChecked(true);
+        return dialog.saveProfile();
+    }
     // A profile "old" as an earlier version saved it: url as given, its password in the
     // keychain under that url.
     static void saveOldProfile(const QString& url, const QString& password)
