@@ -1,3 +1,4 @@
+#include "eventlog.h"
 #include "redissuite.h"
 #include <delayq/connection.h>
 #include <delayq/error.h>
@@ -8,50 +9,10 @@
 
 #include <atomic>
 #include <memory>
-#include <mutex>
 #include <thread>
 
 using namespace delayq;
 using namespace std::chrono_literals;
-
-namespace {
-
-// Events arrive on worker threads; the test reads them on its own.
-class EventLog
-{
-public:
-    void add(const WorkerEvent& e)
-    {
-        std::lock_guard lock(m_mutex);
-        m_events.push_back(e);
-    }
-    std::vector<WorkerEvent> all() const
-    {
-        std::lock_guard lock(m_mutex);
-        return m_events;
-    }
-    int count(WorkerEvent::Kind kind) const
-    {
-        std::lock_guard lock(m_mutex);
-        return static_cast<int>(
-            std::count_if(m_events.begin(), m_events.end(),
-                          [&](const WorkerEvent& e) { return e.kind == kind; }));
-    }
-    std::vector<WorkerEvent> tasks() const
-    {
-        std::vector<WorkerEvent> out;
-        for (const auto& e : all())
-            if (e.kind == WorkerEvent::Kind::TaskFinished)
-                out.push_back(e);
-        return out;
-    }
-
-private:
-    mutable std::mutex m_mutex;
-    std::vector<WorkerEvent> m_events;
-};
-
-} // namespace
 
 class TestWorker : public RedisSuite
 {
