@@ -130,12 +130,7 @@ private slots:
         o.stopTimeout = 200ms;
         std::atomic<bool> running{false};
         Worker* self = nullptr;
-        Worker w(o, [&](const ClaimedTask&) {
-            running = true;
-            while (!self->abortRequested())
-                std::this_thread::sleep_for(10ms);
-            return HandlerResult::ack();
-        });
+        Worker w(o, holdUntilAborted(running, self));
         self = &w;
         QVERIFY(w.start());
         QTRY_VERIFY(running.load());
@@ -157,15 +152,7 @@ private slots:
         std::atomic<bool> running{false};
         EventLog log;
         Worker* self = nullptr;
-        Worker w(
-            o,
-            [&](const ClaimedTask&) {
-                running = true;
-                while (!self->abortRequested())
-                    std::this_thread::sleep_for(10ms);
-                return HandlerResult::ack();
-            },
-            [&](const WorkerEvent& e) { log.add(e); });
+        Worker w(o, holdUntilAborted(running, self), [&](const WorkerEvent& e) { log.add(e); });
         self = &w;
         QVERIFY(w.start());
         QTRY_VERIFY(running.load());
@@ -360,6 +347,17 @@ private:
         o.pollInterval = poll;
         o.maxReconnectDelay = 500ms;
         return o;
+    }
+    // A handler that says it runs, then holds its task until the worker (self, set once it
+    // exists) asks it to abort; the ack it returns then comes too late to count.
+    static Handler holdUntilAborted(std::atomic<bool>& running, Worker*& self)
+    {
+        return [&running, &self](const ClaimedTask&) {
+            running = true;
+            while (!self->abortRequested())
+                std::this_thread::sleep_for(10ms);
+            return HandlerResult::ack();
+        };
     }
     // A task to "jobs" with its own attempts and backoff; its id.
     std::string pushTask(int maxAttempts, const std::string& backoff = {})
