@@ -423,14 +423,7 @@ private:
         return delayq::Connection(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
     }
 
-    void openKey(const QString& key, const QString& unit)
-    {
-        if (!m_fixture.window()->client()->isConnected())
-            connectWindow();
-        QSignalSpy loaded(m_fixture.window(), &MainWindow::queueLoaded);
-        m_fixture.window()->openPlainKey(key, unit);
-        QVERIFY(loaded.wait(5000));
-    }
+    void openKey(const QString& key, const QString& unit) { m_fixture.openPlainKey(key, unit); }
 
     TaskTable* pending() const { return m_fixture.window()->tabs()->table(TaskSetKind::Pending); }
 

@@ -73,6 +73,15 @@ void WindowFixture::openQueue(const QString& name)
     QVERIFY(loaded.wait(10000));
 }
 
+void WindowFixture::openPlainKey(const QString& key, const QString& unit)
+{
+    if (!m_window->client()->isConnected())
+        connectWindow();
+    QSignalSpy loaded(m_window.get(), &MainWindow::queueLoaded);
+    m_window->openPlainKey(key, unit);
+    QVERIFY(loaded.wait(5000));
+}
+
 void WindowFixture::selectRows(TaskTable* table, const QList<int>& rows)
 {
     QTableView* view = table->view();

@@ -39,6 +39,9 @@ public:
     void connectWindow(bool readOnly = false, const QString& url = {});
     // Connects and opens the queue; returns once its first page and timeline are shown.
     void openQueue(const QString& name);
+    // Connects unless connected and opens the plain sorted set key (scores in unit, "ms" or
+    // "s"); returns once its first page is shown.
+    void openPlainKey(const QString& key, const QString& unit);
     // Selects the rows (waiting for their pages), the first one current.
     void selectRows(delayq::ui::TaskTable* table, const QList<int>& rows);
     // Reschedules the pending table's selection through Ctrl+R to the time `at` (the dialog's
