@@ -1,7 +1,10 @@
 #include "clirunner.h"
 
+#include <QDeadlineTimer>
 #include <QDebug>
 #include <QFile>
+#include <QTcpSocket>
+#include <QTest>
 
 CliRunner::CliRunner(const std::string& url) : m_url(QString::fromStdString(url)) {}
 
@@ -24,16 +27,7 @@ CliRun CliRunner::run(const QStringList& args, const QByteArray& input) const
     QProcess p;
     p.setProcessEnvironment(environment());
     p.start(QStringLiteral(DELAYQ_CLI), withUrl(args));
-    if (!p.waitForStarted())
-        return {};
-    p.write(input);
-    p.closeWriteChannel();
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished();
-    }
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
+    return finish(p, input);
 }
 
 std::unique_ptr<QProcess> CliRunner::start(const QStringList& args) const
@@ -57,6 +51,44 @@ bool CliRunner::finished(QProcess& process)
         return false;
     }
     return true;
+}
+
+void expectUsageError(const CliRun& run, const QString& message)
+{
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(message.toUtf8()), run.err.constData());
+}
+
+void expectRefusal(const CliRun& run, int exitCode, const QString& message)
+{
+    QCOMPARE(run.exitCode, exitCode);
+    QVERIFY2(run.err.startsWith("delayq: "), run.err.constData());
+    QVERIFY2(run.err.contains(message.toUtf8()), run.err.constData());
+}
+
+CliRun finish(QProcess& process, const QByteArray& input)
+{
+    if (!process.waitForStarted())
+        return {};
+    process.write(input);
+    process.closeWriteChannel();
+    if (!process.waitForFinished(60000)) {
+        process.kill();
+        process.waitForFinished();
+    }
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            process.readAllStandardOutput(), process.readAllStandardError()};
+}
+
+QByteArray readUntilClosed(QTcpSocket& socket, int timeoutMs)
+{
+    QByteArray all;
+    QDeadlineTimer deadline(timeoutMs);
+    while (!deadline.hasExpired() && socket.state() == QAbstractSocket::ConnectedState) {
+        socket.waitForReadyRead(100);
+        all += socket.readAll();
+    }
+    return all + socket.readAll();
 }
 
 QJsonDocument json(const CliRun& run)

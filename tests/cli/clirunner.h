@@ -9,6 +9,8 @@
 #include <memory>
 #include <string>
 
+class QTcpSocket;
+
 // What one run of the delayq binary left: its exit code (-1 when it crashed, hung or never
 // started), stdout and stderr.
 struct CliRun
@@ -41,6 +43,15 @@ private:
     QString m_url;
 };
 
+// A refused command line: exit code 2, the reason (message) on stderr.
+void expectUsageError(const CliRun& run, const QString& message);
+// A refusal with its exit code: stderr starts "delayq: " and gives the reason (message).
+void expectRefusal(const CliRun& run, int exitCode, const QString& message);
+// Waits up to 60 s for a started process fed input (killed when it takes longer) and returns
+// what it left.
+CliRun finish(QProcess& process, const QByteArray& input = {});
+// What a connected socket receives until the server closes it (at most timeoutMs).
+QByteArray readUntilClosed(QTcpSocket& socket, int timeoutMs);
 // The run's stdout as JSON; prints it when it is not JSON, so a failed check shows why.
 QJsonDocument json(const CliRun& run);
 // A JSON-lines file (a worker's --log), one object a line.

@@ -42,13 +42,7 @@ HttpReply ExporterProcess::request(const QByteArray& raw) const
     if (!socket.waitForConnected(5000))
         return reply;
     socket.write(raw);
-    QByteArray all;
-    QDeadlineTimer deadline(10000);
-    while (!deadline.hasExpired() && socket.state() == QAbstractSocket::ConnectedState) {
-        socket.waitForReadyRead(100);
-        all += socket.readAll();
-    }
-    all += socket.readAll();
+    const QByteArray all = readUntilClosed(socket, 10000);
     reply.closed = socket.state() != QAbstractSocket::ConnectedState;
     const qsizetype split = all.indexOf("\r\n\r\n");
     reply.head = split < 0 ? all : all.left(split);

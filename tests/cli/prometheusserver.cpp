@@ -1,5 +1,6 @@
 #include "prometheusserver.h"
 
+#include "clirunner.h"
 #include "redisserver.h"
 
 #include <QDeadlineTimer>
@@ -65,13 +66,7 @@ QByteArray PrometheusServer::httpGet(const QByteArray& pathAndQuery) const
     if (!socket.waitForConnected(1000))
         return {};
     socket.write("GET " + pathAndQuery + " HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n");
-    QByteArray all;
-    QDeadlineTimer deadline(5000);
-    while (!deadline.hasExpired() && socket.state() == QAbstractSocket::ConnectedState) {
-        socket.waitForReadyRead(100);
-        all += socket.readAll();
-    }
-    return all + socket.readAll();
+    return readUntilClosed(socket, 5000);
 }
 
 std::optional<double> PrometheusServer::query(const QString& promql) const

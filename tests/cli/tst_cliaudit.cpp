@@ -1,5 +1,4 @@
-#include "clirunner.h"
-#include "redissuite.h"
+#include "clisuite.h"
 #include <delayq/version.h>
 
 #include <QJsonArray>
@@ -9,7 +8,7 @@
 #include <unistd.h>
 
 // delayq audit, and the entries the CLI's own commands write (docs/cli.md, "audit").
-class TestCliAudit : public RedisSuite
+class TestCliAudit : public CliSuite
 {
     Q_OBJECT
 
@@ -107,9 +106,7 @@ private slots:
     {
         QFETCH(QStringList, args);
         QFETCH(QString, message);
-        const CliRun r = delayq(args);
-        QCOMPARE(r.exitCode, 2);
-        QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
+        expectUsageError(delayq(args), message);
     }
 
     void emptyTrail()
@@ -117,12 +114,6 @@ private slots:
         const CliRun r = delayq({"audit", "nothing"});
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.out, QByteArray("no audit entries for nothing\n"));
-    }
-
-private:
-    CliRun delayq(const QStringList& args, const QByteArray& input = {}) const
-    {
-        return CliRunner(m_server.unixUrl()).run(args, input);
     }
 };
 

@@ -1,10 +1,10 @@
 #include "clirunner.h"
 #include "clustergroup.h"
 #include "exporterprocess.h"
+#include "groupsuite.h"
 
 #include <QJsonArray>
 #include <QSet>
-#include <QStandardPaths>
 #include <QTest>
 
 #include <csignal>
@@ -12,17 +12,16 @@
 // delayq end to end on a Redis Cluster: push, ls and work through a redis+cluster:// URL and
 // through a redis:// URL to one node, `queues` naming each queue's node (text and JSON), and
 // --verbose saying how many masters there are.
-class TestCliCluster : public QObject
+class TestCliCluster : public GroupSuite
 {
     Q_OBJECT
 
-private slots:
-    void initTestCase()
+public:
+    TestCliCluster() : GroupSuite(m_group, "cluster") {}
+
+protected:
+    void initGroupSuite() override
     {
-        if (QStandardPaths::findExecutable(QStringLiteral("redis-server")).isEmpty() ||
-            QStandardPaths::findExecutable(QStringLiteral("redis-cli")).isEmpty())
-            QSKIP("redis-server or redis-cli is not installed");
-        QVERIFY2(m_group.start(), qPrintable(m_group.errorString()));
         // One queue on each master, picked by the slot of its name.
         for (int m : m_group.masters())
             for (int n = 0; n < 10000; ++n) {
@@ -36,8 +35,8 @@ private slots:
             }
         QCOMPARE(m_queues.size(), 3);
     }
-    void cleanupTestCase() { m_group.stop(); }
 
+private slots:
     void pushListAndQueuesShowNodes()
     {
         const CliRunner cli(m_group.url());
@@ -129,9 +128,7 @@ private slots:
 
         for (const char* n : {"0", "17"}) {
             const CliRun bad = CliRunner(m_group.url()).run({"bench", "--queues", n});
-            QCOMPARE(bad.exitCode, 2);
-            QVERIFY2(bad.err.contains("--queues must be a whole number from 1 to 16"),
-                     bad.err.constData());
+            expectUsageError(bad, QStringLiteral("--queues must be a whole number from 1 to 16"));
         }
     }
 
@@ -159,9 +156,7 @@ private slots:
     void refusals()
     {
         CliRun r = CliRunner("redis+cluster://127.0.0.1:7001,127.0.0.1:x").run({"queues"});
-        QCOMPARE(r.exitCode, 2);
-        QVERIFY2(r.err.contains("invalid Redis Cluster URL: the port of node 2"),
-                 r.err.constData());
+        expectUsageError(r, QStringLiteral("invalid Redis Cluster URL: the port of node 2"));
         r = CliRunner("redis+cluster://127.0.0.1:1").run({"queues"});
         QCOMPARE(r.exitCode, 3);
         QVERIFY2(r.err.contains("no node of the Redis Cluster answered"), r.err.constData());

@@ -6,7 +6,6 @@
 #include <delayq/connection.h>
 #include <delayq/queue.h>
 
-#include <QDeadlineTimer>
 #include <QProcess>
 #include <QTcpSocket>
 #include <QTest>
@@ -211,13 +210,7 @@ private slots:
         for (auto& c : clients)
             c.write("GET /metrics HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n");
         for (auto& c : clients) {
-            QByteArray all;
-            QDeadlineTimer deadline(10000);
-            while (!deadline.hasExpired() && c.state() == QAbstractSocket::ConnectedState) {
-                c.waitForReadyRead(100);
-                all += c.readAll();
-            }
-            all += c.readAll();
+            const QByteArray all = readUntilClosed(c, 10000);
             QVERIFY2(all.startsWith("HTTP/1.1 200"), all.left(200).constData());
             const auto m = ExporterProcess::parseMetrics(all.mid(all.indexOf("\r\n\r\n") + 4));
             QCOMPARE(m.value(sample("delayq_tasks", "orders", "pending"), -1), 5.0);

@@ -1,5 +1,4 @@
-#include "clirunner.h"
-#include "redissuite.h"
+#include "clisuite.h"
 
 #include <delayq/connection.h>
 #include <delayq/queue.h>
@@ -17,7 +16,7 @@ using namespace delayq;
 // delayq export and import end to end (docs/cli.md, "Export and import"): round trips that
 // give back every task byte for byte, refusals with line numbers, idempotence, replace, and
 // the same for plain sorted sets.
-class TestCliExportImport : public RedisSuite
+class TestCliExportImport : public CliSuite
 {
     Q_OBJECT
 
@@ -353,13 +352,7 @@ private:
                 calls += field(l, "calls=") - field(l, "failed_calls=");
         return calls;
     }
-    CliRun delayq(const QStringList& args, const QByteArray& input = {}) const
-    {
-        return m_cli.run(args, input);
-    }
-
     std::unique_ptr<Connection> m_conn;
-    CliRunner m_cli{m_server.unixUrl()};
 };
 
 QTEST_GUILESS_MAIN(TestCliExportImport)

@@ -1,5 +1,4 @@
-#include "clirunner.h"
-#include "redissuite.h"
+#include "clisuite.h"
 #include <delayq/connection.h>
 #include <delayq/queue.h>
 
@@ -8,7 +7,7 @@
 #include <QTest>
 
 // delayq find end to end: text and --json output, --limit, --in error, refusals.
-class TestCliFind : public RedisSuite
+class TestCliFind : public CliSuite
 {
     Q_OBJECT
 
@@ -109,9 +108,7 @@ private slots:
     {
         QFETCH(QStringList, args);
         QFETCH(QString, message);
-        const CliRun r = delayq(args);
-        QCOMPARE(r.exitCode, 2);
-        QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
+        expectUsageError(delayq(args), message);
     }
 
 private:
@@ -133,10 +130,6 @@ private:
         }
         q.pushBatch(batch);
     }
-
-    CliRun delayq(const QStringList& args) const { return m_cli.run(args); }
-
-    CliRunner m_cli{m_server.unixUrl()};
 };
 
 QTEST_GUILESS_MAIN(TestCliFind)

@@ -20,6 +20,22 @@ inline std::optional<delayq::Error> errorOf(const std::function<void()>& f)
     return std::nullopt;
 }
 
+// True when error is there, of the code, its message holding words; otherwise it says why.
+// For QVERIFY, which then ends the test before anything reads the missing error.
+inline bool isError(const std::optional<delayq::Error>& error, delayq::ErrorCode code,
+                    const QString& words)
+{
+    if (!error) {
+        qWarning("no error");
+        return false;
+    }
+    if (error->code() != code || !QString(error->what()).contains(words)) {
+        qWarning("%s: %s", delayq::errorCodeName(error->code()), error->what());
+        return false;
+    }
+    return true;
+}
+
 // The statement must throw delayq::Error(expectedCode) whose message does not hold
 // secretText ("" = nothing to hide). The message is kept in `m_message` (a std::string member
 // of the test class) for further checks. Variadic so that braces with commas pass through.

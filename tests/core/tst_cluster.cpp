@@ -1,7 +1,10 @@
 #include "clustergroup.h"
 #include "expecterror.h"
+#include "groupsuite.h"
 #include "keyslot.h"
+#include "runcount.h"
 #include "testcertificates.h"
+#include "topologytasks.h"
 #include <delayq/connection.h>
 #include <delayq/error.h>
 #include <delayq/keys.h>
@@ -11,14 +14,11 @@
 #include <delayq/worker.h>
 
 #include <QElapsedTimer>
-#include <QStandardPaths>
-#include <QTcpServer>
 #include <QTest>
 #include <QThread>
 
 #include <atomic>
 #include <map>
-#include <mutex>
 #include <set>
 #include <string>
 
@@ -26,20 +26,14 @@ using namespace delayq;
 
 namespace {
 
-int closedPort()
+// A cluster node that never meets another, serving the slots 0..lastSlot.
+bool startLoneNode(RedisServer& lone, int lastSlot)
 {
-    QTcpServer probe;
-    probe.listen(QHostAddress::LocalHost, 0);
-    return probe.serverPort();
-}
-
-PushRequest task(const std::string& id, long long delayMs = 0)
-{
-    PushRequest r;
-    r.id = id;
-    r.payload = "payload of " + id;
-    r.delayMs = delayMs;
-    return r;
+    if (!lone.start({"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+                     "--cluster-port", QString::number(RedisServer::freePort())}))
+        return false;
+    lone.cli({"CLUSTER", "ADDSLOTSRANGE", "0", QString::number(lastSlot)});
+    return true;
 }
 
 } // namespace
@@ -48,14 +42,17 @@ PushRequest task(const std::string& id, long long delayMs = 0)
 // every operation, so every script, on a queue of each master; discovery and the registry
 // across masters; auto-detection from a redis:// URL; the refusals; and a worker draining a
 // queue while its slot is migrated, and while its master is SIGKILLed.
-class TestCluster : public QObject
+class TestCluster : public GroupSuite
 {
     Q_OBJECT
 
-private slots:
-    void initTestCase();
-    void cleanupTestCase();
+public:
+    TestCluster() : GroupSuite(m_group, "cluster") {}
 
+protected:
+    void initGroupSuite() override;
+
+private slots:
     void operationsOnEachMaster_data();
     void operationsOnEachMaster();
     void plainScriptsOnEachMaster_data();
@@ -89,22 +86,10 @@ private:
     std::vector<int> m_masters;
 };
 
-void TestCluster::initTestCase()
+void TestCluster::initGroupSuite()
 {
-    if (QStandardPaths::findExecutable(QStringLiteral("redis-server")).isEmpty() ||
-        QStandardPaths::findExecutable(QStringLiteral("redis-cli")).isEmpty())
-        QSKIP("redis-server or redis-cli is not installed");
-    QElapsedTimer timer;
-    timer.start();
-    QVERIFY2(m_group.start(), qPrintable(m_group.errorString()));
     m_masters = m_group.masters();
     QCOMPARE(m_masters.size(), size_t(3));
-    qInfo("the cluster was ready in %lld ms", timer.elapsed());
-}
-
-void TestCluster::cleanupTestCase()
-{
-    m_group.stop();
 }
 
 std::string TestCluster::queueOn(int master, const std::string& prefix)
@@ -257,9 +242,7 @@ void TestCluster::discoveryCoversEveryMaster()
     }
     std::string bad = "17";
     const auto error = errorOf([&] { PlainQueue::discover(connection, bad); });
-    QVERIFY(error);
-    QCOMPARE(error->code(), ErrorCode::InvalidArgument);
-    QVERIFY2(QString(error->what()).contains("N:C"), error->what());
+    QVERIFY(isError(error, ErrorCode::InvalidArgument, "N:C"));
 }
 
 void TestCluster::pipelineSplitsPerNodeInOrder()
@@ -342,9 +325,7 @@ void TestCluster::malformedUrls()
     QFETCH(QString, url);
     QFETCH(QString, mentions);
     const auto error = errorOf([&] { ConnectionOptions::fromUrl(url.toStdString()); });
-    QVERIFY(error);
-    QCOMPARE(error->code(), ErrorCode::InvalidArgument);
-    QVERIFY2(QString(error->what()).contains(mentions), error->what());
+    QVERIFY(isError(error, ErrorCode::InvalidArgument, mentions));
     QVERIFY2(QString(error->what()).contains("Redis Cluster URL"), error->what());
 }
 
@@ -421,8 +402,8 @@ void TestCluster::overTls()
 
 void TestCluster::allSeedsUnreachable()
 {
-    const std::string seeds =
-        "127.0.0.1:" + std::to_string(closedPort()) + ",127.0.0.1:" + std::to_string(closedPort());
+    const std::string seeds = "127.0.0.1:" + std::to_string(RedisServer::freePort()) +
+                              ",127.0.0.1:" + std::to_string(RedisServer::freePort());
     Connection connection(ConnectionOptions::fromUrl("redis+cluster://" + seeds));
     QElapsedTimer timer;
     timer.start();
@@ -454,9 +435,7 @@ void TestCluster::notAClusterNode()
     Connection connection(
         ConnectionOptions::fromUrl("redis+cluster://127.0.0.1:" + std::to_string(single.port())));
     const auto error = errorOf([&] { connection.ping(); });
-    QVERIFY(error);
-    QCOMPARE(error->code(), ErrorCode::Connection);
-    QVERIFY2(QString(error->what()).contains("not a Redis Cluster"), error->what());
+    QVERIFY(isError(error, ErrorCode::Connection, "not a Redis Cluster"));
 }
 
 // A one-node cluster that serves slots 0..100 only: a key elsewhere is refused with
@@ -464,10 +443,7 @@ void TestCluster::notAClusterNode()
 void TestCluster::uncoveredSlots()
 {
     RedisServer lone;
-    QVERIFY2(lone.start({"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-                         "--cluster-port", QString::number(closedPort())}),
-             qPrintable(lone.errorString()));
-    lone.cli({"CLUSTER", "ADDSLOTSRANGE", "0", "100"});
+    QVERIFY2(startLoneNode(lone, 100), qPrintable(lone.errorString()));
     std::string key = "k";
     for (int n = 0; keyslot::ofKey(key) <= 100; ++n)
         key = "k" + std::to_string(n);
@@ -475,9 +451,7 @@ void TestCluster::uncoveredSlots()
     QElapsedTimer timer;
     timer.start();
     const auto error = errorOf([&] { connection.command({"GET", key}); });
-    QVERIFY(error);
-    QCOMPARE(error->code(), ErrorCode::Connection);
-    QVERIFY2(QString(error->what()).contains("CLUSTERDOWN"), error->what());
+    QVERIFY(isError(error, ErrorCode::Connection, "CLUSTERDOWN"));
     QVERIFY2(timer.elapsed() < 3000, qPrintable(QString::number(timer.elapsed())));
 }
 
@@ -486,10 +460,7 @@ void TestCluster::oneNodeClusterNamesItselfAndWakes()
     // A node that never met another lists itself as ":port" in CLUSTER NODES, with no host:
     // the node list must still name it, and a worker's wake subscription must reach it.
     RedisServer lone;
-    QVERIFY2(lone.start({"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-                         "--cluster-port", QString::number(closedPort())}),
-             qPrintable(lone.errorString()));
-    lone.cli({"CLUSTER", "ADDSLOTSRANGE", "0", "16383"});
+    QVERIFY2(startLoneNode(lone, 16383), qPrintable(lone.errorString()));
     QTRY_VERIFY(lone.cli({"CLUSTER", "INFO"}).contains("cluster_state:ok"));
     const auto options =
         ConnectionOptions::fromUrl("redis+cluster://127.0.0.1:" + std::to_string(lone.port()));
@@ -508,12 +479,7 @@ void TestCluster::drainWhile(const std::string& queueName, const std::function<v
     constexpr int kTasks = 200;
     Connection connection(clusterOptions());
     Queue queue(connection, queueName);
-    queue.setConfig("max_attempts", "1000");
-    queue.setConfig("backoff", "10ms");
-    std::vector<PushRequest> requests;
-    for (int i = 0; i < kTasks; ++i)
-        requests.push_back(task("t" + std::to_string(i)));
-    queue.pushBatch(requests);
+    RunCount::pushRetried(queue, kTasks);
     // Replication is asynchronous: the pushes must be on the replica before a master dies.
     QCOMPARE(connection
                  .pipelineOn(connection.nodeForKey(queue.keys().pending()), {{"WAIT", "1", "5000"}})
@@ -521,9 +487,7 @@ void TestCluster::drainWhile(const std::string& queueName, const std::function<v
                  .integer,
              1LL);
 
-    std::mutex mutex;
-    std::map<std::string, int> runs;
-    std::atomic<int> ran{0};
+    RunCount runs;
     WorkerOptions options;
     options.connection = clusterOptions();
     options.queue = queueName;
@@ -533,32 +497,16 @@ void TestCluster::drainWhile(const std::string& queueName, const std::function<v
     options.maxReconnectDelay = std::chrono::milliseconds(500);
     Worker worker(options, [&](const ClaimedTask& t) {
         QThread::msleep(5);
-        std::lock_guard lock(mutex);
-        ++runs[t.id];
-        ++ran;
+        runs.add(t.id);
         return HandlerResult::ack();
     });
     worker.start();
-    QTRY_VERIFY_WITH_TIMEOUT(ran >= kTasks / 4, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(runs.ran() >= kTasks / 4, 20000);
     disturb();
-    const auto drained = [&] {
-        std::lock_guard lock(mutex);
-        if (runs.size() != size_t(kTasks))
-            return false;
-        try {
-            const QueueCounts c = queue.counts();
-            return c.pending == 0 && c.active == 0 && c.dead == 0;
-        } catch (const Error&) {
-            return false; // a master away: the next look reconnects
-        }
-    };
-    QTRY_VERIFY_WITH_TIMEOUT(drained(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(runs.drained(queue, kTasks), 30000);
     worker.stop();
-    int twice = 0;
-    for (const auto& [id, n] : runs)
-        twice += n > 1;
     qInfo("%d tasks ran, %d of them more than once; the worker saw %lld connection errors", kTasks,
-          twice, worker.counters().connectionErrors);
+          runs.twice(), worker.counters().connectionErrors);
 }
 
 void TestCluster::workerFollowsReshard()

@@ -1,11 +1,11 @@
 #include "expecterror.h"
+#include "frozenserver.h"
 #include "redissuite.h"
 #include <delayq/connection.h>
 #include <delayq/error.h>
 #include <delayq/queue.h>
 
 #include <QCryptographicHash>
-#include <QTcpServer>
 #include <QTest>
 
 #include <chrono>
@@ -56,13 +56,6 @@ int callsOf(const QByteArray& commandStats, const QByteArray& command)
     return commandStats.mid(start, end - start).toInt();
 }
 
-int closedPort()
-{
-    QTcpServer probe;
-    probe.listen(QHostAddress::LocalHost, 0);
-    return probe.serverPort(); // closed again when probe goes
-}
-
 } // namespace
 
 class TestConnection : public RedisSuite
@@ -70,12 +63,7 @@ class TestConnection : public RedisSuite
     Q_OBJECT
 
 private slots:
-    void pingMeasuresRoundTrip_data()
-    {
-        QTest::addColumn<bool>("unix");
-        QTest::newRow("unix socket") << true;
-        QTest::newRow("tcp") << false;
-    }
+    void pingMeasuresRoundTrip_data() { transportRows(); }
     void pingMeasuresRoundTrip()
     {
         QFETCH(bool, unix);
@@ -111,7 +99,8 @@ private slots:
         QVERIFY(conn.isConnected()); // the offset was measured, not assumed 0
         QVERIFY(std::llabs(now - QDateTime::currentMSecsSinceEpoch()) < 5000);
 
-        Connection nowhere(optionsFor("redis://127.0.0.1:" + std::to_string(closedPort())));
+        Connection nowhere(
+            optionsFor("redis://127.0.0.1:" + std::to_string(RedisServer::freePort())));
         const long long guess = nowhere.serverNowMs();
         QVERIFY(std::llabs(guess - QDateTime::currentMSecsSinceEpoch()) < 5000);
         QVERIFY(!nowhere.isConnected());
@@ -250,7 +239,7 @@ private slots:
 
     void connectFailureOnClosedPort()
     {
-        const int port = closedPort();
+        const int port = RedisServer::freePort();
         Connection conn(optionsFor("redis://:Secret1pw@127.0.0.1:" + std::to_string(port)));
         EXPECT_ERROR(ErrorCode::Connection, "Secret1pw", conn.ping());
         QVERIFY2(m_message.find("cannot connect to redis://***@127.0.0.1:" +
@@ -303,11 +292,8 @@ private slots:
         auto options = optionsFor(m_server.unixUrl());
         options.commandTimeout = 300ms;
         Connection conn(options);
-        conn.ping();
-        m_server.freeze();
         auto thaw = qScopeGuard([this] { m_server.thaw(); });
-        EXPECT_ERROR(ErrorCode::Timeout, "", conn.ping());
-        QVERIFY2(m_message.find("timed out after 300 ms") != std::string::npos, m_message.c_str());
+        expectTimeoutOnceFrozen(conn, m_server);
         QVERIFY(!conn.isConnected());
 
         // A new connection to a frozen server times out in its handshake, too.
@@ -319,12 +305,7 @@ private slots:
         QCOMPARE(conn.command({"ECHO", "after"}).toString(), std::string("after"));
     }
 
-    void reconnectsAfterRestart_data()
-    {
-        QTest::addColumn<bool>("unix");
-        QTest::newRow("tcp") << false;
-        QTest::newRow("unix socket") << true;
-    }
+    void reconnectsAfterRestart_data() { transportRows(); }
     void reconnectsAfterRestart()
     {
         QFETCH(bool, unix);
@@ -465,6 +446,14 @@ private slots:
     }
 
 private:
+    // The column "unix" of the suites run over both the unix socket and TCP.
+    static void transportRows()
+    {
+        QTest::addColumn<bool>("unix");
+        QTest::newRow("unix socket") << true;
+        QTest::newRow("tcp") << false;
+    }
+
     std::string m_message; // of the last EXPECT_ERROR
 };
 

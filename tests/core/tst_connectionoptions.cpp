@@ -8,6 +8,36 @@
 
 using namespace delayq;
 
+namespace {
+
+// A row of parses_data; what a row leaves out is the default.
+void parsedRow(const char* name, const QString& url, const QString& host, int port = 6379,
+               int db = 0, const QString& user = {}, const QString& password = {},
+               const QString& socket = {})
+{
+    QTest::newRow(name) << url << host << port << socket << user << password << db;
+}
+
+// A row of sentinelParses_data; credentials are the user, password, sentinel user and
+// sentinel password, each empty when not given.
+void sentinelRow(const char* name, const QString& url, const QString& nodes, const QString& master,
+                 int db = 0, bool tls = false, const QStringList& credentials = {})
+{
+    QTest::newRow(name) << url << nodes << master << credentials.value(0) << credentials.value(1)
+                        << credentials.value(2) << credentials.value(3) << db << tls;
+}
+
+// A row of parsesTls_data; files are the ca, ca_dir, cert, key and sni values, each empty when
+// not given.
+void tlsRow(const char* name, const QString& url, const QStringList& files = {},
+            bool insecure = false)
+{
+    QTest::newRow(name) << url << files.value(0) << files.value(1) << files.value(2)
+                        << files.value(3) << files.value(4) << insecure;
+}
+
+} // namespace
+
 // Parsing of Redis URLs: every accepted form lands in the right fields, every malformed
 // one is refused with a message that names the bad part and never echoes the password.
 class TestConnectionOptions : public QObject
@@ -25,83 +55,34 @@ private slots:
         QTest::addColumn<QString>("password");
         QTest::addColumn<int>("db");
 
-        QTest::newRow("host only") << "redis://localhost"
-                                   << "localhost" << 6379 << ""
-                                   << ""
-                                   << "" << 0;
-        QTest::newRow("host and port") << "redis://10.0.0.5:7000"
-                                       << "10.0.0.5" << 7000 << ""
-                                       << ""
-                                       << "" << 0;
-        QTest::newRow("db") << "redis://h:6380/3"
-                            << "h" << 6380 << ""
-                            << ""
-                            << "" << 3;
-        QTest::newRow("trailing slash") << "redis://h/"
-                                        << "h" << 6379 << ""
-                                        << ""
-                                        << "" << 0;
-        QTest::newRow("user and password") << "redis://alice:s3cret@h:1234/2"
-                                           << "h" << 1234 << ""
-                                           << "alice"
-                                           << "s3cret" << 2;
-        QTest::newRow("empty user, password") << "redis://:s3cret@h"
-                                              << "h" << 6379 << ""
-                                              << ""
-                                              << "s3cret" << 0;
-        QTest::newRow("password only (redis-cli form)") << "redis://s3cret@h"
-                                                        << "h" << 6379 << ""
-                                                        << ""
-                                                        << "s3cret" << 0;
-        QTest::newRow("password with @ and :") << "redis://bob:p@ss:w@h"
-                                               << "h" << 6379 << ""
-                                               << "bob"
-                                               << "p@ss:w" << 0;
-        QTest::newRow("percent-decoded") << "redis://us%40er:p%2Fw%3a%25@h"
-                                         << "h" << 6379 << ""
-                                         << "us@er"
-                                         << "p/w:%" << 0;
-        QTest::newRow("unencoded / and ? in the password") << "redis://u:a/b?c@h:7/1"
-                                                           << "h" << 7 << ""
-                                                           << "u"
-                                                           << "a/b?c" << 1;
-        QTest::newRow("db in the query") << "redis://h:7?db=4"
-                                         << "h" << 7 << ""
-                                         << ""
-                                         << "" << 4;
-        QTest::newRow("user and password in the query") << "redis://h/2?user=al&password=p%20w"
-                                                        << "h" << 6379 << ""
-                                                        << "al"
-                                                        << "p w" << 2;
-        QTest::newRow("ipv6 loopback") << "redis://[::1]"
-                                       << "::1" << 6379 << ""
-                                       << ""
-                                       << "" << 0;
-        QTest::newRow("ipv6 with port and db") << "redis://u:p@[fe80::1:2]:6390/5"
-                                               << "fe80::1:2" << 6390 << ""
-                                               << "u"
-                                               << "p" << 5;
-        QTest::newRow("lowest port") << "redis://h:1"
-                                     << "h" << 1 << ""
-                                     << ""
-                                     << "" << 0;
-        QTest::newRow("highest port") << "redis://h:65535"
-                                      << "h" << 65535 << ""
-                                      << ""
-                                      << "" << 0;
-        QTest::newRow("unix socket") << "unix:///run/redis/redis.sock"
-                                     << "127.0.0.1" << 6379 << "/run/redis/redis.sock"
-                                     << ""
-                                     << "" << 0;
-        QTest::newRow("unix socket with db") << "unix:///tmp/r.sock?db=7"
-                                             << "127.0.0.1" << 6379 << "/tmp/r.sock"
-                                             << ""
-                                             << "" << 7;
-        QTest::newRow("unix socket percent-decoded")
-            << "unix:///tmp/my%20dir/r.sock?db=1&user=al%3Ace&password=p%26w"
-            << "127.0.0.1" << 6379 << "/tmp/my dir/r.sock"
-            << "al:ce"
-            << "p&w" << 1;
+        parsedRow("host only", "redis://localhost", "localhost");
+        parsedRow("host and port", "redis://10.0.0.5:7000", "10.0.0.5", 7000);
+        parsedRow("db", "redis://h:6380/3", "h", 6380, 3);
+        parsedRow("trailing slash", "redis://h/", "h");
+        parsedRow("user and password", "redis://alice:s3cret@h:1234/2", "h", 1234, 2, "alice",
+                  "s3cret");
+        parsedRow("empty user, password", "redis://:s3cret@h", "h", 6379, 0, "", "s3cret");
+        parsedRow("password only (redis-cli form)", "redis://s3cret@h", "h", 6379, 0, "", "s3cret");
+        parsedRow("password with @ and :", "redis://bob:p@ss:w@h", "h", 6379, 0, "bob", "p@ss:w");
+        parsedRow("percent-decoded", "redis://us%40er:p%2Fw%3a%25@h", "h", 6379, 0, "us@er",
+                  "p/w:%");
+        parsedRow("unencoded / and ? in the password", "redis://u:a/b?c@h:7/1", "h", 7, 1, "u",
+                  "a/b?c");
+        parsedRow("db in the query", "redis://h:7?db=4", "h", 7, 4);
+        parsedRow("user and password in the query", "redis://h/2?user=al&password=p%20w", "h", 6379,
+                  2, "al", "p w");
+        parsedRow("ipv6 loopback", "redis://[::1]", "::1");
+        parsedRow("ipv6 with port and db", "redis://u:p@[fe80::1:2]:6390/5", "fe80::1:2", 6390, 5,
+                  "u", "p");
+        parsedRow("lowest port", "redis://h:1", "h", 1);
+        parsedRow("highest port", "redis://h:65535", "h", 65535);
+        parsedRow("unix socket", "unix:///run/redis/redis.sock", "127.0.0.1", 6379, 0, "", "",
+                  "/run/redis/redis.sock");
+        parsedRow("unix socket with db", "unix:///tmp/r.sock?db=7", "127.0.0.1", 6379, 7, "", "",
+                  "/tmp/r.sock");
+        parsedRow("unix socket percent-decoded",
+                  "unix:///tmp/my%20dir/r.sock?db=1&user=al%3Ace&password=p%26w", "127.0.0.1", 6379,
+                  1, "al:ce", "p&w", "/tmp/my dir/r.sock");
     }
     void parses()
     {
@@ -201,15 +182,7 @@ private slots:
     {
         QFETCH(QString, url);
         QFETCH(QString, mentions);
-        try {
-            ConnectionOptions::fromUrl(url.toStdString());
-            QFAIL("the URL was accepted");
-        } catch (const Error& e) {
-            QCOMPARE(e.code(), ErrorCode::InvalidArgument);
-            const QString message = QString::fromStdString(e.what());
-            QVERIFY2(message.contains(mentions, Qt::CaseInsensitive), qPrintable(message));
-            QVERIFY2(message.startsWith(QLatin1String("invalid Redis URL")), qPrintable(message));
-        }
+        expectRefused(url, mentions, "invalid Redis URL");
     }
 
     // A refused URL's message never carries the password, whatever part is wrong.
@@ -243,37 +216,15 @@ private slots:
         QTest::addColumn<QString>("key");
         QTest::addColumn<QString>("sni");
         QTest::addColumn<bool>("insecure");
-        QTest::newRow("defaults") << "rediss://h:6380/1"
-                                  << ""
-                                  << ""
-                                  << ""
-                                  << ""
-                                  << "" << false;
-        QTest::newRow("every key") << "rediss://h?ca=/a/ca.crt&ca_dir=/etc/ssl/certs&cert=/c.crt"
-                                      "&key=/c.key&sni=redis.internal&insecure=0"
-                                   << "/a/ca.crt"
-                                   << "/etc/ssl/certs"
-                                   << "/c.crt"
-                                   << "/c.key"
-                                   << "redis.internal" << false;
-        QTest::newRow("percent-decoded paths") << "rediss://u:p@h/2?ca=/my%20dir/c%26a.crt"
-                                               << "/my dir/c&a.crt"
-                                               << ""
-                                               << ""
-                                               << ""
-                                               << "" << false;
-        QTest::newRow("insecure") << "rediss://h?insecure=1"
-                                  << ""
-                                  << ""
-                                  << ""
-                                  << ""
-                                  << "" << true;
-        QTest::newRow("insecure=true") << "rediss://h?insecure=true"
-                                       << ""
-                                       << ""
-                                       << ""
-                                       << ""
-                                       << "" << true;
+        tlsRow("defaults", "rediss://h:6380/1");
+        tlsRow("every key",
+               "rediss://h?ca=/a/ca.crt&ca_dir=/etc/ssl/certs&cert=/c.crt"
+               "&key=/c.key&sni=redis.internal&insecure=0",
+               {"/a/ca.crt", "/etc/ssl/certs", "/c.crt", "/c.key", "redis.internal"});
+        tlsRow("percent-decoded paths", "rediss://u:p@h/2?ca=/my%20dir/c%26a.crt",
+               {"/my dir/c&a.crt"});
+        tlsRow("insecure", "rediss://h?insecure=1", {}, true);
+        tlsRow("insecure=true", "rediss://h?insecure=true", {}, true);
     }
     void parsesTls()
     {
@@ -434,79 +385,26 @@ private slots:
         QTest::addColumn<int>("db");
         QTest::addColumn<bool>("tls");
 
-        QTest::newRow("one sentinel, default port") << "redis+sentinel://s1/mymaster"
-                                                    << "s1:26379"
-                                                    << "mymaster"
-                                                    << ""
-                                                    << ""
-                                                    << ""
-                                                    << "" << 0 << false;
-        QTest::newRow("three sentinels and a db")
-            << "redis+sentinel://s1:26379,s2:26380,10.0.0.3/mymaster/2"
-            << "s1:26379,s2:26380,10.0.0.3:26379"
-            << "mymaster"
-            << ""
-            << ""
-            << ""
-            << "" << 2 << false;
-        QTest::newRow("redis credentials in the user info")
-            << "redis+sentinel://al:p%40w@s1:1,s2:2/m"
-            << "s1:1,s2:2"
-            << "m"
-            << "al"
-            << "p@w"
-            << ""
-            << "" << 0 << false;
-        QTest::newRow("sentinel credentials in the query")
-            << "redis+sentinel://:pw@s1/m?sentinel_user=sen&sentinel_password=s%26p@ss"
-            << "s1:26379"
-            << "m"
-            << ""
-            << "pw"
-            << "sen"
-            << "s&p@ss" << 0 << false;
-        QTest::newRow("password only, / and @ in it") << "redis+sentinel://a/b@c@s1/m"
-                                                      << "s1:26379"
-                                                      << "m"
-                                                      << ""
-                                                      << "a/b@c"
-                                                      << ""
-                                                      << "" << 0 << false;
-        QTest::newRow("db and user in the query") << "redis+sentinel://s1/m?db=5&user=al&password=x"
-                                                  << "s1:26379"
-                                                  << "m"
-                                                  << "al"
-                                                  << "x"
-                                                  << ""
-                                                  << "" << 5 << false;
-        QTest::newRow("ipv6 sentinels") << "redis+sentinel://[::1]:5000,[fe80::2]/m"
-                                        << "[::1]:5000,[fe80::2]:26379"
-                                        << "m"
-                                        << ""
-                                        << ""
-                                        << ""
-                                        << "" << 0 << false;
-        QTest::newRow("master name percent-decoded") << "redis+sentinel://s1/my%2Fmaster.1"
-                                                     << "s1:26379"
-                                                     << "my/master.1"
-                                                     << ""
-                                                     << ""
-                                                     << ""
-                                                     << "" << 0 << false;
-        QTest::newRow("trailing slash after the master") << "redis+sentinel://s1/m/"
-                                                         << "s1:26379"
-                                                         << "m"
-                                                         << ""
-                                                         << ""
-                                                         << ""
-                                                         << "" << 0 << false;
-        QTest::newRow("tls") << "rediss+sentinel://s1,s2/m/1"
-                             << "s1:26379,s2:26379"
-                             << "m"
-                             << ""
-                             << ""
-                             << ""
-                             << "" << 1 << true;
+        sentinelRow("one sentinel, default port", "redis+sentinel://s1/mymaster", "s1:26379",
+                    "mymaster");
+        sentinelRow("three sentinels and a db",
+                    "redis+sentinel://s1:26379,s2:26380,10.0.0.3/mymaster/2",
+                    "s1:26379,s2:26380,10.0.0.3:26379", "mymaster", 2);
+        sentinelRow("redis credentials in the user info", "redis+sentinel://al:p%40w@s1:1,s2:2/m",
+                    "s1:1,s2:2", "m", 0, false, {"al", "p@w"});
+        sentinelRow("sentinel credentials in the query",
+                    "redis+sentinel://:pw@s1/m?sentinel_user=sen&sentinel_password=s%26p@ss",
+                    "s1:26379", "m", 0, false, {"", "pw", "sen", "s&p@ss"});
+        sentinelRow("password only, / and @ in it", "redis+sentinel://a/b@c@s1/m", "s1:26379", "m",
+                    0, false, {"", "a/b@c"});
+        sentinelRow("db and user in the query", "redis+sentinel://s1/m?db=5&user=al&password=x",
+                    "s1:26379", "m", 5, false, {"al", "x"});
+        sentinelRow("ipv6 sentinels", "redis+sentinel://[::1]:5000,[fe80::2]/m",
+                    "[::1]:5000,[fe80::2]:26379", "m");
+        sentinelRow("master name percent-decoded", "redis+sentinel://s1/my%2Fmaster.1", "s1:26379",
+                    "my/master.1");
+        sentinelRow("trailing slash after the master", "redis+sentinel://s1/m/", "s1:26379", "m");
+        sentinelRow("tls", "rediss+sentinel://s1,s2/m/1", "s1:26379,s2:26379", "m", 1, true);
     }
     void sentinelParses()
     {
@@ -579,17 +477,8 @@ private slots:
     {
         QFETCH(QString, url);
         QFETCH(QString, mentions);
-        try {
-            ConnectionOptions::fromUrl(url.toStdString());
-            QFAIL("the URL was accepted");
-        } catch (const Error& e) {
-            QCOMPARE(e.code(), ErrorCode::InvalidArgument);
-            const QString message = QString::fromStdString(e.what());
-            QVERIFY2(message.contains(mentions, Qt::CaseInsensitive), qPrintable(message));
-            QVERIFY2(message.startsWith(QLatin1String("invalid Redis Sentinel URL")),
-                     qPrintable(message));
-            QVERIFY2(!message.contains(QLatin1String("Hunter2")), qPrintable(message));
-        }
+        expectRefused(url, mentions, "invalid Redis Sentinel URL");
+        QVERIFY2(!m_message.contains(QLatin1String("Hunter2")), qPrintable(m_message));
     }
 
     // Both passwords are hidden, and the stored form parses back to the same group less them.
@@ -684,6 +573,25 @@ private slots:
         else
             qputenv("REDIS_URL", saved);
     }
+
+private:
+    // url is refused as InvalidArgument with a message (kept in m_message) that starts with
+    // kind and names what is wrong (mentions, in any case).
+    void expectRefused(const QString& url, const QString& mentions, const char* kind)
+    {
+        m_message.clear();
+        try {
+            ConnectionOptions::fromUrl(url.toStdString());
+            QFAIL("the URL was accepted");
+        } catch (const Error& e) {
+            QCOMPARE(e.code(), ErrorCode::InvalidArgument);
+            m_message = QString::fromStdString(e.what());
+        }
+        QVERIFY2(m_message.contains(mentions, Qt::CaseInsensitive), qPrintable(m_message));
+        QVERIFY2(m_message.startsWith(QLatin1String(kind)), qPrintable(m_message));
+    }
+
+    QString m_message;
 };
 
 QTEST_GUILESS_MAIN(TestConnectionOptions)

@@ -2,7 +2,7 @@
 // slowly: every write fails with a clear error, nothing changes, nothing hangs past the
 // configured timeout, and the same connection works again once the server does.
 #include "expecterror.h"
-#include "redissuite.h"
+#include "queuesuite.h"
 #include <delayq/connection.h>
 #include <delayq/error.h>
 #include <delayq/queue.h>
@@ -15,15 +15,14 @@
 
 using namespace delayq;
 
-class TestRefusals : public RedisSuite
+class TestRefusals : public QueueSuite
 {
     Q_OBJECT
 
 protected:
     void initTest() override
     {
-        m_conn = std::make_unique<Connection>(ConnectionOptions::fromUrl(m_server.unixUrl()));
-        m_queue = std::make_unique<Queue>(*m_conn, "orders");
+        QueueSuite::initTest();
         PushRequest r;
         r.payload = "before";
         m_queue->push(r);
@@ -33,8 +32,7 @@ protected:
         if (!m_allow.isEmpty())
             m_server.cli(m_allow); // also after a failed row, so the next one starts writable
         m_allow.clear();
-        m_queue.reset();
-        m_conn.reset();
+        QueueSuite::cleanupTest();
     }
 
 private slots:
@@ -120,9 +118,6 @@ private slots:
     }
 
 private:
-    std::unique_ptr<Connection> m_conn;
-    std::unique_ptr<Queue> m_queue;
-    std::string m_message;
     QStringList m_allow;
 };
 

@@ -1,4 +1,8 @@
+#include "expecterror.h"
+#include "groupsuite.h"
+#include "runcount.h"
 #include "sentinelgroup.h"
+#include "topologytasks.h"
 #include <delayq/connection.h>
 #include <delayq/error.h>
 #include <delayq/queue.h>
@@ -6,15 +10,11 @@
 #include <delayq/worker.h>
 
 #include <QElapsedTimer>
-#include <QStandardPaths>
-#include <QTcpServer>
 #include <QTest>
 #include <QThread>
 
 #include <atomic>
 #include <chrono>
-#include <map>
-#include <mutex>
 #include <string>
 
 using namespace delayq;
@@ -22,36 +22,9 @@ using namespace std::chrono_literals;
 
 namespace {
 
-// A loopback port nothing listens on: connecting there is refused at once.
-int closedPort()
-{
-    QTcpServer probe;
-    probe.listen(QHostAddress::LocalHost, 0);
-    return probe.serverPort(); // closed again when probe goes out of scope
-}
-
-PushRequest task(const std::string& id)
-{
-    PushRequest r;
-    r.id = id;
-    r.payload = "payload of " + id;
-    return r;
-}
-
 std::string address(const RedisServer& server)
 {
     return "127.0.0.1:" + std::to_string(server.port());
-}
-
-// The Error a call threw, or a failed check when it threw none.
-template <typename Call> std::optional<Error> errorOf(Call&& call)
-{
-    try {
-        call();
-    } catch (const Error& e) {
-        return e;
-    }
-    return std::nullopt;
 }
 
 } // namespace
@@ -59,14 +32,14 @@ template <typename Call> std::optional<Error> errorOf(Call&& call)
 // Connections through Redis Sentinel: resolving the master, the errors when that cannot be
 // done, and following a failover (a demoted master answering READONLY, a manual failover, and
 // a worker draining a queue while the master is SIGKILLed).
-class TestSentinel : public QObject
+class TestSentinel : public GroupSuite
 {
     Q_OBJECT
 
-private slots:
-    void initTestCase();
-    void cleanupTestCase();
+public:
+    TestSentinel() : GroupSuite(m_group, "sentinel group") {}
 
+private slots:
     void pushClaimAckThroughSentinels();
     void skipsUnreachableSentinels_data();
     void skipsUnreachableSentinels();
@@ -87,22 +60,6 @@ private:
     SentinelGroup m_group;
 };
 
-void TestSentinel::initTestCase()
-{
-    if (QStandardPaths::findExecutable(QStringLiteral("redis-server")).isEmpty() ||
-        QStandardPaths::findExecutable(QStringLiteral("redis-cli")).isEmpty())
-        QSKIP("redis-server or redis-cli is not installed");
-    QElapsedTimer timer;
-    timer.start();
-    QVERIFY2(m_group.start(), qPrintable(m_group.errorString()));
-    qInfo("the sentinel group was ready in %lld ms", timer.elapsed());
-}
-
-void TestSentinel::cleanupTestCase()
-{
-    m_group.stop();
-}
-
 void TestSentinel::pushClaimAckThroughSentinels()
 {
     RedisServer* master = m_group.master();
@@ -114,13 +71,7 @@ void TestSentinel::pushClaimAckThroughSentinels()
     QCOMPARE(connection.masterChanges(), 0);
     // The task is on the master the sentinels name, not merely somewhere.
     QCOMPARE(master->cli({"ZCARD", "dq:{sentinel}:pending"}).trimmed(), QByteArray("1"));
-
-    const ClaimResult claim = queue.claim(10, 5000, "w");
-    QCOMPARE(claim.tasks.size(), size_t(1));
-    QCOMPARE(claim.tasks[0].payload, std::string("payload of t1"));
-    queue.ack(claim.tasks[0].id, claim.tasks[0].token);
-    const QueueCounts counts = queue.counts();
-    QCOMPARE(counts.pending + counts.active + counts.dead, 0LL);
+    claimAndAckTheOnly(queue, "t1", "w");
 }
 
 void TestSentinel::skipsUnreachableSentinels_data()
@@ -139,7 +90,7 @@ void TestSentinel::skipsUnreachableSentinels()
         first.freeze();
     else
         url.insert(std::string("redis+sentinel://").size(),
-                   "127.0.0.1:" + std::to_string(closedPort()) + ",");
+                   "127.0.0.1:" + std::to_string(RedisServer::freePort()) + ",");
     QElapsedTimer timer;
     timer.start();
     const auto error = errorOf([&] { Connection(ConnectionOptions::fromUrl(url)).ping(); });
@@ -154,16 +105,14 @@ void TestSentinel::unknownMasterName()
 {
     Connection connection(groupOptions("nosuchmaster"));
     const auto error = errorOf([&] { connection.connect(); });
-    QVERIFY(error);
-    QCOMPARE(error->code(), ErrorCode::Connection);
-    QVERIFY2(QString(error->what()).contains("no sentinel knows a master named 'nosuchmaster'"),
-             error->what());
+    QVERIFY(
+        isError(error, ErrorCode::Connection, "no sentinel knows a master named 'nosuchmaster'"));
 }
 
 void TestSentinel::allSentinelsUnreachable()
 {
-    const std::string nodes =
-        "127.0.0.1:" + std::to_string(closedPort()) + ",127.0.0.1:" + std::to_string(closedPort());
+    const std::string nodes = "127.0.0.1:" + std::to_string(RedisServer::freePort()) +
+                              ",127.0.0.1:" + std::to_string(RedisServer::freePort());
     Connection connection(ConnectionOptions::fromUrl("redis+sentinel://" + nodes + "/mymaster"));
     QElapsedTimer timer;
     timer.start();
@@ -197,9 +146,7 @@ void TestSentinel::tlsToPlainSentinelsIsRefused()
     Connection connection(ConnectionOptions::fromUrl(
         "rediss+sentinel://127.0.0.1:" + std::to_string(m_group.sentinelPort(0)) + "/mymaster"));
     const auto error = errorOf([&] { connection.connect(); });
-    QVERIFY(error);
-    QCOMPARE(error->code(), ErrorCode::Connection);
-    QVERIFY2(QString(error->what()).contains("TLS"), error->what());
+    QVERIFY(isError(error, ErrorCode::Connection, "TLS"));
     QVERIFY(!connection.isConnected());
 }
 
@@ -212,7 +159,7 @@ void TestSentinel::leavesAMasterThatAnswersReadOnly()
     Connection connection(groupOptions());
     Queue queue(connection, "readonly");
     queue.push(task("before"));
-    master->cli({"REPLICAOF", "127.0.0.1", QString::number(closedPort())});
+    master->cli({"REPLICAOF", "127.0.0.1", QString::number(RedisServer::freePort())});
 
     auto error = errorOf([&] { queue.push(task("during")); });
     // The sentinels still name it: the next connect finds it is a replica and says so.
@@ -221,9 +168,7 @@ void TestSentinel::leavesAMasterThatAnswersReadOnly()
     QVERIFY(error);
     QCOMPARE(error->code(), ErrorCode::ReadOnlyReplica);
     QVERIFY2(!connection.isConnected(), "a READONLY reply must drop the connection");
-    QVERIFY(stillReplica);
-    QCOMPARE(stillReplica->code(), ErrorCode::Connection);
-    QVERIFY2(QString(stillReplica->what()).contains("is a replica now"), stillReplica->what());
+    QVERIFY(isError(stillReplica, ErrorCode::Connection, "is a replica now"));
 
     error = errorOf([&] { queue.push(task("after")); });
     QVERIFY2(!error, error ? error->what() : "");
@@ -286,18 +231,11 @@ void TestSentinel::workerDrainsQueueThroughFailover()
     constexpr int kTasks = 300;
     Connection connection(groupOptions());
     Queue queue(connection, "drain");
-    queue.setConfig("max_attempts", "1000");
-    queue.setConfig("backoff", "10ms");
-    std::vector<PushRequest> requests;
-    for (int i = 0; i < kTasks; ++i)
-        requests.push_back(task("t" + std::to_string(i)));
-    queue.pushBatch(requests);
+    RunCount::pushRetried(queue, kTasks);
     // Replication is asynchronous: the pushes must be on the replica before the master dies.
     QCOMPARE(connection.command({"WAIT", "1", "5000"}).integer, 1LL);
 
-    std::mutex mutex;
-    std::map<std::string, int> runs;
-    std::atomic<int> ran{0};
+    RunCount runs;
     using Clock = std::chrono::steady_clock;
     std::atomic<long long> firstAckAfterKill{0};
     std::atomic<long long> killedAt{0};
@@ -315,9 +253,7 @@ void TestSentinel::workerDrainsQueueThroughFailover()
         options,
         [&](const ClaimedTask& task) {
             QThread::msleep(10);
-            std::lock_guard lock(mutex);
-            ++runs[task.id];
-            ++ran;
+            runs.add(task.id);
             return HandlerResult::ack();
         },
         [&](const WorkerEvent& e) {
@@ -330,7 +266,7 @@ void TestSentinel::workerDrainsQueueThroughFailover()
 
     Subscriber subscriber(groupOptions());
     subscriber.subscribe("news");
-    QTRY_VERIFY_WITH_TIMEOUT(ran >= kTasks / 3, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(runs.ran() >= kTasks / 3, 20000);
     RedisServer* master = m_group.master();
     QVERIFY(master);
     const int oldPort = master->port();
@@ -340,28 +276,14 @@ void TestSentinel::workerDrainsQueueThroughFailover()
     QVERIFY2(newPort != 0, "the sentinels did not fail over");
     const long long failedOverAt = sinceEpoch();
 
-    const auto drained = [&] {
-        std::lock_guard lock(mutex);
-        if (runs.size() != size_t(kTasks))
-            return false;
-        try {
-            const QueueCounts c = queue.counts();
-            return c.pending == 0 && c.active == 0 && c.dead == 0;
-        } catch (const Error&) {
-            return false; // the failover; the next look reconnects
-        }
-    };
-    QTRY_VERIFY_WITH_TIMEOUT(drained(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(runs.drained(queue, kTasks), 30000);
     worker.stop();
 
-    int twice = 0;
-    for (const auto& [id, n] : runs)
-        twice += n > 1 ? 1 : 0;
     qInfo("failover under a worker: sentinels named the new master %lld ms after the SIGKILL; "
           "first ack on it after %lld ms; %d of %d tasks ran more than once",
-          failedOverAt - killedAt, firstAckAfterKill - killedAt, twice, kTasks);
+          failedOverAt - killedAt, firstAckAfterKill - killedAt, runs.twice(), kTasks);
     QCOMPARE(connection.serverAddress(), "127.0.0.1:" + std::to_string(newPort));
-    QCOMPARE(int(runs.size()), kTasks);
+    QCOMPARE(runs.distinct(), kTasks);
 
     // The subscriber's connection died with the master; subscribing again finds the new one.
     QVERIFY(errorOf([&] { subscriber.waitMessage(2000ms); }));

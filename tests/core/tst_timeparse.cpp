@@ -5,6 +5,7 @@
 #include <QTest>
 
 #include <ctime>
+#include <functional>
 #include <random>
 
 using namespace delayq;
@@ -17,6 +18,20 @@ qint64 utc(int y, int mo, int d, int h = 0, int mi = 0, int s = 0, int ms = 0)
 }
 
 constexpr qint64 kHour = 3'600'000;
+
+// parse refuses its text as InvalidArgument with a message that holds mentions; what names
+// the kind of text for the failure message.
+void expectInvalid(const std::function<void()>& parse, const QString& mentions, const char* what)
+{
+    try {
+        parse();
+        QFAIL(qPrintable(QStringLiteral("the %1 was accepted").arg(QLatin1String(what))));
+    } catch (const Error& e) {
+        QCOMPARE(e.code(), ErrorCode::InvalidArgument);
+        const QString message = QString::fromStdString(e.what());
+        QVERIFY2(message.contains(mentions), qPrintable(message));
+    }
+}
 
 } // namespace
 
@@ -95,14 +110,7 @@ private slots:
     {
         QFETCH(QString, text);
         QFETCH(QString, mentions);
-        try {
-            parseDuration(text.toStdString());
-            QFAIL("the duration was accepted");
-        } catch (const Error& e) {
-            QCOMPARE(e.code(), ErrorCode::InvalidArgument);
-            const QString message = QString::fromStdString(e.what());
-            QVERIFY2(message.contains(mentions), qPrintable(message));
-        }
+        expectInvalid([&] { parseDuration(text.toStdString()); }, mentions, "duration");
     }
 
     void times_data()
@@ -196,14 +204,7 @@ private slots:
     {
         QFETCH(QString, text);
         QFETCH(QString, mentions);
-        try {
-            parseTime(text.toStdString());
-            QFAIL("the time was accepted");
-        } catch (const Error& e) {
-            QCOMPARE(e.code(), ErrorCode::InvalidArgument);
-            const QString message = QString::fromStdString(e.what());
-            QVERIFY2(message.contains(mentions), qPrintable(message));
-        }
+        expectInvalid([&] { parseTime(text.toStdString()); }, mentions, "time");
     }
 
     // Random text made of the characters times and durations use: a value or

@@ -1,5 +1,7 @@
 #include "expecterror.h"
+#include "frozenserver.h"
 #include "tlssuite.h"
+#include "topologytasks.h"
 #include <delayq/connection.h>
 #include <delayq/error.h>
 #include <delayq/keys.h>
@@ -27,13 +29,6 @@ private:
     {
         return "&cert=" + m_certs.cert("client").toStdString() +
                "&key=" + m_certs.key("client").toStdString();
-    }
-    static PushRequest task(const std::string& id)
-    {
-        PushRequest r;
-        r.id = id;
-        r.payload = "payload of " + id;
-        return r;
     }
 
 private slots:
@@ -63,13 +58,7 @@ private slots:
         const std::string security = conn.securityDescription();
         QVERIFY2(security.rfind("TLSv1.", 0) == 0 && security.find(", ") != std::string::npos,
                  security.c_str());
-
-        const ClaimResult claimed = queue.claim(10, 30000, "tls-worker");
-        QCOMPARE(claimed.tasks.size(), size_t(1));
-        QCOMPARE(claimed.tasks[0].payload, std::string("payload of t1"));
-        queue.ack(claimed.tasks[0].id, claimed.tasks[0].token);
-        const QueueCounts counts = queue.counts();
-        QCOMPARE(counts.pending + counts.active + counts.dead, 0LL);
+        claimAndAckTheOnly(queue, "t1", "tls-worker");
         QCOMPARE(m_server.cli({"HGET", "dq:{orders}:stats", "acked"}).trimmed(), QByteArray("1"));
     }
 
@@ -277,11 +266,8 @@ private slots:
         auto options = ConnectionOptions::fromUrl(m_server.tlsUrl(ca()));
         options.commandTimeout = 300ms;
         Connection conn(options);
-        conn.ping();
-        m_server.freeze();
         auto thaw = qScopeGuard([this] { m_server.thaw(); });
-        EXPECT_ERROR(ErrorCode::Timeout, "", conn.ping());
-        QVERIFY2(m_message.find("timed out after 300 ms") != std::string::npos, m_message.c_str());
+        expectTimeoutOnceFrozen(conn, m_server);
         m_server.thaw();
         QCOMPARE(conn.command({"ECHO", "after"}).toString(), std::string("after"));
 

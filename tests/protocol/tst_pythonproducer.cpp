@@ -3,8 +3,7 @@
 // wrote, pushes tasks that `delayq work` runs exactly once with their bytes, and cancels a
 // task the CLI then no longer sees; the consumer beside it runs (nacks, then acks) what the CLI
 // pushed.
-#include "clirunner.h"
-#include "redissuite.h"
+#include "clisuite.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -67,7 +66,7 @@ QList<QByteArray> binaryPayloads(int n)
 
 } // namespace
 
-class TestPythonProducer : public RedisSuite
+class TestPythonProducer : public CliSuite
 {
     Q_OBJECT
 
@@ -289,8 +288,7 @@ private slots:
         f.write(protocol);
         f.close();
         const CliRun r = producer(args, scripts.path());
-        QCOMPARE(r.exitCode, 2);
-        QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
+        expectUsageError(r, message);
         QCOMPARE(m_server.cli({"DBSIZE"}).trimmed(), QByteArray("0"));
     }
 
@@ -308,11 +306,6 @@ private:
         if (m_python.isEmpty())
             QSKIP("needs python3 with the redis module (Debian: python3-redis; scripts/setup "
                   "installs it)");
-    }
-
-    CliRun delayq(const QStringList& args, const QByteArray& input = {}) const
-    {
-        return m_cli.run(args, input);
     }
 
     CliRun producer(const QStringList& args, const QString& scripts = {}) const
@@ -338,13 +331,7 @@ private:
                             QString::fromStdString(m_server.tcpUrl()), "--scripts",
                             scripts.isEmpty() ? m_scripts.path() : scripts} +
                     args);
-        if (!p.waitForFinished(60000)) {
-            p.kill();
-            p.waitForFinished();
-            return {};
-        }
-        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-                p.readAllStandardOutput(), p.readAllStandardError()};
+        return finish(p);
     }
 
     qint64 serverNowMs() const
@@ -355,7 +342,6 @@ private:
                    : 0;
     }
 
-    CliRunner m_cli{m_server.unixUrl()};
     QTemporaryDir m_dir;
     QTemporaryDir m_scripts;
     QString m_python;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "redisserver.h"
+#include "servergroup.h"
 
 #include <QString>
 
@@ -13,19 +14,19 @@
 // RedisServer in its own temporary folder (its nodes.conf there), created with
 // `redis-cli --cluster create … --cluster-replicas 1`. stop() or the destructor stops every
 // process, so a failed test leaves none behind.
-class ClusterGroup
+class ClusterGroup : public ServerGroup
 {
 public:
     static constexpr int kNodes = 6;
     static constexpr int kNodeTimeoutMs = 1000;
 
     ClusterGroup();
-    ~ClusterGroup();
+    ~ClusterGroup() override;
 
     // Starts the six servers, creates the cluster and waits (up to 20 s) until every node
     // says cluster_state:ok. False with a reason in errorString() otherwise.
-    bool start();
-    void stop();
+    bool start() override;
+    void stop() override;
 
     // From the next start() on: every node serves TLS on a second port too, and the cluster
     // bus and replication go over TLS (--tls-cluster yes), so a TLS client is given the
@@ -57,7 +58,7 @@ public:
     // Waits until every running node says cluster_state:ok and agrees on the masters.
     bool waitUntilOk(int timeoutMs);
 
-    QString errorString() const { return m_error; }
+    QString errorString() const override { return m_error; }
 
 private:
     QByteArray nodeId(int i) const;

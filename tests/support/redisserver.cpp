@@ -1,6 +1,7 @@
 #include "redisserver.h"
 
 #include <QElapsedTimer>
+#include <QStandardPaths>
 #include <QTcpServer>
 #include <QThread>
 
@@ -12,6 +13,20 @@ int RedisServer::freePort()
     if (!probe.listen(QHostAddress::LocalHost, 0))
         return 0;
     return probe.serverPort();
+}
+
+QString RedisServer::missingTools()
+{
+    // Looked up the way QProcess looks them up when it starts them by name: on PATH.
+    QStringList missing;
+    for (const char* tool : {"redis-server", "redis-cli"})
+        if (QStandardPaths::findExecutable(QString::fromLatin1(tool)).isEmpty())
+            missing << QString::fromLatin1(tool);
+    if (missing.isEmpty())
+        return {};
+    return missing.join(QLatin1String(" and ")) +
+           QStringLiteral(" not found on PATH: this suite runs its own Redis server (install the "
+                          "Debian packages redis-server and redis-tools, or run scripts/setup)");
 }
 
 RedisServer::RedisServer() = default;

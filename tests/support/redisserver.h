@@ -56,6 +56,11 @@ public:
     // that must not go through the code under test).
     QByteArray cli(const QStringList& args) const;
 
+    // Why no server can be started here ("" when one can): redis-server or redis-cli is not
+    // on PATH. A machine without them cannot run the suites, which says nothing about the
+    // code under test, so they skip.
+    static QString missingTools();
+
     // A loopback TCP port nothing listens on now (0 when none could be found).
     static int freePort();
 

@@ -14,6 +14,8 @@ class RedisSuite : public QObject
     Q_OBJECT
 
 protected:
+    // Once, after the server has started, before the first test function.
+    virtual void initSuite() {}
     // After the FLUSHALL, before each test function (and before each of its data rows).
     virtual void initTest() {}
     // After each test function, also a failed one.
@@ -22,8 +24,8 @@ protected:
     RedisServer m_server;
 
 private slots:
-    // Skips the whole suite when redis-server or redis-cli is not installed: a machine without
-    // them cannot run these suites, which says nothing about the code under test.
+    // Skips the whole suite when redis-server or redis-cli is not installed
+    // (RedisServer::missingTools()).
     void initTestCase();
     // A test that stopped, killed or froze the server leaves it that way: the next one gets
     // it running, answering and empty.

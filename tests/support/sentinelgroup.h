@@ -1,6 +1,7 @@
 #pragma once
 
 #include "redisserver.h"
+#include "servergroup.h"
 
 #include <QString>
 
@@ -12,7 +13,7 @@
 // its replica) and three `redis-server --sentinel` processes monitoring them as "mymaster"
 // with quorum 2. Every process is a RedisServer in its own temporary folder, stopped by
 // stop() or the destructor, so a failed test leaves none behind.
-class SentinelGroup
+class SentinelGroup : public ServerGroup
 {
 public:
     static constexpr const char* kMasterName = "mymaster";
@@ -20,13 +21,13 @@ public:
     static constexpr int kDownAfterMs = 1000;
 
     SentinelGroup();
-    ~SentinelGroup();
+    ~SentinelGroup() override;
 
     // Starts the five processes and waits (up to 20 s) until every sentinel knows the replica
     // and both other sentinels, so that a failover can be authorised. False with a reason in
     // errorString() otherwise.
-    bool start();
-    void stop();
+    bool start() override;
+    void stop() override;
 
     // redis+sentinel://127.0.0.1:P1,127.0.0.1:P2,127.0.0.1:P3/NAME (sentinels in order).
     std::string url(const std::string& masterName = kMasterName) const;
@@ -45,7 +46,7 @@ public:
     // healthy replica (after a failover or a restart), up to timeoutMs.
     bool waitUntilReady(int timeoutMs);
 
-    QString errorString() const { return m_error; }
+    QString errorString() const override { return m_error; }
 
 private:
     int masterPortFrom(int sentinelIndex) const;

@@ -129,15 +129,7 @@ private slots:
         openQueue(QStringLiteral("orders"));
         QTRY_COMPARE(pending()->model()->rowCount(), 1);
         selectRows({0});
-        QTest::keyClick(pending()->view(), Qt::Key_R, Qt::ControlModifier);
-        auto* dialog =
-            qobject_cast<RescheduleDialog*>(m_fixture.window()->actions()->activeDialog());
-        QVERIFY(dialog);
-        dialog->atMode()->setChecked(true);
-        dialog->atEdit()->setText(QStringLiteral("2030-01-02T03:04:05.678Z"));
-        QSignalSpy reported(m_fixture.window()->actions(), &TaskActions::resultReported);
-        dialog->accept();
-        QVERIFY(reported.wait(5000));
+        m_fixture.rescheduleSelectionTo(QStringLiteral("2030-01-02T03:04:05.678Z"));
         QCOMPARE(m_server.cli({"ZSCORE", "dq:{orders}:pending", "a"}).trimmed(),
                  QByteArray("1893553445678"));
         QTRY_COMPARE(pending()->model()->taskAt(0) ? pending()->model()->taskAt(0)->score : 0,
@@ -208,10 +200,7 @@ private slots:
     void readOnlyDisablesWrites()
     {
         pushTasks(QStringLiteral("orders"), {"a"});
-        QSignalSpy connected(m_fixture.window()->client(), &AdminClient::connected);
-        m_fixture.window()->connectTo(
-            {QString::fromStdString(m_server.unixUrl()), QStringLiteral("dq"), true, QString()});
-        QVERIFY(connected.wait(5000));
+        m_fixture.connectWindow(true);
         m_fixture.window()->openQueue(QStringLiteral("orders"));
         QTRY_COMPARE(pending()->model()->rowCount(), 1);
         selectRows({0});
@@ -237,11 +226,8 @@ private slots:
         pushTasks(QStringLiteral("orders"), {"a"});
         m_server.cli({"ACL", "SETUSER", "viewer", "on", ">viewer-pw", "~*", "&*", "+@read",
                       "+@connection", "+info", "+time", "+select"});
-        QSignalSpy connected(m_fixture.window()->client(), &AdminClient::connected);
-        m_fixture.window()->connectTo(
-            {QStringLiteral("redis://viewer:viewer-pw@127.0.0.1:%1").arg(m_server.port()),
-             QStringLiteral("dq"), false, QString()});
-        QVERIFY(connected.wait(5000));
+        m_fixture.connectWindow(
+            false, QStringLiteral("redis://viewer:viewer-pw@127.0.0.1:%1").arg(m_server.port()));
         m_fixture.window()->openQueue(QStringLiteral("orders"));
         QTRY_COMPARE(pending()->model()->rowCount(), 1);
         selectRows({0});
@@ -401,11 +387,7 @@ private slots:
 
     void zoomingRecountsTheWindow()
     {
-        const qint64 base = QDateTime::currentMSecsSinceEpoch() + 3600000;
-        QList<qint64> due;
-        for (int i = 0; i < 100; ++i)
-            due.append(base + i * 60000LL);
-        m_fixture.pushAt(QStringLiteral("orders"), due);
+        const qint64 base = m_fixture.pushEveryMinute(QStringLiteral("orders"), 100);
         openQueue(QStringLiteral("orders"));
         TimelineChart* chart = m_fixture.window()->timeline();
         QTRY_VERIFY(chart->hasData());
@@ -429,11 +411,7 @@ private slots:
 
     void clickingABarScrollsTheTable()
     {
-        const qint64 base = QDateTime::currentMSecsSinceEpoch() + 3600000;
-        QList<qint64> due;
-        for (int i = 0; i < 600; ++i)
-            due.append(base + i * 60000LL);
-        m_fixture.pushAt(QStringLiteral("orders"), due);
+        const qint64 base = m_fixture.pushEveryMinute(QStringLiteral("orders"), 600);
         openQueue(QStringLiteral("orders"));
         QSignalSpy shown(pending(), &TaskTable::rowShown);
         // What a click on the bar starting at the 400th task's due time asks for.
@@ -467,10 +445,7 @@ private slots:
         QVERIFY(!m_fixture.window()->isUtc());
         m_fixture.window()->restoreLayout();
         QVERIFY(m_fixture.window()->isUtc());
-        QSignalSpy connected(m_fixture.window()->client(), &AdminClient::connected);
-        m_fixture.window()->connectTo(
-            {QString::fromStdString(m_server.unixUrl()), QStringLiteral("dq"), false, QString()});
-        QVERIFY(connected.wait(5000));
+        m_fixture.connectWindow();
         QVERIFY(m_fixture.window()->openLastQueue());
         QCOMPARE(m_fixture.window()->queue(), QStringLiteral("emails"));
         m_fixture.window()->setUtc(false);

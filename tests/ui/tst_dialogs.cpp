@@ -20,7 +20,37 @@
 #include <QStandardPaths>
 #include <QTest>
 
+#include <functional>
+
 using namespace delayq::ui;
+
+namespace {
+
+// What pushDialogRefuses types into the dialog: by default a valid push.
+struct PushForm
+{
+    QString queue = QStringLiteral("orders");
+    QString payload = QStringLiteral("{\"a\":1}");
+    bool requireJson = true;
+    bool absolute = false;
+    QString time = QStringLiteral("30s");
+    QString id;
+    QString backoff;
+};
+
+// A row of pushDialogRefuses_data: the valid form as change leaves it, the field whose error
+// label must speak ("" = valid) and words it must hold.
+void pushRow(const char* name, const QString& field, const QString& words,
+             const std::function<void(PushForm&)>& change = {})
+{
+    PushForm f;
+    if (change)
+        change(f);
+    QTest::newRow(name) << f.queue << f.payload << f.requireJson << f.absolute << f.time << f.id
+                        << f.backoff << field << words;
+}
+
+} // namespace
 
 // Dialogs refuse bad input with the reason next to the field, and stay open.
 class TestDialogs : public QObject
@@ -51,86 +81,44 @@ private slots:
         QTest::addColumn<QString>("field"); // which error label must speak; "" = valid
         QTest::addColumn<QString>("words");
 
-        const QString json = QStringLiteral("{\"a\":1}");
-        QTest::newRow("valid") << "orders" << json << true << false << "30s"
-                               << ""
-                               << ""
-                               << ""
-                               << "";
-        QTest::newRow("bad json") << "orders"
-                                  << "{\"a\":" << true << false << "30s"
-                                  << ""
-                                  << ""
-                                  << "payload"
-                                  << "not valid JSON";
-        QTest::newRow("json, line and column") << "orders"
-                                               << "{\n  \"a\": x\n}" << true << false << "30s"
-                                               << ""
-                                               << ""
-                                               << "payload"
-                                               << "line 2";
-        QTest::newRow("plain text when JSON is not required")
-            << "orders"
-            << "{\"a\":" << false << false << "30s"
-            << ""
-            << ""
-            << ""
-            << "";
-        QTest::newRow("empty queue") << "" << json << true << false << "30s"
-                                     << ""
-                                     << ""
-                                     << "queue"
-                                     << "empty";
-        QTest::newRow("queue with a space") << "my queue" << json << true << false << "30s"
-                                            << ""
-                                            << ""
-                                            << "queue"
-                                            << "queue name";
-        QTest::newRow("queue with braces") << "a{b}" << json << true << false << "30s"
-                                           << ""
-                                           << ""
-                                           << "queue"
-                                           << "queue name";
-        QTest::newRow("delay without unit") << "orders" << json << true << false << "30"
-                                            << ""
-                                            << ""
-                                            << "time"
-                                            << "";
-        QTest::newRow("delay garbage") << "orders" << json << true << false << "soon"
-                                       << ""
-                                       << ""
-                                       << "time"
-                                       << "";
-        QTest::newRow("negative delay") << "orders" << json << true << false << "-5s"
-                                        << ""
-                                        << ""
-                                        << "time"
-                                        << "";
-        QTest::newRow("bad date") << "orders" << json << true << true << "2026-13-45 25:00"
-                                  << ""
-                                  << ""
-                                  << "time"
-                                  << "";
-        QTest::newRow("empty date") << "orders" << json << true << true << ""
-                                    << ""
-                                    << ""
-                                    << "time"
-                                    << "date and time";
-        QTest::newRow("good date") << "orders" << json << true << true << "2030-01-02T03:04:05Z"
-                                   << ""
-                                   << ""
-                                   << ""
-                                   << "";
-        QTest::newRow("id with a control character") << "orders" << json << true << false << "1s"
-                                                     << "a\tb"
-                                                     << ""
-                                                     << "id"
-                                                     << "";
-        QTest::newRow("bad backoff") << "orders" << json << true << false << "1s"
-                                     << ""
-                                     << "5s,often"
-                                     << "backoff"
-                                     << "backoff";
+        pushRow("valid", "", "");
+        pushRow("bad json", "payload", "not valid JSON",
+                [](PushForm& f) { f.payload = QStringLiteral("{\"a\":"); });
+        pushRow("json, line and column", "payload", "line 2",
+                [](PushForm& f) { f.payload = QStringLiteral("{\n  \"a\": x\n}"); });
+        pushRow("plain text when JSON is not required", "", "", [](PushForm& f) {
+            f.payload = QStringLiteral("{\"a\":");
+            f.requireJson = false;
+        });
+        pushRow("empty queue", "queue", "empty", [](PushForm& f) { f.queue.clear(); });
+        pushRow("queue with a space", "queue", "queue name",
+                [](PushForm& f) { f.queue = QStringLiteral("my queue"); });
+        pushRow("queue with braces", "queue", "queue name",
+                [](PushForm& f) { f.queue = QStringLiteral("a{b}"); });
+        pushRow("delay without unit", "time", "",
+                [](PushForm& f) { f.time = QStringLiteral("30"); });
+        pushRow("delay garbage", "time", "", [](PushForm& f) { f.time = QStringLiteral("soon"); });
+        pushRow("negative delay", "time", "", [](PushForm& f) { f.time = QStringLiteral("-5s"); });
+        pushRow("bad date", "time", "", [](PushForm& f) {
+            f.absolute = true;
+            f.time = QStringLiteral("2026-13-45 25:00");
+        });
+        pushRow("empty date", "time", "date and time", [](PushForm& f) {
+            f.absolute = true;
+            f.time.clear();
+        });
+        pushRow("good date", "", "", [](PushForm& f) {
+            f.absolute = true;
+            f.time = QStringLiteral("2030-01-02T03:04:05Z");
+        });
+        pushRow("id with a control character", "id", "", [](PushForm& f) {
+            f.time = QStringLiteral("1s");
+            f.id = QStringLiteral("a\tb");
+        });
+        pushRow("bad backoff", "backoff", "backoff", [](PushForm& f) {
+            f.time = QStringLiteral("1s");
+            f.backoff = QStringLiteral("5s,often");
+        });
     }
     void pushDialogRefuses()
     {

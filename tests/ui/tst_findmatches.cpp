@@ -266,12 +266,7 @@ private slots:
     void readOnlyOffersNoBulkWrites()
     {
         seed(50, false);
-        QSignalSpy connected(m_fixture.window()->client(), &AdminClient::connected);
-        ConnectionSettings settings;
-        settings.url = QString::fromStdString(m_server.unixUrl());
-        settings.readOnly = true;
-        m_fixture.window()->connectTo(settings);
-        QVERIFY(connected.wait(5000));
+        m_fixture.connectWindow(true);
         m_fixture.window()->openQueue(QStringLiteral("orders"));
         QTRY_COMPARE(m_fixture.pending()->model()->rowCount(), 50);
         m_fixture.selectRows(m_fixture.pending(), {0});

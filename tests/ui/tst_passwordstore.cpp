@@ -139,11 +139,8 @@ private slots:
         const QString url = QStringLiteral("redis://10.0.0.7:6379/1?user=ops");
         {
             ConnectionDialog dialog;
-            dialog.nameEdit()->setText(QStringLiteral("kc"));
-            dialog.urlEdit()->setText(url);
-            dialog.passwordEdit()->setText(QStringLiteral("round-trip-pw"));
-            dialog.rememberBox()->setChecked(true);
-            QVERIFY(dialog.saveProfile());
+            QVERIFY(
+                saveRemembered(dialog, QStringLiteral("kc"), url, QStringLiteral("round-trip-pw")));
             QTRY_VERIFY_WITH_TIMEOUT(!dialog.keychainNote()->isHidden(), 10000);
             QVERIFY2(dialog.keychainNote()->text().contains(QStringLiteral("saved")),
                      qPrintable(dialog.keychainNote()->text()));
@@ -167,15 +164,7 @@ private slots:
     {
         QSettings().clear();
         const QString legacy = QStringLiteral("redis://10.0.0.23:6379");
-        {
-            PasswordStore store;
-            QSignalSpy written(&store, &PasswordStore::passwordWritten);
-            store.write(legacy, QStringLiteral("legacy-pw"));
-            QTRY_COMPARE_WITH_TIMEOUT(written.count(), 1, 10000);
-            QSettings settings;
-            settings.setValue(QStringLiteral("profiles/old/url"), legacy);
-            settings.setValue(QStringLiteral("profiles/old/keychain"), true);
-        }
+        saveOldProfile(legacy, QStringLiteral("legacy-pw"));
         ConnectionDialog dialog;
         QCOMPARE(dialog.urlEdit()->text(), legacy);
         QTRY_COMPARE_WITH_TIMEOUT(dialog.passwordEdit()->text(), QStringLiteral("legacy-pw"),
@@ -190,15 +179,7 @@ private slots:
     {
         QSettings().clear();
         const QString leaky = QStringLiteral("redis://Zq9-secret@10.0.0.36");
-        {
-            PasswordStore store;
-            QSignalSpy written(&store, &PasswordStore::passwordWritten);
-            store.write(leaky, QStringLiteral("typed-pw"));
-            QTRY_COMPARE_WITH_TIMEOUT(written.count(), 1, 10000);
-            QSettings settings;
-            settings.setValue(QStringLiteral("profiles/old/url"), leaky);
-            settings.setValue(QStringLiteral("profiles/old/keychain"), true);
-        }
+        saveOldProfile(leaky, QStringLiteral("typed-pw"));
         QString stored;
         QCOMPARE(readBack(leaky, &stored), PasswordStore::Result::Done);
         ConnectionDialog::scrubStoredPasswords();
@@ -233,11 +214,8 @@ private slots:
         const QString url = QStringLiteral("redis://10.0.0.17:6379/1?user=ops");
         {
             ConnectionDialog dialog;
-            dialog.nameEdit()->setText(QStringLiteral("filled"));
-            dialog.urlEdit()->setText(url);
-            dialog.passwordEdit()->setText(QStringLiteral("follow-pw"));
-            dialog.rememberBox()->setChecked(true);
-            QVERIFY(dialog.saveProfile());
+            QVERIFY(
+                saveRemembered(dialog, QStringLiteral("filled"), url, QStringLiteral("follow-pw")));
             QTRY_VERIFY_WITH_TIMEOUT(!dialog.keychainNote()->isHidden(), 10000);
         }
         ConnectionDialog dialog;
@@ -272,13 +250,8 @@ private slots:
         QSettings().clear();
         const QString url = QStringLiteral("redis://10.0.0.8:6379/0");
         ConnectionDialog dialog;
-        for (const char* name : {"first", "second"}) {
-            dialog.nameEdit()->setText(QLatin1String(name));
-            dialog.urlEdit()->setText(url);
-            dialog.passwordEdit()->setText(QStringLiteral("shared-pw"));
-            dialog.rememberBox()->setChecked(true);
-            QVERIFY(dialog.saveProfile());
-        }
+        for (const char* name : {"first", "second"})
+            QVERIFY(saveRemembered(dialog, QLatin1String(name), url, QStringLiteral("shared-pw")));
         QString stored;
         QCOMPARE(readBack(url, &stored), PasswordStore::Result::Done);
         QCOMPARE(stored, QStringLiteral("shared-pw"));
@@ -310,6 +283,28 @@ private slots:
     }
 
 private:
+    // Saves the profile through the dialog with "remember the password" ticked.
+    static bool saveRemembered(ConnectionDialog& dialog, const QString& name, const QString& url,
+                               const QString& password)
+    {
+        dialog.nameEdit()->setText(name);
+        dialog.urlEdit()->setText(url);
+        dialog.passwordEdit()->setText(password);
+        dialog.rememberBox()->setChecked(true);
+        return dialog.saveProfile();
+    }
+    // A profile "old" as an earlier version saved it: url as given, its password in the
+    // keychain under that url.
+    static void saveOldProfile(const QString& url, const QString& password)
+    {
+        PasswordStore store;
+        QSignalSpy written(&store, &PasswordStore::passwordWritten);
+        store.write(url, password);
+        QTRY_COMPARE_WITH_TIMEOUT(written.count(), 1, 10000);
+        QSettings settings;
+        settings.setValue(QStringLiteral("profiles/old/url"), url);
+        settings.setValue(QStringLiteral("profiles/old/keychain"), true);
+    }
     static PasswordStore::Result readBack(const QString& key, QString* password)
     {
         PasswordStore store;

@@ -145,15 +145,7 @@ private slots:
         // Reschedule: the member stays, due at the new time in the key's unit.
         QTRY_COMPARE(model->idAt(0), members.at(1));
         selectRow(0);
-        QTest::keyClick(pending()->view(), Qt::Key_R, Qt::ControlModifier);
-        auto* dialog =
-            qobject_cast<RescheduleDialog*>(m_fixture.window()->actions()->activeDialog());
-        QVERIFY(dialog);
-        dialog->atMode()->setChecked(true);
-        dialog->atEdit()->setText(QStringLiteral("2030-01-02T03:04:05.678Z"));
-        reported.clear();
-        dialog->accept();
-        QVERIFY(reported.wait(5000));
+        m_fixture.rescheduleSelectionTo(QStringLiteral("2030-01-02T03:04:05.678Z"));
         const double score =
             m_server.cli({QStringLiteral("ZSCORE"), key, members.at(1)}).trimmed().toDouble();
         QVERIFY2(qAbs(score * (seconds ? 1000.0 : 1.0) - 1893553445678.0) < 1000.0,
@@ -431,14 +423,7 @@ private:
         return delayq::Connection(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
     }
 
-    void openKey(const QString& key, const QString& unit)
-    {
-        if (!m_fixture.window()->client()->isConnected())
-            connectWindow();
-        QSignalSpy loaded(m_fixture.window(), &MainWindow::queueLoaded);
-        m_fixture.window()->openPlainKey(key, unit);
-        QVERIFY(loaded.wait(5000));
-    }
+    void openKey(const QString& key, const QString& unit) { m_fixture.openPlainKey(key, unit); }
 
     TaskTable* pending() const { return m_fixture.window()->tabs()->table(TaskSetKind::Pending); }
 

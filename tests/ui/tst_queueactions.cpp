@@ -243,9 +243,7 @@ private slots:
                           "+@connection", "+info", "+time", "+select"});
             url = QStringLiteral("redis://viewer:viewer-pw@127.0.0.1:%1").arg(m_server.port());
         }
-        QSignalSpy connected(m_fixture.window()->client(), &AdminClient::connected);
-        m_fixture.window()->connectTo({url, QStringLiteral("dq"), readOnly, QString()});
-        QVERIFY(connected.wait(5000));
+        m_fixture.connectWindow(readOnly, url);
         if (mode == QLatin1String("plain"))
             m_fixture.window()->openPlainKey(QStringLiteral("legacy:delay"), QStringLiteral("ms"));
         else if (mode != QLatin1String("none"))
@@ -269,12 +267,9 @@ private slots:
     void bigPurgeStepsWhilePagesAreAnswered()
     {
         const qint64 count = 30000;
-        fillQueue(QStringLiteral("big"), count, 0, 0);
-        openQueue(QStringLiteral("big"));
         // Small steps: hundreds of them, so the page request has many chances to be answered
         // before the last one (the test waits for that, it does not time it).
-        queueActions()->setBatch(50);
-        AdminClient* client = m_fixture.window()->client();
+        AdminClient* client = openBigQueue(count, 50);
         QSignalSpy progress(client, &AdminClient::bulkProgressed);
         QSignalSpy finished(client, &AdminClient::bulkFinished);
         startPurge(QStringLiteral("big"));
@@ -311,11 +306,8 @@ private slots:
     void cancelStopsBetweenSteps()
     {
         const qint64 count = 30000;
-        fillQueue(QStringLiteral("big"), count, 0, 0);
-        openQueue(QStringLiteral("big"));
         // Thousands of small steps: the cancel lands long before the last one.
-        queueActions()->setBatch(10);
-        AdminClient* client = m_fixture.window()->client();
+        AdminClient* client = openBigQueue(count, 10);
         QSignalSpy progress(client, &AdminClient::bulkProgressed);
         QSignalSpy finished(client, &AdminClient::bulkFinished);
         QSignalSpy reported(queueActions(), &QueueActions::resultReported);
@@ -473,6 +465,16 @@ private:
         QVERIFY(dialog->purgeButton()->isEnabled());
         dialog->purgeButton()->click();
         QVERIFY(queueActions()->isRunning());
+    }
+
+    // The queue "big" of count pending tasks, open, its bulk actions in steps of batch tasks;
+    // the window's client.
+    AdminClient* openBigQueue(qint64 count, int batch)
+    {
+        fillQueue(QStringLiteral("big"), count, 0, 0);
+        openQueue(QStringLiteral("big"));
+        queueActions()->setBatch(batch);
+        return m_fixture.window()->client();
     }
 
     // Requests run in order: once a page posted now is answered, whatever the actions had

@@ -182,13 +182,7 @@ private slots:
     void readOnlyDisablesEveryWrite()
     {
         m_fixture.pushTasks(QStringLiteral("orders"), {QStringLiteral("a")});
-        QSignalSpy connected(m_fixture.window()->client(), &AdminClient::connected);
-        ConnectionSettings settings;
-        settings.url = QString::fromStdString(m_server.unixUrl());
-        settings.prefix = QStringLiteral("dq");
-        settings.readOnly = true;
-        m_fixture.window()->connectTo(settings);
-        QVERIFY(connected.wait(5000));
+        m_fixture.connectWindow(true);
         QSignalSpy loaded(m_fixture.window(), &MainWindow::queueLoaded);
         m_fixture.window()->openQueue(QStringLiteral("orders"));
         QVERIFY(loaded.wait(5000));

@@ -1,5 +1,5 @@
 #include "adminclient.h"
-#include "redisserver.h"
+#include "redissuite.h"
 #include "taskmodel.h"
 #include "tasktable.h"
 #include <delayq/connection.h>
@@ -15,22 +15,21 @@
 using namespace delayq::ui;
 
 // The lazily paged task model against a real redis-server.
-class TestTaskModel : public QObject
+class TestTaskModel : public RedisSuite
 {
     Q_OBJECT
 
-private slots:
-    void initTestCase()
+protected:
+    void initSuite() override
     {
-        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
         m_client = new AdminClient(this);
         QSignalSpy connected(m_client, &AdminClient::connected);
         m_client->connectTo(
             {QString::fromStdString(m_server.unixUrl()), QStringLiteral("dq"), false, QString()});
         QVERIFY(connected.wait(10000));
     }
-    void init() { m_server.cli({QStringLiteral("FLUSHALL")}); }
 
+private slots:
     void passesModelTester()
     {
         pushTasks(QStringLiteral("q"), 1000, nowMs() + 3600000, 1000);
@@ -199,7 +198,6 @@ private:
         q.pushBatch(requests);
     }
 
-    RedisServer m_server;
     AdminClient* m_client = nullptr;
 };
 

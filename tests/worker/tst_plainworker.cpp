@@ -1,10 +1,9 @@
+#include "eventlog.h"
 #include "redissuite.h"
 #include <delayq/worker.h>
 
 #include <QDateTime>
 #include <QTest>
-
-#include <mutex>
 
 using namespace delayq;
 using namespace std::chrono_literals;
@@ -13,32 +12,6 @@ using namespace std::chrono_literals;
 class TestPlainWorker : public RedisSuite
 {
     Q_OBJECT
-
-    struct Log
-    {
-        std::mutex mutex;
-        std::vector<WorkerEvent> events;
-        void add(const WorkerEvent& e)
-        {
-            std::lock_guard lock(mutex);
-            events.push_back(e);
-        }
-        std::vector<WorkerEvent> tasks()
-        {
-            std::lock_guard lock(mutex);
-            std::vector<WorkerEvent> out;
-            for (const auto& e : events)
-                if (e.kind == WorkerEvent::Kind::TaskFinished)
-                    out.push_back(e);
-            return out;
-        }
-        int count(WorkerEvent::Kind kind)
-        {
-            std::lock_guard lock(mutex);
-            return static_cast<int>(std::count_if(events.begin(), events.end(),
-                                                  [&](const auto& e) { return e.kind == kind; }));
-        }
-    };
 
 private slots:
     void sleepsUntilTheNextDueMember_data()
@@ -58,7 +31,7 @@ private slots:
         o.pollInterval = 60s; // only the reported due time can wake it in time
         o.plainUnit =
             seconds ? PlainQueue::ScoreUnit::Seconds : PlainQueue::ScoreUnit::Milliseconds;
-        Log log;
+        EventLog log;
         Worker worker(
             o, [](const ClaimedTask&) { return HandlerResult::ack(); },
             [&log](const WorkerEvent& e) { log.add(e); });
@@ -95,7 +68,7 @@ private slots:
         WorkerOptions o = options();
         o.plainRetryMs = retryMs;
         o.maxTasks = 1;
-        Log log;
+        EventLog log;
         Worker worker(
             o, [](const ClaimedTask&) { return HandlerResult::fail("broken"); },
             [&log](const WorkerEvent& e) { log.add(e); });
@@ -128,7 +101,7 @@ private slots:
         WorkerOptions o = options();
         o.batch = 10;
         o.stopTimeout = 0ms;
-        Log log;
+        EventLog log;
         std::atomic<bool> release{false};
         Worker worker(
             o,
@@ -161,7 +134,7 @@ private slots:
         WorkerOptions o = options();
         o.pollInterval = 100ms;
         o.maxReconnectDelay = 200ms;
-        Log log;
+        EventLog log;
         Worker worker(
             o, [](const ClaimedTask&) { return HandlerResult::ack(); },
             [&log](const WorkerEvent& e) { log.add(e); });

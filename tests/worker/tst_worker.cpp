@@ -1,3 +1,4 @@
+#include "eventlog.h"
 #include "redissuite.h"
 #include <delayq/connection.h>
 #include <delayq/error.h>
@@ -7,64 +8,35 @@
 #include <QTest>
 
 #include <atomic>
-#include <mutex>
+#include <memory>
 #include <thread>
 
 using namespace delayq;
 using namespace std::chrono_literals;
-
-namespace {
-
-// Events arrive on worker threads; the test reads them on its own.
-class EventLog
-{
-public:
-    void add(const WorkerEvent& e)
-    {
-        std::lock_guard lock(m_mutex);
-        m_events.push_back(e);
-    }
-    std::vector<WorkerEvent> all() const
-    {
-        std::lock_guard lock(m_mutex);
-        return m_events;
-    }
-    int count(WorkerEvent::Kind kind) const
-    {
-        std::lock_guard lock(m_mutex);
-        return static_cast<int>(
-            std::count_if(m_events.begin(), m_events.end(),
-                          [&](const WorkerEvent& e) { return e.kind == kind; }));
-    }
-    std::vector<WorkerEvent> tasks() const
-    {
-        std::vector<WorkerEvent> out;
-        for (const auto& e : all())
-            if (e.kind == WorkerEvent::Kind::TaskFinished)
-                out.push_back(e);
-        return out;
-    }
-
-private:
-    mutable std::mutex m_mutex;
-    std::vector<WorkerEvent> m_events;
-};
-
-} // namespace
 
 class TestWorker : public RedisSuite
 {
     Q_OBJECT
 
 protected:
-    // Each test starts from zeroed command statistics, which claimCalls() reads.
-    void initTest() override { redis({"CONFIG", "RESETSTAT"}); }
+    // Each test starts from zeroed command statistics, which claimCalls() reads, and with the
+    // queue "jobs" the workers take from.
+    void initTest() override
+    {
+        redis({"CONFIG", "RESETSTAT"});
+        m_conn = std::make_unique<Connection>(ConnectionOptions::fromUrl(m_server.unixUrl()));
+        m_jobs = std::make_unique<Queue>(*m_conn, "jobs");
+    }
+    void cleanupTest() override
+    {
+        m_jobs.reset();
+        m_conn.reset();
+    }
 
 private slots:
     void sleepsUntilTheNextDueTime()
     {
-        Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
-        Queue q(conn, "jobs");
+        Queue& q = *m_jobs;
         PushRequest r;
         r.delayMs = 400;
         q.push(r);
@@ -81,8 +53,7 @@ private slots:
 
     void wakesOnAnEarlierPush()
     {
-        Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
-        Queue q(conn, "jobs");
+        Queue& q = *m_jobs;
         PushRequest later;
         later.delayMs = 3600'000;
         q.push(later);
@@ -103,8 +74,7 @@ private slots:
 
     void extendsTheLeaseOfALongTask()
     {
-        Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
-        Queue q(conn, "jobs");
+        Queue& q = *m_jobs;
         q.push(PushRequest{});
         auto o = options(1s);
         o.leaseMs = 600;
@@ -128,8 +98,7 @@ private slots:
 
     void stopFinishesWhatItHolds()
     {
-        Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
-        Queue q(conn, "jobs");
+        Queue& q = *m_jobs;
         std::vector<PushRequest> requests(5);
         q.pushBatch(requests);
         std::atomic<bool> running{false};
@@ -155,21 +124,13 @@ private slots:
 
     void stopPastItsTimeoutHandsTasksBack()
     {
-        Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
-        Queue q(conn, "jobs");
-        PushRequest r;
-        r.maxAttempts = 5;
-        q.push(r);
+        Queue& q = *m_jobs;
+        pushTask(5);
         auto o = options(1s);
         o.stopTimeout = 200ms;
         std::atomic<bool> running{false};
         Worker* self = nullptr;
-        Worker w(o, [&](const ClaimedTask&) {
-            running = true;
-            while (!self->abortRequested())
-                std::this_thread::sleep_for(10ms);
-            return HandlerResult::ack();
-        });
+        Worker w(o, holdUntilAborted(running, self));
         self = &w;
         QVERIFY(w.start());
         QTRY_VERIFY(running.load());
@@ -183,8 +144,7 @@ private slots:
 
     void stopNowHandsBackEverything()
     {
-        Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
-        Queue q(conn, "jobs");
+        Queue& q = *m_jobs;
         q.pushBatch(std::vector<PushRequest>(3));
         auto o = options(1s);
         o.concurrency = 1;
@@ -192,15 +152,7 @@ private slots:
         std::atomic<bool> running{false};
         EventLog log;
         Worker* self = nullptr;
-        Worker w(
-            o,
-            [&](const ClaimedTask&) {
-                running = true;
-                while (!self->abortRequested())
-                    std::this_thread::sleep_for(10ms);
-                return HandlerResult::ack();
-            },
-            [&](const WorkerEvent& e) { log.add(e); });
+        Worker w(o, holdUntilAborted(running, self), [&](const WorkerEvent& e) { log.add(e); });
         self = &w;
         QVERIFY(w.start());
         QTRY_VERIFY(running.load());
@@ -224,12 +176,8 @@ private slots:
 
     void reaperReturnsAnAbandonedTask()
     {
-        Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
-        Queue q(conn, "jobs");
-        PushRequest r;
-        r.payload = "x";
-        r.maxAttempts = 3;
-        q.push(r);
+        Queue& q = *m_jobs;
+        pushTask(3);
         auto o = options(1s);
         o.leaseMs = 300;
         o.reapInterval = 100ms;
@@ -255,12 +203,8 @@ private slots:
 
     void failuresRetryOnTheBackoffThenDie()
     {
-        Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
-        Queue q(conn, "jobs");
-        PushRequest r;
-        r.maxAttempts = 3;
-        r.backoff = "300ms,700ms";
-        const std::string id = q.push(r).id;
+        Queue& q = *m_jobs;
+        const std::string id = pushTask(3, "300ms,700ms");
         EventLog log;
         Worker w(
             options(60s),
@@ -333,8 +277,7 @@ private slots:
 
     void stopsOnItsOwnAfterMaxTasks()
     {
-        Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
-        Queue q(conn, "jobs");
+        Queue& q = *m_jobs;
         q.pushBatch(std::vector<PushRequest>(5));
         auto o = options(1s);
         o.batch = 10;
@@ -352,12 +295,8 @@ private slots:
 
     void untilEmptyWaitsForRetries()
     {
-        Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
-        Queue q(conn, "jobs");
-        PushRequest r;
-        r.maxAttempts = 2;
-        r.backoff = "300ms";
-        q.push(r);
+        Queue& q = *m_jobs;
+        pushTask(2, "300ms");
         auto o = options(60s);
         o.untilEmpty = true;
         Worker w(o, [](const ClaimedTask& t) {
@@ -409,6 +348,25 @@ private:
         o.maxReconnectDelay = 500ms;
         return o;
     }
+    // A handler that says it runs, then holds its task until the worker (self, set once it
+    // exists) asks it to abort; the ack it returns then comes too late to count.
+    static Handler holdUntilAborted(std::atomic<bool>& running, Worker*& self)
+    {
+        return [&running, &self](const ClaimedTask&) {
+            running = true;
+            while (!self->abortRequested())
+                std::this_thread::sleep_for(10ms);
+            return HandlerResult::ack();
+        };
+    }
+    // A task to "jobs" with its own attempts and backoff; its id.
+    std::string pushTask(int maxAttempts, const std::string& backoff = {})
+    {
+        PushRequest r;
+        r.maxAttempts = maxAttempts;
+        r.backoff = backoff;
+        return m_jobs->push(r).id;
+    }
     void pushOne()
     {
         Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
@@ -431,6 +389,9 @@ private:
             return 0;
         return info.mid(at + key.size(), info.indexOf(',', at) - at - key.size()).toInt();
     }
+
+    std::unique_ptr<Connection> m_conn;
+    std::unique_ptr<Queue> m_jobs;
 };
 
 QTEST_GUILESS_MAIN(TestWorker)

@@ -2,6 +2,7 @@
 
 #include "adminclient.h"
 #include "mainwindow.h"
+#include "rescheduledialog.h"
 #include "taskactions.h"
 #include "taskmodel.h"
 #include "tasktable.h"
@@ -9,7 +10,10 @@
 #include <delayq/connection.h>
 #include <delayq/queue.h>
 
+#include <QDateTime>
 #include <QItemSelectionModel>
+#include <QLineEdit>
+#include <QRadioButton>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -50,11 +54,13 @@ TaskTable* WindowFixture::table(TaskSetKind set) const
     return m_window->tabs()->table(set);
 }
 
-void WindowFixture::connectWindow()
+void WindowFixture::connectWindow(bool readOnly, const QString& url)
 {
+    ConnectionSettings settings;
+    settings.url = url.isEmpty() ? QString::fromStdString(m_server.unixUrl()) : url;
+    settings.readOnly = readOnly;
     QSignalSpy connected(m_window->client(), &AdminClient::connected);
-    m_window->connectTo(
-        {QString::fromStdString(m_server.unixUrl()), QStringLiteral("dq"), false, QString()});
+    m_window->connectTo(settings);
     QVERIFY(connected.wait(5000));
 }
 
@@ -65,6 +71,15 @@ void WindowFixture::openQueue(const QString& name)
     m_window->openQueue(name);
     // Generous: a suite may open a queue of tens of thousands under a sanitizer.
     QVERIFY(loaded.wait(10000));
+}
+
+void WindowFixture::openPlainKey(const QString& key, const QString& unit)
+{
+    if (!m_window->client()->isConnected())
+        connectWindow();
+    QSignalSpy loaded(m_window.get(), &MainWindow::queueLoaded);
+    m_window->openPlainKey(key, unit);
+    QVERIFY(loaded.wait(5000));
 }
 
 void WindowFixture::selectRows(TaskTable* table, const QList<int>& rows)
@@ -79,6 +94,18 @@ void WindowFixture::selectRows(TaskTable* table, const QList<int>& rows)
     }
     view->selectionModel()->setCurrentIndex(table->model()->index(rows.first(), 0),
                                             QItemSelectionModel::NoUpdate);
+}
+
+void WindowFixture::rescheduleSelectionTo(const QString& at)
+{
+    QTest::keyClick(pending()->view(), Qt::Key_R, Qt::ControlModifier);
+    auto* dialog = qobject_cast<RescheduleDialog*>(m_window->actions()->activeDialog());
+    QVERIFY(dialog);
+    dialog->atMode()->setChecked(true);
+    dialog->atEdit()->setText(at);
+    QSignalSpy reported(m_window->actions(), &TaskActions::resultReported);
+    dialog->accept();
+    QVERIFY(reported.wait(5000));
 }
 
 void WindowFixture::drainRequests()
@@ -115,6 +142,16 @@ void WindowFixture::pushAt(const QString& queue, const QList<qint64>& dueMs)
         requests.push_back(r);
     }
     q.pushBatch(requests);
+}
+
+qint64 WindowFixture::pushEveryMinute(const QString& queue, int count)
+{
+    const qint64 base = QDateTime::currentMSecsSinceEpoch() + 3600000;
+    QList<qint64> due;
+    for (int i = 0; i < count; ++i)
+        due.append(base + i * 60000LL);
+    pushAt(queue, due);
+    return base;
 }
 
 void WindowFixture::pushDead(const QString& queue, const QStringList& ids)

@@ -34,11 +34,19 @@ public:
     delayq::ui::TaskTable* table(delayq::ui::TaskSetKind set) const;
     delayq::ui::TaskTable* pending() const { return table(delayq::ui::TaskSetKind::Pending); }
 
-    void connectWindow();
+    // Connects to url (the suite's server when empty), read-only when asked; returns once
+    // connected.
+    void connectWindow(bool readOnly = false, const QString& url = {});
     // Connects and opens the queue; returns once its first page and timeline are shown.
     void openQueue(const QString& name);
+    // Connects unless connected and opens the plain sorted set key (scores in unit, "ms" or
+    // "s"); returns once its first page is shown.
+    void openPlainKey(const QString& key, const QString& unit);
     // Selects the rows (waiting for their pages), the first one current.
     void selectRows(delayq::ui::TaskTable* table, const QList<int>& rows);
+    // Reschedules the pending table's selection through Ctrl+R to the time `at` (the dialog's
+    // "at" mode) and waits for the result.
+    void rescheduleSelectionTo(const QString& at);
     // Once a refresh posted now is answered, every request posted before it has run.
     void drainRequests();
 
@@ -46,6 +54,9 @@ public:
     void pushTasks(const QString& queue, const QStringList& ids);
     // Tasks due at the given times (ms since the epoch); ids are generated.
     void pushAt(const QString& queue, const QList<qint64>& dueMs);
+    // count tasks due from an hour ahead, one minute apart, into queue; returns the first due
+    // time (ms since the epoch).
+    qint64 pushEveryMinute(const QString& queue, int count);
     // Tasks that died after one attempt each (claims what is due: call it before pushTasks).
     void pushDead(const QString& queue, const QStringList& ids);
 
