@@ -90,10 +90,11 @@ for i, id in ipairs(ids) do
 end
 redis.call('HSET', KEYS[8], unpack(run_entries))
 if #leases > 0 then
-  -- Newest id first: while the active set is small Redis keeps it as a listpack and inserts
-  -- each member by scanning from the head to its place, so in ascending order each insert
-  -- would walk past the whole batch (a third of a claim's cost); in descending order every
-  -- member's place is found at once.
+  -- In reverse order: the leases share one deadline, so the set orders them by id, and ids
+  -- of one due time come out of pending ascending. While the active set is small Redis keeps
+  -- it as a listpack and inserts each member by scanning from the head to its place: in
+  -- ascending order each insert would walk past the whole batch (a third of a claim's cost),
+  -- in descending order each place is found at once.
   local zadd = {}
   for i = #leases, 1, -1 do
     zadd[#zadd + 1] = deadline_text
