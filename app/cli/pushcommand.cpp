@@ -39,26 +39,9 @@ std::string statusHint(delayq::PushResult::Status status)
     }
 }
 
-} // namespace
-
-int runPush(Context& ctx)
+// The task to push, from the command line; refuses a bad value before stdin is read.
+delayq::PushRequest requestFrom(const Args& a)
 {
-    if (ctx.global().plain)
-        return runPlainPush(ctx);
-    Args& a = ctx.args();
-    a.parse({{"in", true},
-             {"at", true},
-             {"id", true},
-             {"replace", false},
-             {"max-attempts", true},
-             {"backoff", true},
-             {"count", true}},
-            1, 2);
-    a.exclusive({"in", "at"});
-    const long long count = a.number("count", 1, 10'000'000, 1);
-    if (count > 1 && a.has("id"))
-        throw UsageError("--id names one task; it cannot be used with --count");
-
     delayq::PushRequest request;
     if (const auto at = a.time("at"))
         request.dueAtMs = *at;
@@ -71,37 +54,41 @@ int runPush(Context& ctx)
     request.backoff = a.value("backoff");
     if (a.has("backoff") && request.backoff.empty())
         throw UsageError("--backoff is empty");
-    delayq::Queue::normalizeBackoff(request.backoff); // refuse before reading stdin
+    delayq::Queue::normalizeBackoff(request.backoff);
     if (a.positional().size() > 1)
         request.payload = a.positional()[1] == "-" ? readStdin() : a.positional()[1];
+    return request;
+}
 
-    delayq::Queue queue = ctx.queue();
-    if (count == 1) {
-        const delayq::PushResult r = queue.push(request);
-        const bool ok = r.status == delayq::PushResult::Status::Created ||
-                        r.status == delayq::PushResult::Status::Replaced;
-        if (ctx.json()) {
-            JsonWriter j;
-            j.beginObject()
-                .field("queue", queue.name())
-                .field("id", r.id)
-                .field("status", delayq::pushStatusName(r.status))
-                .field("due", r.due)
-                .endObject();
-            ctx.printJson(j);
-        } else {
-            ctx.print(std::string(delayq::pushStatusName(r.status)) + " " + printable(r.id) +
-                      " due " + ctx.when(r.due) + "\n");
-        }
-        if (!ok) {
-            std::fprintf(stderr, "delayq: task %s not pushed: %s\n", printable(r.id).c_str(),
-                         statusHint(r.status).c_str());
-            return ExitRefused;
-        }
-        return ExitOk;
+int pushOne(Context& ctx, delayq::Queue& queue, const delayq::PushRequest& request)
+{
+    const delayq::PushResult r = queue.push(request);
+    if (ctx.json()) {
+        JsonWriter j;
+        j.beginObject()
+            .field("queue", queue.name())
+            .field("id", r.id)
+            .field("status", delayq::pushStatusName(r.status))
+            .field("due", r.due)
+            .endObject();
+        ctx.printJson(j);
+    } else {
+        ctx.print(std::string(delayq::pushStatusName(r.status)) + " " + printable(r.id) + " due " +
+                  ctx.when(r.due) + "\n");
     }
+    if (r.status != delayq::PushResult::Status::Created &&
+        r.status != delayq::PushResult::Status::Replaced) {
+        std::fprintf(stderr, "delayq: task %s not pushed: %s\n", printable(r.id).c_str(),
+                     statusHint(r.status).c_str());
+        return ExitRefused;
+    }
+    return ExitOk;
+}
 
-    // Copies in batches: one script call per 1000 (inside pushBatch), 10000 per round trip.
+// Copies in batches: one script call per 100 (inside pushBatch), 10000 per round trip.
+int pushCopies(Context& ctx, delayq::Queue& queue, const delayq::PushRequest& request,
+               long long count)
+{
     std::map<std::string, long long> statuses;
     const auto start = std::chrono::steady_clock::now();
     std::vector<delayq::PushRequest> batch;
@@ -134,6 +121,30 @@ int runPush(Context& ctx)
         return ExitRefused;
     }
     return ExitOk;
+}
+
+} // namespace
+
+int runPush(Context& ctx)
+{
+    if (ctx.global().plain)
+        return runPlainPush(ctx);
+    Args& a = ctx.args();
+    a.parse({{"in", true},
+             {"at", true},
+             {"id", true},
+             {"replace", false},
+             {"max-attempts", true},
+             {"backoff", true},
+             {"count", true}},
+            1, 2);
+    a.exclusive({"in", "at"});
+    const long long count = a.number("count", 1, 10'000'000, 1);
+    if (count > 1 && a.has("id"))
+        throw UsageError("--id names one task; it cannot be used with --count");
+    const delayq::PushRequest request = requestFrom(a);
+    delayq::Queue queue = ctx.queue();
+    return count == 1 ? pushOne(ctx, queue, request) : pushCopies(ctx, queue, request, count);
 }
 
 } // namespace cli

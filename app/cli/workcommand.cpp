@@ -190,11 +190,9 @@ void printSummary(Context& ctx, const delayq::Worker& worker, bool plain)
                  c.leaseLost, c.released, c.reaped, c.latenessP50, c.latenessP99, c.latenessMax);
 }
 
-} // namespace
-
-int runWork(Context& ctx)
+// The worker's options from the command line; refuses a bad value before anything connects.
+delayq::WorkerOptions workerOptionsFrom(Args& a, bool plain)
 {
-    Args& a = ctx.args();
     a.parse({{"concurrency", true},
              {"batch", true},
              {"max-batch", true},
@@ -210,7 +208,6 @@ int runWork(Context& ctx)
              {"forward-to", true},
              {"retry-in", true}},
             1, 1);
-    const bool plain = ctx.global().plain;
     if (!plain && (a.has("forward-to") || a.has("retry-in")))
         throw UsageError("--forward-to and --retry-in apply to plain keys (--plain)");
     delayq::WorkerOptions o;
@@ -224,7 +221,6 @@ int runWork(Context& ctx)
         o.queue = a.positional()[0];
         delayq::Keys::validateQueueName(o.queue);
     }
-    o.prefix = ctx.global().prefix;
     o.concurrency = static_cast<int>(a.number("concurrency", 1, 256, 1));
     o.batch = static_cast<int>(a.number("batch", 1, 1000, o.batch)); // the core's default
     o.maxBatch = static_cast<int>(a.number("max-batch", 1, 1000, std::max(o.batch, o.maxBatch)));
@@ -238,11 +234,11 @@ int runWork(Context& ctx)
     o.maxTasks = a.number("max-tasks", 1, 1LL << 50, 0);
     o.untilEmpty = a.has("until-empty");
     o.name = a.value("name");
+    return o;
+}
 
-    const delayq::Worker* self = nullptr;
-    delayq::Handler handler =
-        makeHandler(a.value("handler", "ack"), plain ? o.plainKey : o.queue, &self);
-
+std::unique_ptr<std::FILE, int (*)(std::FILE*)> openLog(const Args& a)
+{
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> log(nullptr, &std::fclose);
     if (a.has("log")) {
         log.reset(std::fopen(a.value("log").c_str(), "a"));
@@ -250,26 +246,90 @@ int runWork(Context& ctx)
             throw delayq::Error(delayq::ErrorCode::NoPermission,
                                 "cannot open the log file '" + a.value("log") + "' for appending");
     }
+    return log;
+}
 
-    // Fail fast on a wrong URL or password: once running, the worker rides out outages.
+// Fails fast on a wrong URL, password or key: once running, the worker rides out outages.
+void checkTarget(Context& ctx, delayq::WorkerOptions& o, bool plain)
+{
     delayq::Connection& conn = ctx.connection();
     conn.ping();
     o.connection = conn.options();
     if (o.connection.readOnly)
         throw delayq::Error(delayq::ErrorCode::NoPermission,
                             "work claims and acks tasks: it cannot run with --read-only");
-    if (plain) {
-        // Refuses a key of another type now, and fixes the unit for every thread (an empty
-        // key cannot tell: --score-unit then says what later pushes will use).
-        o.plainUnit = ctx.plainQueue().unit();
-        if (!o.forwardTo.empty()) {
-            const std::string type = conn.command({"TYPE", o.forwardTo}).str;
-            if (type != "list" && type != "none")
-                throw delayq::Error(delayq::ErrorCode::WrongType,
-                                    "--forward-to key '" + o.forwardTo.substr(0, 200) +
-                                        "' holds a " + type + ", not a list");
+    if (!plain)
+        return;
+    // Refuses a key of another type now, and fixes the unit for every thread (an empty key
+    // cannot tell: --score-unit then says what later pushes will use).
+    o.plainUnit = ctx.plainQueue().unit();
+    if (!o.forwardTo.empty()) {
+        const std::string type = conn.command({"TYPE", o.forwardTo}).str;
+        if (type != "list" && type != "none")
+            throw delayq::Error(delayq::ErrorCode::WrongType,
+                                "--forward-to key '" + o.forwardTo.substr(0, 200) + "' holds a " +
+                                    type + ", not a list");
+    }
+}
+
+void printStart(Context& ctx, const delayq::Worker& worker, const delayq::WorkerOptions& o,
+                bool plain)
+{
+    if (ctx.json())
+        return;
+    const std::string where = connectedTo(ctx.connection());
+    if (plain)
+        std::fprintf(stderr,
+                     "delayq: worker %s on %s plain key %s (at most once%s%s), %d thread(s), "
+                     "batch %d\n",
+                     printable(worker.name()).c_str(), where.c_str(), printable(o.plainKey).c_str(),
+                     o.forwardTo.empty() ? "" : ", forwarding to ", printable(o.forwardTo).c_str(),
+                     o.concurrency, o.batch);
+    else
+        std::fprintf(stderr,
+                     "delayq: worker %s on %s queue %s, %d thread(s), batch %d (up to %d while a "
+                     "backlog drains)\n",
+                     printable(worker.name()).c_str(), where.c_str(), o.queue.c_str(),
+                     o.concurrency, o.batch, std::max(o.batch, o.maxBatch));
+}
+
+// Runs until the worker ends: the first signal stops it gracefully, a second one (or the
+// stop timeout running out) at once.
+void waitForSignals(delayq::Worker& worker, const sigset_t& signals,
+                    std::chrono::milliseconds stopTimeout)
+{
+    int received = 0;
+    std::chrono::steady_clock::time_point forceAt{};
+    while (worker.isRunning()) {
+        timespec wait{0, 200'000'000};
+        const int sig = sigtimedwait(&signals, nullptr, &wait);
+        if (sig > 0 && ++received == 1) {
+            std::fprintf(stderr, "delayq: stopping: finishing the tasks in hand (again to stop "
+                                 "at once)\n");
+            worker.requestStop();
+            forceAt = std::chrono::steady_clock::now() + stopTimeout + 2s;
+        } else if (sig > 0 || (received > 0 && std::chrono::steady_clock::now() > forceAt)) {
+            std::fprintf(stderr, "delayq: stopping at once: tasks in hand go back to the queue\n");
+            worker.stopNow();
+            break;
         }
     }
+}
+
+} // namespace
+
+int runWork(Context& ctx)
+{
+    Args& a = ctx.args();
+    const bool plain = ctx.global().plain;
+    delayq::WorkerOptions o = workerOptionsFrom(a, plain);
+    o.prefix = ctx.global().prefix;
+
+    const delayq::Worker* self = nullptr;
+    delayq::Handler handler =
+        makeHandler(a.value("handler", "ack"), plain ? o.plainKey : o.queue, &self);
+    auto log = openLog(a);
+    checkTarget(ctx, o, plain);
 
     // Signals are taken synchronously below; every thread started from here inherits the mask.
     sigset_t signals;
@@ -282,36 +342,8 @@ int runWork(Context& ctx)
     delayq::Worker worker(o, handler, [&printer](const delayq::WorkerEvent& e) { printer(e); });
     self = &worker;
     worker.start();
-    if (!ctx.json() && plain)
-        std::fprintf(stderr,
-                     "delayq: worker %s on %s plain key %s (at most once%s%s), %d thread(s), "
-                     "batch %d\n",
-                     printable(worker.name()).c_str(), connectedTo(conn).c_str(),
-                     printable(o.plainKey).c_str(), o.forwardTo.empty() ? "" : ", forwarding to ",
-                     printable(o.forwardTo).c_str(), o.concurrency, o.batch);
-    else if (!ctx.json())
-        std::fprintf(stderr,
-                     "delayq: worker %s on %s queue %s, %d thread(s), batch %d (up to %d while a "
-                     "backlog drains)\n",
-                     printable(worker.name()).c_str(), connectedTo(conn).c_str(), o.queue.c_str(),
-                     o.concurrency, o.batch, std::max(o.batch, o.maxBatch));
-
-    int received = 0;
-    std::chrono::steady_clock::time_point forceAt{};
-    while (worker.isRunning()) {
-        timespec wait{0, 200'000'000};
-        const int sig = sigtimedwait(&signals, nullptr, &wait);
-        if (sig > 0 && ++received == 1) {
-            std::fprintf(stderr, "delayq: stopping: finishing the tasks in hand (again to stop "
-                                 "at once)\n");
-            worker.requestStop();
-            forceAt = std::chrono::steady_clock::now() + o.stopTimeout + 2s;
-        } else if (sig > 0 || (received > 0 && std::chrono::steady_clock::now() > forceAt)) {
-            std::fprintf(stderr, "delayq: stopping at once: tasks in hand go back to the queue\n");
-            worker.stopNow();
-            break;
-        }
-    }
+    printStart(ctx, worker, o, plain);
+    waitForSignals(worker, signals, o.stopTimeout);
     worker.stop();
     printSummary(ctx, worker, plain);
     return ExitOk;
