@@ -23,35 +23,16 @@ import time
 
 import redis
 
-from producer import PROTOCOL, ProtocolError, check_name, exit_code_of, text
+from producer import exit_code_of, load_script, queue_keys, text
 
 
 class Consumer:
     def __init__(self, client, queue, scripts_dir, prefix="dq"):
-        check_name("the key prefix", prefix, 64)
-        check_name("the queue name", queue, 128)
         self.client = client
-        base = f"{prefix}:{{{queue}}}:"
-        self.keys = [base + k for k in
-                     ("pending", "active", "dead", "d:", "config", "stats", "m:", "run",
-                      "errors")]
-        self.wake = base + "wake"
+        self.keys, self.wake = queue_keys(prefix, queue)
         self.worker = f"{socket.gethostname()}:{os.getpid()}"
-        self.scripts = {name: self._load(scripts_dir, name)
+        self.scripts = {name: load_script(client, scripts_dir, name, "consumer")
                         for name in ("claim", "ack", "nack", "extend", "reap")}
-
-    def _load(self, scripts_dir, name):
-        try:
-            with open(os.path.join(scripts_dir, "PROTOCOL"), "rb") as f:
-                first = f.readline().decode("utf-8", "replace").rstrip("\n")
-            with open(os.path.join(scripts_dir, name + ".lua"), "rb") as f:
-                source = f.read()
-        except OSError as e:
-            raise ProtocolError(f"cannot read the delayq scripts in {scripts_dir}: {e}") from e
-        if first != PROTOCOL:
-            raise ProtocolError(f"the scripts in {scripts_dir} say {first!r}; this consumer "
-                                f"speaks {PROTOCOL!r}")
-        return self.client.register_script(source)
 
     def claim(self, batch, lease_ms):
         """Returns (now, next_due, tasks); each task a dict with id, payload, attempts, token."""

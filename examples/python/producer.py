@@ -74,37 +74,43 @@ class IdMaker:
         return "".join(CROCKFORD[(value >> (5 * i)) & 31] for i in range(25, -1, -1))
 
 
+def queue_keys(prefix, queue):
+    """The nine KEYS of every script of a queue, in their order, and its wake channel."""
+    check_name("the key prefix", prefix, 64)
+    check_name("the queue name", queue, 128)
+    base = f"{prefix}:{{{queue}}}:"
+    keys = [base + k for k in
+            ("pending", "active", "dead", "d:", "config", "stats", "m:", "run", "errors")]
+    return keys, base + "wake"
+
+
+def load_script(client, scripts_dir, name, who):
+    """A script dumped by `delayq scripts --dump DIR`, refused unless DIR/PROTOCOL is ours."""
+    try:
+        with open(os.path.join(scripts_dir, "PROTOCOL"), "rb") as f:
+            first = f.readline().decode("utf-8", "replace").rstrip("\n")
+        with open(os.path.join(scripts_dir, name + ".lua"), "rb") as f:
+            text = f.read()  # bytes, as dumped: the SHA1 must match
+    except OSError as e:
+        raise ProtocolError(f"cannot read the delayq scripts in {scripts_dir}: {e}"
+                            " (write them with: delayq scripts --dump DIR)") from e
+    if first != PROTOCOL:
+        raise ProtocolError(f"the scripts in {scripts_dir} say {first!r}; this {who} "
+                            f"speaks {PROTOCOL!r}")
+    # EVALSHA, loading the script when the server answers NOSCRIPT.
+    return client.register_script(text)
+
+
 class Producer:
     def __init__(self, client, queue, scripts_dir, prefix="dq"):
-        check_name("the key prefix", prefix, 64)
-        check_name("the queue name", queue, 128)
         self.client = client
         self.queue = queue
         self.prefix = prefix
-        base = f"{prefix}:{{{queue}}}:"
-        self.keys = [base + k for k in
-                     ("pending", "active", "dead", "d:", "config", "stats", "m:", "run",
-                      "errors")]
-        self.wake = base + "wake"
+        self.keys, self.wake = queue_keys(prefix, queue)
         self.ids = IdMaker()
         self._registered = False
-        self._push = self._load(scripts_dir, "push")
-        self._cancel = self._load(scripts_dir, "cancel")
-
-    def _load(self, scripts_dir, name):
-        try:
-            with open(os.path.join(scripts_dir, "PROTOCOL"), "rb") as f:
-                first = f.readline().decode("utf-8", "replace").rstrip("\n")
-            with open(os.path.join(scripts_dir, name + ".lua"), "rb") as f:
-                text = f.read()  # bytes, as dumped: the SHA1 must match
-        except OSError as e:
-            raise ProtocolError(f"cannot read the delayq scripts in {scripts_dir}: {e}"
-                                " (write them with: delayq scripts --dump DIR)") from e
-        if first != PROTOCOL:
-            raise ProtocolError(f"the scripts in {scripts_dir} say {first!r}; this producer "
-                                f"speaks {PROTOCOL!r}")
-        # EVALSHA, loading the script when the server answers NOSCRIPT.
-        return self.client.register_script(text)
+        self._push = load_script(client, scripts_dir, "push", "producer")
+        self._cancel = load_script(client, scripts_dir, "cancel", "producer")
 
     def push(self, tasks, replace=False):
         """tasks: dicts with payload (bytes) and optionally id, delay_ms or at_ms,
