@@ -54,9 +54,9 @@ end
 -- From -inf, the due tasks are exactly ranks 0..k-1: one call removes them all.
 redis.call('ZREMRANGEBYRANK', KEYS[1], 0, #ids - 1)
 local runs = redis.call('HMGET', KEYS[8], unpack(ids))
-local tasks, leases, dead, errors = {}, {}, {}, {}
+local tasks, dead, errors = {}, {}, {}
 local run_entries = {RUN_KEEPER_FIELD, RUN_KEEPER_VALUE}
-local claimed, broken = 0, 0
+local broken = 0
 local deadline = now + lease
 local deadline_text = int(deadline)
 local tail = '|' .. token .. '|' .. int(now) .. '|' .. worker
@@ -83,22 +83,20 @@ for i, id in ipairs(ids) do
   else
     run_entries[#run_entries + 1] = id
     run_entries[#run_entries + 1] = attempts_text .. '|' .. score .. tail
-    leases[#leases + 1] = id
     tasks[#tasks + 1] = {id, record, score, attempts, token}
-    claimed = claimed + 1
   end
 end
 redis.call('HSET', KEYS[8], unpack(run_entries))
-if #leases > 0 then
+if #tasks > 0 then
   -- In reverse order: the leases share one deadline, so the set orders them by id, and ids
   -- of one due time come out of pending ascending. While the active set is small Redis keeps
   -- it as a listpack and inserts each member by scanning from the head to its place: in
   -- ascending order each insert would walk past the whole batch (a third of a claim's cost),
   -- in descending order each place is found at once.
   local zadd = {}
-  for i = #leases, 1, -1 do
+  for i = #tasks, 1, -1 do
     zadd[#zadd + 1] = deadline_text
-    zadd[#zadd + 1] = leases[i]
+    zadd[#zadd + 1] = tasks[i][1]
   end
   redis.call('ZADD', KEYS[2], unpack(zadd))
 end
@@ -109,5 +107,5 @@ if broken > 0 then
   -- Counted on their own too, so an operator sees that foreign or damaged data turned up.
   count(KEYS[6], KEYS[7], 'broken', broken, now)
 end
-count(KEYS[6], KEYS[7], 'claimed', claimed, now)
+count(KEYS[6], KEYS[7], 'claimed', #tasks, now)
 return {now, next_due(), 0, tasks, deadline}
