@@ -151,10 +151,6 @@ QVariant OverviewModel::sortValue(const OverviewRow& row, int column) const
     // Plain keys sort below every queue on the figures they do not have.
     const qint64 none = -1;
     switch (column) {
-    case Name:
-        return row.name;
-    case Node:
-        return row.node;
     case State:
         return row.plain ? 2 : row.paused ? 1 : 0;
     case Pending:
@@ -173,7 +169,8 @@ QVariant OverviewModel::sortValue(const OverviewRow& row, int column) const
     case Failed:
         return row.plain ? none : row.failedHour;
     default:
-        return {};
+        // The name and the node sort by their text.
+        return display(row, column);
     }
 }
 
