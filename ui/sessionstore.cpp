@@ -3,64 +3,71 @@
 #include "connectiondialog.h"
 
 #include <QSettings>
+#include <QVariant>
+
+#include <initializer_list>
+#include <utility>
 
 namespace delayq::ui {
 
-void SessionStore::saveConnection(const ConnectionSettings& chosen)
+namespace {
+
+// One saved group: each key with its value.
+void store(std::initializer_list<std::pair<const char*, QVariant>> values)
 {
     QSettings settings;
-    settings.setValue(QStringLiteral("last/url"), ConnectionDialog::stripPassword(chosen.url));
-    settings.setValue(QStringLiteral("last/prefix"), chosen.prefix);
-    settings.setValue(QStringLiteral("last/readOnly"), chosen.readOnly);
+    for (const auto& [key, value] : values)
+        settings.setValue(QLatin1String(key), value);
+}
+
+QVariant stored(const char* key, const QVariant& fallback = {})
+{
+    return QSettings().value(QLatin1String(key), fallback);
+}
+
+} // namespace
+
+void SessionStore::saveConnection(const ConnectionSettings& chosen)
+{
+    store({{"last/url", ConnectionDialog::stripPassword(chosen.url)},
+           {"last/prefix", chosen.prefix},
+           {"last/readOnly", chosen.readOnly}});
 }
 
 bool SessionStore::lastConnection(ConnectionSettings* settings)
 {
-    QSettings stored;
-    const QString url = stored.value(QStringLiteral("last/url")).toString();
+    const QString url = stored("last/url").toString();
     if (url.isEmpty())
         return false;
     settings->url = url;
-    settings->prefix = stored.value(QStringLiteral("last/prefix"), QStringLiteral("dq")).toString();
-    settings->readOnly = stored.value(QStringLiteral("last/readOnly"), false).toBool();
+    settings->prefix = stored("last/prefix", QStringLiteral("dq")).toString();
+    settings->readOnly = stored("last/readOnly", false).toBool();
     return true;
 }
 
 void SessionStore::saveView(const View& view)
 {
-    QSettings settings;
-    settings.setValue(QStringLiteral("window/geometry"), view.geometry);
-    settings.setValue(QStringLiteral("window/state"), view.state);
-    settings.setValue(QStringLiteral("view/utc"), view.utc);
+    store(
+        {{"window/geometry", view.geometry}, {"window/state", view.state}, {"view/utc", view.utc}});
 }
 
 SessionStore::View SessionStore::view()
 {
-    QSettings settings;
-    View view;
-    view.geometry = settings.value(QStringLiteral("window/geometry")).toByteArray();
-    view.state = settings.value(QStringLiteral("window/state")).toByteArray();
-    view.utc = settings.value(QStringLiteral("view/utc"), false).toBool();
-    return view;
+    return {stored("window/geometry").toByteArray(), stored("window/state").toByteArray(),
+            stored("view/utc", false).toBool()};
 }
 
 void SessionStore::saveOpenQueue(const OpenQueue& queue)
 {
-    QSettings settings;
-    settings.setValue(QStringLiteral("lastQueue/server"),
-                      ConnectionDialog::stripPassword(queue.server));
-    settings.setValue(QStringLiteral("lastQueue/name"), queue.name);
-    settings.setValue(QStringLiteral("lastQueue/plain"), queue.plain);
+    store({{"lastQueue/server", ConnectionDialog::stripPassword(queue.server)},
+           {"lastQueue/name", queue.name},
+           {"lastQueue/plain", queue.plain}});
 }
 
 SessionStore::OpenQueue SessionStore::openQueue()
 {
-    QSettings settings;
-    OpenQueue queue;
-    queue.server = settings.value(QStringLiteral("lastQueue/server")).toString();
-    queue.name = settings.value(QStringLiteral("lastQueue/name")).toString();
-    queue.plain = settings.value(QStringLiteral("lastQueue/plain"), false).toBool();
-    return queue;
+    return {stored("lastQueue/server").toString(), stored("lastQueue/name").toString(),
+            stored("lastQueue/plain", false).toBool()};
 }
 
 } // namespace delayq::ui
