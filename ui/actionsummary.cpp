@@ -35,16 +35,6 @@ QString describe(TaskOutcome outcome, TaskAction action)
     return outcomeName(outcome);
 }
 
-QString pastTense(TaskAction action)
-{
-    // In the order of the enum.
-    static const char* const words[] = {
-        QT_TRANSLATE_NOOP("QObject", "Pushed"), QT_TRANSLATE_NOOP("QObject", "Cancelled"),
-        QT_TRANSLATE_NOOP("QObject", "Rescheduled"), QT_TRANSLATE_NOOP("QObject", "Requeued"),
-        QT_TRANSLATE_NOOP("QObject", "Deleted")};
-    return QObject::tr(words[static_cast<int>(action)]);
-}
-
 } // namespace
 
 QString ActionSummary::of(const ActionResult& result, bool utc)
@@ -71,7 +61,7 @@ QString ActionSummary::of(const ActionResult& result, bool utc)
     }
     const int total = static_cast<int>(result.outcomes.size());
     QString text = QObject::tr("%1 %2 of %n task(s) in queue %3.", nullptr, total)
-                       .arg(pastTense(result.action))
+                       .arg(actionPastTense(result.action))
                        .arg(done)
                        .arg(result.queue);
     for (auto it = byOutcome.cbegin(); it != byOutcome.cend(); ++it) {

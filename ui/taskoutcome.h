@@ -39,5 +39,7 @@ bool succeeded(TaskOutcome outcome);
 QString outcomeName(TaskOutcome outcome);
 // The verb of the action, for "Could not cancel: ...".
 QString actionVerb(TaskAction action);
+// The action done, for "Cancelled 3 tasks".
+QString actionPastTense(TaskAction action);
 
 } // namespace delayq::ui
