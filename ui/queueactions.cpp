@@ -124,14 +124,12 @@ void QueueActions::onCounts(const CountsResult& counts)
         }
         m_confirmed = total;
         auto* dialog = new PurgeDialog(queue, counts.pending, counts.active, counts.dead, m_window);
-        dialog->setAttribute(Qt::WA_DeleteOnClose);
         connect(dialog, &QDialog::accepted, this, [this, dialog] {
             if (!m_readOnly && m_running == 0)
                 start(BulkAction::Purge, dialog->queue());
         });
         m_purgeDialog = dialog;
-        dialog->open();
-        emit dialogOpened(dialog);
+        showDialog(dialog);
         return;
     }
     if (counts.dead == 0) {

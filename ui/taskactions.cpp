@@ -235,13 +235,11 @@ void TaskActions::onPush()
         return;
     auto* dialog = new PushDialog(m_queue, m_window);
     dialog->setPlain(m_plain);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setClock(m_clockOffsetMs, m_utc);
     connect(dialog, &QDialog::accepted, this,
             [this, dialog] { m_client->push(track(), dialog->spec()); });
     m_dialog = dialog;
-    dialog->open();
-    emit dialogOpened(dialog);
+    showDialog(dialog);
 }
 
 void TaskActions::onCancel()
@@ -272,15 +270,13 @@ void TaskActions::onReschedule()
         return;
     auto* dialog = new RescheduleDialog(tasks, m_window);
     dialog->setClock(m_clockOffsetMs, m_utc);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog, ids = idsOf(tasks)] {
         // The rescheduled tasks move away from their rows: select nothing, as after Cancel.
         m_tabs->table(TaskSetKind::Pending)->clearSelection();
         m_client->reschedule(track(), m_queue, ids, dialog->dueAtMs(), dialog->delayMs());
     });
     m_dialog = dialog;
-    dialog->open();
-    emit dialogOpened(dialog);
+    showDialog(dialog);
 }
 
 void TaskActions::onRunNow()

@@ -1,5 +1,7 @@
 #include "writeactions.h"
 
+#include <QDialog>
+
 namespace delayq::ui {
 
 WriteActions::WriteActions(AdminClient* client, QWidget* window)
@@ -30,6 +32,13 @@ void WriteActions::setPlain(bool plain)
 bool WriteActions::confirm(const Confirmation& confirmation)
 {
     return m_confirm ? m_confirm(confirmation) : false;
+}
+
+void WriteActions::showDialog(QDialog* dialog)
+{
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+    emit dialogOpened(dialog);
 }
 
 } // namespace delayq::ui

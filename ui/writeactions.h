@@ -40,6 +40,8 @@ protected:
     // Enables what applies to the queue, the session and the selection now.
     virtual void updateEnabled() = 0;
     bool confirm(const Confirmation& confirmation);
+    // Opens `dialog` (deleted when it closes) and tells the window, which tests watch.
+    void showDialog(QDialog* dialog);
 
     AdminClient* m_client;
     QWidget* m_window;
