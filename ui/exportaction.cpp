@@ -94,12 +94,10 @@ void ExportAction::cancelRunning()
 
 void ExportAction::onProgress(quint64 tag, qint64 written, qint64 total)
 {
-    if (tag != m_running || !m_progress || m_progress->wasCanceled())
+    if (tag != m_running)
         return;
-    // Tasks that leave meanwhile make `written` fall short of the total, never pass it much.
-    m_progress->setRange(0, int(qMin<qint64>(qMax(total, written), 1 << 30)));
-    m_progress->setValue(int(qMin<qint64>(written, 1 << 30)));
-    m_progress->setLabelText(
+    StepProgress::step(
+        m_progress, written, total,
         tr("Exporting %1: %2 of %3 tasks…")
             .arg(m_runningQueue, QLocale().toString(written), QLocale().toString(total)));
 }

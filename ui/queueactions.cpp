@@ -12,9 +12,6 @@
 #include <QMessageBox>
 #include <QProgressDialog>
 
-#include <algorithm>
-#include <climits>
-
 namespace delayq::ui {
 
 namespace {
@@ -203,12 +200,8 @@ void QueueActions::onProgress(quint64 tag, qint64 done, qint64 total)
 {
     if (tag != m_running)
         return;
-    if (m_progress && !m_progress->wasCanceled()) {
-        const qint64 most = std::min<qint64>(std::max(total, done), INT_MAX);
-        m_progress->setMaximum(static_cast<int>(most));
-        m_progress->setValue(static_cast<int>(std::min(done, most)));
-        m_progress->setLabelText(runningLabel(m_runningAction, m_runningQueue, done, total));
-    }
+    StepProgress::step(m_progress, done, total,
+                       runningLabel(m_runningAction, m_runningQueue, done, total));
 }
 
 void QueueActions::onFinished(const BulkActionResult& result)

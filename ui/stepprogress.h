@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QString>
+#include <QtGlobal>
 
 class QProgressDialog;
 class QWidget;
@@ -15,6 +16,9 @@ public:
     // it with the result), not modal so the operator can watch the queue meanwhile, and only
     // shown once the job takes half a second. The caller sets the label and starts it.
     static QProgressDialog* make(QWidget* window, const QString& title, const QString& cancelText);
+    // What a step reports: `done` of `total` (capped to what the bar holds) and the label.
+    // Nothing on a dialog gone or cancelled: that one says it is stopping.
+    static void step(QProgressDialog* progress, qint64 done, qint64 total, const QString& label);
 };
 
 } // namespace delayq::ui
