@@ -23,9 +23,16 @@ void FieldError::setError(const QString& message)
 
 bool FieldError::check(const std::function<void()>& job)
 {
+    const bool ok = passes(job);
+    if (ok)
+        setError({});
+    return ok;
+}
+
+bool FieldError::passes(const std::function<void()>& job)
+{
     try {
         job();
-        setError({});
         return true;
     } catch (const delayq::Error& e) {
         setError(QString::fromUtf8(e.what()));

@@ -22,6 +22,9 @@ public:
     // Runs `job`: the message of a delayq::Error it throws is shown, else none is. Whether it
     // went through.
     bool check(const std::function<void()>& job);
+    // The same, but a message shown before stays when `job` goes through (the answer to
+    // what it starts may replace it).
+    bool passes(const std::function<void()>& job);
     // The field with its error label right under it, for a form row.
     static QWidget* below(QWidget* field, FieldError* error, QWidget* parent);
     // A row of `form`: the field with a new error label below it, which is returned.

@@ -163,13 +163,8 @@ qint64 FindBar::parseWhen(const QString& text, qint64 nowMs)
 void FindBar::findId()
 {
     const QString id = m_input->text().trimmed();
-    try {
-        delayq::Keys::validateTaskId(id.toStdString());
-    } catch (const delayq::Error& e) {
-        m_error->setError(QString::fromUtf8(e.what()));
-        return;
-    }
-    emit findIdRequested(id);
+    if (m_error->passes([&id] { delayq::Keys::validateTaskId(id.toStdString()); }))
+        emit findIdRequested(id);
 }
 
 void FindBar::findText()
@@ -262,11 +257,9 @@ void FindBar::setSearching(bool searching)
 
 void FindBar::jumpToTime()
 {
-    try {
+    m_error->passes([this] {
         emit jumpToTimeRequested(parseWhen(m_input->text(), QDateTime::currentMSecsSinceEpoch()));
-    } catch (const delayq::Error& e) {
-        m_error->setError(QString::fromUtf8(e.what()));
-    }
+    });
 }
 
 } // namespace delayq::ui

@@ -2,7 +2,6 @@
 
 #include "adminclient.h"
 #include "fielderror.h"
-#include <delayq/error.h>
 #include <delayq/keys.h>
 
 #include <QHeaderView>
@@ -136,13 +135,8 @@ void QueueList::openTyped()
         m_error->setError(tr("type a queue name to open it"));
         return;
     }
-    try {
-        delayq::Keys::validateQueueName(name.toStdString());
-    } catch (const delayq::Error& e) {
-        m_error->setError(QString::fromUtf8(e.what()));
-        return;
-    }
-    emit queueOpened(name);
+    if (m_error->passes([&name] { delayq::Keys::validateQueueName(name.toStdString()); }))
+        emit queueOpened(name);
 }
 
 void QueueList::refresh()
