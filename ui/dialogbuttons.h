@@ -14,6 +14,9 @@ class DialogButtons
 public:
     // `okText` names the action on the OK button; empty keeps "OK".
     static QDialogButtonBox* okCancel(QDialog* dialog, const QString& okText = {});
+    // Other buttons, wired the same way: an accept role button accepts, a reject role one
+    // rejects.
+    static QDialogButtonBox* wired(QDialogButtonBox* buttons, QDialog* dialog);
 };
 
 } // namespace delayq::ui

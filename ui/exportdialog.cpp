@@ -1,5 +1,7 @@
 #include "exportdialog.h"
 
+#include "dialogbuttons.h"
+
 #include <QDateTime>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -82,7 +84,8 @@ ExportDialog::ExportDialog(const QString& queue, bool plain, TaskSetKind current
     if (!plain)
         form->addRow(tr("Only tasks containing:"), m_match);
     form->addRow(tr("File:"), pathRow);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
+    auto* buttons =
+        DialogButtons::wired(new QDialogButtonBox(QDialogButtonBox::Cancel, this), this);
     m_export = buttons->addButton(tr("Export"), QDialogButtonBox::AcceptRole);
 
     auto* layout = new QVBoxLayout(this);
@@ -96,8 +99,6 @@ ExportDialog::ExportDialog(const QString& queue, bool plain, TaskSetKind current
     connect(browse, &QPushButton::clicked, this, &ExportDialog::browse);
     connect(m_path, &QLineEdit::textChanged, this, &ExportDialog::updateEnabled);
     connect(m_selection, &QRadioButton::toggled, this, &ExportDialog::updateEnabled);
-    connect(buttons, &QDialogButtonBox::accepted, this, &ExportDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, this, &ExportDialog::reject);
     updateEnabled();
     resize(520, sizeHint().height());
 }

@@ -1,5 +1,6 @@
 #include "matchfilterdialog.h"
 
+#include "dialogbuttons.h"
 #include "fielderror.h"
 #include "findbar.h"
 #include <delayq/error.h>
@@ -40,7 +41,8 @@ MatchFilterDialog::MatchFilterDialog(const MatchFilter& initial, QWidget* parent
     m_due = new QLineEdit(this);
     m_due->setPlaceholderText(tr("New due time: 2026-12-01 09:30, +10m"));
     m_error = new FieldError(this);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
+    auto* buttons =
+        DialogButtons::wired(new QDialogButtonBox(QDialogButtonBox::Cancel, this), this);
     buttons->addButton(tr("Count matches…"), QDialogButtonBox::AcceptRole);
     form->addRow(tr("Tasks:"), which);
     form->addRow(tr("Containing:"), m_text);
@@ -51,8 +53,6 @@ MatchFilterDialog::MatchFilterDialog(const MatchFilter& initial, QWidget* parent
     form->addRow(tr("Reschedule to:"), m_due);
     form->addRow(m_error);
     form->addRow(buttons);
-    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_timeMode, &QComboBox::currentIndexChanged, this, &MatchFilterDialog::updateFields);
     connect(m_action, &QComboBox::currentIndexChanged, this, &MatchFilterDialog::updateFields);
     updateFields();

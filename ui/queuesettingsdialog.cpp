@@ -1,6 +1,7 @@
 #include "queuesettingsdialog.h"
 
 #include "adminclient.h"
+#include "dialogbuttons.h"
 #include "duetext.h"
 #include "fielderror.h"
 #include <delayq/error.h>
@@ -50,11 +51,10 @@ QueueSettingsDialog::QueueSettingsDialog(AdminClient* client, const QString& que
     form->addRow(m_general);
     if (readOnly)
         m_general->setError(tr("This session is read-only: the settings cannot be changed."));
-    m_buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
+    m_buttons = DialogButtons::wired(
+        new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this), this);
     saveButton()->setEnabled(false);
     form->addRow(m_buttons);
-    connect(m_buttons, &QDialogButtonBox::accepted, this, &QueueSettingsDialog::accept);
-    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(client, &AdminClient::configLoaded, this, &QueueSettingsDialog::onConfig);
     m_loadTag = AdminClient::newTag();
     client->loadConfig(m_loadTag, queue);
