@@ -1,10 +1,10 @@
 #include "historychart.h"
 
 #include "adminclient.h"
+#include "chartparts.h"
 
 #include <QDateTime>
 #include <QLabel>
-#include <QPen>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
@@ -34,24 +34,15 @@ HistoryChart::HistoryChart(AdminClient* client, QWidget* parent) : QWidget(paren
     counts->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
     m_plot->yAxis->setTicker(counts);
     // Stacked bars: a minute's total height is everything that finished in it.
-    m_acked = new QCPBars(m_plot->xAxis, m_plot->yAxis);
-    m_acked->setName(tr("acked"));
-    m_acked->setPen(Qt::NoPen);
-    m_acked->setBrush(QColor(0x2e, 0x8b, 0x57));
+    m_acked = ChartParts::bars(m_plot, tr("acked"), QColor(0x2e, 0x8b, 0x57));
     m_acked->setWidth(60 * 0.8);
-    m_failed = new QCPBars(m_plot->xAxis, m_plot->yAxis);
-    m_failed->setName(tr("failed"));
-    m_failed->setPen(Qt::NoPen);
-    m_failed->setBrush(QColor(0xd9, 0x53, 0x4f));
+    m_failed = ChartParts::bars(m_plot, tr("failed"), QColor(0xd9, 0x53, 0x4f));
     m_failed->setWidth(60 * 0.8);
     m_failed->moveAbove(m_acked);
-    m_plot->legend->setVisible(true);
-    m_plot->legend->setFont(font());
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    ChartParts::showLegend(m_plot, font(), Qt::AlignTop | Qt::AlignLeft);
     layout->addWidget(m_plot);
     // The current minute is still filling: a line at now says so, with room after it.
-    m_nowLine = new QCPItemStraightLine(m_plot);
-    m_nowLine->setPen(QPen(QColor(0x33, 0x33, 0x33), 1, Qt::DashLine));
+    m_nowLine = ChartParts::nowLine(m_plot, 1);
     m_nowLine->setVisible(false);
     m_plot->axisRect()->setMinimumMargins(QMargins(0, 0, 24, 0));
     m_plainNote = new QLabel(this);
@@ -102,9 +93,7 @@ bool HistoryChart::isNoteShown() const
 
 void HistoryChart::setUtc(bool utc)
 {
-    auto ticker = m_plot->xAxis->ticker().dynamicCast<QCPAxisTickerDateTime>();
-    if (ticker)
-        ticker->setDateTimeSpec(utc ? Qt::UTC : Qt::LocalTime);
+    ChartParts::setUtc(m_plot, utc);
     m_plot->replot();
 }
 
@@ -137,8 +126,7 @@ void HistoryChart::onLoaded(const HistoryResult& result)
     m_failed->setData(keys, failed, true);
     if (!keys.isEmpty()) {
         const double now = static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
-        m_nowLine->point1->setCoords(now, 0);
-        m_nowLine->point2->setCoords(now, 1);
+        ChartParts::placeLine(m_nowLine, now);
         m_nowLine->setVisible(true);
         m_plot->xAxis->setRange(keys.first() - 30, qMax(keys.last() + 30, now) + 90);
     }

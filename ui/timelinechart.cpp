@@ -1,6 +1,7 @@
 #include "timelinechart.h"
 
 #include "adminclient.h"
+#include "chartparts.h"
 #include "duetext.h"
 #include <delayq/timeparse.h>
 
@@ -58,24 +59,15 @@ TimelineChart::TimelineChart(AdminClient* client, QWidget* parent)
     m_plot->yAxis->setNumberFormat(QStringLiteral("gb"));
     m_plot->yAxis->ticker()->setTickCount(4);
 
-    m_overdue = new QCPBars(m_plot->xAxis, m_plot->yAxis);
-    m_overdue->setName(tr("overdue"));
-    m_overdue->setPen(Qt::NoPen);
-    m_overdue->setBrush(QColor(0xd9, 0x53, 0x4f));
-    m_upcoming = new QCPBars(m_plot->xAxis, m_plot->yAxis);
-    m_upcoming->setName(tr("due"));
-    m_upcoming->setPen(Qt::NoPen);
-    m_upcoming->setBrush(QColor(0x42, 0x8b, 0xca));
+    m_overdue = ChartParts::bars(m_plot, tr("overdue"), QColor(0xd9, 0x53, 0x4f));
+    m_upcoming = ChartParts::bars(m_plot, tr("due"), QColor(0x42, 0x8b, 0xca));
     for (auto* bars : {m_overdue, m_upcoming})
         bars->setSelectable(QCP::stSingleData);
     // The bucket that holds now shows its overdue part under the part still to come.
     m_upcoming->moveAbove(m_overdue);
 
-    m_nowLine = new QCPItemStraightLine(m_plot);
-    m_nowLine->setPen(QPen(QColor(0x33, 0x33, 0x33), 1.5, Qt::DashLine));
-    m_plot->legend->setVisible(true);
-    m_plot->legend->setFont(font());
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    m_nowLine = ChartParts::nowLine(m_plot, 1.5);
+    ChartParts::showLegend(m_plot, font(), Qt::AlignTop | Qt::AlignRight);
     layout->addWidget(m_plot, 1);
     // A right margin so the last time label is not clipped at the edge.
     m_plot->axisRect()->setMinimumMargins(QMargins(0, 0, 24, 0));
@@ -144,9 +136,7 @@ void TimelineChart::setEarliest(qint64 earliestMs, qint64 serverNowMs)
 
 void TimelineChart::setUtc(bool utc)
 {
-    auto ticker = m_plot->xAxis->ticker().dynamicCast<QCPAxisTickerDateTime>();
-    if (ticker)
-        ticker->setDateTimeSpec(utc ? Qt::UTC : Qt::LocalTime);
+    ChartParts::setUtc(m_plot, utc);
     m_plot->xAxis->setLabel(utc ? tr("due time (UTC)") : QString());
     m_plot->replot();
 }
@@ -250,8 +240,7 @@ void TimelineChart::onLoaded(const HistogramResult& result)
         m_upcoming->setWidth(width / 1000.0 * 0.9);
         m_overdue->setData(keys, overdueValues, true);
         m_upcoming->setData(keys, upcomingValues, true);
-        m_nowLine->point1->setCoords(toKey(now), 0);
-        m_nowLine->point2->setCoords(toKey(now), 1);
+        ChartParts::placeLine(m_nowLine, toKey(now));
         m_settingRange = true;
         m_plot->xAxis->setRange(toKey(result.fromMs), toKey(result.toMs));
         m_settingRange = false;
