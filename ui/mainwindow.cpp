@@ -231,13 +231,7 @@ void MainWindow::openQueue(const QString& name)
 
 void MainWindow::openPlainKey(const QString& key, const QString& unit, bool chosen)
 {
-    // A unit chosen by the user (here or on the command line) is kept for the key; one
-    // detected from the scores gives way to what the user chose for it before.
-    QString effective = unit;
-    if (chosen && !unit.isEmpty())
-        PlainKeyBar::rememberUnit(key, unit);
-    else if (const QString remembered = PlainKeyBar::rememberedUnit(key); !remembered.isEmpty())
-        effective = remembered;
+    const QString effective = PlainKeyBar::unitFor(key, unit, chosen);
     // Posted before the loads showQueue() asks for, so they already go to the plain key.
     m_client->setPlainKey(key, effective);
     m_plainBar->setKey(key, effective);

@@ -61,6 +61,15 @@ QString PlainKeyBar::rememberedUnit(const QString& key)
     return QSettings().value(kUnitsSetting).toMap().value(key).toString();
 }
 
+QString PlainKeyBar::unitFor(const QString& key, const QString& unit, bool chosen)
+{
+    if (chosen && !unit.isEmpty())
+        rememberUnit(key, unit);
+    else if (const QString remembered = rememberedUnit(key); !remembered.isEmpty())
+        return remembered;
+    return unit;
+}
+
 void PlainKeyBar::rememberUnit(const QString& key, const QString& unit)
 {
     if (key.isEmpty())

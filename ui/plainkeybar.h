@@ -24,6 +24,9 @@ public:
     // The unit last chosen for a key in this app, "" when none was.
     static QString rememberedUnit(const QString& key);
     static void rememberUnit(const QString& key, const QString& unit);
+    // The unit to open `key` with. One the user chose (`chosen`) is kept for the key; one
+    // detected from the scores, or none, gives way to what the user chose for it before.
+    static QString unitFor(const QString& key, const QString& unit, bool chosen);
 
 signals:
     // The user chose another unit for the key: the views must read the scores anew (and
