@@ -13,6 +13,7 @@ void ConnectionStatus::setConnected(const ServerInfo& info)
     m_info = info;
     m_up = true;
     render();
+    noticeMaster();
 }
 
 void ConnectionStatus::setStatus(const ServerInfo& info)
@@ -22,6 +23,7 @@ void ConnectionStatus::setStatus(const ServerInfo& info)
     m_info.version = version;
     m_up = true;
     render();
+    noticeMaster();
 }
 
 void ConnectionStatus::setDisconnected(const QString& reason)
@@ -30,6 +32,22 @@ void ConnectionStatus::setDisconnected(const QString& reason)
     setStyleSheet(QStringLiteral("color: white; background: #c0392b; padding: 1px 6px;"));
     setText(tr("Disconnected: %1 (reconnecting…)").arg(reason.left(160)));
     setToolTip({});
+}
+
+void ConnectionStatus::setConnecting(const QString& reason)
+{
+    setDisconnected(reason);
+    m_master.clear();
+}
+
+void ConnectionStatus::noticeMaster()
+{
+    if (m_info.sentinelGroup.isEmpty() || m_info.serverAddress == m_master)
+        return;
+    const bool first = m_master.isEmpty();
+    m_master = m_info.serverAddress;
+    if (!first)
+        emit masterChanged(m_info.sentinelGroup, m_info.serverAddress);
 }
 
 void ConnectionStatus::render()

@@ -18,12 +18,20 @@ public:
     void setConnected(const ServerInfo& info);
     void setStatus(const ServerInfo& info);
     void setDisconnected(const QString& reason);
+    // Shown as disconnected until a new server answers; its first master is no failover.
+    void setConnecting(const QString& reason);
     bool isUp() const { return m_up; }
+
+signals:
+    // Through Sentinel: a status named another master than the one seen before.
+    void masterChanged(const QString& group, const QString& address);
 
 private:
     void render();
+    void noticeMaster();
 
     ServerInfo m_info;
+    QString m_master; // through Sentinel: the master last seen
     bool m_up = false;
 };
 

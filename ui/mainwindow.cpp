@@ -87,7 +87,6 @@ void MainWindow::connectClient()
     connect(m_client, &AdminClient::connected, this, [this](const ServerInfo& info) {
         m_status->setConnected(info);
         m_displayUrl = info.displayUrl;
-        noticeFailover(info);
         m_clockOffsetMs = info.clockOffsetMs;
         m_tabs->setClockOffset(info.clockOffsetMs);
         m_actions->setClockOffset(info.clockOffsetMs);
@@ -97,7 +96,13 @@ void MainWindow::connectClient()
         refreshAll();
     });
     connect(m_client, &AdminClient::statusUpdated, m_status, &ConnectionStatus::setStatus);
-    connect(m_client, &AdminClient::statusUpdated, this, &MainWindow::noticeFailover);
+    connect(m_status, &ConnectionStatus::masterChanged, this,
+            [this](const QString& group, const QString& address) {
+                const QString line =
+                    tr("Failover: %1 is now served by master %2").arg(group, address);
+                statusBar()->showMessage(line, 30000);
+                m_workerDock->note(line);
+            });
     connect(m_client, &AdminClient::disconnected, m_status, &ConnectionStatus::setDisconnected);
     connect(m_client, &AdminClient::readOnlyDetected, this, [this](const QString& reason) {
         m_actions->setReadOnly(true, reason);
@@ -214,8 +219,7 @@ void MainWindow::chooseConnection()
 
 void MainWindow::connectTo(const ConnectionSettings& settings)
 {
-    m_status->setDisconnected(tr("connecting…"));
-    m_masterAddress.clear(); // a new server is not a failover
+    m_status->setConnecting(tr("connecting…"));
     setReadOnly(settings.readOnly, tr("this connection is read-only"));
     m_client->connectTo(settings);
 }
@@ -340,20 +344,6 @@ ServerView* MainWindow::showServer()
     m_serverView->show();
     m_serverView->raise();
     return m_serverView;
-}
-
-void MainWindow::noticeFailover(const ServerInfo& info)
-{
-    if (info.sentinelGroup.isEmpty() || info.serverAddress == m_masterAddress)
-        return;
-    const bool first = m_masterAddress.isEmpty();
-    m_masterAddress = info.serverAddress;
-    if (first)
-        return;
-    const QString line =
-        tr("Failover: %1 is now served by master %2").arg(info.sentinelGroup, info.serverAddress);
-    statusBar()->showMessage(line, 30000);
-    m_workerDock->note(line);
 }
 
 void MainWindow::updateTitle()

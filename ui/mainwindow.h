@@ -100,8 +100,6 @@ private:
     void updateTitle();
     void updateZone();
     void setPlainMode(bool plain, const QString& unit);
-    // Logs a Sentinel failover the first time a status names a new master.
-    void noticeFailover(const ServerInfo& info);
     // The connection's read-only state, to every piece that writes.
     void setReadOnly(bool readOnly, const QString& reason);
     void showResult(const QString& summary);
@@ -136,7 +134,6 @@ private:
     LayoutNotice* m_layoutNotice = nullptr;
     QString m_queue;
     QString m_displayUrl;
-    QString m_masterAddress; // through Sentinel: the master last seen
     QPointer<ServerView> m_serverView;
     qint64 m_clockOffsetMs = 0;
     bool m_plain = false;
