@@ -21,8 +21,6 @@ class AdminLaunch
 public:
     explicit AdminLaunch(const AdminOptions& options);
     ~AdminLaunch();
-    AdminLaunch(const AdminLaunch&) = delete;
-    AdminLaunch& operator=(const AdminLaunch&) = delete;
 
     // Runs the app (or a measurement) to its end; returns the process exit code.
     int run();
