@@ -158,61 +158,90 @@ int Measurement::run()
     QCoreApplication::processEvents();
     startStallMonitor();
     TaskTable* table = m_window->tabs()->table(TaskSetKind::Pending);
-    QElapsedTimer timer;
+    Figures f;
+    if (!measureOpening(table, f))
+        return 1;
+    measureChartRefreshes(f);
+    if (!measureJumps(table, f))
+        return 1;
+    measureLiveRefreshes(table, f);
+    dragScrollBar(table, f);
+    m_tick->stop();
+    print(f);
+    return 0;
+}
 
+bool Measurement::measureOpening(TaskTable* table, Figures& f)
+{
     m_phase = "opening the queue";
+    QElapsedTimer timer;
     timer.start();
     m_window->openQueue(m_queue);
     if (!waitFor(table->model(), &TaskModel::refreshed)) {
         std::fprintf(stderr, "delayq-admin: measure: the first page never came\n");
-        return 1;
+        return false;
     }
-    const qint64 firstPage = timer.nsecsElapsed();
-    const qint64 total = table->model()->total();
+    f.firstPage = timer.nsecsElapsed();
+    f.total = table->model()->total();
     if (!m_window->timeline()->hasData())
         waitFor(m_window->timeline(), &TimelineChart::loaded);
-    const qint64 firstChart = timer.nsecsElapsed();
+    f.firstChart = timer.nsecsElapsed();
+    return true;
+}
 
+void Measurement::measureChartRefreshes(Figures& f)
+{
     m_phase = "chart refreshes";
-    QList<qint64> chartWall, chartIo;
+    QElapsedTimer timer;
     for (int i = 0; i < 5; ++i) {
         qint64 ioUs = 0;
         auto c = connect(m_window->timeline(), &TimelineChart::loaded, this,
                          [&ioUs](qint64 us) { ioUs = us; });
-        timer.restart();
+        timer.start();
         m_window->timeline()->refresh();
         waitFor(m_window->timeline(), &TimelineChart::loaded);
-        chartWall.append(timer.nsecsElapsed());
-        chartIo.append(ioUs);
+        f.chartWall.append(timer.nsecsElapsed());
+        f.chartIoUs.append(ioUs);
         disconnect(c);
     }
+}
 
+bool Measurement::measureJumps(TaskTable* table, Figures& f)
+{
     m_phase = "jumps";
-    timer.restart();
-    table->jumpToRow(total - 1);
+    QElapsedTimer timer;
+    timer.start();
+    table->jumpToRow(f.total - 1);
     if (!waitFor(table, &TaskTable::rowShown)) {
         std::fprintf(stderr, "delayq-admin: measure: the last row never loaded\n");
-        return 1;
+        return false;
     }
-    const qint64 jumpLast = timer.nsecsElapsed();
+    f.jumpLast = timer.nsecsElapsed();
 
     timer.restart();
-    table->jumpToRow(total / 2);
+    table->jumpToRow(f.total / 2);
     waitFor(table, &TaskTable::rowShown);
-    const qint64 jumpMiddle = timer.nsecsElapsed();
+    f.jumpMiddle = timer.nsecsElapsed();
+    return true;
+}
 
-    // Live refreshes with the view far down the table.
+// Live refreshes with the view far down the table.
+void Measurement::measureLiveRefreshes(TaskTable* table, Figures& f)
+{
     m_phase = "live refreshes";
-    QList<qint64> refreshes;
+    QElapsedTimer timer;
     for (int i = 0; i < 5; ++i) {
-        timer.restart();
+        timer.start();
         m_window->refreshAll();
         waitFor(table->model(), &TaskModel::refreshed);
-        refreshes.append(timer.nsecsElapsed());
+        f.refreshes.append(timer.nsecsElapsed());
     }
+}
 
-    // An operator dragging the scroll bar across the whole queue for 3 s while the live
-    // refresh runs every 250 ms: every position asks for new pages.
+// An operator dragging the scroll bar across the whole queue for 3 s while the live
+// refresh runs every 250 ms: every position asks for new pages.
+void Measurement::dragScrollBar(TaskTable* table, Figures& f)
+{
     m_phase = "scroll-bar dragging";
     m_window->setRefreshInterval(250);
     QScrollBar* bar = table->view()->verticalScrollBar();
@@ -228,25 +257,29 @@ int Measurement::run()
         pause.exec();
     }
     m_window->setRefreshInterval(2000);
-    m_tick->stop();
+    f.scrollSteps = steps;
+}
 
+void Measurement::print(const Figures& f) const
+{
     auto maxOf = [](const QList<qint64>& v) { return *std::max_element(v.begin(), v.end()); };
     std::printf("measure: queue %s with %lld pending tasks (load average %s on %d cores)\n",
-                qPrintable(m_queue), static_cast<long long>(total), qPrintable(loadAverage()),
+                qPrintable(m_queue), static_cast<long long>(f.total), qPrintable(loadAverage()),
                 QThread::idealThreadCount());
     std::printf("  first page visible after opening the queue: %8.1f ms  (target <= 300)\n",
-                ms(firstPage));
-    std::printf("  first timeline shown after opening:         %8.1f ms\n", ms(firstChart));
+                ms(f.firstPage));
+    std::printf("  first timeline shown after opening:         %8.1f ms\n", ms(f.firstChart));
     std::printf("  chart refresh, worst of 5 (request->drawn):  %8.1f ms  (target <= 50)\n",
-                ms(maxOf(chartWall)));
+                ms(maxOf(f.chartWall)));
     std::printf("  chart refresh, worst of 5 (Redis part):      %8.1f ms\n",
-                static_cast<double>(maxOf(chartIo)) / 1000.0);
+                static_cast<double>(maxOf(f.chartIoUs)) / 1000.0);
     std::printf("  jump to the last row (row %lld):         %8.1f ms  (target <= 300)\n",
-                static_cast<long long>(total), ms(jumpLast));
-    std::printf("  jump to the middle row:                      %8.1f ms\n", ms(jumpMiddle));
-    std::printf("  live refresh of the table, worst of 5:       %8.1f ms\n", ms(maxOf(refreshes)));
+                static_cast<long long>(f.total), ms(f.jumpLast));
+    std::printf("  jump to the middle row:                      %8.1f ms\n", ms(f.jumpMiddle));
+    std::printf("  live refresh of the table, worst of 5:       %8.1f ms\n",
+                ms(maxOf(f.refreshes)));
     std::printf("  scroll bar dragged to %d positions over 3 s with a 250 ms live refresh\n",
-                steps);
+                f.scrollSteps);
     std::printf(
         "  GUI thread longest stall (%lld ticks):       %8.1f ms  (target <= 50), during %s\n",
         static_cast<long long>(m_ticks), static_cast<double>(m_maxStallUs) / 1000.0, m_stallPhase);
@@ -256,5 +289,4 @@ int Measurement::run()
     std::printf("  resident memory: %s now, %s peak  (target <= 200 MB)\n",
                 qPrintable(procStatus("VmRSS:")), qPrintable(procStatus("VmHWM:")));
     std::fflush(stdout);
-    return 0;
 }

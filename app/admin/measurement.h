@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QElapsedTimer>
+#include <QList>
 #include <QObject>
 #include <QString>
 
@@ -8,7 +9,8 @@ class QTimer;
 
 namespace delayq::ui {
 class MainWindow;
-}
+class TaskTable;
+} // namespace delayq::ui
 
 // --measure: opens a big queue in the real window and prints the figures the targets are
 // about: time to the first page, chart refreshes, jumping to the last row, the GUI thread's
@@ -27,6 +29,28 @@ public:
     int run();
 
 private:
+    // What run() measures; times in ns unless named otherwise.
+    struct Figures
+    {
+        qint64 total = 0; // pending tasks in the queue
+        qint64 firstPage = 0;
+        qint64 firstChart = 0;
+        QList<qint64> chartWall;
+        QList<qint64> chartIoUs;
+        qint64 jumpLast = 0;
+        qint64 jumpMiddle = 0;
+        QList<qint64> refreshes;
+        int scrollSteps = 0;
+    };
+
+    // The steps of run(), in order; false: it failed and said why on stderr.
+    bool measureOpening(delayq::ui::TaskTable* table, Figures& f);
+    void measureChartRefreshes(Figures& f);
+    bool measureJumps(delayq::ui::TaskTable* table, Figures& f);
+    void measureLiveRefreshes(delayq::ui::TaskTable* table, Figures& f);
+    void dragScrollBar(delayq::ui::TaskTable* table, Figures& f);
+    void print(const Figures& f) const;
+
     void startStallMonitor();
     void onTick();
 

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 namespace cli {
 
@@ -114,80 +115,108 @@ bool takeGlobalOption(int argc, char** argv, int& i, GlobalOptions& global)
     return false;
 }
 
+// What the words of the command line ask for, the global options taken out.
+struct CommandLine
+{
+    GlobalOptions global;
+    bool help = false;
+    std::string command;
+    std::vector<std::string> words; // the command's own, for its Args
+};
+
+// Sorts argv into global options, the command and its words. --version and --generate are
+// answered where they stand (what follows them is not read): then the exit code.
+std::optional<int> readCommandLine(int argc, char** argv, CommandLine& line)
+{
+    bool optionsEnded = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string w = argv[i];
+        if (optionsEnded) {
+            line.words.push_back(w);
+        } else if (w == "--") {
+            optionsEnded = true;
+            line.words.push_back(w); // the command's parser ends its options here too
+        } else if (takeGlobalOption(argc, argv, i, line.global)) {
+            continue;
+        } else if (w == "--help" || w == "-h") {
+            line.help = true;
+        } else if (w == "--version") {
+            std::fputs("delayq " DELAYQ_VERSION "\n", stdout);
+            return ExitOk;
+        } else if (w == "--generate" || w.starts_with("--generate=")) {
+            if (w == "--generate" && i + 1 >= argc)
+                throw UsageError("--generate needs a value: man, bash or zsh");
+            return generate(w == "--generate" ? argv[++i] : w.substr(11));
+        } else if (line.command.empty() && !w.empty() && w[0] != '-') {
+            line.command = w;
+        } else if (line.command.empty()) {
+            throw UsageError("unknown option '" + w.substr(0, 64) + "' before the command");
+        } else {
+            line.words.push_back(w);
+        }
+    }
+    return std::nullopt;
+}
+
+const CommandInfo& findCommand(const std::string& command)
+{
+    const CommandInfo* info = nullptr;
+    for (const auto& c : commandTable())
+        if (command == c.name)
+            info = &c;
+    if (!info)
+        throw UsageError("unknown command '" + command.substr(0, 64) + "' (try delayq --help)");
+    return *info;
+}
+
+// --plain and --score-unit are global options that only some commands take.
+void checkGlobalOptionsApply(const CommandLine& line)
+{
+    static const std::vector<std::string> plainCommands = {
+        "ls", "stats", "push", "cancel", "reschedule", "work", "export", "import"};
+    const bool plainCommand =
+        std::find(plainCommands.begin(), plainCommands.end(), line.command) != plainCommands.end();
+    if (line.global.plain && !plainCommand)
+        throw UsageError(
+            "--plain applies to ls, stats, push, cancel, reschedule, work, export and import");
+    if (!line.global.scoreUnit.empty() && !line.global.plain && line.command != "migrate")
+        throw UsageError("--score-unit applies with --plain, or to migrate");
+}
+
 } // namespace
 
 int run(int argc, char** argv)
 {
-    GlobalOptions global;
-    global.url = delayq::ConnectionOptions::defaultUrl();
-    bool help = false;
-    std::string command;
+    CommandLine line;
+    line.global.url = delayq::ConnectionOptions::defaultUrl();
     bool known = false; // whether "see delayq COMMAND --help" can help
-    std::vector<std::string> words;
-    bool optionsEnded = false;
     try {
-        for (int i = 1; i < argc; ++i) {
-            const std::string w = argv[i];
-            if (optionsEnded) {
-                words.push_back(w);
-            } else if (w == "--") {
-                optionsEnded = true;
-                words.push_back(w); // the command's parser ends its options here too
-            } else if (takeGlobalOption(argc, argv, i, global)) {
-                continue;
-            } else if (w == "--help" || w == "-h") {
-                help = true;
-            } else if (w == "--version") {
-                std::fputs("delayq " DELAYQ_VERSION "\n", stdout);
-                return ExitOk;
-            } else if (w == "--generate" || w.starts_with("--generate=")) {
-                if (w == "--generate" && i + 1 >= argc)
-                    throw UsageError("--generate needs a value: man, bash or zsh");
-                return generate(w == "--generate" ? argv[++i] : w.substr(11));
-            } else if (command.empty() && !w.empty() && w[0] != '-') {
-                command = w;
-            } else if (command.empty()) {
-                throw UsageError("unknown option '" + w.substr(0, 64) + "' before the command");
-            } else {
-                words.push_back(w);
-            }
+        if (const std::optional<int> answered = readCommandLine(argc, argv, line))
+            return *answered;
+        if (line.command == "help") {
+            line.command = line.words.empty() ? "" : line.words.front();
+            line.help = true;
         }
-        if (command == "help") {
-            command = words.empty() ? "" : words.front();
-            help = true;
-        }
-        if (command.empty()) {
-            if (help) {
+        if (line.command.empty()) {
+            if (line.help) {
                 printMainHelp();
                 return ExitOk;
             }
             throw UsageError("no command given (try delayq --help)");
         }
-        const CommandInfo* info = nullptr;
-        for (const auto& c : commandTable())
-            if (command == c.name)
-                info = &c;
-        if (!info)
-            throw UsageError("unknown command '" + command.substr(0, 64) + "' (try delayq --help)");
+        const CommandInfo& info = findCommand(line.command);
         known = true;
-        static const std::vector<std::string> plainCommands = {
-            "ls", "stats", "push", "cancel", "reschedule", "work", "export", "import"};
-        const bool plainCommand =
-            std::find(plainCommands.begin(), plainCommands.end(), command) != plainCommands.end();
-        if (global.plain && !plainCommand)
-            throw UsageError(
-                "--plain applies to ls, stats, push, cancel, reschedule, work, export and import");
-        if (!global.scoreUnit.empty() && !global.plain && command != "migrate")
-            throw UsageError("--score-unit applies with --plain, or to migrate");
-        if (help) {
-            printCommandHelp(*info);
+        checkGlobalOptionsApply(line);
+        if (line.help) {
+            printCommandHelp(info);
             return ExitOk;
         }
-        delayq::Keys::validatePrefix(global.prefix);
-        Context ctx(global, Args(command, words));
-        return info->run(ctx);
+        delayq::Keys::validatePrefix(line.global.prefix);
+        Context ctx(line.global, Args(line.command, line.words));
+        return info.run(ctx);
     } catch (const UsageError& e) {
-        printError(std::string(e.what()) + (known ? " (see delayq " + command + " --help)" : ""));
+        printError(std::string(e.what()) +
+                   (known ? " (see delayq " + line.command + " --help)" : ""));
         return ExitUsage;
     } catch (const delayq::Error& e) {
         printError(e.what());

@@ -143,49 +143,37 @@ JsonWriter& beginKeyObject(JsonWriter& j, const PlainQueue& queue, long long tot
         .field("total", total);
 }
 
-} // namespace
-
-int runPlainLs(Context& ctx)
+// ls --plain --json: each member with the fields of its shape.
+void printMembersJson(Context& ctx, const PlainQueue& queue, long long total,
+                      const std::vector<PlainQueue::Member>& members,
+                      const std::vector<Shape>& shapes)
 {
-    Args& a = ctx.args();
-    a.parse({{"limit", true}, {"offset", true}, {"from", true}}, 1, 1);
-    a.exclusive({"offset", "from"});
-    const long long limit = a.number("limit", 1, 10000, 20);
-    const long long offset = a.number("offset", 0, 1LL << 50, 0);
-    const std::optional<long long> from = a.time("from");
-    PlainQueue queue = ctx.plainQueue();
-    const auto members = from ? queue.pageFromTime(*from, limit) : queue.page(offset, limit);
-    const long long total = queue.size();
-    std::vector<Shape> shapes;
+    JsonWriter j;
+    beginKeyObject(j, queue, total).key("members").beginArray();
+    for (size_t i = 0; i < members.size(); ++i) {
+        j.beginObject();
+        writeMember(j, members[i].member);
+        j.field("score", members[i].score).field("due", members[i].dueMs);
+        if (shapes[i].idMsg)
+            j.field("id", shapes[i].id).field("msg", shapes[i].msg);
+        if (shapes[i].dataTimes)
+            j.field("data", shapes[i].data).field("times", shapes[i].times);
+        j.endObject();
+    }
+    j.endArray().endObject();
+    ctx.printJson(j);
+}
+
+// ls --plain as a table: a shape's columns only when some member has that shape.
+void printMembersTable(Context& ctx, const PlainQueue& queue, long long total,
+                       const std::vector<PlainQueue::Member>& members,
+                       const std::vector<Shape>& shapes)
+{
     bool anyIdMsg = false;
     bool anyDataTimes = false;
-    for (const auto& m : members) {
-        shapes.push_back(shapeOf(m.member));
-        anyIdMsg |= shapes.back().idMsg;
-        anyDataTimes |= shapes.back().dataTimes;
-    }
-    if (ctx.json()) {
-        JsonWriter j;
-        beginKeyObject(j, queue, total).key("members").beginArray();
-        for (size_t i = 0; i < members.size(); ++i) {
-            j.beginObject();
-            writeMember(j, members[i].member);
-            j.field("score", members[i].score).field("due", members[i].dueMs);
-            if (shapes[i].idMsg)
-                j.field("id", shapes[i].id).field("msg", shapes[i].msg);
-            if (shapes[i].dataTimes)
-                j.field("data", shapes[i].data).field("times", shapes[i].times);
-            j.endObject();
-        }
-        j.endArray().endObject();
-        ctx.printJson(j);
-        return ExitOk;
-    }
-    if (members.empty()) {
-        ctx.print("no members in " + printable(queue.key()) +
-                  (total > 0 ? " at that position (" + std::to_string(total) + " in all)" : "") +
-                  "\n");
-        return ExitOk;
+    for (const Shape& s : shapes) {
+        anyIdMsg |= s.idMsg;
+        anyDataTimes |= s.dataTimes;
     }
     const long long now = ctx.serverNow();
     std::vector<std::string> headers = {"DUE", ""};
@@ -213,6 +201,35 @@ int runPlainLs(Context& ctx)
     ctx.print(table.render());
     ctx.print(std::to_string(members.size()) + " of " + std::to_string(total) +
               " members (scores in " + PlainQueue::unitName(queue.unit()) + ")\n");
+}
+
+} // namespace
+
+int runPlainLs(Context& ctx)
+{
+    Args& a = ctx.args();
+    a.parse({{"limit", true}, {"offset", true}, {"from", true}}, 1, 1);
+    a.exclusive({"offset", "from"});
+    const long long limit = a.number("limit", 1, 10000, 20);
+    const long long offset = a.number("offset", 0, 1LL << 50, 0);
+    const std::optional<long long> from = a.time("from");
+    PlainQueue queue = ctx.plainQueue();
+    const auto members = from ? queue.pageFromTime(*from, limit) : queue.page(offset, limit);
+    const long long total = queue.size();
+    std::vector<Shape> shapes;
+    for (const auto& m : members)
+        shapes.push_back(shapeOf(m.member));
+    if (ctx.json()) {
+        printMembersJson(ctx, queue, total, members, shapes);
+        return ExitOk;
+    }
+    if (members.empty()) {
+        ctx.print("no members in " + printable(queue.key()) +
+                  (total > 0 ? " at that position (" + std::to_string(total) + " in all)" : "") +
+                  "\n");
+        return ExitOk;
+    }
+    printMembersTable(ctx, queue, total, members, shapes);
     return ExitOk;
 }
 

@@ -60,41 +60,55 @@ void SeedBench::fill(const std::string& key, long long tasks, long long dueMs,
     }
 }
 
+SeedDesign SeedBench::preparedDesign(const std::string& key) const
+{
+    SeedDesign design(m_kind, key);
+    delayq::Connection conn(m_options);
+    design.prepare(conn);
+    return design;
+}
+
+void SeedBench::runConsumers(const std::function<void(delayq::Connection&)>& consume,
+                             const std::function<void()>& meanwhile) const
+{
+    std::vector<std::thread> threads;
+    for (int t = 0; t < m_settings.threads; ++t) {
+        threads.emplace_back([&] {
+            delayq::Connection c(m_options);
+            consume(c);
+        });
+    }
+    if (meanwhile)
+        meanwhile();
+    for (auto& t : threads)
+        t.join();
+}
+
 PhaseFigures SeedBench::drain(const std::string& key, long long tasks, const std::string& what)
 {
     m_progress(what + ", " + m_label + ": " + std::to_string(tasks) + " tasks, " +
                std::to_string(m_settings.threads) + " threads");
-    SeedDesign design(m_kind, key);
-    {
-        delayq::Connection conn(m_options);
-        design.prepare(conn);
-    }
+    const SeedDesign design = preparedDesign(key);
     fill(key, tasks, -1, member);
     std::atomic<long long> taken{0};
     std::atomic<long long> lastTakenUs{0};
     const double cpuBefore = m_meter.cpuSeconds();
     const auto start = Clock::now();
-    std::vector<std::thread> threads;
-    for (int t = 0; t < m_settings.threads; ++t) {
-        threads.emplace_back([&] {
-            delayq::Connection c(m_options);
-            std::string takenMember;
-            long long score = 0;
-            while (taken < tasks) {
-                const auto result = design.take(c, c.serverNowMs(), takenMember, score);
-                if (result == SeedDesign::Take::Taken) {
-                    ++taken;
-                    lastTakenUs =
-                        std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start)
-                            .count();
-                } else if (result == SeedDesign::Take::Empty && taken < tasks) {
-                    std::this_thread::sleep_for(design.idleSleep());
-                }
+    runConsumers([&](delayq::Connection& c) {
+        std::string takenMember;
+        long long score = 0;
+        while (taken < tasks) {
+            const auto result = design.take(c, c.serverNowMs(), takenMember, score);
+            if (result == SeedDesign::Take::Taken) {
+                ++taken;
+                lastTakenUs =
+                    std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start)
+                        .count();
+            } else if (result == SeedDesign::Take::Empty && taken < tasks) {
+                std::this_thread::sleep_for(design.idleSleep());
             }
-        });
-    }
-    for (auto& t : threads)
-        t.join();
+        }
+    });
     // Up to the last take: a consumer that found the set empty at the end sleeps, which is
     // not the design's throughput.
     return m_meter.phase(cpuBefore, taken, static_cast<double>(lastTakenUs) / 1e6);
@@ -105,52 +119,43 @@ LatenessFigures SeedBench::lateness(double& cpuUsPerTask)
     const std::string key = m_stem + ":late";
     m_progress("lateness, " + m_label + ": " + std::to_string(m_settings.rate) + " tasks/s for " +
                std::to_string(m_settings.durationMs) + " ms");
-    SeedDesign design(m_kind, key);
-    {
-        delayq::Connection c(m_options);
-        design.prepare(c);
-    }
+    const SeedDesign design = preparedDesign(key);
     const double cpuBefore = m_meter.cpuSeconds();
     std::mutex mutex;
     std::vector<long long> lateness;
     bool producing = true;
     long long expected = -1;
-    std::vector<std::thread> threads;
-    for (int t = 0; t < m_settings.threads; ++t) {
-        threads.emplace_back([&] {
-            delayq::Connection c(m_options);
-            std::string taken;
-            long long score = 0;
-            for (;;) {
-                const auto result = design.take(c, c.serverNowMs(), taken, score);
-                if (result == SeedDesign::Take::Taken) {
-                    std::lock_guard lock(mutex);
-                    lateness.push_back(std::max(0LL, c.serverNowMs() - score));
-                    continue;
-                }
-                if (result == SeedDesign::Take::LostRace)
-                    continue;
-                {
-                    std::lock_guard lock(mutex);
-                    if (!producing && static_cast<long long>(lateness.size()) >= expected)
-                        return;
-                }
-                std::this_thread::sleep_for(design.idleSleep());
+    long long total = 0;
+    auto consume = [&](delayq::Connection& c) {
+        std::string taken;
+        long long score = 0;
+        for (;;) {
+            const auto result = design.take(c, c.serverNowMs(), taken, score);
+            if (result == SeedDesign::Take::Taken) {
+                std::lock_guard lock(mutex);
+                lateness.push_back(std::max(0LL, c.serverNowMs() - score));
+                continue;
             }
-        });
-    }
-    delayq::Connection conn(m_options);
-    const long long total =
-        pacedPushes(m_settings.rate, m_settings.durationMs, [&](long long i, long long delay) {
-            conn.command({"ZADD", key, std::to_string(conn.serverNowMs() + delay), member(i)});
-        });
-    {
+            if (result == SeedDesign::Take::LostRace)
+                continue;
+            {
+                std::lock_guard lock(mutex);
+                if (!producing && static_cast<long long>(lateness.size()) >= expected)
+                    return;
+            }
+            std::this_thread::sleep_for(design.idleSleep());
+        }
+    };
+    runConsumers(consume, [&] {
+        delayq::Connection conn(m_options);
+        total =
+            pacedPushes(m_settings.rate, m_settings.durationMs, [&](long long i, long long delay) {
+                conn.command({"ZADD", key, std::to_string(conn.serverNowMs() + delay), member(i)});
+            });
         std::lock_guard lock(mutex);
         expected = total;
         producing = false;
-    }
-    for (auto& t : threads)
-        t.join();
+    });
     cpuUsPerTask = m_meter.cpuUsPerTask(cpuBefore, total);
     return latenessOf(lateness);
 }

@@ -28,6 +28,12 @@ private:
     PhaseFigures drain(const std::string& key, long long tasks, const std::string& what);
     LatenessFigures lateness(double& cpuUsPerTask);
     MemoryFigures memory();
+    // The design on `key`, its script loaded on a connection closed before it returns.
+    SeedDesign preparedDesign(const std::string& key) const;
+    // consume on `threads` threads, each on a connection of its own, and meanwhile (the
+    // producer, if any) on this one; returns when all have ended.
+    void runConsumers(const std::function<void(delayq::Connection&)>& consume,
+                      const std::function<void()>& meanwhile = {}) const;
     // ZADDs members (due at dueMs) in batches of 1,000 on one connection that it closes.
     void fill(const std::string& key, long long tasks, long long dueMs,
               const std::function<std::string(long long)>& member);
