@@ -2,23 +2,9 @@
 
 #include <QObject>
 
-#include <cstddef>
-#include <utility>
-
 namespace delayq::ui {
 
 namespace {
-
-// A core status's outcome; `otherwise` for a status the table does not name.
-template <typename Status, std::size_t N>
-TaskOutcome lookUp(Status status, const std::pair<Status, TaskOutcome> (&table)[N],
-                   TaskOutcome otherwise)
-{
-    for (const auto& [from, outcome] : table)
-        if (from == status)
-            return outcome;
-    return otherwise;
-}
 
 // The words of an action, in the order of the enum.
 struct ActionWords
@@ -37,24 +23,37 @@ const ActionWords kActionWords[] = {
 
 TaskOutcome outcomeOf(delayq::IdResult::Status status)
 {
-    using S = delayq::IdResult::Status;
-    static const std::pair<S, TaskOutcome> table[] = {{S::Done, TaskOutcome::Done},
-                                                      {S::NotFound, TaskOutcome::NotFound},
-                                                      {S::Active, TaskOutcome::Active},
-                                                      {S::Dead, TaskOutcome::Dead},
-                                                      {S::Pending, TaskOutcome::Pending}};
-    return lookUp(status, table, TaskOutcome::NotFound);
+    // No default: a new core status must be given its outcome here (-Wswitch says so).
+    switch (status) {
+    case delayq::IdResult::Status::Done:
+        return TaskOutcome::Done;
+    case delayq::IdResult::Status::NotFound:
+        return TaskOutcome::NotFound;
+    case delayq::IdResult::Status::Active:
+        return TaskOutcome::Active;
+    case delayq::IdResult::Status::Dead:
+        return TaskOutcome::Dead;
+    case delayq::IdResult::Status::Pending:
+        return TaskOutcome::Pending;
+    }
+    return TaskOutcome::NotFound;
 }
 
 TaskOutcome outcomeOf(delayq::PushResult::Status status)
 {
-    using S = delayq::PushResult::Status;
-    static const std::pair<S, TaskOutcome> table[] = {{S::Created, TaskOutcome::Created},
-                                                      {S::Exists, TaskOutcome::Exists},
-                                                      {S::Replaced, TaskOutcome::Replaced},
-                                                      {S::TooLarge, TaskOutcome::TooLarge},
-                                                      {S::Active, TaskOutcome::Active}};
-    return lookUp(status, table, TaskOutcome::Exists);
+    switch (status) {
+    case delayq::PushResult::Status::Created:
+        return TaskOutcome::Created;
+    case delayq::PushResult::Status::Exists:
+        return TaskOutcome::Exists;
+    case delayq::PushResult::Status::Replaced:
+        return TaskOutcome::Replaced;
+    case delayq::PushResult::Status::TooLarge:
+        return TaskOutcome::TooLarge;
+    case delayq::PushResult::Status::Active:
+        return TaskOutcome::Active;
+    }
+    return TaskOutcome::Exists;
 }
 
 bool succeeded(TaskOutcome outcome)
