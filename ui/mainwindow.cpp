@@ -104,12 +104,9 @@ void MainWindow::connectClient()
                 m_workerDock->note(line);
             });
     connect(m_client, &AdminClient::disconnected, m_status, &ConnectionStatus::setDisconnected);
-    connect(m_client, &AdminClient::readOnlyDetected, this, [this](const QString& reason) {
-        m_actions->setReadOnly(true, reason);
-        m_queueActions->setReadOnly(true, reason);
-        m_control->setReadOnly(true, reason);
-        m_overview->setReadOnly(true);
-    });
+    // The embedded worker logs in as the same user, so it stops too rather than fail each claim.
+    connect(m_client, &AdminClient::readOnlyDetected, this,
+            [this](const QString& reason) { setReadOnly(true, reason); });
     // The unit detected on the I/O thread, when none was given or remembered.
     connect(m_client, &AdminClient::plainKeySet, this,
             [this](const QString& key, const QString& unit) {

@@ -240,6 +240,31 @@ private slots:
         m_server.cli({"ACL", "DELUSER", "viewer"});
     }
 
+    // The write probe passed, then the user lost its write rights: the first refused write
+    // makes the whole window read-only, the embedded worker included, which logs in as the
+    // same user and would fail every claim.
+    void writeRefusedLaterStopsWritesAndTheWorker()
+    {
+        pushTasks(QStringLiteral("orders"), {"a"});
+        m_fixture.connectWindow(false);
+        m_fixture.window()->openQueue(QStringLiteral("orders"));
+        QTRY_COMPARE(pending()->model()->rowCount(), 1);
+        WorkerDock* dock = m_fixture.window()->workerDock();
+        QVERIFY(dock->startButton()->isEnabled());
+        AdminClient* client = m_fixture.window()->client();
+        QSignalSpy finished(client, &AdminClient::actionFinished);
+        m_server.cli({"ACL", "SETUSER", "default", "-@write", "-evalsha", "-eval"});
+        client->reschedule(AdminClient::newTag(), QStringLiteral("orders"), {QStringLiteral("a")},
+                           -1, 3600000);
+        QVERIFY(finished.wait(5000));
+        m_server.cli({"ACL", "SETUSER", "default", "+@all"});
+        QTRY_VERIFY(!dock->startButton()->isEnabled());
+        QVERIFY2(dock->startButton()->toolTip().contains(QStringLiteral("refused a write")),
+                 qPrintable(dock->startButton()->toolTip()));
+        for (QAction* action : m_fixture.window()->actions()->writeActions())
+            QVERIFY2(!action->isEnabled(), qPrintable(action->text()));
+    }
+
     void payloadIsShownLiterally()
     {
         const std::string html = "<b>x</b><img src=x>";
@@ -456,7 +481,7 @@ private slots:
         m_fixture.window()->restoreLayout();
         QVERIFY(!m_fixture.window()->isUtc());
         m_fixture.window()->connectTo(
-            {QString::fromStdString(m_server.tcpUrl()), QStringLiteral("dq"), false, QString()});
+            ConnectionSettings::forUrl(QString::fromStdString(m_server.tcpUrl())));
         QVERIFY(!m_fixture.window()->openLastQueue());
         QVERIFY(m_fixture.window()->queue().isEmpty());
     }
