@@ -28,6 +28,14 @@ struct ConnectionSettings
     QString password;         // session only: overrides the URL's password when set
     QString sentinelPassword; // session only, never saved: the sentinels' own, if any
     QString tlsKeyPassphrase; // session only, never saved: an encrypted client key's
+
+    // `url` with every other field at its default.
+    static ConnectionSettings forUrl(const QString& url)
+    {
+        ConnectionSettings settings;
+        settings.url = url;
+        return settings;
+    }
 };
 
 struct ServerInfo

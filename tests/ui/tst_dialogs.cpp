@@ -487,14 +487,17 @@ private slots:
         QVERIFY(other.saveProfile());
 
         ConnectionDialog onProfile;
-        onProfile.startFrom({QStringLiteral("redis://:pw@10.0.0.9:6379/2"), QStringLiteral("dq"),
-                             false, QString()});
+        onProfile.startFrom(
+            ConnectionSettings::forUrl(QStringLiteral("redis://:pw@10.0.0.9:6379/2")));
         QCOMPARE(onProfile.nameEdit()->text(), QStringLiteral("staging"));
         QCOMPARE(onProfile.urlEdit()->text(), QStringLiteral("redis://10.0.0.9:6379/2"));
 
         ConnectionDialog elsewhere;
-        elsewhere.startFrom({QStringLiteral("redis://:pw@10.0.0.7:6380/1"), QStringLiteral("jobs"),
-                             true, QString()});
+        ConnectionSettings jobs =
+            ConnectionSettings::forUrl(QStringLiteral("redis://:pw@10.0.0.7:6380/1"));
+        jobs.prefix = QStringLiteral("jobs");
+        jobs.readOnly = true;
+        elsewhere.startFrom(jobs);
         QVERIFY(elsewhere.nameEdit()->text().isEmpty());
         QCOMPARE(elsewhere.urlEdit()->text(), QStringLiteral("redis://10.0.0.7:6380/1"));
         QCOMPARE(elsewhere.prefixEdit()->text(), QStringLiteral("jobs"));

@@ -385,8 +385,8 @@ private slots:
         connect(
             client, &AdminClient::bulkProgressed, m_fixture.window(),
             [this, &other] {
-                m_fixture.window()->connectTo({QString::fromStdString(other.unixUrl()),
-                                               QStringLiteral("dq"), false, QString()});
+                m_fixture.window()->connectTo(
+                    ConnectionSettings::forUrl(QString::fromStdString(other.unixUrl())));
             },
             Qt::SingleShotConnection);
         client->purge(AdminClient::newTag(), QStringLiteral("orders"), 3000, 1);

@@ -24,8 +24,7 @@ protected:
     {
         m_client = new AdminClient(this);
         QSignalSpy connected(m_client, &AdminClient::connected);
-        m_client->connectTo(
-            {QString::fromStdString(m_server.unixUrl()), QStringLiteral("dq"), false, QString()});
+        m_client->connectTo(ConnectionSettings::forUrl(QString::fromStdString(m_server.unixUrl())));
         QVERIFY(connected.wait(10000));
     }
 

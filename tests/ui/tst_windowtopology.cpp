@@ -177,7 +177,7 @@ private:
     static void connectTo(MainWindow& window, const QString& url)
     {
         QSignalSpy connected(window.client(), &AdminClient::connected);
-        window.connectTo({url, QStringLiteral("dq"), false, QString()});
+        window.connectTo(ConnectionSettings::forUrl(url));
         QVERIFY(connected.wait(10000));
     }
     static QString status(MainWindow& window) { return window.connectionStatus()->text(); }
