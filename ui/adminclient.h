@@ -136,7 +136,8 @@ signals:
     void configLoaded(const delayq::ui::QueueConfigResult& result);
     void exportProgressed(quint64 tag, qint64 written, qint64 total);
     void exportFinished(const delayq::ui::ExportResult& result);
-    // The server refused a write for this user (ACL): the session is read-only from now on.
+    // A request was refused for this user (ACL) and so was the write probe: the session is
+    // read-only from now on, the embedded worker included.
     void readOnlyDetected(const QString& reason);
 
 private:

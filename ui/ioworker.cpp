@@ -89,10 +89,8 @@ RequestError IoWorker::guarded(const QString& operation,
         RequestError error = RequestError::fromCore(e, operation);
         if (e.isUnreachable()) {
             markDown(error.message);
-        } else if (e.code() == delayq::ErrorCode::NoPermission && !m_settings.readOnly) {
-            m_readOnly = true;
-            emit readOnlyDetected(
-                tr("the server refused a write for this user: %1").arg(error.message));
+        } else if (e.code() == delayq::ErrorCode::NoPermission && !m_readOnly) {
+            noticeRefusal(error.message);
         }
         return error;
     } catch (const std::exception& e) {
@@ -188,11 +186,30 @@ ServerInfo IoWorker::probe()
     return info;
 }
 
+// Reads pass through guarded() too, and an ACL may refuse one command or key while writes
+// still go through: only when the write probe is refused as well is the session read-only.
+void IoWorker::noticeRefusal(const QString& message)
+{
+    try {
+        if (!m_connection->writeRefusal(writeProbeKey()))
+            return;
+    } catch (const delayq::Error&) {
+        return; // the heartbeat deals with a connection lost meanwhile
+    }
+    m_readOnly = true;
+    emit readOnlyDetected(tr("the server refused a write for this user: %1").arg(message));
+}
+
+std::string IoWorker::writeProbeKey() const
+{
+    return prefix() + ":{delayq-admin}:write-probe";
+}
+
 void IoWorker::probeWritable()
 {
     // A user without write access to the prefix (or a server refusing writes) makes the
     // session read-only from the start, instead of failing at the operator's first click.
-    const auto refusal = m_connection->writeRefusal(prefix() + ":{delayq-admin}:write-probe");
+    const auto refusal = m_connection->writeRefusal(writeProbeKey());
     m_readOnly = refusal.has_value();
     if (!refusal)
         return;

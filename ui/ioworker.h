@@ -39,7 +39,8 @@ public:
 
     void connectTo(const ConnectionSettings& settings);
     // Runs job with the connection. A lost connection is reported once and left to the
-    // heartbeat; an ACL refusal of a write makes the session read-only. Returns the error
+    // heartbeat; an ACL refusal, when the write probe is refused too, makes the session
+    // read-only. Returns the error
     // text for the result, "" when it went through.
     RequestError guarded(const QString& operation,
                          const std::function<void(delayq::Connection&)>& job);
@@ -69,6 +70,8 @@ private:
     void markDown(const QString& reason);
     ServerInfo probe();
     void probeWritable();
+    void noticeRefusal(const QString& message);
+    std::string writeProbeKey() const;
     void step(SteppedJob job, int connection);
 
     std::unique_ptr<delayq::Connection> m_connection;

@@ -28,6 +28,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -240,29 +241,57 @@ private slots:
         m_server.cli({"ACL", "DELUSER", "viewer"});
     }
 
-    // The write probe passed, then the user lost its write rights: the first refused write
-    // makes the whole window read-only, the embedded worker included, which logs in as the
-    // same user and would fail every claim.
-    void writeRefusedLaterStopsWritesAndTheWorker()
+    // The write probe passed, then an ACL change refuses a request. Writes taken away make
+    // the whole window read-only and stop the embedded worker (it logs in as the same user and
+    // would fail every claim); one read refused leaves writes and the worker alone.
+    void refusedRequestMakesReadOnlyOnlyWithoutWrites_data()
     {
+        QTest::addColumn<QStringList>("refuse");
+        QTest::addColumn<bool>("write");
+        QTest::addColumn<bool>("readOnly");
+        QTest::newRow("writes taken away, a reschedule refused")
+            << QStringList{"-@write", "-evalsha", "-eval"} << true << true;
+        QTest::newRow("one read taken away, the audit refused")
+            << QStringList{"-xrevrange"} << false << false;
+    }
+    void refusedRequestMakesReadOnlyOnlyWithoutWrites()
+    {
+        QFETCH(QStringList, refuse);
+        QFETCH(bool, write);
+        QFETCH(bool, readOnly);
         pushTasks(QStringLiteral("orders"), {"a"});
         m_fixture.connectWindow(false);
         m_fixture.window()->openQueue(QStringLiteral("orders"));
         QTRY_COMPARE(pending()->model()->rowCount(), 1);
         WorkerDock* dock = m_fixture.window()->workerDock();
-        QVERIFY(dock->startButton()->isEnabled());
+        dock->startWorker();
+        QVERIFY(dock->isRunning());
         AdminClient* client = m_fixture.window()->client();
-        QSignalSpy finished(client, &AdminClient::actionFinished);
-        m_server.cli({"ACL", "SETUSER", "default", "-@write", "-evalsha", "-eval"});
-        client->reschedule(AdminClient::newTag(), QStringLiteral("orders"), {QStringLiteral("a")},
-                           -1, 3600000);
-        QVERIFY(finished.wait(5000));
-        m_server.cli({"ACL", "SETUSER", "default", "+@all"});
-        QTRY_VERIFY(!dock->startButton()->isEnabled());
-        QVERIFY2(dock->startButton()->toolTip().contains(QStringLiteral("refused a write")),
-                 qPrintable(dock->startButton()->toolTip()));
-        for (QAction* action : m_fixture.window()->actions()->writeActions())
-            QVERIFY2(!action->isEnabled(), qPrintable(action->text()));
+        QSignalSpy actionDone(client, &AdminClient::actionFinished);
+        QSignalSpy auditDone(client, &AdminClient::auditLoaded);
+        m_server.cli(QStringList{"ACL", "SETUSER", "default"} + refuse);
+        const auto restore = qScopeGuard([&] {
+            m_server.cli({"ACL", "SETUSER", "default", "+@all"});
+        });
+        if (write)
+            client->reschedule(AdminClient::newTag(), QStringLiteral("orders"),
+                               {QStringLiteral("a")}, -1, 3600000);
+        else
+            client->loadAudit(AdminClient::newTag(), QStringLiteral("orders"), 10);
+        QSignalSpy& refused = write ? actionDone : auditDone;
+        QVERIFY(refused.wait(5000));
+        drainRequests();
+        QTRY_COMPARE(dock->isRunning(), !readOnly);
+        QCOMPARE(dock->startButton()->isEnabled(), !readOnly);
+        if (readOnly)
+            QVERIFY2(dock->startButton()->toolTip().contains(QStringLiteral("refused a write")),
+                     qPrintable(dock->startButton()->toolTip()));
+        QCOMPARE(m_fixture.window()->actions()->isReadOnly(), readOnly);
+        if (dock->isRunning()) {
+            QSignalSpy stopped(dock, &WorkerDock::runningChanged);
+            dock->stopWorker();
+            QVERIFY(stopped.wait(5000));
+        }
     }
 
     void payloadIsShownLiterally()
