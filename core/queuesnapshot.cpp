@@ -54,10 +54,7 @@ std::vector<QueueSnapshot> QueueSnapshotReader::read(const std::vector<std::stri
                                                      bool withHistory)
 {
     m_skipped = 0;
-    if (names.size() > kMaxQueuesPerCall)
-        throw Error(ErrorCode::InvalidArgument,
-                    "too many queues for one snapshot: " + std::to_string(names.size()) +
-                        " (at most " + std::to_string(kMaxQueuesPerCall) + ")");
+    requireBounded(names.size());
     // The estimate from the clock offset, as `delayq queues` uses: no round trip of its own.
     const long long nowMs = m_connection.serverNowMs();
     const long long currentMinute = nowMs / 60000;
@@ -102,6 +99,54 @@ std::vector<QueueSnapshot> QueueSnapshotReader::read(const std::vector<std::stri
         out.push_back(std::move(q));
     }
     return out;
+}
+
+std::vector<QueueSnapshot> QueueSnapshotReader::readPlain(const std::vector<PlainKey>& keys)
+{
+    m_skipped = 0;
+    requireBounded(keys.size());
+    const long long nowMs = m_connection.serverNowMs();
+    std::vector<std::vector<std::string>> commands;
+    commands.reserve(keys.size() * 3);
+    for (const auto& [key, unit] : keys) {
+        const long long now = unit == PlainQueue::ScoreUnit::Seconds ? nowMs / 1000 : nowMs;
+        commands.push_back({"ZCARD", key});
+        commands.push_back({"ZCOUNT", key, "-inf", std::to_string(now)});
+        commands.push_back({"ZRANGE", key, "0", "0", "WITHSCORES"});
+    }
+    const auto replies = m_connection.pipeline(commands);
+    std::vector<QueueSnapshot> out;
+    out.reserve(keys.size());
+    for (size_t i = 0; i < keys.size(); ++i) {
+        const Reply* r = &replies[i * 3];
+        if (r[0].isError() || r[1].isError() || r[2].isError()) {
+            ++m_skipped; // no longer a sorted set
+            continue;
+        }
+        const auto& [key, unit] = keys[i];
+        QueueSnapshot q;
+        q.name = key;
+        if (m_connection.isCluster())
+            q.node = m_connection.nodeForKey(key);
+        q.counts.pending = r[0].toInteger();
+        q.counts.dueNow = r[1].toInteger();
+        if (r[2].elements.size() >= 2) {
+            const double score = std::strtod(r[2].elements[1].str.c_str(), nullptr);
+            const auto earliestMs = static_cast<long long>(
+                unit == PlainQueue::ScoreUnit::Seconds ? score * 1000 : score);
+            q.oldestOverdueMs = std::max(0LL, nowMs - earliestMs);
+        }
+        out.push_back(std::move(q));
+    }
+    return out;
+}
+
+void QueueSnapshotReader::requireBounded(size_t count) const
+{
+    if (count > kMaxQueuesPerCall)
+        throw Error(ErrorCode::InvalidArgument,
+                    "too many queues for one snapshot: " + std::to_string(count) + " (at most " +
+                        std::to_string(kMaxQueuesPerCall) + ")");
 }
 
 void QueueSnapshotReader::parse(const std::string& name, const Reply* r, long long nowMs,

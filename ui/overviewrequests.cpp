@@ -5,8 +5,7 @@
 #include <delayq/queue.h>
 #include <delayq/queuesnapshot.h>
 
-#include <algorithm>
-#include <cstdlib>
+#include <map>
 
 namespace delayq::ui {
 
@@ -34,40 +33,31 @@ OverviewRow rowOf(const delayq::QueueSnapshot& s)
     return row;
 }
 
-void readPlain(delayq::Connection& c, const QList<PlainKeyRow>& keys, OverviewResult& result)
+void readPlain(delayq::QueueSnapshotReader& reader, const QList<PlainKeyRow>& keys,
+               OverviewResult& result)
 {
-    const long long nowMs = c.serverNowMs();
-    std::vector<std::vector<std::string>> commands;
+    std::vector<delayq::QueueSnapshotReader::PlainKey> wanted;
+    std::map<std::string, const PlainKeyRow*> byBytes;
     for (const auto& k : keys) {
         const std::string key = TaskRows::bytes(k.key);
-        const long long now = k.unit == QLatin1String("s") ? nowMs / 1000 : nowMs;
-        commands.push_back({"ZCARD", key});
-        commands.push_back({"ZCOUNT", key, "-inf", std::to_string(now)});
-        commands.push_back({"ZRANGE", key, "0", "0", "WITHSCORES"});
+        wanted.emplace_back(key, k.unit == QLatin1String("s")
+                                     ? delayq::PlainQueue::ScoreUnit::Seconds
+                                     : delayq::PlainQueue::ScoreUnit::Milliseconds);
+        byBytes.emplace(key, &k);
     }
-    const auto replies = c.pipeline(commands);
-    for (qsizetype i = 0; i < keys.size(); ++i) {
-        const auto* r = &replies[static_cast<size_t>(i) * 3];
-        if (r[0].isError() || r[1].isError() || r[2].isError()) {
-            ++result.skipped; // no longer a sorted set
-            continue;
-        }
+    for (const auto& s : reader.readPlain(wanted)) {
+        const PlainKeyRow& asked = *byBytes.at(s.name);
         OverviewRow row;
-        row.name = keys[i].key;
+        row.name = asked.key;
         row.plain = true;
-        row.unit = keys[i].unit;
-        if (c.isCluster())
-            row.node = TaskRows::text(c.nodeForKey(TaskRows::bytes(keys[i].key)));
-        row.pending = r[0].toInteger();
-        row.dueNow = r[1].toInteger();
-        if (r[2].elements.size() >= 2) {
-            const double score = std::strtod(r[2].elements[1].str.c_str(), nullptr);
-            const auto earliestMs =
-                static_cast<long long>(keys[i].unit == QLatin1String("s") ? score * 1000 : score);
-            row.oldestOverdueMs = std::max(0LL, nowMs - earliestMs);
-        }
+        row.unit = asked.unit;
+        row.node = TaskRows::text(s.node);
+        row.pending = s.counts.pending;
+        row.dueNow = s.counts.dueNow;
+        row.oldestOverdueMs = s.oldestOverdueMs;
         result.rows.append(row);
     }
+    result.skipped += static_cast<qint64>(reader.skipped());
 }
 
 } // namespace
@@ -81,7 +71,7 @@ void OverviewRequests::read(delayq::Connection& c, const std::string& prefix,
         result.rows.append(rowOf(s));
     result.skipped = static_cast<qint64>(reader.skipped());
     if (!plainKeys.isEmpty())
-        readPlain(c, plainKeys, result);
+        readPlain(reader, plainKeys, result);
 }
 
 void OverviewRequests::readConfig(delayq::Connection& c, const std::string& prefix,

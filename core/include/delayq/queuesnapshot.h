@@ -1,6 +1,7 @@
 #pragma once
 
 #include <delayq/connection.h>
+#include <delayq/plainqueue.h>
 #include <delayq/task.h>
 
 #include <array>
@@ -51,9 +52,16 @@ public:
     std::vector<QueueSnapshot> read(const std::vector<std::string>& names, bool withHistory);
     // Every queue registered under the prefix (up to `limit`), in name order.
     std::vector<QueueSnapshot> readAll(bool withHistory, int limit = 10000);
+    // Plain sorted sets (key, unit of its scores), 3 commands each in one pipeline: the
+    // snapshot's name is the key, and only counts.pending (ZCARD), counts.dueNow and
+    // oldestOverdueMs are set. A key that is no longer a sorted set is left out and counted
+    // in skipped().
+    using PlainKey = std::pair<std::string, PlainQueue::ScoreUnit>;
+    std::vector<QueueSnapshot> readPlain(const std::vector<PlainKey>& keys);
     size_t skipped() const { return m_skipped; }
 
 private:
+    void requireBounded(size_t count) const;
     void parse(const std::string& name, const Reply* r, long long nowMs, bool withHistory,
                QueueSnapshot& out) const;
 
