@@ -24,39 +24,38 @@ void LeaseKeeper::hold(const ClaimResult& claim)
     std::lock_guard lock(m_mutex);
     for (const auto& t : claim.tasks) {
         Held h;
-        h.token = t.token;
         h.attempt = t.attempts;
         h.due = t.due;
         h.leaseMs = std::max(1LL, t.leaseDeadline - claim.serverNow);
         h.nextExtend = now + milliseconds(std::max(1LL, h.leaseMs / 3));
-        m_held[t.id] = h;
+        m_held[{t.id, t.token}] = h;
     }
 }
 
-bool LeaseKeeper::startRunning(const std::string& id)
+bool LeaseKeeper::startRunning(const ClaimedTask& task)
 {
-    return advance(id, Held::State::Running);
+    return advance(task, Held::State::Running);
 }
 
-bool LeaseKeeper::startFinishing(const std::string& id)
+bool LeaseKeeper::startFinishing(const ClaimedTask& task)
 {
-    return advance(id, Held::State::Finishing);
+    return advance(task, Held::State::Finishing);
 }
 
-bool LeaseKeeper::advance(const std::string& id, Held::State state)
+bool LeaseKeeper::advance(const ClaimedTask& task, Held::State state)
 {
     std::lock_guard lock(m_mutex);
-    auto it = m_held.find(id);
+    auto it = m_held.find({task.id, task.token});
     if (it == m_held.end() || it->second.state == Held::State::Released)
         return false;
     it->second.state = state;
     return true;
 }
 
-void LeaseKeeper::forget(const std::string& id)
+void LeaseKeeper::forget(const ClaimedTask& task)
 {
     std::lock_guard lock(m_mutex);
-    m_held.erase(id);
+    m_held.erase({task.id, task.token});
 }
 
 bool LeaseKeeper::anyHeld()
@@ -70,7 +69,7 @@ void LeaseKeeper::releaseIfHeld(Queue& queue, const ClaimedTask& task, long long
 {
     {
         std::lock_guard lock(m_mutex);
-        auto it = m_held.find(task.id);
+        auto it = m_held.find({task.id, task.token});
         if (it == m_held.end() || it->second.state == Held::State::Released)
             return;
         it->second.state = Held::State::Released;
@@ -94,7 +93,7 @@ void LeaseKeeper::release(Queue& queue, const ClaimedTask& task, long long laten
             event.outcome = TaskOutcome::LeaseLost;
     }
     event.finished = queue.connection().serverNowMs();
-    forget(task.id);
+    forget(task);
     m_context.taskFinished(event);
 }
 
@@ -105,12 +104,12 @@ void LeaseKeeper::releaseAll(Queue& queue)
     std::vector<ClaimedTask> toRelease;
     {
         std::lock_guard lock(m_mutex);
-        for (auto& [id, h] : m_held) {
+        for (auto& [key, h] : m_held) {
             if (h.state == Held::State::Waiting || h.state == Held::State::Running) {
                 h.state = Held::State::Released;
                 ClaimedTask task;
-                task.id = id;
-                task.token = h.token;
+                task.id = key.first;
+                task.token = key.second;
                 task.attempts = h.attempt;
                 task.due = h.due;
                 toRelease.push_back(std::move(task));
@@ -127,9 +126,9 @@ void LeaseKeeper::renew(Queue& queue)
     std::vector<std::tuple<std::string, std::string, long long>> due;
     {
         std::lock_guard lock(m_mutex);
-        for (auto& [id, h] : m_held)
+        for (auto& [key, h] : m_held)
             if (!h.lost && h.state != Held::State::Released && h.nextExtend <= now)
-                due.emplace_back(id, h.token, h.leaseMs);
+                due.emplace_back(key.first, key.second, h.leaseMs);
     }
     for (const auto& [id, token, leaseMs] : due) {
         bool lost = false;
@@ -141,7 +140,7 @@ void LeaseKeeper::renew(Queue& queue)
             lost = true;
         }
         std::lock_guard lock(m_mutex);
-        auto it = m_held.find(id);
+        auto it = m_held.find({id, token});
         if (it == m_held.end())
             continue;
         it->second.lost = lost;

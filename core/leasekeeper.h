@@ -6,6 +6,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <utility>
 
 namespace delayq {
 
@@ -28,11 +29,11 @@ public:
     // Holds the claimed tasks (waiting to run) and schedules their renewals.
     void hold(const ClaimResult& claim);
     // The handler may start: false when an abort has handed the task back already.
-    bool startRunning(const std::string& id);
+    bool startRunning(const ClaimedTask& task);
     // The handler returned and its result is to be sent: false when it was handed back.
-    bool startFinishing(const std::string& id);
+    bool startFinishing(const ClaimedTask& task);
     // No more renewals: the outcome is in Redis, or the lease is left to run out.
-    void forget(const std::string& id);
+    void forget(const ClaimedTask& task);
     // Hands the task back unrun (a nack of delay 0), unless an abort already did.
     void releaseIfHeld(Queue& queue, const ClaimedTask& task, long long lateness, const char* why);
 
@@ -41,6 +42,12 @@ public:
 
 private:
     using Clock = std::chrono::steady_clock;
+
+    // A task is held per claim, by id and lease token: once one thread has nacked a task,
+    // another thread of this worker may claim it again before the first forgets it, and
+    // the first one's forget must not drop the second one's hold (its task would then sit
+    // unrun until the lease ran out).
+    using HeldKey = std::pair<std::string, std::string>; // id, lease token
 
     // A task between claim and its final outcome.
     struct Held
@@ -52,7 +59,6 @@ private:
             Finishing,
             Released
         };
-        std::string token;
         int attempt = 0;
         long long due = 0;
         long long leaseMs = 0;
@@ -63,7 +69,7 @@ private:
 
     bool anyHeld();
     // A held task moves on to `state`; false when it is gone or was handed back meanwhile.
-    bool advance(const std::string& id, Held::State state);
+    bool advance(const ClaimedTask& task, Held::State state);
     // Extends every lease that is a third of the way through.
     void renew(Queue& queue);
     // Bounded: at most ten reap calls a turn, the rest on the next turn.
@@ -73,7 +79,7 @@ private:
 
     WorkerContext& m_context;
     std::mutex m_mutex; // guards m_held
-    std::map<std::string, Held> m_held;
+    std::map<HeldKey, Held> m_held;
 };
 
 } // namespace delayq

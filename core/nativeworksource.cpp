@@ -26,7 +26,7 @@ ClaimResult NativeWorkSource::take(int want)
 
 bool NativeWorkSource::beginRun(const ClaimedTask& task)
 {
-    return m_leases.startRunning(task.id);
+    return m_leases.startRunning(task);
 }
 
 bool NativeWorkSource::endRun(const ClaimedTask& task, long long lateness)
@@ -38,7 +38,7 @@ bool NativeWorkSource::endRun(const ClaimedTask& task, long long lateness)
         m_leases.releaseIfHeld(m_queue, task, lateness, "the worker was stopped at once");
         return false;
     }
-    return m_leases.startFinishing(task.id);
+    return m_leases.startFinishing(task);
 }
 
 void NativeWorkSource::flush(std::deque<FinishedTask>& finishing)
@@ -60,7 +60,7 @@ void NativeWorkSource::flush(std::deque<FinishedTask>& finishing)
         else
             nack(f, finishing);
         f.event.finished = now;
-        m_leases.forget(f.task.id);
+        m_leases.forget(f.task);
         WorkerEvent done = std::move(f.event);
         finishing.pop_front();
         m_context.taskFinished(done);
@@ -94,7 +94,7 @@ void NativeWorkSource::giveBack(const ClaimedTask& task, long long lateness, con
 
 void NativeWorkSource::forget(const ClaimedTask& task)
 {
-    m_leases.forget(task.id);
+    m_leases.forget(task);
 }
 
 } // namespace delayq
