@@ -298,8 +298,7 @@ bool ConnectionDialog::saveProfile()
 bool ConnectionDialog::validate()
 {
     bool ok = true;
-    ConnectionSettings s;
-    s.url = m_url->text().trimmed();
+    ConnectionSettings s = ConnectionSettings::forUrl(m_url->text().trimmed());
     ok = m_urlError->check([&] {
         if (s.url.isEmpty())
             throw delayq::Error(delayq::ErrorCode::InvalidArgument,

@@ -98,8 +98,7 @@ void AdminLaunch::showWindow()
 
 ConnectionSettings AdminLaunch::connectionSettings() const
 {
-    ConnectionSettings settings;
-    settings.url = m_url;
+    ConnectionSettings settings = ConnectionSettings::forUrl(m_url);
     settings.prefix = m_useLast && !m_options.prefixGiven ? m_last.prefix : m_options.prefix;
     settings.readOnly = m_options.readOnly || (m_useLast && m_last.readOnly);
     return settings;
