@@ -7,7 +7,10 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
+#include <map>
 #include <memory>
 #include <thread>
 
@@ -70,6 +73,62 @@ private slots:
         QCOMPARE(q.counts().pending, 1LL); // the later task still waits
         w.stop();
         QVERIFY(!w.isRunning());
+    }
+
+    // A backlog 1 to 41 minutes overdue: each task's lateness is its claim time minus its own
+    // due time, and the percentiles read those minutes (within the histogram's 1%), not the
+    // top of a one-minute range.
+    void latenessOfAnOverdueBacklog()
+    {
+        constexpr int kTasks = 200;
+        const long long base = m_conn->serverNowMs();
+        std::map<std::string, long long> dueOf;
+        std::vector<PushRequest> requests(kTasks);
+        for (int i = 0; i < kTasks; ++i) {
+            requests[i].id = "late-" + std::to_string(i);
+            requests[i].dueAtMs = base - 60'000 - i * 12'000LL;
+            dueOf[requests[i].id] = *requests[i].dueAtMs;
+        }
+        m_jobs->pushBatch(requests);
+        EventLog log;
+        const long long before = m_conn->serverNowMs();
+        Worker w(
+            options(1s), [](const ClaimedTask&) { return HandlerResult::ack(); },
+            [&](const WorkerEvent& e) { log.add(e); });
+        QVERIFY(w.start());
+        QTRY_COMPARE_WITH_TIMEOUT(w.counters().acked, static_cast<long long>(kTasks), 20000);
+        const long long after = m_conn->serverNowMs();
+        const WorkerCounters c = w.counters();
+        w.stop();
+
+        std::vector<long long> lateness;
+        for (const WorkerEvent& e : log.tasks()) {
+            const long long due = dueOf.at(e.id);
+            QCOMPARE(e.due, due);
+            // Claimed between the start and the last ack: the log's figure is that wait.
+            QVERIFY2(e.lateness >= before - due && e.lateness <= after - due,
+                     qPrintable(QStringLiteral("%1: %2 ms late, due %3 before the start")
+                                    .arg(QString::fromStdString(e.id))
+                                    .arg(e.lateness)
+                                    .arg(before - due)));
+            lateness.push_back(e.lateness);
+        }
+        QCOMPARE(static_cast<int>(lateness.size()), kTasks);
+        std::sort(lateness.begin(), lateness.end());
+        QCOMPARE(c.latenessCount, static_cast<long long>(kTasks));
+        QCOMPARE(c.latenessMax, lateness.back());
+        const std::pair<double, long long> shown[] = {{0.5, c.latenessP50}, {0.99, c.latenessP99}};
+        for (const auto& [q, figure] : shown) {
+            const long long exact = lateness[static_cast<size_t>(std::ceil(q * kTasks)) - 1];
+            QVERIFY2(figure <= exact && figure >= exact - exact / 100,
+                     qPrintable(QStringLiteral("p%1: %2 ms, the tasks say %3 ms")
+                                    .arg(q * 100)
+                                    .arg(figure)
+                                    .arg(exact)));
+        }
+        // About 21 and 40.6 minutes: far past the minute the histogram used to stop at.
+        QVERIFY(c.latenessP50 > 20 * 60'000LL);
+        QVERIFY(c.latenessP99 > 40 * 60'000LL);
     }
 
     void extendsTheLeaseOfALongTask()
