@@ -219,6 +219,7 @@ void MainWindow::connectTo(const ConnectionSettings& settings)
     m_status->setConnecting(tr("connecting…"));
     setReadOnly(settings.readOnly, tr("this connection is read-only"));
     m_client->connectTo(settings);
+    m_workerDock->followConnection();
 }
 
 void MainWindow::openQueue(const QString& name)
