@@ -182,8 +182,9 @@ void OverviewPage::showMenu(const QPoint& pos)
 void OverviewPage::updateLegend()
 {
     m_legend->setText(tr("Coloured rows are above their thresholds (for all queues: %1; "
-                         "queues may have their own). Failed = died + retried. Hover a row "
-                         "for the reason.")
+                         "queues may have their own); the figure above its limit is in bold "
+                         "on a stronger colour. Failed = died + retried. Hover a cell for the "
+                         "reason.")
                           .arg(Thresholds::describe(Thresholds::defaults())));
 }
 
