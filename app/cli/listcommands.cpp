@@ -92,9 +92,12 @@ int runLs(Context& ctx)
                      set == delayq::TaskSet::Pending ? "PAYLOAD" : "WORKER / LAST ERROR",
                      set == delayq::TaskSet::Pending ? "" : "PAYLOAD"});
     for (const auto& t : tasks) {
+        // A death is in the past: "21m 53s ago", not "overdue".
         std::vector<std::string> row = {delayq::formatTime(t.score),
-                                        delayq::formatRelative(t.score, now), printable(t.id),
-                                        attempts(t)};
+                                        set == delayq::TaskSet::Dead
+                                            ? formatAgo(t.score, now)
+                                            : delayq::formatRelative(t.score, now),
+                                        printable(t.id), attempts(t)};
         if (set == delayq::TaskSet::Pending) {
             row.push_back(t.broken ? "(broken: " + preview(t.lastError, 60) + ")"
                                    : preview(t.payload, 60));
@@ -151,8 +154,9 @@ int runShow(Context& ctx)
     if (set == delayq::TaskSet::Active)
         line("lease until", ctx.when(t.score));
     if (set == delayq::TaskSet::Dead)
-        line("died", ctx.when(t.score));
-    line("due", ctx.when(t.due));
+        line("died", ctx.whenPast(t.score));
+    // A dead task's due time passed long ago and is owed no more: "ago", not "overdue".
+    line("due", set == delayq::TaskSet::Dead ? ctx.whenPast(t.due) : ctx.when(t.due));
     line("created", delayq::formatTime(t.created));
     line("attempts", attempts(t));
     line("backoff", t.backoff.empty() ? "(queue default)" : printable(t.backoff));

@@ -243,6 +243,38 @@ private slots:
                  QStringLiteral("exec: exit 4: disk full"));
     }
 
+    // A death is a moment that passed: "21m 53s ago", never "overdue".
+    void deathsReadAsAgo_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("pattern");
+        QTest::newRow("ls") << QStringList{"ls", "mail", "--state", "dead"}
+                            << "\\d\\d:\\d\\d:\\d\\d\\.\\d{3}\\s+21m 5\\ds ago\\s+gone";
+        QTest::newRow("show") << QStringList{"show", "mail", "gone"}
+                              << "died\\s+\\S+ \\d\\d:\\d\\d:\\d\\d\\.\\d{3} \\(21m 5\\ds ago\\)";
+        QTest::newRow("find") << QStringList{"find", "mail", "disk", "--state", "dead"}
+                              << "\\d{3}\\s+21m 5\\ds ago\\s+gone";
+    }
+    void deathsReadAsAgo()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, pattern);
+        QCOMPARE(delayq({"push", "mail", "data", "--id", "gone", "--max-attempts", "1"}).exitCode,
+                 0);
+        QCOMPARE(delayq({"work", "mail", "--handler", "exec:echo 'disk full' >&2; exit 4",
+                         "--until-empty", "--quiet"})
+                     .exitCode,
+                 0);
+        // It died 21 minutes 53 seconds before the server's now.
+        const qint64 now = m_server.cli({"TIME"}).split('\n').first().trimmed().toLongLong() * 1000;
+        m_server.cli({"ZADD", "dq:{mail}:dead", "XX", QString::number(now - 1'313'000), "gone"});
+        const CliRun r = delayq(args);
+        QCOMPARE(r.exitCode, 0);
+        const QString out = QString::fromUtf8(r.out);
+        QVERIFY2(out.contains(QRegularExpression(pattern)), qPrintable(out));
+        QVERIFY2(!out.contains(QStringLiteral("overdue")), qPrintable(out));
+    }
+
     void ctrlCFinishesTheTaskInHand()
     {
         QCOMPARE(delayq({"push", "mail", "x", "--id", "slow"}).exitCode, 0);
