@@ -119,7 +119,7 @@ private slots:
         QVERIFY(reported.wait(5000));
         const QString summary = reported.first().at(0).toString();
         QVERIFY2(summary.contains(QStringLiteral("Cancelled 1 of 2")), qPrintable(summary));
-        QVERIFY2(summary.contains(QStringLiteral("1 were already running")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("1 was already running")), qPrintable(summary));
         QCOMPARE(reported.first().at(1).toBool(), false);
         QCOMPARE(m_server.cli({"ZCARD", "dq:{orders}:active"}).trimmed(), QByteArray("1"));
     }
