@@ -286,9 +286,7 @@ QString TaskModel::text(const TaskRow& task, Field field) const
         return fromStd(delayq::formatTime(task.score, m_utc));
     case Field::Relative: {
         const qint64 now = QDateTime::currentMSecsSinceEpoch() + m_clockOffsetMs;
-        // A dead task's time is when it died: that passed, nothing is overdue.
-        return m_set == TaskSetKind::Dead ? DueText::ago(task.score, now)
-                                          : DueText::relative(task.score, now);
+        return DueText::relative(task.score, now);
     }
     case Field::Id:
         // A plain member is the whole message: a cell shows its start, escaped.

@@ -150,13 +150,6 @@ private slots:
         for (const QString& word : absent)
             QVERIFY2(!text.contains(QRegularExpression(word)),
                      qPrintable(word + QStringLiteral(" in ") + text));
-        if (!pending) {
-            // The Dead tab's own column says the same.
-            const QModelIndex cell =
-                table->model()->index(0, table->model()->columnOf(TaskModel::Field::Relative));
-            QVERIFY2(cell.data().toString().endsWith(QStringLiteral(" ago")),
-                     qPrintable(cell.data().toString()));
-        }
     }
 
     void nothingSelectedAfterTheAction_data()
