@@ -252,7 +252,7 @@ private slots:
                             << "\\d\\d:\\d\\d:\\d\\d\\.\\d{3}\\s+21m 5\\ds ago\\s+gone";
         QTest::newRow("show") << QStringList{"show", "mail", "gone"}
                               << "died\\s+\\S+ \\d\\d:\\d\\d:\\d\\d\\.\\d{3} \\(21m 5\\ds ago\\)";
-        QTest::newRow("find") << QStringList{"find", "mail", "disk", "--state", "dead"}
+        QTest::newRow("find") << QStringList{"find", "mail", "disk", "--in", "error"}
                               << "\\d{3}\\s+21m 5\\ds ago\\s+gone";
     }
     void deathsReadAsAgo()
