@@ -60,7 +60,7 @@ MatchFilterDialog::MatchFilterDialog(const MatchFilter& initial, QWidget* parent
     form->addRow(m_error);
     form->addRow(buttons);
     // Room for the placeholders and the errors: not the 242 px the form alone asks for.
-    setMinimumWidth(fontMetrics().horizontalAdvance(QLatin1Char('x')) * 64);
+    setMinimumWidth(fontMetrics().horizontalAdvance(QLatin1Char('x')) * 80);
     connect(m_timeMode, &QComboBox::currentIndexChanged, this, &MatchFilterDialog::updateFields);
     connect(m_action, &QComboBox::currentIndexChanged, this, &MatchFilterDialog::updateFields);
     updateFields();

@@ -205,11 +205,11 @@ void TaskTabs::chooseMatch(const QString& id)
     locate(id, Find::Match);
 }
 
-void TaskTabs::locate(const QString& id, Find kind)
+void TaskTabs::locate(const QString& id, Find kind, bool again)
 {
     // Until the task is found, nothing is the target: not the task selected before.
     clearSelections();
-    if (id != m_findingId || kind != m_findKind)
+    if (!again)
         m_findTries = 0;
     m_findKind = kind;
     m_findingId = id;
@@ -232,7 +232,7 @@ void TaskTabs::onMissed(const QString& id)
     // Ranked, then moved before its page was read: ask again, a few times.
     constexpr int kMaxTries = 3;
     if (m_findTries < kMaxTries) {
-        locate(id, m_findKind);
+        locate(id, m_findKind, true);
         return;
     }
     const QString message =

@@ -69,7 +69,8 @@ private:
         Quietly, // a pushed task: a miss is no error
         Match,   // a match of the text search: must still be in the searched set
     };
-    void locate(const QString& id, Find kind);
+    // `again`: the same find once more, after the task moved under it.
+    void locate(const QString& id, Find kind, bool again = false);
     void onLocated(const LocateResult& result);
     void onMissed(const QString& id);
     // Nothing selected in any table: the operator's aim moved to the task being found.
