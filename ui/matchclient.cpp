@@ -53,8 +53,7 @@ void MatchClient::cancelBulk(quint64 tag)
 
 namespace delayq::ui {
 
-void MatchClient::check(quint64 tag, const QString& queue, TaskSetKind set,
-                        const QStringList& ids)
+void MatchClient::check(quint64 tag, const QString& queue, TaskSetKind set, const QStringList& ids)
 {
     constexpr qsizetype kIdsPerStep = 100;
     struct State

@@ -47,8 +47,7 @@ MatchFilterDialog::MatchFilterDialog(const MatchFilter& initial, QWidget* parent
     m_error = new FieldError(this);
     // "Close", not "Cancel": the dialog may well be about cancelling tasks. The count comes
     // next, and its confirmation names the action and the number ("Cancel 15 tasks").
-    auto* buttons =
-        DialogButtons::wired(new QDialogButtonBox(QDialogButtonBox::Close, this), this);
+    auto* buttons = DialogButtons::wired(new QDialogButtonBox(QDialogButtonBox::Close, this), this);
     buttons->addButton(tr("Count matches…"), QDialogButtonBox::AcceptRole);
     form->addRow(tr("Tasks:"), which);
     form->addRow(tr("Containing:"), m_text);

@@ -67,7 +67,8 @@ TaskTabs::TaskTabs(AdminClient* client, QWidget* parent) : QWidget(parent), m_cl
         for (const QString& id : result.gone)
             m_findBar->markGone(id, tr("gone"));
         for (qsizetype i = 0; i < result.moved.size(); ++i)
-            m_findBar->markGone(result.moved.at(i), tr("now %1").arg(setName(result.movedTo.at(i))));
+            m_findBar->markGone(result.moved.at(i),
+                                tr("now %1").arg(setName(result.movedTo.at(i))));
     });
     connect(m_findBar, &FindBar::findTextRequested, this, &TaskTabs::findText);
     connect(m_findBar, &FindBar::searchCancelled, client, &AdminClient::cancelScan);
@@ -270,11 +271,11 @@ void TaskTabs::onLocated(const LocateResult& result)
                                     : tr("no task with id %1 in queue %2").arg(id, m_queue);
         if (m_findKind == Find::Match && result.error.isEmpty()) {
             m_findBar->markGone(result.id, tr("gone"));
-            message = m_plain ? tr("that message is no longer in %1: nothing is selected")
-                                    .arg(m_queue)
-                              : tr("task %1 is no longer in queue %2 (acked, cancelled or "
-                                   "deleted since the search): nothing is selected")
-                                    .arg(id, m_queue);
+            message = m_plain
+                          ? tr("that message is no longer in %1: nothing is selected").arg(m_queue)
+                          : tr("task %1 is no longer in queue %2 (acked, cancelled or "
+                               "deleted since the search): nothing is selected")
+                                .arg(id, m_queue);
         }
         // A pushed task already taken by a worker is no error: the push's report stays.
         if (m_findKind != Find::Quietly)

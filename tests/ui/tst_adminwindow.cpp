@@ -207,7 +207,8 @@ private slots:
         QTest::keyClicks(QApplication::focusWidget(), QStringLiteral("3m"));
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return);
         QVERIFY(reported.wait(5000));
-        const qint64 due = m_server.cli({"ZSCORE", "dq:{orders}:pending", "a"}).trimmed().toLongLong();
+        const qint64 due =
+            m_server.cli({"ZSCORE", "dq:{orders}:pending", "a"}).trimmed().toLongLong();
         QVERIFY2(qAbs(due - (now + 180000)) < 10000, qPrintable(QString::number(due - now)));
     }
 

@@ -519,8 +519,7 @@ private:
             bar->fieldBox()->setCurrentIndex(1); // in last errors (eachTabKeepsItsFieldChoice)
             bar->input()->setText(text);
             bar->findTextButton()->click();
-            QTRY_COMPARE(bar->searchStatus()->text(),
-                         QStringLiteral("%1 found").arg(expected));
+            QTRY_COMPARE(bar->searchStatus()->text(), QStringLiteral("%1 found").arg(expected));
             QCOMPARE(bar->matchList()->count(), expected);
         }();
         return bar;
