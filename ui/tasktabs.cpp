@@ -10,6 +10,7 @@
 #include <QLocale>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace delayq::ui {
@@ -64,6 +65,8 @@ TaskTabs::TaskTabs(AdminClient* client, QWidget* parent) : QWidget(parent), m_cl
         if (result.tag != m_checkTag)
             return;
         m_checkTag = 0;
+        if (m_checkAgain) // an action ended while this check ran: its answer may predate it
+            QTimer::singleShot(0, this, &TaskTabs::checkMatches);
         for (const QString& id : result.gone)
             m_findBar->markGone(id, tr("gone"));
         for (qsizetype i = 0; i < result.moved.size(); ++i)
@@ -134,6 +137,7 @@ void TaskTabs::setQueue(const QString& queue)
     m_client->cancelScan();
     m_matchClient->cancelSearch();
     m_checkTag = 0;
+    m_checkAgain = false;
     m_findTag = 0;
     m_findBar->setPlain(m_plain);
     for (auto* table : m_tables)
@@ -143,16 +147,20 @@ void TaskTabs::setQueue(const QString& queue)
 void TaskTabs::refresh()
 {
     current()->refresh();
-    checkMatches();
+    constexpr qint64 kCheckEveryMs = 10000;
+    if (!m_lastCheck.isValid() || m_lastCheck.elapsed() >= kCheckEveryMs)
+        checkMatches();
 }
 
 void TaskTabs::checkMatches()
 {
+    m_checkAgain = m_checkTag != 0;
     if (m_plain || m_checkTag != 0 || m_queue.isEmpty() || m_findBar->isHidden())
         return;
     const QStringList ids = m_findBar->liveMatches();
     if (ids.isEmpty())
         return;
+    m_lastCheck.start();
     m_checkTag = AdminClient::newTag();
     m_matchClient->check(m_checkTag, m_queue, m_lastSearch.set, ids);
 }

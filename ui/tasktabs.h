@@ -3,6 +3,7 @@
 #include "admintypes.h"
 #include "matchtypes.h"
 
+#include <QElapsedTimer>
 #include <QWidget>
 
 class QTabWidget;
@@ -49,8 +50,9 @@ public:
     // set, or selects nothing, says why and marks the match in the list (gone, or moved to
     // another set).
     void chooseMatch(const QString& id);
-    // Asks the server which listed matches left the searched set (after an action, at each
-    // refresh), and marks them in the list. One check at a time.
+    // Asks the server which listed matches left the searched set, and marks them in the
+    // list: now (after an action; once more when a check is in flight), and at most every
+    // 10 s with the live refresh (one rank per match: up to 1,000 round trips).
     void checkMatches();
     // Tasks (of a native queue: the current tab's payloads or last errors) or plain members
     // containing the text, listed in the find bar as found.
@@ -86,6 +88,8 @@ private:
     QString m_findingId;
     int m_findTries = 0; // locates of m_findingId: a task moving fast is given up on
     quint64 m_checkTag = 0;
+    bool m_checkAgain = false;
+    QElapsedTimer m_lastCheck;
     quint64 m_scanTag = 0;
     MatchClient* m_matchClient;
     MatchFilter m_lastSearch;
