@@ -127,6 +127,8 @@ void MainWindow::connectViews()
     connect(m_tabs, &TaskTabs::statusMessage, this,
             [this](const QString& message) { statusBar()->showMessage(message, 8000); });
     connect(m_actions, &TaskActions::refreshRequested, this, &MainWindow::refreshAll);
+    // After an action the find bar's matches are checked at once, not at the next 10 s.
+    connect(m_actions, &TaskActions::refreshRequested, m_tabs, &TaskTabs::checkMatches);
     connect(m_queueActions, &QueueActions::refreshRequested, this, &MainWindow::refreshAll);
     connect(m_queueActions, &QueueActions::resultReported, this, &MainWindow::showResult);
     connect(m_actions, &TaskActions::resultReported, this, &MainWindow::showResult);

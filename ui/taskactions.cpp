@@ -16,6 +16,7 @@
 
 #include <QAction>
 #include <QDateTime>
+#include <QEvent>
 #include <QItemSelectionModel>
 #include <QLocale>
 #include <QMenu>
@@ -111,7 +112,20 @@ TaskActions::TaskActions(AdminClient* client, TaskTabs* tabs, QWidget* window)
     for (auto set : {TaskSetKind::Pending, TaskSetKind::Active, TaskSetKind::Dead})
         connect(tabs->table(set)->view()->selectionModel(), &QItemSelectionModel::selectionChanged,
                 this, &TaskActions::updateEnabled);
+    tabs->installEventFilter(this);
     updateEnabled();
+}
+
+bool TaskActions::tablesShown() const
+{
+    return m_tabs->isVisibleTo(m_window);
+}
+
+bool TaskActions::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_tabs && (event->type() == QEvent::Show || event->type() == QEvent::Hide))
+        updateEnabled();
+    return WriteActions::eventFilter(watched, event);
 }
 
 QList<QAction*> TaskActions::writeActions() const
@@ -122,13 +136,15 @@ QList<QAction*> TaskActions::writeActions() const
 void TaskActions::updateEnabled()
 {
     const TaskSetKind set = m_tabs->current()->set();
-    const bool selected = m_tabs->current()->view()->selectionModel()->hasSelection();
+    const bool selected =
+        tablesShown() && m_tabs->current()->view()->selectionModel()->hasSelection();
     const bool open = !m_queue.isEmpty();
     m_push->setEnabled(!m_readOnly);
     m_cancel->setEnabled(!m_readOnly && open && selected && set == TaskSetKind::Pending);
     m_reschedule->setEnabled(!m_readOnly && open && selected && set == TaskSetKind::Pending);
     m_runNow->setEnabled(m_reschedule->isEnabled());
-    m_actOnMatches->setEnabled(!m_plain && !m_readOnly && open && set != TaskSetKind::Active);
+    m_actOnMatches->setEnabled(!m_plain && !m_readOnly && open && tablesShown() &&
+                               set != TaskSetKind::Active);
     m_tabs->findBar()->setWritable(!m_readOnly);
     m_requeue->setEnabled(!m_plain && !m_readOnly && open && selected && set == TaskSetKind::Dead);
     m_deleteDead->setEnabled(!m_plain && !m_readOnly && open && selected &&
@@ -165,7 +181,7 @@ qint64 TaskActions::serverNow() const
 
 QList<TaskRow> TaskActions::selection(QAction* action, const QString& verb)
 {
-    if (m_readOnly || !action->isEnabled())
+    if (m_readOnly || !action->isEnabled() || !tablesShown())
         return {};
     TaskTable* table = m_tabs->current();
     const QList<TaskRow> tasks = table->selectedTasks();

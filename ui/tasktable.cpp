@@ -19,6 +19,9 @@ TaskTable::TaskTable(AdminClient* client, TaskSetKind set, QWidget* parent)
 {
     m_model = new TaskModel(client, set, this);
     m_view = new QTableView(this);
+    m_view->setObjectName(set == TaskSetKind::Pending  ? QStringLiteral("pendingTable")
+                          : set == TaskSetKind::Active ? QStringLiteral("activeTable")
+                                                       : QStringLiteral("deadTable"));
     m_view->setModel(m_model);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
@@ -147,6 +150,7 @@ bool TaskTable::eventFilter(QObject* watched, QEvent* event)
 void TaskTable::setQueue(const QString& queue)
 {
     m_pendingJump = -1;
+    m_wantedId.clear();
     m_fitIdColumn = true;
     sizeColumns();
     m_model->setQueue(queue);
@@ -202,6 +206,7 @@ bool TaskTable::hasCurrentSelected() const
 void TaskTable::clearSelection()
 {
     m_pendingJump = -1;
+    m_wantedId.clear();
     m_view->selectionModel()->clearSelection();
     // No current row either: after a refresh the next task must not slide under the cursor.
     m_view->selectionModel()->setCurrentIndex(QModelIndex(), QItemSelectionModel::NoUpdate);
@@ -232,6 +237,54 @@ void TaskTable::jumpToRow(qint64 row)
         m_pendingJump = row;
         m_model->ensureLoaded(static_cast<int>(row));
     }
+}
+
+void TaskTable::selectTask(const QString& id, qint64 row)
+{
+    clearSelection();
+    emit currentTaskChanged();
+    m_wantedId = id;
+    m_wantedRow = row;
+    if (row < m_model->total())
+        m_view->scrollTo(m_model->index(static_cast<int>(row), 0),
+                         QAbstractItemView::PositionAtCenter);
+    m_model->reload(row);
+}
+
+void TaskTable::selectRow(int row)
+{
+    const QModelIndex index = m_model->index(row, 0);
+    m_view->scrollTo(index, QAbstractItemView::PositionAtCenter);
+    m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect |
+                                                         QItemSelectionModel::Rows);
+    emit rowShown(row);
+    emit currentTaskChanged();
+}
+
+void TaskTable::resolveWanted(int firstRow, int rows)
+{
+    const qint64 page = m_wantedRow / m_model->pageSize();
+    if (page != firstRow / m_model->pageSize())
+        return;
+    const bool older = m_model->isReloading(m_wantedRow);
+    const QString id = m_wantedId;
+    m_wantedId.clear();
+    // Where the server ranked it first, else wherever this fresh page shows it.
+    if (m_model->idAt(static_cast<int>(m_wantedRow)) == id) {
+        selectRow(static_cast<int>(m_wantedRow));
+        return;
+    }
+    for (int row = firstRow; row < firstRow + rows; ++row) {
+        if (m_model->idAt(row) == id) {
+            selectRow(row);
+            return;
+        }
+    }
+    if (older) { // a read sent before the rank: the page asked for decides
+        m_wantedId = id;
+        return;
+    }
+    emit taskMissed(id);
 }
 
 void TaskTable::jumpToTime(qint64 ms)
@@ -267,6 +320,10 @@ void TaskTable::onLocated(const LocateResult& result)
 
 void TaskTable::onPageLoaded(int firstRow, int rows)
 {
+    if (!m_wantedId.isEmpty()) {
+        resolveWanted(firstRow, rows);
+        return;
+    }
     if (m_pendingJump >= firstRow && m_pendingJump < firstRow + rows) {
         const int row = static_cast<int>(m_pendingJump);
         m_pendingJump = -1;
