@@ -89,8 +89,8 @@ private:
     QTimer* m_heartbeat = nullptr;
     ConnectionSettings m_settings;
     QString m_displayUrl;
-    QString m_cause;      // the reason last reported while down
-    bool m_gaveUp = false; // retrying cannot fix it: no attempt until the next connectTo
+    QString m_cause;             // the reason last reported while down
+    bool m_gaveUp = false;       // retrying cannot fix it: no attempt until the next connectTo
     bool m_sentPassword = false; // the settings give a password (from the URL or the field)
     std::atomic<bool> m_up{false};
     std::atomic<bool> m_readOnly{false};

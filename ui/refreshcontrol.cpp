@@ -10,8 +10,7 @@
 namespace delayq::ui {
 
 RefreshControl::RefreshControl(QObject* parent)
-    : QObject(parent), m_timer(new QTimer(this)),
-      m_pause(new QAction(tr("Freeze figures"), this))
+    : QObject(parent), m_timer(new QTimer(this)), m_pause(new QAction(tr("Freeze figures"), this))
 {
     m_timer->setInterval(2000);
     connect(m_timer, &QTimer::timeout, this, &RefreshControl::refreshDue);

@@ -2,8 +2,8 @@
 #include "connectionnotice.h"
 #include "connectionstatus.h"
 #include "mainwindow.h"
-#include "queuelist.h"
 #include "queuecontrol.h"
+#include "queuelist.h"
 #include "redisserver.h"
 #include "refreshcontrol.h"
 #include "taskmodel.h"
@@ -48,8 +48,8 @@ private:
     {
         // Set after the start: start() waits for a PING without a password.
         QVERIFY2(m_locked.start(), qPrintable(m_locked.errorString()));
-        m_locked.cli({QStringLiteral("CONFIG"), QStringLiteral("SET"), QStringLiteral("requirepass"),
-                      QStringLiteral("secret")});
+        m_locked.cli({QStringLiteral("CONFIG"), QStringLiteral("SET"),
+                      QStringLiteral("requirepass"), QStringLiteral("secret")});
     }
 
     // What a server saw of the app's attempts. The locked one: the commands it refused
@@ -64,8 +64,9 @@ private:
                  << QStringLiteral("--no-auth-warning");
         args << QStringLiteral("INFO") << QString::fromLatin1(locked ? "errorstats" : "stats");
         const QString info = QString::fromUtf8(server.cli(args));
-        const QRegularExpression pattern(locked ? QStringLiteral("errorstat_\\w+:count=(\\d+)")
-                                                : QStringLiteral("total_connections_received:(\\d+)"));
+        const QRegularExpression pattern(locked
+                                             ? QStringLiteral("errorstat_\\w+:count=(\\d+)")
+                                             : QStringLiteral("total_connections_received:(\\d+)"));
         qint64 sum = 0;
         for (const auto& match : pattern.globalMatch(info))
             sum += match.captured(1).toLongLong();
@@ -123,8 +124,7 @@ private slots:
         QTest::newRow("wrong password")
             << int(WrongPassword) << QStringLiteral("the user name or password is wrong") << false;
         QTest::newRow("no password")
-            << int(NoPassword) << QStringLiteral("asks for a password and none was given")
-            << false;
+            << int(NoPassword) << QStringLiteral("asks for a password and none was given") << false;
         QTest::newRow("nothing listening")
             << int(NothingListening) << QStringLiteral("is redis-server running there?") << true;
         QTest::newRow("rediss:// to a plain port")
@@ -148,7 +148,8 @@ private slots:
         window->connectTo(settings);
         window->openQueue({});
         QTRY_VERIFY_WITH_TIMEOUT(status->text().contains(cause), 10000);
-        QVERIFY2(!status->text().contains(QStringLiteral("cannot reach")), qPrintable(status->text()));
+        QVERIFY2(!status->text().contains(QStringLiteral("cannot reach")),
+                 qPrintable(status->text()));
         QCOMPARE(status->text().contains(QStringLiteral("retrying every 2 s")), retrying);
         QCOMPARE(status->text().contains(QStringLiteral("retrying cannot fix this")), !retrying);
         QVERIFY(notice->isVisible());
@@ -205,9 +206,9 @@ private slots:
         MainWindow* window = m_fixture.window();
         m_server.stop();
         QTRY_VERIFY_WITH_TIMEOUT(!window->connectionStatus()->isUp(), 10000);
-        QTRY_VERIFY_WITH_TIMEOUT(window->connectionStatus()->text().contains(
-                                     QStringLiteral("retrying every 2 s")),
-                                 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window->connectionStatus()->text().contains(QStringLiteral("retrying every 2 s")),
+            10000);
         QVERIFY(window->windowTitle().endsWith(url + QStringLiteral(" (not connected)")));
         QVERIFY(window->connectionNotice()->isVisible());
         QVERIFY(window->connectionNotice()->text().contains(QStringLiteral("are not live")));
