@@ -5,6 +5,8 @@ namespace delayq::ui {
 ConnectionStatus::ConnectionStatus(QWidget* parent) : QLabel(parent)
 {
     setTextFormat(Qt::PlainText);
+    // A long cause is cut by the bar, not allowed to widen the window (the tooltip has it).
+    setMinimumWidth(1);
     setText(tr("Not connected"));
     setStyleSheet(QStringLiteral("color: white; background: #c0392b; padding: 1px 6px;"));
 }
