@@ -44,6 +44,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_tabs = new TaskTabs(m_client, this);
     m_details = new TaskDetails(this);
     m_detailsFollower = new DetailsFollower(m_client, m_tabs, m_details, this);
+    m_refresh = new RefreshControl(this);
+    connect(m_refresh, &RefreshControl::refreshDue, this, &MainWindow::refreshAll);
     WindowChrome::buildPages(this);
 
     m_timeline = new TimelineChart(m_client, this);
@@ -62,9 +64,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_zone->setToolTip(tr("The zone of the times shown (View → UTC switches)"));
     statusBar()->addPermanentWidget(m_zone);
     statusBar()->addPermanentWidget(m_status);
-
-    m_refresh = new RefreshControl(this);
-    connect(m_refresh, &RefreshControl::refreshDue, this, &MainWindow::refreshAll);
 
     m_load = new QueueLoad(m_client, m_tabs, m_timeline, m_layoutNotice, this);
     connect(m_load, &QueueLoad::loaded, this, &MainWindow::queueLoaded);
@@ -103,7 +102,17 @@ void MainWindow::connectClient()
                 statusBar()->showMessage(line, 30000);
                 m_workerDock->note(line);
             });
-    connect(m_client, &AdminClient::disconnected, m_status, &ConnectionStatus::setDisconnected);
+    // The title names the server tried and says when it is not connected (updateTitle).
+    connect(m_client, &AdminClient::connecting, this, [this](const QString& displayUrl) {
+        m_status->setConnecting(displayUrl);
+        m_displayUrl = displayUrl;
+        updateTitle();
+    });
+    connect(m_client, &AdminClient::disconnected, this,
+            [this](const QString& reason, bool retrying) {
+                m_status->setDisconnected(reason, retrying);
+                updateTitle();
+            });
     // The embedded worker logs in as the same user, so it stops too rather than fail each claim.
     connect(m_client, &AdminClient::readOnlyDetected, this,
             [this](const QString& reason) { setReadOnly(true, reason); });
@@ -218,7 +227,7 @@ void MainWindow::chooseConnection()
 
 void MainWindow::connectTo(const ConnectionSettings& settings)
 {
-    m_status->setConnecting(tr("connecting…"));
+    m_status->setConnecting({});
     setReadOnly(settings.readOnly, tr("this connection is read-only"));
     m_client->connectTo(settings);
     m_workerDock->followConnection();
@@ -355,6 +364,8 @@ void MainWindow::updateTitle()
         title += QLatin1Char(' ') + tr("(paused)");
     if (!m_displayUrl.isEmpty())
         title += QStringLiteral(" — ") + m_displayUrl;
+    if (!m_displayUrl.isEmpty() && !m_status->isUp())
+        title += QLatin1Char(' ') + tr("(not connected)");
     setWindowTitle(title);
 }
 
