@@ -9,11 +9,12 @@
 #include <delayq/timeparse.h>
 
 #include <QDialogButtonBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QVBoxLayout>
+#include <QLayout>
 
 namespace delayq::ui {
 
@@ -66,12 +67,10 @@ QueueSettingsDialog::QueueSettingsDialog(AdminClient* client, const QString& que
             m_preview = new QLabel(this);
             m_preview->setTextFormat(Qt::PlainText);
             m_preview->setWordWrap(true);
-            auto* previewBox = new QWidget(this);
-            auto* previewLayout = new QVBoxLayout(previewBox);
-            previewLayout->setContentsMargins(0, 0, 0, 0);
-            previewLayout->addWidget(m_preview);
-            previewLayout->addWidget(m_notes[1] = noteLabel(notes[1], this));
-            form->addRow(tr("Retries after"), previewBox);
+            form->addRow(tr("Retries after"), m_preview);
+            // Rows of the form, not a box in one: the form sees the preview's new height
+            // as it wraps (a box's cached height did not follow it).
+            form->addRow(nullptr, m_notes[1] = noteLabel(notes[1], this));
         }
     }
     m_general = new FieldError(this);
@@ -164,6 +163,15 @@ void QueueSettingsDialog::fitHeight()
     const int wanted = heightForWidth(width());
     if (wanted > height())
         resize(width(), wanted);
+}
+
+bool QueueSettingsDialog::event(QEvent* event)
+{
+    const bool done = QDialog::event(event);
+    // The layout has just taken in a text that came or went (it runs before this).
+    if (event->type() == QEvent::LayoutRequest)
+        fitHeight();
+    return done;
 }
 
 void QueueSettingsDialog::updatePreview(const QString& normalized, int retries)

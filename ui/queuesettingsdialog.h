@@ -45,6 +45,9 @@ public:
 
     void accept() override;
 
+protected:
+    bool event(QEvent* event) override;
+
 signals:
     // The settings were loaded (or could not be: the message says why).
     void loaded();

@@ -194,7 +194,7 @@ private slots:
         QVERIFY(dialog);
         dialog->maxAttemptsField()->setText(QStringLiteral("3"));
         dialog->leaseField()->setText(QStringLiteral("45s"));
-        dialog->backoffField()->setText(QStringLiteral("5s, 20s,30s")); // the same, typed anew
+        dialog->backoffField()->setText(QStringLiteral("5000ms,20s,30s")); // the same, typed anew
         QSignalSpy saved(dialog, &QueueSettingsDialog::saved);
         dialog->saveButton()->click();
         QVERIFY(saved.wait(5000));
@@ -206,11 +206,12 @@ private slots:
         QCOMPARE(entries.front().detail, std::string("max_attempts=3 lease_ms=45000"));
         QCOMPARE(entries.front().tool, std::string("delayq-admin"));
         // The untouched settings stay unset (still the defaults), not written as if chosen.
-        QCOMPARE(m_server.cli({QStringLiteral("HKEYS"), QStringLiteral("dq:{orders}:config")})
-                     .split('\n')
-                     .filter("backoff")
-                     .size(),
-                 0);
+        for (const char* untouched : {"backoff", "max_payload"})
+            QCOMPARE(m_server
+                         .cli({QStringLiteral("HEXISTS"), QStringLiteral("dq:{orders}:config"),
+                               QString::fromLatin1(untouched)})
+                         .trimmed(),
+                     QByteArray("0"));
         QCOMPARE(q.config().maxAttempts, 3);
         QCOMPARE(q.config().leaseMs, 45000LL);
     }
