@@ -69,8 +69,9 @@ int ColumnFit::contentWidth(const QTableView* view, int column)
     last = last < 0 ? rows - 1 : last;
     int widest = 0;
     for (int r = first; r <= last && r < rows; ++r)
-        widest = qMax(widest, view->fontMetrics().horizontalAdvance(
-                                  model->index(r, column).data().toString()));
+        widest =
+            qMax(widest,
+                 view->fontMetrics().horizontalAdvance(model->index(r, column).data().toString()));
     return widest + 14;
 }
 

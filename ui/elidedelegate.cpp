@@ -4,8 +4,7 @@ namespace delayq::ui {
 
 ElideDelegate::ElideDelegate(Qt::TextElideMode mode, QObject* parent)
     : QStyledItemDelegate(parent), m_mode(mode)
-{
-}
+{}
 
 void ElideDelegate::initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const
 {

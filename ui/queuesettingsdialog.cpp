@@ -12,9 +12,9 @@
 #include <QEvent>
 #include <QFormLayout>
 #include <QLabel>
+#include <QLayout>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QLayout>
 
 namespace delayq::ui {
 

@@ -153,13 +153,12 @@ private slots:
         QTest::addColumn<QString>("preview");
         QTest::newRow("defaults") << QStringLiteral("5") << QStringLiteral("5s,20s,30s")
                                   << QStringLiteral("#1: 5s, #2: 20s, #3: 30s, #4: 30s");
-        QTest::newRow("three attempts")
-            << QStringLiteral("3") << QStringLiteral("exp:1s:5s") << QStringLiteral("#1: 1s, #2: 2s");
+        QTest::newRow("three attempts") << QStringLiteral("3") << QStringLiteral("exp:1s:5s")
+                                        << QStringLiteral("#1: 1s, #2: 2s");
         QTest::newRow("one attempt") << QStringLiteral("1") << QStringLiteral("5s")
                                      << QStringLiteral("none: a task that fails once is dead");
-        QTest::newRow("six attempts")
-            << QStringLiteral("6") << QStringLiteral("exp:1s:1m")
-            << QStringLiteral("#1: 1s, #2: 2s, #3: 4s, #4: 8s, #5: 16s");
+        QTest::newRow("six attempts") << QStringLiteral("6") << QStringLiteral("exp:1s:1m")
+                                      << QStringLiteral("#1: 1s, #2: 2s, #3: 4s, #4: 8s, #5: 16s");
         QTest::newRow("more than shown")
             << QStringLiteral("20") << QStringLiteral("exp:1s:1m")
             << QStringLiteral("#1: 1s, #2: 2s, #3: 4s, #4: 8s, #5: 16s, … #19: 1m");

@@ -163,9 +163,16 @@ private slots:
         checkMinimumWidth("tasks with the worker panel");
         if (QTest::currentTestFailed())
             return;
-        window()->workerDock()->hide();
+    }
 
-        // The overview: every column but the node (shown on a cluster only).
+    void overviewAtSize_data() { pagesAtSize_data(); }
+    // The overview: every column but the node (shown on a cluster only).
+    void overviewAtSize()
+    {
+        QFETCH(QSize, size);
+        m_size = size;
+        openFullQueue();
+        showAt(size);
         window()->showOverview();
         QTRY_VERIFY(window()->overview()->model()->rowCount() > 0);
         QCoreApplication::sendPostedEvents();

@@ -5,8 +5,8 @@
 #include <delayq/task.h>
 
 #include <optional>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace delayq {
