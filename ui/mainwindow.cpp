@@ -31,6 +31,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QLabel>
+#include <QScreen>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTableView>
@@ -74,7 +75,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connectClient();
     connectViews();
     connectOverview();
-    resize(1280, 820);
+    // Never larger than the screen: on a laptop's 1024 x 700 it opened 1280 px wide.
+    resize(screen() ? QSize(1280, 820).boundedTo(screen()->availableSize()) : QSize(1280, 820));
     updateTitle();
     updateZone();
 }

@@ -9,6 +9,7 @@ class QTableView;
 namespace delayq::ui {
 
 class AdminClient;
+class ColumnFit;
 class TaskModel;
 
 // One set's table: a lazily paged TaskModel in a view tuned for millions of rows (fixed
@@ -51,7 +52,8 @@ public:
     // The same row scrolled to the top, with the selection left as it is.
     void scrollToTime(qint64 ms);
 
-    // After columns were hidden or shown: the last visible one takes the room left.
+    // After columns were hidden or shown: the columns fit the width again (ColumnFit), the
+    // last visible one taking the room left.
     void fitLastColumn();
 
 signals:
@@ -67,14 +69,15 @@ private:
     void resolveWanted(int firstRow, int rows);
     void selectRow(int row);
     void sizeColumns();
-    int lastVisibleColumn() const;
+    int idWidth() const;
+    int leastIdWidth() const;
     int minimumLastWidth() const;
-    bool eventFilter(QObject* watched, QEvent* event) override;
 
     AdminClient* m_client;
     TaskSetKind m_set;
     TaskModel* m_model;
     QTableView* m_view;
+    ColumnFit* m_fit;
     qint64 m_pendingJump = -1;
     QString m_wantedId; // selectTask: the task to select once its page is read
     qint64 m_wantedRow = -1;
