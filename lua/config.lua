@@ -10,6 +10,9 @@
 -- ARGV[last] actor: "" (no audit entry), or who changes it (take_actor in common.lua): one
 --   audit entry, "pause" or "resume" for paused, else "config" with detail "FIELD=VALUE",
 --   written only when the value changed
+-- A change of paused to 0 (resume) publishes the earliest pending due ms on the queue's wake
+--   channel (dq:{Q}:wake, built from KEYS[5] as audit() builds the stream), when a task is
+--   pending: consumers of a paused queue wait for it rather than poll.
 -- Reply: 1 when the value changed, 0 when it already was that value.
 -- Errors: INVALID on bad ARGV.
 local actor_ok, who = take_actor()
@@ -32,6 +35,8 @@ if redis.call('HGET', KEYS[5], field) == value then return 0 end
 redis.call('HSET', KEYS[5], field, value)
 if field == 'paused' then
   audit(who, value == '1' and 'pause' or 'resume', 0, {}, '')
+  local first = value == '0' and earliest(KEYS[1])
+  if first then redis.call('PUBLISH', string.sub(KEYS[5], 1, -7) .. 'wake', int(first)) end
 else
   audit(who, 'config', 0, {}, field .. '=' .. value)
 end
