@@ -85,11 +85,21 @@ private slots:
         QVERIFY(claim.paused);
         QVERIFY(claim.tasks.empty());
         // Next due -1, not the due time already past that a client would sleep until (not
-        // at all) over and over: it waits for the wake-up of the resume below.
+        // at all) over and over: it waits for the wake-up of the resume (resumePublishesAWakeUp).
         QCOMPARE(claim.nextDue, std::nullopt);
         QVERIFY(claim.serverNow > 0);
         QCOMPARE(snapshot(m_server), digest);
+        q.setConfig("paused", "no");
+        QCOMPARE(q.claim(10, 1000, "w").tasks.size(), size_t(1));
+    }
 
+    // Consumers of a paused queue wait for a wake-up (docs/protocol.md, "Wake-ups"): resume
+    // publishes the earliest due ms when a task is pending.
+    void resumePublishesAWakeUp()
+    {
+        Queue& q = *m_queue;
+        const auto pushed = q.push(request("a"));
+        q.setConfig("paused", "true");
         Subscriber wake(m_conn->options());
         wake.subscribe(Keys("dq", "orders").wake());
         q.setConfig("paused", "no");
