@@ -181,8 +181,8 @@ int runShow(Context& ctx)
     line("id", printable(t.id));
     line("set", delayq::taskSetName(set));
     if (set == delayq::TaskSet::Active)
-        line("lease until", ctx.when(t.score) +
-                                (t.score <= ctx.serverNow() ? ", expired: waiting for a reap" : ""));
+        line("lease until",
+             delayq::formatTime(t.score) + " (" + leaseRelative(t.score, ctx.serverNow()) + ")");
     if (set == delayq::TaskSet::Dead)
         line("died", ctx.when(t.score));
     line("due", ctx.when(t.due));

@@ -292,7 +292,10 @@ private slots:
         for (const QJsonValue& t : tasks)
             QCOMPARE(t.toObject().value("lease_expired").toBool(), true);
         r = delayq({"show", "mail", "t0"});
-        QVERIFY2(r.out.contains(", expired: waiting for a reap"), r.out.constData());
+        QVERIFY2(QRegularExpression("\nlease until +\\S+ \\S+ \\(expired \\d+s ago, waiting for a reap\\)\n")
+                     .match(QString::fromUtf8(r.out))
+                     .hasMatch(),
+                 r.out.constData());
 
         const QString log = m_dir.filePath("after-kill.log");
         r = delayq({"work", "mail", "--until-empty", "--log", log});
