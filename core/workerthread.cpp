@@ -186,8 +186,9 @@ bool WorkerThread::waitForActive(long long serverNow, uint64_t generation)
     const std::optional<long long> deadline = m_source->reapAndFindActive();
     if (!deadline)
         return false;
-    long long sleepMs = std::clamp(*deadline - serverNow, 0LL,
-                                   static_cast<long long>(m_context.options().pollInterval.count()));
+    long long sleepMs =
+        std::clamp(*deadline - serverNow, 0LL,
+                   static_cast<long long>(m_context.options().pollInterval.count()));
     if (sleepMs == 0 && m_emptyRepeat)
         sleepMs = 1; // left for another reap call: look again, but never spin
     m_emptyRepeat = sleepMs == 0;

@@ -266,7 +266,8 @@ private slots:
     void untilEmptyRunsTheTasksOfAKilledWorker()
     {
         for (int i = 0; i < 5; ++i)
-            QCOMPARE(delayq({"push", "mail", "x", "--id", QStringLiteral("t%1").arg(i)}).exitCode, 0);
+            QCOMPARE(delayq({"push", "mail", "x", "--id", QStringLiteral("t%1").arg(i)}).exitCode,
+                     0);
         const auto p = m_cli.start({"work", "mail", "--handler", "sleep:60000", "--batch", "5",
                                     "--lease", "2s", "--quiet"});
         QVERIFY(p->waitForStarted());
@@ -275,10 +276,12 @@ private slots:
         QVERIFY(p->waitForFinished(5000));
 
         QTRY_VERIFY_WITH_TIMEOUT(
-            delayq({"stats", "mail"}).out.contains("active          5 (5 leases expired, waiting for "
-                                                  "a reap)\n"),
+            delayq({"stats", "mail"})
+                .out.contains("active          5 (5 leases expired, waiting for "
+                              "a reap)\n"),
             10000);
-        QCOMPARE(json(delayq({"stats", "mail", "--json"})).object().value("leases_expired").toInt(), 5);
+        QCOMPARE(json(delayq({"stats", "mail", "--json"})).object().value("leases_expired").toInt(),
+                 5);
         CliRun r = delayq({"ls", "mail", "--state", "active"});
         QCOMPARE(r.out.count("expired"), 6);
         QVERIFY2(r.out.contains(", waiting for a reap"), r.out.constData());
@@ -292,7 +295,8 @@ private slots:
         for (const QJsonValue& t : tasks)
             QCOMPARE(t.toObject().value("lease_expired").toBool(), true);
         r = delayq({"show", "mail", "t0"});
-        QVERIFY2(QRegularExpression("\nlease until +\\S+ \\S+ \\(expired( \\S+ ago)?, waiting for a reap\\)\n")
+        QVERIFY2(QRegularExpression(
+                     "\nlease until +\\S+ \\S+ \\(expired( \\S+ ago)?, waiting for a reap\\)\n")
                      .match(QString::fromUtf8(r.out))
                      .hasMatch(),
                  r.out.constData());

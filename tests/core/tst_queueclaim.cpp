@@ -103,7 +103,8 @@ private slots:
         Subscriber wake(m_conn->options());
         wake.subscribe(Keys("dq", "orders").wake());
         q.setConfig("paused", "no");
-        QCOMPARE(wake.waitMessage(std::chrono::seconds(5)), std::optional(std::to_string(pushed.due)));
+        QCOMPARE(wake.waitMessage(std::chrono::seconds(5)),
+                 std::optional(std::to_string(pushed.due)));
         QCOMPARE(q.claim(10, 1000, "w").tasks.size(), size_t(1));
         // Nothing pending: a resume has nothing to announce; a pause never announces.
         q.setConfig("paused", "yes");
@@ -402,8 +403,10 @@ private slots:
         QTest::newRow("3-byte € after 1") << 4095 << QStringLiteral("\u20ac") << 4095;
         QTest::newRow("3-byte € after 2") << 4094 << QStringLiteral("\u20ac") << 4094;
         QTest::newRow("3-byte € whole") << 4093 << QStringLiteral("\u20ac") << 4096;
-        QTest::newRow("4-byte emoji after 3") << 4093 << QString::fromUcs4(U"\U0001F600", 1) << 4093;
-        QTest::newRow("4-byte emoji after 1") << 4095 << QString::fromUcs4(U"\U0001F600", 1) << 4095;
+        QTest::newRow("4-byte emoji after 3")
+            << 4093 << QString::fromUcs4(U"\U0001F600", 1) << 4093;
+        QTest::newRow("4-byte emoji after 1")
+            << 4095 << QString::fromUcs4(U"\U0001F600", 1) << 4095;
     }
 
     void nackCutsErrorAtCharacter()
