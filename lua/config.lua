@@ -11,6 +11,9 @@
 -- ARGV[last] actor: "" (no audit entry), or who changes it (take_actor in common.lua). Only
 --   fields whose value changed are written, and they are audited together: one "config" entry
 --   whose detail names each, "FIELD=VALUE FIELD=VALUE"; paused gets its own "pause" or "resume".
+-- A change of paused to 0 (resume) publishes the earliest pending due ms on the queue's wake
+--   channel (dq:{Q}:wake, built from KEYS[5] as audit() builds the stream), when a task is
+--   pending: consumers of a paused queue wait for it rather than poll.
 -- Reply: how many fields changed (0 when each already had its value).
 -- Errors: INVALID on bad ARGV; then nothing is written.
 local actor_ok, who = take_actor()
@@ -44,6 +47,8 @@ for i = 1, #ARGV, 2 do
     changed = changed + 1
     if field == 'paused' then
       audit(who, value == '1' and 'pause' or 'resume', 0, {}, '')
+      local first = value == '0' and earliest(KEYS[1])
+      if first then redis.call('PUBLISH', string.sub(KEYS[5], 1, -7) .. 'wake', int(first)) end
     else
       details[#details + 1] = field .. '=' .. value
     end

@@ -96,6 +96,18 @@ QString DueText::relative(qint64 ms, qint64 nowMs)
         .arg(duration(-diff / 1000 * 1000));
 }
 
+QString DueText::lease(qint64 deadlineMs, qint64 nowMs)
+{
+    if (deadlineMs > nowMs)
+        return relative(deadlineMs, nowMs);
+    const qint64 ago = (nowMs - deadlineMs) / 1000 * 1000;
+    if (ago == 0)
+        return QCoreApplication::translate("delayq::ui::DueText",
+                                           "expired now, waiting for a reap");
+    return QCoreApplication::translate("delayq::ui::DueText", "expired %1 ago, waiting for a reap")
+        .arg(duration(ago));
+}
+
 qint64 DueText::parseDelay(const QString& text)
 {
     QString delay = text.trimmed();

@@ -25,6 +25,9 @@ public:
     static QString duration(qint64 ms);
     // "in 3m 20s" / "2m overdue" / "now", to the second (as delayq::formatRelative).
     static QString relative(qint64 ms, qint64 nowMs);
+    // An active task's lease deadline: "in 25s" while it holds, "expired 3m ago, waiting for a
+    // reap" once it has passed (its worker died or hung; a reap hands the task on).
+    static QString lease(qint64 deadlineMs, qint64 nowMs);
     // The local zone for headers and the status bar: "CET, UTC+1" (or "UTC").
     static QString zoneName(bool utc);
 };

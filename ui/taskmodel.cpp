@@ -310,6 +310,8 @@ QString TaskModel::text(const TaskRow& task, Field field) const
         return fromStd(delayq::formatTime(task.score, m_utc));
     case Field::Relative: {
         const qint64 now = QDateTime::currentMSecsSinceEpoch() + m_clockOffsetMs;
+        if (m_set == TaskSetKind::Active)
+            return DueText::lease(task.score, now);
         return DueText::relative(task.score, now);
     }
     case Field::Id:
@@ -373,7 +375,7 @@ QVariant TaskModel::data(const QModelIndex& index, int role) const
     case Qt::ForegroundRole:
         if (task->broken)
             return QColor(Qt::darkRed);
-        if (field == Field::Relative && m_set == TaskSetKind::Pending &&
+        if (field == Field::Relative && m_set != TaskSetKind::Dead &&
             task->score <= QDateTime::currentMSecsSinceEpoch() + m_clockOffsetMs)
             return QColor(0xc0, 0x39, 0x2b);
         return {};

@@ -271,6 +271,34 @@ private slots:
                  qPrintable(when.data().toString()));
     }
 
+    // The Active tab says which leases ran out and wait for a reap (their worker died or
+    // hung), and says a live lease's deadline as a time to come.
+    void activeTabMarksExpiredLeases()
+    {
+        pushTasks(QStringLiteral("leases"), 2, nowMs() - 1000, 1);
+        delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+        delayq::Queue q(conn, "leases");
+        const auto died = q.claim(1, 100, "died");
+        QCOMPARE(died.tasks.size(), size_t(1));
+        QCOMPARE(q.claim(1, 600000, "alive").tasks.size(), size_t(1));
+        QTRY_VERIFY(conn.serverTimeMs() > died.tasks[0].leaseDeadline + 1000);
+        TaskModel model(m_client, TaskSetKind::Active);
+        QSignalSpy refreshed(&model, &TaskModel::refreshed);
+        model.setQueue(QStringLiteral("leases"));
+        QVERIFY(refreshed.wait(5000));
+        QCOMPARE(model.rowCount(), 2);
+        const int when = model.columnOf(TaskModel::Field::Relative);
+        // Ordered by deadline: the expired lease first.
+        const QString expired = model.index(0, when).data().toString();
+        QVERIFY2(expired.startsWith(QStringLiteral("expired ")) &&
+                     expired.endsWith(QStringLiteral(" ago, waiting for a reap")),
+                 qPrintable(expired));
+        QVERIFY(model.index(0, when).data(Qt::ForegroundRole).isValid());
+        const QString live = model.index(1, when).data().toString();
+        QVERIFY2(live.startsWith(QStringLiteral("in ")), qPrintable(live));
+        QVERIFY(!model.index(1, when).data(Qt::ForegroundRole).isValid());
+    }
+
     void emptyQueueHasNoRows()
     {
         TaskModel model(m_client, TaskSetKind::Dead);

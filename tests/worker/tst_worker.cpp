@@ -368,6 +368,60 @@ private slots:
         QCOMPARE(q.counts().pending, 0LL);
     }
 
+    // A worker claimed five tasks and died: once their leases ran out, --until-empty reaps
+    // them and runs them rather than take the empty pending set for an empty queue. Its own
+    // reaper would come only after reapInterval (an hour here): the reap is the untilEmpty's.
+    void untilEmptyRunsTheTasksOfADeadWorker()
+    {
+        Queue& q = *m_jobs;
+        q.pushBatch(std::vector<PushRequest>(5, PushRequest{}));
+        const auto crashed = q.claim(5, 200, "crashed");
+        QCOMPARE(crashed.tasks.size(), size_t(5));
+        const long long deadline = crashed.tasks[0].leaseDeadline;
+        QTRY_VERIFY(m_conn->serverTimeMs() > deadline);
+        auto o = options(60s);
+        o.untilEmpty = true;
+        o.reapInterval = 3600s;
+        Worker w(o, [](const ClaimedTask&) { return HandlerResult::ack(); });
+        QVERIFY(w.start());
+        QVERIFY(w.wait(10s));
+        QCOMPARE(w.counters().reaped, 5LL);
+        QCOMPARE(w.counters().acked, 5LL);
+        QCOMPARE(q.counts().active + q.counts().pending, 0LL);
+    }
+
+    // A live lease of another worker is work left too: untilEmpty waits until that worker
+    // acks it, or until the lease runs out and the task is reaped and run here.
+    void untilEmptyWaitsForALiveLease_data()
+    {
+        QTest::addColumn<bool>("holderAcks");
+        QTest::newRow("its holder acks it") << true;
+        QTest::newRow("its lease runs out") << false;
+    }
+
+    void untilEmptyWaitsForALiveLease()
+    {
+        QFETCH(bool, holderAcks);
+        Queue& q = *m_jobs;
+        q.push(PushRequest{});
+        // Long enough, when its holder acks, that no reap can come first on a slow machine.
+        const auto other = q.claim(1, holderAcks ? 20'000 : 1500, "other");
+        QCOMPARE(other.tasks.size(), size_t(1));
+        auto o = options(100ms);
+        o.untilEmpty = true;
+        o.reapInterval = 3600s;
+        Worker w(o, [](const ClaimedTask&) { return HandlerResult::ack(); });
+        QVERIFY(w.start());
+        QVERIFY(!w.wait(500ms));
+        QCOMPARE(w.counters().claimed, 0LL);
+        if (holderAcks)
+            q.ack(other.tasks[0].id, other.tasks[0].token);
+        QVERIFY(w.wait(10s));
+        QCOMPARE(w.counters().acked, holderAcks ? 0LL : 1LL);
+        QCOMPARE(w.counters().reaped, holderAcks ? 0LL : 1LL);
+        QCOMPARE(q.counts().active + q.counts().pending, 0LL);
+    }
+
     void refusesBadOptions_data()
     {
         QTest::addColumn<int>("concurrency");
