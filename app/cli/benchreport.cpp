@@ -220,8 +220,8 @@ void addDrainAndMemory(FigureTable& t, const BenchSettings& s, const BenchFigure
 {
     const DesignFigures& o = f.ours;
     t.add(
-        "drain, " + std::to_string(s.drainTasks) + " due at once, " +
-            std::to_string(s.threads) + " workers",
+        "drain, " + std::to_string(s.drainTasks) + " due at once, " + std::to_string(s.threads) +
+            " workers",
         [](const DesignFigures& d) { return d.drain ? rate(d.drain->perSecond) : "-"; },
         [&](const DesignFigures& d) {
             return d.drain ? ratio(o.drain->perSecond, d.drain->perSecond) : "";
@@ -311,7 +311,8 @@ std::string benchText(const BenchSettings& s, const BenchFigures& f)
     text += "\n" + format("%.1f", f.seconds) + " s in all. Lateness: taken minus due, over " +
             std::to_string(f.ours.lateness.count) +
             " tasks each. Drain: from the moment the backlog fell due (workers already\n"
-            "waiting) to its last task finished.\nRedis CPU: used_cpu_user + used_cpu_sys (INFO cpu) over the phase, per "
+            "waiting) to its last task finished.\nRedis CPU: used_cpu_user + used_cpu_sys (INFO "
+            "cpu) over the phase, per "
             "task; memory: used_memory\n(INFO memory) after minus before, per task. ours/theirs "
             "of a cost: below 1x is cheaper.\n";
     return text;

@@ -99,8 +99,7 @@ PhaseFigures SeedBench::claim()
     runConsumers([&](delayq::Connection& c) {
         consumeUntil(c, design, tasks, taken, [&] {
             lastTakenUs =
-                std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start)
-                    .count();
+                std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start).count();
         });
     });
     // Up to the last take: a consumer that found the set empty at the end sleeps, which is
