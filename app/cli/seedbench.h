@@ -30,6 +30,9 @@ private:
     // `threads` consumers, already polling, take drainTasks members that fall due at once
     // (timed as BenchDrainClock says).
     PhaseFigures drain();
+    // One drain whose members fall due leadMs from now; late: they fell due before the fill
+    // ended.
+    PhaseFigures drainOnce(long long leadMs, bool& late);
     // Takes members until `taken` reaches `tasks`, sleeping as the design does when none is
     // due; onTaken after each take.
     void consumeUntil(delayq::Connection& c, const SeedDesign& design, long long tasks,
