@@ -119,7 +119,9 @@ function main() {
 
   const designs = [
     ['delayq', (r) => r.delayq.ours.lateness_ms, (r) => r.delayq.ours.memory],
-    [`BullMQ ${bullV} (${s.threads} workers × concurrency ${bc})`, (r) => r.bullmq.lateness,
+    [`BullMQ ${bullV} (${s.threads} workers × concurrency ` +
+     `${[...new Set(runs.map((r) => r.bullmq.lateness.concurrency))].join(' / ')}, each run's best)`,
+     (r) => r.bullmq.lateness,
      (r) => r.bullmq.memory],
     ['seed (b) Lua pop', (r) => seed(r, 'lua_pop')?.lateness_ms, (r) => seed(r, 'lua_pop')?.memory],
     ['seed (a) ZRANGEBYSCORE + ZREM', (r) => seed(r, 'range_then_rem')?.lateness_ms,
