@@ -70,8 +70,9 @@ FindBar::FindBar(QWidget* parent) : QWidget(parent)
     m_matches->setMaximumHeight(140);
     m_matches->setUniformItemSizes(true);
     // The input's own width, not its placeholder's, is its minimum: the bar fits a 1024 px
-    // window (the placeholder is cut, the tooltip says it whole).
-    m_input->setMinimumWidth(fontMetrics().horizontalAdvance(QLatin1Char('x')) * 16);
+    // window, the worker panel beside it included (the placeholder is cut, the tooltip says it
+    // whole); ten characters still show a typed id's start or a short word.
+    m_input->setMinimumWidth(fontMetrics().horizontalAdvance(QLatin1Char('x')) * 10);
     layout->addWidget(m_input, 0, 0);
     layout->addWidget(m_find, 0, 1);
     layout->addWidget(m_findText, 0, 2);
