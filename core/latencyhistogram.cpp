@@ -5,32 +5,47 @@
 
 namespace delayq {
 
+namespace {
+
+// Each decade from 1 s on, [10^(3+d), 10^(4+d)) ms, has 900 buckets of 10^(1+d) ms: three
+// significant digits.
+constexpr int kExactMs = 1000;
+constexpr int kPerDecade = 900;
+constexpr int kDecades = 10; // 1 s up to 10^13 ms (about 317 years)
+
+long long powerOfTen(int n)
+{
+    long long p = 1;
+    while (n-- > 0)
+        p *= 10;
+    return p;
+}
+
+} // namespace
+
 int LatencyHistogram::indexOf(long long ms)
 {
     if (ms < 0)
         ms = 0;
-    if (ms < 100)
+    if (ms < kExactMs)
         return static_cast<int>(ms);
-    if (ms < 1000)
-        return 100 + static_cast<int>((ms - 100) / 10);
-    if (ms < 10000)
-        return 190 + static_cast<int>((ms - 1000) / 100);
-    if (ms < 60000)
-        return 280 + static_cast<int>((ms - 10000) / 1000);
+    long long from = kExactMs;
+    long long width = 10;
+    for (int d = 0; d < kDecades; ++d, from *= 10, width *= 10) {
+        if (ms < from * 10)
+            return kExactMs + d * kPerDecade + static_cast<int>((ms - from) / width);
+    }
     return kBuckets - 1;
 }
 
 long long LatencyHistogram::lowerEdge(int index)
 {
-    if (index < 100)
+    if (index < kExactMs)
         return index;
-    if (index < 190)
-        return 100 + (index - 100) * 10LL;
-    if (index < 280)
-        return 1000 + (index - 190) * 100LL;
-    if (index < 330)
-        return 10000 + (index - 280) * 1000LL;
-    return 60000;
+    const int d = (index - kExactMs) / kPerDecade;
+    if (d >= kDecades)
+        return powerOfTen(3 + kDecades);
+    return powerOfTen(3 + d) + ((index - kExactMs) % kPerDecade) * powerOfTen(1 + d);
 }
 
 void LatencyHistogram::record(long long ms)

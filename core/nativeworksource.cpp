@@ -97,4 +97,13 @@ void NativeWorkSource::forget(const ClaimedTask& task)
     m_leases.forget(task);
 }
 
+std::optional<long long> NativeWorkSource::reapAndFindActive()
+{
+    const ReapResult r = m_queue.reap(m_context.options().reapBatch);
+    m_context.tally().reaped(r.requeued + r.dead);
+    if (r.requeued > 0)
+        return 0; // due now: claim them
+    return m_queue.earliest(TaskSet::Active);
+}
+
 } // namespace delayq

@@ -25,6 +25,7 @@ public:
     void flush(std::deque<FinishedTask>& finishing) override;
     void giveBack(const ClaimedTask& task, long long lateness, const char* why) override;
     void forget(const ClaimedTask& task) override;
+    std::optional<long long> reapAndFindActive() override;
 
 private:
     // The outcome of a failed task. An error other than a lost lease leaves only the nacks

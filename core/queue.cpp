@@ -255,11 +255,26 @@ BulkResult Queue::purge(int batch, int maxCalls)
 
 void Queue::setConfig(const std::string& key, const std::string& value)
 {
+    setConfig({{key, value}});
+}
+
+void Queue::setConfig(const std::vector<std::pair<std::string, std::string>>& values)
+{
     requireWritable("change the queue's config");
-    const std::string stored = normalizeConfig(key, value);
+    if (values.empty())
+        return;
+    std::vector<std::string> args;
+    for (const auto& [key, value] : values) {
+        for (size_t i = 0; i < args.size(); i += 2)
+            if (args[i] == key)
+                throw Error(ErrorCode::InvalidArgument, key + " is given twice");
+        args.push_back(key);
+        args.push_back(normalizeConfig(key, value));
+    }
     registerQueue();
-    // A script, so that the change and its audit entry are one atomic step.
-    m_connection.evalScript(scripts::config, scriptKeys(), {key, stored, actorArg()});
+    args.push_back(actorArg());
+    // A script, so that the changes and their audit entry are one atomic step.
+    m_connection.evalScript(scripts::config, scriptKeys(), args);
 }
 
 std::string Queue::normalizeConfig(const std::string& key, const std::string& value)

@@ -74,10 +74,11 @@ QueueCounts QueueReader::counts()
     auto replies = m_connection.pipeline({{"ZCARD", m_keys.pending()},
                                           {"ZCOUNT", m_keys.pending(), "-inf", now},
                                           {"ZCARD", m_keys.active()},
-                                          {"ZCARD", m_keys.dead()}});
+                                          {"ZCARD", m_keys.dead()},
+                                          {"ZCOUNT", m_keys.active(), "-inf", now}});
     throwFirstError(replies);
     return {replies[0].toInteger(), replies[1].toInteger(), replies[2].toInteger(),
-            replies[3].toInteger()};
+            replies[3].toInteger(), replies[4].toInteger()};
 }
 
 Counters QueueReader::stats()
@@ -309,6 +310,9 @@ std::vector<std::string> QueueReader::listQueues(Connection& connection, const s
     return names;
 }
 
+// Commands per queue in summaries(), in the order it reads them.
+constexpr size_t kSummaryCommands = 5;
+
 std::vector<QueueSummary> QueueReader::summaries(Connection& connection,
                                                  const std::vector<std::string>& names,
                                                  const std::string& prefix)
@@ -323,6 +327,7 @@ std::vector<QueueSummary> QueueReader::summaries(Connection& connection,
             commands.push_back({"ZCOUNT", keys.pending(), "-inf", now});
             commands.push_back({"ZCARD", keys.active()});
             commands.push_back({"ZCARD", keys.dead()});
+            commands.push_back({"ZCOUNT", keys.active(), "-inf", now});
             valid.push_back(name);
         } catch (const Error&) {
             // A name someone wrote into dq:queues by hand that is not a valid queue name.
@@ -334,10 +339,10 @@ std::vector<QueueSummary> QueueReader::summaries(Connection& connection,
         QueueSummary s;
         s.name = valid[i];
         auto value = [&](size_t k) {
-            const Reply& r = replies[i * 4 + k];
+            const Reply& r = replies[i * kSummaryCommands + k];
             return r.isError() ? -1 : r.toInteger(); // -1: the key has the wrong type
         };
-        s.counts = {value(0), value(1), value(2), value(3)};
+        s.counts = {value(0), value(1), value(2), value(3), value(4)};
         out.push_back(std::move(s));
     }
     return out;

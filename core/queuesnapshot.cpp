@@ -14,7 +14,7 @@ namespace delayq {
 namespace {
 
 // Commands sent per queue before the minute counters, in the order parse() reads them.
-constexpr size_t kBaseCommands = 7;
+constexpr size_t kBaseCommands = 8;
 
 // The counters Queue::stats reports, present in every snapshot so readers need no default.
 const char* const kCounterNames[] = {"pushed", "claimed",   "acked",   "retried",
@@ -79,6 +79,7 @@ std::vector<QueueSnapshot> QueueSnapshotReader::read(const std::vector<std::stri
         commands.push_back({"ZRANGE", keys->pending(), "0", "0", "WITHSCORES"});
         commands.push_back({"HGETALL", keys->stats()});
         commands.push_back({"HGET", keys->config(), "paused"});
+        commands.push_back({"ZCOUNT", keys->active(), "-inf", now});
         if (withHistory)
             for (long long m = currentMinute - QueueSnapshot::kMinutes + 1; m <= currentMinute; ++m)
                 commands.push_back({"HMGET", keys->minute(m), "acked", "died", "retried"});
@@ -165,6 +166,7 @@ void QueueSnapshotReader::parse(const std::string& name, const Reply* r, long lo
     for (size_t k = 0; k + 1 < r[5].elements.size(); k += 2)
         q.counters[r[5].elements[k].str] = number(r[5].elements[k + 1]);
     q.paused = r[6].toString() == "1";
+    q.counts.leaseExpired = r[7].toInteger();
     if (!withHistory)
         return;
     q.hasHistory = true;

@@ -3,6 +3,7 @@
 #include <delayq/error.h>
 #include <delayq/queue.h>
 #include <delayq/script.h>
+#include <delayq/utf8.h>
 
 #include <algorithm>
 #include <string_view>
@@ -13,7 +14,7 @@ namespace {
 
 // 9999-12-31T23:59:59.999Z, the latest time a push accepts (core/queue.cpp).
 constexpr long long kLatestMs = 253402300799999LL;
-// As nack.lua cuts an error.
+// As nack.lua cuts an error (at a UTF-8 character boundary: utf8Prefix).
 constexpr size_t kMaxErrorBytes = 4096;
 
 void refuse(const std::string& why)
@@ -99,7 +100,7 @@ std::vector<PushResult::Status> TaskImport::importBatch(const std::vector<Task>&
         args.insert(args.end(), {t.id, dead ? "dead" : "pending", std::to_string(t.due),
                                  std::to_string(dead ? t.score : 0), std::to_string(t.created),
                                  std::to_string(t.attempts), std::to_string(t.maxAttempts),
-                                 t.backoff, t.lastError.substr(0, kMaxErrorBytes)});
+                                 t.backoff, std::string(utf8Prefix(t.lastError, kMaxErrorBytes))});
     }
     for (const auto& t : tasks)
         args.push_back(t.payload);

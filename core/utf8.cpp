@@ -39,4 +39,20 @@ size_t utf8SequenceLength(std::string_view s, size_t i, unsigned& cp)
     return len;
 }
 
+std::string_view utf8Prefix(std::string_view s, size_t maxBytes)
+{
+    if (s.size() <= maxBytes)
+        return s;
+    const auto continues = [&](size_t i) {
+        return (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80;
+    };
+    size_t cut = maxBytes;
+    // Back over at most three continuation bytes to the lead byte of the character cut in two.
+    while (cut + 3 > maxBytes && cut > 0 && continues(cut))
+        --cut;
+    if (continues(cut))
+        cut = maxBytes; // no lead byte within reach: not UTF-8
+    return s.substr(0, cut);
+}
+
 } // namespace delayq

@@ -151,9 +151,11 @@ bool WorkerThread::sleepAfterEmpty(const ClaimResult& claim, long long activityB
     const WorkerOptions& options = m_context.options();
     const auto empty = m_context.tally().claimCameBackEmpty(activityBefore);
     // Nothing pending at all (later tasks and retries are waited for), nothing in hand that
-    // could still be retried; a paused queue would never empty.
+    // could still be retried, nothing active elsewhere; a paused queue would never empty.
     if (options.untilEmpty && (!claim.nextDue || claim.paused)) {
         if (empty.conclusive) {
+            if (!claim.paused && waitForActive(claim.serverNow, generation))
+                return true;
             m_context.requestStop();
             return false;
         }
@@ -170,6 +172,25 @@ bool WorkerThread::sleepAfterEmpty(const ClaimResult& claim, long long activityB
     // Due now but taken by another thread in between: look again, but never spin.
     if (sleepMs == 0 && m_emptyRepeat)
         sleepMs = 1;
+    m_emptyRepeat = sleepMs == 0;
+    if (sleepMs > 0)
+        m_context.sleepUntil(Clock::now() + milliseconds(sleepMs), &generation);
+    return true;
+}
+
+bool WorkerThread::waitForActive(long long serverNow, uint64_t generation)
+{
+    // Tasks another worker holds, or held when it died: a lease that ran out is reaped back to
+    // pending and claimed at once; a live one is waited for until its deadline (its ack ends
+    // the wait at the next poll). Only an empty active set means the queue is empty.
+    const std::optional<long long> deadline = m_source->reapAndFindActive();
+    if (!deadline)
+        return false;
+    long long sleepMs =
+        std::clamp(*deadline - serverNow, 0LL,
+                   static_cast<long long>(m_context.options().pollInterval.count()));
+    if (sleepMs == 0 && m_emptyRepeat)
+        sleepMs = 1; // left for another reap call: look again, but never spin
     m_emptyRepeat = sleepMs == 0;
     if (sleepMs > 0)
         m_context.sleepUntil(Clock::now() + milliseconds(sleepMs), &generation);

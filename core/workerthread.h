@@ -41,6 +41,9 @@ private:
     // Takes more tasks, or sleeps until some may be due; false when the worker is done.
     bool takeMore();
     bool sleepAfterEmpty(const ClaimResult& claim, long long activityBefore, uint64_t generation);
+    // untilEmpty found nothing pending: reaps, and sleeps while tasks are still active (false
+    // when none is: the queue is empty).
+    bool waitForActive(long long serverNow, uint64_t generation);
     void giveBackWaiting(const char* why);
     // After the loop: one last attempt to send what is done and hand back what is not.
     void finishUp();

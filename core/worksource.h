@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <deque>
+#include <optional>
 
 namespace delayq {
 
@@ -44,6 +45,13 @@ public:
     // Stops looking after a task whose outcome will not be sent (abandoned, or left behind
     // at a stop while Redis is away).
     virtual void forget(const ClaimedTask& task) = 0;
+
+    // For untilEmpty, once a claim found nothing pending and this worker holds nothing: takes
+    // back the leases that ran out (a reap, counted in the tally) and returns when to look
+    // again (ms, server clock): 0 when the reap put tasks back in pending, else the earliest
+    // lease deadline still in the active set; nullopt when nothing is active, nor was reaped.
+    // An active task is work left: it comes back to pending if its worker never finishes it.
+    virtual std::optional<long long> reapAndFindActive() { return std::nullopt; }
 
     // The event of a task handed back unrun, before what Redis answers is known.
     static WorkerEvent releasedEvent(const ClaimedTask& task, long long lateness, const char* why);

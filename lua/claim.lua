@@ -7,12 +7,14 @@
 -- ARGV[1] max tasks (1..1000)  ARGV[2] lease ms (0 = the queue's lease_ms, default 30000)
 -- ARGV[3] worker name          ARGV[4] lease token (random, no '|'): every task of this call
 --   gets it; ack, nack and extend name the task and the token
--- Reply: {server now ms, next due ms (-1 = nothing pending), paused (0|1),
+-- Reply: {server now ms, next due ms (-1 = nothing pending, or paused), paused (0|1),
 --         {{id, record ("created|max_attempts|backoff|payload"), due, attempts, token}, ...},
 --         lease deadline ms (when tasks were handed out)}
 -- Errors: INVALID when ARGV is malformed; OLD_LAYOUT when a due task is stored in the layout
 --   of an older delayq (nothing moves).
--- A paused queue (config paused = "1") hands out nothing and changes nothing.
+-- A paused queue (config paused = "1") hands out nothing, changes nothing and replies next due
+--   -1, whatever is pending: no due time is worth sleeping for until resume (config.lua), which
+--   publishes the earliest due ms on the wake channel.
 -- An id in pending whose record is missing or garbled is moved to dead with an error saying
 -- so, and a garbage run entry counts as 0 attempts: one broken entry never blocks the queue.
 local limit = whole(ARGV[1], 1, 1000)
@@ -39,7 +41,9 @@ local function next_due()
 end
 
 if config[1] == '1' then
-  return {now, next_due(), 1, {}}
+  -- Not the earliest due time: one already past would have a client that sleeps until next due
+  -- claim again at once, over and over, for as long as the pause lasts.
+  return {now, -1, 1, {}}
 end
 
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit)

@@ -77,6 +77,23 @@ local function backoff_delay(spec, attempts)
   return list[attempts]
 end
 
+-- The first at most max bytes of text, never ending inside a UTF-8 character: a cut that
+-- would split one drops its lead and continuation bytes (0x80..0xBF) so valid UTF-8 stays valid.
+-- Bytes that are not UTF-8 are cut as bytes, at most 3 bytes short of max.
+local function cut_utf8(text, max)
+  if #text <= max then return text end
+  local cut = max
+  -- The byte after the cut continues a character: step back to that character's lead byte.
+  while cut > max - 3 and cut > 0 do
+    local b = string.byte(text, cut + 1)
+    if b < 0x80 or b > 0xBF then break end
+    cut = cut - 1
+  end
+  local b = string.byte(text, cut + 1)
+  if b >= 0x80 and b <= 0xBF then cut = max end -- no lead within reach: not UTF-8
+  return string.sub(text, 1, cut)
+end
+
 -- Earliest due time in a sorted set, or nil.
 local function earliest(zset_key)
   local first = redis.call('ZRANGE', zset_key, 0, 0, 'WITHSCORES')

@@ -6,15 +6,24 @@
 --   [8] run HASH (id -> attempts and lease)   [9] errors HASH (id -> last error)
 -- ARGV[1] id  ARGV[2] lease token  ARGV[3] lease ms from now (0 = the queue's lease_ms)
 -- Reply: the new lease deadline, ms
--- Errors: LEASE_LOST when the token is not the task's current lease; INVALID on bad ARGV.
+-- Errors: LEASE_LOST when the token is not the task's current lease, or when its deadline has
+--   passed (deadline <= server now, as reap counts it): the next reap may hand the task to
+--   another worker, so a lease that ran out is never renewed; nothing changes. INVALID on bad
+--   ARGV.
 local id, token = ARGV[1], ARGV[2]
 local lease = whole(ARGV[3], 0, MAX_MS)
 if lease == nil then return redis.error_reply('INVALID extend: lease ms') end
 local _, _, held = parse_run(redis.call('HGET', KEYS[8], id))
-if held == '' or held ~= token or not redis.call('ZSCORE', KEYS[2], id) then
+local current = redis.call('ZSCORE', KEYS[2], id)
+if held == '' or held ~= token or not current then
   return redis.error_reply('LEASE_LOST task ' .. id .. ' is no longer leased to this worker')
 end
+local now = now_ms()
+if tonumber(current) <= now then
+  return redis.error_reply('LEASE_LOST task ' .. id .. ': its lease ran out at ' .. current ..
+    ' ms (server time ' .. int(now) .. '); a reap may hand it to another worker')
+end
 if lease == 0 then lease = config_number(KEYS[5], 'lease_ms', 30000) end
-local deadline = now_ms() + lease
+local deadline = now + lease
 redis.call('ZADD', KEYS[2], deadline, id)
 return deadline

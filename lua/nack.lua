@@ -4,12 +4,13 @@
 --   [4] data bucket prefix ("dq:{Q}:d:", bucket number appended: see data_key in common.lua)
 --   [5] config HASH   [6] stats HASH   [7] minute counters prefix ("dq:{Q}:m:", minute appended)
 --   [8] run HASH (id -> attempts and lease)   [9] errors HASH (id -> last error)
--- ARGV[1] id  ARGV[2] lease token  ARGV[3] error text (kept, cut to 4096 bytes)
+-- ARGV[1] id  ARGV[2] lease token  ARGV[3] error text (kept, cut to at most 4096 bytes at a
+--   UTF-8 character boundary: cut_utf8 in common.lua)
 -- ARGV[4] retry delay ms (-1 = the task's backoff, else the queue's)  ARGV[5] wake channel
 -- Reply: {"retry", due ms} or {"dead", time died ms}
 -- Errors: LEASE_LOST when the token is not the task's current lease; INVALID on bad ARGV.
 if #ARGV ~= 5 then return redis.error_reply('INVALID nack: ARGV is id, token, error, delay, channel') end
-local id, token, err = ARGV[1], ARGV[2], string.sub(ARGV[3], 1, 4096)
+local id, token, err = ARGV[1], ARGV[2], cut_utf8(ARGV[3], 4096)
 local override = whole(ARGV[4], -1, MAX_MS)
 if override == nil then return redis.error_reply('INVALID nack: retry delay ms') end
 local attempts, due, lease = parse_run(redis.call('HGET', KEYS[8], id))

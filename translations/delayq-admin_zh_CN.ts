@@ -69,12 +69,6 @@ Qt %1</translation>
         <source>Replaced %1, now due %2, in queue %3.</source>
         <translation>已替换队列 %3 中的 %1，现在到期时间为 %2。</translation>
     </message>
-    <message numerus="yes">
-        <source>%1 %2 of %n task(s) in queue %3.</source>
-        <translation>
-            <numerusform>队列 %3：%n 个任务中已%1 %2 个。</numerusform>
-        </translation>
-    </message>
     <message>
         <source>%1 %2.</source>
         <translation>%1 个任务%2。</translation>
@@ -216,6 +210,38 @@ Qt %1</translation>
     <message>
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>was running, so not replaced</source>
+        <translation>正在执行，因此未被替换</translation>
+    </message>
+    <message>
+        <source>was already running and was not changed</source>
+        <translation>已在执行，未作改动</translation>
+    </message>
+    <message>
+        <source>was dead (requeue it from the Dead tab)</source>
+        <translation>是死信（请在“死信”标签页中重新入队）</translation>
+    </message>
+    <message>
+        <source>was pending, not dead</source>
+        <translation>处于待处理，不是死信</translation>
+    </message>
+    <message>
+        <source>already existed with that id and was left as it was</source>
+        <translation>该 id 已存在，保持原样</translation>
+    </message>
+    <message>
+        <source>was larger than the queue&apos;s max_payload</source>
+        <translation>超过了队列的 max_payload</translation>
+    </message>
+    <message>
+        <source>%1 %2 of 1 task in queue %3.</source>
+        <translation>%1：队列 %3 的 1 个任务中 %2 个。</translation>
+    </message>
+    <message>
+        <source>%1 %2 of %3 tasks in queue %4.</source>
+        <translation>%1：队列 %4 的 %3 个任务中 %2 个。</translation>
     </message>
 </context>
 <context>
@@ -362,6 +388,15 @@ Qt %1</translation>
         <source>Entries shown: %1 (newest first)</source>
         <translation>显示的条目：%1（最新的在前）</translation>
     </message>
+    <message>
+        <source>Entries shown: %1 of %2 (newest first)</source>
+        <translation>显示的条目：%1 / %2（最新的在前）</translation>
+    </message>
+    <message>
+        <source>due %1</source>
+        <comment>a reschedule&apos;s new due time</comment>
+        <translation>到期 %1</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::ConnectionDialog</name>
@@ -459,15 +494,30 @@ Qt %1</translation>
     </message>
 </context>
 <context>
+    <name>delayq::ui::ConnectionNotice</name>
+    <message>
+        <source>Connect…</source>
+        <translation>连接…</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>正在连接 %1…</translation>
+    </message>
+    <message>
+        <source>Disconnected: %1 — retrying every 2 s</source>
+        <translation>已断开：%1 — 每 2 秒重试一次</translation>
+    </message>
+    <message>
+        <source>Not connected: %1 — retrying cannot fix this: change the URL, user, password or TLS settings in Connect…</source>
+        <translation>未连接：%1 — 重试无法解决：请在“连接…”中修改 URL、用户、密码或 TLS 设置</translation>
+    </message>
+    <message>
+        <source>The figures shown are from %1 as of %2 and are not live.</source>
+        <translation>显示的数据来自 %1，截至 %2，并非实时。</translation>
+    </message>
+</context>
+<context>
     <name>delayq::ui::ConnectionStatus</name>
-    <message>
-        <source>not connected</source>
-        <translation>未连接</translation>
-    </message>
-    <message>
-        <source>Disconnected: %1 (reconnecting…)</source>
-        <translation>已断开：%1（正在重连…）</translation>
-    </message>
     <message>
         <source>master %1 of %2</source>
         <translation>%2 的主节点 %1</translation>
@@ -499,6 +549,26 @@ Qt %1</translation>
     <message>
         <source>The server&apos;s certificate is not checked (insecure=1): anyone between this machine and Redis can read and change the traffic.</source>
         <translation>未检查服务器证书（insecure=1）：本机与 Redis 之间的任何人都能读取并篡改通信内容。</translation>
+    </message>
+    <message>
+        <source>Not connected</source>
+        <translation>未连接</translation>
+    </message>
+    <message>
+        <source>Disconnected: %1 — retrying every 2 s</source>
+        <translation>已断开：%1 — 每 2 秒重试一次</translation>
+    </message>
+    <message>
+        <source>Not connected: %1 — retrying cannot fix this: change the settings in Connect…</source>
+        <translation>未连接：%1 — 重试无法解决：请在“连接…”中修改设置</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>正在连接…</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>正在连接 %1…</translation>
     </message>
 </context>
 <context>
@@ -544,6 +614,19 @@ Qt %1</translation>
     <message>
         <source>%1 overdue</source>
         <translation>逾期%1</translation>
+    </message>
+    <message>
+        <source>%1 ago</source>
+        <comment>a moment that passed</comment>
+        <translation>%1前</translation>
+    </message>
+    <message>
+        <source>expired now, waiting for a reap</source>
+        <translation>刚刚过期，等待回收</translation>
+    </message>
+    <message>
+        <source>expired %1 ago, waiting for a reap</source>
+        <translation>已于%1前过期，等待回收</translation>
     </message>
 </context>
 <context>
@@ -762,6 +845,10 @@ Qt %1</translation>
         <source>no task of this tab contains this text</source>
         <translation>此标签页中没有任务包含此文本</translation>
     </message>
+    <message>
+        <source>%1; %2 no longer match</source>
+        <translation>%1；%2 个已不再匹配</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::HistoryChart</name>
@@ -788,10 +875,6 @@ Qt %1</translation>
 </context>
 <context>
     <name>delayq::ui::IoWorker</name>
-    <message>
-        <source>retrying every 2 s</source>
-        <translation>每 2 秒重试一次</translation>
-    </message>
     <message>
         <source>not connected: choose a server first</source>
         <translation>未连接：请先选择服务器</translation>
@@ -823,6 +906,18 @@ Qt %1</translation>
     <message>
         <source>read the scores of %1</source>
         <translation>读取 %1 的分数</translation>
+    </message>
+    <message>
+        <source>not connected: %1</source>
+        <translation>未连接：%1</translation>
+    </message>
+    <message>
+        <source>%1 asks for a password and none was given (%2)</source>
+        <translation>%1 要求密码，但未提供（%2）</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
     </message>
 </context>
 <context>
@@ -914,10 +1009,6 @@ Qt %1</translation>
         <translation>语言将在下次启动时更改。</translation>
     </message>
     <message>
-        <source>connecting…</source>
-        <translation>正在连接…</translation>
-    </message>
-    <message>
         <source>this connection is read-only</source>
         <translation>此连接为只读</translation>
     </message>
@@ -952,6 +1043,10 @@ Qt %1</translation>
     <message>
         <source>Audit</source>
         <translation>审计</translation>
+    </message>
+    <message>
+        <source>(not connected)</source>
+        <translation>（未连接）</translation>
     </message>
 </context>
 <context>
@@ -1085,20 +1180,40 @@ The action applies to these %4 tasks only; tasks that arrive meanwhile are left 
         <translation>正在处理…</translation>
     </message>
     <message>
-        <source>%1 of %2 tasks done</source>
-        <translation>已完成 %1 / %2 个任务</translation>
-    </message>
-    <message>
-        <source>%1 of %2 tasks done; already gone: %3; running: %4; in another set: %5</source>
-        <translation>已完成 %1 / %2 个任务；已不存在：%3；正在运行：%4；已在其他集合：%5</translation>
-    </message>
-    <message>
         <source>Cancelled: %1</source>
         <translation>已取消：%1</translation>
     </message>
     <message>
         <source>Stopped by an error (%1): %2</source>
         <translation>因错误而停止（%1）：%2</translation>
+    </message>
+    <message>
+        <source>dead</source>
+        <translation>死信</translation>
+    </message>
+    <message>
+        <source>active</source>
+        <translation>执行中</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>待处理</translation>
+    </message>
+    <message>
+        <source>%1 %2 of %3 %4 tasks in %5…</source>
+        <comment>Requeued 7 of 15 dead tasks in orders…</comment>
+        <translation>%1：%5 的 %3 个%4任务中已处理 %2 个…</translation>
+    </message>
+    <message>
+        <source>%1 %2 of %3 %4 tasks in %5; already gone: %6; running: %7; in another set: %8</source>
+        <translation>%1：%5 的 %3 个%4任务中已处理 %2 个；已不存在：%6；正在执行：%7；在其他集合中：%8</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::MatchClient</name>
+    <message>
+        <source>check the matches</source>
+        <translation>检查匹配项</translation>
     </message>
 </context>
 <context>
@@ -1148,26 +1263,6 @@ The action applies to these %4 tasks only; tasks that arrive meanwhile are left 
         <translation>2026-12-01 09:30、now、+10m、-1h</translation>
     </message>
     <message>
-        <source>Requeue</source>
-        <translation>重新入队</translation>
-    </message>
-    <message>
-        <source>Delete</source>
-        <translation>删除</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <source>Reschedule</source>
-        <translation>改期</translation>
-    </message>
-    <message>
-        <source>Run now</source>
-        <translation>立即运行</translation>
-    </message>
-    <message>
         <source>New due time: 2026-12-01 09:30, +10m</source>
         <translation>新的到期时间：2026-12-01 09:30、+10m</translation>
     </message>
@@ -1210,6 +1305,26 @@ The action applies to these %4 tasks only; tasks that arrive meanwhile are left 
     <message>
         <source>the new due time: %1</source>
         <translation>新的到期时间：%1</translation>
+    </message>
+    <message>
+        <source>Requeue the matching tasks</source>
+        <translation>将匹配的任务重新入队</translation>
+    </message>
+    <message>
+        <source>Delete the matching tasks</source>
+        <translation>删除匹配的任务</translation>
+    </message>
+    <message>
+        <source>Cancel the matching tasks</source>
+        <translation>取消匹配的任务</translation>
+    </message>
+    <message>
+        <source>Reschedule the matching tasks</source>
+        <translation>为匹配的任务改期</translation>
+    </message>
+    <message>
+        <source>Run the matching tasks now</source>
+        <translation>立即执行匹配的任务</translation>
     </message>
 </context>
 <context>
@@ -1301,6 +1416,10 @@ The action applies to these %4 tasks only; tasks that arrive meanwhile are left 
         <source>Failed 1m / 1h</source>
         <translation>失败 1分钟 / 1小时</translation>
     </message>
+    <message>
+        <source>Above its threshold: %1</source>
+        <translation>超过阈值：%1</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::OverviewPage</name>
@@ -1337,8 +1456,8 @@ The action applies to these %4 tasks only; tasks that arrive meanwhile are left 
         <translation>复制名称</translation>
     </message>
     <message>
-        <source>Coloured rows are above their thresholds (for all queues: %1; queues may have their own). Failed = died + retried. Hover a row for the reason.</source>
-        <translation>着色的行超过了阈值（所有队列：%1；队列也可有自己的阈值）。失败 = 死信 + 重试。将鼠标悬停在行上可查看原因。</translation>
+        <source>Coloured rows are above their thresholds (for all queues: %1; queues may have their own); the figure above its limit is in bold on a stronger colour. Failed = died + retried. Hover a cell for the reason.</source>
+        <translation>着色的行超过了阈值（所有队列：%1；队列可有自己的阈值）；超限的数值以粗体和更深的颜色显示。失败 = 转入死信 + 重试。将鼠标悬停在单元格上可查看原因。</translation>
     </message>
 </context>
 <context>
@@ -1825,21 +1944,25 @@ This cannot be undone.</source>
         <source>#%1: %2</source>
         <translation>第 %1 次：%2</translation>
     </message>
+    <message>
+        <source>Copied into each task when it is pushed: tasks already queued keep the max attempts they were pushed with.</source>
+        <translation>推送时复制到每个任务中：已在队列中的任务保留推送时的最大尝试次数。</translation>
+    </message>
+    <message>
+        <source>Read each time a task fails: a new backoff applies to tasks already queued too, except those pushed with a backoff of their own.</source>
+        <translation>每次任务失败时读取：新的退避也适用于已在队列中的任务，推送时自带退避的任务除外。</translation>
+    </message>
+    <message>
+        <source>none: a task that fails once is dead</source>
+        <translation>无：任务失败一次即成为死信</translation>
+    </message>
+    <message>
+        <source>… #%1: %2</source>
+        <translation>… 第 %1 次：%2</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::RefreshControl</name>
-    <message>
-        <source>Pause</source>
-        <translation>暂停</translation>
-    </message>
-    <message>
-        <source>Pause the live refresh</source>
-        <translation>暂停实时刷新</translation>
-    </message>
-    <message>
-        <source> every </source>
-        <translation> 每 </translation>
-    </message>
     <message>
         <source> s</source>
         <translation> 秒</translation>
@@ -1848,12 +1971,21 @@ This cannot be undone.</source>
         <source>Live refresh interval</source>
         <translation>实时刷新间隔</translation>
     </message>
-</context>
-<context>
-    <name>delayq::ui::RequestError</name>
     <message>
-        <source>cannot reach %1: %2</source>
-        <translation>无法访问 %1：%2</translation>
+        <source>Freeze figures</source>
+        <translation>冻结数据</translation>
+    </message>
+    <message>
+        <source>Stop the live refresh of this window: every figure stays as it is. The queue and its workers go on (Pause queue stops those).</source>
+        <translation>停止此窗口的实时刷新：所有数据保持不变。队列及其工作进程照常运行（“暂停队列”才会停止它们）。</translation>
+    </message>
+    <message>
+        <source> Refresh every </source>
+        <translation> 刷新间隔 </translation>
+    </message>
+    <message>
+        <source>Live updates off since %1: the figures shown change only on F5 or after an action of yours. Freeze figures again turns them back on.</source>
+        <translation>自 %1 起已关闭实时更新：显示的数据只在按 F5 或你执行操作后才会变化。再次点击“冻结数据”即可恢复。</translation>
     </message>
 </context>
 <context>
@@ -2204,6 +2336,30 @@ Their attempts start again from 0: each gets the full number of tries again.</so
         <source>Keep their time</source>
         <translation>保留原时间</translation>
     </message>
+    <message>
+        <source>Remove %1 from %2? It will not be delivered.</source>
+        <translation>从 %2 中移除 %1？它将不会被投递。</translation>
+    </message>
+    <message>
+        <source>Cancel %1 of queue %2?
+
+It is deleted and will not run, unless a worker has already started it: then it is left alone.</source>
+        <translation>取消队列 %2 中的 %1？
+
+它会被删除且不会执行，除非已有工作进程开始处理它：那样它将保持不变。</translation>
+    </message>
+    <message>
+        <source>Make %1 of queue %2 due now? A worker takes it at once.</source>
+        <translation>让队列 %2 中的 %1 立即到期？工作进程会马上取走它。</translation>
+    </message>
+    <message>
+        <source>Move %1 of queue %2 back to pending, due now?
+
+Its attempts start again from 0: it gets the full number of tries again.</source>
+        <translation>将队列 %2 中的 %1 移回待处理并立即到期？
+
+它的尝试次数从 0 重新开始：会重新获得全部尝试次数。</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::TaskClipboard</name>
@@ -2453,6 +2609,42 @@ Their attempts start again from 0: each gets the full number of tries again.</so
     <message>
         <source>no task with id %1 in queue %2</source>
         <translation>队列 %2 中没有 ID 为 %1 的任务</translation>
+    </message>
+    <message>
+        <source>dead</source>
+        <translation>死信</translation>
+    </message>
+    <message>
+        <source>active</source>
+        <translation>执行中</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>待处理</translation>
+    </message>
+    <message>
+        <source>gone</source>
+        <translation>已不存在</translation>
+    </message>
+    <message>
+        <source>now %1</source>
+        <translation>现为%1</translation>
+    </message>
+    <message>
+        <source>task %1 keeps moving in queue %2: nothing is selected; choose it again</source>
+        <translation>任务 %1 在队列 %2 中不断移动：未选中任何任务；请重新选择</translation>
+    </message>
+    <message>
+        <source>that message is no longer in %1: nothing is selected</source>
+        <translation>该消息已不在 %1 中：未选中任何内容</translation>
+    </message>
+    <message>
+        <source>task %1 is no longer in queue %2 (acked, cancelled or deleted since the search): nothing is selected</source>
+        <translation>任务 %1 已不在队列 %2 中（搜索后已被确认、取消或删除）：未选中任何任务</translation>
+    </message>
+    <message>
+        <source>task %1 is no longer %2: it is %3 now; nothing is selected</source>
+        <translation>任务 %1 已不再是%2：现为%3；未选中任何任务</translation>
     </message>
 </context>
 <context>
@@ -2825,6 +3017,22 @@ in flight %7  lateness p50 %8  p99 %9  max %10%11</source>
 DISCONNECTED, retrying</source>
         <translation>
 已断开，正在重试</translation>
+    </message>
+    <message>
+        <source>stopping the worker on %1, which is no longer open</source>
+        <translation>正在停止 %1 上的工作进程，因为它已不再打开</translation>
+    </message>
+    <message>
+        <source>plain key %1</source>
+        <translation>普通键 %1</translation>
+    </message>
+    <message>
+        <source>queue %1</source>
+        <translation>队列 %1</translation>
+    </message>
+    <message>
+        <source>stopped the worker on %1</source>
+        <translation>已停止 %1 上的工作进程</translation>
     </message>
 </context>
 <context>

@@ -3,6 +3,7 @@
 #include "duetext.h"
 #include "membertext.h"
 
+#include <QLocale>
 #include <QMap>
 #include <QObject>
 
@@ -10,23 +11,31 @@ namespace delayq::ui {
 
 namespace {
 
-QString describe(TaskOutcome outcome, TaskAction action)
+// What happened to `n` tasks, worded for one or for several (the app has no English
+// translation that would give a %n text its singular).
+QString describe(TaskOutcome outcome, TaskAction action, qint64 n)
 {
+    const bool one = n == 1;
     switch (outcome) {
     case TaskOutcome::NotFound:
         return QObject::tr("no longer existed");
     case TaskOutcome::Active:
-        return action == TaskAction::Push
-                   ? QObject::tr("were running, so not replaced")
+        if (action == TaskAction::Push)
+            return one ? QObject::tr("was running, so not replaced")
+                       : QObject::tr("were running, so not replaced");
+        return one ? QObject::tr("was already running and was not changed")
                    : QObject::tr("were already running and were not changed");
     case TaskOutcome::Dead:
-        return QObject::tr("were dead (requeue them from the Dead tab)");
+        return one ? QObject::tr("was dead (requeue it from the Dead tab)")
+                   : QObject::tr("were dead (requeue them from the Dead tab)");
     case TaskOutcome::Pending:
-        return QObject::tr("were pending, not dead");
+        return one ? QObject::tr("was pending, not dead") : QObject::tr("were pending, not dead");
     case TaskOutcome::Exists:
-        return QObject::tr("already existed with that id and were left as they were");
+        return one ? QObject::tr("already existed with that id and was left as it was")
+                   : QObject::tr("already existed with that id and were left as they were");
     case TaskOutcome::TooLarge:
-        return QObject::tr("were larger than the queue's max_payload");
+        return one ? QObject::tr("was larger than the queue's max_payload")
+                   : QObject::tr("were larger than the queue's max_payload");
     case TaskOutcome::Done:
     case TaskOutcome::Created:
     case TaskOutcome::Replaced:
@@ -60,15 +69,21 @@ QString ActionSummary::of(const ActionResult& result, bool utc)
         done += succeeded(o.outcome) ? 1 : 0;
     }
     const int total = static_cast<int>(result.outcomes.size());
-    QString text = QObject::tr("%1 %2 of %n task(s) in queue %3.", nullptr, total)
-                       .arg(actionPastTense(result.action))
-                       .arg(done)
-                       .arg(result.queue);
+    const QString verb = actionPastTense(result.action);
+    QString text =
+        total == 1
+            ? QObject::tr("%1 %2 of 1 task in queue %3.").arg(verb).arg(done).arg(result.queue)
+            : QObject::tr("%1 %2 of %3 tasks in queue %4.")
+                  .arg(verb)
+                  .arg(done)
+                  .arg(QLocale().toString(total))
+                  .arg(result.queue);
     for (auto it = byOutcome.cbegin(); it != byOutcome.cend(); ++it) {
         if (succeeded(it.key()))
             continue;
-        text += QLatin1Char(' ') +
-                QObject::tr("%1 %2.").arg(it.value()).arg(describe(it.key(), result.action));
+        text += QLatin1Char(' ') + QObject::tr("%1 %2.")
+                                       .arg(it.value())
+                                       .arg(describe(it.key(), result.action, it.value()));
     }
     return text;
 }

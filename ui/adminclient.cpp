@@ -62,6 +62,7 @@ AdminClient::AdminClient(QObject* parent) : QObject(parent), m_io(new IoWorker)
     m_io->moveToThread(&m_thread);
     // The worker's connection and heartbeat go with it, on its own thread, at the end.
     connect(&m_thread, &QThread::finished, m_io, &QObject::deleteLater);
+    connect(m_io, &IoWorker::connecting, this, &AdminClient::connecting);
     connect(m_io, &IoWorker::connected, this, &AdminClient::connected);
     connect(m_io, &IoWorker::disconnected, this, &AdminClient::disconnected);
     connect(m_io, &IoWorker::statusUpdated, this, &AdminClient::statusUpdated);

@@ -27,7 +27,8 @@ class IoWorker;
 // The GUI side of the admin connection: a list of requests, each posted to the I/O thread
 // (IoWorker owns the connection there) and answered by a signal carrying plain values, so
 // the GUI thread never waits on Redis. A lost connection is retried every two seconds until
-// it answers again.
+// it answers again, unless retrying cannot fix it (a refused password, TLS on one side only):
+// then nothing more is tried until the next connectTo.
 class AdminClient : public QObject
 {
     Q_OBJECT
@@ -112,8 +113,11 @@ public:
     void cancelExport(quint64 tag) { m_cancelledExport.store(tag); }
 
 signals:
+    // connectTo is trying the server displayUrl (password masked) now.
+    void connecting(const QString& displayUrl);
     void connected(const delayq::ui::ServerInfo& info);
-    void disconnected(const QString& reason);
+    // reason names the cause; retrying is false when nothing more is tried (IoWorker).
+    void disconnected(const QString& reason, bool retrying);
     // Round trip and clock offset, every heartbeat while connected.
     void statusUpdated(const delayq::ui::ServerInfo& info);
     void queuesListed(const delayq::ui::QueueListResult& result);

@@ -6,6 +6,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QRegularExpression>
 #include <QSortFilterProxyModel>
 #include <QStandardItemModel>
 #include <QTableView>
@@ -44,8 +45,10 @@ AuditTab::AuditTab(AdminClient* client, QWidget* parent) : QWidget(parent), m_cl
     layout->addWidget(m_note, 1);
     m_footer = new QLabel(this);
     layout->addWidget(m_footer);
-    connect(m_filter, &QLineEdit::textChanged, m_proxy,
-            &QSortFilterProxyModel::setFilterFixedString);
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_proxy->setFilterFixedString(text);
+        updateFooter();
+    });
     connect(client, &AdminClient::auditLoaded, this, &AuditTab::onLoaded);
     updateNote();
 }
@@ -129,7 +132,7 @@ void AuditTab::fill()
         if (r.count > r.ids.size() && !r.ids.isEmpty())
             what += QStringLiteral(" …");
         if (!r.detail.isEmpty())
-            what += (what.isEmpty() ? QString() : QStringLiteral("  ")) + r.detail;
+            what += (what.isEmpty() ? QString() : QStringLiteral("  ")) + detailText(r);
         QList<QStandardItem*> cells;
         for (const QString& text : {time.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")), r.user,
                                     r.osUser + QLatin1Char('@') + r.host, r.tool, r.action,
@@ -137,7 +140,30 @@ void AuditTab::fill()
             cells.append(new QStandardItem(text));
         m_model->appendRow(cells);
     }
-    m_footer->setText(tr("Entries shown: %1 (newest first)").arg(m_rows.size()));
+    updateFooter();
+}
+
+void AuditTab::updateFooter()
+{
+    const int shown = m_proxy->rowCount();
+    m_footer->setText(
+        shown == m_rows.size()
+            ? tr("Entries shown: %1 (newest first)").arg(shown)
+            : tr("Entries shown: %1 of %2 (newest first)").arg(shown).arg(m_rows.size()));
+}
+
+QString AuditTab::detailText(const AuditRow& row) const
+{
+    static const QRegularExpression due(QStringLiteral("^due=(-?\\d{1,16})$"));
+    const QRegularExpressionMatch match = due.match(row.detail);
+    if (row.action != QLatin1String("reschedule") || !match.hasMatch())
+        return row.detail;
+    const QDateTime time = QDateTime::fromMSecsSinceEpoch(
+        match.captured(1).toLongLong(), m_utc ? QTimeZone::utc() : QTimeZone::systemTimeZone());
+    QString text = time.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+    if (m_utc)
+        text += QStringLiteral(" UTC");
+    return tr("due %1", "a reschedule's new due time").arg(text);
 }
 
 } // namespace delayq::ui

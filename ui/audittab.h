@@ -33,6 +33,7 @@ public:
     void setUtc(bool utc);
     QTableView* view() const { return m_view; }
     QLineEdit* filter() const { return m_filter; }
+    QLabel* footer() const { return m_footer; }
     bool isNoteShown() const;
 
 signals:
@@ -45,6 +46,11 @@ private:
     void onLoaded(const AuditResult& result);
     void fill();
     void updateNote();
+    // "Entries shown: 3 of 40": what the filter lets through, of what was loaded.
+    void updateFooter();
+    // The detail as an operator reads it: a reschedule's "due=MS" as a time in the zone of
+    // the Time column; any other detail as it is.
+    QString detailText(const AuditRow& row) const;
 
     AdminClient* m_client;
     QLineEdit* m_filter;

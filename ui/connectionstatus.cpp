@@ -5,7 +5,10 @@ namespace delayq::ui {
 ConnectionStatus::ConnectionStatus(QWidget* parent) : QLabel(parent)
 {
     setTextFormat(Qt::PlainText);
-    setDisconnected(tr("not connected"));
+    // A long cause is cut by the bar, not allowed to widen the window (the tooltip has it).
+    setMinimumWidth(1);
+    setText(tr("Not connected"));
+    setStyleSheet(QStringLiteral("color: white; background: #c0392b; padding: 1px 6px;"));
 }
 
 void ConnectionStatus::setConnected(const ServerInfo& info)
@@ -26,18 +29,26 @@ void ConnectionStatus::setStatus(const ServerInfo& info)
     noticeMaster();
 }
 
-void ConnectionStatus::setDisconnected(const QString& reason)
+void ConnectionStatus::setDisconnected(const QString& reason, bool retrying)
 {
     m_up = false;
     setStyleSheet(QStringLiteral("color: white; background: #c0392b; padding: 1px 6px;"));
-    setText(tr("Disconnected: %1 (reconnecting…)").arg(reason.left(160)));
-    setToolTip({});
+    // The reason is plain text from the server or the core: cut for the bar, whole in the tip.
+    const QString shown = reason.left(240);
+    setText(retrying ? tr("Disconnected: %1 — retrying every 2 s").arg(shown)
+                     : tr("Not connected: %1 — retrying cannot fix this: change the settings "
+                          "in Connect…")
+                           .arg(shown));
+    setToolTip(reason);
 }
 
-void ConnectionStatus::setConnecting(const QString& reason)
+void ConnectionStatus::setConnecting(const QString& displayUrl)
 {
-    setDisconnected(reason);
+    m_up = false;
     m_master.clear();
+    setStyleSheet(QStringLiteral("color: white; background: #7f8c8d; padding: 1px 6px;"));
+    setText(displayUrl.isEmpty() ? tr("Connecting…") : tr("Connecting to %1…").arg(displayUrl));
+    setToolTip({});
 }
 
 void ConnectionStatus::noticeMaster()

@@ -6,8 +6,8 @@
 
 namespace delayq::ui {
 
-// The status bar's connection field: server, version, round trip and clock offset, or a
-// red "disconnected" with the reason while the client retries.
+// The status bar's connection field: server, version, round trip and clock offset, or in
+// red why the server is not connected and whether the client retries.
 class ConnectionStatus : public QLabel
 {
     Q_OBJECT
@@ -17,9 +17,12 @@ public:
 
     void setConnected(const ServerInfo& info);
     void setStatus(const ServerInfo& info);
-    void setDisconnected(const QString& reason);
-    // Shown as disconnected until a new server answers; its first master is no failover.
-    void setConnecting(const QString& reason);
+    // reason names the cause; retrying: the client tries again every 2 s, else it stopped
+    // (retrying cannot fix it) until the operator connects anew.
+    void setDisconnected(const QString& reason, bool retrying = true);
+    // Not connected until the server displayUrl ("" while not known yet) answers; its first
+    // master is no failover.
+    void setConnecting(const QString& displayUrl);
     bool isUp() const { return m_up; }
 
 signals:

@@ -11,18 +11,43 @@
 
 namespace delayq::ui {
 
-QString DueText::describe(qint64 dueMs, qint64 nowMs, bool utc)
+namespace {
+
+// "06:24:57" today, "2026-12-02 06:24:57" on another day, " UTC" after it when utc.
+QString clockText(qint64 ms, qint64 nowMs, bool utc)
 {
-    const QDateTime due = utc ? QDateTime::fromMSecsSinceEpoch(dueMs, QTimeZone::utc())
-                              : QDateTime::fromMSecsSinceEpoch(dueMs);
+    const QDateTime at = utc ? QDateTime::fromMSecsSinceEpoch(ms, QTimeZone::utc())
+                             : QDateTime::fromMSecsSinceEpoch(ms);
     const QDateTime now = utc ? QDateTime::fromMSecsSinceEpoch(nowMs, QTimeZone::utc())
                               : QDateTime::fromMSecsSinceEpoch(nowMs);
-    QString when = due.toString(due.date() == now.date() ? QStringLiteral("HH:mm:ss")
-                                                         : QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+    QString when = at.toString(at.date() == now.date() ? QStringLiteral("HH:mm:ss")
+                                                       : QStringLiteral("yyyy-MM-dd HH:mm:ss"));
     if (utc)
         when += QStringLiteral(" UTC");
+    return when;
+}
+
+} // namespace
+
+QString DueText::describe(qint64 dueMs, qint64 nowMs, bool utc)
+{
     return QCoreApplication::translate("delayq::ui::DueText", "%1, %2", "due time, relative time")
-        .arg(when, relative(dueMs, nowMs));
+        .arg(clockText(dueMs, nowMs, utc), relative(dueMs, nowMs));
+}
+
+QString DueText::describePast(qint64 ms, qint64 nowMs, bool utc)
+{
+    return QCoreApplication::translate("delayq::ui::DueText", "%1, %2", "due time, relative time")
+        .arg(clockText(ms, nowMs, utc), ago(ms, nowMs));
+}
+
+QString DueText::ago(qint64 ms, qint64 nowMs)
+{
+    const qint64 past = nowMs - ms;
+    if (past < 1000)
+        return relative(ms, nowMs);
+    return QCoreApplication::translate("delayq::ui::DueText", "%1 ago", "a moment that passed")
+        .arg(duration(past / 1000 * 1000));
 }
 
 QString DueText::duration(qint64 ms)
@@ -69,6 +94,18 @@ QString DueText::relative(qint64 ms, qint64 nowMs)
             .arg(duration(diff / 1000 * 1000));
     return QCoreApplication::translate("delayq::ui::DueText", "%1 overdue")
         .arg(duration(-diff / 1000 * 1000));
+}
+
+QString DueText::lease(qint64 deadlineMs, qint64 nowMs)
+{
+    if (deadlineMs > nowMs)
+        return relative(deadlineMs, nowMs);
+    const qint64 ago = (nowMs - deadlineMs) / 1000 * 1000;
+    if (ago == 0)
+        return QCoreApplication::translate("delayq::ui::DueText",
+                                           "expired now, waiting for a reap");
+    return QCoreApplication::translate("delayq::ui::DueText", "expired %1 ago, waiting for a reap")
+        .arg(duration(ago));
 }
 
 qint64 DueText::parseDelay(const QString& text)

@@ -13,6 +13,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QLocale>
+#include <QMouseEvent>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QShortcut>
@@ -22,7 +23,8 @@ namespace delayq::ui {
 
 namespace {
 constexpr int kMemberRole = Qt::UserRole + 1;
-}
+constexpr int kGoneRole = Qt::UserRole + 2;
+} // namespace
 
 FindBar::FindBar(QWidget* parent) : QWidget(parent)
 {
@@ -54,9 +56,22 @@ FindBar::FindBar(QWidget* parent) : QWidget(parent)
     m_stop->setToolTip(tr("Stop the search; the matches found so far stay listed"));
     m_status = new QLabel(this);
     m_status->setTextFormat(Qt::PlainText);
+    // A long status ("the first 1,000 matches …") wraps instead of widening the window.
+    m_status->setWordWrap(true);
+    m_status->setMinimumWidth(0);
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_matches = new QListWidget(this);
+    setObjectName(QStringLiteral("findBar"));
+    m_input->setObjectName(QStringLiteral("findInput"));
+    m_field->setObjectName(QStringLiteral("findField"));
+    m_findText->setObjectName(QStringLiteral("findText"));
+    m_matches->setObjectName(QStringLiteral("findMatches"));
+    m_status->setObjectName(QStringLiteral("findStatus"));
     m_matches->setMaximumHeight(140);
     m_matches->setUniformItemSizes(true);
+    // The input's own width, not its placeholder's, is its minimum: the bar fits a 1024 px
+    // window (the placeholder is cut, the tooltip says it whole).
+    m_input->setMinimumWidth(fontMetrics().horizontalAdvance(QLatin1Char('x')) * 16);
     layout->addWidget(m_input, 0, 0);
     layout->addWidget(m_find, 0, 1);
     layout->addWidget(m_findText, 0, 2);
@@ -70,6 +85,9 @@ FindBar::FindBar(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_act, 2, 5);
     layout->addWidget(m_matches, 3, 0, 1, 6);
     layout->setColumnStretch(0, 1);
+    m_matches->viewport()->installEventFilter(this);
+    connect(m_field, &QComboBox::currentIndexChanged, this,
+            [this](int index) { m_fieldOf[static_cast<int>(m_set)] = index; });
     setPlain(false);
 
     connect(m_find, &QPushButton::clicked, this, [this] { m_plain ? findText() : findId(); });
@@ -82,7 +100,12 @@ FindBar::FindBar(QWidget* parent) : QWidget(parent)
         setSearching(false);
     });
     connect(m_matches, &QListWidget::currentItemChanged, this, [this](QListWidgetItem* item) {
+        // A match marked gone is asked about again: the answer says where it went.
         if (item)
+            emit memberChosen(item->data(kMemberRole).toString());
+    });
+    connect(m_matches, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) {
+        if (m_pressedCurrent)
             emit memberChosen(item->data(kMemberRole).toString());
     });
     auto* escape = new QShortcut(QKeySequence(Qt::Key_Escape), this);
@@ -112,10 +135,13 @@ void FindBar::setPlain(bool plain)
     m_input->setPlaceholderText(
         plain ? tr("Text in the messages, or a time: 2026-12-01 09:30, now, +10m, -1h")
               : tr("Task id, or a time: 2026-12-01 09:30, now, +10m, -1h"));
+    m_input->setToolTip(m_input->placeholderText());
     m_findText->setVisible(!plain);
     m_field->setVisible(!plain);
     m_matches->clear();
     m_matchCount = 0;
+    m_goneCount = 0;
+    m_showsCount = false;
     m_status->clear();
     setSearching(false);
     m_act->setVisible(false);
@@ -126,6 +152,58 @@ void FindBar::setPlain(bool plain)
 bool FindBar::searchesErrors() const
 {
     return !m_plain && m_field->currentIndex() == 1;
+}
+
+void FindBar::setSet(TaskSetKind set)
+{
+    m_set = set;
+    m_field->setCurrentIndex(m_fieldOf[static_cast<int>(set)]);
+}
+
+QStringList FindBar::liveMatches() const
+{
+    QStringList ids;
+    for (int i = 0; i < m_matches->count(); ++i)
+        if (!m_matches->item(i)->data(kGoneRole).toBool())
+            ids.append(m_matches->item(i)->data(kMemberRole).toString());
+    return ids;
+}
+
+void FindBar::markGone(const QString& id, const QString& note)
+{
+    for (int i = 0; i < m_matches->count(); ++i) {
+        QListWidgetItem* item = m_matches->item(i);
+        if (item->data(kGoneRole).toBool() || item->data(kMemberRole).toString() != id)
+            continue;
+        item->setData(kGoneRole, true);
+        item->setText(QStringLiteral("%1   (%2)").arg(item->text(), note));
+        item->setForeground(palette().color(QPalette::Disabled, QPalette::Text));
+        QFont font = item->font();
+        font.setStrikeOut(true);
+        item->setFont(font);
+        item->setToolTip(note);
+        ++m_goneCount;
+    }
+    if (m_showsCount)
+        m_status->setText(foundText());
+}
+
+QString FindBar::foundText() const
+{
+    QLocale locale;
+    const QString found = tr("%1 found").arg(locale.toString(m_matchCount - m_goneCount));
+    return m_goneCount == 0 ? found
+                            : tr("%1; %2 no longer match").arg(found, locale.toString(m_goneCount));
+}
+
+bool FindBar::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_matches->viewport() && event->type() == QEvent::MouseButtonPress) {
+        const auto* press = static_cast<QMouseEvent*>(event);
+        QListWidgetItem* item = m_matches->itemAt(press->position().toPoint());
+        m_pressedCurrent = item && item == m_matches->currentItem();
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void FindBar::setWritable(bool writable)
@@ -179,6 +257,8 @@ void FindBar::findText()
     m_act->setVisible(!m_plain);
     m_matches->clear();
     m_matchCount = 0;
+    m_goneCount = 0;
+    m_showsCount = false;
     m_progress->setValue(0);
     m_status->setText(tr("searching…"));
     m_status->setVisible(true);
@@ -225,9 +305,9 @@ void FindBar::showStep(qint64 read, qint64 total, bool finished, const RequestEr
     QLocale locale;
     if (total > 0)
         m_progress->setValue(int(qMin<qint64>(1000, read * 1000 / total)));
-    const QString found =
-        tr("%1 found, %2 of %3 read")
-            .arg(locale.toString(m_matchCount), locale.toString(read), locale.toString(total));
+    const QString found = tr("%1 found, %2 of %3 read")
+                              .arg(locale.toString(m_matchCount - m_goneCount),
+                                   locale.toString(read), locale.toString(total));
     if (!finished) {
         m_status->setText(found + QStringLiteral("…"));
         return;
@@ -242,10 +322,11 @@ void FindBar::showStep(qint64 read, qint64 total, bool finished, const RequestEr
                               .arg(locale.toString(m_matchCount)));
     } else {
         m_progress->setValue(1000);
+        m_showsCount = m_matchCount > 0;
         m_status->setText(m_matchCount == 0
                               ? (m_plain ? tr("no message contains this text")
                                          : tr("no task of this tab contains this text"))
-                              : tr("%1 found").arg(locale.toString(m_matchCount)));
+                              : foundText());
     }
 }
 

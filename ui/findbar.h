@@ -40,6 +40,14 @@ public:
     QComboBox* fieldBox() const { return m_field; }
     // The text search looks in the last errors instead of the payloads (native queues).
     bool searchesErrors() const;
+    // The tab the search would read: each tab keeps its own field choice, for the whole
+    // session, across queues (the Dead tab starts on last errors, the others on payloads).
+    void setSet(TaskSetKind set);
+    // The listed matches whose task is still a match as far as the bar knows.
+    QStringList liveMatches() const;
+    // The match of task `id` is no longer one: greyed, struck out, `note` added, and out of
+    // the count.
+    void markGone(const QString& id, const QString& note);
     // Writes allowed (not a read-only session): "Act on all matches" is offered.
     void setWritable(bool writable);
     QLabel* searchStatus() const { return m_status; }
@@ -67,6 +75,10 @@ private:
     void jumpToTime();
     void setSearching(bool searching);
     void addMatch(const QString& text, const QString& key);
+    // "14 found", with those no longer matching counted apart.
+    QString foundText() const;
+    // A press on the current match chooses it again (its task may have been unselected).
+    bool eventFilter(QObject* watched, QEvent* event) override;
     // The progress and the words under the input, after a step of either kind of search.
     void showStep(qint64 read, qint64 total, bool finished, const RequestError& error,
                   bool cancelled, bool capped);
@@ -83,6 +95,11 @@ private:
     FieldError* m_error;
     bool m_plain = false;
     int m_matchCount = 0;
+    int m_goneCount = 0;
+    bool m_showsCount = false; // the status is the final count, to follow markGone
+    bool m_pressedCurrent = false;
+    TaskSetKind m_set = TaskSetKind::Pending;
+    int m_fieldOf[3] = {0, 0, 1}; // the field chosen per set: payloads, payloads, errors
 };
 
 } // namespace delayq::ui

@@ -39,6 +39,8 @@ void IoWorker::connectTo(const ConnectionSettings& settings)
     m_aclReadOnly = false;
     m_currentLayout.clear();
     m_connection.reset();
+    m_cause.clear();
+    m_gaveUp = false;
     ++m_connectionNumber;
     if (!m_heartbeat) {
         m_heartbeat = new QTimer(this);
@@ -59,20 +61,27 @@ void IoWorker::connectTo(const ConnectionSettings& settings)
         options.connectTimeout = std::chrono::milliseconds(2000);
         options.commandTimeout = std::chrono::milliseconds(4000);
         m_displayUrl = TaskRows::text(options.displayUrl());
+        m_sentPassword = !options.password.empty();
         m_connection = std::make_unique<delayq::Connection>(options);
     } catch (const delayq::Error& e) {
-        emit disconnected(QString::fromUtf8(e.what()));
+        // A URL or prefix that does not parse: nothing to retry.
+        m_heartbeat->stop();
+        m_gaveUp = true;
+        m_cause = QString::fromUtf8(e.what());
+        emit disconnected(m_cause, false);
         return;
     }
+    emit connecting(m_displayUrl);
     m_heartbeat->start();
     heartbeat();
-    if (!m_up)
-        emit disconnected(connectionErrorText(m_displayUrl, tr("retrying every 2 s")));
 }
 
 RequestError IoWorker::guarded(const QString& operation,
                                const std::function<void(delayq::Connection&)>& job)
 {
+    if (m_gaveUp)
+        return RequestError::other(delayq::ErrorCode::Connection,
+                                   tr("not connected: %1").arg(m_cause), operation);
     if (!m_connection)
         return RequestError::other(delayq::ErrorCode::Connection,
                                    tr("not connected: choose a server first"), operation);
@@ -152,14 +161,49 @@ void IoWorker::heartbeat()
             emit statusUpdated(probe());
         }
     } catch (const delayq::Error& e) {
-        markDown(QString::fromUtf8(e.what()));
+        failed(e);
     }
 }
 
 void IoWorker::markDown(const QString& reason)
 {
-    if (m_up.exchange(false))
-        emit disconnected(reason);
+    if (!m_up.exchange(false))
+        return;
+    m_cause = reason;
+    emit disconnected(reason, true);
+}
+
+// A refused password or ACL user, TLS on one side only, a refused certificate: the same
+// attempt every 2 s would fail the same way (and fill the server's log with refusals), so
+// the heartbeat stops and the window asks for other settings. A refused connection, a
+// timeout or a restart can heal: those are tried again, each new cause reported.
+void IoWorker::failed(const delayq::Error& error)
+{
+    const bool retrying =
+        error.code() != delayq::ErrorCode::Auth && error.code() != delayq::ErrorCode::Tls;
+    const QString cause = causeOf(error);
+    const bool wasUp = m_up.exchange(false);
+    if (!retrying) {
+        m_heartbeat->stop();
+        m_connection.reset();
+        m_gaveUp = true;
+    }
+    if (!wasUp && retrying && cause == m_cause)
+        return; // said already; the next attempt comes with the heartbeat
+    m_cause = cause;
+    emit disconnected(cause, retrying);
+}
+
+// The core's message, which names the cause; with the server's URL when it does not.
+QString IoWorker::causeOf(const delayq::Error& error) const
+{
+    const QString message = QString::fromUtf8(error.what());
+    // The server's own words ("NOAUTH Authentication required.") do not say what to do.
+    if (message.startsWith(QLatin1String("NOAUTH")) && !m_sentPassword)
+        return tr("%1 asks for a password and none was given (%2)").arg(m_displayUrl, message);
+    if (message.contains(m_displayUrl))
+        return message;
+    return tr("%1: %2").arg(m_displayUrl, message);
 }
 
 ServerInfo IoWorker::probe()

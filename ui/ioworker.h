@@ -14,6 +14,10 @@
 
 class QTimer;
 
+namespace delayq {
+class Error;
+}
+
 namespace delayq::ui {
 
 // The admin connection and everything that lives with it on the I/O thread: the heartbeat
@@ -59,8 +63,13 @@ public:
     std::unique_ptr<delayq::TaskQueue> queueFor(delayq::Connection& c, const QString& queue);
 
 signals:
+    // connectTo parsed the settings: the server now tried, as shown (password masked).
+    void connecting(const QString& displayUrl);
     void connected(const delayq::ui::ServerInfo& info);
-    void disconnected(const QString& reason);
+    // reason: the core's message, which names the cause. retrying: the heartbeat tries again
+    // every 2 s (refused, timed out, restarting); false when retrying cannot fix it (see
+    // failed()) and nothing more is tried until the next connectTo.
+    void disconnected(const QString& reason, bool retrying);
     void statusUpdated(const delayq::ui::ServerInfo& info);
     void readOnlyDetected(const QString& reason);
     void plainKeySet(const QString& key, const QString& unit);
@@ -68,6 +77,8 @@ signals:
 private:
     void heartbeat();
     void markDown(const QString& reason);
+    void failed(const delayq::Error& error);
+    QString causeOf(const delayq::Error& error) const;
     ServerInfo probe();
     void probeWritable();
     void noticeRefusal(const QString& message);
@@ -78,6 +89,9 @@ private:
     QTimer* m_heartbeat = nullptr;
     ConnectionSettings m_settings;
     QString m_displayUrl;
+    QString m_cause;             // the reason last reported while down
+    bool m_gaveUp = false;       // retrying cannot fix it: no attempt until the next connectTo
+    bool m_sentPassword = false; // the settings give a password (from the URL or the field)
     std::atomic<bool> m_up{false};
     std::atomic<bool> m_readOnly{false};
     std::atomic<bool> m_stopping{false};

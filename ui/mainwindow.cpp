@@ -31,6 +31,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QLabel>
+#include <QScreen>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTableView>
@@ -44,6 +45,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_tabs = new TaskTabs(m_client, this);
     m_details = new TaskDetails(this);
     m_detailsFollower = new DetailsFollower(m_client, m_tabs, m_details, this);
+    m_refresh = new RefreshControl(this);
+    connect(m_refresh, &RefreshControl::refreshDue, this, &MainWindow::refreshAll);
     WindowChrome::buildPages(this);
 
     m_timeline = new TimelineChart(m_client, this);
@@ -63,9 +66,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     statusBar()->addPermanentWidget(m_zone);
     statusBar()->addPermanentWidget(m_status);
 
-    m_refresh = new RefreshControl(this);
-    connect(m_refresh, &RefreshControl::refreshDue, this, &MainWindow::refreshAll);
-
     m_load = new QueueLoad(m_client, m_tabs, m_timeline, m_layoutNotice, this);
     connect(m_load, &QueueLoad::loaded, this, &MainWindow::queueLoaded);
     connect(m_load, &QueueLoad::countsFailed, this,
@@ -75,7 +75,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connectClient();
     connectViews();
     connectOverview();
-    resize(1280, 820);
+    // Never larger than the screen: on a laptop's 1024 x 700 it opened 1280 px wide.
+    resize(screen() ? QSize(1280, 820).boundedTo(screen()->availableSize()) : QSize(1280, 820));
     updateTitle();
     updateZone();
 }
@@ -103,7 +104,17 @@ void MainWindow::connectClient()
                 statusBar()->showMessage(line, 30000);
                 m_workerDock->note(line);
             });
-    connect(m_client, &AdminClient::disconnected, m_status, &ConnectionStatus::setDisconnected);
+    // The title names the server tried and says when it is not connected (updateTitle).
+    connect(m_client, &AdminClient::connecting, this, [this](const QString& displayUrl) {
+        m_status->setConnecting(displayUrl);
+        m_displayUrl = displayUrl;
+        updateTitle();
+    });
+    connect(m_client, &AdminClient::disconnected, this,
+            [this](const QString& reason, bool retrying) {
+                m_status->setDisconnected(reason, retrying);
+                updateTitle();
+            });
     // The embedded worker logs in as the same user, so it stops too rather than fail each claim.
     connect(m_client, &AdminClient::readOnlyDetected, this,
             [this](const QString& reason) { setReadOnly(true, reason); });
@@ -127,6 +138,8 @@ void MainWindow::connectViews()
     connect(m_tabs, &TaskTabs::statusMessage, this,
             [this](const QString& message) { statusBar()->showMessage(message, 8000); });
     connect(m_actions, &TaskActions::refreshRequested, this, &MainWindow::refreshAll);
+    // After an action the find bar's matches are checked at once, not at the next 10 s.
+    connect(m_actions, &TaskActions::refreshRequested, m_tabs, &TaskTabs::checkMatches);
     connect(m_queueActions, &QueueActions::refreshRequested, this, &MainWindow::refreshAll);
     connect(m_queueActions, &QueueActions::resultReported, this, &MainWindow::showResult);
     connect(m_actions, &TaskActions::resultReported, this, &MainWindow::showResult);
@@ -216,9 +229,10 @@ void MainWindow::chooseConnection()
 
 void MainWindow::connectTo(const ConnectionSettings& settings)
 {
-    m_status->setConnecting(tr("connecting…"));
+    m_status->setConnecting({});
     setReadOnly(settings.readOnly, tr("this connection is read-only"));
     m_client->connectTo(settings);
+    m_workerDock->followConnection();
 }
 
 void MainWindow::openQueue(const QString& name)
@@ -352,6 +366,8 @@ void MainWindow::updateTitle()
         title += QLatin1Char(' ') + tr("(paused)");
     if (!m_displayUrl.isEmpty())
         title += QStringLiteral(" — ") + m_displayUrl;
+    if (!m_displayUrl.isEmpty() && !m_status->isUp())
+        title += QLatin1Char(' ') + tr("(not connected)");
     setWindowTitle(title);
 }
 

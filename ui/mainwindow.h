@@ -12,6 +12,7 @@ class QStackedWidget;
 namespace delayq::ui {
 
 class AdminClient;
+class ConnectionNotice;
 class ConnectionStatus;
 class DetailsFollower;
 class AuditTab;
@@ -54,6 +55,8 @@ public:
     QueueActions* queueActions() const { return m_queueActions; }
     ExportAction* exportAction() const { return m_export; }
     ConnectionStatus* connectionStatus() const { return m_status; }
+    ConnectionNotice* connectionNotice() const { return m_connectionNotice; }
+    RefreshControl* refreshControl() const { return m_refresh; }
     WorkerDock* workerDock() const { return m_workerDock; }
     OverviewPage* overview() const { return m_overview; }
     QueueControl* queueControl() const { return m_control; }
@@ -125,6 +128,7 @@ private:
     QAction* m_overviewAction = nullptr;
     ExportAction* m_export;
     ConnectionStatus* m_status;
+    ConnectionNotice* m_connectionNotice = nullptr;
     WorkerDock* m_workerDock;
     PlainKeyBar* m_plainBar;
     RefreshControl* m_refresh;

@@ -4,6 +4,7 @@
 #include "matchclient.h"
 #include "matchfilterdialog.h"
 #include "membertext.h"
+#include "taskoutcome.h"
 #include <delayq/timeparse.h>
 
 #include <QLocale>
@@ -185,18 +186,25 @@ void MatchActions::onApplied(const MatchApplyResult& step)
     if (step.tag != m_tag)
         return;
     QLocale locale;
+    // "Requeued 15 of 15 dead tasks in orders": the action and the queue, not only counts.
+    const QString set = m_filter.set == TaskSetKind::Dead     ? tr("dead")
+                        : m_filter.set == TaskSetKind::Active ? tr("active")
+                                                              : tr("pending");
     if (!step.finished) {
-        showProgress(tr("%1 of %2 tasks done")
-                         .arg(locale.toString(step.processed()), locale.toString(step.total)),
+        showProgress(tr("%1 %2 of %3 %4 tasks in %5…", "Requeued 7 of 15 dead tasks in orders…")
+                         .arg(actionPastTense(step.action), locale.toString(step.processed()),
+                              locale.toString(step.total), set, step.queue),
                      step.processed(), step.total);
         emit progressed(step.processed(), step.total);
         return;
     }
     end();
-    QString summary = tr("%1 of %2 tasks done; already gone: %3; running: %4; in another set: %5")
-                          .arg(locale.toString(step.done), locale.toString(step.total),
-                               locale.toString(step.gone), locale.toString(step.running),
-                               locale.toString(step.other));
+    QString summary =
+        tr("%1 %2 of %3 %4 tasks in %5; already gone: %6; running: %7; in another "
+           "set: %8")
+            .arg(actionPastTense(step.action), locale.toString(step.done),
+                 locale.toString(step.total), set, step.queue, locale.toString(step.gone),
+                 locale.toString(step.running), locale.toString(step.other));
     if (step.cancelled)
         summary = tr("Cancelled: %1").arg(summary);
     if (!step.error.isEmpty())

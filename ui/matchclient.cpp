@@ -1,7 +1,11 @@
 #include "matchclient.h"
 
 #include "adminclient.h"
+#include "ioworker.h"
+#include "membertext.h"
 #include "steppedrequests.h"
+#include "taskrows.h"
+#include <delayq/taskqueue.h>
 
 namespace delayq::ui {
 
@@ -9,6 +13,7 @@ MatchClient::MatchClient(AdminClient* client, QObject* parent) : QObject(parent)
 {
     qRegisterMetaType<MatchScanResult>();
     qRegisterMetaType<MatchApplyResult>();
+    qRegisterMetaType<MatchCheckResult>();
 }
 
 void MatchClient::search(quint64 tag, const QString& queue, const MatchFilter& filter,
@@ -42,6 +47,56 @@ void MatchClient::apply(quint64 tag, const QString& queue, TaskAction action,
 void MatchClient::cancelBulk(quint64 tag)
 {
     m_flags->cancelledBulk.store(tag);
+}
+
+} // namespace delayq::ui
+
+namespace delayq::ui {
+
+void MatchClient::check(quint64 tag, const QString& queue, TaskSetKind set, const QStringList& ids)
+{
+    constexpr qsizetype kIdsPerStep = 100;
+    struct State
+    {
+        MatchCheckResult result;
+        QStringList ids;
+        qsizetype next = 0;
+    };
+    auto state = std::make_shared<State>();
+    state->result.tag = tag;
+    state->result.queue = queue;
+    state->result.set = set;
+    state->ids = ids;
+    SteppedJob job;
+    job.operation = tr("check the matches");
+    job.step = [io = m_client->ioWorker(), state](delayq::Connection& c) {
+        MatchCheckResult& result = state->result;
+        const auto q = io->queueFor(c, result.queue);
+        const delayq::TaskSet searched = TaskRows::toCore(result.set);
+        const qsizetype end = qMin(state->next + kIdsPerStep, state->ids.size());
+        for (; state->next < end; ++state->next) {
+            const QString& id = state->ids.at(state->next);
+            const std::string bytes = MemberText::toBytes(id);
+            if (q->rankOf(searched, bytes))
+                continue;
+            const auto found = q->find(bytes);
+            if (!found) {
+                result.gone.append(id);
+            } else if (found->first != searched) {
+                result.moved.append(id);
+                result.movedTo.append(TaskRows::fromCore(found->first));
+            }
+        }
+        return state->next < state->ids.size();
+    };
+    job.finished = [state, report = reporter(&MatchClient::checked)](SteppedJob::End end,
+                                                                     const RequestError& error) {
+        if (end == SteppedJob::End::Done) {
+            state->result.error = error;
+            report(state->result);
+        }
+    };
+    m_client->runStepped(std::move(job));
 }
 
 } // namespace delayq::ui

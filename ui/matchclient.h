@@ -37,11 +37,15 @@ public:
                qint64 dueAtMs = -1, qint64 delayMs = 0, int batch = 500);
     // Stops the count or the action `tag` before its next step; what is done stays done.
     void cancelBulk(quint64 tag);
+    // Which of `ids` (a search's listed matches) are no longer in `set`: one rank per id, and
+    // a look-up of where each missing one went, 100 ids a step. One report, at the end.
+    void check(quint64 tag, const QString& queue, TaskSetKind set, const QStringList& ids);
 
 signals:
     void searched(const delayq::ui::MatchScanResult& step);
     void counted(const delayq::ui::MatchScanResult& step);
     void applied(const delayq::ui::MatchApplyResult& step);
+    void checked(const delayq::ui::MatchCheckResult& result);
 
 private:
     // Shared with the jobs on the I/O thread, which may outlive this object (a window closed

@@ -19,6 +19,7 @@ MatchFilterDialog::MatchFilterDialog(const MatchFilter& initial, QWidget* parent
     : QDialog(parent), m_set(initial.set), m_filter(initial)
 {
     setWindowTitle(tr("Act on matching tasks"));
+    setObjectName(QStringLiteral("matchFilterDialog"));
     auto* form = new QFormLayout(this);
     auto* which = new QLabel(initial.set == TaskSetKind::Dead     ? tr("Dead tasks")
                              : initial.set == TaskSetKind::Active ? tr("Active tasks")
@@ -34,15 +35,19 @@ MatchFilterDialog::MatchFilterDialog(const MatchFilter& initial, QWidget* parent
     m_time = new QLineEdit(this);
     m_time->setPlaceholderText(tr("2026-12-01 09:30, now, +10m, -1h"));
     m_action = new QComboBox(this);
+    // Each names what it does to the tasks: "Cancel" alone read as the dismiss button.
     if (m_set == TaskSetKind::Dead)
-        m_action->addItems({tr("Requeue"), tr("Delete")});
+        m_action->addItems({tr("Requeue the matching tasks"), tr("Delete the matching tasks")});
     else if (m_set == TaskSetKind::Pending)
-        m_action->addItems({tr("Cancel"), tr("Reschedule"), tr("Run now")});
+        m_action->addItems({tr("Cancel the matching tasks"), tr("Reschedule the matching tasks"),
+                            tr("Run the matching tasks now")});
+    m_action->setObjectName(QStringLiteral("matchAction"));
     m_due = new QLineEdit(this);
     m_due->setPlaceholderText(tr("New due time: 2026-12-01 09:30, +10m"));
     m_error = new FieldError(this);
-    auto* buttons =
-        DialogButtons::wired(new QDialogButtonBox(QDialogButtonBox::Cancel, this), this);
+    // "Close", not "Cancel": the dialog may well be about cancelling tasks. The count comes
+    // next, and its confirmation names the action and the number ("Cancel 15 tasks").
+    auto* buttons = DialogButtons::wired(new QDialogButtonBox(QDialogButtonBox::Close, this), this);
     buttons->addButton(tr("Count matches…"), QDialogButtonBox::AcceptRole);
     form->addRow(tr("Tasks:"), which);
     form->addRow(tr("Containing:"), m_text);
@@ -53,6 +58,8 @@ MatchFilterDialog::MatchFilterDialog(const MatchFilter& initial, QWidget* parent
     form->addRow(tr("Reschedule to:"), m_due);
     form->addRow(m_error);
     form->addRow(buttons);
+    // Room for the placeholders and the errors: not the 242 px the form alone asks for.
+    setMinimumWidth(fontMetrics().horizontalAdvance(QLatin1Char('x')) * 80);
     connect(m_timeMode, &QComboBox::currentIndexChanged, this, &MatchFilterDialog::updateFields);
     connect(m_action, &QComboBox::currentIndexChanged, this, &MatchFilterDialog::updateFields);
     updateFields();

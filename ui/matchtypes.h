@@ -56,7 +56,20 @@ struct MatchApplyResult
     qint64 processed() const { return done + gone + running + other; }
 };
 
+// Which of a search's listed matches are no longer in the searched set (MatchClient::check).
+struct MatchCheckResult
+{
+    quint64 tag = 0;
+    QString queue;
+    TaskSetKind set = TaskSetKind::Pending;
+    QStringList gone;           // in no set: acked, cancelled or deleted
+    QStringList moved;          // in another set now ...
+    QList<TaskSetKind> movedTo; // ... this one, one per id of `moved`
+    RequestError error;
+};
+
 } // namespace delayq::ui
 
+Q_DECLARE_METATYPE(delayq::ui::MatchCheckResult)
 Q_DECLARE_METATYPE(delayq::ui::MatchScanResult)
 Q_DECLARE_METATYPE(delayq::ui::MatchApplyResult)

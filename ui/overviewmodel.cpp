@@ -3,6 +3,7 @@
 #include "duetext.h"
 
 #include <QColor>
+#include <QFont>
 #include <QLocale>
 
 #include <algorithm>
@@ -32,6 +33,34 @@ const QColor& OverviewModel::warningColor()
 {
     static const QColor color(0xf8, 0xd7, 0xc8); // light enough for dark text, seen at a glance
     return color;
+}
+
+const QColor& OverviewModel::breachColor()
+{
+    static const QColor color(0xf0, 0x9a, 0x6e); // still dark text on it, but stands out
+    return color;
+}
+
+QStringList OverviewModel::breaches(int row) const
+{
+    QStringList out;
+    for (const auto& b : m_breaches.value(row))
+        out.append(b.text);
+    return out;
+}
+
+const Thresholds::Breach* OverviewModel::breachIn(int row, int column) const
+{
+    using F = Thresholds::Figure;
+    for (const auto& b : m_breaches[row]) {
+        const int at = b.figure == F::OldestOverdue ? OldestOverdue
+                       : b.figure == F::DueNow      ? DueNow
+                       : b.figure == F::Dead        ? Dead
+                                                    : Failed;
+        if (at == column)
+            return &b;
+    }
+    return nullptr;
 }
 
 OverviewModel::OverviewModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -79,7 +108,8 @@ QVariant OverviewModel::data(const QModelIndex& index, int role) const
     if (!index.isValid() || index.row() >= m_rows.size())
         return {};
     const OverviewRow& row = m_rows[index.row()];
-    const QStringList& why = m_breaches[index.row()];
+    const bool breached = !m_breaches[index.row()].isEmpty();
+    const bool cell = breachIn(index.row(), index.column()) != nullptr;
     switch (role) {
     case Qt::DisplayRole:
         return display(row, index.column());
@@ -90,24 +120,41 @@ QVariant OverviewModel::data(const QModelIndex& index, int role) const
     case FailedSeriesRole:
         return series(row.failedSeries);
     case BreachedRole:
-        return !why.isEmpty();
+        return breached;
+    case BreachedCellRole:
+        return cell;
     case Qt::BackgroundRole:
-        return why.isEmpty() ? QVariant() : QVariant(warningColor());
+        return cell ? QVariant(breachColor()) : breached ? QVariant(warningColor()) : QVariant();
     case Qt::ForegroundRole:
-        return why.isEmpty() ? QVariant() : QVariant(QColor(Qt::black));
+        return breached ? QVariant(QColor(Qt::black)) : QVariant();
+    case Qt::FontRole: {
+        if (!cell)
+            return {};
+        QFont bold;
+        bold.setBold(true);
+        return bold;
+    }
     case Qt::ToolTipRole:
-        if (!why.isEmpty())
-            return tr("Above its thresholds:\n%1").arg(why.join(QLatin1Char('\n')));
-        if (index.column() == LastHour)
-            return tr("Acked (green) and failed (red) per minute over the last hour");
-        return row.plain ? tr("A plain sorted set: only pending, due now and oldest overdue "
-                              "apply")
-                         : QVariant();
+        return toolTip(index);
     case Qt::TextAlignmentRole:
         return index.column() >= Pending ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
     default:
         return {};
     }
+}
+
+QVariant OverviewModel::toolTip(const QModelIndex& index) const
+{
+    const OverviewRow& row = m_rows[index.row()];
+    if (const Thresholds::Breach* b = breachIn(index.row(), index.column()))
+        return tr("Above its threshold: %1").arg(b->text);
+    const QStringList why = breaches(index.row());
+    if (!why.isEmpty())
+        return tr("Above its thresholds:\n%1").arg(why.join(QLatin1Char('\n')));
+    if (index.column() == LastHour)
+        return tr("Acked (green) and failed (red) per minute over the last hour");
+    return row.plain ? tr("A plain sorted set: only pending, due now and oldest overdue apply")
+                     : QVariant();
 }
 
 QVariant OverviewModel::display(const OverviewRow& row, int column) const

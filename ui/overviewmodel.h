@@ -9,7 +9,9 @@
 namespace delayq::ui {
 
 // The overview's rows: one per queue and plain key, with the figures of the last snapshot.
-// Rows above their thresholds carry a background colour and a tooltip saying which limit.
+// Rows above their thresholds carry a light background colour and a tooltip saying which
+// limit; the cell of each figure above its limit is marked too (bold, a stronger colour), so
+// which limit it is shows without hovering.
 class OverviewModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -35,9 +37,12 @@ public:
         SortRole = Qt::UserRole,
         AckedSeriesRole,
         FailedSeriesRole,
-        BreachedRole, // bool: above a threshold
+        BreachedRole,     // bool: the row is above a threshold
+        BreachedCellRole, // bool: this cell's figure is above its threshold
     };
     static const QColor& warningColor();
+    // The cell whose figure crossed its limit, stronger than the row's warningColor().
+    static const QColor& breachColor();
 
     explicit OverviewModel(QObject* parent = nullptr);
 
@@ -48,7 +53,7 @@ public:
     const QList<OverviewRow>& rows() const { return m_rows; }
     const OverviewRow* rowNamed(const QString& name) const;
     // Why the row is coloured, one line per limit; empty when it is fine.
-    QStringList breaches(int row) const { return m_breaches.value(row); }
+    QStringList breaches(int row) const;
     bool showsNodes() const { return m_anyNode; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -59,9 +64,12 @@ public:
 private:
     QVariant display(const OverviewRow& row, int column) const;
     QVariant sortValue(const OverviewRow& row, int column) const;
+    // The breach of the figure in `column`, if that figure is above its limit.
+    const Thresholds::Breach* breachIn(int row, int column) const;
+    QVariant toolTip(const QModelIndex& index) const;
 
     QList<OverviewRow> m_rows;
-    QList<QStringList> m_breaches;
+    QList<QList<Thresholds::Breach>> m_breaches;
     bool m_anyNode = false;
 };
 

@@ -1,6 +1,7 @@
 #include "overviewpage.h"
 
 #include "adminclient.h"
+#include "columnfit.h"
 #include "overviewmodel.h"
 #include "sparklinedelegate.h"
 #include "thresholds.h"
@@ -41,11 +42,10 @@ OverviewPage::OverviewPage(AdminClient* client, QWidget* parent) : QWidget(paren
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_view->verticalHeader()->hide();
     m_view->setItemDelegateForColumn(OverviewModel::LastHour, new SparklineDelegate(m_view));
-    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    // The sparkline keeps a readable width; the figures take what their text needs.
-    m_view->horizontalHeader()->setStretchLastSection(false);
-    m_view->horizontalHeader()->setSectionResizeMode(OverviewModel::LastHour, QHeaderView::Fixed);
-    m_view->horizontalHeader()->resizeSection(OverviewModel::LastHour, 100);
+    // Every column on screen at a laptop's width: the figures take what their text and
+    // header need while there is room and elide their headers when there is not; the
+    // sparkline, last, takes the room left.
+    m_fit = new ColumnFit(m_view);
     m_view->setColumnHidden(OverviewModel::Node, true);
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_view, &QTableView::doubleClicked, this, &OverviewPage::open);
@@ -112,6 +112,7 @@ void OverviewPage::onLoaded(const OverviewResult& result)
         m_view->currentIndex().siblingAtColumn(OverviewModel::Name).data().toString();
     m_model->setRows(result.rows);
     m_view->setColumnHidden(OverviewModel::Node, !m_model->showsNodes());
+    fitColumns();
     if (!selected.isEmpty()) {
         const auto hits = m_proxy->match(m_proxy->index(0, OverviewModel::Name), Qt::DisplayRole,
                                          selected, 1, Qt::MatchExactly);
@@ -179,11 +180,27 @@ void OverviewPage::showMenu(const QPoint& pos)
     menu->popup(m_view->viewport()->mapToGlobal(pos));
 }
 
+void OverviewPage::fitColumns()
+{
+    const QHeaderView* header = m_view->horizontalHeader();
+    const int least = m_view->fontMetrics().averageCharWidth() * 4;
+    for (int c = 0; c < OverviewModel::ColumnCount; ++c) {
+        if (c == OverviewModel::LastHour) {
+            m_fit->setWidths(c, 100, 100); // a sparkline of 60 minutes stays readable
+            continue;
+        }
+        const int content = qMax(least, ColumnFit::contentWidth(m_view, c));
+        m_fit->setWidths(c, qMax(content, header->sectionSizeHint(c)), content);
+    }
+    m_fit->fit();
+}
+
 void OverviewPage::updateLegend()
 {
     m_legend->setText(tr("Coloured rows are above their thresholds (for all queues: %1; "
-                         "queues may have their own). Failed = died + retried. Hover a row "
-                         "for the reason.")
+                         "queues may have their own); the figure above its limit is in bold "
+                         "on a stronger colour. Failed = died + retried. Hover a cell for the "
+                         "reason.")
                           .arg(Thresholds::describe(Thresholds::defaults())));
 }
 

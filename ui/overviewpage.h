@@ -13,6 +13,7 @@ class QTableView;
 namespace delayq::ui {
 
 class AdminClient;
+class ColumnFit;
 class OverviewModel;
 
 // Every queue of the server at a glance: counts, how late the most overdue task is, pause,
@@ -57,11 +58,14 @@ private:
     void open(const QModelIndex& proxyIndex);
     void showMenu(const QPoint& pos);
     void updateLegend();
+    // Widths from the rows shown now (ColumnFit keeps them fitting as the page resizes).
+    void fitColumns();
 
     AdminClient* m_client;
     OverviewModel* m_model;
     QSortFilterProxyModel* m_proxy;
     QTableView* m_view;
+    ColumnFit* m_fit;
     QLineEdit* m_filter;
     QLabel* m_legend;
     QLabel* m_status;

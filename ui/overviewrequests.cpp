@@ -91,10 +91,11 @@ void OverviewRequests::writeConfig(delayq::Connection& c, const std::string& pre
                                    QueueConfigResult& result)
 {
     delayq::Queue q(c, TaskRows::bytes(result.queue), prefix);
+    // One call: every value checked before any is written, one audit entry for them all.
+    std::vector<std::pair<std::string, std::string>> pairs;
     for (const auto& [key, value] : values)
-        delayq::Queue::normalizeConfig(key.toStdString(), value.toStdString());
-    for (const auto& [key, value] : values)
-        q.setConfig(key.toStdString(), value.toStdString());
+        pairs.emplace_back(key.toStdString(), value.toStdString());
+    q.setConfig(pairs);
     result.written = true;
     readConfig(c, prefix, result);
 }

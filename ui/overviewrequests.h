@@ -21,7 +21,8 @@ public:
                      const QList<PlainKeyRow>& plainKeys, bool withHistory, OverviewResult& result);
     static void readConfig(delayq::Connection& c, const std::string& prefix,
                            QueueConfigResult& result);
-    // Each value is checked before any is written, so a refused one changes nothing.
+    // One Queue::setConfig call: each value is checked before any is written, so a refused
+    // one changes nothing, and the values that changed make one audit entry.
     static void writeConfig(delayq::Connection& c, const std::string& prefix,
                             const QList<QPair<QString, QString>>& values,
                             QueueConfigResult& result);

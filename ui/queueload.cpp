@@ -46,11 +46,8 @@ void QueueLoad::refreshCounts()
 
 void QueueLoad::onFirstPage()
 {
-    TaskTable* pending = m_tabs->table(TaskSetKind::Pending);
-    // A freshly opened queue shows its earliest task in the details pane.
-    if (m_waitingForLoad && !m_firstPageShown && pending->model()->total() > 0 &&
-        !pending->view()->selectionModel()->currentIndex().isValid())
-        pending->jumpToRow(0);
+    // A freshly opened queue selects nothing: a selected first row would be what Delete
+    // offers to cancel, and the operator chose no task yet.
     m_firstPageShown = true;
     checkLoaded();
 }

@@ -14,10 +14,11 @@ class AdminClient;
 class FieldError;
 
 // One queue's settings as `delayq config` writes them: max attempts, backoff (with the
-// delays of the first retries shown as it is typed), lease and max payload. Each field is
-// checked as the core checks it (Queue::normalizeConfig) and refused next to itself; the
-// write goes through the I/O thread and the dialog closes once Redis took it. Everything is
-// disabled in a read-only session.
+// delays of the retries max attempts allows shown as it is typed), lease and max payload.
+// Each field is checked as the core checks it (Queue::normalizeConfig) and refused next to
+// itself. Save writes only the values that differ from those loaded, in one core call (one
+// audit entry), through the I/O thread, and the dialog closes once Redis took them; a Save
+// that changes nothing writes nothing. Everything is disabled in a read-only session.
 class QueueSettingsDialog : public QDialog
 {
     Q_OBJECT
@@ -32,6 +33,9 @@ public:
     QLineEdit* maxPayloadField() const { return m_fields[3]; }
     FieldError* errorOf(int field) const { return m_errors[field]; }
     QLabel* preview() const { return m_preview; }
+    // What changing max attempts and backoff does to tasks already queued.
+    QLabel* attemptsNote() const { return m_notes[0]; }
+    QLabel* backoffNote() const { return m_notes[1]; }
     QPushButton* saveButton() const;
     // The delays before the first `count` retries of a stored backoff ("5000,20000" or
     // "exp:1000:300000"), as lua/common.lua's backoff_delay computes them.
@@ -40,6 +44,9 @@ public:
     static QString backoffText(const QString& normalized);
 
     void accept() override;
+
+protected:
+    bool event(QEvent* event) override;
 
 signals:
     // The settings were loaded (or could not be: the message says why).
@@ -50,7 +57,12 @@ private:
     void onConfig(const QueueConfigResult& result);
     // Checks every field; true when all can be written.
     bool validate();
-    void updatePreview(const QString& normalized);
+    // retries: how many max attempts allows, or -1 when it is not valid (no limit shown).
+    void updatePreview(const QString& normalized, int retries);
+    // The (field, typed value) pairs whose stored form differs from the loaded one.
+    QList<QPair<QString, QString>> changedValues() const;
+    // Tall enough for every wrapped line at the current width (errors come and go).
+    void fitHeight();
 
     AdminClient* m_client;
     QString m_queue;
@@ -60,6 +72,8 @@ private:
     quint64 m_writeTag = 0;
     QLineEdit* m_fields[4] = {};
     FieldError* m_errors[4] = {};
+    QString m_loadedValues[4]; // the stored form of what was loaded
+    QLabel* m_notes[2] = {};
     QLabel* m_preview;
     FieldError* m_general;
     QDialogButtonBox* m_buttons;

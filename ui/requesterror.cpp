@@ -1,7 +1,5 @@
 #include "requesterror.h"
 
-#include <QCoreApplication>
-
 namespace delayq::ui {
 
 RequestError RequestError::fromCore(const delayq::Error& error, const QString& operation)
@@ -20,12 +18,6 @@ QString RequestError::text() const
     if (operation.isEmpty())
         return message;
     return operation + QStringLiteral(": ") + message;
-}
-
-QString connectionErrorText(const QString& displayUrl, const QString& why)
-{
-    return QCoreApplication::translate("delayq::ui::RequestError", "cannot reach %1: %2")
-        .arg(displayUrl, why);
 }
 
 } // namespace delayq::ui

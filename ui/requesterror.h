@@ -26,9 +26,6 @@ struct RequestError
     QString text() const;
 };
 
-// The one wording of "the server is not reachable", for every view that shows it.
-QString connectionErrorText(const QString& displayUrl, const QString& why);
-
 } // namespace delayq::ui
 
 Q_DECLARE_METATYPE(delayq::ui::RequestError)

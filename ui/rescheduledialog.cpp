@@ -21,6 +21,7 @@ namespace delayq::ui {
 RescheduleDialog::RescheduleDialog(const QList<TaskRow>& tasks, QWidget* parent) : QDialog(parent)
 {
     setWindowTitle(tr("Reschedule"));
+    setObjectName(QStringLiteral("rescheduleDialog"));
     for (const TaskRow& task : tasks) {
         m_earliest = m_earliest == 0 ? task.score : qMin(m_earliest, task.score);
         m_latest = qMax(m_latest, task.score);
@@ -31,7 +32,10 @@ RescheduleDialog::RescheduleDialog(const QList<TaskRow>& tasks, QWidget* parent)
     intro->setTextFormat(Qt::PlainText);
 
     m_inMode = new QRadioButton(tr("In"), this);
-    m_delay = new QLineEdit(QStringLiteral("10m"), this);
+    // Empty, like Push's: Enter on an untouched dialog reschedules nothing (it asks for a
+    // delay) instead of a value the operator never read.
+    m_delay = new QLineEdit(this);
+    m_delay->setObjectName(QStringLiteral("rescheduleDelay"));
     m_delay->setPlaceholderText(tr("30s, 5m, 1h30m (from the server's now)"));
     m_newDue = new QLabel(this);
     m_newDue->setTextFormat(Qt::PlainText);
@@ -39,6 +43,7 @@ RescheduleDialog::RescheduleDialog(const QList<TaskRow>& tasks, QWidget* parent)
     m_at = new QLineEdit(QString::fromStdString(
                              delayq::formatTime(QDateTime::currentMSecsSinceEpoch() + 3600 * 1000)),
                          this);
+    m_at->setObjectName(QStringLiteral("rescheduleAt"));
     m_at->setPlaceholderText(tr("2026-12-01 09:30 (local) or …Z for UTC"));
     m_nowMode = new QRadioButton(tr("Now (run as soon as a worker is free)"), this);
     m_inMode->setChecked(true);
@@ -67,6 +72,8 @@ RescheduleDialog::RescheduleDialog(const QList<TaskRow>& tasks, QWidget* parent)
     update();
 
     auto* buttons = DialogButtons::okCancel(this, tr("Reschedule"));
+    // What is typed right after Ctrl+R is the delay.
+    m_delay->setFocus(Qt::OtherFocusReason);
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_current);

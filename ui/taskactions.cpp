@@ -16,6 +16,7 @@
 
 #include <QAction>
 #include <QDateTime>
+#include <QEvent>
 #include <QItemSelectionModel>
 #include <QLocale>
 #include <QMenu>
@@ -111,7 +112,20 @@ TaskActions::TaskActions(AdminClient* client, TaskTabs* tabs, QWidget* window)
     for (auto set : {TaskSetKind::Pending, TaskSetKind::Active, TaskSetKind::Dead})
         connect(tabs->table(set)->view()->selectionModel(), &QItemSelectionModel::selectionChanged,
                 this, &TaskActions::updateEnabled);
+    tabs->installEventFilter(this);
     updateEnabled();
+}
+
+bool TaskActions::tablesShown() const
+{
+    return m_tabs->isVisibleTo(m_window);
+}
+
+bool TaskActions::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_tabs && (event->type() == QEvent::Show || event->type() == QEvent::Hide))
+        updateEnabled();
+    return WriteActions::eventFilter(watched, event);
 }
 
 QList<QAction*> TaskActions::writeActions() const
@@ -122,13 +136,15 @@ QList<QAction*> TaskActions::writeActions() const
 void TaskActions::updateEnabled()
 {
     const TaskSetKind set = m_tabs->current()->set();
-    const bool selected = m_tabs->current()->view()->selectionModel()->hasSelection();
+    const bool selected =
+        tablesShown() && m_tabs->current()->view()->selectionModel()->hasSelection();
     const bool open = !m_queue.isEmpty();
     m_push->setEnabled(!m_readOnly);
     m_cancel->setEnabled(!m_readOnly && open && selected && set == TaskSetKind::Pending);
     m_reschedule->setEnabled(!m_readOnly && open && selected && set == TaskSetKind::Pending);
     m_runNow->setEnabled(m_reschedule->isEnabled());
-    m_actOnMatches->setEnabled(!m_plain && !m_readOnly && open && set != TaskSetKind::Active);
+    m_actOnMatches->setEnabled(!m_plain && !m_readOnly && open && tablesShown() &&
+                               set != TaskSetKind::Active);
     m_tabs->findBar()->setWritable(!m_readOnly);
     m_requeue->setEnabled(!m_plain && !m_readOnly && open && selected && set == TaskSetKind::Dead);
     m_deleteDead->setEnabled(!m_plain && !m_readOnly && open && selected &&
@@ -165,7 +181,7 @@ qint64 TaskActions::serverNow() const
 
 QList<TaskRow> TaskActions::selection(QAction* action, const QString& verb)
 {
-    if (m_readOnly || !action->isEnabled())
+    if (m_readOnly || !action->isEnabled() || !tablesShown())
         return {};
     TaskTable* table = m_tabs->current();
     const QList<TaskRow> tasks = table->selectedTasks();
@@ -191,7 +207,10 @@ QString TaskActions::describeTasks(const QList<TaskRow>& tasks, TaskSetKind set,
     };
     QStringList lines;
     for (const TaskRow& task : tasks.mid(0, kShown)) {
-        const QString when = DueText::describe(task.score, nowMs, utc);
+        // A death passed; a due time is owed.
+        const QString when = set == TaskSetKind::Dead && !plain
+                                 ? DueText::describePast(task.score, nowMs, utc)
+                                 : DueText::describe(task.score, nowMs, utc);
         QString line = QStringLiteral("• ");
         if (plain) {
             line += preview(MemberText::displayText(task.id.left(kPreview * 4))) +
@@ -250,12 +269,19 @@ void TaskActions::onCancel()
     const qint64 n = tasks.size();
     Confirmation confirmation;
     confirmation.title = m_plain ? tr("Cancel messages") : tr("Cancel tasks");
-    confirmation.text =
-        m_plain ? tr("Remove %1 from %2? They will not be delivered.")
-                      .arg(n == 1 ? tr("1 message") : tr("%1 messages").arg(n), m_queue)
-                : tr("Cancel %1 of queue %2?\n\nThey are deleted and will not run. A task a "
-                     "worker has already started is left alone.")
-                      .arg(Confirmation::tasks(n, tr("pending")), m_queue);
+    // Whole sentences for one and for several, as Confirmation::tasks() does: the app has no
+    // English translation to give a %n text its singular.
+    if (m_plain)
+        confirmation.text = (n == 1 ? tr("Remove %1 from %2? It will not be delivered.")
+                                    : tr("Remove %1 from %2? They will not be delivered."))
+                                .arg(n == 1 ? tr("1 message") : tr("%1 messages").arg(n), m_queue);
+    else
+        confirmation.text =
+            (n == 1 ? tr("Cancel %1 of queue %2?\n\nIt is deleted and will not run, unless a "
+                         "worker has already started it: then it is left alone.")
+                    : tr("Cancel %1 of queue %2?\n\nThey are deleted and will not run. A task a "
+                         "worker has already started is left alone."))
+                .arg(Confirmation::tasks(n, tr("pending")), m_queue);
     confirmation.acceptText =
         m_plain ? (n == 1 ? tr("Cancel 1 message") : tr("Cancel %1 messages").arg(n))
                 : tr("Cancel %1").arg(Confirmation::tasks(n));
@@ -286,8 +312,10 @@ void TaskActions::onRunNow()
         return;
     Confirmation confirmation;
     confirmation.title = tr("Run tasks now");
-    confirmation.text = tr("Make %1 of queue %2 due now? A worker takes them at once.")
-                            .arg(Confirmation::tasks(tasks.size(), tr("pending")), m_queue);
+    confirmation.text =
+        (tasks.size() == 1 ? tr("Make %1 of queue %2 due now? A worker takes it at once.")
+                           : tr("Make %1 of queue %2 due now? A worker takes them at once."))
+            .arg(Confirmation::tasks(tasks.size(), tr("pending")), m_queue);
     confirmation.acceptText = tr("Run %1 now").arg(Confirmation::tasks(tasks.size()));
     confirmation.rejectText = tr("Keep their time");
     confirmThen(tasks, TaskSetKind::Pending, confirmation,
@@ -304,8 +332,11 @@ void TaskActions::onRequeue()
     Confirmation confirmation;
     confirmation.title = tr("Requeue dead tasks");
     confirmation.text =
-        tr("Move %1 of queue %2 back to pending, due now?\n\nTheir attempts start again from "
-           "0: each gets the full number of tries again.")
+        (tasks.size() == 1
+             ? tr("Move %1 of queue %2 back to pending, due now?\n\nIts attempts start again "
+                  "from 0: it gets the full number of tries again.")
+             : tr("Move %1 of queue %2 back to pending, due now?\n\nTheir attempts start again "
+                  "from 0: each gets the full number of tries again."))
             .arg(Confirmation::tasks(tasks.size(), tr("dead")), m_queue);
     confirmation.acceptText = tr("Requeue %1").arg(Confirmation::tasks(tasks.size()));
     confirmation.rejectText = tr("Leave dead");

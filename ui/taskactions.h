@@ -29,7 +29,8 @@ struct MatchFilter;
 // action, and reports what happened to each. Once confirmed, the selection is cleared, so a
 // second key press cannot land on the task that slid into the row.
 // Writes are disabled, with the reason as tooltip, when the session is read-only. On a plain
-// sorted set only push, cancel and reschedule apply.
+// sorted set only push, cancel and reschedule apply. While the overview hides the tables,
+// the actions on selected tasks are off: their shortcuts reach no hidden selection.
 class TaskActions : public WriteActions
 {
     Q_OBJECT
@@ -96,6 +97,10 @@ private:
     // none. None while the action is off or the session read-only.
     QList<TaskRow> selection(QAction* action, const QString& verb);
     qint64 serverNow() const;
+    // The task tables are on screen (not behind the overview): only then can a task action
+    // aim at what the operator sees selected.
+    bool tablesShown() const;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
     TaskTabs* m_tabs;
     bool m_utc = false;

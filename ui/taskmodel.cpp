@@ -17,6 +17,7 @@ constexpr int kMaxCachedPages = 40;
 constexpr int kMaxWantedPages = 6;
 constexpr int kPagesPerRequest = 3;
 constexpr int kRefreshPages = 3;
+constexpr int kSelectionPages = 3;
 constexpr int kPreviewChars = 160;
 
 QString fromStd(const std::string& s)
@@ -52,6 +53,7 @@ void TaskModel::setQueue(const QString& queue)
     m_pages.clear();
     m_recent.clear();
     m_wanted.clear();
+    m_stale.clear();
     // An answer for the previous queue is ignored by its tag.
     m_inFlight = false;
     m_tag = 0;
@@ -89,6 +91,14 @@ void TaskModel::refresh()
     for (auto it = m_recent.crbegin(); it != m_recent.crend() && offsets.size() < kRefreshPages;
          ++it)
         offsets.append(*it * m_pageSize);
+    // The selected and current rows' pages too: a selection scrolled out of sight must not
+    // be dropped for want of its page.
+    for (const QModelIndex& index : persistentIndexList()) {
+        const qint64 offset = index.row() / m_pageSize * m_pageSize;
+        if (index.isValid() && !offsets.contains(offset) &&
+            offsets.size() < kRefreshPages + kSelectionPages)
+            offsets.append(offset);
+    }
     if (offsets.isEmpty())
         offsets.append(0);
     m_refreshQueued = false;
@@ -119,6 +129,14 @@ void TaskModel::ensureLoaded(int row)
 {
     if (row >= 0 && !m_pages.contains(row / m_pageSize))
         requestPage(row / m_pageSize);
+}
+
+void TaskModel::reload(qint64 row)
+{
+    if (row < 0)
+        return;
+    m_stale.insert(row / m_pageSize);
+    requestPage(row / m_pageSize);
 }
 
 void TaskModel::touch(qint64 page) const
@@ -155,7 +173,7 @@ void TaskModel::pump()
     QList<qint64> offsets;
     while (!m_wanted.isEmpty() && offsets.size() < kPagesPerRequest) {
         const qint64 page = m_wanted.takeLast();
-        if (!m_pages.contains(page))
+        if (!m_pages.contains(page) || m_stale.remove(page))
             offsets.append(page * m_pageSize);
     }
     if (offsets.isEmpty())
@@ -260,10 +278,16 @@ void TaskModel::keepRowsOf(const PageResult& result, bool wasRefresh)
     after.reserve(before.size());
     for (qsizetype i = 0; i < before.size(); ++i) {
         const QModelIndex& old = before.at(i);
-        auto found = rowOfId.constFind(ids.at(i));
-        const int row =
-            ids.at(i).isEmpty() || found == rowOfId.constEnd() ? old.row() : found.value();
-        after.append(index(row, old.column()));
+        const QString& id = ids.at(i);
+        auto found = rowOfId.constFind(id);
+        if (id.isEmpty()) // a row whose page was not loaded: it named no task yet
+            after.append(old);
+        else if (found != rowOfId.constEnd())
+            after.append(index(found.value(), old.column()));
+        else if (old.row() < m_total && idAt(old.row()) == id) // a cached page not re-read
+            after.append(old);
+        else // consumed, removed or moved out of the pages read: select nothing, not its row
+            after.append(QModelIndex());
     }
     changePersistentIndexList(before, after);
     emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
@@ -286,6 +310,8 @@ QString TaskModel::text(const TaskRow& task, Field field) const
         return fromStd(delayq::formatTime(task.score, m_utc));
     case Field::Relative: {
         const qint64 now = QDateTime::currentMSecsSinceEpoch() + m_clockOffsetMs;
+        if (m_set == TaskSetKind::Active)
+            return DueText::lease(task.score, now);
         return DueText::relative(task.score, now);
     }
     case Field::Id:
@@ -349,7 +375,7 @@ QVariant TaskModel::data(const QModelIndex& index, int role) const
     case Qt::ForegroundRole:
         if (task->broken)
             return QColor(Qt::darkRed);
-        if (field == Field::Relative && m_set == TaskSetKind::Pending &&
+        if (field == Field::Relative && m_set != TaskSetKind::Dead &&
             task->score <= QDateTime::currentMSecsSinceEpoch() + m_clockOffsetMs)
             return QColor(0xc0, 0x39, 0x2b);
         return {};

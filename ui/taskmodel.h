@@ -5,6 +5,7 @@
 #include <QAbstractTableModel>
 #include <QHash>
 #include <QList>
+#include <QSet>
 
 namespace delayq::ui {
 
@@ -13,8 +14,10 @@ class AdminClient;
 // The tasks of one set of one queue in score order, paged lazily by rank: rowCount comes
 // from ZCARD, and a page of a few hundred rows is fetched the first time a view asks for
 // one of its rows, so a queue of millions opens at once and scrolls to any row. A refresh
-// re-reads the count and the pages last looked at, and keeps persistent indexes (the
-// selection) on the same task ids. At most one request is in flight.
+// re-reads the count, the pages last looked at and those of the selected rows, and keeps
+// persistent indexes (the selection) on the same task ids: one whose task is no longer on
+// the pages read is dropped, never left on the row another task took. At most one request
+// is in flight.
 class TaskModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -58,6 +61,11 @@ public:
     QString idAt(int row) const;
     // Asks for the page holding row (for jump and find); pageLoaded tells when it is there.
     void ensureLoaded(int row);
+    // Reads the page holding row again even when it is cached (find: the row the server
+    // ranked a task at is checked against a page read after that rank).
+    void reload(qint64 row);
+    // reload(row) asked, and its read not sent yet: a page loaded now is an older read.
+    bool isReloading(qint64 row) const { return m_stale.contains(row / m_pageSize); }
     Field fieldOf(int column) const { return m_fields.value(column, Field::Id); }
     int columnOf(Field field) const { return static_cast<int>(m_fields.indexOf(field)); }
     bool isBusy() const { return m_inFlight; }
@@ -98,6 +106,7 @@ private:
     mutable QHash<qint64, QList<TaskRow>> m_pages;
     mutable QList<qint64> m_recent; // most recently used page last
     mutable QList<qint64> m_wanted; // pages asked for; the newest are fetched first
+    mutable QSet<qint64> m_stale;   // pages to read again although cached
     mutable bool m_pumpScheduled = false;
     bool m_inFlight = false;
     bool m_inFlightIsRefresh = false;

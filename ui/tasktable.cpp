@@ -1,10 +1,11 @@
 #include "tasktable.h"
 
 #include "adminclient.h"
+#include "columnfit.h"
 #include "duetext.h"
+#include "elidedelegate.h"
 #include "taskmodel.h"
 
-#include <QEvent>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QTableView>
@@ -14,11 +15,20 @@
 
 namespace delayq::ui {
 
+namespace {
+
+constexpr int kPad = 14; // a cell's margins and a little air
+
+} // namespace
+
 TaskTable::TaskTable(AdminClient* client, TaskSetKind set, QWidget* parent)
     : QWidget(parent), m_client(client), m_set(set)
 {
     m_model = new TaskModel(client, set, this);
     m_view = new QTableView(this);
+    m_view->setObjectName(set == TaskSetKind::Pending  ? QStringLiteral("pendingTable")
+                          : set == TaskSetKind::Active ? QStringLiteral("activeTable")
+                                                       : QStringLiteral("deadTable"));
     m_view->setModel(m_model);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
@@ -32,14 +42,15 @@ TaskTable::TaskTable(AdminClient* client, TaskSetKind set, QWidget* parent)
     m_view->verticalHeader()->setVisible(false);
     m_view->horizontalHeader()->setHighlightSections(false);
     m_view->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    // The last column takes the room left, but never less than a readable width: past that
-    // the table scrolls sideways instead of cutting the payload to "Pa".
-    m_view->horizontalHeader()->setStretchLastSection(false);
-    m_view->viewport()->installEventFilter(this);
-    connect(m_view->horizontalHeader(), &QHeaderView::sectionResized, this, [this](int logical) {
-        if (logical != lastVisibleColumn())
-            fitLastColumn();
-    });
+    // Every column on screen at a laptop's width: the others give up room down to a least
+    // width (eliding), the last one (the payload) takes what is left but never less than a
+    // readable width: past that the table scrolls sideways instead of cutting it to "Pa".
+    m_fit = new ColumnFit(m_view);
+    // A narrow time keeps its clock, a narrow id both its ends.
+    if (const int time = m_model->columnOf(TaskModel::Field::Time); time >= 0)
+        m_view->setItemDelegateForColumn(time, new ElideDelegate(Qt::ElideLeft, m_view));
+    m_view->setItemDelegateForColumn(m_model->columnOf(TaskModel::Field::Id),
+                                     new ElideDelegate(Qt::ElideMiddle, m_view));
     sizeColumns();
 
     auto* layout = new QVBoxLayout(this);
@@ -60,9 +71,9 @@ TaskTable::TaskTable(AdminClient* client, TaskSetKind set, QWidget* parent)
             // view measures the rows on screen only, so this is cheap on any queue size.
             m_fitIdColumn = false;
             const int column = m_model->columnOf(TaskModel::Field::Id);
-            const int wide = m_view->columnWidth(column);
-            m_view->resizeColumnToContents(column);
-            m_view->setColumnWidth(column, qBound(80, m_view->columnWidth(column) + 8, wide));
+            const int wide = idWidth();
+            const int wanted = qBound(80, ColumnFit::contentWidth(m_view, column) + 8, wide);
+            m_fit->setWidths(column, wanted, qMin(wanted, leastIdWidth()));
             fitLastColumn(); // a plain key's message column is the last one
         }
         emit currentTaskChanged();
@@ -70,83 +81,79 @@ TaskTable::TaskTable(AdminClient* client, TaskSetKind set, QWidget* parent)
     connect(client, &AdminClient::located, this, &TaskTable::onLocated);
 }
 
+int TaskTable::idWidth() const
+{
+    // Generated ids are 26 characters of Crockford base32; size for a wide mix.
+    const QFontMetrics fm = m_view->fontMetrics();
+    return fm.horizontalAdvance(QStringLiteral("0123456789ABCDEFGHJKMNPQRSTVWXYZ")) * 26 * 11 /
+               (32 * 10) +
+           kPad;
+}
+
+int TaskTable::leastIdWidth() const
+{
+    return m_view->fontMetrics().horizontalAdvance(QStringLiteral("0123456789")) + kPad;
+}
+
 void TaskTable::sizeColumns()
 {
     const QFontMetrics fm = m_view->fontMetrics();
-    const int pad = 14;
+    auto text = [&fm](const QString& t) { return fm.horizontalAdvance(t) + kPad; };
+    const int x = fm.horizontalAdvance(QLatin1Char('x'));
+    m_fit->reset();
     for (int c = 0; c < m_model->columnCount(); ++c) {
-        int width = 120;
+        int natural = 120;
+        int least = 120;
         switch (m_model->fieldOf(c)) {
         case TaskModel::Field::Time:
             // With the UTC "Z": a UTC time must not lose its milliseconds to an ellipsis.
-            width = fm.horizontalAdvance(QStringLiteral("2026-12-01 09:30:00.000Z")) + pad;
+            // Narrow, it loses the date first (ElideDelegate), the clock last.
+            natural = text(QStringLiteral("2026-12-01 09:30:00.000Z"));
+            least = text(QStringLiteral("…09:30:00.000Z"));
             break;
         case TaskModel::Field::Relative:
-            width = fm.horizontalAdvance(DueText::relative(0, 3599000)) + pad; // "59m 59s overdue"
+            natural = text(DueText::relative(0, 3599000)); // "59m 59s overdue"
+            least = text(DueText::duration(3599000));      // "59m 59s", red when overdue
             break;
         case TaskModel::Field::Id:
-            // Generated ids are 26 characters of Crockford base32; size for a wide mix.
-            width = fm.horizontalAdvance(QStringLiteral("0123456789ABCDEFGHJKMNPQRSTVWXYZ")) * 26 *
-                        11 / (32 * 10) +
-                    pad;
+            natural = idWidth();
+            least = leastIdWidth();
             break;
         case TaskModel::Field::Attempts:
-            width = fm.horizontalAdvance(tr("Attempts")) + pad;
+            natural = text(tr("Attempts"));
+            least = text(QStringLiteral("99/99"));
             break;
         case TaskModel::Field::Worker:
-            width = fm.horizontalAdvance(QStringLiteral("worker-0123456789ab")) + pad;
+            natural = text(QStringLiteral("worker-0123456789ab"));
+            least = x * 8 + kPad;
             break;
         case TaskModel::Field::LastError:
-            width = fm.horizontalAdvance(QLatin1Char('x')) * 24 + pad;
+            natural = x * 24 + kPad;
+            least = x * 10 + kPad;
             break;
         case TaskModel::Field::Payload:
-            width = minimumLastWidth();
+            natural = least = minimumLastWidth();
             break;
         }
-        m_view->setColumnWidth(c, width);
+        m_fit->setWidths(c, natural, least);
     }
     fitLastColumn();
 }
 
 int TaskTable::minimumLastWidth() const
 {
-    return m_view->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 20;
-}
-
-int TaskTable::lastVisibleColumn() const
-{
-    const QHeaderView* header = m_view->horizontalHeader();
-    for (int visual = header->count() - 1; visual >= 0; --visual) {
-        const int logical = header->logicalIndex(visual);
-        if (!header->isSectionHidden(logical))
-            return logical;
-    }
-    return -1;
+    return m_view->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 14;
 }
 
 void TaskTable::fitLastColumn()
 {
-    const int last = lastVisibleColumn();
-    if (last < 0)
-        return;
-    const QHeaderView* header = m_view->horizontalHeader();
-    int others = 0;
-    for (int c = 0; c < header->count(); ++c)
-        if (c != last && !header->isSectionHidden(c))
-            others += header->sectionSize(c);
-    m_view->setColumnWidth(last, qMax(minimumLastWidth(), m_view->viewport()->width() - others));
-}
-
-bool TaskTable::eventFilter(QObject* watched, QEvent* event)
-{
-    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
-        fitLastColumn();
-    return QWidget::eventFilter(watched, event);
+    m_fit->fit();
 }
 
 void TaskTable::setQueue(const QString& queue)
 {
     m_pendingJump = -1;
+    m_wantedId.clear();
     m_fitIdColumn = true;
     sizeColumns();
     m_model->setQueue(queue);
@@ -202,6 +209,7 @@ bool TaskTable::hasCurrentSelected() const
 void TaskTable::clearSelection()
 {
     m_pendingJump = -1;
+    m_wantedId.clear();
     m_view->selectionModel()->clearSelection();
     // No current row either: after a refresh the next task must not slide under the cursor.
     m_view->selectionModel()->setCurrentIndex(QModelIndex(), QItemSelectionModel::NoUpdate);
@@ -232,6 +240,54 @@ void TaskTable::jumpToRow(qint64 row)
         m_pendingJump = row;
         m_model->ensureLoaded(static_cast<int>(row));
     }
+}
+
+void TaskTable::selectTask(const QString& id, qint64 row)
+{
+    clearSelection();
+    emit currentTaskChanged();
+    m_wantedId = id;
+    m_wantedRow = row;
+    if (row < m_model->total())
+        m_view->scrollTo(m_model->index(static_cast<int>(row), 0),
+                         QAbstractItemView::PositionAtCenter);
+    m_model->reload(row);
+}
+
+void TaskTable::selectRow(int row)
+{
+    const QModelIndex index = m_model->index(row, 0);
+    m_view->scrollTo(index, QAbstractItemView::PositionAtCenter);
+    m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect |
+                                                         QItemSelectionModel::Rows);
+    emit rowShown(row);
+    emit currentTaskChanged();
+}
+
+void TaskTable::resolveWanted(int firstRow, int rows)
+{
+    const qint64 page = m_wantedRow / m_model->pageSize();
+    if (page != firstRow / m_model->pageSize())
+        return;
+    const bool older = m_model->isReloading(m_wantedRow);
+    const QString id = m_wantedId;
+    m_wantedId.clear();
+    // Where the server ranked it first, else wherever this fresh page shows it.
+    if (m_model->idAt(static_cast<int>(m_wantedRow)) == id) {
+        selectRow(static_cast<int>(m_wantedRow));
+        return;
+    }
+    for (int row = firstRow; row < firstRow + rows; ++row) {
+        if (m_model->idAt(row) == id) {
+            selectRow(row);
+            return;
+        }
+    }
+    if (older) { // a read sent before the rank: the page asked for decides
+        m_wantedId = id;
+        return;
+    }
+    emit taskMissed(id);
 }
 
 void TaskTable::jumpToTime(qint64 ms)
@@ -267,6 +323,10 @@ void TaskTable::onLocated(const LocateResult& result)
 
 void TaskTable::onPageLoaded(int firstRow, int rows)
 {
+    if (!m_wantedId.isEmpty()) {
+        resolveWanted(firstRow, rows);
+        return;
+    }
     if (m_pendingJump >= firstRow && m_pendingJump < firstRow + rows) {
         const int row = static_cast<int>(m_pendingJump);
         m_pendingJump = -1;

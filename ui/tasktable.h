@@ -9,6 +9,7 @@ class QTableView;
 namespace delayq::ui {
 
 class AdminClient;
+class ColumnFit;
 class TaskModel;
 
 // One set's table: a lazily paged TaskModel in a view tuned for millions of rows (fixed
@@ -41,32 +42,45 @@ public:
 
     // Scrolls to the row, makes it current, and says rowShown once its page is loaded.
     void jumpToRow(qint64 row);
+    // Selects the task `id` that the server ranked at `row`, by its id: the row's page is
+    // read again and the task is selected where that page shows it (rowShown); when the
+    // page does not hold it (it moved or went since it was ranked), nothing is selected and
+    // taskMissed says so. Never selects a row for its number alone.
+    void selectTask(const QString& id, qint64 row);
     // First task due (scored) at or after ms, selected.
     void jumpToTime(qint64 ms);
     // The same row scrolled to the top, with the selection left as it is.
     void scrollToTime(qint64 ms);
 
-    // After columns were hidden or shown: the last visible one takes the room left.
+    // After columns were hidden or shown: the columns fit the width again (ColumnFit), the
+    // last visible one taking the room left.
     void fitLastColumn();
 
 signals:
     void currentTaskChanged();
     void rowShown(int row);
     void jumpFailed(const QString& message);
+    void taskMissed(const QString& id);
 
 private:
     void onPageLoaded(int firstRow, int rows);
     void onLocated(const LocateResult& result);
+    // The page of the task selectTask waits for was read: select it there, or say missed.
+    void resolveWanted(int firstRow, int rows);
+    void selectRow(int row);
     void sizeColumns();
-    int lastVisibleColumn() const;
+    int idWidth() const;
+    int leastIdWidth() const;
     int minimumLastWidth() const;
-    bool eventFilter(QObject* watched, QEvent* event) override;
 
     AdminClient* m_client;
     TaskSetKind m_set;
     TaskModel* m_model;
     QTableView* m_view;
+    ColumnFit* m_fit;
     qint64 m_pendingJump = -1;
+    QString m_wantedId; // selectTask: the task to select once its page is read
+    qint64 m_wantedRow = -1;
     bool m_fitIdColumn = false;
     bool m_selectOnJump = true;
     quint64 m_locateTag = 0;

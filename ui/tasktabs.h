@@ -3,6 +3,7 @@
 #include "admintypes.h"
 #include "matchtypes.h"
 
+#include <QElapsedTimer>
 #include <QWidget>
 
 class QTabWidget;
@@ -45,6 +46,14 @@ public:
     void findId(const QString& id);
     // Selects the task (pending, active or dead) once located; a miss goes to the status bar.
     void selectTask(const QString& id);
+    // A match of the last text search was chosen: selects exactly that task in the searched
+    // set, or selects nothing, says why and marks the match in the list (gone, or moved to
+    // another set).
+    void chooseMatch(const QString& id);
+    // Asks the server which listed matches left the searched set, and marks them in the
+    // list: now (after an action; once more when a check is in flight), and at most every
+    // 10 s with the live refresh (one rank per match: up to 1,000 round trips).
+    void checkMatches();
     // Tasks (of a native queue: the current tab's payloads or last errors) or plain members
     // containing the text, listed in the find bar as found.
     void findText(const QString& text);
@@ -56,7 +65,18 @@ signals:
     void actOnMatchesRequested(const delayq::ui::MatchFilter& filter);
 
 private:
+    enum class Find
+    {
+        Id,      // typed in the find bar: a miss is an error there
+        Quietly, // a pushed task: a miss is no error
+        Match,   // a match of the text search: must still be in the searched set
+    };
+    // `again`: the same find once more, after the task moved under it.
+    void locate(const QString& id, Find kind, bool again = false);
     void onLocated(const LocateResult& result);
+    void onMissed(const QString& id);
+    // Nothing selected in any table: the operator's aim moved to the task being found.
+    void clearSelections();
 
     AdminClient* m_client;
     QString m_queue;
@@ -64,7 +84,12 @@ private:
     QTabWidget* m_tabs;
     QList<TaskTable*> m_tables;
     quint64 m_findTag = 0;
-    bool m_findQuietly = false; // selectTask: no find bar error
+    Find m_findKind = Find::Id;
+    QString m_findingId;
+    int m_findTries = 0; // locates of m_findingId: a task moving fast is given up on
+    quint64 m_checkTag = 0;
+    bool m_checkAgain = false;
+    QElapsedTimer m_lastCheck;
     quint64 m_scanTag = 0;
     MatchClient* m_matchClient;
     MatchFilter m_lastSearch;

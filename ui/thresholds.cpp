@@ -73,25 +73,28 @@ Thresholds::Limits Thresholds::forQueue(const QString& queue)
     return queueOverride(queue).value_or(defaults());
 }
 
-QStringList Thresholds::breaches(const OverviewRow& row, const Limits& limits)
+QList<Thresholds::Breach> Thresholds::breaches(const OverviewRow& row, const Limits& limits)
 {
-    QStringList out;
+    QList<Breach> out;
     const QLocale locale;
     if (limits.overdueMs >= 0 && row.oldestOverdueMs > limits.overdueMs)
-        out.append(
-            tr("oldest overdue %1 is above %2")
-                .arg(DueText::duration(row.oldestOverdueMs), DueText::duration(limits.overdueMs)));
+        out.append({Figure::OldestOverdue, tr("oldest overdue %1 is above %2")
+                                               .arg(DueText::duration(row.oldestOverdueMs),
+                                                    DueText::duration(limits.overdueMs))});
     if (limits.dueNow >= 0 && row.dueNow > limits.dueNow)
-        out.append(tr("due now %1 is above %2")
-                       .arg(locale.toString(row.dueNow), locale.toString(limits.dueNow)));
+        out.append({Figure::DueNow,
+                    tr("due now %1 is above %2")
+                        .arg(locale.toString(row.dueNow), locale.toString(limits.dueNow))});
     if (row.plain)
         return out; // no dead set and no counters
     if (limits.dead >= 0 && row.dead > limits.dead)
         out.append(
-            tr("dead %1 is above %2").arg(locale.toString(row.dead), locale.toString(limits.dead)));
+            {Figure::Dead, tr("dead %1 is above %2")
+                               .arg(locale.toString(row.dead), locale.toString(limits.dead))});
     if (limits.failedHour >= 0 && row.failedHour > limits.failedHour)
-        out.append(tr("failed in the last hour %1 is above %2")
-                       .arg(locale.toString(row.failedHour), locale.toString(limits.failedHour)));
+        out.append({Figure::FailedHour,
+                    tr("failed in the last hour %1 is above %2")
+                        .arg(locale.toString(row.failedHour), locale.toString(limits.failedHour))});
     return out;
 }
 

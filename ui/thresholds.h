@@ -3,6 +3,7 @@
 #include "overviewtypes.h"
 
 #include <QCoreApplication>
+#include <QList>
 #include <QStringList>
 
 #include <optional>
@@ -33,8 +34,22 @@ public:
     static void setQueueOverride(const QString& queue, const std::optional<Limits>& limits);
     static Limits forQueue(const QString& queue);
 
-    // Why the row is coloured, one line per limit it is above; empty when it is fine.
-    static QStringList breaches(const OverviewRow& row, const Limits& limits);
+    // The figures a limit applies to.
+    enum class Figure
+    {
+        OldestOverdue,
+        DueNow,
+        Dead,
+        FailedHour
+    };
+    struct Breach
+    {
+        Figure figure;
+        QString text; // "dead 3 is above 0"
+    };
+    // Why the row is coloured: each limit it is above, with the figure that crossed it (the
+    // overview marks that cell); empty when it is fine.
+    static QList<Breach> breaches(const OverviewRow& row, const Limits& limits);
     // The limits in words, for the legend: "oldest overdue > 1m, dead > 0".
     static QString describe(const Limits& limits);
 };

@@ -2,6 +2,7 @@
 
 #include "aboutbox.h"
 #include "audittab.h"
+#include "connectionnotice.h"
 #include "exportaction.h"
 #include "historychart.h"
 #include "languagemenu.h"
@@ -54,7 +55,16 @@ void WindowChrome::buildPages(MainWindow* w)
     w->m_pages = new QStackedWidget(w);
     w->m_pages->addWidget(w->m_overview);
     w->m_pages->addWidget(central);
-    w->setCentralWidget(w->m_pages);
+    // Over both pages: why the window is not connected, and that the figures are frozen.
+    w->m_connectionNotice = new ConnectionNotice(w->m_client, w);
+    auto* frame = new QWidget(w);
+    auto* frameLayout = new QVBoxLayout(frame);
+    frameLayout->setContentsMargins(0, 0, 0, 0);
+    frameLayout->setSpacing(0);
+    frameLayout->addWidget(w->m_connectionNotice);
+    frameLayout->addWidget(w->m_refresh->makeNotice(frame));
+    frameLayout->addWidget(w->m_pages, 1);
+    w->setCentralWidget(frame);
 }
 
 void WindowChrome::buildFrame(MainWindow* window)
@@ -62,6 +72,11 @@ void WindowChrome::buildFrame(MainWindow* window)
     buildDocks(window);
     buildToolBar(window);
     buildMenus(window);
+    // What shows a server's figures; the worker dock has a connection of its own.
+    window->m_connectionNotice->setViews({window->m_pages, window->m_queues, window->m_timeline,
+                                          window->m_history, window->m_audit});
+    QObject::connect(window->m_connectionNotice, &ConnectionNotice::connectRequested, window,
+                     &MainWindow::chooseConnection);
 }
 
 void WindowChrome::buildDocks(MainWindow* w)
@@ -121,7 +136,7 @@ void WindowChrome::buildToolBar(MainWindow* w)
     w->m_actions->addTo(bar);
     bar->addAction(w->m_control->pauseAction());
     bar->addSeparator();
-    w->m_refresh->addTo(bar);
+    w->m_refresh->addTo(bar); // Refresh every N s, Freeze figures
     bar->addSeparator();
     w->m_utc = bar->addAction(MainWindow::tr("UTC"));
     w->m_utc->setCheckable(true);

@@ -6,6 +6,7 @@
 #include "formrows.h"
 #include "membertext.h"
 #include "plaintooltip.h"
+#include "simulatedhandler.h"
 #include "workereventlog.h"
 #include <delayq/error.h>
 #include <delayq/taskid.h>
@@ -28,8 +29,6 @@
 #include <QtConcurrent>
 
 #include <atomic>
-#include <random>
-#include <thread>
 
 namespace delayq::ui {
 
@@ -71,6 +70,7 @@ WorkerDock::WorkerDock(AdminClient* client, QWidget* parent)
     m_poll = new QTimer(this);
     m_poll->setInterval(250);
     connect(m_poll, &QTimer::timeout, this, &WorkerDock::poll);
+    m_shown = currentTarget();
     poll();
     updateButton();
 }
@@ -151,12 +151,40 @@ WorkerDock::~WorkerDock()
 
 void WorkerDock::setQueue(const QString& queue)
 {
-    if (queue == m_queue)
+    m_queue = queue;
+    retarget();
+}
+
+WorkerDock::Target WorkerDock::currentTarget() const
+{
+    const ConnectionSettings settings = m_client->settings();
+    return {settings.url + QLatin1Char('\n') + settings.prefix, m_queue, m_plain, m_plainUnit};
+}
+
+void WorkerDock::retarget()
+{
+    const Target target = currentTarget();
+    if (target == m_shown) {
+        updateButton();
         return;
+    }
+    m_shown = target;
     if (m_worker)
         stopWorker();
-    m_queue = queue;
+    clearOutput();
     updateButton();
+}
+
+void WorkerDock::clearOutput()
+{
+    // The old worker keeps writing to its own log until it has stopped; nobody reads it.
+    m_events = std::make_shared<WorkerEventLog>();
+    m_log->clear();
+    m_acked = 0;
+    m_counters->setText(tr("not running"));
+    if (m_worker)
+        m_log->appendPlainText(
+            tr("stopping the worker on %1, which is no longer open").arg(m_workerName));
 }
 
 QString WorkerDock::targetText() const
@@ -166,8 +194,6 @@ QString WorkerDock::targetText() const
 
 void WorkerDock::setPlain(bool plain, const QString& unit)
 {
-    if (m_worker && (plain != m_plain || unit != m_plainUnit))
-        stopWorker();
     m_plain = plain;
     m_plainUnit = unit;
     // Hide before show, so each group goes back where it was.
@@ -182,7 +208,7 @@ void WorkerDock::setPlain(bool plain, const QString& unit)
         m_behaviour->setCurrentIndex(0);
     if (auto* model = qobject_cast<QStandardItemModel*>(m_behaviour->model()))
         model->item(abandon)->setEnabled(!plain);
-    updateButton();
+    retarget();
 }
 
 void WorkerDock::setReadOnly(bool readOnly, const QString& reason)
@@ -265,6 +291,7 @@ void WorkerDock::startWorker()
             options, makeHandler(), [events](const delayq::WorkerEvent& e) { events->add(e); });
         worker->start();
         m_worker = worker;
+        m_workerTarget = m_shown;
     } catch (const delayq::Error& e) {
         m_log->appendPlainText(tr("cannot start: %1").arg(QString::fromUtf8(e.what())));
         return;
@@ -274,6 +301,8 @@ void WorkerDock::startWorker()
                                 : tr("started %1 on queue %2 with %3 thread(s)"))
                                .arg(QString::fromStdString(options.name), m_queue)
                                .arg(options.concurrency));
+    m_workerName =
+        (m_plain ? tr("plain key %1") : tr("queue %1")).arg(MemberText::displayText(m_queue));
     m_poll->start();
     updateButton();
     emit runningChanged(true);
@@ -311,29 +340,12 @@ bool WorkerDock::fillOptions(delayq::WorkerOptions& options, long long leaseMs, 
 delayq::Handler WorkerDock::makeHandler()
 {
     const int behaviour = m_behaviour->currentData().toInt();
-    const double failProbability = m_failPercent->value() / 100.0;
-    const int sleepMs = m_sleepMs->value();
     // Set when the dock closes: a long simulated job ends at once instead of holding the
     // window open until its sleep is over.
-    auto abort = std::make_shared<std::atomic<bool>>(false);
-    m_abort = abort;
-    return [behaviour, failProbability, sleepMs,
-            abort](const delayq::ClaimedTask&) -> delayq::HandlerResult {
-        thread_local std::mt19937 rng(std::random_device{}());
-        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(sleepMs);
-        while (std::chrono::steady_clock::now() < until) {
-            if (abort->load())
-                return delayq::HandlerResult::fail("the admin app closed during the task", 0);
-            std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
-                until - std::chrono::steady_clock::now(), std::chrono::milliseconds(20)));
-        }
-        if (behaviour == Abandon)
-            return delayq::HandlerResult::abandon();
-        if (behaviour == FailSome &&
-            std::uniform_real_distribution<double>(0, 1)(rng) < failProbability)
-            return delayq::HandlerResult::fail("simulated failure (embedded worker)");
-        return delayq::HandlerResult::ack();
-    };
+    m_abort = std::make_shared<std::atomic<bool>>(false);
+    return SimulatedHandler::make(behaviour == Abandon,
+                                  behaviour == FailSome ? m_failPercent->value() / 100.0 : 0.0,
+                                  m_sleepMs->value(), m_abort);
 }
 
 void WorkerDock::stopWorker()
@@ -347,23 +359,32 @@ void WorkerDock::stopWorker()
     auto* watcher = new QFutureWatcher<void>(this);
     connect(watcher, &QFutureWatcher<void>::finished, this, [this, watcher] {
         watcher->deleteLater();
-        poll();
-        m_worker.reset();
-        m_stopping = false;
-        m_poll->stop();
-        m_log->appendPlainText(tr("stopped"));
-        updateButton();
-        emit runningChanged(false);
+        stopped();
     });
     m_stopFuture = QtConcurrent::run([worker] { worker->stop(); });
     watcher->setFuture(m_stopFuture);
+}
+
+void WorkerDock::stopped()
+{
+    const bool shown = m_workerTarget == m_shown;
+    if (shown)
+        poll(); // its last outcomes and counters
+    m_worker.reset();
+    m_stopping = false;
+    m_poll->stop();
+    m_log->appendPlainText(shown ? tr("stopped")
+                                 : tr("stopped the worker on %1").arg(m_workerName));
+    updateButton();
+    emit runningChanged(false);
 }
 
 void WorkerDock::poll()
 {
     for (const auto& event : m_events->take())
         m_log->appendPlainText(WorkerEventLog::describe(event));
-    if (!m_worker) {
+    // A worker still stopping after another queue was opened: its figures are not this one's.
+    if (!m_worker || m_workerTarget != m_shown) {
         if (m_counters->text().isEmpty())
             m_counters->setText(tr("not running"));
         return;

@@ -31,7 +31,9 @@ class WorkerEventLog;
 
 // A test consumer on the open queue, run by the core worker on its own threads: choose the
 // concurrency, the lease and what the handler does (ack, fail with a probability, sleep,
-// never ack so leases expire), then watch its counters and the last outcomes.
+// never ack so leases expire), then watch its counters and the last outcomes. The counters
+// and the log are those of the queue or key open on this server: opening another one, or
+// connecting to another server, stops the worker and starts them afresh.
 class WorkerDock : public QDockWidget
 {
     Q_OBJECT
@@ -54,6 +56,10 @@ public:
     // forwarded to a list; leases and "never ack" do not apply there.
     void setPlain(bool plain, const QString& unit = {});
     void setReadOnly(bool readOnly, const QString& reason);
+    // The app was told to connect (AdminClient::settings() changed): on another server or
+    // prefix the worker stops and counters and log start again; the same one keeps them.
+    void followConnection() { retarget(); }
+    QLabel* countersLabel() const { return m_counters; }
     bool isRunning() const { return m_worker != nullptr; }
 
     QSpinBox* concurrencySpin() const { return m_concurrency; }
@@ -86,6 +92,21 @@ private:
     delayq::Handler makeHandler();
     void poll();
     void updateButton();
+    // What the panel works on: the server, the queue or key, and how its scores read.
+    struct Target
+    {
+        QString server; // URL and prefix
+        QString queue;
+        bool plain = false;
+        QString unit;
+        bool operator==(const Target&) const = default;
+    };
+    Target currentTarget() const;
+    // After the open queue, key or server changed: a running worker stops, and counters and
+    // log start again, so nothing of the last one is shown under the new name.
+    void retarget();
+    void clearOutput();
+    void stopped();
 
     AdminClient* m_client;
     QString m_queue;
@@ -109,6 +130,9 @@ private:
     QLabel* m_counters;
     QPlainTextEdit* m_log;
     QTimer* m_poll;
+    Target m_shown;        // what the counters and the log are about
+    Target m_workerTarget; // what m_worker consumes
+    QString m_workerName;  // "queue orders", for the line saying it stopped
     std::shared_ptr<delayq::Worker> m_worker;
     std::shared_ptr<WorkerEventLog> m_events;
     bool m_stopping = false;

@@ -74,8 +74,8 @@ int runAudit(Context& ctx)
             what += " …";
         if (!e.detail.empty())
             what += (what.empty() ? "" : "  ") + e.detail;
-        table.addRow({delayq::formatTime(e.timeMs), delayq::formatRelative(e.timeMs, now),
-                      printable(e.user), printable(e.osUser) + "@" + printable(e.host),
+        table.addRow({delayq::formatTime(e.timeMs), formatAgo(e.timeMs, now), printable(e.user),
+                      printable(e.osUser) + "@" + printable(e.host),
                       printable(e.tool) + " " + printable(e.version), printable(e.action),
                       std::to_string(e.count), preview(what, 80)});
     }

@@ -38,6 +38,9 @@ private:
     // A due backlog of drainTasks on one queue, drained by `threads` one-thread workers (as
     // that many `delayq work` processes would).
     PhaseFigures drain();
+    // One drain whose backlog falls due leadMs from now; late: it fell due before the
+    // workers were ready.
+    PhaseFigures drainOnce(long long leadMs, bool& late);
     // A worker of one thread on `queue` with the worker's defaults, stopping once it is empty.
     delayq::WorkerOptions workerOptions(const std::string& queue) const;
     // Runs the workers until each finds its queue empty; `expected` tasks should be acked.

@@ -51,6 +51,9 @@ struct PhaseFigures
     long long tasks = 0;
     double perSecond = 0;
     double cpuUsPerTask = 0;
+    // A drain only: from the moment its backlog fell due to the first task finished, ms
+    // (what noticing the due work cost: a sleep, a poll). -1 elsewhere.
+    double firstMs = -1;
 };
 
 // used_memory (INFO memory) after minus before filling a queue with pending tasks.

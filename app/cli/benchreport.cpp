@@ -52,8 +52,10 @@ void writePhase(JsonWriter& j, const PhaseFigures& p)
     j.beginObject()
         .field("tasks", p.tasks)
         .field("per_s", p.perSecond)
-        .field("cpu_us_per_task", p.cpuUsPerTask)
-        .endObject();
+        .field("cpu_us_per_task", p.cpuUsPerTask);
+    if (p.firstMs >= 0)
+        j.field("first_ms", p.firstMs);
+    j.endObject();
 }
 
 void writeDesign(JsonWriter& j, const DesignFigures& d)
@@ -218,7 +220,7 @@ void addDrainAndMemory(FigureTable& t, const BenchSettings& s, const BenchFigure
 {
     const DesignFigures& o = f.ours;
     t.add(
-        "drain, " + std::to_string(s.drainTasks) + " due, " + std::to_string(s.threads) +
+        "drain, " + std::to_string(s.drainTasks) + " due at once, " + std::to_string(s.threads) +
             " workers",
         [](const DesignFigures& d) { return d.drain ? rate(d.drain->perSecond) : "-"; },
         [&](const DesignFigures& d) {
@@ -308,7 +310,9 @@ std::string benchText(const BenchSettings& s, const BenchFigures& f)
     text += t.render();
     text += "\n" + format("%.1f", f.seconds) + " s in all. Lateness: taken minus due, over " +
             std::to_string(f.ours.lateness.count) +
-            " tasks each.\nRedis CPU: used_cpu_user + used_cpu_sys (INFO cpu) over the phase, per "
+            " tasks each. Drain: from the moment the backlog fell due (workers already\n"
+            "waiting) to its last task finished.\nRedis CPU: used_cpu_user + used_cpu_sys (INFO "
+            "cpu) over the phase, per "
             "task; memory: used_memory\n(INFO memory) after minus before, per task. ours/theirs "
             "of a cost: below 1x is cheaper.\n";
     return text;

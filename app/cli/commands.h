@@ -4,6 +4,7 @@
 
 #include <delayq/task.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,7 +46,10 @@ int runScripts(Context& ctx);
 // --state's word as a set; throws UsageError for any other word.
 delayq::TaskSet parseState(const std::string& text);
 // A task as one JSON object (listcommands.cpp): ls, show and find write the same fields.
-void writeTask(JsonWriter& j, const delayq::Task& t, delayq::TaskSet set);
+// With the server's now, an active task also gets lease_expired (its deadline has passed and
+// no reap has taken it back yet).
+void writeTask(JsonWriter& j, const delayq::Task& t, delayq::TaskSet set,
+               std::optional<long long> now = std::nullopt);
 int runExport(Context& ctx);
 int runImport(Context& ctx);
 

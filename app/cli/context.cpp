@@ -145,6 +145,11 @@ std::string Context::when(long long ms)
     return delayq::formatTime(ms) + " (" + delayq::formatRelative(ms, serverNow()) + ")";
 }
 
+std::string Context::whenPast(long long ms)
+{
+    return delayq::formatTime(ms) + " (" + formatAgo(ms, serverNow()) + ")";
+}
+
 void Context::print(const std::string& text) const
 {
     std::fwrite(text.data(), 1, text.size(), stdout);

@@ -55,6 +55,8 @@ public:
 
     // "2026-12-01 09:30:00.000 (in 5m)": local time and relative to the server's now.
     std::string when(long long ms);
+    // "2026-12-01 09:30:00.000 (21m 53s ago)": a moment that passed, such as a death.
+    std::string whenPast(long long ms);
     long long serverNow();
 
     void print(const std::string& text) const;

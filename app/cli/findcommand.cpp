@@ -105,7 +105,9 @@ int runFind(Context& ctx)
                                                              : "DIED",
                      "", "ID", errors ? "LAST ERROR" : "PAYLOAD", errors ? "PAYLOAD" : ""});
     for (const auto& t : found.matches)
-        table.addRow({delayq::formatTime(t.score), delayq::formatRelative(t.score, now),
+        table.addRow({delayq::formatTime(t.score),
+                      filter.set == delayq::TaskSet::Dead ? formatAgo(t.score, now)
+                                                          : delayq::formatRelative(t.score, now),
                       printable(t.id), preview(errors ? t.lastError : t.payload, 60),
                       errors ? preview(t.payload, 40) : std::string()});
     ctx.print(table.render());

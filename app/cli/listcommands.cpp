@@ -25,10 +25,31 @@ std::string attempts(const delayq::Task& t)
     return std::to_string(t.attempts) + "/" + std::to_string(t.maxAttempts);
 }
 
+// After stats' active count: the leases that ran out and wait for a reap (nothing when none).
+std::string leasesExpired(const delayq::QueueCounts& counts)
+{
+    if (counts.leaseExpired == 0)
+        return {};
+    return " (" + std::to_string(counts.leaseExpired) + " lease" +
+           (counts.leaseExpired == 1 ? "" : "s") + " expired, waiting for a reap)";
+}
+
+// An active task's deadline as ls shows it beside the time: "in 25s", or, once it has passed,
+// that the task waits for a reap (its worker died or hung; a reap hands it on).
+std::string leaseRelative(long long deadline, long long now)
+{
+    if (deadline > now)
+        return delayq::formatRelative(deadline, now);
+    const long long ago = (now - deadline) / 1000 * 1000;
+    return "expired" + (ago > 0 ? " " + delayq::formatDuration(ago) + " ago" : std::string()) +
+           ", waiting for a reap";
+}
+
 } // namespace
 
 // Binary payloads keep every byte in JSON: payload_base64 is added when the text is not UTF-8.
-void writeTask(JsonWriter& j, const delayq::Task& t, delayq::TaskSet set)
+void writeTask(JsonWriter& j, const delayq::Task& t, delayq::TaskSet set,
+               std::optional<long long> now)
 {
     j.beginObject()
         .field("id", t.id)
@@ -44,6 +65,8 @@ void writeTask(JsonWriter& j, const delayq::Task& t, delayq::TaskSet set)
         .field("state", t.state)
         .field("broken", t.broken)
         .field("payload", t.payload);
+    if (set == delayq::TaskSet::Active && now)
+        j.field("lease_expired", t.score <= *now);
     if (!JsonWriter::isValidUtf8(t.payload))
         j.field("payload_base64", JsonWriter::base64(t.payload));
     j.endObject();
@@ -72,8 +95,9 @@ int runLs(Context& ctx)
             .field("total", total)
             .key("tasks")
             .beginArray();
+        const long long now = ctx.serverNow();
         for (const auto& t : tasks)
-            writeTask(j, t, set);
+            writeTask(j, t, set, now);
         j.endArray().endObject();
         ctx.printJson(j);
         return ExitOk;
@@ -91,10 +115,18 @@ int runLs(Context& ctx)
     TextTable table({when, "", "ID", "ATTEMPTS",
                      set == delayq::TaskSet::Pending ? "PAYLOAD" : "WORKER / LAST ERROR",
                      set == delayq::TaskSet::Pending ? "" : "PAYLOAD"});
+    long long expired = 0;
     for (const auto& t : tasks) {
+        const bool active = set == delayq::TaskSet::Active;
+        if (active && t.score <= now)
+            ++expired;
+        // A death is in the past: "21m 53s ago", not "overdue".
         std::vector<std::string> row = {delayq::formatTime(t.score),
-                                        delayq::formatRelative(t.score, now), printable(t.id),
-                                        attempts(t)};
+                                        active ? leaseRelative(t.score, now)
+                                        : set == delayq::TaskSet::Dead
+                                            ? formatAgo(t.score, now)
+                                            : delayq::formatRelative(t.score, now),
+                                        printable(t.id), attempts(t)};
         if (set == delayq::TaskSet::Pending) {
             row.push_back(t.broken ? "(broken: " + preview(t.lastError, 60) + ")"
                                    : preview(t.payload, 60));
@@ -106,7 +138,10 @@ int runLs(Context& ctx)
     }
     ctx.print(table.render());
     ctx.print(std::to_string(tasks.size()) + " of " + std::to_string(total) + " " +
-              delayq::taskSetName(set) + " tasks\n");
+              delayq::taskSetName(set) + " tasks" +
+              (expired > 0 ? ", " + std::to_string(expired) + " shown with an expired lease"
+                           : std::string()) +
+              "\n");
     return ExitOk;
 }
 
@@ -137,7 +172,7 @@ int runShow(Context& ctx)
     if (ctx.json()) {
         JsonWriter j;
         j.beginObject().field("queue", queue.name()).key("task");
-        writeTask(j, t, set);
+        writeTask(j, t, set, ctx.serverNow());
         j.endObject();
         ctx.printJson(j);
         return ExitOk;
@@ -149,10 +184,12 @@ int runShow(Context& ctx)
     line("id", printable(t.id));
     line("set", delayq::taskSetName(set));
     if (set == delayq::TaskSet::Active)
-        line("lease until", ctx.when(t.score));
+        line("lease until",
+             delayq::formatTime(t.score) + " (" + leaseRelative(t.score, ctx.serverNow()) + ")");
     if (set == delayq::TaskSet::Dead)
-        line("died", ctx.when(t.score));
-    line("due", ctx.when(t.due));
+        line("died", ctx.whenPast(t.score));
+    // A dead task's due time passed long ago and is owed no more: "ago", not "overdue".
+    line("due", set == delayq::TaskSet::Dead ? ctx.whenPast(t.due) : ctx.when(t.due));
     line("created", delayq::formatTime(t.created));
     line("attempts", attempts(t));
     line("backoff", t.backoff.empty() ? "(queue default)" : printable(t.backoff));
@@ -245,6 +282,7 @@ int runStats(Context& ctx)
             .field("pending", counts.pending)
             .field("due_now", counts.dueNow)
             .field("active", counts.active)
+            .field("leases_expired", counts.leaseExpired)
             .field("dead", counts.dead)
             .field("paused", config.paused)
             .key("counters")
@@ -263,7 +301,7 @@ int runStats(Context& ctx)
         "queue           " + queue.name() + (config.paused ? " (paused)" : "") + "\n";
     text += "pending         " + std::to_string(counts.pending) + " (" +
             std::to_string(counts.dueNow) + " due now)\n";
-    text += "active          " + std::to_string(counts.active) + "\n";
+    text += "active          " + std::to_string(counts.active) + leasesExpired(counts) + "\n";
     text += "dead            " + std::to_string(counts.dead) + "\n";
     text += "next due        " + (next ? ctx.when(*next) : std::string("-")) + "\n";
     text += "oldest overdue  " +

@@ -70,6 +70,11 @@ void MetricsScraper::renderQueues(PrometheusText& text,
         text.sample({{"queue", q.name}, {"state", "active"}}, q.counts.active);
         text.sample({{"queue", q.name}, {"state", "dead"}}, q.counts.dead);
     }
+    text.family("delayq_leases_expired", "gauge",
+                "Active tasks whose lease ran out (server clock) that no reap has taken back yet: "
+                "their worker died or hung. Part of state 'active', not a state of its own.");
+    for (const auto& q : queues)
+        text.sample({{"queue", q.name}}, q.counts.leaseExpired);
     text.family("delayq_oldest_overdue_seconds", "gauge",
                 "How late the earliest pending task is (server clock): the schedule lag. 0 when "
                 "nothing is overdue.");

@@ -6,6 +6,7 @@
 
 #include <delayq/connectionoptions.h>
 
+#include <atomic>
 #include <functional>
 #include <string>
 
@@ -20,12 +21,22 @@ public:
               std::string stem, ServerMeter& meter,
               std::function<void(const std::string&)> progress);
 
-    // Claim throughput on `tasks` due members, drain (the Lua pop only), lateness, memory.
+    // Claim throughput on `tasks` due members, drain, lateness, memory.
     DesignFigures run();
 
 private:
-    // `threads` consumers take `tasks` members, all due, from `key`.
-    PhaseFigures drain(const std::string& key, long long tasks, const std::string& what);
+    // `threads` consumers take seedTasks members, all due when they start.
+    PhaseFigures claim();
+    // `threads` consumers, already polling, take drainTasks members that fall due at once
+    // (timed as BenchDrainClock says).
+    PhaseFigures drain();
+    // One drain whose members fall due leadMs from now; late: they fell due before the fill
+    // ended.
+    PhaseFigures drainOnce(long long leadMs, bool& late);
+    // Takes members until `taken` reaches `tasks`, sleeping as the design does when none is
+    // due; onTaken after each take.
+    void consumeUntil(delayq::Connection& c, const SeedDesign& design, long long tasks,
+                      std::atomic<long long>& taken, const std::function<void()>& onTaken) const;
     LatenessFigures lateness(double& cpuUsPerTask);
     MemoryFigures memory();
     // The design on `key`, its script loaded on a connection closed before it returns.

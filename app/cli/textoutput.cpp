@@ -1,5 +1,6 @@
 #include "textoutput.h"
 
+#include <delayq/timeparse.h>
 #include <delayq/utf8.h>
 
 #include <cstdio>
@@ -66,6 +67,14 @@ std::string printable(std::string_view text)
     for (size_t i = 0; i < text.size();)
         appendOne(out, text, i);
     return out;
+}
+
+std::string formatAgo(long long ms, long long nowMs)
+{
+    const long long ago = nowMs - ms;
+    if (ago < 1000)
+        return delayq::formatRelative(ms, nowMs);
+    return delayq::formatDuration(ago / 1000 * 1000) + " ago";
 }
 
 std::string preview(std::string_view text, size_t maxChars)

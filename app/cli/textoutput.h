@@ -13,6 +13,11 @@ std::string printable(std::string_view text);
 // printable(), cut to at most maxChars characters with "…" when longer.
 std::string preview(std::string_view text, size_t maxChars);
 
+// How long ago a past moment was, to the second: "21m 53s ago" ("now" within a second). For
+// what happened (a death, an audit entry), which delayq::formatRelative would call overdue;
+// a time ahead of nowMs (clocks apart) reads as formatRelative does.
+std::string formatAgo(long long ms, long long nowMs);
+
 // Left-aligned columns, two spaces apart; cells are already printable().
 class TextTable
 {

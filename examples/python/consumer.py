@@ -90,9 +90,12 @@ def work(consumer, args):
         consumer.reap()
         now, next_due, tasks = consumer.claim(args.batch, args.lease)
         if not tasks:
-            if args.until_empty:
+            # Nothing due, but a task another consumer holds is work left: if that consumer
+            # died, its lease runs out and the reap above puts the task back.
+            if args.until_empty and consumer.client.zcard(consumer.keys[1]) == 0:
                 return 0
-            # Sleep until the next due time (server clock), a wake-up, or 1 s at most.
+            # Sleep until the next due time (server clock), a wake-up, or 1 s at most (also
+            # when next due is -1: nothing pending, or the queue is paused).
             wait = 1.0 if next_due < 0 else min(1.0, max(0, next_due - now) / 1000)
             pubsub.get_message(timeout=wait)
             continue
@@ -120,7 +123,8 @@ def main(argv):
     p.add_argument("queue")
     p.add_argument("--batch", type=int, default=10, choices=range(1, 101), metavar="N")
     p.add_argument("--lease", type=int, default=30000, help="lease ms (0: the queue's)")
-    p.add_argument("--until-empty", action="store_true", help="stop when nothing is due")
+    p.add_argument("--until-empty", action="store_true",
+                   help="stop when nothing is due and nothing is active")
     p.add_argument("--max-tasks", type=int, default=0)
     p.add_argument("--fail-first", action="store_true")
     args = p.parse_args(argv)

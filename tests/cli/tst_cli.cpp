@@ -243,6 +243,38 @@ private slots:
                  QStringLiteral("exec: exit 4: disk full"));
     }
 
+    // A death is a moment that passed: "21m 53s ago", never "overdue".
+    void deathsReadAsAgo_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("pattern");
+        QTest::newRow("ls") << QStringList{"ls", "mail", "--state", "dead"}
+                            << "\\d\\d:\\d\\d:\\d\\d\\.\\d{3}\\s+21m 5\\ds ago\\s+gone";
+        QTest::newRow("show") << QStringList{"show", "mail", "gone"}
+                              << "died\\s+\\S+ \\d\\d:\\d\\d:\\d\\d\\.\\d{3} \\(21m 5\\ds ago\\)";
+        QTest::newRow("find") << QStringList{"find", "mail", "disk", "--in", "error"}
+                              << "\\d{3}\\s+21m 5\\ds ago\\s+gone";
+    }
+    void deathsReadAsAgo()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, pattern);
+        QCOMPARE(delayq({"push", "mail", "data", "--id", "gone", "--max-attempts", "1"}).exitCode,
+                 0);
+        QCOMPARE(delayq({"work", "mail", "--handler", "exec:echo 'disk full' >&2; exit 4",
+                         "--until-empty", "--quiet"})
+                     .exitCode,
+                 0);
+        // It died 21 minutes 53 seconds before the server's now.
+        const qint64 now = m_server.cli({"TIME"}).split('\n').first().trimmed().toLongLong() * 1000;
+        m_server.cli({"ZADD", "dq:{mail}:dead", "XX", QString::number(now - 1'313'000), "gone"});
+        const CliRun r = delayq(args);
+        QCOMPARE(r.exitCode, 0);
+        const QString out = QString::fromUtf8(r.out);
+        QVERIFY2(out.contains(QRegularExpression(pattern)), qPrintable(out));
+        QVERIFY2(!out.contains(QStringLiteral("overdue")), qPrintable(out));
+    }
+
     void ctrlCFinishesTheTaskInHand()
     {
         QCOMPARE(delayq({"push", "mail", "x", "--id", "slow"}).exitCode, 0);
@@ -258,6 +290,61 @@ private slots:
         QCOMPARE(m_server.cli({"HEXISTS", QString::fromStdString(keys.dataKey("slow")), "slow"})
                      .trimmed(),
                  QByteArray("0"));
+    }
+
+    // A worker claims 5 tasks under a 2 s lease and is SIGKILLed. Once the leases ran out,
+    // stats, ls and show say they wait for a reap, and `work --until-empty` reaps and runs them
+    // rather than take the empty pending set for an empty queue.
+    void untilEmptyRunsTheTasksOfAKilledWorker()
+    {
+        for (int i = 0; i < 5; ++i)
+            QCOMPARE(delayq({"push", "mail", "x", "--id", QStringLiteral("t%1").arg(i)}).exitCode,
+                     0);
+        const auto p = m_cli.start({"work", "mail", "--handler", "sleep:60000", "--batch", "5",
+                                    "--lease", "2s", "--quiet"});
+        QVERIFY(p->waitForStarted());
+        QTRY_COMPARE(m_server.cli({"ZCARD", "dq:{mail}:active"}).trimmed(), QByteArray("5"));
+        ::kill(static_cast<pid_t>(p->processId()), SIGKILL);
+        QVERIFY(p->waitForFinished(5000));
+
+        QTRY_VERIFY_WITH_TIMEOUT(
+            delayq({"stats", "mail"})
+                .out.contains("active          5 (5 leases expired, waiting for "
+                              "a reap)\n"),
+            10000);
+        QCOMPARE(json(delayq({"stats", "mail", "--json"})).object().value("leases_expired").toInt(),
+                 5);
+        CliRun r = delayq({"ls", "mail", "--state", "active"});
+        QCOMPARE(r.out.count("expired"), 6);
+        QVERIFY2(r.out.contains(", waiting for a reap"), r.out.constData());
+        QVERIFY2(r.out.contains("5 of 5 active tasks, 5 shown with an expired lease\n"),
+                 r.out.constData());
+        const QJsonArray tasks = json(delayq({"ls", "mail", "--state", "active", "--json"}))
+                                     .object()
+                                     .value("tasks")
+                                     .toArray();
+        QCOMPARE(tasks.size(), 5);
+        for (const QJsonValue& t : tasks)
+            QCOMPARE(t.toObject().value("lease_expired").toBool(), true);
+        r = delayq({"show", "mail", "t0"});
+        QVERIFY2(QRegularExpression(
+                     "\nlease until +\\S+ \\S+ \\(expired( \\S+ ago)?, waiting for a reap\\)\n")
+                     .match(QString::fromUtf8(r.out))
+                     .hasMatch(),
+                 r.out.constData());
+
+        const QString log = m_dir.filePath("after-kill.log");
+        r = delayq({"work", "mail", "--until-empty", "--log", log});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains("reaped 5"), r.err.constData());
+        const auto lines = readLines(log);
+        QCOMPARE(lines.size(), 5);
+        for (const auto& line : lines) {
+            QCOMPARE(line.value("outcome").toString(), QStringLiteral("acked"));
+            QCOMPARE(line.value("attempt").toInt(), 2);
+        }
+        QCOMPARE(m_server.cli({"ZCARD", "dq:{mail}:active"}).trimmed(), QByteArray("0"));
+        QCOMPARE(m_server.cli({"ZCARD", "dq:{mail}:pending"}).trimmed(), QByteArray("0"));
     }
 
     void benchRunsAndReportsRatios()

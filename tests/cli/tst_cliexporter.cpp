@@ -53,7 +53,8 @@ protected:
     }
 
     // orders: one dead, one acked, one active, three overdue (the oldest 30 s late), two due
-    // in an hour and one cancelled; mail: paused and empty.
+    // in an hour and one cancelled; mail: paused and empty; late: one task whose lease ran out
+    // (its worker died) and one with a live lease.
     void fillKnownStates()
     {
         delayq::Queue orders(*m_conn, "orders");
@@ -71,6 +72,12 @@ protected:
         QCOMPARE(orders.cancel({"n3"}).at(0).status, delayq::IdResult::Status::Done);
         delayq::Queue mail(*m_conn, "mail");
         mail.setConfig("paused", "1");
+        delayq::Queue late(*m_conn, "late");
+        late.pushBatch({at("gone", -5000), at("alive", -4000)});
+        const auto died = late.claim(1, 20, "died");
+        QCOMPARE(died.tasks.size(), size_t(1));
+        QCOMPARE(late.claim(1, 600000, "alive").tasks.size(), size_t(1));
+        QTRY_VERIFY(m_conn->serverTimeMs() > died.tasks[0].leaseDeadline);
     }
 
     std::unique_ptr<CliRunner> m_cli;
@@ -103,6 +110,9 @@ private slots:
         QCOMPARE(m.value(sample("delayq_paused", "mail"), -1), 1.0);
         QCOMPARE(m.value(sample("delayq_tasks", "mail", "pending"), -1), 0.0);
         QCOMPARE(m.value(sample("delayq_oldest_overdue_seconds", "mail"), -1), 0.0);
+        QCOMPARE(m.value(sample("delayq_tasks", "late", "active"), -1), 2.0);
+        QCOMPARE(m.value(sample("delayq_leases_expired", "late"), -1), 1.0);
+        QCOMPARE(m.value(sample("delayq_leases_expired", "orders"), -1), 0.0);
         QCOMPARE(m.value("delayq_up", -1), 1.0);
         QCOMPARE(m.value("delayq_scrape_skipped_queues", -1), 2.0);
         QVERIFY(!m.contains(sample("delayq_paused", "wrongtype")));

@@ -174,6 +174,20 @@ private slots:
         QVERIFY(std::abs(e.timeMs - m_conn->serverTimeMs()) < 60'000);
     }
 
+    // A form's Save of several settings: one entry, naming only the values that changed.
+    void severalSettingsWriteOneEntry()
+    {
+        m_audited->setConfig("lease_ms", "45s");
+        m_audited->setConfig({{"max_attempts", "3"}, {"lease_ms", "45s"}, {"backoff", "1s,2s"}});
+        const auto entries = m_audited->audit(0, 100);
+        QCOMPARE(entries.size(), size_t(2));
+        QCOMPARE(entries.front().action, std::string("config"));
+        QCOMPARE(entries.front().detail, std::string("max_attempts=3 backoff=1000,2000"));
+        // The same values again change nothing and write nothing.
+        m_audited->setConfig({{"max_attempts", "3"}, {"lease_ms", "45s"}});
+        QCOMPARE(m_audited->audit(0, 100).size(), size_t(2));
+    }
+
     // Nothing changed, or refused: no entry.
     void refusedOrEmptyActionsWriteNone_data()
     {

@@ -4,6 +4,7 @@
 #include <delayq/error.h>
 #include <delayq/keys.h>
 #include <delayq/queue.h>
+#include <delayq/subscriber.h>
 
 #include <QTest>
 
@@ -83,11 +84,120 @@ private slots:
         const auto claim = q.claim(10, 1000, "w");
         QVERIFY(claim.paused);
         QVERIFY(claim.tasks.empty());
-        QCOMPARE(claim.nextDue, std::optional<long long>(pushed.due));
+        // Next due -1, not the due time already past that a client would sleep until (not
+        // at all) over and over: it waits for the wake-up of the resume (resumePublishesAWakeUp).
+        QCOMPARE(claim.nextDue, std::nullopt);
         QVERIFY(claim.serverNow > 0);
         QCOMPARE(snapshot(m_server), digest);
         q.setConfig("paused", "no");
         QCOMPARE(q.claim(10, 1000, "w").tasks.size(), size_t(1));
+    }
+
+    // Consumers of a paused queue wait for a wake-up (docs/protocol.md, "Wake-ups"): resume
+    // publishes the earliest due ms when a task is pending.
+    void resumePublishesAWakeUp()
+    {
+        Queue& q = *m_queue;
+        const auto pushed = q.push(request("a"));
+        q.setConfig("paused", "true");
+        Subscriber wake(m_conn->options());
+        wake.subscribe(Keys("dq", "orders").wake());
+        q.setConfig("paused", "no");
+        QCOMPARE(wake.waitMessage(std::chrono::seconds(5)),
+                 std::optional(std::to_string(pushed.due)));
+        QCOMPARE(q.claim(10, 1000, "w").tasks.size(), size_t(1));
+        // Nothing pending: a resume has nothing to announce; a pause never announces.
+        q.setConfig("paused", "yes");
+        q.setConfig("paused", "no");
+        QCOMPARE(wake.waitMessage(std::chrono::milliseconds(300)), std::nullopt);
+    }
+
+    // docs/protocol.md, "Tokens and leases", one row per way out of active: each clears the
+    // token, so the claimer's ack gets 0, its nack and extend LEASE_LOST, and nothing changes.
+    void everyWayOutOfActiveEndsTheLease_data()
+    {
+        QTest::addColumn<QString>("way");
+        QTest::newRow("ack") << "ack";
+        QTest::newRow("nack") << "nack";
+        QTest::newRow("reap") << "reap";
+        QTest::newRow("forced cancel") << "cancel";
+    }
+
+    void everyWayOutOfActiveEndsTheLease()
+    {
+        QFETCH(QString, way);
+        Queue& q = *m_queue;
+        q.push(request("a", 0, "a"));
+        const auto claim = q.claim(1, way == "reap" ? 20 : 60'000, "w");
+        QCOMPARE(claim.tasks.size(), size_t(1));
+        const std::string token = claim.tasks[0].token;
+        if (way == "ack")
+            q.ack("a", token);
+        else if (way == "nack")
+            QVERIFY(!q.nack("a", token, "failed", 600'000).dead);
+        else if (way == "reap")
+            QVERIFY(eventually([&] { return q.reap(10).requeued == 1; }));
+        else
+            QCOMPARE(statusesOf(q.cancel({"a"}, true)),
+                     std::vector<IdResult::Status>{IdResult::Status::Done});
+        const auto digest = snapshot(m_server);
+        QCOMPARE(q.ack({{"a", token}}), std::vector<bool>{false});
+        EXPECT_ERROR(ErrorCode::LeaseLost, "", q.nack("a", token, "late"));
+        EXPECT_ERROR(ErrorCode::LeaseLost, "", q.extend("a", token, 60'000));
+        QCOMPARE(snapshot(m_server), digest);
+    }
+
+    // A lease runs out at its deadline (deadline <= server now, as reap counts it), before any
+    // reap: extend refuses it (the next reap may hand the task to another worker), while an ack
+    // or a nack is still taken, since the token proves that no other worker holds the task.
+    void leaseThatRanOutIsNotRenewed()
+    {
+        Queue& q = *m_queue;
+        q.pushBatch({request("a", 0, "a"), request("n", 0, "n"), request("e", 0, "e")});
+        const auto claim = q.claim(3, 30, "w");
+        QCOMPARE(claim.tasks.size(), size_t(3));
+        const std::string token = claim.tasks[0].token;
+        const long long deadline = claim.tasks[0].leaseDeadline;
+        QVERIFY(eventually([&] { return m_conn->serverTimeMs() > deadline; }));
+        QCOMPARE(q.counts().leaseExpired, 3LL);
+
+        const auto digest = snapshot(m_server);
+        EXPECT_ERROR(ErrorCode::LeaseLost, "", q.extend("e", token, 60'000));
+        QVERIFY2(m_message.find("ran out") != std::string::npos, m_message.c_str());
+        EXPECT_ERROR(ErrorCode::LeaseLost, "", q.extend("e", token, 0));
+        QCOMPARE(snapshot(m_server), digest);
+
+        QCOMPARE(q.ack({{"a", token}}), std::vector<bool>{true});
+        QVERIFY(!q.find("a"));
+        const NackResult retried = q.nack("n", token, "late but first", 600'000);
+        QVERIFY(!retried.dead);
+        QCOMPARE(q.find("n")->first, TaskSet::Pending);
+        QCOMPARE(q.find("n")->second.lastError, std::string("late but first"));
+        QCOMPARE(q.counts().leaseExpired, 1LL);
+        // The one left is the reap's, as if no extend had been tried.
+        QCOMPARE(q.reap(10).requeued, 1);
+        QCOMPARE(q.counts().leaseExpired, 0LL);
+        QCOMPARE(q.stats()["expired"], 1LL);
+        QCOMPARE(q.stats()["acked"], 1LL);
+        QCOMPARE(q.stats()["retried"], 1LL);
+    }
+
+    // The counts say how many active tasks wait for a reap: a live lease is not among them.
+    void countsExpiredLeases()
+    {
+        Queue& q = *m_queue;
+        q.pushBatch({request("a", 0, "a"), request("b", 0, "b")});
+        const auto shortLease = q.claim(1, 20, "dies");
+        const auto longLease = q.claim(1, 600'000, "lives");
+        QCOMPARE(shortLease.tasks.size() + longLease.tasks.size(), size_t(2));
+        QVERIFY(eventually([&] { return q.counts().leaseExpired == 1; }));
+        const auto counts = q.counts();
+        QCOMPARE(counts.active, 2LL);
+        const auto summary = Queue::summaries(*m_conn, {"orders"});
+        QCOMPARE(summary.at(0).counts.leaseExpired, 1LL);
+        q.reap(10);
+        QCOMPARE(q.counts().leaseExpired, 0LL);
+        QCOMPARE(q.counts().active, 1LL);
     }
 
     // Claim keeps the run hash a hash table, even when each run entry would fit a listpack
@@ -280,6 +390,42 @@ private slots:
         // A huge error text is kept, cut to 4096 bytes.
         q.nack("a", claim.tasks[0].token, std::string(5000, 'e'), 0);
         QCOMPARE(q.find("a")->second.lastError, std::string(4096, 'e'));
+    }
+
+    // The cut never ends inside a UTF-8 character: the one it would split is left out whole.
+    void nackCutsErrorAtCharacter_data()
+    {
+        QTest::addColumn<int>("asciiBefore"); // bytes before the multibyte characters
+        QTest::addColumn<QString>("character");
+        QTest::addColumn<int>("kept");
+        QTest::newRow("2-byte é split") << 4095 << QStringLiteral("\u00e9") << 4095;
+        QTest::newRow("2-byte é whole") << 4094 << QStringLiteral("\u00e9") << 4096;
+        QTest::newRow("3-byte € after 1") << 4095 << QStringLiteral("\u20ac") << 4095;
+        QTest::newRow("3-byte € after 2") << 4094 << QStringLiteral("\u20ac") << 4094;
+        QTest::newRow("3-byte € whole") << 4093 << QStringLiteral("\u20ac") << 4096;
+        QTest::newRow("4-byte emoji after 3")
+            << 4093 << QString::fromUcs4(U"\U0001F600", 1) << 4093;
+        QTest::newRow("4-byte emoji after 1")
+            << 4095 << QString::fromUcs4(U"\U0001F600", 1) << 4095;
+    }
+
+    void nackCutsErrorAtCharacter()
+    {
+        QFETCH(int, asciiBefore);
+        QFETCH(QString, character);
+        QFETCH(int, kept);
+        Queue& q = *m_queue;
+        q.push(request("a", 0, "a"));
+        const auto claim = q.claim(1, 60'000, "w");
+        std::string error(static_cast<size_t>(asciiBefore), 'e');
+        for (int i = 0; i < 3; ++i)
+            error += character.toStdString();
+        q.nack("a", claim.tasks[0].token, error, 0);
+        const std::string stored = q.find("a")->second.lastError;
+        QCOMPARE(stored.size(), size_t(kept));
+        QCOMPARE(stored, error.substr(0, static_cast<size_t>(kept)));
+        QVERIFY(QString::fromUtf8(stored.data(), static_cast<qsizetype>(stored.size())).toUtf8() ==
+                QByteArray(stored.data(), static_cast<qsizetype>(stored.size())));
     }
 
     void reapAbandonedLeases()

@@ -114,6 +114,26 @@ private slots:
             QCOMPARE(c.paused, stored == "1");
     }
 
+    // A form's Save: the values in one call, each checked before any is written.
+    void severalSettingsAtOnce()
+    {
+        Queue& q = *m_queue;
+        q.setConfig({{"max_attempts", "3"}, {"backoff", "exp:1s:5s"}, {"lease_ms", "45s"}});
+        QueueConfig c = q.config();
+        QCOMPARE(c.maxAttempts, 3);
+        QCOMPARE(c.backoff, std::string("exp:1000:5000"));
+        QCOMPARE(c.leaseMs, 45000LL);
+        const auto digest = snapshot(m_server);
+        EXPECT_ERROR(ErrorCode::InvalidArgument, "",
+                     q.setConfig({{"max_attempts", "4"}, {"lease_ms", "1ms"}}));
+        QVERIFY(m_message.find("lease_ms") != std::string::npos);
+        EXPECT_ERROR(ErrorCode::InvalidArgument, "",
+                     q.setConfig({{"max_attempts", "4"}, {"max_attempts", "6"}}));
+        QVERIFY(m_message.find("max_attempts is given twice") != std::string::npos);
+        QCOMPARE(snapshot(m_server), digest);
+        QCOMPARE(q.config().maxAttempts, 3);
+    }
+
     void configDefaultsAndGarbage()
     {
         Queue& q = *m_queue;

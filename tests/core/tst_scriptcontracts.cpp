@@ -262,6 +262,9 @@ private slots:
         row("backoff empty", "config", queue, {"backoff", ""});
         row("value missing", "config", queue, {"paused"});
         row("no ARGV", "config", queue, {});
+        row("a field given twice", "config", queue, {"lease_ms", "1000", "lease_ms", "2000"});
+        // Every pair is checked before any is written.
+        row("the second pair bad", "config", queue, {"lease_ms", "1000", "max_attempts", "0"});
         rawRow("actor malformed", "config", queue, {"paused", "1", "alice"});
         rawRow("actor missing", "import_tasks", queue, importArgv("skip", {imported("new")}));
 

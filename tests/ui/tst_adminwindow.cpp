@@ -21,6 +21,7 @@
 #include <delayq/queue.h>
 
 #include <QAction>
+#include <QApplication>
 #include <QComboBox>
 #include <QDateTime>
 #include <QLabel>
@@ -119,7 +120,7 @@ private slots:
         QVERIFY(reported.wait(5000));
         const QString summary = reported.first().at(0).toString();
         QVERIFY2(summary.contains(QStringLiteral("Cancelled 1 of 2")), qPrintable(summary));
-        QVERIFY2(summary.contains(QStringLiteral("1 were already running")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("1 was already running")), qPrintable(summary));
         QCOMPARE(reported.first().at(1).toBool(), false);
         QCOMPARE(m_server.cli({"ZCARD", "dq:{orders}:active"}).trimmed(), QByteArray("1"));
     }
@@ -135,6 +136,80 @@ private slots:
                  QByteArray("1893553445678"));
         QTRY_COMPARE(pending()->model()->taskAt(0) ? pending()->model()->taskAt(0)->score : 0,
                      qint64(1893553445678));
+    }
+
+    void openingAQueueSelectsNothing()
+    {
+        pushTasks(QStringLiteral("orders"), {"a", "b", "c"});
+        openQueue(QStringLiteral("orders"));
+        QTRY_COMPARE(pending()->model()->rowCount(), 3);
+        drainRequests();
+        QCOMPARE(pending()->selectedIds(), QStringList());
+        QVERIFY(!pending()->currentTask());
+        QVERIFY(m_fixture.window()->details()->idText().isEmpty());
+        QVERIFY(!m_fixture.window()->actions()->cancel()->isEnabled());
+        // Delete on the table, as an operator would after opening the queue: nothing is
+        // asked, nothing is cancelled.
+        pending()->view()->setFocus();
+        QTest::keyClick(pending()->view(), Qt::Key_Delete);
+        QTest::keyClick(m_fixture.window(), Qt::Key_Delete);
+        drainRequests();
+        QCOMPARE(m_fixture.confirmations(), 0);
+        QCOMPARE(m_server.cli({"ZCARD", "dq:{orders}:pending"}).trimmed(), QByteArray("3"));
+    }
+
+    void overviewShortcutsReachNoHiddenTask()
+    {
+        m_fixture.pushDead(QStringLiteral("orders"), {"x"}); // first: it claims what is due
+        pushTasks(QStringLiteral("orders"), {"a", "b"});
+        openQueue(QStringLiteral("orders"));
+        selectRows({0});
+        TaskActions* actions = m_fixture.window()->actions();
+        QVERIFY(actions->cancel()->isEnabled());
+        m_fixture.window()->showOverview();
+        QVERIFY(m_fixture.window()->isOverviewShown());
+        for (QAction* a : {actions->cancel(), actions->reschedule(), actions->runNow(),
+                           actions->requeue(), actions->deleteDead(), actions->actOnMatches()})
+            QVERIFY2(!a->isEnabled(), qPrintable(a->text()));
+        QTest::keyClick(m_fixture.window(), Qt::Key_Delete);
+        QTest::keyClick(m_fixture.window(), Qt::Key_R, Qt::ControlModifier);
+        QTest::keyClick(m_fixture.window(), Qt::Key_M, Qt::ControlModifier | Qt::ShiftModifier);
+        // Triggered anyway (a menu, a stale button): nothing is asked.
+        actions->cancel()->trigger();
+        drainRequests();
+        QCOMPARE(m_fixture.confirmations(), 0);
+        QVERIFY(!actions->activeDialog());
+        QCOMPARE(m_server.cli({"ZCARD", "dq:{orders}:pending"}).trimmed(), QByteArray("2"));
+    }
+
+    void ctrlRTakesTheTypedDelay()
+    {
+        pushTasks(QStringLiteral("orders"), {"a"});
+        openQueue(QStringLiteral("orders"));
+        selectRows({0});
+        const QByteArray before = m_server.cli({"ZSCORE", "dq:{orders}:pending", "a"}).trimmed();
+        TaskActions* actions = m_fixture.window()->actions();
+        QTest::keyClick(pending()->view(), Qt::Key_R, Qt::ControlModifier);
+        auto* dialog = qobject_cast<RescheduleDialog*>(actions->activeDialog());
+        QVERIFY(dialog);
+        QCOMPARE(dialog->windowTitle(), QStringLiteral("Reschedule"));
+        QTRY_COMPARE(QApplication::focusWidget(), dialog->delayEdit());
+        QVERIFY(dialog->delayEdit()->text().isEmpty());
+        // Enter at once accepts nothing unseen: it asks for a delay, and changes nothing.
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return);
+        QVERIFY(dialog->isVisible());
+        QVERIFY(dialog->timeError()->isVisible());
+        drainRequests();
+        QCOMPARE(m_server.cli({"ZSCORE", "dq:{orders}:pending", "a"}).trimmed(), before);
+
+        QSignalSpy reported(actions, &TaskActions::resultReported);
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        QTest::keyClicks(QApplication::focusWidget(), QStringLiteral("3m"));
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return);
+        QVERIFY(reported.wait(5000));
+        const qint64 due =
+            m_server.cli({"ZSCORE", "dq:{orders}:pending", "a"}).trimmed().toLongLong();
+        QVERIFY2(qAbs(due - (now + 180000)) < 10000, qPrintable(QString::number(due - now)));
     }
 
     void requeueAndDeleteDeadTasks()

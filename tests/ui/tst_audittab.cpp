@@ -5,11 +5,14 @@
 #include <delayq/version.h>
 
 #include <QAbstractItemModel>
+#include <QDateTime>
 #include <QDockWidget>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
+#include <QTimeZone>
 
 using namespace delayq::ui;
 
@@ -76,6 +79,73 @@ private slots:
         window->refreshAll();
         QTRY_COMPARE(rows->rowCount(), 3);
         QCOMPARE(cell(0, 4), QStringLiteral("push"));
+    }
+
+    // A reschedule's new due time reads as a time in the zone of the Time column, not as
+    // epoch milliseconds; other details stay as they are.
+    void rescheduleDetailIsATime_data()
+    {
+        QTest::addColumn<bool>("utc");
+        QTest::newRow("local") << false;
+        QTest::newRow("utc") << true;
+    }
+    void rescheduleDetailIsATime()
+    {
+        QFETCH(bool, utc);
+        MainWindow* window = m_fixture.window();
+        window->setUtc(utc);
+        m_fixture.pushTasks(QStringLiteral("orders"), {"t1", "t2"});
+        m_fixture.openQueue(QStringLiteral("orders"));
+        const qint64 due = QDateTime::currentMSecsSinceEpoch() / 1000 * 1000 + 86'400'000;
+        AdminClient* client = window->client();
+        QSignalSpy acted(client, &AdminClient::actionFinished);
+        client->reschedule(AdminClient::newTag(), QStringLiteral("orders"), {"t1"}, due, 0);
+        QVERIFY(acted.wait(5000));
+        client->cancel(AdminClient::newTag(), QStringLiteral("orders"), {"t2"});
+        QVERIFY(acted.wait(5000));
+        AuditTab* audit = window->audit();
+        window->findChild<QDockWidget*>(QStringLiteral("auditdock"))->raise();
+        QAbstractItemModel* rows = audit->view()->model();
+        QTRY_COMPARE(rows->rowCount(), 2);
+        const QDateTime at = utc ? QDateTime::fromMSecsSinceEpoch(due, QTimeZone::utc())
+                                 : QDateTime::fromMSecsSinceEpoch(due);
+        const QString expected = QStringLiteral("t1  due ") +
+                                 at.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) +
+                                 (utc ? QStringLiteral(" UTC") : QString());
+        QCOMPARE(rows->index(1, 4).data().toString(), QStringLiteral("reschedule"));
+        QCOMPARE(rows->index(1, 6).data().toString(), expected);
+        QCOMPARE(rows->index(0, 6).data().toString(), QStringLiteral("t2"));
+    }
+
+    // "Entries shown" is what the filter lets through, of what was loaded.
+    void footerCountsWhatIsShown_data()
+    {
+        QTest::addColumn<QString>("filter");
+        QTest::addColumn<QString>("footer");
+        QTest::newRow("no filter") << QString() << "Entries shown: 3 (newest first)";
+        QTest::newRow("one action") << "cancel"
+                                    << "Entries shown: 2 of 3 (newest first)";
+        QTest::newRow("nothing") << "nobody"
+                                 << "Entries shown: 0 of 3 (newest first)";
+    }
+    void footerCountsWhatIsShown()
+    {
+        QFETCH(QString, filter);
+        m_fixture.pushTasks(QStringLiteral("orders"), {"t1", "t2", "t3"});
+        m_fixture.openQueue(QStringLiteral("orders"));
+        AdminClient* client = m_fixture.window()->client();
+        QSignalSpy acted(client, &AdminClient::actionFinished);
+        for (const char* id : {"t1", "t2"}) {
+            client->cancel(AdminClient::newTag(), QStringLiteral("orders"), {id});
+            QVERIFY(acted.wait(5000));
+        }
+        client->reschedule(AdminClient::newTag(), QStringLiteral("orders"), {"t3"}, -1, 0);
+        QVERIFY(acted.wait(5000));
+        AuditTab* audit = m_fixture.window()->audit();
+        m_fixture.window()->findChild<QDockWidget*>(QStringLiteral("auditdock"))->raise();
+        QTRY_COMPARE(audit->view()->model()->rowCount(), 3);
+        audit->filter()->setText(filter);
+        QTEST(audit->footer()->text(), "footer");
     }
 };
 

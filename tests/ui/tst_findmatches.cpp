@@ -15,7 +15,9 @@
 #include <delayq/connection.h>
 #include <delayq/queue.h>
 
+#include <QAbstractButton>
 #include <QAction>
+#include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
 #include <QGuiApplication>
@@ -290,7 +292,241 @@ private slots:
         QTRY_VERIFY(bar->searchStatus()->text().contains(QStringLiteral("found")));
     }
 
+    void aStaleMatchSelectsItsTaskOrNothing()
+    {
+        // The steps: on the Dead tab, find in last errors, choose a match, requeue
+        // it, choose another, then the first again.
+        const QStringList dead = ids(QStringLiteral("d"), 15);
+        m_fixture.pushDead(QStringLiteral("orders"), dead);
+        m_fixture.pushTasks(QStringLiteral("orders"), ids(QStringLiteral("p"), 30));
+        FindBar* bar = searchDead(QStringLiteral("boom"), 15);
+        TaskTable* deadTable = m_fixture.table(TaskSetKind::Dead);
+        bar->matchList()->setCurrentRow(3);
+        QTRY_VERIFY(deadTable->currentTask() && deadTable->currentTask()->id == dead.at(3));
+        QCOMPARE(deadTable->selectedIds(), QStringList{dead.at(3)});
+
+        QSignalSpy reported(m_fixture.window()->actions(), &TaskActions::resultReported);
+        m_fixture.window()->actions()->requeue()->trigger();
+        QVERIFY(reported.wait(5000));
+        // The list follows: the requeued task is no longer a match.
+        QTRY_VERIFY2(bar->matchList()->item(3)->text().contains(QStringLiteral("now pending")),
+                     qPrintable(bar->matchList()->item(3)->text()));
+        QTRY_COMPARE(bar->searchStatus()->text(), QStringLiteral("14 found; 1 no longer match"));
+        QCOMPARE(bar->liveMatches().size(), 14);
+        QVERIFY(!bar->liveMatches().contains(dead.at(3)));
+
+        bar->matchList()->setCurrentRow(5);
+        QTRY_VERIFY(deadTable->currentTask() && deadTable->currentTask()->id == dead.at(5));
+        // A click on the first match again: it names a task no longer dead; nothing is
+        // selected, on any tab, and the bar says why.
+        QListWidget* list = bar->matchList();
+        QTest::mouseClick(list->viewport(), Qt::LeftButton, {},
+                          list->visualItemRect(list->item(3)).center());
+        QTRY_VERIFY(bar->findChild<FieldError*>()->isVisible());
+        drainRequests();
+        for (auto set : {TaskSetKind::Pending, TaskSetKind::Active, TaskSetKind::Dead})
+            QCOMPARE(m_fixture.table(set)->selectedIds(), QStringList());
+        QCOMPARE(m_fixture.window()->tabs()->current()->set(), TaskSetKind::Dead);
+        QVERIFY(!m_fixture.window()->actions()->cancel()->isEnabled());
+        QVERIFY(!m_fixture.window()->actions()->requeue()->isEnabled());
+    }
+
+    void aBulkActionEmptiesTheMatches()
+    {
+        const QStringList dead = ids(QStringLiteral("d"), 15);
+        m_fixture.pushDead(QStringLiteral("orders"), dead);
+        m_fixture.pushTasks(QStringLiteral("orders"), ids(QStringLiteral("p"), 30));
+        FindBar* bar = searchDead(QStringLiteral("boom"), 15);
+        MatchActions* actions = m_fixture.window()->actions()->matchActions();
+        QSignalSpy finished(actions, &MatchActions::finished);
+        actions->run(QStringLiteral("orders"), m_fixture.window()->tabs()->lastSearch(),
+                     TaskAction::Requeue);
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(finished.last().at(0).value<MatchApplyResult>().done, 15);
+        QTRY_COMPARE(bar->searchStatus()->text(), QStringLiteral("0 found; 15 no longer match"));
+        QVERIFY(bar->liveMatches().isEmpty());
+        // An old match names a task that now sits among the pending ones: none is selected.
+        bar->matchList()->setCurrentRow(7);
+        QTRY_VERIFY(bar->findChild<FieldError*>()->isVisible());
+        drainRequests();
+        for (auto set : {TaskSetKind::Pending, TaskSetKind::Active, TaskSetKind::Dead})
+            QCOMPARE(m_fixture.table(set)->selectedIds(), QStringList());
+    }
+
+    void aMatchWhoseTaskWentSaysSo()
+    {
+        const QStringList dead = ids(QStringLiteral("d"), 5);
+        m_fixture.pushDead(QStringLiteral("orders"), dead);
+        FindBar* bar = searchDead(QStringLiteral("boom"), 5);
+        // Deleted by someone else (the CLI): the window has not refreshed since.
+        delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+        delayq::Queue q(conn, "orders");
+        q.deleteDead({dead.at(2).toStdString()});
+        bar->matchList()->setCurrentRow(1);
+        TaskTable* deadTable = m_fixture.table(TaskSetKind::Dead);
+        QTRY_VERIFY(deadTable->currentTask() && deadTable->currentTask()->id == dead.at(1));
+        bar->matchList()->setCurrentRow(2);
+        QTRY_VERIFY(bar->matchList()->item(2)->text().contains(QStringLiteral("gone")));
+        QVERIFY2(bar->findChild<FieldError*>()->text().contains(QStringLiteral("no longer")),
+                 qPrintable(bar->findChild<FieldError*>()->text()));
+        QCOMPARE(deadTable->selectedIds(), QStringList());
+        QCOMPARE(bar->searchStatus()->text(), QStringLiteral("4 found; 1 no longer match"));
+    }
+
+    void findByIdSelectsTheTaskNotItsOldRow()
+    {
+        const QStringList pending = ids(QStringLiteral("p"), 30);
+        m_fixture.pushTasks(QStringLiteral("orders"), pending);
+        m_fixture.openQueue(QStringLiteral("orders"));
+        TaskTable* table = m_fixture.pending();
+        QTRY_VERIFY(table->model()->taskAt(29));
+        // Three tasks before p10 go; the table's row 7 still shows p07.
+        delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+        delayq::Queue q(conn, "orders");
+        q.cancel({"p00", "p01", "p02"});
+        QCOMPARE(table->model()->idAt(7), QStringLiteral("p07"));
+        QSignalSpy shown(table, &TaskTable::rowShown);
+        m_fixture.window()->tabs()->findId(QStringLiteral("p10"));
+        QVERIFY(shown.wait(5000));
+        QCOMPARE(table->selectedIds(), QStringList{QStringLiteral("p10")});
+        QCOMPARE(table->currentTask()->id, QStringLiteral("p10"));
+    }
+
+    void eachTabKeepsItsFieldChoice()
+    {
+        m_fixture.pushTasks(QStringLiteral("orders"), {"a"});
+        m_fixture.pushTasks(QStringLiteral("other"), {"b"});
+        m_fixture.openQueue(QStringLiteral("orders"));
+        TaskTabs* tabs = m_fixture.window()->tabs();
+        FindBar* bar = tabs->findBar();
+        tabs->showFind();
+        QComboBox* field = bar->fieldBox();
+        QCOMPARE(field->currentIndex(), 0); // Pending: payloads
+        tabs->setCurrentSet(TaskSetKind::Dead);
+        QCOMPARE(field->currentIndex(), 1); // Dead: last errors
+        QVERIFY(bar->searchesErrors());
+        tabs->setCurrentSet(TaskSetKind::Active);
+        QCOMPARE(field->currentIndex(), 0);
+        // A choice made on a tab stays that tab's, and only that tab's.
+        tabs->setCurrentSet(TaskSetKind::Pending);
+        field->setCurrentIndex(1);
+        tabs->setCurrentSet(TaskSetKind::Dead);
+        field->setCurrentIndex(0);
+        tabs->setCurrentSet(TaskSetKind::Pending);
+        QCOMPARE(field->currentIndex(), 1);
+        tabs->setCurrentSet(TaskSetKind::Active);
+        QCOMPARE(field->currentIndex(), 0);
+        // Across queues too.
+        QSignalSpy loaded(m_fixture.window(), &MainWindow::queueLoaded);
+        m_fixture.window()->openQueue(QStringLiteral("other"));
+        QVERIFY(loaded.wait(5000));
+        tabs->setCurrentSet(TaskSetKind::Dead);
+        QCOMPARE(field->currentIndex(), 0);
+        tabs->setCurrentSet(TaskSetKind::Pending);
+        QCOMPARE(field->currentIndex(), 1);
+    }
+
+    void findBarFitsA1024Window()
+    {
+        seed(3000, false);
+        m_fixture.connectWindow();
+        MainWindow* window = m_fixture.window();
+        window->resize(1024, 700);
+        QSignalSpy loaded(window, &MainWindow::queueLoaded);
+        window->openQueue(QStringLiteral("orders"));
+        QVERIFY(loaded.wait(10000));
+        TaskTabs* tabs = window->tabs();
+        FindBar* bar = tabs->findBar();
+        tabs->showFind();
+        QApplication::processEvents();
+        QCOMPARE(window->width(), 1024);
+        QVERIFY2(bar->minimumSizeHint().width() <= bar->width(),
+                 qPrintable(QString::number(bar->minimumSizeHint().width())));
+        // Every status the search may end with fits, the longest too (capped, a long error).
+        MatchClient* matches = tabs->matchClient();
+        QSignalSpy steps(matches, &MatchClient::searched);
+        bar->input()->setText(QStringLiteral("\"n\""));
+        bar->findTextButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !steps.isEmpty() && steps.last().at(0).value<MatchScanResult>().finished, 20000);
+        QVERIFY2(bar->searchStatus()->text().startsWith(QStringLiteral("the first")),
+                 qPrintable(bar->searchStatus()->text()));
+        bar->setError(QStringLiteral("a long reason ").repeated(20));
+        QApplication::processEvents();
+        QTest::qWait(50);
+        QCOMPARE(window->width(), 1024);
+        QVERIFY2(window->minimumSizeHint().width() <= 1024,
+                 qPrintable(QString::number(window->minimumSizeHint().width())));
+    }
+
+    void actOnMatchesDialogNamesItsButtons_data()
+    {
+        QTest::addColumn<bool>("dead");
+        QTest::newRow("pending") << false;
+        QTest::newRow("dead") << true;
+    }
+    void actOnMatchesDialogNamesItsButtons()
+    {
+        QFETCH(bool, dead);
+        seed(10, dead);
+        m_fixture.openQueue(QStringLiteral("orders"));
+        MatchFilter filter;
+        filter.set = dead ? TaskSetKind::Dead : TaskSetKind::Pending;
+        m_fixture.window()->actions()->actOn(filter);
+        auto* dialog =
+            qobject_cast<MatchFilterDialog*>(m_fixture.window()->actions()->activeDialog());
+        QVERIFY(dialog);
+        QTRY_VERIFY(dialog->isVisible());
+        QVERIFY2(dialog->width() >= 480, qPrintable(QString::number(dialog->width())));
+        QStringList buttons;
+        for (QAbstractButton* b : dialog->findChildren<QAbstractButton*>())
+            buttons.append(b->text().remove(QLatin1Char('&')));
+        QVERIFY2(buttons.contains(QStringLiteral("Close")), qPrintable(buttons.join('|')));
+        QVERIFY2(!buttons.contains(QStringLiteral("Cancel")), qPrintable(buttons.join('|')));
+        QComboBox* action = dialog->actionBox();
+        for (int i = 0; i < action->count(); ++i) {
+            QVERIFY2(!buttons.contains(action->itemText(i)), qPrintable(action->itemText(i)));
+            QVERIFY2(action->itemText(i).contains(QStringLiteral("matching tasks")),
+                     qPrintable(action->itemText(i)));
+        }
+        // Close dismisses, changing nothing.
+        QSignalSpy rejected(dialog, &QDialog::rejected);
+        for (QAbstractButton* b : dialog->findChildren<QAbstractButton*>())
+            if (b->text() == QStringLiteral("Close"))
+                b->click();
+        QCOMPARE(rejected.size(), 1);
+    }
+
 private:
+    // prefix00 .. prefix(n-1).
+    static QStringList ids(const QString& prefix, int n)
+    {
+        QStringList out;
+        for (int i = 0; i < n; ++i)
+            out.append(QStringLiteral("%1%2").arg(prefix).arg(i, 2, 10, QChar('0')));
+        return out;
+    }
+
+    // Opens "orders" on its Dead tab and lists the tasks whose last error holds `text`.
+    FindBar* searchDead(const QString& text, int expected)
+    {
+        m_fixture.openQueue(QStringLiteral("orders"));
+        TaskTabs* tabs = m_fixture.window()->tabs();
+        tabs->setCurrentSet(TaskSetKind::Dead);
+        FindBar* bar = tabs->findBar();
+        tabs->showFind();
+        [&] {
+            bar->fieldBox()->setCurrentIndex(1); // in last errors (eachTabKeepsItsFieldChoice)
+            bar->input()->setText(text);
+            bar->findTextButton()->click();
+            QTRY_COMPARE(bar->searchStatus()->text(), QStringLiteral("%1 found").arg(expected));
+            QCOMPARE(bar->matchList()->count(), expected);
+        }();
+        return bar;
+    }
+
+    void drainRequests() { m_fixture.drainRequests(); }
+
     // `count` tasks t00000.. due 1 s apart from +1h; every 1,000th (and t00000) holds
     // "needle". With dead, they died with the needle in their last error instead. The first
     // `batchA` payloads hold "batch-A".

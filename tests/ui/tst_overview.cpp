@@ -17,6 +17,7 @@
 #include <QClipboard>
 #include <QDateTime>
 #include <QDialogButtonBox>
+#include <QFont>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -158,6 +159,54 @@ private slots:
         // The queue list marks the paused queue too.
         QFETCH(bool, paused);
         QTRY_COMPARE(m_fixture.window()->queueList()->isMarkedPaused(queue), paused);
+    }
+
+    // The figure above its limit is marked in its own cell (bold, a stronger colour, its own
+    // reason), so three coloured rows say without hovering which limit each crossed.
+    void marksTheCellAboveItsLimit_data()
+    {
+        QTest::addColumn<QString>("queue");
+        QTest::addColumn<QList<qint64>>("limits"); // overdue ms, dead, due now, failed/hour
+        QTest::addColumn<int>("column");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("oldest overdue") << "lagging" << QList<qint64>{60000, 0, -1, -1}
+                                        << int(OverviewModel::OldestOverdue) << "oldest overdue";
+        QTest::newRow("due now") << "lagging" << QList<qint64>{-1, -1, 2, -1}
+                                 << int(OverviewModel::DueNow) << "due now 3 is above 2";
+        QTest::newRow("dead") << "failing" << QList<qint64>{60000, 0, -1, -1}
+                              << int(OverviewModel::Dead) << "dead 1 is above 0";
+        QTest::newRow("failed in the last hour")
+            << "failing" << QList<qint64>{-1, -1, -1, 0} << int(OverviewModel::Failed)
+            << "failed in the last hour 1 is above 0";
+    }
+    void marksTheCellAboveItsLimit()
+    {
+        QFETCH(QString, queue);
+        QFETCH(QList<qint64>, limits);
+        QFETCH(int, column);
+        QFETCH(QString, reason);
+        fillKnownStates();
+        Thresholds::setQueueOverride(
+            queue, Thresholds::Limits{limits[0], limits[1], limits[2], limits[3]});
+        m_fixture.connectWindow();
+        snapshot();
+        OverviewModel* model = page()->model();
+        const int row = rowIndex(queue);
+        QVERIFY(row >= 0);
+        for (int c = 0; c < OverviewModel::ColumnCount; ++c) {
+            const QModelIndex cell = model->index(row, c);
+            const bool marked = c == column;
+            QCOMPARE(cell.data(OverviewModel::BreachedCellRole).toBool(), marked);
+            QCOMPARE(cell.data(Qt::BackgroundRole).value<QColor>(),
+                     marked ? OverviewModel::breachColor() : OverviewModel::warningColor());
+            QCOMPARE(cell.data(Qt::FontRole).value<QFont>().bold(), marked);
+        }
+        const QString tip = model->index(row, column).data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(reason), qPrintable(tip));
+        // The calm queue is marked nowhere.
+        const QModelIndex calm = model->index(rowIndex(QStringLiteral("calm")), column);
+        QVERIFY(!calm.data(OverviewModel::BreachedCellRole).toBool());
+        QVERIFY(!calm.data(Qt::BackgroundRole).isValid());
     }
 
     void thresholdsPerQueue_data()

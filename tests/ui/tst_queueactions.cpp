@@ -1,9 +1,11 @@
 #include "adminclient.h"
 #include "bulkaction.h"
 #include "mainwindow.h"
+#include "matchactions.h"
 #include "purgedialog.h"
 #include "queueactions.h"
 #include "redisserver.h"
+#include "taskactions.h"
 #include "taskmodel.h"
 #include "tasktable.h"
 #include "tasktabs.h"
@@ -185,6 +187,50 @@ private slots:
         QCOMPARE(result.total, 3LL);
         m_fixture.window()->tabs()->setCurrentSet(TaskSetKind::Dead);
         QTRY_COMPARE(m_fixture.window()->tabs()->table(TaskSetKind::Dead)->model()->rowCount(), 0);
+    }
+
+    // The status line and the progress of an action on what a filter matched name the
+    // action, the set and the queue ("Requeued 15 of 15 dead tasks in orders"), not only counts.
+    void matchActionsNameActionAndQueue_data()
+    {
+        QTest::addColumn<int>("action");
+        QTest::addColumn<bool>("dead");
+        QTest::addColumn<int>("count");
+        QTest::addColumn<QString>("summary");
+        QTest::addColumn<QString>("progress"); // after the first of two steps; "" in one step
+        const QString outcomes = QStringLiteral("; already gone: 0; running: 0; in another set: 0");
+        QTest::newRow("requeue in steps") << int(TaskAction::Requeue) << true << 600
+                                          << "Requeued 600 of 600 dead tasks in orders" + outcomes
+                                          << "Requeued 500 of 600 dead tasks in orders…";
+        QTest::newRow("delete") << int(TaskAction::DeleteDead) << true << 3
+                                << "Deleted 3 of 3 dead tasks in orders" + outcomes << "";
+        QTest::newRow("cancel") << int(TaskAction::Cancel) << false << 3
+                                << "Cancelled 3 of 3 pending tasks in orders" + outcomes << "";
+        QTest::newRow("run now") << int(TaskAction::Reschedule) << false << 3
+                                 << "Rescheduled 3 of 3 pending tasks in orders" + outcomes << "";
+    }
+    void matchActionsNameActionAndQueue()
+    {
+        QFETCH(int, action);
+        QFETCH(bool, dead);
+        QFETCH(int, count);
+        QFETCH(QString, progress);
+        fillQueue(QStringLiteral("orders"), dead ? 0 : count, 0, dead ? count : 0);
+        openQueue(QStringLiteral("orders"));
+        MatchActions* actions = m_fixture.window()->actions()->matchActions();
+        actions->setConfirmHandler([](const Confirmation&) { return true; });
+        QStringList labels;
+        connect(actions, &MatchActions::progressed, this,
+                [&] { labels.append(actions->progress()->labelText()); });
+        QSignalSpy reported(actions, &MatchActions::resultReported);
+        MatchFilter filter;
+        filter.set = dead ? TaskSetKind::Dead : TaskSetKind::Pending;
+        actions->run(QStringLiteral("orders"), filter, TaskAction(action));
+        QVERIFY(reported.wait(30000));
+        QTEST(reported.first().at(0).toString(), "summary");
+        QVERIFY(reported.first().at(1).toBool());
+        if (!progress.isEmpty())
+            QVERIFY2(labels.contains(progress), qPrintable(labels.join(QLatin1Char('|'))));
     }
 
     void nothingToDoAsksNothing_data()

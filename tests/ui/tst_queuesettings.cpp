@@ -13,6 +13,7 @@
 #include <delayq/worker.h>
 
 #include <QAction>
+#include <QCoreApplication>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -71,8 +72,7 @@ private slots:
         QCOMPARE(dialog->leaseField()->text(), QStringLiteral("30s"));
         dialog->maxAttemptsField()->setText(QStringLiteral("3"));
         dialog->backoffField()->setText(QStringLiteral("exp:1s:5s"));
-        QCOMPARE(dialog->preview()->text(),
-                 QStringLiteral("#1: 1s, #2: 2s, #3: 4s, #4: 5s, #5: 5s, …"));
+        QCOMPARE(dialog->preview()->text(), QStringLiteral("#1: 1s, #2: 2s")); // 3 attempts
         dialog->leaseField()->setText(QStringLiteral("45s"));
         dialog->maxPayloadField()->setText(QStringLiteral("2048"));
         QVERIFY(dialog->saveButton()->isEnabled());
@@ -90,6 +90,152 @@ private slots:
         QVERIFY(dialog);
         QCOMPARE(dialog->backoffField()->text(), QStringLiteral("exp:1s:5s"));
         dialog->reject();
+    }
+
+    // The dialog is sized for what it shows: the preview, the notes and a refusal are whole,
+    // inside the dialog, on every line they wrap to (it opened at 236 x 178, cutting them).
+    void everyTextIsReadable_data()
+    {
+        QTest::addColumn<int>("field");
+        QTest::addColumn<QString>("value");
+        QTest::newRow("loaded") << -1 << QString();
+        QTest::newRow("a refused backoff") << 1 << QStringLiteral("exp:5m:1s");
+        QTest::newRow("a refused lease") << 2 << QStringLiteral("50ms");
+        QTest::newRow("a long preview") << 0 << QStringLiteral("1000000");
+    }
+    void everyTextIsReadable()
+    {
+        QFETCH(int, field);
+        QFETCH(QString, value);
+        m_fixture.pushTasks(QStringLiteral("orders"), {QStringLiteral("a")});
+        m_fixture.openQueue(QStringLiteral("orders"));
+        QueueSettingsDialog* dialog = openLoaded(QStringLiteral("orders"));
+        QVERIFY(dialog);
+        QVERIFY(QTest::qWaitForWindowExposed(dialog));
+        QLineEdit* fields[] = {dialog->maxAttemptsField(), dialog->backoffField(),
+                               dialog->leaseField(), dialog->maxPayloadField()};
+        if (field >= 0)
+            fields[field]->setText(value);
+        QList<QLabel*> labels{dialog->preview(), dialog->attemptsNote(), dialog->backoffNote()};
+        if (field >= 0 && field != 0)
+            labels.append(dialog->errorOf(field));
+        QCoreApplication::sendPostedEvents(); // the layout runs
+        for (QLabel* label : labels) {
+            QVERIFY(label->isVisible());
+            const QRect at(label->mapTo(dialog, QPoint(0, 0)), label->size());
+            QVERIFY2(dialog->rect().contains(at), qPrintable(label->text()));
+            QVERIFY2(label->height() >= label->heightForWidth(label->width()),
+                     qPrintable(label->text()));
+        }
+        // Not a column of one word a line: the preview takes at most two.
+        QVERIFY(dialog->preview()->height() <= 2 * dialog->fontMetrics().lineSpacing() + 4);
+        dialog->reject();
+    }
+
+    // What max attempts and backoff do to tasks already queued is said next to them (what
+    // push.lua and nack.lua do: tst_queuepush and tst_queueclaim).
+    void notesSayWhatQueuedTasksKeep()
+    {
+        m_fixture.pushTasks(QStringLiteral("orders"), {QStringLiteral("a")});
+        m_fixture.openQueue(QStringLiteral("orders"));
+        QueueSettingsDialog* dialog = openLoaded(QStringLiteral("orders"));
+        QVERIFY(dialog);
+        QVERIFY(dialog->attemptsNote()->text().contains(QStringLiteral("already queued keep")));
+        QVERIFY(dialog->backoffNote()->text().contains(QStringLiteral("each time a task fails")));
+        dialog->reject();
+    }
+
+    // The preview lists the retries that happen: max attempts - 1 of them.
+    void previewStopsAtMaxAttempts_data()
+    {
+        QTest::addColumn<QString>("attempts");
+        QTest::addColumn<QString>("backoff");
+        QTest::addColumn<QString>("preview");
+        QTest::newRow("defaults") << QStringLiteral("5") << QStringLiteral("5s,20s,30s")
+                                  << QStringLiteral("#1: 5s, #2: 20s, #3: 30s, #4: 30s");
+        QTest::newRow("three attempts") << QStringLiteral("3") << QStringLiteral("exp:1s:5s")
+                                        << QStringLiteral("#1: 1s, #2: 2s");
+        QTest::newRow("one attempt") << QStringLiteral("1") << QStringLiteral("5s")
+                                     << QStringLiteral("none: a task that fails once is dead");
+        QTest::newRow("six attempts") << QStringLiteral("6") << QStringLiteral("exp:1s:1m")
+                                      << QStringLiteral("#1: 1s, #2: 2s, #3: 4s, #4: 8s, #5: 16s");
+        QTest::newRow("more than shown")
+            << QStringLiteral("20") << QStringLiteral("exp:1s:1m")
+            << QStringLiteral("#1: 1s, #2: 2s, #3: 4s, #4: 8s, #5: 16s, … #19: 1m");
+        QTest::newRow("a million attempts")
+            << QStringLiteral("1000000") << QStringLiteral("5s,20s")
+            << QStringLiteral("#1: 5s, #2: 20s, #3: 20s, #4: 20s, #5: 20s, … #999999: 20s");
+        QTest::newRow("max attempts refused: no end known")
+            << QStringLiteral("0") << QStringLiteral("5s")
+            << QStringLiteral("#1: 5s, #2: 5s, #3: 5s, #4: 5s, #5: 5s, …");
+    }
+    void previewStopsAtMaxAttempts()
+    {
+        QFETCH(QString, attempts);
+        QFETCH(QString, backoff);
+        QFETCH(QString, preview);
+        m_fixture.pushTasks(QStringLiteral("orders"), {QStringLiteral("a")});
+        m_fixture.openQueue(QStringLiteral("orders"));
+        QueueSettingsDialog* dialog = openLoaded(QStringLiteral("orders"));
+        QVERIFY(dialog);
+        dialog->backoffField()->setText(backoff);
+        dialog->maxAttemptsField()->setText(attempts); // the preview follows either field
+        QCOMPARE(dialog->preview()->text(), preview);
+        dialog->reject();
+    }
+
+    // One Save, one audit entry, naming only what changed; the rest is not written.
+    void saveAuditsOnlyWhatChanged()
+    {
+        m_fixture.pushTasks(QStringLiteral("orders"), {QStringLiteral("a")});
+        m_fixture.openQueue(QStringLiteral("orders"));
+        QueueSettingsDialog* dialog = openLoaded(QStringLiteral("orders"));
+        QVERIFY(dialog);
+        dialog->maxAttemptsField()->setText(QStringLiteral("3"));
+        dialog->leaseField()->setText(QStringLiteral("45s"));
+        dialog->backoffField()->setText(QStringLiteral("5000ms,20s,30s")); // the same, typed anew
+        QSignalSpy saved(dialog, &QueueSettingsDialog::saved);
+        dialog->saveButton()->click();
+        QVERIFY(saved.wait(5000));
+        const auto conn = connection();
+        delayq::Queue q(*conn, "orders");
+        const auto entries = q.audit(0, 100);
+        QCOMPARE(entries.size(), size_t(1));
+        QCOMPARE(entries.front().action, std::string("config"));
+        QCOMPARE(entries.front().detail, std::string("max_attempts=3 lease_ms=45000"));
+        QCOMPARE(entries.front().tool, std::string("delayq-admin"));
+        // The untouched settings stay unset (still the defaults), not written as if chosen.
+        for (const char* untouched : {"backoff", "max_payload"})
+            QCOMPARE(m_server
+                         .cli({QStringLiteral("HEXISTS"), QStringLiteral("dq:{orders}:config"),
+                               QString::fromLatin1(untouched)})
+                         .trimmed(),
+                     QByteArray("0"));
+        QCOMPARE(q.config().maxAttempts, 3);
+        QCOMPARE(q.config().leaseMs, 45000LL);
+    }
+
+    // A Save that changes nothing closes the dialog and writes nothing at all.
+    void saveOfNothingWritesNothing()
+    {
+        m_fixture.pushTasks(QStringLiteral("orders"), {QStringLiteral("a")});
+        m_fixture.openQueue(QStringLiteral("orders"));
+        QueueSettingsDialog* dialog = openLoaded(QStringLiteral("orders"));
+        QVERIFY(dialog);
+        dialog->leaseField()->setText(QStringLiteral("30000ms")); // the loaded 30s, retyped
+        const long long calls = evalCalls();
+        QSignalSpy finished(dialog, &QDialog::finished);
+        QVERIFY(dialog->saveButton()->isEnabled());
+        dialog->saveButton()->click();
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(finished.first().first().toInt(), int(QDialog::Accepted));
+        m_fixture.drainRequests();
+        QCOMPARE(evalCalls(), calls);
+        const auto conn = connection();
+        QCOMPARE(delayq::Queue(*conn, "orders").audit(0, 100).size(), size_t(0));
+        QCOMPARE(m_server.cli({QStringLiteral("EXISTS"), QStringLiteral("dq:{orders}:config")})
+                     .trimmed(),
+                 QByteArray("0"));
     }
 
     void settingsRefusals_data()

@@ -15,6 +15,7 @@
 #include <QItemSelectionModel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
@@ -84,6 +85,71 @@ private slots:
         m_fixture.drainRequests();
         QCOMPARE(table->model()->rowCount(), 8);
         QCOMPARE(table->selectedIds().size(), qsizetype(selected));
+    }
+
+    // One task is "it", several are "they"; a death is "ago", never "overdue". The words are
+    // patterns.
+    void confirmationWordsFitTheCount_data()
+    {
+        // "died 22:30:23, 21m 53s ago" (a date before the time when that was yesterday).
+        const QString kDiedAgo =
+            QStringLiteral("died [-0-9 ]*\\d\\d:\\d\\d:\\d\\d, 2\\dm \\d+s ago");
+        QTest::addColumn<QString>("action");
+        QTest::addColumn<int>("selected");
+        QTest::addColumn<QStringList>("words");
+        QTest::addColumn<QStringList>("absent");
+        QTest::newRow("cancel one")
+            << "cancel" << 1 << QStringList{"It is deleted"} << QStringList{"They are deleted"};
+        QTest::newRow("cancel two")
+            << "cancel" << 2 << QStringList{"They are deleted"} << QStringList{"It is deleted"};
+        QTest::newRow("run one now")
+            << "run" << 1 << QStringList{"A worker takes it at once"} << QStringList{"them"};
+        QTest::newRow("run two now")
+            << "run" << 2 << QStringList{"A worker takes them at once"} << QStringList{"takes it"};
+        QTest::newRow("requeue one")
+            << "requeue" << 1 << QStringList{"Its attempts start again", kDiedAgo}
+            << QStringList{"Their attempts", "overdue"};
+        QTest::newRow("requeue two") << "requeue" << 2 << QStringList{"Their attempts", kDiedAgo}
+                                     << QStringList{"Its attempts", "overdue"};
+        QTest::newRow("delete one")
+            << "delete" << 1 << QStringList{kDiedAgo} << QStringList{"overdue"};
+    }
+    void confirmationWordsFitTheCount()
+    {
+        QFETCH(QString, action);
+        QFETCH(int, selected);
+        QFETCH(QStringList, words);
+        QFETCH(QStringList, absent);
+        const bool pending = action == QLatin1String("cancel") || action == QLatin1String("run");
+        const QStringList ids{"t0", "t1", "t2"};
+        if (!pending) {
+            // Died 21 minutes 53 seconds before the server's now.
+            m_fixture.pushDead(QStringLiteral("orders"), ids);
+            const QString died = QString::number(
+                m_server.cli({"TIME"}).split('\n').first().trimmed().toLongLong() * 1000 -
+                (21 * 60 + 53) * 1000);
+            for (const QString& id : ids)
+                m_server.cli({"ZADD", "dq:{orders}:dead", "XX", died, id});
+        }
+        TaskTable* table = openWith(pending, ids, pending);
+        QList<int> rows;
+        for (int i = 0; i < selected; ++i)
+            rows.append(i);
+        m_fixture.selectRows(table, rows);
+        m_fixture.setAnswer(false);
+        TaskActions* actions = m_fixture.window()->actions();
+        if (action == QLatin1String("run"))
+            actions->runNow()->trigger();
+        else
+            trigger(action);
+        QCOMPARE(m_fixture.confirmations(), 1);
+        const QString text = m_fixture.lastConfirmation().text;
+        for (const QString& word : words)
+            QVERIFY2(text.contains(QRegularExpression(word)),
+                     qPrintable(word + QStringLiteral(" in ") + text));
+        for (const QString& word : absent)
+            QVERIFY2(!text.contains(QRegularExpression(word)),
+                     qPrintable(word + QStringLiteral(" in ") + text));
     }
 
     void nothingSelectedAfterTheAction_data()
@@ -230,11 +296,11 @@ private slots:
 
 private:
     // A queue holding `ids` as pending tasks, or as dead ones; opened on that tab.
-    TaskTable* openWith(bool pending, const QStringList& ids)
+    TaskTable* openWith(bool pending, const QStringList& ids, bool push = true)
     {
-        if (pending)
+        if (push && pending)
             m_fixture.pushTasks(QStringLiteral("orders"), ids);
-        else
+        else if (push)
             m_fixture.pushDead(QStringLiteral("orders"), ids);
         m_fixture.openQueue(QStringLiteral("orders"));
         const TaskSetKind set = pending ? TaskSetKind::Pending : TaskSetKind::Dead;

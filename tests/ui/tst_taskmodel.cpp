@@ -130,6 +130,106 @@ private slots:
         QCOMPARE(table.model()->rowCount(), 297);
     }
 
+    void refreshDropsASelectionWhoseTaskWent_data()
+    {
+        QTest::addColumn<bool>("claimed");
+        QTest::newRow("cancelled") << false;
+        QTest::newRow("consumed by a worker") << true;
+    }
+    void refreshDropsASelectionWhoseTaskWent()
+    {
+        QFETCH(bool, claimed);
+        // Due already, so that a worker's claim takes the first one, the selected one.
+        pushTasks(QStringLiteral("gone"), 50, nowMs() - 60000, 10);
+        TaskTable table(m_client, TaskSetKind::Pending);
+        table.resize(800, 600);
+        table.show();
+        QSignalSpy refreshed(table.model(), &TaskModel::refreshed);
+        table.setQueue(QStringLiteral("gone"));
+        QVERIFY(refreshed.wait(5000));
+        const int row = claimed ? 0 : 10;
+        table.jumpToRow(row);
+        const QString id = table.model()->idAt(row);
+        QCOMPARE(table.selectedIds(), QStringList{id});
+
+        delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+        delayq::Queue q(conn, "gone");
+        if (claimed)
+            QCOMPARE(q.claim(1, 60000, "w").tasks.at(0).id, id.toStdString());
+        else
+            QCOMPARE(q.cancel({id.toStdString()}).at(0).status, delayq::IdResult::Status::Done);
+        table.refresh();
+        QVERIFY(refreshed.wait(5000));
+        // The row it left holds the next task now: that one was not chosen.
+        QCOMPARE(table.model()->rowCount(), 49);
+        QCOMPARE(table.selectedIds(), QStringList());
+        QVERIFY(!table.view()->selectionModel()->currentIndex().isValid());
+        QVERIFY(table.currentTask() == nullptr);
+    }
+
+    void refreshFollowsASelectionScrolledAway()
+    {
+        const qint64 base = nowMs() + 3600000;
+        pushTasks(QStringLiteral("away"), 600, base, 1000);
+        TaskTable table(m_client, TaskSetKind::Pending);
+        table.model()->setPageSize(100);
+        table.resize(800, 600);
+        table.show();
+        QSignalSpy refreshed(table.model(), &TaskModel::refreshed);
+        table.setQueue(QStringLiteral("away"));
+        QVERIFY(refreshed.wait(5000));
+        table.jumpToRow(10);
+        const QString id = table.model()->idAt(10);
+        // Scrolled far away: pages 2 to 5 are the ones last looked at.
+        for (int row : {250, 350, 450, 550}) {
+            table.model()->ensureLoaded(row);
+            QTRY_VERIFY(table.model()->taskAt(row));
+            table.model()->data(table.model()->index(row, 0));
+        }
+        pushTasks(QStringLiteral("away"), 5, base - 60000, 1);
+        table.refresh();
+        QVERIFY(refreshed.wait(5000));
+        QCOMPARE(table.selectedIds(), QStringList{id});
+        QCOMPARE(table.view()->selectionModel()->currentIndex().row(), 15);
+    }
+
+    void selectTaskChecksTheRowByItsId()
+    {
+        pushTasks(QStringLiteral("byid"), 300, nowMs() + 3600000, 1000);
+        TaskTable table(m_client, TaskSetKind::Pending);
+        table.model()->setPageSize(100);
+        table.resize(800, 600);
+        table.show();
+        QSignalSpy refreshed(table.model(), &TaskModel::refreshed);
+        table.setQueue(QStringLiteral("byid"));
+        QVERIFY(refreshed.wait(5000));
+        const QString target = table.model()->idAt(10);
+        const QString stale = table.model()->idAt(7);
+        // Three tasks before it leave; the table has not refreshed, its row 7 is another task.
+        delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+        delayq::Queue q(conn, "byid");
+        std::vector<std::string> first;
+        for (const auto& t : q.page(delayq::TaskSet::Pending, 0, 3))
+            first.push_back(t.id);
+        q.cancel(first);
+        QCOMPARE(*q.rankOf(delayq::TaskSet::Pending, target.toStdString()), 7LL);
+        QCOMPARE(table.model()->idAt(7), stale);
+        QSignalSpy shown(&table, &TaskTable::rowShown);
+        table.selectTask(target, 7);
+        QVERIFY(shown.wait(5000));
+        QCOMPARE(table.selectedIds(), QStringList{target});
+        QCOMPARE(table.currentTask()->id, target);
+
+        // A rank the page no longer bears out (the task went): nothing selected, said so.
+        QSignalSpy missed(&table, &TaskTable::taskMissed);
+        q.cancel({target.toStdString()});
+        table.selectTask(target, 7);
+        QVERIFY(missed.wait(5000));
+        QCOMPARE(missed.first().at(0).toString(), target);
+        QCOMPARE(table.selectedIds(), QStringList());
+        QVERIFY(table.currentTask() == nullptr);
+    }
+
     void jumpsToTime()
     {
         const qint64 base = nowMs() + 3600000;
@@ -169,6 +269,34 @@ private slots:
         const QModelIndex when = model.index(0, model.columnOf(TaskModel::Field::Relative));
         QVERIFY2(when.data().toString().startsWith(QStringLiteral("in ")),
                  qPrintable(when.data().toString()));
+    }
+
+    // The Active tab says which leases ran out and wait for a reap (their worker died or
+    // hung), and says a live lease's deadline as a time to come.
+    void activeTabMarksExpiredLeases()
+    {
+        pushTasks(QStringLiteral("leases"), 2, nowMs() - 1000, 1);
+        delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+        delayq::Queue q(conn, "leases");
+        const auto died = q.claim(1, 100, "died");
+        QCOMPARE(died.tasks.size(), size_t(1));
+        QCOMPARE(q.claim(1, 600000, "alive").tasks.size(), size_t(1));
+        QTRY_VERIFY(conn.serverTimeMs() > died.tasks[0].leaseDeadline + 1000);
+        TaskModel model(m_client, TaskSetKind::Active);
+        QSignalSpy refreshed(&model, &TaskModel::refreshed);
+        model.setQueue(QStringLiteral("leases"));
+        QVERIFY(refreshed.wait(5000));
+        QCOMPARE(model.rowCount(), 2);
+        const int when = model.columnOf(TaskModel::Field::Relative);
+        // Ordered by deadline: the expired lease first.
+        const QString expired = model.index(0, when).data().toString();
+        QVERIFY2(expired.startsWith(QStringLiteral("expired ")) &&
+                     expired.endsWith(QStringLiteral(" ago, waiting for a reap")),
+                 qPrintable(expired));
+        QVERIFY(model.index(0, when).data(Qt::ForegroundRole).isValid());
+        const QString live = model.index(1, when).data().toString();
+        QVERIFY2(live.startsWith(QStringLiteral("in ")), qPrintable(live));
+        QVERIFY(!model.index(1, when).data(Qt::ForegroundRole).isValid());
     }
 
     void emptyQueueHasNoRows()

@@ -7,7 +7,10 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
+#include <map>
 #include <memory>
 #include <thread>
 
@@ -70,6 +73,62 @@ private slots:
         QCOMPARE(q.counts().pending, 1LL); // the later task still waits
         w.stop();
         QVERIFY(!w.isRunning());
+    }
+
+    // A backlog 1 to 41 minutes overdue: each task's lateness is its claim time minus its own
+    // due time, and the percentiles read those minutes (within the histogram's 1%), not the
+    // top of a one-minute range.
+    void latenessOfAnOverdueBacklog()
+    {
+        constexpr int kTasks = 200;
+        const long long base = m_conn->serverNowMs();
+        std::map<std::string, long long> dueOf;
+        std::vector<PushRequest> requests(kTasks);
+        for (int i = 0; i < kTasks; ++i) {
+            requests[i].id = "late-" + std::to_string(i);
+            requests[i].dueAtMs = base - 60'000 - i * 12'000LL;
+            dueOf[requests[i].id] = *requests[i].dueAtMs;
+        }
+        m_jobs->pushBatch(requests);
+        EventLog log;
+        const long long before = m_conn->serverNowMs();
+        Worker w(
+            options(1s), [](const ClaimedTask&) { return HandlerResult::ack(); },
+            [&](const WorkerEvent& e) { log.add(e); });
+        QVERIFY(w.start());
+        QTRY_COMPARE_WITH_TIMEOUT(w.counters().acked, static_cast<long long>(kTasks), 20000);
+        const long long after = m_conn->serverNowMs();
+        const WorkerCounters c = w.counters();
+        w.stop();
+
+        std::vector<long long> lateness;
+        for (const WorkerEvent& e : log.tasks()) {
+            const long long due = dueOf.at(e.id);
+            QCOMPARE(e.due, due);
+            // Claimed between the start and the last ack: the log's figure is that wait.
+            QVERIFY2(e.lateness >= before - due && e.lateness <= after - due,
+                     qPrintable(QStringLiteral("%1: %2 ms late, due %3 before the start")
+                                    .arg(QString::fromStdString(e.id))
+                                    .arg(e.lateness)
+                                    .arg(before - due)));
+            lateness.push_back(e.lateness);
+        }
+        QCOMPARE(static_cast<int>(lateness.size()), kTasks);
+        std::sort(lateness.begin(), lateness.end());
+        QCOMPARE(c.latenessCount, static_cast<long long>(kTasks));
+        QCOMPARE(c.latenessMax, lateness.back());
+        const std::pair<double, long long> shown[] = {{0.5, c.latenessP50}, {0.99, c.latenessP99}};
+        for (const auto& [q, figure] : shown) {
+            const long long exact = lateness[static_cast<size_t>(std::ceil(q * kTasks)) - 1];
+            QVERIFY2(figure <= exact && figure >= exact - exact / 100,
+                     qPrintable(QStringLiteral("p%1: %2 ms, the tasks say %3 ms")
+                                    .arg(q * 100)
+                                    .arg(figure)
+                                    .arg(exact)));
+        }
+        // About 21 and 40.6 minutes: far past the minute the histogram used to stop at.
+        QVERIFY(c.latenessP50 > 20 * 60'000LL);
+        QVERIFY(c.latenessP99 > 40 * 60'000LL);
     }
 
     void extendsTheLeaseOfALongTask()
@@ -307,6 +366,60 @@ private slots:
         QCOMPARE(w.counters().retried, 1LL);
         QCOMPARE(w.counters().acked, 1LL);
         QCOMPARE(q.counts().pending, 0LL);
+    }
+
+    // A worker claimed five tasks and died: once their leases ran out, --until-empty reaps
+    // them and runs them rather than take the empty pending set for an empty queue. Its own
+    // reaper would come only after reapInterval (an hour here): the reap is the untilEmpty's.
+    void untilEmptyRunsTheTasksOfADeadWorker()
+    {
+        Queue& q = *m_jobs;
+        q.pushBatch(std::vector<PushRequest>(5, PushRequest{}));
+        const auto crashed = q.claim(5, 200, "crashed");
+        QCOMPARE(crashed.tasks.size(), size_t(5));
+        const long long deadline = crashed.tasks[0].leaseDeadline;
+        QTRY_VERIFY(m_conn->serverTimeMs() > deadline);
+        auto o = options(60s);
+        o.untilEmpty = true;
+        o.reapInterval = 3600s;
+        Worker w(o, [](const ClaimedTask&) { return HandlerResult::ack(); });
+        QVERIFY(w.start());
+        QVERIFY(w.wait(10s));
+        QCOMPARE(w.counters().reaped, 5LL);
+        QCOMPARE(w.counters().acked, 5LL);
+        QCOMPARE(q.counts().active + q.counts().pending, 0LL);
+    }
+
+    // A live lease of another worker is work left too: untilEmpty waits until that worker
+    // acks it, or until the lease runs out and the task is reaped and run here.
+    void untilEmptyWaitsForALiveLease_data()
+    {
+        QTest::addColumn<bool>("holderAcks");
+        QTest::newRow("its holder acks it") << true;
+        QTest::newRow("its lease runs out") << false;
+    }
+
+    void untilEmptyWaitsForALiveLease()
+    {
+        QFETCH(bool, holderAcks);
+        Queue& q = *m_jobs;
+        q.push(PushRequest{});
+        // Long enough, when its holder acks, that no reap can come first on a slow machine.
+        const auto other = q.claim(1, holderAcks ? 20'000 : 1500, "other");
+        QCOMPARE(other.tasks.size(), size_t(1));
+        auto o = options(100ms);
+        o.untilEmpty = true;
+        o.reapInterval = 3600s;
+        Worker w(o, [](const ClaimedTask&) { return HandlerResult::ack(); });
+        QVERIFY(w.start());
+        QVERIFY(!w.wait(500ms));
+        QCOMPARE(w.counters().claimed, 0LL);
+        if (holderAcks)
+            q.ack(other.tasks[0].id, other.tasks[0].token);
+        QVERIFY(w.wait(10s));
+        QCOMPARE(w.counters().acked, holderAcks ? 0LL : 1LL);
+        QCOMPARE(w.counters().reaped, holderAcks ? 0LL : 1LL);
+        QCOMPARE(q.counts().active + q.counts().pending, 0LL);
     }
 
     void refusesBadOptions_data()

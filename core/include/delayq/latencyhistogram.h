@@ -5,9 +5,11 @@
 
 namespace delayq {
 
-// Counts of millisecond latencies in buckets fine enough for percentiles (1 ms below 100 ms,
-// 10 ms below 1 s, 100 ms below 10 s, 1 s below 60 s, then one overflow bucket), in constant
-// memory. Not thread-safe: the owner locks.
+// Counts of millisecond latencies in buckets fine enough for percentiles, in constant memory
+// (80 KB): exact to the ms below 1 s, then three significant digits (10 ms steps below 10 s,
+// 100 ms below 100 s, 1 s below 1,000 s, ...; a bucket is less than 1% of its lower edge
+// wide) up to 10^13 ms, then one overflow bucket. A backlog that waited 40 minutes reads as
+// such, not as the top of a short range. Not thread-safe: the owner locks.
 class LatencyHistogram
 {
 public:
@@ -25,13 +27,13 @@ public:
     long long count() const { return m_count; }
     long long max() const { return m_max; }
     // The lower edge of the bucket holding the q-th quantile (0 < q <= 1), capped by max():
-    // exact to the ms below 100 ms. 0 when empty.
+    // exact to the ms below 1 s, above that at most 1% low. 0 when empty.
     long long percentile(double q) const;
     // Fixed 1-2-5 buckets (0-1 ms ... 30-60 s, 60 s+) for a chart; always the same 16 rows.
     std::vector<Bucket> coarseBuckets() const;
 
 private:
-    static constexpr int kBuckets = 100 + 90 + 90 + 50 + 1;
+    static constexpr int kBuckets = 1000 + 10 * 900 + 1; // see latencyhistogram.cpp
     static int indexOf(long long ms);
     static long long lowerEdge(int index);
 

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace delayq {
@@ -77,6 +78,11 @@ public:
     // key: max_attempts | backoff | lease_ms | max_payload | paused | audit_len. Validates the
     // value. With an actor, a change writes an audit entry (config, pause or resume).
     void setConfig(const std::string& key, const std::string& value);
+    // Several settings in one script call: every value is checked before any is written (one
+    // refused writes none, a key given twice is refused), only the values that differ are
+    // written, and with an actor they make one config entry naming just those ("lease_ms=60000
+    // max_attempts=3"; paused still writes its own pause or resume). A form saves this way.
+    void setConfig(const std::vector<std::pair<std::string, std::string>>& values);
 
     // Normalizes "5s,20s,30s" or "exp:1s:5m" to the stored ms form. Throws InvalidArgument.
     static std::string normalizeBackoff(const std::string& text);

@@ -127,6 +127,9 @@ struct QueueCounts
     long long dueNow = 0;
     long long active = 0;
     long long dead = 0;
+    // The part of active whose lease deadline has passed (server now): its worker died or
+    // hung, and no reap has taken it back yet. Not a state of its own, as dueNow is not.
+    long long leaseExpired = 0;
 };
 
 struct QueueConfig

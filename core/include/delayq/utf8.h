@@ -10,4 +10,9 @@ namespace delayq {
 // decoded value when the length is not 0.
 size_t utf8SequenceLength(std::string_view s, size_t i, unsigned& codePoint);
 
+// The first at most maxBytes bytes of s, never ending inside a UTF-8 character: as nack.lua
+// cuts an error (cut_utf8 in lua/common.lua). A cut that would split a character drops the
+// whole character; bytes that are not UTF-8 are cut as bytes.
+std::string_view utf8Prefix(std::string_view s, size_t maxBytes);
+
 } // namespace delayq

@@ -1,0 +1,257 @@
+#include "adminclient.h"
+#include "connectionnotice.h"
+#include "connectionstatus.h"
+#include "mainwindow.h"
+#include "queuecontrol.h"
+#include "queuelist.h"
+#include "redisserver.h"
+#include "refreshcontrol.h"
+#include "taskmodel.h"
+#include "tasktable.h"
+#include "tasktabs.h"
+#include "windowsuite.h"
+#include <delayq/connectionoptions.h>
+
+#include <QAction>
+#include <QLabel>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTest>
+#include <QToolBar>
+
+using namespace delayq::ui;
+
+// What the window says when a connection fails, against real servers: the suite's own, one
+// with a password, a port nothing listens on. The cause the core names is shown (not "cannot
+// reach"), what retrying cannot fix is not retried, and the figures of the server shown before
+// are marked as not live.
+class TestConnectionErrors : public WindowSuite
+{
+    Q_OBJECT
+
+public:
+    TestConnectionErrors() : WindowSuite(QStringLiteral("tst_connectionerrors")) {}
+
+private:
+    enum Target
+    {
+        WrongPassword,
+        NoPassword,
+        NothingListening,
+        TlsToPlain,
+    };
+
+    RedisServer m_locked; // requirepass secret
+
+    void initSuite() override
+    {
+        // Set after the start: start() waits for a PING without a password.
+        QVERIFY2(m_locked.start(), qPrintable(m_locked.errorString()));
+        m_locked.cli({QStringLiteral("CONFIG"), QStringLiteral("SET"),
+                      QStringLiteral("requirepass"), QStringLiteral("secret")});
+    }
+
+    // What a server saw of the app's attempts. The locked one: the commands it refused
+    // (INFO errorstats, WRONGPASS and NOAUTH; without a password the app's connection stays
+    // open and each retry is a refused command, not a new connection). The plain one: the
+    // connections it accepted (the redis-cli asking is one of them).
+    static qint64 attemptsSeen(const RedisServer& server, bool locked)
+    {
+        QStringList args;
+        if (locked)
+            args << QStringLiteral("-a") << QStringLiteral("secret")
+                 << QStringLiteral("--no-auth-warning");
+        args << QStringLiteral("INFO") << QString::fromLatin1(locked ? "errorstats" : "stats");
+        const QString info = QString::fromUtf8(server.cli(args));
+        const QRegularExpression pattern(locked
+                                             ? QStringLiteral("errorstat_\\w+:count=(\\d+)")
+                                             : QStringLiteral("total_connections_received:(\\d+)"));
+        qint64 sum = 0;
+        for (const auto& match : pattern.globalMatch(info))
+            sum += match.captured(1).toLongLong();
+        return sum;
+    }
+
+    // As the window names the server: by the core's display URL (a password masked).
+    static QString displayUrl(const std::string& url, const QString& password = {})
+    {
+        auto options = delayq::ConnectionOptions::fromUrl(url);
+        options.password = password.toStdString();
+        return QString::fromStdString(options.displayUrl());
+    }
+
+    // The window showing queue "orders" of the suite's server, as before a switch.
+    QString openOrders()
+    {
+        m_fixture.pushTasks(QStringLiteral("orders"), {QStringLiteral("a")});
+        m_fixture.openQueue(QStringLiteral("orders"));
+        if (QTest::currentTestFailed())
+            return {};
+        const QString url = displayUrl(m_server.unixUrl());
+        [&] { QVERIFY(m_fixture.window()->windowTitle().contains(url)); }();
+        return url;
+    }
+
+    ConnectionSettings settingsFor(Target target) const
+    {
+        ConnectionSettings settings;
+        const QString locked = QString::fromStdString(m_locked.tcpUrl());
+        switch (target) {
+        case WrongPassword:
+            settings.url = locked;
+            settings.password = QStringLiteral("wrong");
+            break;
+        case NoPassword:
+            settings.url = locked;
+            break;
+        case NothingListening:
+            settings.url = QStringLiteral("redis://127.0.0.1:%1/0").arg(RedisServer::freePort());
+            break;
+        case TlsToPlain:
+            settings.url = QStringLiteral("rediss://127.0.0.1:%1/0").arg(m_server.port());
+            break;
+        }
+        return settings;
+    }
+
+private slots:
+    void namesTheCause_data()
+    {
+        QTest::addColumn<int>("target");
+        QTest::addColumn<QString>("cause");
+        QTest::addColumn<bool>("retrying");
+        QTest::newRow("wrong password")
+            << int(WrongPassword) << QStringLiteral("the user name or password is wrong") << false;
+        QTest::newRow("no password")
+            << int(NoPassword) << QStringLiteral("asks for a password and none was given") << false;
+        QTest::newRow("nothing listening")
+            << int(NothingListening) << QStringLiteral("is redis-server running there?") << true;
+        QTest::newRow("rediss:// to a plain port")
+            << int(TlsToPlain) << QStringLiteral("is this a plain redis:// port?") << false;
+    }
+
+    void namesTheCause()
+    {
+        QFETCH(int, target);
+        QFETCH(QString, cause);
+        QFETCH(bool, retrying);
+        const QString before = openOrders();
+        QVERIFY(!before.isEmpty());
+        MainWindow* window = m_fixture.window();
+        ConnectionStatus* status = window->connectionStatus();
+        ConnectionNotice* notice = window->connectionNotice();
+        const ConnectionSettings settings = settingsFor(Target(target));
+        const QString after = displayUrl(settings.url.toStdString(), settings.password);
+
+        // As Connect… does.
+        window->connectTo(settings);
+        window->openQueue({});
+        QTRY_VERIFY_WITH_TIMEOUT(status->text().contains(cause), 10000);
+        QVERIFY2(!status->text().contains(QStringLiteral("cannot reach")),
+                 qPrintable(status->text()));
+        QCOMPARE(status->text().contains(QStringLiteral("retrying every 2 s")), retrying);
+        QCOMPARE(status->text().contains(QStringLiteral("retrying cannot fix this")), !retrying);
+        QVERIFY(notice->isVisible());
+        QVERIFY2(notice->text().contains(cause), qPrintable(notice->text()));
+        QVERIFY(notice->connectButton()->isVisible());
+
+        // The title names the server tried, not the one before, and says it is not connected.
+        const QString title = window->windowTitle();
+        QVERIFY2(title.contains(after + QStringLiteral(" (not connected)")), qPrintable(title));
+        QVERIFY2(!title.contains(before), qPrintable(title));
+        // The figures still on screen are the old server's: said so, and not live.
+        QVERIFY(notice->isStale());
+        QVERIFY2(notice->text().contains(QStringLiteral("The figures shown are from ") + before),
+                 qPrintable(notice->text()));
+        QVERIFY(!window->queueList()->isEnabled());
+        QVERIFY(!window->tabs()->isEnabled());
+
+        if (target == NothingListening)
+            return; // nothing there to count attempts on; it retries, as it says
+        // Nothing more is tried: two heartbeats later the server saw no new attempt. A wait,
+        // not a QTRY: what is checked is that nothing comes.
+        const bool locked = target != TlsToPlain;
+        const RedisServer& server = locked ? m_locked : m_server;
+        const qint64 seen = attemptsSeen(server, locked);
+        QVERIFY(seen > 0);
+        QTest::qWait(4500);
+        QCOMPARE(attemptsSeen(server, locked), seen + (locked ? 0 : 1));
+        QVERIFY(status->text().contains(cause));
+    }
+
+    // The Connect… of the notice opens the connection dialog; the right settings connect,
+    // and the window is live again.
+    void connectAgainAfterARefusal()
+    {
+        openOrders();
+        MainWindow* window = m_fixture.window();
+        window->connectTo(settingsFor(WrongPassword));
+        QTRY_VERIFY_WITH_TIMEOUT(window->connectionNotice()->isVisible(), 10000);
+        ConnectionSettings right = settingsFor(WrongPassword);
+        right.password = QStringLiteral("secret");
+        QSignalSpy connected(window->client(), &AdminClient::connected);
+        window->connectTo(right);
+        QVERIFY(connected.wait(5000));
+        QVERIFY(!window->connectionNotice()->isVisible());
+        QVERIFY(window->queueList()->isEnabled());
+        QVERIFY(!window->windowTitle().contains(QStringLiteral("(not connected)")));
+        QVERIFY(window->windowTitle().endsWith(displayUrl(m_locked.tcpUrl(), right.password)));
+    }
+
+    // A server that stops can come back: retried, with the cause, figures marked; then live.
+    void lostServerIsMarkedAndRetried()
+    {
+        const QString url = openOrders();
+        MainWindow* window = m_fixture.window();
+        m_server.stop();
+        QTRY_VERIFY_WITH_TIMEOUT(!window->connectionStatus()->isUp(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window->connectionStatus()->text().contains(QStringLiteral("retrying every 2 s")),
+            10000);
+        QVERIFY(window->windowTitle().endsWith(url + QStringLiteral(" (not connected)")));
+        QVERIFY(window->connectionNotice()->isVisible());
+        QVERIFY(window->connectionNotice()->text().contains(QStringLiteral("are not live")));
+        QVERIFY(!window->tabs()->isEnabled());
+        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+        QTRY_VERIFY_WITH_TIMEOUT(window->connectionStatus()->isUp(), 10000);
+        QVERIFY(!window->connectionNotice()->isVisible());
+        QVERIFY(window->tabs()->isEnabled());
+        QVERIFY(window->windowTitle().endsWith(url));
+    }
+
+    // Freeze figures: named apart from Pause queue, and a banner says so while frozen.
+    void frozenFiguresSaySo()
+    {
+        openOrders();
+        MainWindow* window = m_fixture.window();
+        window->setRefreshInterval(1000); // the box counts whole seconds
+        QAction* freeze = window->refreshControl()->pauseAction();
+        QCOMPARE(freeze->text(), QStringLiteral("Freeze figures"));
+        const auto* bar = window->findChild<QToolBar*>(QStringLiteral("maintoolbar"));
+        QVERIFY(bar);
+        for (QAction* action : bar->actions())
+            QVERIFY2(action->text() != QStringLiteral("Pause"), "a bare Pause beside Pause queue");
+        QVERIFY(bar->actions().contains(freeze));
+        QVERIFY(bar->actions().contains(window->queueControl()->pauseAction()));
+        auto* banner = window->findChild<QLabel*>(QStringLiteral("frozennotice"));
+        QVERIFY(banner);
+        QVERIFY(!banner->isVisible());
+
+        freeze->trigger();
+        QVERIFY(banner->isVisible());
+        QVERIFY2(banner->text().startsWith(QStringLiteral("Live updates off since ")),
+                 qPrintable(banner->text()));
+        m_fixture.pushTasks(QStringLiteral("orders"), {QStringLiteral("b")});
+        // Frozen: two intervals later the table still shows one task. (A wait: nothing comes.)
+        QTest::qWait(2500);
+        QCOMPARE(m_fixture.pending()->model()->rowCount(), 1);
+
+        freeze->trigger();
+        QVERIFY(!banner->isVisible());
+        QTRY_COMPARE(m_fixture.pending()->model()->rowCount(), 2);
+    }
+};
+
+QTEST_MAIN(TestConnectionErrors)
+#include "tst_connectionerrors.moc"
