@@ -33,7 +33,9 @@ bool AdminProcess::start(const QStringList& args, int timeoutMs)
     XSession::dieWithParent(*m_process);
     m_process->setProcessEnvironment(env);
     m_process->setProcessChannelMode(QProcess::MergedChannels);
-    m_process->start(QStringLiteral(DELAYQ_ADMIN), args);
+    // DELAYQ_X11_ADMIN: another build of the app (an older commit's, to see a case fail there).
+    const QString binary = qEnvironmentVariable("DELAYQ_X11_ADMIN", QStringLiteral(DELAYQ_ADMIN));
+    m_process->start(binary, args);
     if (!m_process->waitForStarted(10000)) {
         m_error = QStringLiteral("delayq-admin did not start: ") + m_process->errorString();
         return false;
