@@ -303,14 +303,13 @@ void AccessibilityBus::walk(const QString& service, const QString& path, QList<N
          ++depth) {
         QList<Pending> pending;
         for (const auto& [to, at] : level) {
-            pending.append(
-                {to, at, ask(to, at, kAccessible, QStringLiteral("GetState")),
-                 ask(to, at, kAccessible, QStringLiteral("GetRoleName")),
-                 ask(to, at, QStringLiteral("org.freedesktop.DBus.Properties"),
-                     QStringLiteral("Get"), {kAccessible, QStringLiteral("Name")}),
-                 ask(to, at, QStringLiteral("org.a11y.atspi.Component"),
-                     QStringLiteral("GetExtents"), {QVariant::fromValue(0u)}),
-                 ask(to, at, kAccessible, QStringLiteral("GetChildren"))});
+            pending.append({to, at, ask(to, at, kAccessible, QStringLiteral("GetState")),
+                            ask(to, at, kAccessible, QStringLiteral("GetRoleName")),
+                            ask(to, at, QStringLiteral("org.freedesktop.DBus.Properties"),
+                                QStringLiteral("Get"), {kAccessible, QStringLiteral("Name")}),
+                            ask(to, at, QStringLiteral("org.a11y.atspi.Component"),
+                                QStringLiteral("GetExtents"), {QVariant::fromValue(0u)}),
+                            ask(to, at, kAccessible, QStringLiteral("GetChildren"))});
         }
         level.clear();
         for (Pending& p : pending) {

@@ -22,8 +22,8 @@ class AccessibilityBus
 public:
     struct Node
     {
-        QString role; // AT-SPI role name: "table cell", "label", "push button", …
-        QString name; // a label's or a cell's text
+        QString role;  // AT-SPI role name: "table cell", "label", "push button", …
+        QString name;  // a label's or a cell's text
         QRect extents; // on the screen
         bool showing = false;
         bool selected = false;

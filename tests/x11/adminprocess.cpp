@@ -8,8 +8,7 @@
 
 AdminProcess::AdminProcess(const XSession& x, QString a11yBus)
     : m_x(x), m_a11yBus(std::move(a11yBus))
-{
-}
+{}
 
 AdminProcess::~AdminProcess()
 {
@@ -48,8 +47,9 @@ bool AdminProcess::start(const QStringList& args, int timeoutMs)
             return true;
         m_process->waitForReadyRead(100);
     }
-    m_error = isRunning() ? QStringLiteral("no main window within %1 ms").arg(timeoutMs)
-                          : QStringLiteral("delayq-admin exited: ") + QString::fromLocal8Bit(output());
+    m_error = isRunning()
+                  ? QStringLiteral("no main window within %1 ms").arg(timeoutMs)
+                  : QStringLiteral("delayq-admin exited: ") + QString::fromLocal8Bit(output());
     return false;
 }
 

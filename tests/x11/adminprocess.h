@@ -2,8 +2,8 @@
 
 #include "xsession.h"
 
-#include <QProcess>
 #include <QPoint>
+#include <QProcess>
 #include <QStringList>
 #include <QTemporaryDir>
 

@@ -36,7 +36,7 @@ const QString kCancelTitle = QStringLiteral("^Cancel (tasks|messages)");
 // QTRY_* count their polls, not the time: with a check that takes a second (a walk of the
 // window over AT-SPI, slow when the app is busy) a 30 s bound lasted minutes, and a failure
 // waited it out three times. These wait on the clock, once.
-#define WAIT_VERIFY2(expr, message, timeoutMs)                                                    \
+#define WAIT_VERIFY2(expr, message, timeoutMs)                                                     \
     QVERIFY2(QTest::qWaitFor([&] { return static_cast<bool>(expr); }, timeoutMs), message)
 #define WAIT_VERIFY(expr, timeoutMs) WAIT_VERIFY2(expr, "not in time: " #expr, timeoutMs)
 
@@ -110,17 +110,18 @@ void TestOperator::pushTasks(int count, qint64 firstInMs)
     // order.
     for (int i = 1; i <= count; ++i) {
         const qint64 inMs = firstInMs + (i - 1) * 3600 * 1000;
-        const CliRun run = m_cli->run({QStringLiteral("push"), kQueue,
-                                       QStringLiteral("{\"order\":%1}").arg(i),
-                                       QStringLiteral("--id"), QStringLiteral("order-%1").arg(i),
-                                       QStringLiteral("--in"), QStringLiteral("%1ms").arg(inMs)});
+        const CliRun run =
+            m_cli->run({QStringLiteral("push"), kQueue, QStringLiteral("{\"order\":%1}").arg(i),
+                        QStringLiteral("--id"), QStringLiteral("order-%1").arg(i),
+                        QStringLiteral("--in"), QStringLiteral("%1ms").arg(inMs)});
         QVERIFY2(run.exitCode == 0, run.err.constData());
     }
 }
 
 bool TestOperator::startApp(const QString& url)
 {
-    if (!m_app->start({QStringLiteral("--url"), url, QStringLiteral("--queue"), kQueue}, kStartMs)) {
+    if (!m_app->start({QStringLiteral("--url"), url, QStringLiteral("--queue"), kQueue},
+                      kStartMs)) {
         qWarning("%s", qPrintable(m_app->errorString()));
         return false;
     }
@@ -141,16 +142,14 @@ QPoint TestOperator::cellOf(const QString& name)
 void TestOperator::waitForCell(const QString& name)
 {
     WAIT_VERIFY2(!cellOf(name).isNull(),
-                              qPrintable(QStringLiteral("no cell \"%1\" shown").arg(name)),
-                              kWaitMs);
+                 qPrintable(QStringLiteral("no cell \"%1\" shown").arg(name)), kWaitMs);
 }
 
 void TestOperator::clickCell(const QString& name)
 {
     QPoint at;
     WAIT_VERIFY2(!(at = cellOf(name)).isNull(),
-                              qPrintable(QStringLiteral("no cell \"%1\" shown").arg(name)),
-                              kWaitMs);
+                 qPrintable(QStringLiteral("no cell \"%1\" shown").arg(name)), kWaitMs);
     QVERIFY(m_app->click(m_app->mainWindow(), at));
 }
 
@@ -176,10 +175,9 @@ void TestOperator::expectNoCancelOffered(const QString& after)
     m_app->key(m_app->mainWindow(), {QStringLiteral("ctrl+n")});
     QString push;
     QString cancel;
-    WAIT_VERIFY(
-        !(push = m_app->findWindow(QStringLiteral("^Push"))).isEmpty() ||
-            !(cancel = m_app->findWindow(kCancelTitle)).isEmpty(),
-        kWaitMs);
+    WAIT_VERIFY(!(push = m_app->findWindow(QStringLiteral("^Push"))).isEmpty() ||
+                    !(cancel = m_app->findWindow(kCancelTitle)).isEmpty(),
+                kWaitMs);
     if (!cancel.isEmpty()) {
         // Answer it as an operator pressing Enter would, to see what that does too.
         const QString title = m_app->title(cancel);
@@ -197,10 +195,9 @@ void TestOperator::expectNoCancelOffered(const QString& after)
 
 QMap<QString, qint64> TestOperator::dueTimes() const
 {
-    const QByteArray reply = m_server.cli({QStringLiteral("ZRANGE"),
-                                           QStringLiteral("dq:{%1}:pending").arg(kQueue),
-                                           QStringLiteral("0"), QStringLiteral("-1"),
-                                           QStringLiteral("WITHSCORES")});
+    const QByteArray reply =
+        m_server.cli({QStringLiteral("ZRANGE"), QStringLiteral("dq:{%1}:pending").arg(kQueue),
+                      QStringLiteral("0"), QStringLiteral("-1"), QStringLiteral("WITHSCORES")});
     const QList<QByteArray> lines = reply.trimmed().split('\n');
     QMap<QString, qint64> due;
     for (qsizetype i = 0; i + 1 < lines.size(); i += 2)
@@ -262,14 +259,13 @@ void TestOperator::typedDelayReschedules()
         return;
     QVERIFY(m_app->key(m_app->mainWindow(), {QStringLiteral("ctrl+r")}));
     QString dialog;
-    WAIT_VERIFY(!(dialog = m_app->findWindow(QStringLiteral("^Reschedule"))).isEmpty(),
-                             kWaitMs);
+    WAIT_VERIFY(!(dialog = m_app->findWindow(QStringLiteral("^Reschedule"))).isEmpty(), kWaitMs);
     QVERIFY(m_app->type(dialog, QStringLiteral("3m")));
     const qint64 typedAt = QDateTime::currentMSecsSinceEpoch();
     QVERIFY(m_app->key(dialog, {QStringLiteral("Return")}));
     WAIT_VERIFY(dueTimes().value(QStringLiteral("order-3")) !=
-                                 before.value(QStringLiteral("order-3")),
-                             kWaitMs);
+                    before.value(QStringLiteral("order-3")),
+                kWaitMs);
     const QMap<QString, qint64> after = dueTimes();
     const qint64 due = after.value(QStringLiteral("order-3"));
     const qint64 wanted = typedAt + 3 * 60 * 1000;
@@ -300,8 +296,8 @@ void TestOperator::consumedTaskLeavesNothingSelected()
     // The window has read the queue since (its refresh runs every 2 s): order-1's row is gone
     // (the old code then selected the row that slid into its place).
     WAIT_VERIFY2(cellOf(QStringLiteral("order-1")).isNull() &&
-                                  !cellOf(QStringLiteral("order-2")).isNull(),
-                              "order-1 is still shown, or order-2 is not", kWaitMs);
+                     !cellOf(QStringLiteral("order-2")).isNull(),
+                 "order-1 is still shown, or order-2 is not", kWaitMs);
     QVERIFY(m_app->key(m_app->mainWindow(), {QStringLiteral("Delete")}));
     expectNoCancelOffered(QStringLiteral("Delete after the selected task was consumed"));
     QCOMPARE(dueTimes().size(), 4);
@@ -322,8 +318,8 @@ void TestOperator::overviewDeleteCancelsNothing()
     // On the Overview: the task table is hidden and the overview's row of the queue is shown,
     // its state "running" in a cell no task table has.
     WAIT_VERIFY2(cellOf(QStringLiteral("order-2")).isNull() &&
-                                  !cellOf(QStringLiteral("running")).isNull(),
-                              "the Overview page is not shown", kWaitMs);
+                     !cellOf(QStringLiteral("running")).isNull(),
+                 "the Overview page is not shown", kWaitMs);
     // The operator clicks the queue's row there. It takes the keyboard focus from the page's
     // filter field, which the switch gives it and where Delete only edits text.
     clickCell(QStringLiteral("running"));
@@ -339,9 +335,12 @@ void TestOperator::connectionErrorNamesCause_data()
 {
     QTest::addColumn<QString>("kind");
     QTest::addColumn<QString>("cause"); // a regular expression, case-insensitive
-    QTest::newRow("wrong password") << "password" << "password is wrong";
-    QTest::newRow("nothing listening") << "port" << "refused";
-    QTest::newRow("rediss:// to a plain server") << "tls" << "did not answer TLS";
+    QTest::newRow("wrong password") << "password"
+                                    << "password is wrong";
+    QTest::newRow("nothing listening") << "port"
+                                       << "refused";
+    QTest::newRow("rediss:// to a plain server") << "tls"
+                                                 << "did not answer TLS";
 }
 
 void TestOperator::connectionErrorNamesCause()
@@ -362,10 +361,10 @@ void TestOperator::connectionErrorNamesCause()
     QVERIFY(startApp(url));
     const QRegularExpression re(cause, QRegularExpression::CaseInsensitiveOption);
     WAIT_VERIFY2(re.match(shownTexts()).hasMatch(),
-                              qPrintable(QStringLiteral("the window does not name the cause "
-                                                        "\"%1\"; it shows: %2")
-                                             .arg(cause, shownTexts())),
-                              kWaitMs);
+                 qPrintable(QStringLiteral("the window does not name the cause "
+                                           "\"%1\"; it shows: %2")
+                                .arg(cause, shownTexts())),
+                 kWaitMs);
     QVERIFY(m_app->isRunning());
 }
 

@@ -120,11 +120,10 @@ QProcessEnvironment XSession::environment(const QString& home) const
     env.insert(QStringLiteral("DISPLAY"), m_display);
     env.insert(QStringLiteral("HOME"), home);
     const QDir dir(home);
-    for (const auto& [name, sub] : {std::pair{"XDG_CONFIG_HOME", ".config"},
-                                    std::pair{"XDG_DATA_HOME", ".local/share"},
-                                    std::pair{"XDG_CACHE_HOME", ".cache"},
-                                    std::pair{"XDG_STATE_HOME", ".local/state"},
-                                    std::pair{"XDG_RUNTIME_DIR", "runtime"}}) {
+    for (const auto& [name, sub] :
+         {std::pair{"XDG_CONFIG_HOME", ".config"}, std::pair{"XDG_DATA_HOME", ".local/share"},
+          std::pair{"XDG_CACHE_HOME", ".cache"}, std::pair{"XDG_STATE_HOME", ".local/state"},
+          std::pair{"XDG_RUNTIME_DIR", "runtime"}}) {
         dir.mkpath(QString::fromLatin1(sub));
         env.insert(QString::fromLatin1(name), dir.filePath(QString::fromLatin1(sub)));
     }
@@ -163,7 +162,7 @@ XRun XSession::xdotool(const QStringList& args, int timeoutMs) const
 
 bool XSession::screenshot(const QString& path) const
 {
-    return tool(QStringLiteral("import"),
-               {QStringLiteral("-window"), QStringLiteral("root"), path}, 10000)
+    return tool(QStringLiteral("import"), {QStringLiteral("-window"), QStringLiteral("root"), path},
+                10000)
         .ok;
 }
