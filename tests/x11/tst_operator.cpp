@@ -47,13 +47,6 @@ class TestOperator : public RedisSuite
 protected:
     void initSuite() override
     {
-#ifdef DELAYQ_SANITIZED
-        // DELAYQ_X11_SANITIZED=1 runs it anyway, with four times the bounds on each wait.
-        if (!qEnvironmentVariableIsSet("DELAYQ_X11_SANITIZED"))
-            QSKIP("not yet shown to pass reliably in the ASan + UBSan Debug build (the app, the "
-                  "test and AT-SPI under the sanitizers were not run by the deadline); the "
-                  "plain build runs every case");
-#endif
         for (const QString& missing : {XSession::missingTools(), AccessibilityBus::missingTools()})
             if (!missing.isEmpty())
                 QSKIP(qPrintable(missing));
