@@ -220,17 +220,9 @@ PhaseFigures Bench::claimAck()
 
 PhaseFigures Bench::drain()
 {
-    // A backlog that fell due before the workers were ready (a slow fill on a loaded
-    // machine) would time part of their start: then again, with twice the lead.
-    long long lead = BenchDrainClock::leadMs(m_settings.drainTasks);
-    for (int attempt = 1;; ++attempt, lead *= 2) {
-        bool late = false;
-        PhaseFigures f = drainOnce(lead, late);
-        if (!late || attempt == 3)
-            return f;
-        m_progress("the drain's backlog fell due before its workers were ready: again with a " +
-                   std::to_string(lead * 2) + " ms lead");
-    }
+    return BenchDrainClock::withLead(
+        m_settings.drainTasks, [this](long long lead, bool& late) { return drainOnce(lead, late); },
+        m_progress);
 }
 
 PhaseFigures Bench::drainOnce(long long leadMs, bool& late)

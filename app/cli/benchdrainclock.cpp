@@ -53,4 +53,20 @@ PhaseFigures BenchDrainClock::figures(ServerMeter& meter, double cpuBefore, long
     return f;
 }
 
+PhaseFigures
+BenchDrainClock::withLead(long long tasks,
+                          const std::function<PhaseFigures(long long, bool&)>& drainOnce,
+                          const std::function<void(const std::string&)>& progress)
+{
+    long long lead = leadMs(tasks);
+    for (int attempt = 1;; ++attempt, lead *= 2) {
+        bool late = false;
+        PhaseFigures f = drainOnce(lead, late);
+        if (!late || attempt == 3)
+            return f;
+        progress("the drain's backlog fell due before its consumers were ready: again with a " +
+                 std::to_string(lead * 2) + " ms lead");
+    }
+}
+
 } // namespace cli

@@ -4,6 +4,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
+#include <string>
 
 namespace cli {
 
@@ -26,6 +28,13 @@ public:
     static long long leadMs(long long tasks);
     // This machine's wall clock, ms since the epoch.
     static long long localNowMs();
+    // Runs drainOnce(leadMs, late) with leadMs(tasks); a drain whose backlog fell due before
+    // its consumers were ready (late: a slow fill on a loaded machine) would time part of
+    // their start, so it runs again with twice the lead, at most three times in all, and
+    // says so through progress.
+    static PhaseFigures withLead(long long tasks,
+                                 const std::function<PhaseFigures(long long, bool&)>& drainOnce,
+                                 const std::function<void(const std::string&)>& progress);
 
     long long dueAtMs() const { return m_dueAtMs; }
     // A task finished now. Any thread.

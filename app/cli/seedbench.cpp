@@ -109,16 +109,9 @@ PhaseFigures SeedBench::claim()
 
 PhaseFigures SeedBench::drain()
 {
-    // As Bench::drain: again with twice the lead when the fill outlasted it.
-    long long lead = BenchDrainClock::leadMs(m_settings.drainTasks);
-    for (int attempt = 1;; ++attempt, lead *= 2) {
-        bool late = false;
-        PhaseFigures f = drainOnce(lead, late);
-        if (!late || attempt == 3)
-            return f;
-        m_progress("the drain's members fell due before they were all added: again with a " +
-                   std::to_string(lead * 2) + " ms lead");
-    }
+    return BenchDrainClock::withLead(
+        m_settings.drainTasks, [this](long long lead, bool& late) { return drainOnce(lead, late); },
+        m_progress);
 }
 
 PhaseFigures SeedBench::drainOnce(long long leadMs, bool& late)

@@ -49,20 +49,6 @@ QList<qint64> descendants(qint64 pid)
     return found;
 }
 
-void stopProcess(std::unique_ptr<QProcess>& process)
-{
-    if (!process)
-        return;
-    if (process->state() != QProcess::NotRunning) {
-        process->terminate();
-        if (!process->waitForFinished(3000)) {
-            process->kill();
-            process->waitForFinished(2000);
-        }
-    }
-    process.reset();
-}
-
 // A session bus that activates nothing: the app's keychain finds no secret service on it and
 // gives up at once, and no daemon comes up on it.
 const char* const kConfig = R"(<!DOCTYPE busconfig PUBLIC

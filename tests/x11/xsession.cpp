@@ -13,6 +13,8 @@ namespace {
 
 constexpr int kStartMs = 10000;
 
+} // namespace
+
 void stopProcess(std::unique_ptr<QProcess>& process)
 {
     if (!process)
@@ -26,8 +28,6 @@ void stopProcess(std::unique_ptr<QProcess>& process)
     }
     process.reset();
 }
-
-} // namespace
 
 XSession::~XSession()
 {

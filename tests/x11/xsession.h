@@ -15,6 +15,9 @@ struct XRun
     QByteArray err;
 };
 
+// Ends a helper process: terminate, then kill after 3 s; resets the pointer. Safe when null.
+void stopProcess(std::unique_ptr<QProcess>& process);
+
 // A private X server for one suite: Xvfb on a display number it picks itself (-displayfd),
 // with openbox managing its windows, as on an operator's desktop. Stopped by the destructor;
 // its processes also die with the test process (PR_SET_PDEATHSIG), even when that is killed.
