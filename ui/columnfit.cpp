@@ -8,7 +8,7 @@
 
 namespace delayq::ui {
 
-ColumnFit::ColumnFit(QTableView* view) : QObject(view), m_view(view)
+ColumnFit::ColumnFit(QTableView* view) : QObject(view), m_view(view), m_viewport(view->viewport())
 {
     QHeaderView* header = view->horizontalHeader();
     header->setStretchLastSection(false);
@@ -107,7 +107,9 @@ void ColumnFit::onSectionResized(int column, int, int newSize)
 
 bool ColumnFit::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+    // The viewport kept from the start: while the view is destroyed its viewport still sends
+    // events here, and asking the half-destroyed view for it is undefined (UBSan says so).
+    if (watched == m_viewport && event->type() == QEvent::Resize)
         fit();
     return QObject::eventFilter(watched, event);
 }

@@ -36,6 +36,7 @@ private:
     void onSectionResized(int column, int oldSize, int newSize);
 
     QTableView* m_view;
+    const QObject* m_viewport;       // compared only, never called: see eventFilter
     QList<QPair<int, int>> m_widths; // per column: natural, least
     QList<int> m_chosen;             // per column: the operator's width, or 0
     bool m_fitting = false;
