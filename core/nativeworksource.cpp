@@ -70,7 +70,9 @@ void NativeWorkSource::flush(std::deque<FinishedTask>& finishing)
 void NativeWorkSource::nack(FinishedTask& f, std::deque<FinishedTask>& finishing)
 {
     try {
-        NackResult r = m_queue.nack(f.task.id, f.task.token, f.result.error, f.result.retryDelayMs);
+        const long long delay = f.result.kind == HandlerResult::Kind::Dead ? Queue::kNackDeadNow
+                                                                         : f.result.retryDelayMs;
+        NackResult r = m_queue.nack(f.task.id, f.task.token, f.result.error, delay);
         f.event.outcome = r.dead ? TaskOutcome::Dead : TaskOutcome::Retried;
         f.event.retryAt = r.dead ? 0 : r.when;
     } catch (const Error& e) {

@@ -50,7 +50,9 @@ void PlainWorkSource::flush(std::deque<FinishedTask>& finishing)
         FinishedTask& f = finishing.front();
         WorkerEvent& event = f.event;
         event.outcome = TaskOutcome::Acked;
-        if (f.result.kind == HandlerResult::Kind::Fail) {
+        if (f.result.kind == HandlerResult::Kind::Dead) {
+            event.outcome = TaskOutcome::Dropped;
+        } else if (f.result.kind == HandlerResult::Kind::Fail) {
             event.outcome = TaskOutcome::Dropped;
             if (retryMs >= 0) {
                 const long long at = m_connection.serverNowMs() + retryMs;

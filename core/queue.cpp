@@ -187,7 +187,11 @@ NackResult Queue::nack(const std::string& id, const std::string& token, const st
         checkDelay(retryDelayMs, m_connection.serverNowMs());
     Reply reply = m_connection.evalScript(
         scripts::nack, scriptKeys(),
-        {id, token, error, std::to_string(retryDelayMs < 0 ? -1 : retryDelayMs), m_keys.wake()});
+        {id, token, error,
+         std::to_string(retryDelayMs == kNackDeadNow ? kNackDeadNow
+                        : retryDelayMs < 0          ? -1
+                                                    : retryDelayMs),
+         m_keys.wake()});
     requireArray(reply, 2, "nack");
     return {reply.elements[0].str == "dead", reply.elements[1].toInteger()};
 }

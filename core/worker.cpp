@@ -67,8 +67,9 @@ void validate(const WorkerOptions& o)
 class Worker::Private
 {
 public:
-    Private(WorkerOptions o, Handler h, WorkerEventCallback e)
-        : context(std::move(o), std::move(h), std::move(e)), options(context.options()),
+    Private(WorkerOptions o, Handler h, DeliveryFactory d, WorkerEventCallback e)
+        : context(std::move(o), std::move(h), std::move(d), std::move(e)),
+          options(context.options()),
           leases(context)
     {}
 
@@ -119,7 +120,13 @@ void Worker::Private::joinThreads()
 }
 
 Worker::Worker(WorkerOptions options, Handler handler, WorkerEventCallback onEvent)
-    : m_d(std::make_unique<Private>(std::move(options), std::move(handler), std::move(onEvent)))
+    : m_d(std::make_unique<Private>(std::move(options), std::move(handler), DeliveryFactory{},
+                                    std::move(onEvent)))
+{}
+
+Worker::Worker(WorkerOptions options, DeliveryFactory delivery, WorkerEventCallback onEvent)
+    : m_d(std::make_unique<Private>(std::move(options), Handler{}, std::move(delivery),
+                                    std::move(onEvent)))
 {}
 
 Worker::~Worker()

@@ -1,5 +1,6 @@
 #include "workercontext.h"
 
+#include <delayq/delivery.h>
 #include <delayq/error.h>
 #include <delayq/subscriber.h>
 #include <delayq/taskid.h>
@@ -22,8 +23,10 @@ std::string defaultWorkerName()
 
 } // namespace
 
-WorkerContext::WorkerContext(WorkerOptions options, Handler handler, WorkerEventCallback onEvent)
-    : m_options(std::move(options)), m_handler(std::move(handler)), m_onEvent(std::move(onEvent)),
+WorkerContext::WorkerContext(WorkerOptions options, Handler handler, DeliveryFactory delivery,
+                             WorkerEventCallback onEvent)
+    : m_options(std::move(options)), m_handler(std::move(handler)),
+      m_delivery(std::move(delivery)), m_onEvent(std::move(onEvent)),
       m_name(m_options.name.empty() ? defaultWorkerName() : m_options.name)
 {}
 
@@ -48,6 +51,42 @@ HandlerResult WorkerContext::runHandler(const ClaimedTask& task)
     } catch (...) {
         return HandlerResult::fail("handler threw an unknown exception");
     }
+}
+
+std::unique_ptr<Delivery> WorkerContext::makeDelivery(int thread)
+{
+    std::unique_ptr<Delivery> delivery;
+    try {
+        delivery = m_delivery(thread);
+    } catch (const Error&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw Error(ErrorCode::InvalidArgument,
+                    std::string("the delivery target could not be set up: ") + e.what());
+    }
+    if (!delivery)
+        throw Error(ErrorCode::InvalidArgument, "the delivery target could not be set up");
+    return delivery;
+}
+
+std::vector<HandlerResult> WorkerContext::deliver(Delivery& delivery,
+                                                  const std::vector<ClaimedTask>& tasks)
+{
+    std::vector<HandlerResult> results;
+    try {
+        results = delivery.deliver(tasks);
+    } catch (const std::exception& e) {
+        results.assign(tasks.size(),
+                       HandlerResult::fail(std::string("delivery threw: ") + e.what()));
+    } catch (...) {
+        results.assign(tasks.size(), HandlerResult::fail("delivery threw an unknown exception"));
+    }
+    if (results.size() != tasks.size())
+        results.assign(tasks.size(),
+                       HandlerResult::fail("delivery answered " + std::to_string(results.size()) +
+                                           " results for " + std::to_string(tasks.size()) +
+                                           " tasks"));
+    return results;
 }
 
 void WorkerContext::emit(const WorkerEvent& event)

@@ -26,14 +26,16 @@ class WorkerContext
 public:
     using Clock = std::chrono::steady_clock;
 
-    WorkerContext(WorkerOptions options, Handler handler, WorkerEventCallback onEvent);
+    WorkerContext(WorkerOptions options, Handler handler, DeliveryFactory delivery,
+                  WorkerEventCallback onEvent);
     ~WorkerContext();
     WorkerContext(const WorkerContext&) = delete;
     WorkerContext& operator=(const WorkerContext&) = delete;
 
     const WorkerOptions& options() const { return m_options; }
     const std::string& name() const { return m_name; }
-    bool hasHandler() const { return static_cast<bool>(m_handler); }
+    bool hasHandler() const { return m_handler || m_delivery; }
+    bool hasDelivery() const { return static_cast<bool>(m_delivery); }
     WorkerTally& tally() { return m_tally; }
     // The wake channel's listener; a new one per start().
     Subscriber& subscriber() { return *m_subscriber; }
@@ -44,6 +46,10 @@ public:
     // --- tasks and events
     // An exception from the handler counts as its failure.
     HandlerResult runHandler(const ClaimedTask& task);
+    // A worker thread's Delivery (hasDelivery()); throws Error when it cannot be made.
+    std::unique_ptr<Delivery> makeDelivery(int thread);
+    // The Delivery's results for `tasks`, one each: an exception or a wrong count fails all.
+    std::vector<HandlerResult> deliver(Delivery& delivery, const std::vector<ClaimedTask>& tasks);
     // A task reached its outcome: counted, then reported. The event is complete.
     void taskFinished(const WorkerEvent& event);
     // Tasks given up without an outcome or an event (a stop with Redis away).
@@ -82,6 +88,7 @@ private:
 
     const WorkerOptions m_options;
     const Handler m_handler;
+    const DeliveryFactory m_delivery;
     const WorkerEventCallback m_onEvent;
     const std::string m_name;
 

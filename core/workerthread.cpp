@@ -5,6 +5,7 @@
 #include "plainworksource.h"
 #include "sigpipeblock.h"
 #include "workercontext.h"
+#include <delayq/delivery.h>
 #include <delayq/error.h>
 
 #include <algorithm>
@@ -58,12 +59,16 @@ bool WorkerThread::turn()
 bool WorkerThread::work()
 {
     m_source->prepare();
+    if (!m_delivery && m_context.hasDelivery())
+        m_delivery = m_context.makeDelivery(m_index);
     if (flushDue())
         m_source->flush(m_finishing);
     m_backoff.reset();
     if (!m_waiting.empty()) {
         if (m_context.stopping() && Clock::now() >= m_stopDeadline)
             giveBackWaiting("the worker stopped before running it");
+        else if (m_delivery)
+            deliverWaiting();
         else
             runOne();
         return true;
@@ -89,19 +94,51 @@ void WorkerThread::runOne()
 {
     ClaimedTask task = std::move(m_waiting.front());
     m_waiting.pop_front();
-    if (!m_source->beginRun(task))
-        return; // handed back by an abort
     WorkerEvent event;
+    if (!beginTask(task, event))
+        return; // handed back by an abort
+    HandlerResult result = m_context.runHandler(task);
+    endTask(std::move(task), std::move(event), std::move(result));
+}
+
+void WorkerThread::deliverWaiting()
+{
+    std::vector<ClaimedTask> tasks;
+    std::vector<WorkerEvent> events;
+    while (!m_waiting.empty()) {
+        ClaimedTask task = std::move(m_waiting.front());
+        m_waiting.pop_front();
+        WorkerEvent event;
+        if (!beginTask(task, event))
+            continue;
+        tasks.push_back(std::move(task));
+        events.push_back(std::move(event));
+    }
+    if (tasks.empty())
+        return;
+    std::vector<HandlerResult> results = m_context.deliver(*m_delivery, tasks);
+    for (size_t i = 0; i < tasks.size(); ++i)
+        endTask(std::move(tasks[i]), std::move(events[i]), std::move(results[i]));
+}
+
+bool WorkerThread::beginTask(const ClaimedTask& task, WorkerEvent& event)
+{
+    if (!m_source->beginRun(task))
+        return false;
     event.id = task.id;
     event.attempt = task.attempts;
     event.due = task.due;
     event.lateness = std::max(0LL, m_claimNow - task.due);
     event.started = m_connection.serverNowMs(); // the local clock plus the measured offset
-    HandlerResult result = m_context.runHandler(task);
+    return true;
+}
+
+void WorkerThread::endTask(ClaimedTask task, WorkerEvent event, HandlerResult result)
+{
     event.error = result.error;
     if (!m_source->endRun(task, event.lateness))
         return;
-    if (result.kind == HandlerResult::Kind::Fail)
+    if (result.kind == HandlerResult::Kind::Fail || result.kind == HandlerResult::Kind::Dead)
         m_context.tally().handlerFailed();
     if (result.kind == HandlerResult::Kind::Abandon) {
         m_source->forget(task); // no more renewals: the lease runs out
@@ -114,6 +151,12 @@ void WorkerThread::runOne()
 
 bool WorkerThread::takeMore()
 {
+    // A target that asks publishers to wait (a broker's memory alarm): claim nothing more, so
+    // tasks stay in Redis instead of piling up in flight. Looked at again every 100 ms.
+    if (m_delivery && m_delivery->blocked()) {
+        m_context.sleepUntil(Clock::now() + milliseconds(100), nullptr);
+        return true;
+    }
     const long long want = m_context.reserveBudget(m_batch.next());
     if (want == 0) {
         m_context.requestStop(); // maxTasks reached

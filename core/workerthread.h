@@ -12,6 +12,7 @@
 
 namespace delayq {
 
+class Delivery;
 class LeaseKeeper;
 class WorkerContext;
 
@@ -38,6 +39,11 @@ private:
     bool work();
     bool flushDue() const;
     void runOne();
+    // A Delivery's path: every waiting task handed over in one call.
+    void deliverWaiting();
+    // The event of a task about to run; false (and no event) when it was handed back.
+    bool beginTask(const ClaimedTask& task, WorkerEvent& event);
+    void endTask(ClaimedTask task, WorkerEvent event, HandlerResult result);
     // Takes more tasks, or sleeps until some may be due; false when the worker is done.
     bool takeMore();
     bool sleepAfterEmpty(const ClaimResult& claim, long long activityBefore, uint64_t generation);
@@ -53,6 +59,7 @@ private:
     const int m_index;
     Connection m_connection;
     std::unique_ptr<WorkSource> m_source;
+    std::unique_ptr<Delivery> m_delivery; // made on the first turn when the worker has one
     std::deque<ClaimedTask> m_waiting;    // claimed, handler not run yet
     std::deque<FinishedTask> m_finishing; // handler done, outcome not yet in Redis
     long long m_claimNow = 0;             // the server's now at the last claim

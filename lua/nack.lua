@@ -6,12 +6,13 @@
 --   [8] run HASH (id -> attempts and lease)   [9] errors HASH (id -> last error)
 -- ARGV[1] id  ARGV[2] lease token  ARGV[3] error text (kept, cut to at most 4096 bytes at a
 --   UTF-8 character boundary: cut_utf8 in common.lua)
--- ARGV[4] retry delay ms (-1 = the task's backoff, else the queue's)  ARGV[5] wake channel
+-- ARGV[4] retry delay ms (-1 = the task's backoff, else the queue's; -2 = no retry: dead now,
+--   attempts left or not, as for a webhook's 410 Gone)  ARGV[5] wake channel
 -- Reply: {"retry", due ms} or {"dead", time died ms}
 -- Errors: LEASE_LOST when the token is not the task's current lease; INVALID on bad ARGV.
 if #ARGV ~= 5 then return redis.error_reply('INVALID nack: ARGV is id, token, error, delay, channel') end
 local id, token, err = ARGV[1], ARGV[2], cut_utf8(ARGV[3], 4096)
-local override = whole(ARGV[4], -1, MAX_MS)
+local override = whole(ARGV[4], -2, MAX_MS)
 if override == nil then return redis.error_reply('INVALID nack: retry delay ms') end
 local attempts, due, lease = parse_run(redis.call('HGET', KEYS[8], id))
 if lease == '' or lease ~= token or not redis.call('ZSCORE', KEYS[2], id) then
@@ -23,7 +24,7 @@ if attempts < 1 then attempts = 1 end
 if not max_attempts or max_attempts <= 0 then max_attempts = config_number(KEYS[5], 'max_attempts', 5) end
 redis.call('ZREM', KEYS[2], id)
 redis.call('HSET', KEYS[9], id, err)
-if attempts >= max_attempts then
+if attempts >= max_attempts or override == -2 then
   redis.call('HSET', KEYS[8], id, run_entry(attempts, due or now, '', '', ''))
   redis.call('ZADD', KEYS[3], now, id)
   count(KEYS[6], KEYS[7], 'died', 1, now)

@@ -1,7 +1,9 @@
 #include "commands.h"
+#include "deliveryargs.h"
 #include "exechandler.h"
 #include "textoutput.h"
 
+#include <delayq/deliveries.h>
 #include <delayq/error.h>
 #include <delayq/timeparse.h>
 #include <delayq/worker.h>
@@ -70,7 +72,8 @@ delayq::Handler makeHandler(const std::string& spec, const std::string& queue,
             throw UsageError("--handler exec:CMD needs a command");
         return ExecHandler(spec.substr(5), queue, aborted);
     }
-    throw UsageError("--handler must be ack, fail:P, sleep:MS or exec:CMD");
+    throw UsageError("--handler must be ack, fail:P, sleep:MS, exec:CMD, pipe:CMD, an amqp:// or "
+                     "amqps:// URL or an http:// or https:// URL");
 }
 
 // plain: the id is the member, also given byte for byte as member_base64.
@@ -193,7 +196,7 @@ void printSummary(Context& ctx, const delayq::Worker& worker, bool plain)
 // The worker's options from the command line; refuses a bad value before anything connects.
 delayq::WorkerOptions workerOptionsFrom(Args& a, bool plain)
 {
-    a.parse({{"concurrency", true},
+    std::vector<OptionSpec> spec = {{"concurrency", true},
              {"batch", true},
              {"max-batch", true},
              {"lease", true},
@@ -206,8 +209,10 @@ delayq::WorkerOptions workerOptionsFrom(Args& a, bool plain)
              {"stop-timeout", true},
              {"name", true},
              {"forward-to", true},
-             {"retry-in", true}},
-            1, 1);
+             {"retry-in", true}};
+    for (auto& option : deliveryOptionSpecs())
+        spec.push_back(std::move(option));
+    a.parse(spec, 1, 1);
     if (!plain && (a.has("forward-to") || a.has("retry-in")))
         throw UsageError("--forward-to and --retry-in apply to plain keys (--plain)");
     delayq::WorkerOptions o;
@@ -272,6 +277,22 @@ void checkTarget(Context& ctx, delayq::WorkerOptions& o, bool plain)
     }
 }
 
+// The target is checked once before anything is claimed; a target that is away or refuses
+// us (wrong credentials, vhost or exchange; an endpoint that does not answer) is exit 3, as
+// for Redis, and a malformed one exit 2.
+void checkDeliveryTarget(const std::string& spec, const delayq::DeliveryOptions& options)
+{
+    try {
+        delayq::checkDelivery(spec, options);
+    } catch (const delayq::Error& e) {
+        if (e.code() == delayq::ErrorCode::InvalidArgument)
+            throw;
+        throw delayq::Error(delayq::ErrorCode::Connection,
+                            "the delivery target " + delayq::printableSpec(spec) +
+                                " refused or did not answer: " + e.what());
+    }
+}
+
 void printStart(Context& ctx, const delayq::Worker& worker, const delayq::WorkerOptions& o,
                 bool plain)
 {
@@ -326,10 +347,28 @@ int runWork(Context& ctx)
     o.prefix = ctx.global().prefix;
 
     const delayq::Worker* self = nullptr;
-    delayq::Handler handler =
-        makeHandler(a.value("handler", "ack"), plain ? o.plainKey : o.queue, &self);
+    const std::string spec = a.value("handler", "ack");
+    const bool delivers = delayq::isDeliverySpec(spec);
+    delayq::Handler handler;
+    delayq::DeliveryFactory delivery;
+    delayq::DeliveryOptions deliveryOptions;
+    if (delivers) {
+        deliveryOptions = deliveryOptionsFrom(a, spec);
+        deliveryOptions.queue = plain ? o.plainKey : o.queue;
+        deliveryOptions.aborted = [&self] { return self && self->abortRequested(); };
+        deliveryOptions.notice = [](const std::string& line) {
+            std::fprintf(stderr, "delayq: %s\n", printable(line).c_str());
+        };
+        if (!a.has("answer-timeout") && o.leaseMs > 0)
+            deliveryOptions.answerTimeoutMs = o.leaseMs;
+        delivery = delayq::deliveryFor(spec, deliveryOptions);
+    } else {
+        handler = makeHandler(spec, plain ? o.plainKey : o.queue, &self);
+    }
     auto log = openLog(a);
     checkTarget(ctx, o, plain);
+    if (delivers)
+        checkDeliveryTarget(spec, deliveryOptions);
 
     // Signals are taken synchronously below; every thread started from here inherits the mask.
     sigset_t signals;
@@ -339,10 +378,15 @@ int runWork(Context& ctx)
     pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
     EventPrinter printer(ctx.json(), a.has("quiet"), log.get(), plain);
-    delayq::Worker worker(o, handler, [&printer](const delayq::WorkerEvent& e) { printer(e); });
+    auto onEvent = [&printer](const delayq::WorkerEvent& e) { printer(e); };
+    delayq::Worker worker = delivers ? delayq::Worker(o, delivery, onEvent)
+                                     : delayq::Worker(o, handler, onEvent);
     self = &worker;
     worker.start();
     printStart(ctx, worker, o, plain);
+    if (delivers && !ctx.json())
+        std::fprintf(stderr, "delayq: delivering to %s\n",
+                     printable(delayq::printableSpec(spec)).c_str());
     waitForSignals(worker, signals, o.stopTimeout);
     worker.stop();
     printSummary(ctx, worker, plain);

@@ -48,7 +48,9 @@ public:
     std::vector<bool> ack(const std::vector<std::pair<std::string, std::string>>& idTokens);
     void ack(const std::string& id, const std::string& token); // throws LeaseLost
     // Retry after the backoff, or dead (keeping `error`) once attempts are spent.
-    // retryDelayMs < 0: the task's backoff schedule (else the queue's). Throws LeaseLost.
+    // retryDelayMs < 0: the task's backoff schedule (else the queue's); kNackDeadNow: dead at
+    // once, attempts left or not. Throws LeaseLost.
+    static constexpr long long kNackDeadNow = -2;
     NackResult nack(const std::string& id, const std::string& token, const std::string& error,
                     long long retryDelayMs = -1);
     // Returns the new lease deadline (ms). leaseMs 0: the queue's lease_ms. Throws LeaseLost.

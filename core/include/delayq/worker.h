@@ -20,8 +20,9 @@ struct HandlerResult
     enum class Kind
     {
         Ack,    // done: the task is deleted
-        Fail,   // nacked with the error: retried on its backoff (or retryDelayMs), or dead
-        Abandon // neither: the lease runs out and the reaper takes it back (for tests)
+        Fail,    // nacked with the error: retried on its backoff (or retryDelayMs), or dead
+        Dead,    // nacked with the error and dead at once, attempts left or not (HTTP 410)
+        Abandon  // neither: the lease runs out and the reaper takes it back (for tests)
     };
     Kind kind = Kind::Ack;
     std::string error;
@@ -32,12 +33,18 @@ struct HandlerResult
     {
         return {Kind::Fail, std::move(error), retryDelayMs};
     }
+    static HandlerResult dead(std::string error) { return {Kind::Dead, std::move(error), -1}; }
     static HandlerResult abandon() { return {Kind::Abandon, {}, -1}; }
 };
 
 // Called on a worker thread, one task at a time per thread. An exception counts as
 // fail(what()). It may run long: the worker renews the lease meanwhile.
 using Handler = std::function<HandlerResult(const ClaimedTask&)>;
+
+// A target that takes a claim's tasks together (<delayq/delivery.h>), one per worker thread;
+// the factory is called on each thread with its index.
+class Delivery;
+using DeliveryFactory = std::function<std::unique_ptr<Delivery>(int thread)>;
 
 struct WorkerOptions
 {
@@ -141,6 +148,9 @@ class Worker
 {
 public:
     Worker(WorkerOptions options, Handler handler, WorkerEventCallback onEvent = {});
+    // Hands the tasks to a delivery target instead (RabbitMQ, a webhook, a pipe consumer:
+    // <delayq/deliveries.h>), a claim's tasks at a time.
+    Worker(WorkerOptions options, DeliveryFactory delivery, WorkerEventCallback onEvent = {});
     ~Worker(); // stopNow()
     Worker(const Worker&) = delete;
     Worker& operator=(const Worker&) = delete;

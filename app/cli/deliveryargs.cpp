@@ -1,0 +1,15 @@
+#include "deliveryargs.h"
+
+namespace cli {
+
+std::vector<OptionSpec> deliveryOptionSpecs()
+{
+    return {};
+}
+
+delayq::DeliveryOptions deliveryOptionsFrom(const Args&, const std::string&)
+{
+    return {};
+}
+
+} // namespace cli

@@ -1,0 +1,15 @@
+#pragma once
+
+#include <delayq/delivery.h>
+
+#include <string>
+
+// The amqp target's entry points, called by deliveries.cpp for its scheme (see
+// <delayq/deliveries.h> for what each must do).
+namespace delayq::amqp {
+
+DeliveryFactory factory(const std::string& spec, const DeliveryOptions& options);
+void check(const std::string& spec, const DeliveryOptions& options);
+std::string printable(const std::string& spec);
+
+} // namespace delayq::amqp
