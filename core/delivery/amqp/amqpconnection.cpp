@@ -91,13 +91,15 @@ void AmqpConnection::open(const AmqpUrl& url, long long timeoutMs)
     amqp_set_handshake_timeout(m_state, &tv);
     amqp_set_rpc_timeout(m_state, &tv);
     const int status = amqp_socket_open_noblock(socket, url.host.c_str(), url.port, &tv);
+    // rabbitmq-c's nonblocking connect loses the errno: a refused port is "a socket error".
+    const std::string why = amqp_error_string2(status);
     if (status != AMQP_STATUS_OK)
         throw Error(status == AMQP_STATUS_SSL_ERROR || status == AMQP_STATUS_SSL_HOSTNAME_VERIFY_FAILED ||
                             status == AMQP_STATUS_SSL_PEER_VERIFY_FAILED ||
                             status == AMQP_STATUS_SSL_CONNECTION_FAILED
                         ? ErrorCode::Tls
                         : ErrorCode::Connection,
-                    "cannot connect to RabbitMQ at " + m_where + ": " + amqp_error_string2(status));
+                    "cannot connect to RabbitMQ at " + m_where + ": " + why);
     login(url);
     amqp_channel_open(m_state, kChannel);
     check(amqp_get_rpc_reply(m_state), "open a channel");

@@ -28,7 +28,8 @@ AmqpDelivery::AmqpDelivery(AmqpUrl url, DeliveryOptions options)
 
 AmqpDelivery::~AmqpDelivery()
 {
-    if (m_connection)
+    // A blocked broker reads nothing, not even connection.close: just drop the socket then.
+    if (m_connection && !m_events.blocked)
         m_connection->closeCleanly();
 }
 
@@ -83,7 +84,9 @@ std::vector<HandlerResult> AmqpDelivery::deliver(const std::vector<ClaimedTask>&
     PublishRound round(*connection, m_events, m_url, m_options, tasks, m_nextTag);
     std::vector<HandlerResult> results = round.run();
     m_nextTag += round.published();
-    if (m_events.lost)
+    if (m_options.aborted && m_options.aborted())
+        m_connection.reset(); // stopping: no reconnect to announce
+    else if (m_events.lost)
         drop(*m_events.lost);
     return results;
 }

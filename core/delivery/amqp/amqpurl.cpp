@@ -72,7 +72,9 @@ AmqpUrl parseAmqpUrl(const std::string& spec)
         applyUserInfo(rest.substr(0, at), url);
         rest.erase(0, at + 1);
     }
-    const auto hosts = kUrl.parseHostList(rest, url.port, "the host", 1, "the host is missing");
+    if (rest.find(',') != std::string::npos)
+        kUrl.refuse("it names more than one host");
+    const auto hosts = kUrl.parseHostList(rest, url.port, "host", 1, "the host is missing");
     url.host = hosts.front().host;
     url.port = hosts.front().port;
     if (!hasExchange)
