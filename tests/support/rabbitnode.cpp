@@ -57,6 +57,35 @@ std::string RabbitNode::url(const std::string& query, const std::string& vhost) 
            (query.empty() ? "" : "?" + query);
 }
 
+void RabbitNode::setTls(const QString& cert, const QString& key, const QString& ca)
+{
+    m_tlsFiles = QStringList{cert, key, ca};
+    if (m_tlsPort == 0)
+        m_tlsPort = RedisServer::freePort();
+}
+
+QString RabbitNode::tlsConfig()
+{
+    if (m_tlsFiles.isEmpty())
+        return {};
+    const QDir dir(m_dir.path());
+    const QStringList names{QStringLiteral("server.crt"), QStringLiteral("server.key"),
+                            QStringLiteral("ca.crt")};
+    for (int i = 0; i < 3; ++i) {
+        QFile::remove(dir.filePath(names[i]));
+        if (!QFile::copy(m_tlsFiles[i], dir.filePath(names[i])))
+            return {};
+    }
+    return QStringLiteral("listeners.ssl.default = 127.0.0.1:%1\n"
+                          "ssl_options.certfile = %2\n"
+                          "ssl_options.keyfile = %3\n"
+                          "ssl_options.cacertfile = %4\n"
+                          "ssl_options.verify = verify_none\n"
+                          "ssl_options.fail_if_no_peer_cert = false\n")
+        .arg(m_tlsPort)
+        .arg(dir.filePath(names[0]), dir.filePath(names[1]), dir.filePath(names[2]));
+}
+
 bool RabbitNode::prepareFolder()
 {
     if (m_prepared)
@@ -81,7 +110,8 @@ bool RabbitNode::prepareFolder()
                               "log.file.level = warning\n"
                               "log.console = false\n")
                    .arg(m_port)
-                   .toLatin1());
+                   .toLatin1() +
+               tlsConfig().toLatin1());
     conf.close();
     QFile plugins(dir.filePath(QStringLiteral("enabled_plugins")));
     if (!plugins.open(QIODevice::WriteOnly))

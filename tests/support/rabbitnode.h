@@ -39,6 +39,12 @@ public:
     bool stopApp();
     bool startApp();
 
+    // A TLS listener on a second free loopback port (tlsPort()) beside the plain one, from the
+    // first start() on (call before it): the files are copied into the node's folder, where
+    // its user can read them. Clients need not show a certificate.
+    void setTls(const QString& cert, const QString& key, const QString& ca);
+    int tlsPort() const { return m_tlsPort; }
+
     int port() const { return m_port; }
     QString nodeName() const { return m_nodeName; }
     // amqp://guest:guest@127.0.0.1:PORT/VHOST?QUERY (vhost "/" is written %2F).
@@ -50,6 +56,7 @@ public:
 
 private:
     bool prepareFolder();
+    QString tlsConfig();
     bool waitForPort(int timeoutMs);
     QProcessEnvironment environment() const;
     QStringList asNodeUser(const QString& program, const QStringList& args) const;
@@ -61,6 +68,8 @@ private:
     int m_port = 0;
     int m_distPort = 0;
     int m_epmdPort = 0;
+    int m_tlsPort = 0;
+    QStringList m_tlsFiles; // cert, key, ca
     bool m_prepared = false;
     QString m_error;
 };

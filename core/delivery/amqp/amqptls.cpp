@@ -6,6 +6,8 @@
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 
+#include <arpa/inet.h>
+
 namespace delayq::amqp {
 
 namespace {
@@ -25,19 +27,22 @@ void loadTrust(amqp_socket_t* socket, SSL_CTX* context, const TlsOptions& tls)
         refuse("cannot load the system's trusted CAs");
 }
 
-// rabbitmq-c checks the name against the host it connects to; a different expected name
-// (sni=) is OpenSSL's own check instead, set on the context before the handshake.
-void checkName(amqp_socket_t* socket, SSL_CTX* context, const TlsOptions& tls)
+// rabbitmq-c 0.11's own name check reads only DNS names, so a broker reached by its IP address
+// never matches; OpenSSL's check (set on the context, before the handshake) reads IP
+// addresses too, and checks sni= when it is given instead of the host.
+void checkName(amqp_socket_t* socket, SSL_CTX* context, const AmqpUrl& url)
 {
-    if (tls.serverName.empty()) {
-        amqp_ssl_socket_set_verify_hostname(socket, 1);
-        return;
-    }
     amqp_ssl_socket_set_verify_hostname(socket, 0);
+    const std::string& name = url.tls.serverName.empty() ? url.host : url.tls.serverName;
     X509_VERIFY_PARAM* param = SSL_CTX_get0_param(context);
     X509_VERIFY_PARAM_set_hostflags(param, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
-    if (X509_VERIFY_PARAM_set1_host(param, tls.serverName.c_str(), 0) != 1)
-        refuse("cannot check the server name " + tls.serverName);
+    in6_addr address;
+    const bool isIp = inet_pton(AF_INET, name.c_str(), &address) == 1 ||
+                      inet_pton(AF_INET6, name.c_str(), &address) == 1;
+    const int set = isIp ? X509_VERIFY_PARAM_set1_ip_asc(param, name.c_str())
+                         : X509_VERIFY_PARAM_set1_host(param, name.c_str(), 0);
+    if (set != 1)
+        refuse("cannot check the server name " + name);
 }
 
 } // namespace
@@ -60,7 +65,7 @@ amqp_socket_t* tlsSocket(amqp_connection_state_t state, const AmqpUrl& url)
     }
     loadTrust(socket, context, tls);
     amqp_ssl_socket_set_verify_peer(socket, 1);
-    checkName(socket, context, tls);
+    checkName(socket, context, url);
     return socket;
 }
 

@@ -1,6 +1,7 @@
 #include "brokerclient.h"
 #include "clisuite.h"
 #include "rabbitnode.h"
+#include "testcertificates.h"
 
 #include <QJsonArray>
 #include <QSet>
@@ -32,6 +33,8 @@ private slots:
     void refusesBeforeClaiming();
     void refusesBadUrls_data();
     void refusesBadUrls();
+    void checksTheBrokersCertificate_data();
+    void checksTheBrokersCertificate();
 
 private:
     // A fresh exchange and a durable queue bound to it with routing key "k", per test.
@@ -44,6 +47,8 @@ private:
     QMap<QString, int> arrivals();
 
     RabbitNode m_node;
+    TestCertificates m_certs;
+    bool m_tls = false; // the node has a TLS listener (openssl made the certificates)
     int m_round = 0;
     QString m_queue;    // the delayq queue
     QString m_exchange; // and its RabbitMQ route
@@ -56,6 +61,10 @@ void TestAmqpDelivery::initSuite()
     const QString missing = RabbitNode::missingTools();
     if (!missing.isEmpty())
         QSKIP(qPrintable(missing));
+    m_tls = m_certs.create();
+    if (m_tls)
+        m_node.setTls(m_certs.cert(QStringLiteral("server")), m_certs.key(QStringLiteral("server")),
+                      m_certs.cert(QStringLiteral("ca")));
     QVERIFY2(m_node.start(), qPrintable(m_node.errorString()));
 }
 
@@ -420,6 +429,52 @@ void TestAmqpDelivery::refusesBadUrls()
     QVERIFY2(run.err.contains("invalid RabbitMQ URL"), run.err.constData());
     QVERIFY2(!run.err.contains("secret"), run.err.constData());
     QCOMPARE(stats().value(QStringLiteral("pending")).toInt(), 1);
+}
+
+void TestAmqpDelivery::checksTheBrokersCertificate_data()
+{
+    QTest::addColumn<QString>("host");
+    QTest::addColumn<QString>("query"); // @CA@, @CADIR@, @UNKNOWN@: the files
+    QTest::addColumn<bool>("delivers");
+    const QString local = QStringLiteral("localhost");
+    const QString ip = QStringLiteral("127.0.0.1");
+    QTest::newRow("ca=") << local << QStringLiteral("ca=@CA@") << true;
+    QTest::newRow("ca_dir=") << local << QStringLiteral("ca_dir=@CADIR@") << true;
+    QTest::newRow("an IP address") << ip << QStringLiteral("ca=@CA@") << true;
+    QTest::newRow("another CA") << local << QStringLiteral("ca=@UNKNOWN@") << false;
+    QTest::newRow("another name (sni=)")
+        << local << QStringLiteral("ca=@CA@&sni=other.example") << false;
+    QTest::newRow("the IP checked as localhost (sni=)")
+        << ip << QStringLiteral("ca=@CA@&sni=localhost") << true;
+    QTest::newRow("insecure=1") << local << QStringLiteral("ca=@UNKNOWN@&insecure=1") << true;
+}
+
+void TestAmqpDelivery::checksTheBrokersCertificate()
+{
+    QFETCH(QString, host);
+    QFETCH(QString, query);
+    QFETCH(bool, delivers);
+    if (!m_tls)
+        QSKIP(qPrintable(m_certs.errorString()));
+    makeRoute();
+    QCOMPARE(delayq({QStringLiteral("push"), m_queue, QStringLiteral("x")}).exitCode, 0);
+    query.replace(QLatin1String("@CADIR@"), m_certs.caDir())
+        .replace(QLatin1String("@UNKNOWN@"), m_certs.cert(QStringLiteral("unknownCa")))
+        .replace(QLatin1String("@CA@"), m_certs.cert(QStringLiteral("ca")));
+    const QString url =
+        QStringLiteral("amqps://guest:guest@%1:%2/?exchange=%3&routing_key=k&%4")
+            .arg(host)
+            .arg(m_node.tlsPort())
+            .arg(m_exchange, query);
+    const CliRun run = delayq({QStringLiteral("work"), m_queue, QStringLiteral("--handler"), url,
+                               QStringLiteral("--until-empty"), QStringLiteral("--quiet")});
+    if (delivers) {
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QCOMPARE(arrivals().size(), 1);
+    } else {
+        expectRefusal(run, 3, QStringLiteral("cannot connect to RabbitMQ at localhost:"));
+        QCOMPARE(stats().value(QStringLiteral("pending")).toInt(), 1);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestAmqpDelivery)
