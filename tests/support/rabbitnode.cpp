@@ -272,10 +272,23 @@ void RabbitNode::crash()
     m_process.reset();
 }
 
+void RabbitNode::freeze()
+{
+    if (isRunning())
+        ::kill(-static_cast<pid_t>(m_process->processId()), SIGSTOP);
+}
+
+void RabbitNode::thaw()
+{
+    if (isRunning())
+        ::kill(-static_cast<pid_t>(m_process->processId()), SIGCONT);
+}
+
 void RabbitNode::stop()
 {
     if (m_process && isRunning()) {
         const auto group = -static_cast<pid_t>(m_process->processId());
+        ::kill(group, SIGCONT); // a frozen node cannot take its SIGTERM
         ::kill(group, SIGTERM);
         if (!m_process->waitForFinished(10000))
             m_process->kill();

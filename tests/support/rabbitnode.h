@@ -29,6 +29,10 @@ public:
     // SIGKILL to the node, for a broker that dies mid-stream; epmd stays for start().
     void crash();
     bool isRunning() const;
+    // SIGSTOP/SIGCONT to the node's process group: a broker that accepts connections but
+    // answers nothing (no confirms, no handshakes).
+    void freeze();
+    void thaw();
 
     // rabbitmqctl -n NODE ARGS (as the node's user, with its cookie and epmd); the output, and
     // its exit code in *exitCode (-1 when it did not finish within 60 s).

@@ -27,6 +27,8 @@ private slots:
     void survivesWorkerKills();
     void survivesBrokerRestart();
     void unroutableTasksDie();
+    void deletedExchangeFailsWithTheBrokersReason();
+    void silentBrokerTimesOut();
     void nackedTaskFails();
     void memoryAlarmHoldsClaims();
     void refusesBeforeClaiming_data();
@@ -79,6 +81,7 @@ void TestAmqpDelivery::initTest()
 
 void TestAmqpDelivery::cleanupTest()
 {
+    m_node.thaw();
     if (m_alarmSet) // a failed alarm test must not leave every later publish blocked
         m_node.ctl({QStringLiteral("set_vm_memory_high_watermark"), QStringLiteral("0.4")});
     m_alarmSet = false;
@@ -288,6 +291,69 @@ void TestAmqpDelivery::unroutableTasksDie()
                                 "(NO_ROUTE 312)")
                      .arg(m_exchange));
     }
+}
+
+void TestAmqpDelivery::deletedExchangeFailsWithTheBrokersReason()
+{
+    makeRoute();
+    const int n = 1000;
+    QCOMPARE(delayq({QStringLiteral("push"), m_queue, QStringLiteral("x"),
+                     QStringLiteral("--count"), QString::number(n), QStringLiteral("--max-attempts"),
+                     QStringLiteral("2"), QStringLiteral("--backoff"), QStringLiteral("100ms")})
+                 .exitCode,
+             0);
+    auto worker = startWorker({QStringLiteral("--batch"), QStringLiteral("20"),
+                               QStringLiteral("--max-batch"), QStringLiteral("20")});
+    QTRY_VERIFY_WITH_TIMEOUT(BrokerClient(m_node.port()).messageCount(m_amqpQueue) >= 100, 20000);
+    QVERIFY(BrokerClient(m_node.port()).deleteExchange(m_exchange));
+    QVERIFY(CliRunner::finished(*worker));
+    // The broker closes the channel on the first publish to the missing exchange (404): that
+    // task and every one still unanswered fail with its words; the next connection too.
+    const QStringList dead = ids(QStringLiteral("dead"));
+    QVERIFY(!dead.isEmpty());
+    const QJsonArray tasks =
+        json(delayq({QStringLiteral("--json"), QStringLiteral("ls"), m_queue,
+                     QStringLiteral("--state"), QStringLiteral("dead"), QStringLiteral("--limit"),
+                     QStringLiteral("10000")}))
+            .object()
+            .value(QStringLiteral("tasks"))
+            .toArray();
+    for (const auto& t : tasks)
+        QCOMPARE(t.toObject().value(QStringLiteral("last_error")).toString(),
+                 QStringLiteral("the broker closed the channel: NOT_FOUND - no exchange '%1' in "
+                                "vhost '/' (404)")
+                     .arg(m_exchange));
+    const QMap<QString, int> seen = arrivals();
+    for (const QString& id : dead)
+        QVERIFY(!seen.contains(id));
+    QCOMPARE(seen.size() + dead.size(), n); // each task arrived or is dead, none lost
+}
+
+void TestAmqpDelivery::silentBrokerTimesOut()
+{
+    makeRoute();
+    const int n = 200;
+    QCOMPARE(delayq({QStringLiteral("push"), m_queue, QStringLiteral("x"),
+                     QStringLiteral("--count"), QString::number(n), QStringLiteral("--max-attempts"),
+                     QStringLiteral("50"), QStringLiteral("--backoff"), QStringLiteral("100ms")})
+                 .exitCode,
+             0);
+    // The lease is the answer timeout: a frozen broker leaves publishes unconfirmed that long.
+    auto worker = startWorker({QStringLiteral("--lease"), QStringLiteral("2s"),
+                               QStringLiteral("--batch"), QStringLiteral("10"),
+                               QStringLiteral("--max-batch"), QStringLiteral("10")});
+    QTRY_VERIFY_WITH_TIMEOUT(BrokerClient(m_node.port()).messageCount(m_amqpQueue) >= 20, 20000);
+    m_node.freeze();
+    QByteArray err;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (err += worker->readAllStandardError()).contains("no confirm from the broker within 2000 ms"),
+        20000);
+    m_node.thaw();
+    QVERIFY(CliRunner::finished(*worker));
+    err += worker->readAllStandardError();
+    QVERIFY2(err.contains("reconnected to RabbitMQ"), err.constData());
+    const QMap<QString, int> seen = arrivals();
+    QCOMPARE(seen.size(), n);
 }
 
 void TestAmqpDelivery::nackedTaskFails()
