@@ -3,6 +3,8 @@
 #include "publishround.h"
 #include <delayq/error.h>
 
+#include <algorithm>
+
 namespace delayq::amqp {
 
 namespace {

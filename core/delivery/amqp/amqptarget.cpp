@@ -4,6 +4,8 @@
 #include "amqpdelivery.h"
 #include "amqpurl.h"
 
+#include <algorithm>
+
 // The amqp:// and amqps:// target (docs/targets/amqp.md).
 namespace delayq::amqp {
 

@@ -1,139 +1,12 @@
+#include "tst_amqpdelivery.h"
+
 #include "brokerclient.h"
-#include "clisuite.h"
-#include "rabbitnode.h"
-#include "testcertificates.h"
 
 #include <QJsonArray>
 #include <QSet>
 #include <QtTest>
 
 #include <csignal>
-
-// delayq work --handler amqp://… against a private RabbitMQ node (started once, ~10 s) and a
-// private Redis: what a consumer receives, at least once through worker kills and a broker
-// crash and restart, returns, nacks, the memory alarm, and the refusals before anything is claimed.
-class TestAmqpDelivery : public CliSuite
-{
-    Q_OBJECT
-
-protected:
-    void initSuite() override;
-    void initTest() override;
-    void cleanupTest() override;
-
-private slots:
-    void deliversEachTaskWithItsProperties_data();
-    void deliversEachTaskWithItsProperties();
-    void survivesWorkerKills();
-    void survivesBrokerRestart();
-    void unroutableTasksDie();
-    void deletedExchangeFailsWithTheBrokersReason();
-    void silentBrokerTimesOut();
-    void nackedTaskFails();
-    void memoryAlarmHoldsClaims();
-    void refusesBeforeClaiming_data();
-    void refusesBeforeClaiming();
-    void refusesBadUrls_data();
-    void refusesBadUrls();
-    void checksTheBrokersCertificate_data();
-    void checksTheBrokersCertificate();
-
-private:
-    // A fresh exchange and a durable queue bound to it with routing key "k", per test.
-    void makeRoute(int maxLength = 0);
-    QString handler(const QString& exchange) const;
-    QStringList ids(const QString& state = QStringLiteral("pending"));
-    QJsonObject stats();
-    std::unique_ptr<QProcess> startWorker(const QStringList& extra = {});
-    // Messages by message_id: how many times each arrived.
-    QMap<QString, int> arrivals();
-
-    RabbitNode m_node;
-    TestCertificates m_certs;
-    bool m_tls = false; // the node has a TLS listener (openssl made the certificates)
-    int m_round = 0;
-    QString m_queue;    // the delayq queue
-    QString m_exchange; // and its RabbitMQ route
-    QString m_amqpQueue;
-    bool m_alarmSet = false;
-};
-
-void TestAmqpDelivery::initSuite()
-{
-    const QString missing = RabbitNode::missingTools();
-    if (!missing.isEmpty())
-        QSKIP(qPrintable(missing));
-    m_tls = m_certs.create();
-    if (m_tls)
-        m_node.setTls(m_certs.cert(QStringLiteral("server")), m_certs.key(QStringLiteral("server")),
-                      m_certs.cert(QStringLiteral("ca")));
-    QVERIFY2(m_node.start(), qPrintable(m_node.errorString()));
-}
-
-void TestAmqpDelivery::initTest()
-{
-    ++m_round;
-    m_queue = QStringLiteral("jobs%1").arg(m_round);
-    m_exchange = QStringLiteral("ex%1").arg(m_round);
-    m_amqpQueue = QStringLiteral("inbox%1").arg(m_round);
-    QVERIFY2(m_node.isRunning() || m_node.start(), qPrintable(m_node.errorString()));
-}
-
-void TestAmqpDelivery::cleanupTest()
-{
-    m_node.thaw();
-    if (m_alarmSet) // a failed alarm test must not leave every later publish blocked
-        m_node.ctl({QStringLiteral("set_vm_memory_high_watermark"), QStringLiteral("0.4")});
-    m_alarmSet = false;
-}
-
-void TestAmqpDelivery::makeRoute(int maxLength)
-{
-    BrokerClient broker(m_node.port());
-    QVERIFY2(broker.isOpen(), qPrintable(broker.lastError()));
-    QVERIFY2(broker.declareExchange(m_exchange), qPrintable(broker.lastError()));
-    QVERIFY2(broker.declareBoundQueue(m_amqpQueue, m_exchange, QStringLiteral("k"), maxLength),
-             qPrintable(broker.lastError()));
-}
-
-QString TestAmqpDelivery::handler(const QString& exchange) const
-{
-    return QString::fromStdString(
-        m_node.url("exchange=" + exchange.toStdString() + "&routing_key=k"));
-}
-
-QStringList TestAmqpDelivery::ids(const QString& state)
-{
-    const CliRun run = delayq({QStringLiteral("--json"), QStringLiteral("ls"), m_queue,
-                               QStringLiteral("--state"), state, QStringLiteral("--limit"),
-                               QStringLiteral("10000")});
-    QStringList list;
-    for (const auto& t : json(run).object().value(QStringLiteral("tasks")).toArray())
-        list << t.toObject().value(QStringLiteral("id")).toString();
-    return list;
-}
-
-QJsonObject TestAmqpDelivery::stats()
-{
-    return json(delayq({QStringLiteral("--json"), QStringLiteral("stats"), m_queue})).object();
-}
-
-std::unique_ptr<QProcess> TestAmqpDelivery::startWorker(const QStringList& extra)
-{
-    return m_cli.start(QStringList{QStringLiteral("work"), m_queue, QStringLiteral("--handler"),
-                                   handler(m_exchange), QStringLiteral("--until-empty"),
-                                   QStringLiteral("--quiet")} +
-                       extra);
-}
-
-QMap<QString, int> TestAmqpDelivery::arrivals()
-{
-    BrokerClient broker(m_node.port());
-    QMap<QString, int> seen;
-    for (const auto& m : broker.takeAll(m_amqpQueue))
-        ++seen[m.messageId];
-    return seen;
-}
 
 void TestAmqpDelivery::deliversEachTaskWithItsProperties_data()
 {
@@ -205,10 +78,12 @@ void TestAmqpDelivery::survivesWorkerKills()
                  .exitCode,
              0);
     const QStringList pushed = ids();
-    // Small claims, so each kill finds publishes in flight and tasks in hand.
-    const QStringList small{QStringLiteral("--lease"), QStringLiteral("1s"),
-                            QStringLiteral("--batch"), QStringLiteral("20"),
-                            QStringLiteral("--max-batch"), QStringLiteral("20")};
+    // Small claims, so each kill finds publishes in flight and tasks in hand; two threads, each
+    // with its own connection and channel.
+    const QStringList small{QStringLiteral("--lease"),     QStringLiteral("1s"),
+                            QStringLiteral("--batch"),     QStringLiteral("20"),
+                            QStringLiteral("--max-batch"), QStringLiteral("20"),
+                            QStringLiteral("--concurrency"), QStringLiteral("2")};
     int kills = 0;
     for (int i = 0; i < 5; ++i) {
         auto worker = startWorker(small);
@@ -266,69 +141,6 @@ void TestAmqpDelivery::survivesBrokerRestart()
     qInfo("%d tasks through a broker restart, %d duplicate deliveries", n, duplicates);
 }
 
-void TestAmqpDelivery::unroutableTasksDie()
-{
-    BrokerClient broker(m_node.port());
-    QVERIFY(broker.declareExchange(m_exchange)); // and no queue bound to it
-    QCOMPARE(delayq({QStringLiteral("push"), m_queue, QStringLiteral("x"),
-                     QStringLiteral("--count"), QStringLiteral("3"),
-                     QStringLiteral("--max-attempts"), QStringLiteral("2"),
-                     QStringLiteral("--backoff"), QStringLiteral("100ms")})
-                 .exitCode,
-             0);
-    auto worker = startWorker();
-    QVERIFY(CliRunner::finished(*worker));
-    const QJsonObject dead =
-        json(delayq({QStringLiteral("--json"), QStringLiteral("ls"), m_queue,
-                     QStringLiteral("--state"), QStringLiteral("dead")}))
-            .object();
-    const QJsonArray tasks = dead.value(QStringLiteral("tasks")).toArray();
-    QCOMPARE(tasks.size(), 3);
-    for (const auto& t : tasks) {
-        QCOMPARE(t.toObject().value(QStringLiteral("attempts")).toInt(), 2); // retried once
-        QCOMPARE(t.toObject().value(QStringLiteral("last_error")).toString(),
-                 QStringLiteral("unroutable: the exchange %1 has no binding for routing key k "
-                                "(NO_ROUTE 312)")
-                     .arg(m_exchange));
-    }
-}
-
-void TestAmqpDelivery::deletedExchangeFailsWithTheBrokersReason()
-{
-    makeRoute();
-    const int n = 1000;
-    QCOMPARE(delayq({QStringLiteral("push"), m_queue, QStringLiteral("x"),
-                     QStringLiteral("--count"), QString::number(n), QStringLiteral("--max-attempts"),
-                     QStringLiteral("2"), QStringLiteral("--backoff"), QStringLiteral("100ms")})
-                 .exitCode,
-             0);
-    auto worker = startWorker({QStringLiteral("--batch"), QStringLiteral("20"),
-                               QStringLiteral("--max-batch"), QStringLiteral("20")});
-    QTRY_VERIFY_WITH_TIMEOUT(BrokerClient(m_node.port()).messageCount(m_amqpQueue) >= 100, 20000);
-    QVERIFY(BrokerClient(m_node.port()).deleteExchange(m_exchange));
-    QVERIFY(CliRunner::finished(*worker));
-    // The broker closes the channel on the first publish to the missing exchange (404): that
-    // task and every one still unanswered fail with its words; the next connection too.
-    const QStringList dead = ids(QStringLiteral("dead"));
-    QVERIFY(!dead.isEmpty());
-    const QJsonArray tasks =
-        json(delayq({QStringLiteral("--json"), QStringLiteral("ls"), m_queue,
-                     QStringLiteral("--state"), QStringLiteral("dead"), QStringLiteral("--limit"),
-                     QStringLiteral("10000")}))
-            .object()
-            .value(QStringLiteral("tasks"))
-            .toArray();
-    for (const auto& t : tasks)
-        QCOMPARE(t.toObject().value(QStringLiteral("last_error")).toString(),
-                 QStringLiteral("the broker closed the channel: NOT_FOUND - no exchange '%1' in "
-                                "vhost '/' (404)")
-                     .arg(m_exchange));
-    const QMap<QString, int> seen = arrivals();
-    for (const QString& id : dead)
-        QVERIFY(!seen.contains(id));
-    QCOMPARE(seen.size() + dead.size(), n); // each task arrived or is dead, none lost
-}
-
 void TestAmqpDelivery::silentBrokerTimesOut()
 {
     makeRoute();
@@ -354,34 +166,6 @@ void TestAmqpDelivery::silentBrokerTimesOut()
     QVERIFY2(err.contains("reconnected to RabbitMQ"), err.constData());
     const QMap<QString, int> seen = arrivals();
     QCOMPARE(seen.size(), n);
-}
-
-void TestAmqpDelivery::nackedTaskFails()
-{
-    makeRoute(1); // room for one message; the broker nacks the next (reject-publish)
-    QCOMPARE(delayq({QStringLiteral("push"), m_queue, QStringLiteral("x"),
-                     QStringLiteral("--count"), QStringLiteral("2"),
-                     QStringLiteral("--max-attempts"), QStringLiteral("1")})
-                 .exitCode,
-             0);
-    auto worker = startWorker();
-    QVERIFY(CliRunner::finished(*worker));
-    const QStringList dead = ids(QStringLiteral("dead"));
-    QCOMPARE(dead.size(), 1);
-    const QJsonObject task =
-        json(delayq({QStringLiteral("--json"), QStringLiteral("ls"), m_queue,
-                     QStringLiteral("--state"), QStringLiteral("dead")}))
-            .object()
-            .value(QStringLiteral("tasks"))
-            .toArray()
-            .first()
-            .toObject();
-    QCOMPARE(task.value(QStringLiteral("last_error")).toString(),
-             QStringLiteral("the broker nacked the message"));
-    const QMap<QString, int> seen = arrivals();
-    QCOMPARE(seen.size(), 1);
-    QVERIFY(!seen.contains(dead.first()));
-    QCOMPARE(stats().value(QStringLiteral("counters"))[QStringLiteral("acked")].toInt(), 1);
 }
 
 void TestAmqpDelivery::memoryAlarmHoldsClaims()
@@ -417,131 +201,4 @@ void TestAmqpDelivery::memoryAlarmHoldsClaims()
     QCOMPARE(arrivals().size(), n);
 }
 
-void TestAmqpDelivery::refusesBeforeClaiming_data()
-{
-    QTest::addColumn<QString>("target"); // with %1 for the port and %2 for the exchange
-    QTest::addColumn<QString>("message");
-    QTest::newRow("wrong password")
-        << QStringLiteral("amqp://guest:wrong@127.0.0.1:%1/?exchange=%2&routing_key=k")
-        << QStringLiteral("RabbitMQ refused user guest: wrong user or password");
-    QTest::newRow("unknown user")
-        << QStringLiteral("amqp://nobody:pw@127.0.0.1:%1/?exchange=%2&routing_key=k")
-        << QStringLiteral("RabbitMQ refused user nobody: wrong user or password");
-    QTest::newRow("unknown vhost")
-        << QStringLiteral("amqp://guest:guest@127.0.0.1:%1/nosuch?exchange=%2&routing_key=k")
-        << QStringLiteral("does not let user guest open vhost nosuch");
-    QTest::newRow("unknown exchange")
-        << QStringLiteral("amqp://guest:guest@127.0.0.1:%1/?exchange=nosuch&routing_key=k")
-        << QStringLiteral("exchange nosuch does not exist in vhost /");
-    QTest::newRow("nothing listens")
-        << QStringLiteral("amqp://guest:guest@127.0.0.1:1/?exchange=%2&routing_key=k")
-        << QStringLiteral("cannot connect to RabbitMQ at 127.0.0.1:1");
-}
-
-void TestAmqpDelivery::refusesBeforeClaiming()
-{
-    QFETCH(QString, target);
-    QFETCH(QString, message);
-    makeRoute();
-    QCOMPARE(delayq({QStringLiteral("push"), m_queue, QStringLiteral("x")}).exitCode, 0);
-    const QString url = QString(target)
-                            .replace(QLatin1String("%1"), QString::number(m_node.port()))
-                            .replace(QLatin1String("%2"), m_exchange);
-    const CliRun run = delayq({QStringLiteral("work"), m_queue, QStringLiteral("--handler"), url,
-                               QStringLiteral("--until-empty")});
-    expectRefusal(run, 3, message);
-    QVERIFY2(!run.err.contains(":wrong@") && !run.err.contains(":pw@"), run.err.constData());
-    const QJsonObject s = stats();
-    QCOMPARE(s.value(QStringLiteral("pending")).toInt(), 1);
-    QCOMPARE(s.value(QStringLiteral("counters"))[QStringLiteral("claimed")].toInt(), 0);
-    const QJsonObject task = json(delayq({QStringLiteral("--json"), QStringLiteral("ls"), m_queue}))
-                                 .object()
-                                 .value(QStringLiteral("tasks"))
-                                 .toArray()
-                                 .first()
-                                 .toObject();
-    QCOMPARE(task.value(QStringLiteral("attempts")).toInt(), 0);
-}
-
-void TestAmqpDelivery::refusesBadUrls_data()
-{
-    QTest::addColumn<QString>("target");
-    QTest::addColumn<QString>("message");
-    QTest::newRow("no exchange") << QStringLiteral("amqp://u:secret@h/?routing_key=k")
-                                 << QStringLiteral("exchange= is missing");
-    QTest::newRow("unknown key") << QStringLiteral("amqp://u:secret@h/?exchange=e&rk=k")
-                                 << QStringLiteral("unknown parameter rk in the query");
-    QTest::newRow("TLS key on amqp") << QStringLiteral("amqp://u:secret@h/?exchange=e&ca=/x")
-                                     << QStringLiteral("ca= needs an amqps:// URL");
-    QTest::newRow("bad port") << QStringLiteral("amqp://u:secret@h:0/?exchange=e")
-                              << QStringLiteral("must be a whole number from 1 to 65535");
-    QTest::newRow("bad escape") << QStringLiteral("amqp://u:secret@h/%zz?exchange=e")
-                                << QStringLiteral("bad %-escape in the vhost");
-    QTest::newRow("two hosts") << QStringLiteral("amqp://u:secret@h1,h2/?exchange=e")
-                               << QStringLiteral("it names more than one host");
-    QTest::newRow("cert without key")
-        << QStringLiteral("amqps://u:secret@h/?exchange=e&cert=/c.pem")
-        << QStringLiteral("key");
-}
-
-void TestAmqpDelivery::refusesBadUrls()
-{
-    QFETCH(QString, target);
-    QFETCH(QString, message);
-    QCOMPARE(delayq({QStringLiteral("push"), m_queue, QStringLiteral("x")}).exitCode, 0);
-    const CliRun run = delayq({QStringLiteral("work"), m_queue, QStringLiteral("--handler"),
-                               target, QStringLiteral("--until-empty")});
-    expectUsageError(run, message);
-    QVERIFY2(run.err.contains("invalid RabbitMQ URL"), run.err.constData());
-    QVERIFY2(!run.err.contains("secret"), run.err.constData());
-    QCOMPARE(stats().value(QStringLiteral("pending")).toInt(), 1);
-}
-
-void TestAmqpDelivery::checksTheBrokersCertificate_data()
-{
-    QTest::addColumn<QString>("host");
-    QTest::addColumn<QString>("query"); // @CA@, @CADIR@, @UNKNOWN@: the files
-    QTest::addColumn<bool>("delivers");
-    const QString local = QStringLiteral("localhost");
-    const QString ip = QStringLiteral("127.0.0.1");
-    QTest::newRow("ca=") << local << QStringLiteral("ca=@CA@") << true;
-    QTest::newRow("ca_dir=") << local << QStringLiteral("ca_dir=@CADIR@") << true;
-    QTest::newRow("an IP address") << ip << QStringLiteral("ca=@CA@") << true;
-    QTest::newRow("another CA") << local << QStringLiteral("ca=@UNKNOWN@") << false;
-    QTest::newRow("another name (sni=)")
-        << local << QStringLiteral("ca=@CA@&sni=other.example") << false;
-    QTest::newRow("the IP checked as localhost (sni=)")
-        << ip << QStringLiteral("ca=@CA@&sni=localhost") << true;
-    QTest::newRow("insecure=1") << local << QStringLiteral("ca=@UNKNOWN@&insecure=1") << true;
-}
-
-void TestAmqpDelivery::checksTheBrokersCertificate()
-{
-    QFETCH(QString, host);
-    QFETCH(QString, query);
-    QFETCH(bool, delivers);
-    if (!m_tls)
-        QSKIP(qPrintable(m_certs.errorString()));
-    makeRoute();
-    QCOMPARE(delayq({QStringLiteral("push"), m_queue, QStringLiteral("x")}).exitCode, 0);
-    query.replace(QLatin1String("@CADIR@"), m_certs.caDir())
-        .replace(QLatin1String("@UNKNOWN@"), m_certs.cert(QStringLiteral("unknownCa")))
-        .replace(QLatin1String("@CA@"), m_certs.cert(QStringLiteral("ca")));
-    const QString url =
-        QStringLiteral("amqps://guest:guest@%1:%2/?exchange=%3&routing_key=k&%4")
-            .arg(host)
-            .arg(m_node.tlsPort())
-            .arg(m_exchange, query);
-    const CliRun run = delayq({QStringLiteral("work"), m_queue, QStringLiteral("--handler"), url,
-                               QStringLiteral("--until-empty"), QStringLiteral("--quiet")});
-    if (delivers) {
-        QVERIFY2(run.exitCode == 0, run.err.constData());
-        QCOMPARE(arrivals().size(), 1);
-    } else {
-        expectRefusal(run, 3, QStringLiteral("cannot connect to RabbitMQ at localhost:"));
-        QCOMPARE(stats().value(QStringLiteral("pending")).toInt(), 1);
-    }
-}
-
 QTEST_GUILESS_MAIN(TestAmqpDelivery)
-#include "tst_amqpdelivery.moc"
