@@ -223,9 +223,8 @@ bool RabbitNode::waitForPort(int timeoutMs)
 
 QByteArray RabbitNode::ctl(const QStringList& args, int* exitCode) const
 {
-    QStringList command =
-        asNodeUser(QString::fromLatin1(kScripts) + QStringLiteral("rabbitmqctl"),
-                   QStringList{QStringLiteral("-n"), m_nodeName} + args);
+    QStringList command = asNodeUser(QString::fromLatin1(kScripts) + QStringLiteral("rabbitmqctl"),
+                                     QStringList{QStringLiteral("-n"), m_nodeName} + args);
     QProcess p;
     p.setProcessEnvironment(environment());
     p.setWorkingDirectory(m_dir.path());

@@ -29,7 +29,8 @@ amqp_table_entry_t boolEntry(const char* key, bool value)
 
 std::string text(amqp_bytes_t bytes)
 {
-    return bytes.len == 0 ? std::string() : std::string(static_cast<const char*>(bytes.bytes), bytes.len);
+    return bytes.len == 0 ? std::string()
+                          : std::string(static_cast<const char*>(bytes.bytes), bytes.len);
 }
 
 std::string replyText(const amqp_rpc_reply_t& reply, int* code)
@@ -94,7 +95,8 @@ void AmqpConnection::open(const AmqpUrl& url, long long timeoutMs)
     // rabbitmq-c's nonblocking connect loses the errno: a refused port is "a socket error".
     const std::string why = amqp_error_string2(status);
     if (status != AMQP_STATUS_OK)
-        throw Error(status == AMQP_STATUS_SSL_ERROR || status == AMQP_STATUS_SSL_HOSTNAME_VERIFY_FAILED ||
+        throw Error(status == AMQP_STATUS_SSL_ERROR ||
+                            status == AMQP_STATUS_SSL_HOSTNAME_VERIFY_FAILED ||
                             status == AMQP_STATUS_SSL_PEER_VERIFY_FAILED ||
                             status == AMQP_STATUS_SSL_CONNECTION_FAILED
                         ? ErrorCode::Tls
@@ -129,13 +131,14 @@ void AmqpConnection::login(const AmqpUrl& url)
     int code = 0;
     const std::string why = replyText(reply, &code);
     if (code == AMQP_ACCESS_REFUSED)
-        throw Error(ErrorCode::Auth, "RabbitMQ refused user " + url.user +
-                                         ": wrong user or password (" + why + ")");
+        throw Error(ErrorCode::Auth,
+                    "RabbitMQ refused user " + url.user + ": wrong user or password (" + why + ")");
     if (code == AMQP_NOT_ALLOWED)
-        throw Error(ErrorCode::NotFound, "RabbitMQ does not let user " + url.user +
-                                             " open vhost " + url.vhost +
+        throw Error(ErrorCode::NotFound, "RabbitMQ does not let user " + url.user + " open vhost " +
+                                             url.vhost +
                                              ": it does not exist or the user has no "
-                                             "permission on it (" + why + ")");
+                                             "permission on it (" +
+                                             why + ")");
     throw Error(ErrorCode::Connection, "cannot log in to RabbitMQ at " + m_where + ": " + why);
 }
 
@@ -154,8 +157,8 @@ void AmqpConnection::confirmSelect()
 
 void AmqpConnection::requireExchange(const std::string& exchange, const std::string& vhost)
 {
-    amqp_exchange_declare(m_state, kChannel, amqp_cstring_bytes(exchange.c_str()),
-                          amqp_empty_bytes, 1, 0, 0, 0, amqp_empty_table);
+    amqp_exchange_declare(m_state, kChannel, amqp_cstring_bytes(exchange.c_str()), amqp_empty_bytes,
+                          1, 0, 0, 0, amqp_empty_table);
     const amqp_rpc_reply_t reply = amqp_get_rpc_reply(m_state);
     if (reply.reply_type == AMQP_RESPONSE_NORMAL)
         return;
@@ -163,7 +166,8 @@ void AmqpConnection::requireExchange(const std::string& exchange, const std::str
     const std::string why = replyText(reply, &code);
     m_channelOpen = false; // the broker closed it
     if (code == AMQP_NOT_FOUND)
-        throw Error(ErrorCode::NotFound, "exchange " + exchange + " does not exist in vhost " + vhost);
+        throw Error(ErrorCode::NotFound,
+                    "exchange " + exchange + " does not exist in vhost " + vhost);
     throw Error(ErrorCode::Connection,
                 "RabbitMQ at " + m_where + " did not check exchange " + exchange + ": " + why);
 }

@@ -21,7 +21,8 @@ void loadTrust(amqp_socket_t* socket, SSL_CTX* context, const TlsOptions& tls)
 {
     if (!tls.caFile.empty() && amqp_ssl_socket_set_cacert(socket, tls.caFile.c_str()) != 0)
         refuse("cannot read the CA file " + tls.caFile);
-    if (!tls.caDir.empty() && SSL_CTX_load_verify_locations(context, nullptr, tls.caDir.c_str()) != 1)
+    if (!tls.caDir.empty() &&
+        SSL_CTX_load_verify_locations(context, nullptr, tls.caDir.c_str()) != 1)
         refuse("cannot read the CA directory " + tls.caDir);
     if (tls.caFile.empty() && tls.caDir.empty() && SSL_CTX_set_default_verify_paths(context) != 1)
         refuse("cannot load the system's trusted CAs");
@@ -56,8 +57,7 @@ amqp_socket_t* tlsSocket(amqp_connection_state_t state, const AmqpUrl& url)
     const TlsOptions& tls = url.tls;
     if (!tls.certFile.empty() &&
         amqp_ssl_socket_set_key(socket, tls.certFile.c_str(), tls.keyFile.c_str()) != 0)
-        refuse("cannot read the client certificate " + tls.certFile + " or its key " +
-               tls.keyFile);
+        refuse("cannot read the client certificate " + tls.certFile + " or its key " + tls.keyFile);
     if (tls.insecure) {
         amqp_ssl_socket_set_verify_peer(socket, 0);
         amqp_ssl_socket_set_verify_hostname(socket, 0);

@@ -27,7 +27,8 @@ void applyQuery(const std::string& query, AmqpUrl& url, bool& hasExchange)
         } else if (hasValue && UrlText::isTlsParameter(name)) {
             kUrl.refuse("the TLS parameter " + name + "= needs an amqps:// URL");
         } else {
-            kUrl.refuse("unknown parameter " + name + " in the query (known: exchange, "
+            kUrl.refuse("unknown parameter " + name +
+                        " in the query (known: exchange, "
                         "routing_key; with amqps:// also ca, ca_dir, cert, key, sni, insecure)");
         }
     }
@@ -38,8 +39,9 @@ void applyUserInfo(const std::string& userInfo, AmqpUrl& url)
 {
     const auto colon = userInfo.find(':');
     url.user = kUrl.percentDecode(userInfo.substr(0, colon), "user");
-    url.password =
-        colon == std::string::npos ? "" : kUrl.percentDecode(userInfo.substr(colon + 1), "password");
+    url.password = colon == std::string::npos
+                       ? ""
+                       : kUrl.percentDecode(userInfo.substr(colon + 1), "password");
     if (url.user.empty())
         kUrl.refuse("the user is empty");
 }
@@ -89,9 +91,8 @@ std::string printableAmqpUrl(const std::string& spec)
     if (start == std::string::npos)
         return spec;
     const auto end = spec.find_first_of("/?", start + 3);
-    const std::string authority = spec.substr(start + 3, end == std::string::npos
-                                                             ? std::string::npos
-                                                             : end - start - 3);
+    const std::string authority =
+        spec.substr(start + 3, end == std::string::npos ? std::string::npos : end - start - 3);
     const auto at = authority.rfind('@');
     if (at == std::string::npos)
         return spec;

@@ -6,8 +6,8 @@ namespace {
 
 std::string closeText(const std::string& what, amqp_bytes_t replyText, int code)
 {
-    return "the broker closed the " + what + ": " + text(replyText) + " (" +
-           std::to_string(code) + ")";
+    return "the broker closed the " + what + ": " + text(replyText) + " (" + std::to_string(code) +
+           ")";
 }
 
 } // namespace

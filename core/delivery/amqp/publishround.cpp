@@ -102,23 +102,20 @@ void PublishRound::publishSome()
 
 bool PublishRound::publish(const ClaimedTask& task)
 {
-    amqp_table_entry_t headers[] = {textEntry("x-delayq-queue", m_options.queue),
-                                    intEntry("x-delayq-attempt", task.attempts),
-                                    intEntry("x-delayq-due", task.due),
-                                    textEntry("x-delayq-task-id", task.id)};
+    amqp_table_entry_t headers[] = {
+        textEntry("x-delayq-queue", m_options.queue), intEntry("x-delayq-attempt", task.attempts),
+        intEntry("x-delayq-due", task.due), textEntry("x-delayq-task-id", task.id)};
     amqp_basic_properties_t props;
     props._flags = AMQP_BASIC_CONTENT_TYPE_FLAG | AMQP_BASIC_DELIVERY_MODE_FLAG |
                    AMQP_BASIC_MESSAGE_ID_FLAG | AMQP_BASIC_HEADERS_FLAG;
-    props.content_type = amqp_cstring_bytes(nlohmann::json::accept(task.payload)
-                                                ? "application/json"
-                                                : "application/octet-stream");
+    props.content_type = amqp_cstring_bytes(
+        nlohmann::json::accept(task.payload) ? "application/json" : "application/octet-stream");
     props.delivery_mode = AMQP_DELIVERY_PERSISTENT;
     props.message_id = bytesOf(task.id);
     props.headers = amqp_table_t{4, headers};
     const int status =
-        amqp_basic_publish(m_connection.state(), AmqpConnection::kChannel,
-                           bytesOf(m_url.exchange), bytesOf(m_url.routingKey), 1, 0, &props,
-                           bytesOf(task.payload));
+        amqp_basic_publish(m_connection.state(), AmqpConnection::kChannel, bytesOf(m_url.exchange),
+                           bytesOf(m_url.routingKey), 1, 0, &props, bytesOf(task.payload));
     if (status == AMQP_STATUS_OK)
         return true;
     m_events.lost = std::string("the connection to RabbitMQ broke while publishing: ") +

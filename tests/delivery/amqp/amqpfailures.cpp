@@ -11,18 +11,17 @@ void TestAmqpDelivery::unroutableTasksDie()
 {
     BrokerClient broker(m_node.port());
     QVERIFY(broker.declareExchange(m_exchange)); // and no queue bound to it
-    QCOMPARE(delayq({QStringLiteral("push"), m_queue, QStringLiteral("x"),
-                     QStringLiteral("--count"), QStringLiteral("3"),
-                     QStringLiteral("--max-attempts"), QStringLiteral("2"),
-                     QStringLiteral("--backoff"), QStringLiteral("100ms")})
-                 .exitCode,
-             0);
+    QCOMPARE(
+        delayq({QStringLiteral("push"), m_queue, QStringLiteral("x"), QStringLiteral("--count"),
+                QStringLiteral("3"), QStringLiteral("--max-attempts"), QStringLiteral("2"),
+                QStringLiteral("--backoff"), QStringLiteral("100ms")})
+            .exitCode,
+        0);
     auto worker = startWorker();
     QVERIFY(CliRunner::finished(*worker));
-    const QJsonObject dead =
-        json(delayq({QStringLiteral("--json"), QStringLiteral("ls"), m_queue,
-                     QStringLiteral("--state"), QStringLiteral("dead")}))
-            .object();
+    const QJsonObject dead = json(delayq({QStringLiteral("--json"), QStringLiteral("ls"), m_queue,
+                                          QStringLiteral("--state"), QStringLiteral("dead")}))
+                                 .object();
     const QJsonArray tasks = dead.value(QStringLiteral("tasks")).toArray();
     QCOMPARE(tasks.size(), 3);
     for (const auto& t : tasks) {
@@ -38,11 +37,12 @@ void TestAmqpDelivery::deletedExchangeFailsWithTheBrokersReason()
 {
     makeRoute();
     const int n = 1000;
-    QCOMPARE(delayq({QStringLiteral("push"), m_queue, QStringLiteral("x"),
-                     QStringLiteral("--count"), QString::number(n), QStringLiteral("--max-attempts"),
-                     QStringLiteral("2"), QStringLiteral("--backoff"), QStringLiteral("100ms")})
-                 .exitCode,
-             0);
+    QCOMPARE(
+        delayq({QStringLiteral("push"), m_queue, QStringLiteral("x"), QStringLiteral("--count"),
+                QString::number(n), QStringLiteral("--max-attempts"), QStringLiteral("2"),
+                QStringLiteral("--backoff"), QStringLiteral("100ms")})
+            .exitCode,
+        0);
     auto worker = startWorker({QStringLiteral("--batch"), QStringLiteral("20"),
                                QStringLiteral("--max-batch"), QStringLiteral("20")});
     QTRY_VERIFY_WITH_TIMEOUT(BrokerClient(m_node.port()).messageCount(m_amqpQueue) >= 100, 20000);
@@ -52,13 +52,12 @@ void TestAmqpDelivery::deletedExchangeFailsWithTheBrokersReason()
     // task and every one still unanswered fail with its words; the next connection too.
     const QStringList dead = ids(QStringLiteral("dead"));
     QVERIFY(!dead.isEmpty());
-    const QJsonArray tasks =
-        json(delayq({QStringLiteral("--json"), QStringLiteral("ls"), m_queue,
-                     QStringLiteral("--state"), QStringLiteral("dead"), QStringLiteral("--limit"),
-                     QStringLiteral("10000")}))
-            .object()
-            .value(QStringLiteral("tasks"))
-            .toArray();
+    const QJsonArray tasks = json(delayq({QStringLiteral("--json"), QStringLiteral("ls"), m_queue,
+                                          QStringLiteral("--state"), QStringLiteral("dead"),
+                                          QStringLiteral("--limit"), QStringLiteral("10000")}))
+                                 .object()
+                                 .value(QStringLiteral("tasks"))
+                                 .toArray();
     for (const auto& t : tasks)
         QCOMPARE(t.toObject().value(QStringLiteral("last_error")).toString(),
                  QStringLiteral("the broker closed the channel: NOT_FOUND - no exchange '%1' in "
@@ -73,23 +72,22 @@ void TestAmqpDelivery::deletedExchangeFailsWithTheBrokersReason()
 void TestAmqpDelivery::nackedTaskFails()
 {
     makeRoute(1); // room for one message; the broker nacks the next (reject-publish)
-    QCOMPARE(delayq({QStringLiteral("push"), m_queue, QStringLiteral("x"),
-                     QStringLiteral("--count"), QStringLiteral("2"),
-                     QStringLiteral("--max-attempts"), QStringLiteral("1")})
-                 .exitCode,
-             0);
+    QCOMPARE(
+        delayq({QStringLiteral("push"), m_queue, QStringLiteral("x"), QStringLiteral("--count"),
+                QStringLiteral("2"), QStringLiteral("--max-attempts"), QStringLiteral("1")})
+            .exitCode,
+        0);
     auto worker = startWorker();
     QVERIFY(CliRunner::finished(*worker));
     const QStringList dead = ids(QStringLiteral("dead"));
     QCOMPARE(dead.size(), 1);
-    const QJsonObject task =
-        json(delayq({QStringLiteral("--json"), QStringLiteral("ls"), m_queue,
-                     QStringLiteral("--state"), QStringLiteral("dead")}))
-            .object()
-            .value(QStringLiteral("tasks"))
-            .toArray()
-            .first()
-            .toObject();
+    const QJsonObject task = json(delayq({QStringLiteral("--json"), QStringLiteral("ls"), m_queue,
+                                          QStringLiteral("--state"), QStringLiteral("dead")}))
+                                 .object()
+                                 .value(QStringLiteral("tasks"))
+                                 .toArray()
+                                 .first()
+                                 .toObject();
     QCOMPARE(task.value(QStringLiteral("last_error")).toString(),
              QStringLiteral("the broker nacked the message"));
     const QMap<QString, int> seen = arrivals();
@@ -161,8 +159,7 @@ void TestAmqpDelivery::refusesBadUrls_data()
     QTest::newRow("two hosts") << QStringLiteral("amqp://u:secret@h1,h2/?exchange=e")
                                << QStringLiteral("it names more than one host");
     QTest::newRow("cert without key")
-        << QStringLiteral("amqps://u:secret@h/?exchange=e&cert=/c.pem")
-        << QStringLiteral("key");
+        << QStringLiteral("amqps://u:secret@h/?exchange=e&cert=/c.pem") << QStringLiteral("key");
 }
 
 void TestAmqpDelivery::refusesBadUrls()
@@ -170,8 +167,8 @@ void TestAmqpDelivery::refusesBadUrls()
     QFETCH(QString, target);
     QFETCH(QString, message);
     QCOMPARE(delayq({QStringLiteral("push"), m_queue, QStringLiteral("x")}).exitCode, 0);
-    const CliRun run = delayq({QStringLiteral("work"), m_queue, QStringLiteral("--handler"),
-                               target, QStringLiteral("--until-empty")});
+    const CliRun run = delayq({QStringLiteral("work"), m_queue, QStringLiteral("--handler"), target,
+                               QStringLiteral("--until-empty")});
     expectUsageError(run, message);
     QVERIFY2(run.err.contains("invalid RabbitMQ URL"), run.err.constData());
     QVERIFY2(!run.err.contains("secret"), run.err.constData());
@@ -208,11 +205,10 @@ void TestAmqpDelivery::checksTheBrokersCertificate()
     query.replace(QLatin1String("@CADIR@"), m_certs.caDir())
         .replace(QLatin1String("@UNKNOWN@"), m_certs.cert(QStringLiteral("unknownCa")))
         .replace(QLatin1String("@CA@"), m_certs.cert(QStringLiteral("ca")));
-    const QString url =
-        QStringLiteral("amqps://guest:guest@%1:%2/?exchange=%3&routing_key=k&%4")
-            .arg(host)
-            .arg(m_node.tlsPort())
-            .arg(m_exchange, query);
+    const QString url = QStringLiteral("amqps://guest:guest@%1:%2/?exchange=%3&routing_key=k&%4")
+                            .arg(host)
+                            .arg(m_node.tlsPort())
+                            .arg(m_exchange, query);
     const CliRun run = delayq({QStringLiteral("work"), m_queue, QStringLiteral("--handler"), url,
                                QStringLiteral("--until-empty"), QStringLiteral("--quiet")});
     if (delivers) {

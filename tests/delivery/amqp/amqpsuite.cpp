@@ -51,9 +51,9 @@ QString AmqpSuite::handler(const QString& exchange) const
 
 QStringList AmqpSuite::ids(const QString& state)
 {
-    const CliRun run = delayq({QStringLiteral("--json"), QStringLiteral("ls"), m_queue,
-                               QStringLiteral("--state"), state, QStringLiteral("--limit"),
-                               QStringLiteral("10000")});
+    const CliRun run =
+        delayq({QStringLiteral("--json"), QStringLiteral("ls"), m_queue, QStringLiteral("--state"),
+                state, QStringLiteral("--limit"), QStringLiteral("10000")});
     QStringList list;
     for (const auto& t : json(run).object().value(QStringLiteral("tasks")).toArray())
         list << t.toObject().value(QStringLiteral("id")).toString();

@@ -71,8 +71,8 @@ bool BrokerClient::ok(const char* doing)
 
 bool BrokerClient::declareExchange(const QString& name)
 {
-    amqp_exchange_declare(m_state, kChannel, bytes(name.toUtf8()), amqp_cstring_bytes("direct"),
-                          0, 1, 0, 0, amqp_empty_table);
+    amqp_exchange_declare(m_state, kChannel, bytes(name.toUtf8()), amqp_cstring_bytes("direct"), 0,
+                          1, 0, 0, amqp_empty_table);
     return ok("declare an exchange");
 }
 
@@ -103,8 +103,8 @@ bool BrokerClient::declareBoundQueue(const QString& queue, const QString& exchan
 
 int BrokerClient::messageCount(const QString& queue)
 {
-    const auto* r = amqp_queue_declare(m_state, kChannel, bytes(queue.toUtf8()), 1, 0, 0, 0,
-                                       amqp_empty_table);
+    const auto* r =
+        amqp_queue_declare(m_state, kChannel, bytes(queue.toUtf8()), 1, 0, 0, 0, amqp_empty_table);
     if (!ok("look at a queue") || !r)
         return -1;
     return static_cast<int>(r->message_count);
@@ -115,8 +115,7 @@ QList<BrokerClient::Message> BrokerClient::takeAll(const QString& queue)
     QList<Message> messages;
     for (;;) {
         const amqp_rpc_reply_t reply = amqp_basic_get(m_state, kChannel, bytes(queue.toUtf8()), 1);
-        if (reply.reply_type != AMQP_RESPONSE_NORMAL ||
-            reply.reply.id != AMQP_BASIC_GET_OK_METHOD)
+        if (reply.reply_type != AMQP_RESPONSE_NORMAL || reply.reply.id != AMQP_BASIC_GET_OK_METHOD)
             break; // get-empty, or an error
         Message m;
         if (!readMessage(m))

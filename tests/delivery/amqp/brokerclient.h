@@ -33,8 +33,8 @@ public:
     bool deleteExchange(const QString& name);
     // A durable queue bound to exchange with routingKey; maxLength > 0 adds x-max-length and
     // x-overflow=reject-publish (the broker nacks what does not fit).
-    bool declareBoundQueue(const QString& queue, const QString& exchange,
-                           const QString& routingKey, int maxLength = 0);
+    bool declareBoundQueue(const QString& queue, const QString& exchange, const QString& routingKey,
+                           int maxLength = 0);
     // How many messages the queue holds (-1 on an error).
     int messageCount(const QString& queue);
     // Every message in the queue, taken off it (basic.get with no_ack).

@@ -72,17 +72,17 @@ void TestAmqpDelivery::survivesWorkerKills()
 {
     makeRoute();
     const int n = 2000;
-    QCOMPARE(delayq({QStringLiteral("push"), m_queue, QStringLiteral("x"),
-                     QStringLiteral("--count"), QString::number(n), QStringLiteral("--max-attempts"),
-                     QStringLiteral("50")})
-                 .exitCode,
-             0);
+    QCOMPARE(
+        delayq({QStringLiteral("push"), m_queue, QStringLiteral("x"), QStringLiteral("--count"),
+                QString::number(n), QStringLiteral("--max-attempts"), QStringLiteral("50")})
+            .exitCode,
+        0);
     const QStringList pushed = ids();
     // Small claims, so each kill finds publishes in flight and tasks in hand; two threads, each
     // with its own connection and channel.
-    const QStringList small{QStringLiteral("--lease"),     QStringLiteral("1s"),
-                            QStringLiteral("--batch"),     QStringLiteral("20"),
-                            QStringLiteral("--max-batch"), QStringLiteral("20"),
+    const QStringList small{QStringLiteral("--lease"),       QStringLiteral("1s"),
+                            QStringLiteral("--batch"),       QStringLiteral("20"),
+                            QStringLiteral("--max-batch"),   QStringLiteral("20"),
                             QStringLiteral("--concurrency"), QStringLiteral("2")};
     int kills = 0;
     for (int i = 0; i < 5; ++i) {
@@ -113,11 +113,12 @@ void TestAmqpDelivery::survivesBrokerRestart()
 {
     makeRoute();
     const int n = 2000;
-    QCOMPARE(delayq({QStringLiteral("push"), m_queue, QStringLiteral("x"),
-                     QStringLiteral("--count"), QString::number(n), QStringLiteral("--max-attempts"),
-                     QStringLiteral("50"), QStringLiteral("--backoff"), QStringLiteral("200ms")})
-                 .exitCode,
-             0);
+    QCOMPARE(
+        delayq({QStringLiteral("push"), m_queue, QStringLiteral("x"), QStringLiteral("--count"),
+                QString::number(n), QStringLiteral("--max-attempts"), QStringLiteral("50"),
+                QStringLiteral("--backoff"), QStringLiteral("200ms")})
+            .exitCode,
+        0);
     const QStringList pushed = ids();
     auto worker = startWorker({QStringLiteral("--batch"), QStringLiteral("20"),
                                QStringLiteral("--max-batch"), QStringLiteral("20")});
@@ -145,21 +146,22 @@ void TestAmqpDelivery::silentBrokerTimesOut()
 {
     makeRoute();
     const int n = 200;
-    QCOMPARE(delayq({QStringLiteral("push"), m_queue, QStringLiteral("x"),
-                     QStringLiteral("--count"), QString::number(n), QStringLiteral("--max-attempts"),
-                     QStringLiteral("50"), QStringLiteral("--backoff"), QStringLiteral("100ms")})
-                 .exitCode,
-             0);
+    QCOMPARE(
+        delayq({QStringLiteral("push"), m_queue, QStringLiteral("x"), QStringLiteral("--count"),
+                QString::number(n), QStringLiteral("--max-attempts"), QStringLiteral("50"),
+                QStringLiteral("--backoff"), QStringLiteral("100ms")})
+            .exitCode,
+        0);
     // The lease is the answer timeout: a frozen broker leaves publishes unconfirmed that long.
-    auto worker = startWorker({QStringLiteral("--lease"), QStringLiteral("2s"),
-                               QStringLiteral("--batch"), QStringLiteral("10"),
-                               QStringLiteral("--max-batch"), QStringLiteral("10")});
+    auto worker =
+        startWorker({QStringLiteral("--lease"), QStringLiteral("2s"), QStringLiteral("--batch"),
+                     QStringLiteral("10"), QStringLiteral("--max-batch"), QStringLiteral("10")});
     QTRY_VERIFY_WITH_TIMEOUT(BrokerClient(m_node.port()).messageCount(m_amqpQueue) >= 20, 20000);
     m_node.freeze();
     QByteArray err;
-    QTRY_VERIFY_WITH_TIMEOUT(
-        (err += worker->readAllStandardError()).contains("no confirm from the broker within 2000 ms"),
-        20000);
+    QTRY_VERIFY_WITH_TIMEOUT((err += worker->readAllStandardError())
+                                 .contains("no confirm from the broker within 2000 ms"),
+                             20000);
     m_node.thaw();
     QVERIFY(CliRunner::finished(*worker));
     err += worker->readAllStandardError();
@@ -183,8 +185,8 @@ void TestAmqpDelivery::memoryAlarmHoldsClaims()
     auto worker = startWorker({QStringLiteral("--batch"), QStringLiteral("10"),
                                QStringLiteral("--max-batch"), QStringLiteral("10")});
     QByteArray err;
-    QTRY_VERIFY_WITH_TIMEOUT((err += worker->readAllStandardError()).contains("blocked the connection"),
-                             20000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (err += worker->readAllStandardError()).contains("blocked the connection"), 20000);
     QVERIFY2(err.contains("claims are held until it unblocks"), err.constData());
     // Claims are held: one claim of 10 in flight at most, the rest still pending in Redis. An
     // absence is only seen by waiting.
