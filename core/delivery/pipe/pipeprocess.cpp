@@ -172,8 +172,12 @@ void PipeProcess::reaped(int status)
     } else {
         m_exitReason = "ended";
     }
-    // What it started and left running would hold our pipes and outlive the worker.
+    // What it started and left running would hold our pipes and outlive the worker; they
+    // are waited for (reaped by init, being orphans now) so that none is left once we return.
     signalGroup(SIGKILL);
+    const auto deadline = Clock::now() + std::chrono::seconds(2);
+    while ((::kill(-m_pid, 0) == 0 || errno != ESRCH) && Clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
 }
 
 bool PipeProcess::hasExited()
