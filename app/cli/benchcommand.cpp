@@ -1,4 +1,5 @@
 #include "bench.h"
+#include "benchpipe.h"
 #include "benchreport.h"
 #include "commands.h"
 #include "textoutput.h"
@@ -23,7 +24,11 @@ int runBench(Context& ctx)
              {"drain-tasks", true},
              {"memory-tasks", true},
              {"skip-seeds", false},
-             {"queues", true}},
+             {"queues", true},
+             {"pipe", false},
+             {"pipe-tasks", true},
+             {"exec-tasks", true},
+             {"consumer", true}},
             0, 0);
     BenchSettings s;
     s.tasks = a.number("tasks", 1, 100'000'000, s.tasks);
@@ -58,6 +63,8 @@ int runBench(Context& ctx)
     // The bench's own throw-away queues are no person's action: no audit entries.
     delayq::ConnectionOptions benchOptions = conn.options();
     benchOptions.actor = {};
+    if (a.has("pipe"))
+        return runPipeBench(ctx, s, benchOptions);
     Bench bench(benchOptions, s,
                 [](const std::string& line) { std::fprintf(stderr, "bench: %s\n", line.c_str()); });
     const BenchFigures f = bench.run();

@@ -90,6 +90,29 @@ bool verdictOf(const Json& j, HandlerResult& result, std::string& problem)
     return true;
 }
 
+// `text` (valid UTF-8) as a JSON string: quotes, backslashes and control characters escaped.
+void appendString(std::string& out, std::string_view text)
+{
+    static constexpr char kHex[] = "0123456789abcdef";
+    out += '"';
+    for (const char c : text) {
+        const auto u = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (c == '\n') {
+            out += "\\n";
+        } else if (u < 0x20) {
+            out += "\\u00";
+            out += kHex[u >> 4];
+            out += kHex[u & 15];
+        } else {
+            out += c;
+        }
+    }
+    out += '"';
+}
+
 } // namespace
 
 std::string answerKey(const ClaimedTask& task)
@@ -99,23 +122,24 @@ std::string answerKey(const ClaimedTask& task)
 
 std::string taskLine(const ClaimedTask& task, const std::string& queue)
 {
-    Json j;
-    if (TaskLine::isUtf8(task.id))
-        j["id"] = task.id;
-    else
-        j["id_base64"] = TaskLine::base64(task.id);
-    // The queue name is validated (letters, digits and a few marks); a plain key is any
-    // bytes, so it is cleaned rather than refused.
-    j["queue"] = TaskLine::isUtf8(queue) ? queue : std::string("(not UTF-8)");
-    j["attempt"] = task.attempts;
-    j["max_attempts"] = task.maxAttempts;
-    j["due"] = task.due;
-    if (TaskLine::isUtf8(task.payload))
-        j["payload"] = task.payload;
-    else
-        j["payload_base64"] = TaskLine::base64(task.payload);
-    std::string line = j.dump();
-    line += '\n';
+    // Written by hand rather than through a JSON object: this runs for every task, and the
+    // fields are few and fixed (the same line nlohmann-json would write).
+    std::string line;
+    line.reserve(task.id.size() + task.payload.size() + queue.size() + 96);
+    const bool textId = TaskLine::isUtf8(task.id);
+    line += textId ? "{\"id\":" : "{\"id_base64\":";
+    appendString(line, textId ? task.id : TaskLine::base64(task.id));
+    line += ",\"queue\":";
+    // A queue name is validated (letters, digits and a few marks); a plain key may be any
+    // bytes, and then its text is cleaned rather than refused.
+    appendString(line, TaskLine::isUtf8(queue) ? queue : std::string("(not UTF-8)"));
+    line += ",\"attempt\":" + std::to_string(task.attempts);
+    line += ",\"max_attempts\":" + std::to_string(task.maxAttempts);
+    line += ",\"due\":" + std::to_string(task.due);
+    const bool textPayload = TaskLine::isUtf8(task.payload);
+    line += textPayload ? ",\"payload\":" : ",\"payload_base64\":";
+    appendString(line, textPayload ? task.payload : TaskLine::base64(task.payload));
+    line += "}\n";
     return line;
 }
 
