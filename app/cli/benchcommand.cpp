@@ -30,6 +30,8 @@ int runBench(Context& ctx)
              {"exec-tasks", true},
              {"consumer", true}},
             0, 0);
+    if (!a.has("pipe") && (a.has("pipe-tasks") || a.has("exec-tasks") || a.has("consumer")))
+        throw UsageError("--pipe-tasks, --exec-tasks and --consumer go with --pipe");
     BenchSettings s;
     s.tasks = a.number("tasks", 1, 100'000'000, s.tasks);
     s.singleTasks = a.number("single-tasks", 1, 10'000'000, s.singleTasks);

@@ -242,8 +242,9 @@ int runPipeBench(Context& ctx, const BenchSettings& s, const delayq::ConnectionO
     p.consumer = a.value("consumer");
     if (a.has("consumer") && p.consumer.empty())
         throw UsageError("--consumer needs a command");
-    PipeBench bench(options, p,
-                    [](const std::string& line) { std::fprintf(stderr, "bench: %s\n", line.c_str()); });
+    PipeBench bench(options, p, [](const std::string& line) {
+        std::fprintf(stderr, "bench: %s\n", line.c_str());
+    });
     const PipeBenchFigures f = bench.run();
     if (ctx.json())
         ctx.printJson(pipeBenchJson(p, f));
@@ -251,6 +252,5 @@ int runPipeBench(Context& ctx, const BenchSettings& s, const delayq::ConnectionO
         ctx.print(pipeBenchText(p, f));
     return ExitOk;
 }
-
 
 } // namespace cli

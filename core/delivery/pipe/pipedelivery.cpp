@@ -115,8 +115,8 @@ bool PipeDelivery::waitBeforeRestart()
     while (Clock::now() < m_nextStart) {
         if (m_options.aborted && m_options.aborted())
             return false;
-        std::this_thread::sleep_for(std::min<Clock::duration>(milliseconds(10),
-                                                              m_nextStart - Clock::now()));
+        std::this_thread::sleep_for(
+            std::min<Clock::duration>(milliseconds(10), m_nextStart - Clock::now()));
     }
     return true;
 }

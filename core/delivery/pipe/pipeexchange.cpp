@@ -24,8 +24,8 @@ constexpr size_t kMaxLine = 16 << 20;
 PipeExchange::PipeExchange(PipeProcess& process, std::string& readBuffer,
                            const std::vector<ClaimedTask>& tasks, const DeliveryOptions& options,
                            long long timeoutMs)
-    : m_process(process), m_readBuffer(readBuffer), m_options(options),
-      m_timeout(timeoutMs), m_results(tasks.size())
+    : m_process(process), m_readBuffer(readBuffer), m_options(options), m_timeout(timeoutMs),
+      m_results(tasks.size())
 {
     for (size_t i = 0; i < tasks.size(); ++i) {
         m_out += taskLine(tasks[i], options.queue);
@@ -46,8 +46,8 @@ PipeExchange::End PipeExchange::run()
         pollfd fds[2] = {{m_process.outputFd(), POLLIN, 0},
                          {writing ? m_process.inputFd() : -1, POLLOUT, 0}};
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(m_deadline - now);
-        const int ready = ::poll(fds, 2, static_cast<int>(std::clamp<long long>(
-                                             left.count() + 1, 0, kTickMs)));
+        const int ready =
+            ::poll(fds, 2, static_cast<int>(std::clamp<long long>(left.count() + 1, 0, kTickMs)));
         if (ready < 0 && errno != EINTR)
             return End::Closed;
         if (fds[1].revents != 0)
@@ -77,8 +77,8 @@ void PipeExchange::writeSome()
     // from being killed by a consumer that went away (the write is then EPIPE).
     const SigpipeBlock noSigpipe;
     while (m_written < m_out.size()) {
-        const ssize_t n = ::write(m_process.inputFd(), m_out.data() + m_written,
-                                  m_out.size() - m_written);
+        const ssize_t n =
+            ::write(m_process.inputFd(), m_out.data() + m_written, m_out.size() - m_written);
         if (n > 0) {
             m_written += static_cast<size_t>(n);
             continue;

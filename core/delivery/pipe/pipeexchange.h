@@ -29,8 +29,9 @@ public:
     };
 
     // `readBuffer` keeps what the consumer wrote past the last full line, across batches.
-    PipeExchange(PipeProcess& process, std::string& readBuffer, const std::vector<ClaimedTask>& tasks,
-                 const DeliveryOptions& options, long long timeoutMs);
+    PipeExchange(PipeProcess& process, std::string& readBuffer,
+                 const std::vector<ClaimedTask>& tasks, const DeliveryOptions& options,
+                 long long timeoutMs);
 
     End run();
     // Broken: why and the line's first 200 bytes, for the tasks' error.

@@ -39,18 +39,18 @@ std::string keyOf(const Json& j, std::string& problem)
         return "i:" + id->get<std::string>();
     if (id64 != j.end() && id64->is_string() && id == j.end())
         return "b:" + id64->get<std::string>();
-    problem = id == j.end() && id64 == j.end() ? "no \"id\""
+    problem = id == j.end() && id64 == j.end()   ? "no \"id\""
               : id != j.end() && id64 != j.end() ? "both \"id\" and \"id_base64\""
-                                                  : "the id is not a string";
+                                                 : "the id is not a string";
     return {};
 }
 
 // Exactly one verdict: "ack": true, "fail": TEXT, "retry_in_ms": N (with "error"), "dead": TEXT.
 bool verdictOf(const Json& j, HandlerResult& result, std::string& problem)
 {
-    const int verdicts = static_cast<int>(j.contains("ack")) + static_cast<int>(j.contains("fail")) +
-                         static_cast<int>(j.contains("retry_in_ms")) +
-                         static_cast<int>(j.contains("dead"));
+    const int verdicts =
+        static_cast<int>(j.contains("ack")) + static_cast<int>(j.contains("fail")) +
+        static_cast<int>(j.contains("retry_in_ms")) + static_cast<int>(j.contains("dead"));
     if (verdicts != 1) {
         problem = verdicts == 0 ? "none of \"ack\", \"fail\", \"retry_in_ms\", \"dead\""
                                 : "more than one of \"ack\", \"fail\", \"retry_in_ms\", \"dead\"";
@@ -75,10 +75,10 @@ bool verdictOf(const Json& j, HandlerResult& result, std::string& problem)
         if (!textField(j, "error", text, problem))
             return false;
         const long long delay = ms.get<long long>();
-        result = HandlerResult::fail(
-            text.empty() ? "the consumer asked for a retry in " + std::to_string(delay) + " ms"
-                         : text,
-            delay);
+        result = HandlerResult::fail(text.empty() ? "the consumer asked for a retry in " +
+                                                        std::to_string(delay) + " ms"
+                                                  : text,
+                                     delay);
         return true;
     }
     const bool dead = j.contains("dead");

@@ -59,9 +59,8 @@ void check(const std::string& spec, const DeliveryOptions&)
     std::string complaint = readAll(sh.outputFd());
     if (complaint.size() > 300)
         complaint.resize(300);
-    throw Error(ErrorCode::InvalidArgument,
-                "the pipe command is not valid /bin/sh: " +
-                    (complaint.empty() ? sh.exitReason() : complaint));
+    throw Error(ErrorCode::InvalidArgument, "the pipe command is not valid /bin/sh: " +
+                                                (complaint.empty() ? sh.exitReason() : complaint));
 }
 
 std::string printable(const std::string& spec)

@@ -74,8 +74,8 @@ private:
 
     void push(const QString& queue, const QByteArray& payload, const QStringList& extra = {})
     {
-        const CliRun r = delayq(QStringList{"push", queue, "-", "--backoff", "100ms"} + extra,
-                                payload);
+        const CliRun r =
+            delayq(QStringList{"push", queue, "-", "--backoff", "100ms"} + extra, payload);
         QVERIFY2(r.exitCode == 0, r.err.constData());
     }
 
@@ -164,9 +164,9 @@ private slots:
         QCOMPARE(ids.size(), tasks);
         QVERIFY(pidsByThread.size() <= threads);
         for (auto it = pidsByThread.cbegin(); it != pidsByThread.cend(); ++it)
-            QVERIFY2(it.value().size() == 1, qPrintable("thread " + it.key() + " had " +
-                                                        QString::number(it.value().size()) +
-                                                        " consumers"));
+            QVERIFY2(it.value().size() == 1,
+                     qPrintable("thread " + it.key() + " had " +
+                                QString::number(it.value().size()) + " consumers"));
     }
 
     void payloadArrivesByteForByte_data()
@@ -225,7 +225,8 @@ private slots:
         if (retryMs >= 0) {
             const double delay =
                 seen[0].value("retry_at").toDouble() - seen[0].value("finished").toDouble();
-            QVERIFY2(delay >= retryMs - 20 && delay < retryMs + 900, qPrintable(QString::number(delay)));
+            QVERIFY2(delay >= retryMs - 20 && delay < retryMs + 900,
+                     qPrintable(QString::number(delay)));
         }
         if (outcomes.last() == "dead") {
             const QJsonObject t = onlyTask("q", "dead");
@@ -274,8 +275,8 @@ private slots:
 
         // --lease 2s: a consumer that stops answering is killed after 2 s. (Not 1 s: the
         // worker's first renewal of a claim can come up to 1.5 s after it.)
-        const CliRun r = work("q", consumer(prefix),
-                              {"--lease", "2s", "--batch", "20", "--max-batch", "20"});
+        const CliRun r =
+            work("q", consumer(prefix), {"--lease", "2s", "--batch", "20", "--max-batch", "20"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY2(r.err.contains(("pipe consumer restarted after it " + how).toUtf8()),
                  r.err.constData());
@@ -327,9 +328,12 @@ private slots:
     {
         QTest::addColumn<QString>("handler");
         QTest::addColumn<QString>("message");
-        QTest::newRow("no command") << "pipe:" << "pipe:CMD needs a command";
-        QTest::newRow("blank command") << "pipe:  " << "pipe:CMD needs a command";
-        QTest::newRow("not sh") << "pipe:if (" << "the pipe command is not valid /bin/sh";
+        QTest::newRow("no command") << "pipe:"
+                                    << "pipe:CMD needs a command";
+        QTest::newRow("blank command") << "pipe:  "
+                                       << "pipe:CMD needs a command";
+        QTest::newRow("not sh") << "pipe:if ("
+                                << "the pipe command is not valid /bin/sh";
     }
     void refusedBeforeAnythingIsClaimed()
     {
