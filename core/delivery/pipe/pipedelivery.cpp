@@ -16,11 +16,19 @@ constexpr milliseconds kFirstBackoff{100};
 constexpr milliseconds kMaxBackoff{5000};
 constexpr milliseconds kKillGrace{1000}; // SIGTERM, then this long, then SIGKILL
 
+// The answer timeout: 30 s when none is given; at most 30 days, so that a deadline on the
+// steady clock (ns) cannot overflow with a lease of years.
+long long timeoutOf(const DeliveryOptions& options)
+{
+    constexpr long long kMax = 30LL * 24 * 3600 * 1000;
+    return options.answerTimeoutMs > 0 ? std::min(options.answerTimeoutMs, kMax) : 30000;
+}
+
 } // namespace
 
 PipeDelivery::PipeDelivery(std::string command, DeliveryOptions options, int thread)
     : m_command(std::move(command)), m_options(std::move(options)), m_thread(thread),
-      m_timeoutMs(m_options.answerTimeoutMs > 0 ? m_options.answerTimeoutMs : 30000)
+      m_timeoutMs(timeoutOf(m_options))
 {}
 
 PipeDelivery::~PipeDelivery() = default; // ~PipeProcess stops it
