@@ -13,7 +13,8 @@
     stranger       answer for an id it was not given on attempt 1
     anything else  ack
 
-Before answering it appends "pid thread queue id attempt payload-hex" to $PIPE_TEST_LOG.
+Before answering it appends "pid thread queue id attempt payload-hex SigBlk" to
+$PIPE_TEST_LOG.
 """
 import base64
 import json
@@ -23,11 +24,20 @@ import sys
 import time
 
 
+def blocked_signals():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("SigBlk:"):
+                return line.split()[1]
+    return "?"
+
+
 def log(task, payload):
     with open(os.environ["PIPE_TEST_LOG"], "a") as f:
-        f.write("%d %s %s %s %d %s\n" % (os.getpid(), os.environ.get("DELAYQ_THREAD", "?"),
-                                         os.environ.get("DELAYQ_QUEUE", "?"), task["id"],
-                                         task["attempt"], payload.hex() or "-"))
+        f.write("%d %s %s %s %d %s %s\n" % (os.getpid(), os.environ.get("DELAYQ_THREAD", "?"),
+                                            os.environ.get("DELAYQ_QUEUE", "?"), task["id"],
+                                            task["attempt"], payload.hex() or "-",
+                                            blocked_signals()))
 
 
 def answer(task, payload):

@@ -25,6 +25,7 @@ struct Handled
     QString id;
     int attempt = 0;
     QByteArray payload;
+    quint64 blockedSignals = 0; // SigBlk of /proc/PID/status
 };
 
 // pipe:CMD: one consumer process per worker thread, tasks as JSON lines on its stdin, answers
@@ -94,10 +95,11 @@ private:
             return out;
         for (const QByteArray& line : f.readAll().split('\n')) {
             const QList<QByteArray> w = line.split(' ');
-            if (w.size() != 6)
+            if (w.size() != 7)
                 continue;
             out.append({w[0].toLongLong(), QString(w[1]), QString(w[2]), QString(w[3]),
-                        w[4].toInt(), w[5] == "-" ? QByteArray() : QByteArray::fromHex(w[5])});
+                        w[4].toInt(), w[5] == "-" ? QByteArray() : QByteArray::fromHex(w[5]),
+                        w[6].toULongLong(nullptr, 16)});
         }
         return out;
     }
@@ -160,6 +162,10 @@ private slots:
             pidsByThread[h.thread].insert(h.pid);
             QCOMPARE(h.queue, QString("q"));
             QCOMPARE(h.payload, QByteArray("ok"));
+            // The worker threads block SIGINT and SIGTERM; the consumer must not inherit that
+            // (Debian's dash clears its mask itself; a /bin/sh that does not relies on us).
+            const quint64 stopSignals = (1ULL << (SIGINT - 1)) | (1ULL << (SIGTERM - 1));
+            QCOMPARE(h.blockedSignals & stopSignals, 0ULL);
         }
         QCOMPARE(ids.size(), tasks);
         QVERIFY(pidsByThread.size() <= threads);
