@@ -32,7 +32,7 @@ def handle(task, payload):
     if text.startswith("fail"):
         return {"fail": "the payload asked to fail"}
     if text.startswith("later") and task["attempt"] < 3:
-        return {"retry_in_ms": 2000, "error": "not ready yet, attempt %d" % task["attempt"]}
+        return {"retry_in_ms": 1000, "error": "not ready yet, attempt %d" % task["attempt"]}
     print("consumer: handled %s: %s" % (task.get("id"), text[:60]), file=sys.stderr)
     return {"ack": True}
 

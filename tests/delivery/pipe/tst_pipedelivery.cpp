@@ -330,6 +330,26 @@ private slots:
                  times.join(' ').constData());
     }
 
+    // examples/consumer.py, as its header says to run it.
+    void exampleConsumerAcksFailsAndRetries()
+    {
+        push("q", "hello", {"--id", "hello"});
+        push("q", "fail this one", {"--id", "failing", "--max-attempts", "1"});
+        push("q", "later, please", {"--id", "later", "--backoff", "10ms"});
+        const CliRun r = work("q", "pipe:" + m_python + " " + PIPE_EXAMPLE_CONSUMER);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.err.contains("consumer: handled hello: hello"), r.err.constData());
+        const auto events = eventsById();
+        QCOMPARE(events.value("hello").last().value("outcome").toString(), QString("acked"));
+        QCOMPARE(events.value("failing").last().value("outcome").toString(), QString("dead"));
+        QCOMPARE(events.value("failing").last().value("error").toString(),
+                 QString("the payload asked to fail"));
+        const QList<QJsonObject> later = events.value("later");
+        QCOMPARE(later.size(), 3); // retried in 1 s twice, acked on attempt 3
+        QCOMPARE(later[0].value("error").toString(), QString("not ready yet, attempt 1"));
+        QCOMPARE(later.last().value("outcome").toString(), QString("acked"));
+    }
+
     void refusedBeforeAnythingIsClaimed_data()
     {
         QTest::addColumn<QString>("handler");
