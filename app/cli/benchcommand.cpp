@@ -1,4 +1,5 @@
 #include "bench.h"
+#include "benchpipe.h"
 #include "benchreport.h"
 #include "commands.h"
 #include "textoutput.h"
@@ -23,8 +24,14 @@ int runBench(Context& ctx)
              {"drain-tasks", true},
              {"memory-tasks", true},
              {"skip-seeds", false},
-             {"queues", true}},
+             {"queues", true},
+             {"pipe", false},
+             {"pipe-tasks", true},
+             {"exec-tasks", true},
+             {"consumer", true}},
             0, 0);
+    if (!a.has("pipe") && (a.has("pipe-tasks") || a.has("exec-tasks") || a.has("consumer")))
+        throw UsageError("--pipe-tasks, --exec-tasks and --consumer go with --pipe");
     BenchSettings s;
     s.tasks = a.number("tasks", 1, 100'000'000, s.tasks);
     s.singleTasks = a.number("single-tasks", 1, 10'000'000, s.singleTasks);
@@ -58,6 +65,8 @@ int runBench(Context& ctx)
     // The bench's own throw-away queues are no person's action: no audit entries.
     delayq::ConnectionOptions benchOptions = conn.options();
     benchOptions.actor = {};
+    if (a.has("pipe"))
+        return runPipeBench(ctx, s, benchOptions);
     Bench bench(benchOptions, s,
                 [](const std::string& line) { std::fprintf(stderr, "bench: %s\n", line.c_str()); });
     const BenchFigures f = bench.run();

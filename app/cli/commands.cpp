@@ -100,7 +100,7 @@ const std::vector<CommandInfo>& commandTable()
         {"bench",
          "bench [--force] [--tasks N] [--threads C] [--batch N] [--rate R] [--duration D]\n"
          "       [--seed-tasks N] [--drain-tasks N] [--memory-tasks N] [--skip-seeds]\n"
-         "       [--queues N]\n"
+         "       [--queues N] [--pipe [--pipe-tasks N] [--exec-tasks N] [--consumer CMD]]\n"
          "  --force          run on a database that is not empty (keys go under a private\n"
          "                   prefix)\n"
          "  --tasks N        tasks for the push and claim+ack phases (default 50000)\n"
@@ -113,7 +113,11 @@ const std::vector<CommandInfo>& commandTable()
          "  --memory-tasks N pending tasks whose Redis memory is measured (default 100000)\n"
          "  --queues N       spread the push and claim+ack phases over N queues (1..16,\n"
          "                   default 1), the threads split over them (at least one each); on\n"
-         "                   a cluster the queues go to different masters",
+         "                   a cluster the queues go to different masters\n"
+         "  --pipe           instead: a due backlog drained through pipe: (--pipe-tasks N,\n"
+         "                   default 100000; --consumer CMD, default a built-in Python\n"
+         "                   loop), beside exec:true (--exec-tasks N, default 2000) and the\n"
+         "                   in-process ack, with --threads and --batch as above",
          "measure push, claim+ack, drain, lateness, Redis CPU and memory per task against "
          "the two seed designs",
          runBench},
