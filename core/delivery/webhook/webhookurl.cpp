@@ -38,6 +38,10 @@ WebhookUrl::WebhookUrl(const std::string& spec) : m_text(spec)
     m_tls = spec.rfind("https://", 0) == 0;
     if (!m_tls && spec.rfind("http://", 0) != 0)
         refuse(spec, "the scheme must be http:// or https://");
+    // libcurl would read http:///path as the host "path".
+    const size_t authority = spec.find("://") + 3;
+    if (authority >= spec.size() || std::string("/?#").find(spec[authority]) != std::string::npos)
+        refuse(spec, "it names no host");
     std::unique_ptr<CURLU, void (*)(CURLU*)> url(curl_url(), &curl_url_cleanup);
     if (!url)
         throw Error(ErrorCode::InvalidArgument, "out of memory reading the webhook URL");
