@@ -126,7 +126,12 @@ const std::vector<CommandInfo>& commandTable()
          "  --memory-tasks N pending tasks whose Redis memory is measured (default 100000)\n"
          "  --queues N       spread the push and claim+ack phases over N queues (1..16,\n"
          "                   default 1), the threads split over them (at least one each); on\n"
-         "                   a cluster the queues go to different masters",
+         "                   a cluster the queues go to different masters\n"
+         "bench --webhook [--force] [--drain-tasks N] [--exec-tasks N] [--threads C] [--batch N]\n"
+         "  drains a due backlog of --drain-tasks (default 40000) by C workers delivering to a\n"
+         "  webhook on a keep-alive endpoint in this process (libmicrohttpd answering 204),\n"
+         "  then one of --exec-tasks (default 2000) by the same workers with exec:true (a\n"
+         "  process per task) as the anchor",
          "measure push, claim+ack, drain, lateness, Redis CPU and memory per task against "
          "the two seed designs",
          runBench},
