@@ -13,8 +13,7 @@ namespace cli {
 namespace {
 
 // bench --webhook: the webhook target against exec:true (benchwebhook.h).
-int runBenchWebhook(Context& ctx, const delayq::ConnectionOptions& options,
-                    const BenchSettings& s)
+int runBenchWebhook(Context& ctx, const delayq::ConnectionOptions& options, const BenchSettings& s)
 {
     const Args& a = ctx.args();
     BenchWebhook::Settings w;

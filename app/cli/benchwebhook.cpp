@@ -186,9 +186,9 @@ void BenchWebhook::cleanup()
 
 std::string BenchWebhook::text(const Settings& s, const Figures& f)
 {
-    const std::string batch = s.batch ? std::to_string(*s.batch)
-                                      : std::to_string(delayq::WorkerOptions{}.batch) +
-                                            " (delayq work's default)";
+    const std::string batch =
+        s.batch ? std::to_string(*s.batch)
+                : std::to_string(delayq::WorkerOptions{}.batch) + " (delayq work's default)";
     std::string text = "delayq bench --webhook on " + printable(f.server) + ": " +
                        std::to_string(s.threads) + " workers of one thread, batch " + batch +
                        "\n\n";
@@ -218,8 +218,8 @@ JsonWriter BenchWebhook::json(const Settings& s, const Figures& f)
     writePhase(j, f.webhook);
     j.key("exec");
     writePhase(j, f.exec);
-    j.field("webhook_over_exec", f.exec.perSecond > 0 ? f.webhook.perSecond / f.exec.perSecond
-                                                      : 0.0)
+    j.field("webhook_over_exec",
+            f.exec.perSecond > 0 ? f.webhook.perSecond / f.exec.perSecond : 0.0)
         .field("seconds", f.seconds)
         .endObject();
     return j;

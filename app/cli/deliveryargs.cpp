@@ -76,12 +76,8 @@ delayq::DeliveryOptions webhookOptionsFrom(const Args& a)
 
 std::vector<OptionSpec> deliveryOptionSpecs()
 {
-    return {{"answer-timeout", true},
-            {"http-method", true},
-            {"http-header", true, true},
-            {"http-timeout", true},
-            {"http-ca", true},
-            {"webhook-secret-file", true},
+    return {{"answer-timeout", true}, {"http-method", true}, {"http-header", true, true},
+            {"http-timeout", true},   {"http-ca", true},     {"webhook-secret-file", true},
             {"webhook-secret", true}};
 }
 

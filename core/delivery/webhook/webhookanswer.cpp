@@ -46,8 +46,7 @@ HandlerResult WebhookAnswer::ofStatus(long status, std::string_view body,
         const long long delay = retryAfterMs(retryAfter, nowMs);
         if (delay >= 0)
             return HandlerResult::fail(
-                describe(status, body,
-                         "Retry-After: " + plainText(trimmed(retryAfter), 40)),
+                describe(status, body, "Retry-After: " + plainText(trimmed(retryAfter), 40)),
                 delay);
     }
     return HandlerResult::fail(describe(status, body));
@@ -78,8 +77,8 @@ long long WebhookAnswer::retryAfterMs(std::string_view value, long long nowMs)
     // An HTTP date (IMF-fixdate, or the two obsolete forms); curl_getdate reads all three.
     const std::string date(value);
     const time_t at = curl_getdate(date.c_str(), nullptr);
-    if (at < 0 || date.find(',') == std::string::npos)
-        return -1; // every HTTP date form names the day, with a comma after it
+    if (at < 0)
+        return -1;
     return std::clamp(static_cast<long long>(at) * 1000 - nowMs, 0LL, kMaxRetryAfterMs);
 }
 
@@ -109,19 +108,30 @@ std::string WebhookAnswer::plainText(std::string_view body, size_t maxBytes)
 
 std::string WebhookAnswer::statusText(long status)
 {
-    static const std::map<long, const char*> reasons = {
-        {300, "Multiple Choices"},   {301, "Moved Permanently"},
-        {302, "Found"},              {303, "See Other"},
-        {304, "Not Modified"},       {307, "Temporary Redirect"},
-        {308, "Permanent Redirect"}, {400, "Bad Request"},
-        {401, "Unauthorized"},       {403, "Forbidden"},
-        {404, "Not Found"},          {405, "Method Not Allowed"},
-        {408, "Request Timeout"},    {409, "Conflict"},
-        {410, "Gone"},               {413, "Content Too Large"},
-        {415, "Unsupported Media Type"}, {422, "Unprocessable Content"},
-        {429, "Too Many Requests"},  {500, "Internal Server Error"},
-        {501, "Not Implemented"},    {502, "Bad Gateway"},
-        {503, "Service Unavailable"}, {504, "Gateway Timeout"}};
+    static const std::map<long, const char*> reasons = {{300, "Multiple Choices"},
+                                                        {301, "Moved Permanently"},
+                                                        {302, "Found"},
+                                                        {303, "See Other"},
+                                                        {304, "Not Modified"},
+                                                        {307, "Temporary Redirect"},
+                                                        {308, "Permanent Redirect"},
+                                                        {400, "Bad Request"},
+                                                        {401, "Unauthorized"},
+                                                        {403, "Forbidden"},
+                                                        {404, "Not Found"},
+                                                        {405, "Method Not Allowed"},
+                                                        {408, "Request Timeout"},
+                                                        {409, "Conflict"},
+                                                        {410, "Gone"},
+                                                        {413, "Content Too Large"},
+                                                        {415, "Unsupported Media Type"},
+                                                        {422, "Unprocessable Content"},
+                                                        {429, "Too Many Requests"},
+                                                        {500, "Internal Server Error"},
+                                                        {501, "Not Implemented"},
+                                                        {502, "Bad Gateway"},
+                                                        {503, "Service Unavailable"},
+                                                        {504, "Gateway Timeout"}};
     auto it = reasons.find(status);
     return std::to_string(status) + (it == reasons.end() ? "" : std::string(" ") + it->second);
 }

@@ -72,8 +72,7 @@ void WebhookDelivery::sendMore(const std::vector<ClaimedTask>& tasks, size_t& ne
     }
 }
 
-size_t WebhookDelivery::collect(std::vector<HandlerResult>& results,
-                                std::vector<bool>& answered)
+size_t WebhookDelivery::collect(std::vector<HandlerResult>& results, std::vector<bool>& answered)
 {
     size_t finished = 0;
     int queued = 0;

@@ -19,8 +19,7 @@ namespace delayq::webhook {
 class WebhookDelivery : public Delivery
 {
 public:
-    WebhookDelivery(std::shared_ptr<const WebhookSettings> settings,
-                    std::function<bool()> aborted);
+    WebhookDelivery(std::shared_ptr<const WebhookSettings> settings, std::function<bool()> aborted);
     ~WebhookDelivery() override;
     WebhookDelivery(const WebhookDelivery&) = delete;
     WebhookDelivery& operator=(const WebhookDelivery&) = delete;

@@ -97,7 +97,7 @@ void WebhookRequest::prepare(const ClaimedTask& task, size_t index)
     const std::string timestamp = std::to_string(nowMs() / 1000);
     if (!m_settings.ownContentType)
         addHeader(nlohmann::json::accept(task.payload) ? "Content-Type: application/json"
-                                                        : "Content-Type: application/octet-stream");
+                                                       : "Content-Type: application/octet-stream");
     addHeader("webhook-id: " + id);
     addHeader("webhook-timestamp: " + timestamp);
     if (m_settings.signature.enabled())

@@ -25,8 +25,8 @@ std::string lower(std::string text)
 // RFC 9110's token characters, the only ones a header name may hold.
 bool isTokenChar(unsigned char c)
 {
-    return std::isalnum(c) || std::string_view("!#$%&'*+-.^_`|~").find(static_cast<char>(c)) !=
-                                  std::string_view::npos;
+    return std::isalnum(c) ||
+           std::string_view("!#$%&'*+-.^_`|~").find(static_cast<char>(c)) != std::string_view::npos;
 }
 
 std::string checkedMethod(const std::string& given)
@@ -66,9 +66,14 @@ bool checkHeader(const std::string& header)
 
 WebhookSettings WebhookSettings::from(const std::string& spec, const DeliveryOptions& options)
 {
-    WebhookSettings s{WebhookUrl(spec), checkedMethod(options.httpMethod), options.httpHeaders,
-                      false, options.httpTimeoutMs, options.httpCaFile,
-                      WebhookSignature(options.signingSecret), options.queue};
+    WebhookSettings s{WebhookUrl(spec),
+                      checkedMethod(options.httpMethod),
+                      options.httpHeaders,
+                      false,
+                      options.httpTimeoutMs,
+                      options.httpCaFile,
+                      WebhookSignature(options.signingSecret),
+                      options.queue};
     for (const std::string& header : s.headers)
         s.ownContentType = checkHeader(header) || s.ownContentType;
     if (s.timeoutMs < 1 || s.timeoutMs > 86'400'000)

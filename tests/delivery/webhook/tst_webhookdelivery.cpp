@@ -41,10 +41,10 @@ class TestWebhookDelivery : public CliSuite
     // Pushes one task (its attempts and backoff fixed, so a retry's time is known); its id.
     QString push(const QString& queue, const QByteArray& payload, const QStringList& extra = {})
     {
-        const CliRun r = delayq(QStringList{"push", queue, "-", "--json", "--max-attempts", "3",
-                                            "--backoff", "1h"} +
-                                    extra,
-                                payload);
+        const CliRun r = delayq(
+            QStringList{"push", queue, "-", "--json", "--max-attempts", "3", "--backoff", "1h"} +
+                extra,
+            payload);
         if (r.exitCode != 0)
             qWarning() << r.err;
         return json(r).object().value("id").toString();
@@ -87,8 +87,10 @@ private slots:
         QTest::addColumn<int>("retryInS"); // due this long after the push (-1: not retried)
 
         const QString longBody(1000, QLatin1Char('a'));
-        QTest::newRow("200") << "/status/200" << QStringList() << "gone" << "" << -1;
-        QTest::newRow("204") << "/status/204" << QStringList() << "gone" << "" << -1;
+        QTest::newRow("200") << "/status/200" << QStringList() << "gone"
+                             << "" << -1;
+        QTest::newRow("204") << "/status/204" << QStringList() << "gone"
+                             << "" << -1;
         QTest::newRow("404 with a body")
             << "/status/404" + query("no such hook") << QStringList() << "pending"
             << "HTTP 404 Not Found: no such hook" << 3600;
@@ -98,28 +100,27 @@ private slots:
         QTest::newRow("500 long body: its first 200 bytes")
             << "/status/500" + query(longBody) << QStringList() << "pending"
             << "HTTP 500 Internal Server Error: " + longBody.left(200) + "…" << 3600;
-        QTest::newRow("301 is not followed")
-            << "/status/301" << QStringList() << "pending" << "HTTP 301 Moved Permanently"
-            << 3600;
+        QTest::newRow("301 is not followed") << "/status/301" << QStringList() << "pending"
+                                             << "HTTP 301 Moved Permanently" << 3600;
         QTest::newRow("410 Gone: dead at once")
             << "/status/410" + query("unsubscribed") << QStringList() << "dead"
             << "HTTP 410 Gone: unsubscribed" << -1;
         QTest::newRow("429 Retry-After seconds")
             << "/status/429" + query("slow down", "30") << QStringList() << "pending"
             << "HTTP 429 Too Many Requests (Retry-After: 30): slow down" << 30;
-        const QString date = httpDate(120);
+        // HTTPDATE: two minutes after the row starts, as an HTTP date (see answers()).
         QTest::newRow("503 Retry-After date")
-            << "/status/503" + query("", date) << QStringList() << "pending"
-            << "HTTP 503 Service Unavailable (Retry-After: " + date + ")" << 120;
+            << "/status/503" + query("", "HTTPDATE") << QStringList() << "pending"
+            << "HTTP 503 Service Unavailable (Retry-After: HTTPDATE)" << 120;
         QTest::newRow("503 without Retry-After: the backoff")
-            << "/status/503" << QStringList() << "pending" << "HTTP 503 Service Unavailable"
-            << 3600;
+            << "/status/503" << QStringList() << "pending"
+            << "HTTP 503 Service Unavailable" << 3600;
         QTest::newRow("503 with a Retry-After that is neither: the backoff")
             << "/status/503" + query("", "soon") << QStringList() << "pending"
             << "HTTP 503 Service Unavailable" << 3600;
-        QTest::newRow("timeout")
-            << "/sleep/5000" << QStringList{"--http-timeout", "300ms"} << "pending"
-            << "no answer within 300 ms" << 3600;
+        QTest::newRow("timeout") << "/sleep/5000" << QStringList{"--http-timeout", "300ms"}
+                                 << "pending"
+                                 << "no answer within 300 ms" << 3600;
         QTest::newRow("closed mid-response")
             << "/close" << QStringList() << "pending"
             << "transfer closed with 90 bytes remaining to read" << 3600;
@@ -132,6 +133,10 @@ private slots:
         QFETCH(QString, state);
         QFETCH(QString, error);
         QFETCH(int, retryInS);
+        const QString date = httpDate(120);
+        path.replace(QStringLiteral("HTTPDATE"),
+                     QString::fromLatin1(QUrl::toPercentEncoding(date)));
+        error.replace(QStringLiteral("HTTPDATE"), date);
         const QString id = push("hooks", R"({"order":42})");
         QVERIFY(!id.isEmpty());
         const CliRun r = work("hooks", url(path), args + QStringList{"--max-tasks", "1"});
@@ -153,8 +158,8 @@ private slots:
         else
             QCOMPARE(lastError, error);
         if (retryInS >= 0) {
-            const qint64 in = qint64(task.value("due").toDouble() -
-                                     task.value("created").toDouble());
+            const qint64 in =
+                qint64(task.value("due").toDouble() - task.value("created").toDouble());
             QVERIFY2(qAbs(in - retryInS * 1000LL) < 3000, qPrintable(QString::number(in)));
         }
     }
@@ -172,7 +177,8 @@ private slots:
 
         const QByteArray json = R"({"order":42,"items":["a","b"]})";
         QTest::newRow("JSON, whsec_ secret from a file")
-            << json << "file" << whsecSecret() << "valid" << "application/json";
+            << json << "file" << whsecSecret() << "valid"
+            << "application/json";
         QTest::newRow("bytes, raw secret from the environment")
             << QByteArray("not json \x01\xff", 11) << "env" << QByteArray(kRawSecret) << "valid"
             << "application/octet-stream";
@@ -192,8 +198,10 @@ private slots:
         QFETCH(QString, contentType);
         const QString id = push("orders:eu", payload);
         const QJsonObject pushed = show("orders:eu", id);
-        QStringList args{"--max-tasks", "1", "--http-method", "put", "--http-header",
-                         "X-Team: billing", "--http-header", "Authorization: Bearer t0ken"};
+        QStringList args{"--max-tasks",   "1",
+                         "--http-method", "put",
+                         "--http-header", "X-Team: billing",
+                         "--http-header", "Authorization: Bearer t0ken"};
         const QString file = m_dir.filePath(QStringLiteral("secret"));
         if (secretFrom == QLatin1String("file")) {
             QFile f(file);
@@ -234,9 +242,9 @@ private slots:
     void ownContentType()
     {
         push("hooks", R"({"a":1})");
-        const CliRun r = work("hooks", url("/status/200"),
-                              {"--max-tasks", "1", "--http-header",
-                               "Content-Type: application/cloudevents+json"});
+        const CliRun r = work(
+            "hooks", url("/status/200"),
+            {"--max-tasks", "1", "--http-header", "Content-Type: application/cloudevents+json"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonObject h = m_endpoint->requests().value(0).value("headers").toObject();
         QCOMPARE(h.value("content-type").toString(),
@@ -300,13 +308,12 @@ private slots:
         QTest::newRow("header without a colon")
             << ok << QStringList{"--http-header", "X-Team billing"} << 2
             << "a webhook header must be 'Name: value'";
-        QTest::newRow("header delayq sets")
-            << ok << QStringList{"--http-header", "Webhook-Id: 1"} << 2 << "is set by delayq itself";
+        QTest::newRow("header delayq sets") << ok << QStringList{"--http-header", "Webhook-Id: 1"}
+                                            << 2 << "is set by delayq itself";
         QTest::newRow("timeout too short")
             << ok << QStringList{"--http-timeout", "1ms"} << 2 << "--http-timeout must be";
-        QTest::newRow("CA file with http://")
-            << ok << QStringList{"--http-ca", "/etc/hostname"} << 2
-            << "a CA file applies to https:// webhooks only";
+        QTest::newRow("CA file with http://") << ok << QStringList{"--http-ca", "/etc/hostname"}
+                                              << 2 << "a CA file applies to https:// webhooks only";
         QTest::newRow("secret file missing")
             << ok << QStringList{"--webhook-secret-file", "/nonexistent/secret"} << 1
             << "cannot read the webhook secret file '/nonexistent/secret'";
