@@ -1,6 +1,7 @@
 #include "bench.h"
 #include "benchpipe.h"
 #include "benchreport.h"
+#include "benchwebhook.h"
 #include "commands.h"
 #include "textoutput.h"
 
@@ -9,6 +10,30 @@
 #include <cstdio>
 
 namespace cli {
+
+namespace {
+
+// bench --webhook: the webhook target against exec:true (benchwebhook.h).
+int runBenchWebhook(Context& ctx, const delayq::ConnectionOptions& options, const BenchSettings& s)
+{
+    const Args& a = ctx.args();
+    BenchWebhook::Settings w;
+    w.tasks = a.number("drain-tasks", 1, 10'000'000, w.tasks);
+    w.execTasks = a.number("exec-tasks", 1, 1'000'000, w.execTasks);
+    w.threads = s.threads;
+    w.batch = s.batch;
+    BenchWebhook bench(options, w, [](const std::string& line) {
+        std::fprintf(stderr, "bench: %s\n", line.c_str());
+    });
+    const BenchWebhook::Figures f = bench.run();
+    if (ctx.json())
+        ctx.printJson(BenchWebhook::json(w, f));
+    else
+        ctx.print(BenchWebhook::text(w, f));
+    return ExitOk;
+}
+
+} // namespace
 
 int runBench(Context& ctx)
 {
@@ -28,10 +53,14 @@ int runBench(Context& ctx)
              {"pipe", false},
              {"pipe-tasks", true},
              {"exec-tasks", true},
-             {"consumer", true}},
+             {"consumer", true},
+             {"webhook", false}},
             0, 0);
-    if (!a.has("pipe") && (a.has("pipe-tasks") || a.has("exec-tasks") || a.has("consumer")))
-        throw UsageError("--pipe-tasks, --exec-tasks and --consumer go with --pipe");
+    a.exclusive({"pipe", "webhook"});
+    if (!a.has("pipe") && (a.has("pipe-tasks") || a.has("consumer")))
+        throw UsageError("--pipe-tasks and --consumer go with --pipe");
+    if (a.has("exec-tasks") && !a.has("pipe") && !a.has("webhook"))
+        throw UsageError("--exec-tasks goes with --pipe or --webhook");
     BenchSettings s;
     s.tasks = a.number("tasks", 1, 100'000'000, s.tasks);
     s.singleTasks = a.number("single-tasks", 1, 10'000'000, s.singleTasks);
@@ -67,6 +96,8 @@ int runBench(Context& ctx)
     benchOptions.actor = {};
     if (a.has("pipe"))
         return runPipeBench(ctx, s, benchOptions);
+    if (a.has("webhook"))
+        return runBenchWebhook(ctx, benchOptions, s);
     Bench bench(benchOptions, s,
                 [](const std::string& line) { std::fprintf(stderr, "bench: %s\n", line.c_str()); });
     const BenchFigures f = bench.run();
