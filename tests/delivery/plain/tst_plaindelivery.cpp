@@ -1,10 +1,17 @@
+#include "brokerclient.h"
+#include "clisuite.h"
 #include "eventlog.h"
-#include "redissuite.h"
+#include "rabbitnode.h"
 #include <delayq/delivery.h>
 #include <delayq/worker.h>
 
 #include <QDateTime>
+#include <QDeadlineTimer>
+#include <QElapsedTimer>
+#include <QRandomGenerator>
 #include <QTest>
+
+#include <csignal>
 
 #include <atomic>
 #include <functional>
@@ -77,8 +84,9 @@ qint64 nowMs()
 
 // A plain sorted set delivered at least once (WorkerOptions::plainKey with a Delivery): due
 // members are leased in place (plain_lease.lua) and settled once the target answered
-// (plain_settle.lua). Against a real redis-server, with a Delivery that answers as told.
-class TestPlainDelivery : public RedisSuite
+// (plain_settle.lua). Against a real redis-server, with a Delivery that answers as told; then
+// the delayq binary forwarding to a private RabbitMQ node, SIGKILLed mid-stream.
+class TestPlainDelivery : public CliSuite
 {
     Q_OBJECT
 
@@ -94,7 +102,8 @@ private slots:
         QFETCH(bool, seconds);
         QStringList zadd{"ZADD", "q"};
         for (int i = 0; i < 300; ++i)
-            zadd << QString::number(seconds ? 1000 + i : 1000000 + i) << QStringLiteral("m%1").arg(i);
+            zadd << QString::number(seconds ? 1000 + i : 1000000 + i)
+                 << QStringLiteral("m%1").arg(i);
         const qint64 later = nowMs() + 3600000;
         zadd << QString::number(seconds ? later / 1000 : later) << "later";
         m_server.cli(zadd);
@@ -125,8 +134,8 @@ private slots:
         QTest::addColumn<long long>("expectedDelay"); // -1: removed
         QTest::newRow("no retry given: one lease later") << -1LL << -1LL << false << 60000LL;
         QTest::newRow("retry-in") << 3600000LL << -1LL << false << 3600000LL;
-        QTest::newRow("the target's retry delay wins") << 3600000LL << 7200000LL << false
-                                                       << 7200000LL;
+        QTest::newRow("the target's retry delay wins")
+            << 3600000LL << 7200000LL << false << 7200000LL;
         QTest::newRow("dead: removed") << 3600000LL << -1LL << true << -1LL;
     }
     void failedMembersComeBack()
@@ -214,7 +223,8 @@ private slots:
         QVERIFY(worker.start());
         QTRY_COMPARE_WITH_TIMEOUT(second.count(), size_t(2), 10000);
         const qint64 arrived = nowMs();
-        QVERIFY2(arrived >= before + o.leaseMs - 100, qPrintable(QString::number(arrived - before)));
+        QVERIFY2(arrived >= before + o.leaseMs - 100,
+                 qPrintable(QString::number(arrived - before)));
         QTRY_COMPARE(m_server.cli({"EXISTS", "q"}).trimmed(), QByteArray("0"));
         worker.stop();
     }
@@ -284,13 +294,98 @@ private slots:
         QCOMPARE(m_server.cli({"EXISTS", "q"}).trimmed(), QByteArray("0"));
     }
 
+    // delayq work --plain KEY --forward-to amqp://… killed again and again: every member
+    // reaches the broker at least once (counted by message_id) and none is left in the key.
+    void survivesWorkerKills()
+    {
+        const QString missing = RabbitNode::missingTools();
+        if (!missing.isEmpty())
+            QSKIP(qPrintable(missing));
+        QElapsedTimer clock;
+        clock.start();
+        RabbitNode node; // ~11 s to start: only this test needs one
+        QVERIFY2(node.start(), qPrintable(node.errorString()));
+        const qint64 started = clock.elapsed();
+        {
+            BrokerClient broker(node.port());
+            QVERIFY2(broker.isOpen(), qPrintable(broker.lastError()));
+            QVERIFY2(broker.declareExchange("orders"), qPrintable(broker.lastError()));
+            QVERIFY2(broker.declareBoundQueue("inbox", "orders", "k"),
+                     qPrintable(broker.lastError()));
+        }
+        const int n = 6000;
+        QStringList zadd{"ZADD", "orders:delay"};
+        QStringList members;
+        for (int i = 0; i < n; ++i) {
+            members << QStringLiteral("{\"id\":%1,\"msg\":\"order %1\"}").arg(i);
+            zadd << QString::number(1000000 + i) << members.back();
+        }
+        m_server.cli(zadd);
+        const QStringList work{"work",
+                               "--plain",
+                               "orders:delay",
+                               "--forward-to",
+                               QString::fromStdString(node.url("exchange=orders&routing_key=k")),
+                               "--lease",
+                               "1s",
+                               "--batch",
+                               "20",
+                               "--max-batch",
+                               "20",
+                               "--until-empty",
+                               "--quiet"};
+        // Each worker is killed once the broker holds another n/10 messages: mid-stream
+        // whatever the machine's speed, with publishes in flight and members in hand.
+        BrokerClient counter(node.port());
+        int kills = 0;
+        for (int i = 1; i <= 8; ++i) {
+            auto worker = m_cli.start(work);
+            QVERIFY(worker->waitForStarted());
+            QDeadlineTimer patience(30000);
+            while (worker->state() == QProcess::Running && !patience.hasExpired() &&
+                   counter.messageCount("inbox") < i * n / 10)
+                QTest::qWait(10);
+            QTest::qWait(QRandomGenerator::global()->bounded(30));
+            if (worker->state() != QProcess::Running)
+                break; // done before its kill
+            ::kill(static_cast<pid_t>(worker->processId()), SIGKILL);
+            worker->waitForFinished();
+            ++kills;
+        }
+        const qint64 leftAfterKills =
+            m_server.cli({"ZCARD", "orders:delay"}).trimmed().toLongLong();
+        const qint64 killed = clock.elapsed();
+        auto last = m_cli.start(work);
+        QVERIFY(CliRunner::finished(*last));
+        const qint64 drained = clock.elapsed();
+        QVERIFY(last->readAllStandardError().contains("at least once"));
+        QCOMPARE(m_server.cli({"EXISTS", "orders:delay"}).trimmed(), QByteArray("0"));
+        BrokerClient broker(node.port());
+        QMap<QString, int> seen;
+        for (const auto& m : broker.takeAll("inbox"))
+            ++seen[m.messageId];
+        int duplicates = 0;
+        for (const QString& member : members) {
+            QVERIFY2(seen.value(member) >= 1, qPrintable(member + " never arrived"));
+            duplicates += seen.value(member) - 1;
+        }
+        QCOMPARE(seen.size(), n); // by message_id: each member, nothing else
+        qInfo("%d members, %d SIGKILLs of the worker (%lld members left after them), %d "
+              "duplicate deliveries; node up in %lld ms, kills %lld ms, last worker %lld ms",
+              n, kills, leftAfterKills, duplicates, started, killed - started, drained - killed);
+        QVERIFY2(kills > 0 && leftAfterKills > 0,
+                 "the worker finished before the kills: nothing was tested");
+        node.stop();
+    }
+
 private:
     WorkerOptions options(bool seconds) const
     {
         WorkerOptions o;
         o.connection = ConnectionOptions::fromUrl(m_server.unixUrl());
         o.plainKey = std::string(1, 'q'); // not = "q": GCC 12 warns falsely (-Wrestrict)
-        o.plainUnit = seconds ? PlainQueue::ScoreUnit::Seconds : PlainQueue::ScoreUnit::Milliseconds;
+        o.plainUnit =
+            seconds ? PlainQueue::ScoreUnit::Seconds : PlainQueue::ScoreUnit::Milliseconds;
         o.pollInterval = 100ms;
         return o;
     }
