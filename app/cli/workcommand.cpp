@@ -196,11 +196,20 @@ void printSummary(Context& ctx, const delayq::Worker& worker, bool plain)
 // The worker's options from the command line; refuses a bad value before anything connects.
 delayq::WorkerOptions workerOptionsFrom(Args& a, bool plain)
 {
-    std::vector<OptionSpec> spec = {
-        {"concurrency", true}, {"batch", true},   {"max-batch", true},    {"lease", true},
-        {"poll", true},        {"handler", true}, {"max-tasks", true},    {"until-empty", false},
-        {"log", true},         {"quiet", false},  {"stop-timeout", true}, {"name", true},
-        {"forward-to", true},  {"retry-in", true}};
+    std::vector<OptionSpec> spec = {{"concurrency", true},
+             {"batch", true},
+             {"max-batch", true},
+             {"lease", true},
+             {"poll", true},
+             {"handler", true},
+             {"max-tasks", true},
+             {"until-empty", false},
+             {"log", true},
+             {"quiet", false},
+             {"stop-timeout", true},
+             {"name", true},
+             {"forward-to", true},
+             {"retry-in", true}};
     for (auto& option : deliveryOptionSpecs())
         spec.push_back(std::move(option));
     a.parse(spec, 1, 1);
@@ -392,8 +401,8 @@ int runWork(Context& ctx)
 
     EventPrinter printer(ctx.json(), a.has("quiet"), log.get(), plain);
     auto onEvent = [&printer](const delayq::WorkerEvent& e) { printer(e); };
-    delayq::Worker worker =
-        delivers ? delayq::Worker(o, delivery, onEvent) : delayq::Worker(o, handler, onEvent);
+    delayq::Worker worker = delivers ? delayq::Worker(o, delivery, onEvent)
+                                     : delayq::Worker(o, handler, onEvent);
     self = &worker;
     worker.start();
     printStart(ctx, worker, o, plain, delivers);
