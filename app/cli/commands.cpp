@@ -95,7 +95,10 @@ const std::vector<CommandInfo>& commandTable()
          "  the handler on each. AT MOST ONCE: a popped member is gone from the key, so a\n"
          "  failed handler drops it (unless --retry-in D adds it back, NX, due in D) and a\n"
          "  worker killed after a pop loses what it held.\n"
-         "  --forward-to LIST  also LPUSH each popped member to LIST in the same script",
+         "  --forward-to LIST  also LPUSH each popped member to LIST in the same script\n"
+         "  --forward-to TARGET  (amqp://, http(s)://, pipe:CMD) AT LEAST ONCE instead: the\n"
+         "                 member is leased in place (score = now + --lease) and removed\n"
+         "                 only once the target confirmed it",
          "run a worker on a queue", runWork},
         {"bench",
          "bench [--force] [--tasks N] [--threads C] [--batch N] [--rate R] [--duration D]\n"
