@@ -1,4 +1,5 @@
 #include "bench.h"
+#include "benchamqp.h"
 #include "benchreport.h"
 #include "commands.h"
 #include "textoutput.h"
@@ -23,8 +24,12 @@ int runBench(Context& ctx)
              {"drain-tasks", true},
              {"memory-tasks", true},
              {"skip-seeds", false},
-             {"queues", true}},
+             {"queues", true},
+             {"amqp", true},
+             {"amqp-tasks", true}},
             0, 0);
+    if (!a.has("amqp") && a.has("amqp-tasks"))
+        throw UsageError("--amqp-tasks goes with --amqp URL");
     BenchSettings s;
     s.tasks = a.number("tasks", 1, 100'000'000, s.tasks);
     s.singleTasks = a.number("single-tasks", 1, 10'000'000, s.singleTasks);
@@ -58,6 +63,8 @@ int runBench(Context& ctx)
     // The bench's own throw-away queues are no person's action: no audit entries.
     delayq::ConnectionOptions benchOptions = conn.options();
     benchOptions.actor = {};
+    if (a.has("amqp"))
+        return runAmqpBench(ctx, s, benchOptions);
     Bench bench(benchOptions, s,
                 [](const std::string& line) { std::fprintf(stderr, "bench: %s\n", line.c_str()); });
     const BenchFigures f = bench.run();

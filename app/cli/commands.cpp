@@ -103,7 +103,7 @@ const std::vector<CommandInfo>& commandTable()
         {"bench",
          "bench [--force] [--tasks N] [--threads C] [--batch N] [--rate R] [--duration D]\n"
          "       [--seed-tasks N] [--drain-tasks N] [--memory-tasks N] [--skip-seeds]\n"
-         "       [--queues N]\n"
+         "       [--queues N] [--amqp URL [--amqp-tasks N]]\n"
          "  --force          run on a database that is not empty (keys go under a private\n"
          "                   prefix)\n"
          "  --tasks N        tasks for the push and claim+ack phases (default 50000)\n"
@@ -116,7 +116,11 @@ const std::vector<CommandInfo>& commandTable()
          "  --memory-tasks N pending tasks whose Redis memory is measured (default 100000)\n"
          "  --queues N       spread the push and claim+ack phases over N queues (1..16,\n"
          "                   default 1), the threads split over them (at least one each); on\n"
-         "                   a cluster the queues go to different masters",
+         "                   a cluster the queues go to different masters\n"
+         "  --amqp URL       instead: RabbitMQ's confirmed-publish ceiling (a plain\n"
+         "                   publisher, same messages and window) beside a due backlog\n"
+         "                   drained through the amqp:// target (--amqp-tasks N, default\n"
+         "                   50000), with --threads and --batch as above",
          "measure push, claim+ack, drain, lateness, Redis CPU and memory per task against "
          "the two seed designs",
          runBench},
