@@ -2,6 +2,7 @@
 #include "clisuite.h"
 #include "eventlog.h"
 #include "rabbitnode.h"
+#include <delayq/connection.h>
 #include <delayq/delivery.h>
 #include <delayq/worker.h>
 
@@ -243,10 +244,12 @@ private slots:
         WorkerOptions o = options(false);
         o.plainRetryMs = 1000;
         o.maxTasks = 2;
+        Connection producer(ConnectionOptions::fromUrl(m_server.unixUrl()));
         Answers answers([&](const ClaimedTask& t) {
-            // The producer moves m1 while the target still has it.
+            // The producer moves m1 while the target still has it (on the worker's thread:
+            // its own connection, not QProcess).
             if (t.id == "m1")
-                m_server.cli({"ZADD", "q", newScore, "m1"});
+                producer.command({"ZADD", "q", newScore.toStdString(), "m1"});
             return confirm ? HandlerResult::ack() : HandlerResult::fail("refused");
         });
         EventLog log;
