@@ -34,7 +34,7 @@ private slots:
     // until its lease runs out (what made tst_audit wait 30 s now and then).
     void aTaskClaimedAgainKeepsItsNewHold()
     {
-        WorkerContext context(WorkerOptions{}, {}, {});
+        WorkerContext context(WorkerOptions{}, {}, {}, {});
         LeaseKeeper leases(context);
         const ClaimResult first = claimOf("x", "first-claim");
         leases.hold(first);
@@ -54,7 +54,7 @@ private slots:
     // A task's outcome is sent only for the claim that holds it.
     void anotherClaimsTokenIsNotHeld()
     {
-        WorkerContext context(WorkerOptions{}, {}, {});
+        WorkerContext context(WorkerOptions{}, {}, {}, {});
         LeaseKeeper leases(context);
         leases.hold(claimOf("x", "held"));
         QVERIFY(!leases.startRunning(claimOf("x", "other").tasks[0]));

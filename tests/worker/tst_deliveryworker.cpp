@@ -85,7 +85,7 @@ private:
 // The worker's side of a delivery target (core/workerthread.cpp, deliverWaiting): a claim's
 // tasks reach the target together, each result lands on its own task, and a blocked target
 // holds the claims back.
-class TestWorkerDelivery : public RedisSuite
+class TestDeliveryWorker : public RedisSuite
 {
     Q_OBJECT
 
@@ -240,5 +240,5 @@ private:
     std::unique_ptr<Seen> m_seen;
 };
 
-QTEST_GUILESS_MAIN(TestWorkerDelivery)
-#include "tst_workerdelivery.moc"
+QTEST_GUILESS_MAIN(TestDeliveryWorker)
+#include "tst_deliveryworker.moc"
