@@ -269,6 +269,50 @@ PlainQueue::PopResult PlainQueue::pop(int maxMembers, const std::string& forward
     return result;
 }
 
+PlainQueue::PopResult PlainQueue::lease(int maxMembers, long long leaseMs)
+{
+    requireWritable("lease");
+    if (maxMembers < 1 || maxMembers > 1000)
+        throw Error(ErrorCode::InvalidArgument, "a lease takes 1 to 1000 members");
+    if (leaseMs < 1 || leaseMs > 86400000)
+        throw Error(ErrorCode::InvalidArgument, "a lease is 1 ms to 24 h");
+    Reply r = m_connection.evalScript(
+        scripts::plainLease, {m_key},
+        {std::to_string(maxMembers), unitName(m_unit), std::to_string(leaseMs)});
+    if (!r.isArray() || r.elements.size() < 4)
+        throw Error(ErrorCode::Protocol, "unexpected reply shape from plain_lease");
+    PopResult result;
+    result.serverNow = r.elements[0].toInteger();
+    if (!r.elements[1].str.empty())
+        result.nextDue = dueFromScore(r.elements[1].str);
+    result.leaseScore = r.elements[2].str;
+    result.leaseUntil = dueFromScore(result.leaseScore);
+    result.members = members(r.elements[3]);
+    return result;
+}
+
+std::vector<bool> PlainQueue::settle(const std::vector<Settlement>& settlements)
+{
+    requireWritable("settle");
+    std::vector<bool> done;
+    for (size_t begin = 0; begin < settlements.size(); begin += kChunk) {
+        const size_t end = std::min(settlements.size(), begin + kChunk);
+        std::vector<std::string> args{std::to_string(end - begin)};
+        for (size_t i = begin; i < end; ++i) {
+            const Settlement& s = settlements[i];
+            args.push_back(s.member);
+            args.push_back(s.leaseScore);
+            args.push_back(s.newDueMs ? scoreFor(*s.newDueMs) : std::string());
+        }
+        Reply r = m_connection.evalScript(scripts::plainSettle, {m_key}, args);
+        if (!r.isArray() || r.elements.size() != end - begin)
+            throw Error(ErrorCode::Protocol, "unexpected reply shape from plain_settle");
+        for (const auto& one : r.elements)
+            done.push_back(one.toInteger() == 1);
+    }
+    return done;
+}
+
 PlainQueue::ScanResult PlainQueue::scan(const std::string& cursor, const std::string& needle,
                                         int count)
 {

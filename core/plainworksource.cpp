@@ -5,11 +5,23 @@
 
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace delayq {
 
+namespace {
+
+// The lease of a plain member when the options ask for none of their own (0 means the
+// queue's lease_ms for a native queue; a plain key has no settings).
+constexpr long long kDefaultLeaseMs = 30000;
+
+const char* const kLeftAlone =
+    "; the member was rescheduled or taken again during its lease, so it is left as it is";
+
+} // namespace
+
 PlainWorkSource::PlainWorkSource(WorkerContext& context, Connection& connection)
-    : m_context(context), m_connection(connection)
+    : m_context(context), m_connection(connection), m_leased(context.hasDelivery())
 {}
 
 void PlainWorkSource::prepare()
@@ -20,10 +32,18 @@ void PlainWorkSource::prepare()
     }
 }
 
+long long PlainWorkSource::leaseMs() const
+{
+    const long long ms = m_context.options().leaseMs;
+    return ms > 0 ? ms : kDefaultLeaseMs;
+}
+
 ClaimResult PlainWorkSource::take(int want)
 {
-    // A pop in the shape of a claim: the member is the task's id and its payload.
-    PlainQueue::PopResult popped = m_plain->pop(want, m_context.options().forwardTo);
+    // A pop or a lease in the shape of a claim: the member is the task's id and its payload;
+    // a leased one carries its lease score as the token, for the settle.
+    PlainQueue::PopResult popped = m_leased ? m_plain->lease(want, leaseMs())
+                                            : m_plain->pop(want, m_context.options().forwardTo);
     ClaimResult claim;
     claim.nextDue = popped.nextDue;
     claim.serverNow = popped.serverNow;
@@ -34,12 +54,22 @@ ClaimResult PlainWorkSource::take(int want)
         t.due = m.dueMs;
         t.attempts = 1;
         t.maxAttempts = 1;
+        t.token = popped.leaseScore;
+        t.leaseDeadline = popped.leaseUntil;
         claim.tasks.push_back(std::move(t));
     }
     return claim;
 }
 
 void PlainWorkSource::flush(std::deque<FinishedTask>& finishing)
+{
+    if (m_leased)
+        flushLeased(finishing);
+    else
+        flushPopped(finishing);
+}
+
+void PlainWorkSource::flushPopped(std::deque<FinishedTask>& finishing)
 {
     // The pop already removed every member: a success needs no ack. A failure is gone unless
     // a retry was asked for; a member that fails to go back stays first in the list, so the
@@ -69,12 +99,74 @@ void PlainWorkSource::flush(std::deque<FinishedTask>& finishing)
     }
 }
 
+std::optional<long long> PlainWorkSource::dueAfter(const HandlerResult& result, long long now) const
+{
+    switch (result.kind) {
+    case HandlerResult::Kind::Ack:
+    case HandlerResult::Kind::Dead: // the target said never again (a webhook's 410)
+        return std::nullopt;
+    default:
+        break;
+    }
+    // A failure stays in the key: at the target's own retry time (Retry-After, a consumer's
+    // "retry in"), else --retry-in, else one lease later (the lease is the retry delay).
+    long long delay = result.retryDelayMs;
+    if (delay < 0)
+        delay = m_context.options().plainRetryMs;
+    if (delay < 0)
+        delay = leaseMs();
+    return now + delay;
+}
+
+void PlainWorkSource::flushLeased(std::deque<FinishedTask>& finishing)
+{
+    // One settle for all: each member leaves its lease only if it still holds it, so a
+    // repeat after a lost reply changes nothing it should not (it then reads as left alone).
+    const long long now = m_connection.serverNowMs();
+    std::vector<PlainQueue::Settlement> settlements;
+    settlements.reserve(finishing.size());
+    for (const FinishedTask& f : finishing)
+        settlements.push_back({f.task.payload, f.task.token, dueAfter(f.result, now)});
+    const std::vector<bool> done = m_plain->settle(settlements);
+    for (size_t i = 0; i < done.size(); ++i) {
+        WorkerEvent event = std::move(finishing.front().event);
+        const HandlerResult::Kind kind = finishing.front().result.kind;
+        finishing.pop_front();
+        if (!done[i]) {
+            event.outcome = TaskOutcome::LeaseLost;
+            event.error += kLeftAlone;
+        } else if (kind == HandlerResult::Kind::Ack) {
+            event.outcome = TaskOutcome::Acked;
+        } else if (!settlements[i].newDueMs) {
+            event.outcome = TaskOutcome::Dropped;
+        } else {
+            event.outcome = TaskOutcome::Retried;
+            event.retryAt = *settlements[i].newDueMs;
+        }
+        event.finished = m_connection.serverNowMs();
+        m_context.taskFinished(event);
+    }
+}
+
 void PlainWorkSource::giveBack(const ClaimedTask& task, long long lateness, const char* why)
 {
     if (!m_plain)
         return; // nothing was popped
     WorkerEvent event = WorkSource::releasedEvent(task, lateness, why);
-    if (!m_context.options().forwardTo.empty()) {
+    if (m_leased) {
+        // Never sent: back at its old due time, first in line for the next consumer.
+        try {
+            if (m_plain->settle({{task.payload, task.token, task.due}}).front())
+                event.retryAt = task.due;
+            else
+                event.error += kLeftAlone;
+        } catch (const Error& e) {
+            event.error +=
+                std::string("; putting it back failed (it is due again when its lease runs "
+                            "out): ") +
+                e.what();
+        }
+    } else if (!m_context.options().forwardTo.empty()) {
         // The pop already handed it to the list: putting it back would deliver it twice.
         event.outcome = TaskOutcome::Dropped;
         event.error += "; it was already forwarded, so it is not put back";

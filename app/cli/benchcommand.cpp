@@ -1,4 +1,5 @@
 #include "bench.h"
+#include "benchamqp.h"
 #include "benchpipe.h"
 #include "benchreport.h"
 #include "benchwebhook.h"
@@ -54,13 +55,17 @@ int runBench(Context& ctx)
              {"pipe-tasks", true},
              {"exec-tasks", true},
              {"consumer", true},
-             {"webhook", false}},
+             {"webhook", false},
+             {"amqp", true},
+             {"amqp-tasks", true}},
             0, 0);
-    a.exclusive({"pipe", "webhook"});
+    a.exclusive({"pipe", "webhook", "amqp"});
     if (!a.has("pipe") && (a.has("pipe-tasks") || a.has("consumer")))
         throw UsageError("--pipe-tasks and --consumer go with --pipe");
     if (a.has("exec-tasks") && !a.has("pipe") && !a.has("webhook"))
         throw UsageError("--exec-tasks goes with --pipe or --webhook");
+    if (!a.has("amqp") && a.has("amqp-tasks"))
+        throw UsageError("--amqp-tasks goes with --amqp URL");
     BenchSettings s;
     s.tasks = a.number("tasks", 1, 100'000'000, s.tasks);
     s.singleTasks = a.number("single-tasks", 1, 10'000'000, s.singleTasks);
@@ -98,6 +103,8 @@ int runBench(Context& ctx)
         return runPipeBench(ctx, s, benchOptions);
     if (a.has("webhook"))
         return runBenchWebhook(ctx, benchOptions, s);
+    if (a.has("amqp"))
+        return runAmqpBench(ctx, s, benchOptions);
     Bench bench(benchOptions, s,
                 [](const std::string& line) { std::fprintf(stderr, "bench: %s\n", line.c_str()); });
     const BenchFigures f = bench.run();

@@ -108,12 +108,16 @@ const std::vector<CommandInfo>& commandTable()
          "  the handler on each. AT MOST ONCE: a popped member is gone from the key, so a\n"
          "  failed handler drops it (unless --retry-in D adds it back, NX, due in D) and a\n"
          "  worker killed after a pop loses what it held.\n"
-         "  --forward-to LIST  also LPUSH each popped member to LIST in the same script",
+         "  --forward-to LIST  also LPUSH each popped member to LIST in the same script\n"
+         "  --forward-to TARGET  (amqp://, http(s)://, pipe:CMD) AT LEAST ONCE instead: the\n"
+         "                 member is leased in place (score = now + --lease) and removed\n"
+         "                 only once the target confirmed it",
          "run a worker on a queue", runWork},
         {"bench",
          "bench [--force] [--tasks N] [--threads C] [--batch N] [--rate R] [--duration D]\n"
          "       [--seed-tasks N] [--drain-tasks N] [--memory-tasks N] [--skip-seeds]\n"
          "       [--queues N] [--pipe [--pipe-tasks N] [--exec-tasks N] [--consumer CMD]]\n"
+         "       [--amqp URL [--amqp-tasks N]]\n"
          "  --force          run on a database that is not empty (keys go under a private\n"
          "                   prefix)\n"
          "  --tasks N        tasks for the push and claim+ack phases (default 50000)\n"
@@ -131,6 +135,10 @@ const std::vector<CommandInfo>& commandTable()
          "                   default 100000; --consumer CMD, default a built-in Python\n"
          "                   loop), beside exec:true (--exec-tasks N, default 2000) and the\n"
          "                   in-process ack, with --threads and --batch as above\n"
+         "  --amqp URL       instead: RabbitMQ's confirmed-publish ceiling (a plain\n"
+         "                   publisher, same messages and window) beside a due backlog\n"
+         "                   drained through the amqp:// target (--amqp-tasks N, default\n"
+         "                   50000), with --threads and --batch as above\n"
          "bench --webhook [--force] [--drain-tasks N] [--exec-tasks N] [--threads C] [--batch N]\n"
          "  drains a due backlog of --drain-tasks (default 40000) by C workers delivering to a\n"
          "  webhook on a keep-alive endpoint in this process (libmicrohttpd answering 204),\n"

@@ -218,9 +218,10 @@ delayq::WorkerOptions workerOptionsFrom(Args& a, bool plain)
     delayq::WorkerOptions o;
     if (plain) {
         o.plainKey = a.positional()[0];
-        o.forwardTo = a.value("forward-to");
-        if (a.has("forward-to") && o.forwardTo.empty())
-            throw UsageError("--forward-to needs a list key");
+        if (!delayq::isDeliverySpec(a.value("forward-to"))) // a target is the delivery (runWork)
+            o.forwardTo = a.value("forward-to");
+        if (a.has("forward-to") && a.value("forward-to").empty())
+            throw UsageError("--forward-to needs a list key or a delivery target");
         o.plainRetryMs = a.has("retry-in") ? a.duration("retry-in", 0) : -1;
     } else {
         o.queue = a.positional()[0];
@@ -293,13 +294,34 @@ void checkDeliveryTarget(const std::string& spec, const delayq::DeliveryOptions&
     }
 }
 
+// The --handler, or on a plain key --forward-to with a delivery target: both mean the
+// delivery, at least once (the member is leased in place until the target confirms it).
+std::string handlerSpec(const Args& a, bool plain)
+{
+    const bool forwardsToTarget = plain && delayq::isDeliverySpec(a.value("forward-to"));
+    if (forwardsToTarget && a.has("handler"))
+        throw UsageError("--forward-to with a delivery target and --handler both say where "
+                         "members go: give one");
+    if (plain && a.has("forward-to") && !forwardsToTarget &&
+        delayq::isDeliverySpec(a.value("handler")))
+        throw UsageError("--forward-to LIST pops members onto a list, a delivery target takes "
+                         "them itself: give one");
+    return forwardsToTarget ? a.value("forward-to") : a.value("handler", "ack");
+}
+
 void printStart(Context& ctx, const delayq::Worker& worker, const delayq::WorkerOptions& o,
-                bool plain)
+                bool plain, bool delivers)
 {
     if (ctx.json())
         return;
     const std::string where = connectedTo(ctx.connection());
-    if (plain)
+    if (plain && delivers)
+        std::fprintf(stderr,
+                     "delayq: worker %s on %s plain key %s (at least once: a member leaves the "
+                     "key once the target confirmed it), %d thread(s), batch %d\n",
+                     printable(worker.name()).c_str(), where.c_str(), printable(o.plainKey).c_str(),
+                     o.concurrency, o.batch);
+    else if (plain)
         std::fprintf(stderr,
                      "delayq: worker %s on %s plain key %s (at most once%s%s), %d thread(s), "
                      "batch %d\n",
@@ -347,7 +369,7 @@ int runWork(Context& ctx)
     o.prefix = ctx.global().prefix;
 
     const delayq::Worker* self = nullptr;
-    const std::string spec = a.value("handler", "ack");
+    const std::string spec = handlerSpec(a, plain);
     const bool delivers = delayq::isDeliverySpec(spec);
     delayq::Handler handler;
     delayq::DeliveryFactory delivery;
@@ -384,7 +406,7 @@ int runWork(Context& ctx)
                                      : delayq::Worker(o, handler, onEvent);
     self = &worker;
     worker.start();
-    printStart(ctx, worker, o, plain);
+    printStart(ctx, worker, o, plain, delivers);
     if (delivers && !ctx.json())
         std::fprintf(stderr, "delayq: delivering to %s\n",
                      printable(delayq::printableSpec(spec)).c_str());

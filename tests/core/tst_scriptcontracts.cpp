@@ -74,6 +74,8 @@ const Script* scriptNamed(const QString& name)
         {"plain_pop", &scripts::plainPop},
         {"plain_reschedule", &scripts::plainReschedule},
         {"import_tasks", &scripts::importTasks},
+        {"plain_lease", &scripts::plainLease},
+        {"plain_settle", &scripts::plainSettle},
     };
     const auto it = all.find(name);
     return it == all.end() ? nullptr : it->second;
@@ -295,6 +297,24 @@ private slots:
         row("more than 1000 members", "plain_reschedule", plain, QStringList{"5"} + many(1001));
         row("no ARGV", "plain_reschedule", plain, {});
         row("score nan", "plain_reschedule", plain, {"nan", "m-later"});
+
+        row("max 0", "plain_lease", plain, {"0", "ms", "30000"});
+        row("max above 1000", "plain_lease", plain, {"1001", "ms", "30000"});
+        row("unit neither ms nor s", "plain_lease", plain, {"1", "h", "30000"});
+        row("lease 0", "plain_lease", plain, {"1", "ms", "0"});
+        row("lease above 24 h", "plain_lease", plain, {"1", "ms", "86400001"});
+        row("lease not whole", "plain_lease", plain, {"1", "ms", "1.5"});
+        row("no ARGV", "plain_lease", plain, {});
+
+        row("n not a number", "plain_settle", plain, {"x"});
+        row("n above 1000", "plain_settle", plain, {"1001"});
+        row("a triple short", "plain_settle", plain, {"1", "m-due", "1000"});
+        row("lease score not a number", "plain_settle", plain, {"1", "m-due", "soon", ""});
+        row("new score nan", "plain_settle", plain, {"1", "m-due", "1000", "nan"});
+        // Every triple is checked before any is written: m-due (at its score) stays.
+        row("the second triple bad", "plain_settle", plain,
+            {"2", "m-due", "1000", "", "m-later", "4102444800000", "later"});
+        row("no ARGV", "plain_settle", plain, {});
 
         row("n not a number", "import_tasks", queue, importArgv("skip", {imported("new")}, "x"));
         row("n above 1000", "import_tasks", queue, importArgv("skip", {}, "1001"));

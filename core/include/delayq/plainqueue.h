@@ -32,6 +32,18 @@ public:
         std::vector<Member> members;
         std::optional<long long> nextDue; // ms
         long long serverNow = 0;
+        // lease() only: every member's score until the lease is settled, as plain_lease
+        // wrote it, and that time in ms.
+        std::string leaseScore;
+        long long leaseUntil = 0;
+    };
+
+    // One lease to end (settle()): remove the member (newDueMs empty) or move it to a due time.
+    struct Settlement
+    {
+        std::string member;
+        std::string leaseScore; // PopResult::leaseScore of the lease() that took it
+        std::optional<long long> newDueMs;
     };
 
     struct ScanResult
@@ -79,6 +91,13 @@ public:
     std::vector<bool> reschedule(const std::vector<std::string>& members, long long dueMs);
     // Takes up to maxMembers due members atomically; forwardList: LPUSH each there too.
     PopResult pop(int maxMembers, const std::string& forwardList = {});
+    // For at-least-once delivery (docs/design.md, "Plain sorted-set queues"): takes up to
+    // maxMembers due members atomically and leases them in place, their score moved to
+    // server now + leaseMs, so a member nobody settles is due again when the lease runs out.
+    PopResult lease(int maxMembers, long long leaseMs);
+    // Ends leases: per settlement true when done, false when the member was left alone
+    // because its score is no longer its lease score (rescheduled, taken again, removed).
+    std::vector<bool> settle(const std::vector<Settlement>& settlements);
 
     // One bounded step of a search for members containing `needle` (ZSCAN COUNT count).
     // Start with cursor "0"; done when the returned cursor is "0" again.

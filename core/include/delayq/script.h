@@ -30,6 +30,8 @@ extern const Script upgrade;
 extern const Script plainPop;
 extern const Script plainReschedule;
 extern const Script importTasks;
+extern const Script plainLease;
+extern const Script plainSettle;
 // Every script above, once, in the order `delayq scripts` lists them (DELAYQ_LUA_SCRIPTS in
 // core/CMakeLists.txt); each names itself (Script::name).
 std::span<const Script* const> all();

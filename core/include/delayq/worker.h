@@ -70,12 +70,17 @@ struct WorkerOptions
     bool untilEmpty = false;
 
     // Plain mode (docs/design.md, "Plain sorted-set queues"): consume this sorted set instead of
-    // `queue`. Due members are popped atomically (each member is the task's id and payload);
-    // there are no leases, acks or attempts, so delivery is AT MOST ONCE: a member whose
-    // handler fails, or whose worker dies after the pop, is gone.
+    // `queue` (each member is the task's id and payload; there are no acks or attempts).
+    // With a Handler, due members are popped atomically, so delivery is AT MOST ONCE: a
+    // member whose handler fails, or whose worker dies after the pop, is gone. With a
+    // Delivery it is AT LEAST ONCE: a member is leased in place (its score moved to now +
+    // leaseMs, 0 meaning 30 s) and removed only once the target confirmed it; a failure moves
+    // it to now + the target's retry delay, else plainRetryMs, else leaseMs.
     std::string plainKey;
     std::optional<PlainQueue::ScoreUnit> plainUnit; // empty: detected from the scores
-    std::string forwardTo;       // plain: LPUSH each popped member to this list (same script)
+    // plain with a Handler: LPUSH each popped member to this list (same script); not used
+    // with a Delivery.
+    std::string forwardTo;
     long long plainRetryMs = -1; // plain: a failed member is added back (NX) at now + this
 };
 
