@@ -3,8 +3,10 @@
 #include "mainwindow.h"
 #include "windowsuite.h"
 #include "workerdock.h"
+#include <delayq/connection.h>
 #include <delayq/deliveries.h>
 #include <delayq/error.h>
+#include <delayq/queue.h>
 
 #include <QComboBox>
 #include <QFile>
@@ -126,20 +128,61 @@ private slots:
         stop(dock);
     }
 
+    // A consumer that exits after its first answer: the task it left fails with the reason,
+    // the target's notice that it restarted the consumer reaches the log, and the retry is
+    // acked by the new one.
+    void consumerRestartIsLogged()
+    {
+        if (const QString why = missing(QStringLiteral("pipe:true")); !why.isEmpty())
+            QSKIP(qPrintable(why));
+        {
+            delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+            delayq::Queue(conn, "jobs").setConfig("backoff", "100ms");
+        }
+        m_fixture.pushTasks(QStringLiteral("jobs"), {"r1", "r2"});
+        WorkerDock* dock = openDock();
+        const QString path = m_dir.filePath(QStringLiteral("once.py"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("import json, sys\n"
+                   "t = json.loads(sys.stdin.readline())\n"
+                   "print(json.dumps({\"id\": t[\"id\"], \"ack\": True}), flush=True)\n"
+                   "sys.exit(3)\n");
+        file.close();
+        chooseTarget(dock, QStringLiteral("pipe:python3 -u ") + path);
+        dock->startButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(dock->acked(), 2LL, 20000);
+        const QString log = dock->log()->toPlainText();
+        const QString retried = lineWith(dock, QStringLiteral("retried r2 (attempt 1"));
+        QVERIFY2(retried.contains(QStringLiteral("exited")), qPrintable(log));
+        QVERIFY2(log.contains(QStringLiteral("pipe consumer restarted")), qPrintable(log));
+        QVERIFY2(log.contains(QStringLiteral("acked r2 (attempt 2")), qPrintable(log));
+        stop(dock);
+    }
+
     // A target that cannot be checked (a command that does not start, nothing listening):
     // the cause is shown, no worker runs and nothing is claimed. A password in the URL
     // appears nowhere.
     void uncheckableTargetClaimsNothing_data()
     {
         QTest::addColumn<QString>("spec");
-        QTest::newRow("pipe, no such command") << "pipe:/nonexistent/delayq-consumer";
-        QTest::newRow("http, nothing listens") << "http://127.0.0.1:1/hook";
+        QTest::addColumn<QString>("cause"); // how the log line goes on after "cannot start: "
+        const QString away = QStringLiteral("%1 refused or did not answer: ");
+        // The check runs the command through sh -n: one that does not parse cannot start.
+        QTest::newRow("pipe, a command sh cannot parse")
+            << "pipe:python3 consumer.py ("
+            << "the pipe command is not valid /bin/sh: ";
+        QTest::newRow("http, nothing listens")
+            << "http://127.0.0.1:1/hook" << away.arg(QStringLiteral("http://127.0.0.1:1/hook"));
         QTest::newRow("amqp, nothing listens, with a password")
-            << "amqp://guest:s3cret@127.0.0.1:1/?exchange=orders&routing_key=k";
+            << "amqp://guest:s3cret@127.0.0.1:1/?exchange=orders&routing_key=k"
+            << away.arg(QString::fromStdString(delayq::printableSpec(
+                   "amqp://guest:s3cret@127.0.0.1:1/?exchange=orders&routing_key=k")));
     }
     void uncheckableTargetClaimsNothing()
     {
         QFETCH(QString, spec);
+        QFETCH(QString, cause);
         if (const QString why = missing(spec); !why.isEmpty())
             QSKIP(qPrintable(why));
         m_fixture.pushTasks(QStringLiteral("jobs"), {"kept"});
@@ -151,14 +194,12 @@ private slots:
         QVERIFY(!dock->startButton()->isEnabled());
         QTRY_VERIFY_WITH_TIMEOUT(!dock->isChecking(), 30000);
         QVERIFY(!dock->isRunning());
-        const QString shown = QString::fromStdString(delayq::printableSpec(spec.toStdString()));
         const QString line = lineWith(dock, QStringLiteral("cannot start: "));
-        QVERIFY2(line.contains(shown + QStringLiteral(" refused or did not answer: ")),
-                 qPrintable(line));
-        // The cause, not only that it failed.
-        QVERIFY2(line.section(QStringLiteral("did not answer: "), 1).size() > 5, qPrintable(line));
-        QCOMPARE(dock->deliveryField()->error()->text(),
-                 line.section(QStringLiteral("cannot start: "), 1));
+        const QString said = line.section(QStringLiteral("cannot start: "), 1);
+        QVERIFY2(said.startsWith(cause), qPrintable(line));
+        // The cause itself, not only that it failed.
+        QVERIFY2(said.size() > cause.size() + 5, qPrintable(line));
+        QCOMPARE(dock->deliveryField()->error()->text(), said);
         const QString everything = dock->log()->toPlainText() + dock->windowTitle() +
                                    dock->deliveryField()->error()->text();
         QVERIFY2(!everything.contains(QStringLiteral("s3cret")), qPrintable(everything));
