@@ -1,12 +1,14 @@
 #include "workerdock.h"
 
 #include "adminclient.h"
-#include "duetext.h"
+#include "deliverynotices.h"
+#include "deliverytargetfield.h"
 #include "fielderror.h"
 #include "formrows.h"
 #include "membertext.h"
 #include "plaintooltip.h"
 #include "simulatedhandler.h"
+#include "workercounterstext.h"
 #include "workereventlog.h"
 #include <delayq/error.h>
 #include <delayq/taskid.h>
@@ -15,7 +17,6 @@
 
 #include <QComboBox>
 #include <QDateTime>
-#include <QFontDatabase>
 #include <QFormLayout>
 #include <QFutureWatcher>
 #include <QLabel>
@@ -34,7 +35,7 @@ namespace delayq::ui {
 
 WorkerDock::WorkerDock(AdminClient* client, QWidget* parent)
     : QDockWidget(tr("Embedded worker"), parent), m_client(client),
-      m_events(std::make_shared<WorkerEventLog>())
+      m_events(std::make_shared<WorkerEventLog>()), m_notices(std::make_shared<DeliveryNotices>())
 {
     setObjectName(QStringLiteral("workerdock"));
     auto* body = new QWidget(this);
@@ -56,11 +57,9 @@ WorkerDock::WorkerDock(AdminClient* client, QWidget* parent)
     addOutput(layout, body);
     setWidget(body);
 
-    auto enableFail = [this] {
-        m_failPercent->setEnabled(m_behaviour->currentData().toInt() == FailSome);
-    };
-    connect(m_behaviour, &QComboBox::currentIndexChanged, this, enableFail);
-    enableFail();
+    connect(m_behaviour, &QComboBox::currentIndexChanged, this, &WorkerDock::updateButton);
+    connect(m_deliverTo, &DeliveryTargetField::edited, this, &WorkerDock::updateButton);
+    connect(m_deliverTo, &DeliveryTargetField::checked, this, &WorkerDock::deliveryChecked);
     connect(m_start, &QPushButton::clicked, this, [this] {
         if (m_worker)
             stopWorker();
@@ -73,67 +72,6 @@ WorkerDock::WorkerDock(AdminClient* client, QWidget* parent)
     m_shown = currentTarget();
     poll();
     updateButton();
-}
-
-QFormLayout* WorkerDock::makeForm(QWidget* body)
-{
-    auto* form = new QFormLayout;
-    m_concurrency = new QSpinBox(body);
-    m_concurrency->setRange(1, 32);
-    m_concurrency->setValue(2);
-    form->addRow(tr("Threads"), m_concurrency);
-    m_lease = new QLineEdit(QStringLiteral("30s"), body);
-    m_leaseError = FieldError::addRow(form, tr("Lease"), m_lease, body);
-    m_behaviour = new QComboBox(body);
-    m_behaviour->addItem(tr("Ack every task"), Ack);
-    m_behaviour->addItem(tr("Fail some (retry / dead)"), FailSome);
-    m_behaviour->addItem(tr("Never ack (leases expire)"), Abandon);
-    form->addRow(tr("Handler"), m_behaviour);
-    m_failPercent = new QSpinBox(body);
-    m_failPercent->setRange(0, 100);
-    m_failPercent->setValue(20);
-    m_failPercent->setSuffix(QStringLiteral(" %"));
-    form->addRow(tr("Fail probability"), m_failPercent);
-    m_sleepMs = new QSpinBox(body);
-    m_sleepMs->setRange(0, 600000);
-    m_sleepMs->setValue(50);
-    m_sleepMs->setSuffix(tr(" ms"));
-    form->addRow(tr("Work time"), m_sleepMs);
-    m_forwardTo = new QLineEdit(body);
-    m_forwardTo->setPlaceholderText(tr("optional: a Redis list"));
-    m_forwardTo->setToolTip(tr("LPUSH each popped message to this list, in the same script as "
-                               "the pop, for a consumer that reads the list"));
-    form->addRow(tr("Forward to"), m_forwardTo);
-    m_retry = new QLineEdit(body);
-    m_retry->setPlaceholderText(tr("optional: e.g. 30s; empty drops failed messages"));
-    m_retryError = FieldError::addRow(form, tr("Retry failed in"), m_retry, body);
-    return form;
-}
-
-void WorkerDock::addOutput(QVBoxLayout* layout, QWidget* body)
-{
-    m_start = new QPushButton(tr("Start worker"), body);
-    layout->addWidget(m_start);
-    m_counters = new QLabel(body);
-    m_counters->setTextFormat(Qt::PlainText);
-    m_counters->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    const QString lateness =
-        tr("Lateness: from a task's due time to the moment this worker started it. Tasks that "
-           "were already overdue when the worker started count their whole wait.");
-    m_counters->setToolTip(lateness);
-    layout->addWidget(m_counters);
-    auto* latenessNote = new QLabel(lateness, body);
-    latenessNote->setTextFormat(Qt::PlainText);
-    latenessNote->setWordWrap(true);
-    latenessNote->setEnabled(false);
-    layout->addWidget(latenessNote);
-    m_log = new QPlainTextEdit(body);
-    m_log->setReadOnly(true);
-    m_log->setMaximumBlockCount(500);
-    // Wrapped: a narrow panel must still show a whole id and error.
-    m_log->setLineWrapMode(QPlainTextEdit::WidgetWidth);
-    m_log->setPlaceholderText(tr("Outcomes of the tasks this worker runs appear here."));
-    layout->addWidget(m_log, 1);
 }
 
 WorkerDock::~WorkerDock()
@@ -179,6 +117,7 @@ void WorkerDock::clearOutput()
 {
     // The old worker keeps writing to its own log until it has stopped; nobody reads it.
     m_events = std::make_shared<WorkerEventLog>();
+    m_notices = std::make_shared<DeliveryNotices>();
     m_log->clear();
     m_acked = 0;
     m_counters->setText(tr("not running"));
@@ -229,25 +168,36 @@ void WorkerDock::updateButton()
     setWindowTitle(m_queue.isEmpty() ? tr("Embedded worker")
                                      : tr("Embedded worker — %1").arg(name));
     const bool running = m_worker != nullptr;
+    const bool checking = isChecking();
+    const int behaviour = m_behaviour->currentData().toInt();
+    const bool noTarget = behaviour == Deliver && !m_deliverTo->isValid();
     m_start->setText(m_stopping ? tr("Stopping…")
+                     : checking ? tr("Checking the target…")
                      : running  ? tr("Stop worker")
                                 : tr("Start worker"));
-    m_start->setEnabled(!m_stopping && (running || (!m_readOnly && !m_queue.isEmpty())));
+    m_start->setEnabled(!m_stopping && !checking &&
+                        (running || (!m_readOnly && !m_queue.isEmpty() && !noTarget)));
     if (m_readOnly)
         m_start->setToolTip(plainToolTip(
             tr("Read-only: %1 (a worker claims, acks and nacks tasks)").arg(m_readOnlyReason)));
     else if (m_queue.isEmpty())
         m_start->setToolTip(tr("Open a queue first"));
+    else if (noTarget && !running)
+        m_start->setToolTip(tr("Type where to deliver the tasks first"));
     else
         m_start->setToolTip(plainToolTip(
             (m_plain ? tr("Pop due messages of %1 with the settings above, at most once")
                      : tr("Consume queue %1 with the settings above"))
                 .arg(MemberText::displayText(m_queue))));
+    const bool busy = running || checking;
     for (QWidget* w : {static_cast<QWidget*>(m_concurrency), static_cast<QWidget*>(m_lease),
-                       static_cast<QWidget*>(m_behaviour), static_cast<QWidget*>(m_sleepMs),
-                       static_cast<QWidget*>(m_forwardTo), static_cast<QWidget*>(m_retry)})
-        w->setEnabled(!running);
-    m_failPercent->setEnabled(!running && m_behaviour->currentData().toInt() == FailSome);
+                       static_cast<QWidget*>(m_behaviour), static_cast<QWidget*>(m_forwardTo),
+                       static_cast<QWidget*>(m_retry)})
+        w->setEnabled(!busy);
+    // Only what the chosen handler uses can be edited.
+    m_failPercent->setEnabled(!busy && behaviour == FailSome);
+    m_sleepMs->setEnabled(!busy && behaviour != Deliver);
+    m_deliverTo->setEnabled(!busy && behaviour == Deliver);
 }
 
 namespace {
@@ -269,7 +219,7 @@ bool readDuration(QLineEdit* edit, FieldError* error, long long* ms,
 
 void WorkerDock::startWorker()
 {
-    if (m_worker || m_readOnly || m_queue.isEmpty())
+    if (m_worker || isChecking() || m_readOnly || m_queue.isEmpty())
         return;
     long long leaseMs = 30000;
     if (!m_plain && !readDuration(m_lease, m_leaseError, &leaseMs, [](long long ms) {
@@ -285,10 +235,23 @@ void WorkerDock::startWorker()
     delayq::WorkerOptions options;
     if (!fillOptions(options, leaseMs, retryMs))
         return;
+    if (m_behaviour->currentData().toInt() == Deliver) {
+        startDelivering(options, leaseMs);
+        return;
+    }
+    const delayq::Handler handler = makeHandler();
     auto events = m_events;
+    launch(options, {}, [&] {
+        return std::make_shared<delayq::Worker>(
+            options, handler, [events](const delayq::WorkerEvent& e) { events->add(e); });
+    });
+}
+
+void WorkerDock::launch(const delayq::WorkerOptions& options, const QString& via,
+                        const std::function<std::shared_ptr<delayq::Worker>()>& make)
+{
     try {
-        auto worker = std::make_shared<delayq::Worker>(
-            options, makeHandler(), [events](const delayq::WorkerEvent& e) { events->add(e); });
+        auto worker = make();
         worker->start();
         m_worker = worker;
         m_workerTarget = m_shown;
@@ -301,6 +264,8 @@ void WorkerDock::startWorker()
                                 : tr("started %1 on queue %2 with %3 thread(s)"))
                                .arg(QString::fromStdString(options.name), m_queue)
                                .arg(options.concurrency));
+    if (!via.isEmpty())
+        m_log->appendPlainText(tr("delivering to %1").arg(via));
     m_workerName =
         (m_plain ? tr("plain key %1") : tr("queue %1")).arg(MemberText::displayText(m_queue));
     m_poll->start();
@@ -383,6 +348,8 @@ void WorkerDock::poll()
 {
     for (const auto& event : m_events->take())
         m_log->appendPlainText(WorkerEventLog::describe(event));
+    for (const QString& line : m_notices->take())
+        m_log->appendPlainText(line);
     // A worker still stopping after another queue was opened: its figures are not this one's.
     if (!m_worker || m_workerTarget != m_shown) {
         if (m_counters->text().isEmpty())
@@ -391,18 +358,7 @@ void WorkerDock::poll()
     }
     const delayq::WorkerCounters c = m_worker->counters();
     m_acked = c.acked;
-    m_counters->setText(tr("claimed %1  acked %2  failed %3\nretried %4  dead %5  lease lost %6\n"
-                           "in flight %7  lateness p50 %8  p99 %9  max %10%11")
-                            .arg(c.claimed)
-                            .arg(c.acked)
-                            .arg(c.failed)
-                            .arg(c.retried)
-                            .arg(c.dead)
-                            .arg(c.leaseLost)
-                            .arg(c.inFlight)
-                            .arg(DueText::duration(c.latenessP50), DueText::duration(c.latenessP99),
-                                 DueText::duration(c.latenessMax),
-                                 c.connected ? QString() : tr("\nDISCONNECTED, retrying")));
+    m_counters->setText(WorkerCountersText::describe(c));
 }
 
 void WorkerDock::note(const QString& line)

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 
 class QComboBox;
 class QFormLayout;
@@ -26,12 +27,16 @@ class Worker;
 namespace delayq::ui {
 
 class AdminClient;
+class DeliveryNotices;
+class DeliveryTargetField;
 class FieldError;
 class WorkerEventLog;
 
 // A test consumer on the open queue, run by the core worker on its own threads: choose the
 // concurrency, the lease and what the handler does (ack, fail with a probability, sleep,
-// never ack so leases expire), then watch its counters and the last outcomes. The counters
+// never ack so leases expire) or where it delivers them instead (a RabbitMQ URL, a webhook,
+// a pipe command: checked off the GUI thread before anything is claimed), then watch its
+// counters and the last outcomes, the target's answers among them. The counters
 // and the log are those of the queue or key open on this server: opening another one, or
 // connecting to another server, stops the worker and starts them afresh.
 class WorkerDock : public QDockWidget
@@ -43,7 +48,8 @@ public:
     {
         Ack = 0,
         FailSome = 1,
-        Abandon = 2
+        Abandon = 2,
+        Deliver = 3 // to the target in the "Deliver to" field
     };
 
     WorkerDock(AdminClient* client, QWidget* parent = nullptr);
@@ -61,12 +67,15 @@ public:
     void followConnection() { retarget(); }
     QLabel* countersLabel() const { return m_counters; }
     bool isRunning() const { return m_worker != nullptr; }
+    // Start was pressed with a delivery target, which is being checked (off the GUI thread).
+    bool isChecking() const { return m_pending.has_value(); }
 
     QSpinBox* concurrencySpin() const { return m_concurrency; }
     QLineEdit* leaseEdit() const { return m_lease; }
     QComboBox* behaviourBox() const { return m_behaviour; }
     QSpinBox* failPercentSpin() const { return m_failPercent; }
     QSpinBox* sleepSpin() const { return m_sleepMs; }
+    DeliveryTargetField* deliveryField() const { return m_deliverTo; }
     QLineEdit* forwardEdit() const { return m_forwardTo; }
     QLineEdit* retryEdit() const { return m_retry; }
     QPushButton* startButton() const { return m_start; }
@@ -90,6 +99,13 @@ private:
     bool fillOptions(delayq::WorkerOptions& options, long long leaseMs, long long retryMs);
     // The simulated handler the fields describe; m_abort ends its work early.
     delayq::Handler makeHandler();
+    // The delivery path of startWorker: the factory from the field, then its check; the
+    // worker starts in deliveryChecked() once the target answered.
+    void startDelivering(const delayq::WorkerOptions& options, long long leaseMs);
+    void deliveryChecked(const QString& refusal);
+    // Starts the worker `make` builds and says so in the log (`via`: the printable target).
+    void launch(const delayq::WorkerOptions& options, const QString& via,
+                const std::function<std::shared_ptr<delayq::Worker>()>& make);
     void poll();
     void updateButton();
     // What the panel works on: the server, the queue or key, and how its scores read.
@@ -118,6 +134,7 @@ private:
     QComboBox* m_behaviour;
     QSpinBox* m_failPercent;
     QSpinBox* m_sleepMs;
+    DeliveryTargetField* m_deliverTo;
     QLineEdit* m_forwardTo;
     QLineEdit* m_retry;
     FieldError* m_retryError;
@@ -135,6 +152,16 @@ private:
     QString m_workerName;  // "queue orders", for the line saying it stopped
     std::shared_ptr<delayq::Worker> m_worker;
     std::shared_ptr<WorkerEventLog> m_events;
+    std::shared_ptr<DeliveryNotices> m_notices; // the delivery target's lines for the log
+    // A worker waiting for its target's check: what it will run, and on what it was asked.
+    struct PendingStart
+    {
+        delayq::WorkerOptions options;
+        delayq::DeliveryFactory factory;
+        Target target;
+        std::shared_ptr<std::atomic<const delayq::Worker*>> self; // for DeliveryOptions::aborted
+    };
+    std::optional<PendingStart> m_pending;
     bool m_stopping = false;
     QFuture<void> m_stopFuture;
     std::shared_ptr<std::atomic<bool>> m_abort;
