@@ -20,16 +20,22 @@ LeaseKeeper::LeaseKeeper(WorkerContext& context) : m_context(context) {}
 
 void LeaseKeeper::hold(const ClaimResult& claim)
 {
+    if (claim.tasks.empty())
+        return;
     const auto now = Clock::now();
-    std::lock_guard lock(m_mutex);
-    for (const auto& t : claim.tasks) {
-        Held h;
-        h.attempt = t.attempts;
-        h.due = t.due;
-        h.leaseMs = std::max(1LL, t.leaseDeadline - claim.serverNow);
-        h.nextExtend = now + milliseconds(std::max(1LL, h.leaseMs / 3));
-        m_held[{t.id, t.token}] = h;
+    {
+        std::lock_guard lock(m_mutex);
+        for (const auto& t : claim.tasks) {
+            Held h;
+            h.attempt = t.attempts;
+            h.due = t.due;
+            h.leaseMs = std::max(1LL, t.leaseDeadline - claim.serverNow);
+            h.nextExtend = now + milliseconds(std::max(1LL, h.leaseMs / 3));
+            m_held[{t.id, t.token}] = h;
+        }
     }
+    m_newHold = true;
+    m_context.nudgeMaintenance();
 }
 
 bool LeaseKeeper::startRunning(const ClaimedTask& task)
@@ -174,12 +180,14 @@ void LeaseKeeper::run()
     ReconnectBackoff backoff(options.maxReconnectDelay);
     bool releasedAll = false;
     const auto abortPending = [&] { return m_context.aborting() && !releasedAll; };
+    const auto wakeUp = [&] { return abortPending() || m_newHold.load(); };
     while (m_context.workersRunning()) {
         try {
             if (abortPending()) {
                 releaseAll(queue);
                 releasedAll = true;
             }
+            m_newHold = false;
             const bool holding = anyHeld();
             if (holding)
                 renew(queue);
@@ -191,7 +199,7 @@ void LeaseKeeper::run()
             // Renewals are due at a third of the lease; 50 ms is fine enough for any lease
             // a worker accepts, and costs nothing while idle.
             const auto until = holding ? Clock::now() + milliseconds(50) : nextReap;
-            m_context.sleepWhileWorking(until, abortPending);
+            m_context.sleepWhileWorking(until, wakeUp);
         } catch (const Error& e) {
             m_context.reportError(e);
             m_context.sleepWhileWorking(Clock::now() + backoff.next(), abortPending);

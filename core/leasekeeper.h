@@ -2,6 +2,7 @@
 
 #include <delayq/task.h>
 
+#include <atomic>
 #include <chrono>
 #include <map>
 #include <mutex>
@@ -80,6 +81,9 @@ private:
     WorkerContext& m_context;
     std::mutex m_mutex; // guards m_held
     std::map<HeldKey, Held> m_held;
+    // Set by hold(): the maintenance thread, idle until its next reap (up to 1.5 s), must
+    // wake now, or the first renewal of a short lease would come after the lease ran out.
+    std::atomic<bool> m_newHold{false};
 };
 
 } // namespace delayq

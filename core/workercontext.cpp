@@ -188,6 +188,14 @@ void WorkerContext::sleepWhileWorking(Clock::time_point until, const std::functi
     m_cv.wait_until(lock, until, [&] { return m_workersAlive == 0 || done(); });
 }
 
+void WorkerContext::nudgeMaintenance()
+{
+    {
+        std::lock_guard lock(m_mutex); // a sleeper between its check and its wait gets it too
+    }
+    m_cv.notify_all();
+}
+
 bool WorkerContext::waitForWorkers(std::chrono::milliseconds timeout)
 {
     std::unique_lock lock(m_mutex);

@@ -75,6 +75,8 @@ public:
     // The maintenance thread's sleep: until `until`, the last worker thread's end, or `done`
     // (read under the sleep mutex).
     void sleepWhileWorking(Clock::time_point until, const std::function<bool()>& done);
+    // Makes sleepWhileWorking look at its `done` again (a new hold to renew soon).
+    void nudgeMaintenance();
 
     // --- the worker threads
     bool workersRunning() const { return m_workersAlive > 0; }

@@ -155,6 +155,32 @@ private slots:
         QCOMPARE(q.stats()["expired"], 0LL);
     }
 
+    // The maintenance thread, idle until its next reap, must wake for a new claim: with a
+    // rare reap (an hour here) the first renewal of a 600 ms lease would otherwise come far
+    // too late, and another worker's reap (run here by the handler itself, after the first
+    // deadline) would take the task back.
+    void renewsFromTheFirstClaimWhenReapsAreRare()
+    {
+        Queue& q = *m_jobs;
+        q.push(PushRequest{});
+        auto o = options(1s);
+        o.leaseMs = 600;
+        o.reapInterval = 3600s;
+        const std::string url = m_server.unixUrl();
+        std::atomic<long long> reapedByOther{-1};
+        Worker w(o, [&](const ClaimedTask&) {
+            std::this_thread::sleep_for(900ms);
+            Connection other(ConnectionOptions::fromUrl(url));
+            reapedByOther = static_cast<long long>(Queue(other, "jobs").reap(100).requeued);
+            return HandlerResult::ack();
+        });
+        QVERIFY(w.start());
+        QTRY_VERIFY_WITH_TIMEOUT(w.counters().acked + w.counters().leaseLost == 1, 10000);
+        QCOMPARE(reapedByOther.load(), 0LL);
+        QCOMPARE(w.counters().leaseLost, 0LL);
+        QCOMPARE(w.counters().acked, 1LL);
+    }
+
     void stopFinishesWhatItHolds()
     {
         Queue& q = *m_jobs;
