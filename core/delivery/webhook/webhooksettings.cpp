@@ -48,9 +48,10 @@ bool checkHeader(const std::string& header)
     const std::string name = header.substr(0, colon);
     if (colon == std::string::npos || name.empty() ||
         !std::all_of(name.begin(), name.end(), [](unsigned char c) { return isTokenChar(c); }))
+        // Only what stands before a space: the value may be a credential.
         refuse("a webhook header must be 'Name: value', the name of letters, digits and "
                "-_.!#$%&'*+^`|~ (got '" +
-               header.substr(0, 64) + "')");
+               header.substr(0, std::min<size_t>(64, header.find_first_of(" \t"))) + "…')");
     const std::string key = lower(name);
     static const std::vector<std::string> ours = {"content-length", "transfer-encoding", "host",
                                                   "connection", "expect"};
