@@ -49,6 +49,8 @@ void Args::parse(const std::vector<OptionSpec>& spec, int minPositional, int max
                     throw UsageError("option --" + name + " needs a value");
                 m_options[name] = m_words[++i];
             }
+            if (found->repeats)
+                m_repeated[name].push_back(m_options[name]);
         } else {
             if (hasInline)
                 throw UsageError("option --" + name + " takes no value");
@@ -67,6 +69,12 @@ std::string Args::value(const std::string& name, const std::string& fallback) co
 {
     auto it = m_options.find(name);
     return it == m_options.end() ? fallback : it->second;
+}
+
+std::vector<std::string> Args::values(const std::string& name) const
+{
+    auto it = m_repeated.find(name);
+    return it == m_repeated.end() ? std::vector<std::string>{} : it->second;
 }
 
 long long Args::number(const std::string& name, long long min, long long max,

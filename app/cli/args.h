@@ -28,6 +28,7 @@ struct OptionSpec
 {
     std::string name; // without the dashes
     bool takesValue = false;
+    bool repeats = false; // may be given several times: values() has them all, in order
 };
 
 // The words after the subcommand. Options may come before, between or after the positional
@@ -44,6 +45,8 @@ public:
 
     bool has(const std::string& name) const { return m_options.count(name) > 0; }
     std::string value(const std::string& name, const std::string& fallback = {}) const;
+    // Every value of a repeatable option, in the order given (value() has the last one).
+    std::vector<std::string> values(const std::string& name) const;
     // A whole number from min to max; fallback when the option is absent.
     long long number(const std::string& name, long long min, long long max,
                      long long fallback) const;
@@ -58,6 +61,7 @@ private:
     std::string m_command;
     std::vector<std::string> m_words;
     std::map<std::string, std::string> m_options;
+    std::map<std::string, std::vector<std::string>> m_repeated;
     std::vector<std::string> m_positional;
 };
 

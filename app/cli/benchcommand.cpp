@@ -1,5 +1,6 @@
 #include "bench.h"
 #include "benchreport.h"
+#include "benchwebhook.h"
 #include "commands.h"
 #include "textoutput.h"
 
@@ -8,6 +9,30 @@
 #include <cstdio>
 
 namespace cli {
+
+namespace {
+
+// bench --webhook: the webhook target against exec:true (benchwebhook.h).
+int runBenchWebhook(Context& ctx, const delayq::ConnectionOptions& options, const BenchSettings& s)
+{
+    const Args& a = ctx.args();
+    BenchWebhook::Settings w;
+    w.tasks = a.number("drain-tasks", 1, 10'000'000, w.tasks);
+    w.execTasks = a.number("exec-tasks", 1, 1'000'000, w.execTasks);
+    w.threads = s.threads;
+    w.batch = s.batch;
+    BenchWebhook bench(options, w, [](const std::string& line) {
+        std::fprintf(stderr, "bench: %s\n", line.c_str());
+    });
+    const BenchWebhook::Figures f = bench.run();
+    if (ctx.json())
+        ctx.printJson(BenchWebhook::json(w, f));
+    else
+        ctx.print(BenchWebhook::text(w, f));
+    return ExitOk;
+}
+
+} // namespace
 
 int runBench(Context& ctx)
 {
@@ -23,8 +48,12 @@ int runBench(Context& ctx)
              {"drain-tasks", true},
              {"memory-tasks", true},
              {"skip-seeds", false},
-             {"queues", true}},
+             {"queues", true},
+             {"webhook", false},
+             {"exec-tasks", true}},
             0, 0);
+    if (a.has("exec-tasks") && !a.has("webhook"))
+        throw UsageError("--exec-tasks applies to bench --webhook");
     BenchSettings s;
     s.tasks = a.number("tasks", 1, 100'000'000, s.tasks);
     s.singleTasks = a.number("single-tasks", 1, 10'000'000, s.singleTasks);
@@ -58,6 +87,8 @@ int runBench(Context& ctx)
     // The bench's own throw-away queues are no person's action: no audit entries.
     delayq::ConnectionOptions benchOptions = conn.options();
     benchOptions.actor = {};
+    if (a.has("webhook"))
+        return runBenchWebhook(ctx, benchOptions, s);
     Bench bench(benchOptions, s,
                 [](const std::string& line) { std::fprintf(stderr, "bench: %s\n", line.c_str()); });
     const BenchFigures f = bench.run();

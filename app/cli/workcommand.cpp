@@ -363,6 +363,7 @@ int runWork(Context& ctx)
             deliveryOptions.answerTimeoutMs = o.leaseMs;
         delivery = delayq::deliveryFor(spec, deliveryOptions);
     } else {
+        deliveryOptionsFrom(a, spec); // refuses a delivery target's options
         handler = makeHandler(spec, plain ? o.plainKey : o.queue, &self);
     }
     auto log = openLog(a);

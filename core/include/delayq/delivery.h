@@ -50,6 +50,7 @@ struct DeliveryOptions
     std::vector<std::string> httpHeaders; // "Name: value"
     long long httpTimeoutMs = 10000;      // per request
     std::string signingSecret;            // empty: unsigned (Standard Webhooks when set)
+    std::string httpCaFile;               // https: trust these CAs instead of the system's
 
     // --- every target: how long one task may take before it counts as failed (ms); the
     // worker's lease by default (a pipe consumer that stops answering is killed after it).
