@@ -1,0 +1,45 @@
+#pragma once
+
+#include "amqpconnection.h"
+#include "amqpurl.h"
+#include "brokerevents.h"
+#include <delayq/delivery.h>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+
+namespace delayq::amqp {
+
+// The RabbitMQ target of one worker thread (docs/targets/amqp.md): its own connection and
+// channel in confirm mode, made on the first deliver() and again on the first call after a
+// loss. A claim's tasks are published together and each is acked in Redis only on the
+// broker's basic.ack for it.
+class AmqpDelivery final : public Delivery
+{
+public:
+    AmqpDelivery(AmqpUrl url, DeliveryOptions options);
+    ~AmqpDelivery() override;
+
+    std::vector<HandlerResult> deliver(const std::vector<ClaimedTask>& tasks) override;
+    // True while the broker has blocked the connection (a resource alarm), and while it cannot
+    // be reached after a loss, so that the worker claims nothing it could not hand on.
+    bool blocked() override;
+
+private:
+    // The connection, made now if there is none; nullptr with the reason in *why.
+    AmqpConnection* connection(std::string* why);
+    void drop(const std::string& why);
+    void notice(const std::string& line) const;
+
+    AmqpUrl m_url;
+    DeliveryOptions m_options;
+    std::unique_ptr<AmqpConnection> m_connection;
+    BrokerEvents m_events;
+    uint64_t m_nextTag = 1;
+    bool m_lost = false;        // a connection was lost and not made again yet
+    bool m_unreachable = false; // the last attempt to connect failed
+    std::chrono::steady_clock::time_point m_nextAttempt{};
+};
+
+} // namespace delayq::amqp

@@ -1,0 +1,210 @@
+#include "publishround.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+
+namespace delayq::amqp {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Publishes go out in chunks with a look at the incoming frames between them, so that a
+// connection.blocked stops the rest instead of filling the socket of a broker that no longer
+// reads it.
+constexpr uint64_t kChunk = 64;
+constexpr long long kPollMs = 100; // how often a wait looks at aborted()
+
+amqp_table_entry_t textEntry(const char* key, const std::string& value)
+{
+    amqp_table_entry_t entry;
+    entry.key = amqp_cstring_bytes(key);
+    entry.value.kind = AMQP_FIELD_KIND_UTF8;
+    entry.value.value.bytes = amqp_bytes_t{value.size(), const_cast<char*>(value.data())};
+    return entry;
+}
+
+amqp_table_entry_t intEntry(const char* key, long long value)
+{
+    amqp_table_entry_t entry;
+    entry.key = amqp_cstring_bytes(key);
+    entry.value.kind = AMQP_FIELD_KIND_I64;
+    entry.value.value.i64 = value;
+    return entry;
+}
+
+amqp_bytes_t bytesOf(const std::string& s)
+{
+    return amqp_bytes_t{s.size(), const_cast<char*>(s.data())};
+}
+
+} // namespace
+
+PublishRound::PublishRound(AmqpConnection& connection, BrokerEvents& events, const AmqpUrl& url,
+                           const DeliveryOptions& options, const std::vector<ClaimedTask>& tasks,
+                           uint64_t firstTag)
+    : m_connection(connection), m_events(events), m_url(url), m_options(options), m_tasks(tasks),
+      m_firstTag(firstTag), m_results(tasks.size()), m_done(tasks.size(), false),
+      m_returned(tasks.size())
+{
+    for (size_t i = 0; i < tasks.size(); ++i)
+        m_byId.emplace(tasks[i].id, i);
+}
+
+std::vector<HandlerResult> PublishRound::run()
+{
+    const long long timeoutMs = m_options.answerTimeoutMs;
+    auto lastProgress = Clock::now();
+    while (m_answered < m_tasks.size() && !m_events.lost) {
+        if (m_options.aborted && m_options.aborted()) {
+            failRest("the worker was stopped at once");
+            m_events.lost = "the worker was stopped with publishes unanswered";
+            break;
+        }
+        if (m_events.blocked)
+            lastProgress = Clock::now(); // the timeout starts again when it unblocks
+        const bool canPublish = m_sent < m_tasks.size() && !m_events.blocked;
+        if (canPublish) {
+            publishSome();
+            lastProgress = Clock::now();
+        }
+        amqp_frame_t frame;
+        const size_t answeredBefore = m_answered;
+        if (m_events.next(m_connection, frame, canPublish ? 0 : kPollMs))
+            onFrame(frame);
+        if (m_answered != answeredBefore)
+            lastProgress = Clock::now();
+        // A blocked broker said it will read on later: no timeout while it is blocked.
+        const auto waited = Clock::now() - lastProgress;
+        if (!m_events.blocked && !m_events.lost && waited > std::chrono::milliseconds(timeoutMs)) {
+            const std::string why =
+                "no confirm from the broker within " + std::to_string(timeoutMs) + " ms";
+            failRest(why);
+            m_events.lost = why;
+        }
+    }
+    if (m_events.lost)
+        failRest(*m_events.lost);
+    amqp_maybe_release_buffers(m_connection.state());
+    return std::move(m_results);
+}
+
+void PublishRound::publishSome()
+{
+    const uint64_t end = std::min<uint64_t>(m_sent + kChunk, m_tasks.size());
+    while (m_sent < end && !m_events.lost) {
+        if (!publish(m_tasks[m_sent]))
+            return;
+        ++m_sent;
+    }
+}
+
+bool PublishRound::publish(const ClaimedTask& task)
+{
+    amqp_table_entry_t headers[] = {
+        textEntry("x-delayq-queue", m_options.queue), intEntry("x-delayq-attempt", task.attempts),
+        intEntry("x-delayq-due", task.due), textEntry("x-delayq-task-id", task.id)};
+    amqp_basic_properties_t props;
+    props._flags = AMQP_BASIC_CONTENT_TYPE_FLAG | AMQP_BASIC_DELIVERY_MODE_FLAG |
+                   AMQP_BASIC_MESSAGE_ID_FLAG | AMQP_BASIC_HEADERS_FLAG;
+    props.content_type = amqp_cstring_bytes(
+        nlohmann::json::accept(task.payload) ? "application/json" : "application/octet-stream");
+    props.delivery_mode = AMQP_DELIVERY_PERSISTENT;
+    props.message_id = bytesOf(task.id);
+    props.headers = amqp_table_t{4, headers};
+    const int status =
+        amqp_basic_publish(m_connection.state(), AmqpConnection::kChannel, bytesOf(m_url.exchange),
+                           bytesOf(m_url.routingKey), 1, 0, &props, bytesOf(task.payload));
+    if (status == AMQP_STATUS_OK)
+        return true;
+    m_events.lost = std::string("the connection to RabbitMQ broke while publishing: ") +
+                    amqp_error_string2(status);
+    return false;
+}
+
+void PublishRound::onFrame(const amqp_frame_t& frame)
+{
+    if (m_events.handle(frame, m_connection))
+        return;
+    if (frame.channel != AmqpConnection::kChannel)
+        return;
+    if (frame.frame_type == AMQP_FRAME_HEADER && m_returnHeaderNext) {
+        onReturnHeader(frame);
+        return;
+    }
+    if (frame.frame_type == AMQP_FRAME_BODY && m_returnBodyLeft > 0) {
+        m_returnBodyLeft -= std::min<uint64_t>(m_returnBodyLeft, frame.payload.body_fragment.len);
+        return;
+    }
+    if (frame.frame_type != AMQP_FRAME_METHOD)
+        return;
+    const amqp_method_t& method = frame.payload.method;
+    if (method.id == AMQP_BASIC_ACK_METHOD) {
+        const auto* m = static_cast<const amqp_basic_ack_t*>(method.decoded);
+        confirm(m->delivery_tag, m->multiple != 0, true);
+    } else if (method.id == AMQP_BASIC_NACK_METHOD) {
+        const auto* m = static_cast<const amqp_basic_nack_t*>(method.decoded);
+        confirm(m->delivery_tag, m->multiple != 0, false);
+    } else if (method.id == AMQP_BASIC_RETURN_METHOD) {
+        const auto* m = static_cast<const amqp_basic_return_t*>(method.decoded);
+        const std::string code = text(m->reply_text) + " " + std::to_string(m->reply_code);
+        m_returnReason = m->reply_code == AMQP_NO_ROUTE
+                             ? "unroutable: the exchange " + text(m->exchange) +
+                                   " has no binding for routing key " + text(m->routing_key) +
+                                   " (" + code + ")"
+                             : "returned by the broker (" + code + ")";
+        m_returnHeaderNext = true;
+    }
+}
+
+void PublishRound::onReturnHeader(const amqp_frame_t& frame)
+{
+    // The message_id is the task id: the only link from a return to its publish (a return
+    // carries no delivery tag).
+    m_returnHeaderNext = false;
+    m_returnBodyLeft = frame.payload.properties.body_size;
+    const auto* props =
+        static_cast<const amqp_basic_properties_t*>(frame.payload.properties.decoded);
+    if (!(props->_flags & AMQP_BASIC_MESSAGE_ID_FLAG))
+        return;
+    const auto found = m_byId.find(text(props->message_id));
+    if (found != m_byId.end() && !m_done[found->second])
+        m_returned[found->second] = m_returnReason;
+}
+
+void PublishRound::confirm(uint64_t tag, bool multiple, bool acked)
+{
+    if (tag < m_firstTag || tag >= m_firstTag + m_sent)
+        return; // not one of this round's publishes
+    const size_t last = tag - m_firstTag;
+    for (size_t i = multiple ? 0 : last; i <= last; ++i)
+        answer(i, acked);
+}
+
+void PublishRound::answer(size_t index, bool acked)
+{
+    if (m_done[index])
+        return;
+    m_done[index] = true;
+    ++m_answered;
+    if (!m_returned[index].empty())
+        m_results[index] = HandlerResult::fail(m_returned[index]);
+    else if (!acked)
+        m_results[index] = HandlerResult::fail("the broker nacked the message");
+    else
+        m_results[index] = HandlerResult::ack();
+}
+
+void PublishRound::failRest(const std::string& why)
+{
+    for (size_t i = 0; i < m_tasks.size(); ++i) {
+        if (m_done[i])
+            continue;
+        m_done[i] = true;
+        ++m_answered;
+        m_results[i] = HandlerResult::fail(m_returned[i].empty() ? why : m_returned[i]);
+    }
+}
+
+} // namespace delayq::amqp

@@ -1,0 +1,31 @@
+#pragma once
+
+#include "amqpsuite.h"
+
+// delayq work --handler amqp://… against a private RabbitMQ node and a private Redis: what a
+// consumer receives; every task at least once (exactly once by message_id) through worker
+// SIGKILLs, a broker crash and restart, a frozen broker and the memory alarm
+// (tst_amqpdelivery.cpp); returns, a deleted exchange, nacks, the refusals before anything is
+// claimed, bad URLs and the TLS checks (amqpfailures.cpp).
+class TestAmqpDelivery : public AmqpSuite
+{
+    Q_OBJECT
+
+private slots:
+    void deliversEachTaskWithItsProperties_data();
+    void deliversEachTaskWithItsProperties();
+    void survivesWorkerKills();
+    void survivesBrokerRestart();
+    void silentBrokerTimesOut();
+    void memoryAlarmHoldsClaims();
+
+    void unroutableTasksDie();
+    void deletedExchangeFailsWithTheBrokersReason();
+    void nackedTaskFails();
+    void refusesBeforeClaiming_data();
+    void refusesBeforeClaiming();
+    void refusesBadUrls_data();
+    void refusesBadUrls();
+    void checksTheBrokersCertificate_data();
+    void checksTheBrokersCertificate();
+};
