@@ -19,7 +19,7 @@ DeliveryTargetField::DeliveryTargetField(QWidget* parent)
     layout->setSpacing(2);
     layout->addWidget(m_edit);
     layout->addWidget(m_error);
-    m_edit->setPlaceholderText(tr("amqp://…, https://… or pipe:CMD"));
+    m_edit->setPlaceholderText(tr("amqp://, https:// or pipe:CMD"));
     m_edit->setToolTip(
         tr("Hand each due task to a RabbitMQ exchange (amqp://user:pw@host/vhost?exchange=E&"
            "routing_key=K), a webhook (http:// or https://) or a consumer process reading JSON "

@@ -40,7 +40,7 @@ WorkerDock::WorkerDock(AdminClient* client, QWidget* parent)
     setObjectName(QStringLiteral("workerdock"));
     auto* body = new QWidget(this);
     // The task table comes first: wherever the panel is docked, it takes at most this much.
-    body->setMaximumWidth(380);
+    body->setMaximumWidth(kWidth);
     auto* layout = new QVBoxLayout(body);
     m_target = new QLabel(body);
     m_target->setTextFormat(Qt::PlainText);
@@ -55,7 +55,7 @@ WorkerDock::WorkerDock(AdminClient* client, QWidget* parent)
         std::make_unique<FormRows>(form, QList<QWidget*>{m_forwardTo, m_retry->parentWidget()});
     m_plainRows->setShown(false);
     addOutput(layout, body);
-    setWidget(body);
+    setWidget(scrolled(body));
 
     connect(m_behaviour, &QComboBox::currentIndexChanged, this, &WorkerDock::updateButton);
     connect(m_deliverTo, &DeliveryTargetField::edited, this, &WorkerDock::updateButton);

@@ -16,6 +16,7 @@ class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
+class QScrollArea;
 class QSpinBox;
 class QTimer;
 class QVBoxLayout;
@@ -94,6 +95,11 @@ private:
     // The rows of the settings, top to bottom, and what shows the worker's work below them.
     QFormLayout* makeForm(QWidget* body);
     void addOutput(QVBoxLayout* layout, QWidget* body);
+    // The body in a scroll area as wide as the body may be.
+    QWidget* scrolled(QWidget* body);
+    static constexpr int kWidth = 380; // the body's, when nothing needs more
+    void fitWidth();
+    bool eventFilter(QObject* watched, QEvent* event) override;
     // The worker's settings from the fields; false, with the reason logged, when the
     // connection's URL is refused.
     bool fillOptions(delayq::WorkerOptions& options, long long leaseMs, long long retryMs);
@@ -147,9 +153,10 @@ private:
     QLabel* m_counters;
     QPlainTextEdit* m_log;
     QTimer* m_poll;
-    Target m_shown;        // what the counters and the log are about
-    Target m_workerTarget; // what m_worker consumes
-    QString m_workerName;  // "queue orders", for the line saying it stopped
+    QScrollArea* m_scroll = nullptr; // around the body
+    Target m_shown;                  // what the counters and the log are about
+    Target m_workerTarget;           // what m_worker consumes
+    QString m_workerName;            // "queue orders", for the line saying it stopped
     std::shared_ptr<delayq::Worker> m_worker;
     std::shared_ptr<WorkerEventLog> m_events;
     std::shared_ptr<DeliveryNotices> m_notices; // the delivery target's lines for the log

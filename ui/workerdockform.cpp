@@ -1,5 +1,6 @@
 // The embedded worker's widgets (WorkerDock's; what they do is in workerdock.cpp and
-// workerdockdelivery.cpp): the settings form and the output below it.
+// workerdockdelivery.cpp): the settings form, the output below it, and the scroll area
+// around them.
 #include "workerdock.h"
 
 #include "deliverytargetfield.h"
@@ -12,8 +13,12 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSpinBox>
+#include <QStyle>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace delayq::ui {
 
@@ -79,6 +84,41 @@ void WorkerDock::addOutput(QVBoxLayout* layout, QWidget* body)
     m_log->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     m_log->setPlaceholderText(tr("Outcomes of the tasks this worker runs appear here."));
     layout->addWidget(m_log, 1);
+}
+
+QWidget* WorkerDock::scrolled(QWidget* body)
+{
+    // In a window of 700 px the docks below leave this panel less than its rows need: it
+    // scrolls rather than squeezing the fields and their messages over each other.
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setWidget(body);
+    m_scroll = scroll;
+    // Its width follows the body's (the counters' longest line), as the panel did without it.
+    body->installEventFilter(this);
+    fitWidth();
+    return scroll;
+}
+
+void WorkerDock::fitWidth()
+{
+    // At most kWidth, unless a line that does not wrap needs more.
+    QWidget* body = m_scroll->widget();
+    const int needed = body->minimumSizeHint().width();
+    const int width = std::max(kWidth, needed);
+    const int bar = m_scroll->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    body->setMaximumWidth(width);
+    m_scroll->setMinimumWidth(needed + bar);
+    m_scroll->setMaximumWidth(width + bar);
+}
+
+bool WorkerDock::eventFilter(QObject* watched, QEvent* event)
+{
+    if (m_scroll && watched == m_scroll->widget() && event->type() == QEvent::LayoutRequest)
+        fitWidth();
+    return QDockWidget::eventFilter(watched, event);
 }
 
 } // namespace delayq::ui

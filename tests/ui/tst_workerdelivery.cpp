@@ -1,6 +1,7 @@
 #include "deliverytargetfield.h"
 #include "fielderror.h"
 #include "mainwindow.h"
+#include "webhookendpoint.h"
 #include "windowsuite.h"
 #include "workerdock.h"
 #include <delayq/connection.h>
@@ -126,6 +127,58 @@ private slots:
         QVERIFY2(line.endsWith(QStringLiteral(": card declined")), qPrintable(line));
         QTRY_VERIFY(dock->countersLabel()->text().contains(QStringLiteral("failed 1")));
         QCOMPARE(dock->acked(), 0LL);
+        stop(dock);
+    }
+
+    // A webhook's answers, as the endpoint gave them, in the log line of each task and in the
+    // counters: a 2xx acks, a 503 retries with its status and body, a 410 is dead at once.
+    void webhookAnswersShowInLog_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("outcome");
+        QTest::addColumn<QString>("said"); // in the log line's error text
+        QTest::addColumn<QString>("counter");
+        QTest::newRow("204") << "/hook"
+                             << "acked"
+                             << ""
+                             << "acked 1";
+        QTest::newRow("503 with a body") << "/status/503?body=busy%20right%20now"
+                                         << "retried"
+                                         << "503"
+                                         << "failed 1";
+        QTest::newRow("410 Gone") << "/status/410"
+                                  << "dead"
+                                  << "410"
+                                  << "dead 1";
+    }
+    void webhookAnswersShowInLog()
+    {
+        QFETCH(QString, path);
+        QFETCH(QString, outcome);
+        QFETCH(QString, said);
+        QFETCH(QString, counter);
+        if (const QString why = missing(QStringLiteral("http://127.0.0.1/")); !why.isEmpty())
+            QSKIP(qPrintable(why));
+        WebhookEndpoint endpoint({});
+        QVERIFY2(endpoint.start(), qPrintable(endpoint.errorString()));
+        m_fixture.pushTasks(QStringLiteral("jobs"), {"w1"});
+        WorkerDock* dock = openDock();
+        chooseTarget(dock, endpoint.url(path));
+        dock->startButton()->click();
+        const QString line = outcome + QStringLiteral(" w1 (attempt 1");
+        QTRY_VERIFY2_WITH_TIMEOUT(dock->log()->toPlainText().contains(line),
+                                  qPrintable(dock->log()->toPlainText()), 20000);
+        const QString shown = lineWith(dock, line);
+        if (said.isEmpty())
+            QVERIFY2(shown.endsWith(QStringLiteral(" late)")), qPrintable(shown));
+        else
+            QVERIFY2(shown.section(QStringLiteral(" late): "), 1).contains(said),
+                     qPrintable(shown));
+        if (outcome == QLatin1String("retried"))
+            QVERIFY2(shown.contains(QStringLiteral("busy right now")), qPrintable(shown));
+        QTRY_VERIFY2(dock->countersLabel()->text().contains(counter),
+                     qPrintable(dock->countersLabel()->text()));
+        QCOMPARE(endpoint.requests().size(), 1);
         stop(dock);
     }
 
