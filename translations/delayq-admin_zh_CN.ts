@@ -572,6 +572,25 @@ Qt %1</translation>
     </message>
 </context>
 <context>
+    <name>delayq::ui::DeliveryTargetField</name>
+    <message>
+        <source>amqp://, https:// or pipe:CMD</source>
+        <translation>amqp://、https:// 或 pipe:CMD</translation>
+    </message>
+    <message>
+        <source>Hand each due task to a RabbitMQ exchange (amqp://user:pw@host/vhost?exchange=E&amp;routing_key=K), a webhook (http:// or https://) or a consumer process reading JSON lines (pipe:CMD). A task is acked only once the target confirmed it.</source>
+        <translation>把每个到期任务交给 RabbitMQ 交换机（amqp://user:pw@host/vhost?exchange=E&amp;routing_key=K）、webhook（http:// 或 https://）或读取 JSON 行的消费进程（pipe:CMD）。只有目标确认后，任务才会被确认完成。</translation>
+    </message>
+    <message>
+        <source>not a target: use amqp://, http(s):// or pipe:CMD</source>
+        <translation>不是投递目标：请使用 amqp://、http(s):// 或 pipe:CMD</translation>
+    </message>
+    <message>
+        <source>%1 refused or did not answer: %2</source>
+        <translation>%1 拒绝或没有应答：%2</translation>
+    </message>
+</context>
+<context>
     <name>delayq::ui::DueText</name>
     <message>
         <source>%1, %2</source>
@@ -3033,6 +3052,34 @@ DISCONNECTED, retrying</source>
     <message>
         <source>stopped the worker on %1</source>
         <translation>已停止 %1 上的工作进程</translation>
+    </message>
+    <message>
+        <source>Checking the target…</source>
+        <translation>正在检查目标…</translation>
+    </message>
+    <message>
+        <source>Type where to deliver the tasks first</source>
+        <translation>请先填写任务的投递目标</translation>
+    </message>
+    <message>
+        <source>delivering to %1</source>
+        <translation>投递到 %1</translation>
+    </message>
+    <message>
+        <source>checking %1…</source>
+        <translation>正在检查 %1…</translation>
+    </message>
+    <message>
+        <source>not started: read-only: %1</source>
+        <translation>未启动：只读：%1</translation>
+    </message>
+    <message>
+        <source>Deliver to a target</source>
+        <translation>投递到目标</translation>
+    </message>
+    <message>
+        <source>Deliver to</source>
+        <translation>投递到</translation>
     </message>
 </context>
 <context>
