@@ -297,6 +297,30 @@ private slots:
         QCOMPARE(m_server.cli({"EXISTS", "q"}).trimmed(), QByteArray("0"));
     }
 
+    // Two ways to say where members go at once are refused before anything connects, and
+    // the key is left alone.
+    void refusesTwoDestinations_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        const QString target = "amqp://guest:guest@127.0.0.1:1/?exchange=e";
+        QTest::newRow("--forward-to a target and --handler")
+            << QStringList{"--forward-to", target, "--handler", "ack"}
+            << "--forward-to with a delivery target and --handler both say where members go";
+        QTest::newRow("--forward-to a list and a --handler target")
+            << QStringList{"--forward-to", "broker", "--handler", target}
+            << "--forward-to LIST pops members onto a list, a delivery target takes them itself";
+    }
+    void refusesTwoDestinations()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        m_server.cli({"ZADD", "q", "1", "m1"});
+        expectUsageError(delayq(QStringList{"work", "--plain", "q", "--until-empty"} + args),
+                         message);
+        QCOMPARE(m_server.cli({"ZSCORE", "q", "m1"}).trimmed(), QByteArray("1"));
+    }
+
     // delayq work --plain KEY --forward-to amqp://… killed again and again: every member
     // reaches the broker at least once (counted by message_id) and none is left in the key.
     void survivesWorkerKills()
