@@ -36,7 +36,7 @@ void TestAmqpDelivery::unroutableTasksDie()
 void TestAmqpDelivery::deletedExchangeFailsWithTheBrokersReason()
 {
     makeRoute();
-    const int n = 1000;
+    const int n = 2000; // enough that the worker is mid-stream when the exchange goes
     QCOMPARE(
         delayq({QStringLiteral("push"), m_queue, QStringLiteral("x"), QStringLiteral("--count"),
                 QString::number(n), QStringLiteral("--max-attempts"), QStringLiteral("2"),

@@ -145,7 +145,7 @@ void TestAmqpDelivery::survivesBrokerRestart()
 void TestAmqpDelivery::silentBrokerTimesOut()
 {
     makeRoute();
-    const int n = 200;
+    const int n = 1000; // enough that the worker is mid-stream when the broker freezes
     QCOMPARE(
         delayq({QStringLiteral("push"), m_queue, QStringLiteral("x"), QStringLiteral("--count"),
                 QString::number(n), QStringLiteral("--max-attempts"), QStringLiteral("50"),
