@@ -383,16 +383,16 @@ MemoryFigures Bench::memory()
     return f;
 }
 
-void Bench::cleanup()
+void removeBenchKeys(const delayq::ConnectionOptions& options, const std::string& prefix)
 {
-    delayq::Connection conn(m_options);
-    // Every master's keyspace (one server: just that one). Keys are unlinked one per command
-    // in a pipeline, since on a cluster one UNLINK may not name keys of two slots.
+    delayq::Connection conn(options);
+    // Keys are unlinked one per command in a pipeline, since on a cluster one UNLINK may not
+    // name keys of two slots.
     for (const std::string& master : conn.masters()) {
         std::string cursor = "0";
         do {
             const delayq::Reply r = conn.pipelineOn(
-                master, {{"SCAN", cursor, "MATCH", m_prefix + ":*", "COUNT", "1000"}})[0];
+                master, {{"SCAN", cursor, "MATCH", prefix + ":*", "COUNT", "1000"}})[0];
             if (!r.isArray() || r.elements.size() < 2)
                 break;
             cursor = r.elements[0].str;
@@ -403,6 +403,11 @@ void Bench::cleanup()
                 conn.pipeline(del);
         } while (cursor != "0");
     }
+}
+
+void Bench::cleanup()
+{
+    removeBenchKeys(m_options, m_prefix);
 }
 
 } // namespace cli

@@ -16,6 +16,10 @@ struct WorkerOptions;
 
 namespace cli {
 
+// Deletes every key under the bench's private prefix, on every master (one server: just it).
+// Each bench mode's clean-up.
+void removeBenchKeys(const delayq::ConnectionOptions& options, const std::string& prefix);
+
 // Runs every phase against one server, under a private key prefix that it deletes at the
 // end (also when a phase fails).
 class Bench

@@ -1,10 +1,13 @@
 #include "benchamqp.h"
 
+#include "bench.h"
+#include "benchreport.h"
 #include "benchdrainclock.h"
 #include "commands.h"
 #include "servermeter.h"
 
 #include "amqp/amqpconnection.h" // the target's own connect, login and confirm mode
+#include "amqp/amqpmessage.h"
 #include "amqp/amqpurl.h"
 #include <delayq/connection.h>
 #include <delayq/deliveries.h>
@@ -53,29 +56,6 @@ std::string benchSpec(const std::string& url, const std::string& queue)
     return spec;
 }
 
-amqp_bytes_t bytesOf(const std::string& s)
-{
-    return amqp_bytes_t{s.size(), const_cast<char*>(s.data())};
-}
-
-amqp_table_entry_t textEntry(const char* key, const std::string& value)
-{
-    amqp_table_entry_t entry;
-    entry.key = amqp_cstring_bytes(key);
-    entry.value.kind = AMQP_FIELD_KIND_UTF8;
-    entry.value.value.bytes = bytesOf(value);
-    return entry;
-}
-
-amqp_table_entry_t intEntry(const char* key, long long value)
-{
-    amqp_table_entry_t entry;
-    entry.key = amqp_cstring_bytes(key);
-    entry.value.kind = AMQP_FIELD_KIND_I64;
-    entry.value.value.i64 = value;
-    return entry;
-}
-
 void checkReply(AmqpConnection& c, const char* doing)
 {
     const amqp_rpc_reply_t reply = amqp_get_rpc_reply(c.state());
@@ -117,22 +97,13 @@ public:
 private:
     void publishOne(long long i)
     {
-        const std::string id = delayq::generateTaskId();
-        const std::string payload = benchPayload(i);
-        amqp_table_entry_t headers[] = {textEntry("x-delayq-queue", kQueue),
-                                        intEntry("x-delayq-attempt", 1),
-                                        intEntry("x-delayq-due", BenchDrainClock::localNowMs()),
-                                        textEntry("x-delayq-task-id", id)};
-        amqp_basic_properties_t props;
-        props._flags = AMQP_BASIC_CONTENT_TYPE_FLAG | AMQP_BASIC_DELIVERY_MODE_FLAG |
-                       AMQP_BASIC_MESSAGE_ID_FLAG | AMQP_BASIC_HEADERS_FLAG;
-        props.content_type = amqp_cstring_bytes("application/json");
-        props.delivery_mode = AMQP_DELIVERY_PERSISTENT;
-        props.message_id = bytesOf(id);
-        props.headers = amqp_table_t{4, headers};
-        const int status = amqp_basic_publish(m_connection.state(), AmqpConnection::kChannel,
-                                              bytesOf(m_url.exchange), bytesOf(m_url.routingKey), 1,
-                                              0, &props, bytesOf(payload));
+        // The target's own message for a first attempt due now (amqpmessage.h).
+        delayq::ClaimedTask task;
+        task.id = delayq::generateTaskId();
+        task.payload = benchPayload(i);
+        task.attempts = 1;
+        task.due = BenchDrainClock::localNowMs();
+        const int status = delayq::amqp::publishTask(m_connection, m_url, kQueue, task);
         if (status != AMQP_STATUS_OK)
             throw delayq::Error(delayq::ErrorCode::Connection,
                                 std::string("publishing to RabbitMQ failed: ") +
@@ -186,20 +157,6 @@ private:
     const int m_window;
     uint64_t m_firstTag = 1;
 };
-
-std::string perTask(double us)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f µs", us);
-    return buf;
-}
-
-std::string perSecond(double n)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.0f/s", n);
-    return buf;
-}
 
 double ratioOf(const AmqpBenchFigures& f)
 {
@@ -403,20 +360,7 @@ void AmqpBench::brokerQueue(const char* what)
 
 void AmqpBench::cleanup()
 {
-    delayq::Connection conn(m_options);
-    std::string cursor = "0";
-    do {
-        const delayq::Reply r =
-            conn.command({"SCAN", cursor, "MATCH", m_prefix + ":*", "COUNT", "1000"});
-        if (!r.isArray() || r.elements.size() < 2)
-            break;
-        cursor = r.elements[0].str;
-        std::vector<std::vector<std::string>> del;
-        for (const auto& k : r.elements[1].elements)
-            del.push_back({"UNLINK", k.str});
-        if (!del.empty())
-            conn.pipeline(del);
-    } while (cursor != "0");
+    removeBenchKeys(m_options, m_prefix);
     brokerQueue("delete");
 }
 
@@ -432,11 +376,11 @@ std::string amqpBenchText(const AmqpBenchSettings& settings, const AmqpBenchFigu
                   "Redis CPU/task");
     out += line;
     std::snprintf(line, sizeof line, "  %-34s %10lld %12s %16s\n", "plain confirmed publisher",
-                  f.ceiling.tasks, perSecond(f.ceiling.perSecond).c_str(), "-");
+                  f.ceiling.tasks, rateText(f.ceiling.perSecond).c_str(), "-");
     out += line;
     std::snprintf(line, sizeof line, "  %-34s %10lld %12s %16s\n",
                   "delayq work, due to last confirm", f.delayq.tasks,
-                  perSecond(f.delayq.perSecond).c_str(), perTask(f.delayq.cpuUsPerTask).c_str());
+                  rateText(f.delayq.perSecond).c_str(), microsText(f.delayq.cpuUsPerTask).c_str());
     out += line;
     std::snprintf(line, sizeof line,
                   "  delayq is %.2fx the broker's confirmed-publish ceiling (goal >= 0.7x); "

@@ -1,5 +1,7 @@
 #include "benchpipe.h"
 
+#include "bench.h"
+#include "benchreport.h"
 #include "commands.h"
 #include "exechandler.h"
 #include "servermeter.h"
@@ -34,20 +36,6 @@ while True:
     os.write(1, b"".join(b"{\"id\":%s,\"ack\":true}\n" % json.dumps(json.loads(l)["id"]).encode()
                          for l in lines if l))
 )PY";
-
-std::string perTask(double us)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f µs", us);
-    return buf;
-}
-
-std::string perSecond(double n)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.0f/s", n);
-    return buf;
-}
 
 void writePhase(JsonWriter& j, const char* name, const PhaseFigures& p)
 {
@@ -168,22 +156,7 @@ PhaseFigures PipeBench::drain(Mode mode, long long tasks)
 
 void PipeBench::cleanup()
 {
-    delayq::Connection conn(m_options);
-    for (const std::string& master : conn.masters()) {
-        std::string cursor = "0";
-        do {
-            const delayq::Reply r = conn.pipelineOn(
-                master, {{"SCAN", cursor, "MATCH", m_prefix + ":*", "COUNT", "1000"}})[0];
-            if (!r.isArray() || r.elements.size() < 2)
-                break;
-            cursor = r.elements[0].str;
-            std::vector<std::vector<std::string>> del;
-            for (const auto& k : r.elements[1].elements)
-                del.push_back({"UNLINK", k.str});
-            if (!del.empty())
-                conn.pipeline(del);
-        } while (cursor != "0");
-    }
+    removeBenchKeys(m_options, m_prefix);
 }
 
 std::string pipeBenchText(const PipeBenchSettings& settings, const PipeBenchFigures& f)
@@ -196,7 +169,7 @@ std::string pipeBenchText(const PipeBenchSettings& settings, const PipeBenchFigu
     out += line;
     const auto row = [&](const char* label, const PhaseFigures& p) {
         std::snprintf(line, sizeof line, "  %-22s %10lld %12s %16s\n", label, p.tasks,
-                      perSecond(p.perSecond).c_str(), perTask(p.cpuUsPerTask).c_str());
+                      rateText(p.perSecond).c_str(), microsText(p.cpuUsPerTask).c_str());
         out += line;
     };
     row("in-process ack", f.ack);

@@ -19,12 +19,12 @@ std::string format(const char* pattern, double value)
 
 std::string rate(double perSecond)
 {
-    return format("%.0f/s", perSecond);
+    return rateText(perSecond);
 }
 
 std::string micros(double us)
 {
-    return format("%.1f µs", us);
+    return microsText(us);
 }
 
 std::string bytes(double b)
@@ -277,6 +277,16 @@ JsonWriter benchJson(const BenchSettings& s, const BenchFigures& f)
     writeRatios(j, f);
     j.field("seconds", f.seconds).endObject();
     return j;
+}
+
+std::string rateText(double perSecond)
+{
+    return format("%.0f/s", perSecond);
+}
+
+std::string microsText(double us)
+{
+    return format("%.1f µs", us);
 }
 
 std::string benchText(const BenchSettings& s, const BenchFigures& f)

@@ -1,5 +1,6 @@
 #include "benchwebhook.h"
 
+#include "bench.h"
 #include "benchdrainclock.h"
 #include "benchendpoint.h"
 #include "exechandler.h"
@@ -166,22 +167,7 @@ delayq::WorkerOptions BenchWebhook::workerOptions(const std::string& queue) cons
 
 void BenchWebhook::cleanup()
 {
-    delayq::Connection conn(m_options);
-    for (const std::string& master : conn.masters()) {
-        std::string cursor = "0";
-        do {
-            const delayq::Reply r = conn.pipelineOn(
-                master, {{"SCAN", cursor, "MATCH", m_prefix + ":*", "COUNT", "1000"}})[0];
-            if (!r.isArray() || r.elements.size() < 2)
-                break;
-            cursor = r.elements[0].str;
-            std::vector<std::vector<std::string>> del;
-            for (const auto& k : r.elements[1].elements)
-                del.push_back({"UNLINK", k.str});
-            if (!del.empty())
-                conn.pipeline(del);
-        } while (cursor != "0");
-    }
+    removeBenchKeys(m_options, m_prefix);
 }
 
 std::string BenchWebhook::text(const Settings& s, const Figures& f)

@@ -42,7 +42,8 @@ using namespace delayq::ui;
 namespace {
 
 // Words that stay as they are in the Chinese texts, and why:
-// - Redis, delayq, QtKeychain: names of products;
+// - Redis, delayq, QtKeychain, RabbitMQ: names of products;
+// - webhook: the term Chinese technical writing keeps (the delivery target's kind);
 // - English: the language's own name in View → Language, so its readers find it;
 // - now: the keyword the time fields accept ("now, +10m");
 // - migrate: the name of a delayq CLI command;
@@ -54,7 +55,8 @@ namespace {
 const QStringList kKeptWords{
     QStringLiteral("Redis"),   QStringLiteral("delayq"), QStringLiteral("QtKeychain"),
     QStringLiteral("English"), QStringLiteral("now"),    QStringLiteral("migrate"),
-    QStringLiteral("Del"),     QStringLiteral("Esc"),    QStringLiteral("KiB")};
+    QStringLiteral("Del"),     QStringLiteral("Esc"),    QStringLiteral("KiB"),
+    QStringLiteral("RabbitMQ"), QStringLiteral("webhook")};
 
 const QString kQueue = QStringLiteral("orders");
 

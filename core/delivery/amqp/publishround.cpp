@@ -1,6 +1,6 @@
 #include "publishround.h"
 
-#include <nlohmann/json.hpp>
+#include "amqpmessage.h"
 
 #include <chrono>
 
@@ -15,29 +15,6 @@ using Clock = std::chrono::steady_clock;
 // reads it.
 constexpr uint64_t kChunk = 64;
 constexpr long long kPollMs = 100; // how often a wait looks at aborted()
-
-amqp_table_entry_t textEntry(const char* key, const std::string& value)
-{
-    amqp_table_entry_t entry;
-    entry.key = amqp_cstring_bytes(key);
-    entry.value.kind = AMQP_FIELD_KIND_UTF8;
-    entry.value.value.bytes = amqp_bytes_t{value.size(), const_cast<char*>(value.data())};
-    return entry;
-}
-
-amqp_table_entry_t intEntry(const char* key, long long value)
-{
-    amqp_table_entry_t entry;
-    entry.key = amqp_cstring_bytes(key);
-    entry.value.kind = AMQP_FIELD_KIND_I64;
-    entry.value.value.i64 = value;
-    return entry;
-}
-
-amqp_bytes_t bytesOf(const std::string& s)
-{
-    return amqp_bytes_t{s.size(), const_cast<char*>(s.data())};
-}
 
 } // namespace
 
@@ -102,20 +79,7 @@ void PublishRound::publishSome()
 
 bool PublishRound::publish(const ClaimedTask& task)
 {
-    amqp_table_entry_t headers[] = {
-        textEntry("x-delayq-queue", m_options.queue), intEntry("x-delayq-attempt", task.attempts),
-        intEntry("x-delayq-due", task.due), textEntry("x-delayq-task-id", task.id)};
-    amqp_basic_properties_t props;
-    props._flags = AMQP_BASIC_CONTENT_TYPE_FLAG | AMQP_BASIC_DELIVERY_MODE_FLAG |
-                   AMQP_BASIC_MESSAGE_ID_FLAG | AMQP_BASIC_HEADERS_FLAG;
-    props.content_type = amqp_cstring_bytes(
-        nlohmann::json::accept(task.payload) ? "application/json" : "application/octet-stream");
-    props.delivery_mode = AMQP_DELIVERY_PERSISTENT;
-    props.message_id = bytesOf(task.id);
-    props.headers = amqp_table_t{4, headers};
-    const int status =
-        amqp_basic_publish(m_connection.state(), AmqpConnection::kChannel, bytesOf(m_url.exchange),
-                           bytesOf(m_url.routingKey), 1, 0, &props, bytesOf(task.payload));
+    const int status = publishTask(m_connection, m_url, m_options.queue, task);
     if (status == AMQP_STATUS_OK)
         return true;
     m_events.lost = std::string("the connection to RabbitMQ broke while publishing: ") +

@@ -5,6 +5,7 @@
 #include "brokerclient.h"
 
 #include <QJsonArray>
+#include <QSet>
 #include <QtTest>
 
 void TestAmqpDelivery::unroutableTasksDie()
@@ -63,10 +64,19 @@ void TestAmqpDelivery::deletedExchangeFailsWithTheBrokersReason()
                  QStringLiteral("the broker closed the channel: NOT_FOUND - no exchange '%1' in "
                                 "vhost '/' (404)")
                      .arg(m_exchange));
+    // Each task arrived or is dead, none lost. A dead one may have arrived too: a publish the
+    // broker routed just before the exchange went, whose confirm the channel's close cut off,
+    // is a failure to delayq (unconfirmed) though a consumer got it: at least once.
     const QMap<QString, int> seen = arrivals();
-    for (const QString& id : dead)
-        QVERIFY(!seen.contains(id));
-    QCOMPARE(seen.size() + dead.size(), n); // each task arrived or is dead, none lost
+    QSet<QString> all(dead.begin(), dead.end());
+    int deadAndArrived = 0;
+    for (auto it = seen.begin(); it != seen.end(); ++it) {
+        deadAndArrived += all.contains(it.key()) ? 1 : 0;
+        all.insert(it.key());
+    }
+    qInfo("deleted exchange: %d arrived, %d dead, %d of those dead arrived before the close",
+          int(seen.size()), int(dead.size()), deadAndArrived);
+    QCOMPARE(all.size(), n);
 }
 
 void TestAmqpDelivery::nackedTaskFails()
