@@ -37,16 +37,6 @@ while True:
                          for l in lines if l))
 )PY";
 
-void writePhase(JsonWriter& j, const char* name, const PhaseFigures& p)
-{
-    j.key(name)
-        .beginObject()
-        .field("tasks", p.tasks)
-        .field("per_s", p.perSecond)
-        .field("cpu_us_per_task", p.cpuUsPerTask)
-        .endObject();
-}
-
 } // namespace
 
 PipeBench::PipeBench(delayq::ConnectionOptions options, PipeBenchSettings settings,
@@ -196,9 +186,12 @@ JsonWriter pipeBenchJson(const PipeBenchSettings& settings, const PipeBenchFigur
         .field("server", f.server)
         .field("threads", settings.threads)
         .field("consumer", f.consumer);
-    writePhase(j, "ack", f.ack);
-    writePhase(j, "pipe", f.pipe);
-    writePhase(j, "exec", f.exec);
+    j.key("ack");
+    writePhase(j, f.ack);
+    j.key("pipe");
+    writePhase(j, f.pipe);
+    j.key("exec");
+    writePhase(j, f.exec);
     j.endObject().endObject();
     return j;
 }

@@ -34,7 +34,7 @@ std::string bytes(double b)
 
 std::string ratio(double ours, double theirs)
 {
-    return theirs > 0 ? format("%.1fx", ours / theirs) : "-";
+    return ratioText(ours, theirs);
 }
 
 std::string ms(long long value)
@@ -45,17 +45,6 @@ std::string ms(long long value)
 double overPayload(const MemoryFigures& m)
 {
     return m.bytesPerTask - static_cast<double>(m.payloadBytes);
-}
-
-void writePhase(JsonWriter& j, const PhaseFigures& p)
-{
-    j.beginObject()
-        .field("tasks", p.tasks)
-        .field("per_s", p.perSecond)
-        .field("cpu_us_per_task", p.cpuUsPerTask);
-    if (p.firstMs >= 0)
-        j.field("first_ms", p.firstMs);
-    j.endObject();
 }
 
 void writeDesign(JsonWriter& j, const DesignFigures& d)
@@ -289,6 +278,27 @@ std::string microsText(double us)
     return format("%.1f µs", us);
 }
 
+std::string ratioText(double ours, double theirs)
+{
+    return theirs > 0 ? format("%.1fx", ours / theirs) : "-";
+}
+
+std::string secondsText(double seconds)
+{
+    return format("%.1f", seconds);
+}
+
+void writePhase(JsonWriter& j, const PhaseFigures& p)
+{
+    j.beginObject()
+        .field("tasks", p.tasks)
+        .field("per_s", p.perSecond)
+        .field("cpu_us_per_task", p.cpuUsPerTask);
+    if (p.firstMs >= 0)
+        j.field("first_ms", p.firstMs);
+    j.endObject();
+}
+
 std::string benchText(const BenchSettings& s, const BenchFigures& f)
 {
     const std::string batch =
@@ -318,7 +328,7 @@ std::string benchText(const BenchSettings& s, const BenchFigures& f)
     addDrainAndMemory(t, s, f);
     addLateness(t, f);
     text += t.render();
-    text += "\n" + format("%.1f", f.seconds) + " s in all. Lateness: taken minus due, over " +
+    text += "\n" + secondsText(f.seconds) + " s in all. Lateness: taken minus due, over " +
             std::to_string(f.ours.lateness.count) +
             " tasks each. Drain: from the moment the backlog fell due (workers already\n"
             "waiting) to its last task finished.\nRedis CPU: used_cpu_user + used_cpu_sys (INFO "

@@ -3,6 +3,7 @@
 #include "bench.h"
 #include "benchdrainclock.h"
 #include "benchendpoint.h"
+#include "benchreport.h"
 #include "exechandler.h"
 #include "textoutput.h"
 
@@ -20,23 +21,6 @@ namespace cli {
 namespace {
 
 using namespace std::chrono_literals;
-
-std::string format(const char* pattern, double value)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, pattern, value);
-    return buf;
-}
-
-void writePhase(JsonWriter& j, const PhaseFigures& p)
-{
-    j.beginObject()
-        .field("tasks", p.tasks)
-        .field("per_s", p.perSecond)
-        .field("cpu_us_per_task", p.cpuUsPerTask)
-        .field("first_ms", p.firstMs)
-        .endObject();
-}
 
 std::string phaseLine(const std::string& label, const PhaseFigures& p)
 {
@@ -181,13 +165,12 @@ std::string BenchWebhook::text(const Settings& s, const Figures& f)
     text += phaseLine("webhook (a local endpoint answering 204)", f.webhook);
     text += phaseLine("exec:true (a process per task)", f.exec);
     text += "  webhook over exec:true: " +
-            (f.exec.perSecond > 0 ? format("%.1fx", f.webhook.perSecond / f.exec.perSecond)
-                                  : std::string("-")) +
+            ratioText(f.webhook.perSecond, f.exec.perSecond) +
             "\n\n";
     text += "From the moment each backlog fell due (workers already waiting) to its last task\n"
             "finished. The endpoint (libmicrohttpd, in this process, on " +
             f.endpoint + ") answered " + std::to_string(f.requests) + " requests; " +
-            format("%.1f", f.seconds) + " s in all.\n";
+            secondsText(f.seconds) + " s in all.\n";
     return text;
 }
 

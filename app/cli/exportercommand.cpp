@@ -72,11 +72,11 @@ int runExporter(Context& ctx)
     MetricsScraper scraper(conn, ctx.global().prefix, queues);
 
     // Signals are taken synchronously below; the server's threads inherit the mask.
-    sigset_t signals;
-    sigemptyset(&signals);
-    sigaddset(&signals, SIGINT);
-    sigaddset(&signals, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+    sigset_t stopSignals;
+    sigemptyset(&stopSignals);
+    sigaddset(&stopSignals, SIGINT);
+    sigaddset(&stopSignals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
 
     MetricsServer server([&scraper] { return scraper.scrape(); },
                          std::chrono::seconds((timeoutMs + 999) / 1000));
@@ -93,7 +93,7 @@ int runExporter(Context& ctx)
     std::fflush(stderr);
 
     int sig = 0;
-    sigwait(&signals, &sig);
+    sigwait(&stopSignals, &sig);
     std::fputs("delayq: exporter stopping\n", stderr);
     server.stop();
     return ExitOk;

@@ -19,7 +19,7 @@
 
 namespace {
 
-constexpr int kStartMs = 10000;
+constexpr int kBusStartMs = 10000;
 const QString kAccessible = QStringLiteral("org.a11y.atspi.Accessible");
 const QString kRoot = QStringLiteral("/org/a11y/atspi/accessible/root");
 const QString kLauncher = QStringLiteral("/usr/libexec/at-spi-bus-launcher");
@@ -119,7 +119,7 @@ QString AccessibilityBus::startBus(std::unique_ptr<QProcess>& process, const QSt
     process->start(QStringLiteral("dbus-daemon"),
                    {QStringLiteral("--config-file=") + config.fileName(),
                     QStringLiteral("--nofork"), QStringLiteral("--print-address=1")});
-    QDeadlineTimer deadline(kStartMs);
+    QDeadlineTimer deadline(kBusStartMs);
     while (!process->canReadLine() && !deadline.hasExpired() &&
            process->state() != QProcess::NotRunning)
         process->waitForReadyRead(100);
@@ -151,7 +151,7 @@ bool AccessibilityBus::start(const XSession& x)
     const QString sessionName = QStringLiteral("x11-session-%1").arg(quintptr(this));
     QDBusConnection session = QDBusConnection::connectToBus(m_address, sessionName);
     QString a11yAddress;
-    QDeadlineTimer deadline(kStartMs);
+    QDeadlineTimer deadline(kBusStartMs);
     while (a11yAddress.isEmpty() && !deadline.hasExpired()) {
         const QDBusReply<QString> reply = session.call(QDBusMessage::createMethodCall(
             QStringLiteral("org.a11y.Bus"), QStringLiteral("/org/a11y/bus"),

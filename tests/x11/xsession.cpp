@@ -11,7 +11,7 @@
 
 namespace {
 
-constexpr int kStartMs = 10000;
+constexpr int kDisplayStartMs = 10000;
 
 } // namespace
 
@@ -68,7 +68,7 @@ bool XSession::start()
                   {QStringLiteral("-displayfd"), QStringLiteral("1"), QStringLiteral("-screen"),
                    QStringLiteral("0"), QStringLiteral("1600x1000x24"), QStringLiteral("-nolisten"),
                    QStringLiteral("tcp")});
-    QDeadlineTimer deadline(kStartMs);
+    QDeadlineTimer deadline(kDisplayStartMs);
     QByteArray number;
     while (!number.contains('\n') && !deadline.hasExpired() &&
            m_xvfb->state() != QProcess::NotRunning) {
@@ -94,7 +94,7 @@ bool XSession::waitForWindowManager()
 {
     // openbox sets _NET_CURRENT_DESKTOP on the root window once it manages the screen; until
     // then xdotool get_desktop fails.
-    QDeadlineTimer deadline(kStartMs);
+    QDeadlineTimer deadline(kDisplayStartMs);
     while (!deadline.hasExpired()) {
         if (m_wm->state() == QProcess::NotRunning) {
             m_error = QStringLiteral("openbox exited: ") + QString::fromLocal8Bit(m_wm->readAll());
