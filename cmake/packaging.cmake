@@ -38,12 +38,18 @@ set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
 # The library is static: its users link hiredis and OpenSSL themselves.
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "libhiredis-dev, libssl-dev")
 set(CPACK_DEBIAN_DEV_PACKAGE_SUGGESTS "pkg-config, cmake")
+# delayq::delivery (find_package(delayq COMPONENTS delivery), delayq-delivery.pc) links these.
+set(CPACK_DEBIAN_DEV_PACKAGE_RECOMMENDS
+  "librabbitmq-dev, libcurl4-openssl-dev | libcurl-dev, nlohmann-json3-dev")
 set(CPACK_COMPONENT_DEV_DESCRIPTION
   "Redis delay queue: C++ library to produce and consume tasks
 The delayq core as a static C++20 library with its headers: push, claim,
 ack, nack, cancel and reschedule tasks on delayq queues, and run workers.
 Found by CMake (find_package(delayq), target delayq::core) or by
-pkg-config (delayq).")
+pkg-config (delayq). The worker's delivery targets (RabbitMQ with publisher
+confirms, webhooks, pipe consumers) are a second library: CMake
+find_package(delayq COMPONENTS delivery), target delayq::delivery, or
+pkg-config delayq-delivery.")
 
 # A Debian changelog for each package (a native package must have one): the version from
 # project(), the date from SOURCE_DATE_EPOCH when set, so a rebuild is identical.

@@ -1,5 +1,5 @@
-// What `cmake --install` puts into a prefix is enough for a service: the examples/ producer
-// and consumer build against it with find_package(delayq) and with pkg-config, and run
+// What `cmake --install` puts into a prefix is enough for a service: the examples/ producer,
+// consumer and forwarder (delayq::delivery) build against it with find_package(delayq) and with pkg-config, and run
 // against a private redis-server (the producer pushes, the consumer takes them all and exits).
 #include "redissuite.h"
 
@@ -52,7 +52,12 @@ private slots:
             "include/delayq/queue.h",
             "include/delayq/worker.h",
             "include/delayq/version.h",
+            "include/delayq/deliveries.h",
             lib + "/libdelayq.a",
+            lib + "/libdelayq_delivery.a",
+            lib + "/libdelayq_taskline.a",
+            lib + "/cmake/delayq/delayqDeliveryTargets.cmake",
+            lib + "/pkgconfig/delayq-delivery.pc",
             lib + "/cmake/delayq/delayqConfig.cmake",
             lib + "/cmake/delayq/delayqConfigVersion.cmake",
             lib + "/cmake/delayq/delayqTargets.cmake",
@@ -92,6 +97,7 @@ private slots:
         r = run(kCmake, {"--build", build, "--parallel", "2"});
         QVERIFY2(r.exitCode == 0, r.out.constData());
         produceAndConsume(build + "/producer", build + "/consumer");
+        forward(build + "/producer", build + "/forwarder");
     }
 
     // `pkg-config --cflags --libs delayq` is all a Makefile needs: the producer built with
@@ -106,6 +112,11 @@ private slots:
         QVERIFY2(flags.exitCode == 0, flags.out.constData());
         QVERIFY2(flags.out.contains("-I" + m_prefix.path().toUtf8() + "/include"), flags.out);
         QVERIFY2(flags.out.contains("-ldelayq") && flags.out.contains("-lhiredis"), flags.out);
+        Run delivery = run("pkg-config", {"--libs", "delayq-delivery"}, env);
+        QVERIFY2(delivery.exitCode == 0, delivery.out.constData());
+        QVERIFY2(delivery.out.contains("-ldelayq_delivery") &&
+                     delivery.out.contains("-lrabbitmq") && delivery.out.contains("-lcurl"),
+                 delivery.out);
         const QString producer = m_prefix.filePath(QStringLiteral("pc-producer"));
         QStringList args = {"-std=c++20", "-o", producer,
                             QStringLiteral(DELAYQ_EXAMPLES "/producer.cpp")};
@@ -149,6 +160,22 @@ private:
         r = run(consumer, {url, "orders", "200"});
         QVERIFY2(r.exitCode == 0, r.out.constData());
         QCOMPARE(r.out, QByteArray("acked 200\n"));
+    }
+
+    // delayq::delivery from the installed prefix: the forwarder hands 50 tasks to a pipe
+    // consumer, a shell loop that acks each line it reads (the id is the line's first field).
+    void forward(const QString& producer, const QString& forwarder)
+    {
+        const QString url = QString::fromStdString(m_server.tcpUrl());
+        Run r = run(producer, {url, "forwarded", "50"});
+        QVERIFY2(r.exitCode == 0, r.out.constData());
+        const QString consumer = QStringLiteral(
+            "pipe:python3 -c 'import sys, json\n"
+            "for l in sys.stdin: print(json.dumps({\"id\": json.loads(l)[\"id\"], "
+            "\"ack\": True}), flush=True)'");
+        r = run(forwarder, {url, "forwarded", consumer, "50"});
+        QVERIFY2(r.exitCode == 0, r.out.constData());
+        QCOMPARE(r.out, QByteArray("delivered 50\n"));
     }
 
     QTemporaryDir m_prefix;
