@@ -102,7 +102,9 @@ ClaimResult Queue::claim(int maxTasks, long long leaseMs, const std::string& wor
                          {std::to_string(std::min(left, kTasksPerCall)), std::to_string(leaseMs),
                           worker, randomToken(8)}});
     ClaimResult result;
-    for (const auto& reply : m_connection.evalPipeline(scripts::claim, calls)) {
+    const std::vector<Reply> replies = m_connection.evalPipeline(scripts::claim, calls);
+    for (size_t callIndex = 0; callIndex < replies.size(); ++callIndex) {
+        const Reply& reply = replies[callIndex];
         if (reply.isError()) {
             // Tasks an earlier call of the pipeline handed out are this worker's now: they go
             // back to it (the error comes again with its next claim) rather than sit leased
@@ -121,21 +123,24 @@ ClaimResult Queue::claim(int maxTasks, long long leaseMs, const std::string& wor
             continue;
         requireArray(reply, 5, "claim");
         const long long deadline = reply.elements[4].toInteger();
-        for (const auto& item : reply.elements[3].elements) {
-            requireArray(item, 5, "claim");
+        const auto& flat = reply.elements[3].elements;
+        if (flat.size() % 4 != 0)
+            throw Error(ErrorCode::Protocol, "claim replied tasks that are not four values each");
+        const std::string& token = calls[callIndex].args[3]; // every task of a call has it
+        for (size_t i = 0; i < flat.size(); i += 4) {
             // The script checked the record's shape; what it holds is read here, off Redis.
             // A record the script let through but that does not read (a hand-written one with
             // an absurd number) still reaches the worker, whole, rather than stalling the batch.
-            std::optional<TaskRecord> record = parseTaskRecord(item.elements[1].str);
+            std::optional<TaskRecord> record = parseTaskRecord(flat[i + 1].str);
             if (!record)
-                record = TaskRecord{0, 0, {}, item.elements[1].str};
+                record = TaskRecord{0, 0, {}, flat[i + 1].str};
             ClaimedTask t;
-            t.id = item.elements[0].str;
+            t.id = flat[i].str;
             t.payload = std::move(record->payload);
-            t.due = item.elements[2].toInteger();
-            t.attempts = static_cast<int>(item.elements[3].toInteger());
+            t.due = flat[i + 2].toInteger();
+            t.attempts = static_cast<int>(flat[i + 3].toInteger());
             t.maxAttempts = record->maxAttempts;
-            t.token = item.elements[4].str;
+            t.token = token;
             t.leaseDeadline = deadline;
             result.tasks.push_back(std::move(t));
         }

@@ -85,7 +85,7 @@ int pushOne(Context& ctx, delayq::Queue& queue, const delayq::PushRequest& reque
     return ExitOk;
 }
 
-// Copies in batches: one script call per 100 (inside pushBatch), 10000 per round trip.
+// Copies in batches: one script call per 200 (inside pushBatch), 10000 per round trip.
 int pushCopies(Context& ctx, delayq::Queue& queue, const delayq::PushRequest& request,
                long long count)
 {

@@ -105,6 +105,10 @@ public:
 
     void operator()(const delayq::WorkerEvent& e)
     {
+        // --quiet without --log: a task's line is written nowhere, so it is not built either
+        // (a JSON object and a line per task, under the printer's lock, for nothing).
+        if (e.kind == delayq::WorkerEvent::Kind::TaskFinished && m_quiet && !m_log)
+            return;
         std::lock_guard lock(m_mutex);
         if (e.kind == delayq::WorkerEvent::Kind::ConnectionLost) {
             std::fprintf(stderr, "delayq: connection lost: %s (retrying with backoff)\n",

@@ -61,7 +61,7 @@ export class Cli {
     return { processes, concurrency, fill_ms: fillMs, fell_due_before_ready: late, ...figures };
   }
 
-  // `delayq push QUEUE PAYLOAD --count N` (100 a script call) into a new queue: Redis CPU
+  // `delayq push QUEUE PAYLOAD --count N` (200 a script call) into a new queue: Redis CPU
   // per task, the whole command (its connection included).
   async pushCount(tasks) {
     const queue = 'push-count';

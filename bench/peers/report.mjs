@@ -105,7 +105,7 @@ function main() {
   const cpuRows = [
     ['anchor: `redis-benchmark -P 100 -c 1 ZADD key __rand_int__ m:__rand_int__`, 200,000 ' +
      'commands, twice a run', (r) => anchor(r)],
-    ['push: `delayq push Q PAYLOAD --count 100000` (100 a script call, 18-byte payload)',
+    ['push: `delayq push Q PAYLOAD --count 100000` (200 a script call, 18-byte payload)',
      (r) => r.push_count.cpu_us_per_task],
     [`push: \`delayq bench\`'s batched phase (${s.tasks} tasks, 58-byte JSON payloads)`,
      (r) => r.delayq.push_batched_cpu_us_per_task],

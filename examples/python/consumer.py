@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs the tasks of a delayq queue from Python: claim, then ack or nack, extending leases.
 
-Written from docs/protocol.md alone (protocol "layout 2.1"), with nothing but Debian's
+Written from docs/protocol.md alone (protocol "layout 2.2"), with nothing but Debian's
 python3-redis, beside producer.py (whose Producer checks and loads the scripts the same way).
 
     consumer.py [--url URL] [--prefix dq] [--scripts DIR] QUEUE [--batch N] [--lease MS]
@@ -41,11 +41,13 @@ class Consumer:
                                       args=[batch, lease_ms, self.worker, token_base])
         now, next_due = int(reply[0]), int(reply[1])
         tasks = []
-        for task_id, record, _due, attempts, token in reply[3]:
+        flat = reply[3]  # id, record, due, attempts, id, ...: every task has the token sent
+        for i in range(0, len(flat), 4):
+            task_id, record, attempts = flat[i], flat[i + 1], flat[i + 3]
             # created|max_attempts|backoff|payload: the payload is all after the third '|'.
             payload = record.split(b"|", 3)[3]
             tasks.append({"id": text(task_id), "payload": payload, "attempts": int(attempts),
-                          "token": text(token)})
+                          "token": token_base})
         return now, next_due, tasks
 
     def ack(self, task):
