@@ -11,8 +11,6 @@
 
 namespace delayq {
 
-namespace {
-
 std::string defaultWorkerName()
 {
     char host[256] = {};
@@ -20,8 +18,6 @@ std::string defaultWorkerName()
         std::snprintf(host, sizeof host, "host");
     return std::string(host) + "-" + std::to_string(::getpid()) + "-" + randomToken(3);
 }
-
-} // namespace
 
 WorkerContext::WorkerContext(WorkerOptions options, Handler handler, DeliveryFactory delivery,
                              WorkerEventCallback onEvent)
@@ -130,20 +126,30 @@ long long WorkerContext::reserveBudget(int want)
 {
     if (m_options.maxTasks <= 0)
         return want;
+    ++m_reservations; // before the budget moves, so budgetSpent() never misses it
     long long left = m_budget.load();
     long long take = 0;
     do {
         take = std::min<long long>(want, left);
-        if (take <= 0)
+        if (take <= 0) {
+            --m_reservations;
             return 0;
+        }
     } while (!m_budget.compare_exchange_weak(left, left - take));
     return take;
 }
 
-void WorkerContext::returnBudget(long long n)
+void WorkerContext::settleBudget(long long unused)
 {
-    if (m_options.maxTasks > 0)
-        m_budget += n;
+    if (m_options.maxTasks <= 0)
+        return;
+    m_budget += unused; // before the reservation ends, for the same reason
+    --m_reservations;
+}
+
+bool WorkerContext::budgetSpent() const
+{
+    return m_options.maxTasks > 0 && m_reservations.load() == 0 && m_budget.load() <= 0;
 }
 
 void WorkerContext::requestStop(bool abort)

@@ -58,9 +58,14 @@ public:
     void reportError(const Error& e);
 
     // --- the budget of maxTasks, shared by the threads
-    // Up to `want` more tasks to claim; 0 once the budget is spent.
+    // Up to `want` more tasks to claim; 0 when none is left to reserve. Every reservation is
+    // settled once its claim is over: `unused` of it goes back.
     long long reserveBudget(int want);
-    void returnBudget(long long n);
+    void settleBudget(long long unused);
+    // Nothing left and no claim in flight that could give some back: maxTasks is reached.
+    // (0 from reserveBudget alone is not that: another thread's claim may have reserved the
+    // rest and find fewer tasks.)
+    bool budgetSpent() const;
 
     // --- stopping and waking
     bool stopping() const { return m_stopping; }
@@ -101,6 +106,7 @@ private:
     std::atomic<bool> m_aborting{false};
     std::atomic<int> m_workersAlive{0};
     std::atomic<long long> m_budget{0};
+    std::atomic<int> m_reservations{0}; // claims with a part of the budget, not yet settled
     std::unique_ptr<Subscriber> m_subscriber;
     WorkerTally m_tally;
 };

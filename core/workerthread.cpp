@@ -159,8 +159,13 @@ bool WorkerThread::takeMore()
     }
     const long long want = m_context.reserveBudget(m_batch.next());
     if (want == 0) {
-        m_context.requestStop(); // maxTasks reached
-        return false;
+        if (m_context.budgetSpent()) {
+            m_context.requestStop(); // maxTasks reached
+            return false;
+        }
+        // Another thread's claim holds the rest of the budget and may give part of it back.
+        m_context.sleepUntil(Clock::now() + milliseconds(5), nullptr);
+        return true;
     }
     const long long activityBefore = m_context.tally().claimSent();
     const uint64_t generation = m_context.wakeGeneration();
@@ -168,12 +173,12 @@ bool WorkerThread::takeMore()
     try {
         claim = m_source->take(static_cast<int>(want));
     } catch (...) {
-        m_context.returnBudget(want);
+        m_context.settleBudget(want);
         m_context.tally().claimFailed();
         throw;
     }
     m_context.reportOk();
-    m_context.returnBudget(want - static_cast<long long>(claim.tasks.size()));
+    m_context.settleBudget(want - static_cast<long long>(claim.tasks.size()));
     const auto now = Clock::now();
     const bool moreDue = claim.nextDue && *claim.nextDue <= claim.serverNow;
     m_batch.claimed(static_cast<int>(want), static_cast<int>(claim.tasks.size()),

@@ -378,6 +378,25 @@ private slots:
         QCOMPARE(q.counts().pending, 2LL);
     }
 
+    // One thread's claim may reserve the rest of the budget and find fewer tasks: the other
+    // thread waits for it to give the rest back instead of taking "nothing left to reserve"
+    // for "maxTasks reached" and stopping the worker short.
+    void maxTasksIsReachedWhenClaimsFindLessThanTheyReserve()
+    {
+        Queue& q = *m_jobs;
+        q.pushBatch(std::vector<PushRequest>(60));
+        PushRequest later;
+        later.delayMs = 700;
+        q.pushBatch(std::vector<PushRequest>(40, later));
+        auto o = options(1s);
+        o.maxTasks = 100;
+        Worker w(o, [](const ClaimedTask&) { return HandlerResult::ack(); });
+        QVERIFY(w.start());
+        QVERIFY(w.wait(10s));
+        QCOMPARE(w.counters().acked, 100LL);
+        QCOMPARE(q.counts().pending, 0LL);
+    }
+
     void untilEmptyWaitsForRetries()
     {
         Queue& q = *m_jobs;
