@@ -155,16 +155,17 @@ private:
     std::FILE* m_log;
 };
 
-void printSummary(Context& ctx, const delayq::Worker& worker, bool plain)
+// plain: a delivering worker leases members in place (at least once), the others pop them.
+void printSummary(Context& ctx, const delayq::Worker& worker, bool plain, bool delivers)
 {
     const auto c = worker.counters();
     if (plain && !ctx.json()) {
         std::fprintf(stderr,
-                     "worker %s: popped %lld, acked %lld, failed %lld (added back %lld, dropped "
+                     "worker %s: %s %lld, acked %lld, failed %lld (added back %lld, dropped "
                      "%lld), put back unrun %lld; lateness p50 %lld ms, p99 %lld ms, max %lld "
                      "ms\n",
-                     printable(worker.name()).c_str(), c.claimed, c.acked, c.failed, c.retried,
-                     c.dead, c.released, c.latenessP50, c.latenessP99, c.latenessMax);
+                     printable(worker.name()).c_str(), delivers ? "leased" : "popped", c.claimed,
+                     c.acked, c.failed, c.retried, c.dead, c.released, c.latenessP50, c.latenessP99, c.latenessMax);
         return;
     }
     if (ctx.json()) {
@@ -381,6 +382,10 @@ int runWork(Context& ctx)
     if (delivers) {
         deliveryOptions = deliveryOptionsFrom(a, spec);
         deliveryOptions.queue = plain ? o.plainKey : o.queue;
+        // Named now, so a pipe consumer's DELAYQ_WORKER is the worker's own name.
+        if (o.name.empty())
+            o.name = delayq::defaultWorkerName();
+        deliveryOptions.workerName = o.name;
         deliveryOptions.aborted = [&self] { return self && self->abortRequested(); };
         deliveryOptions.notice = [](const std::string& line) {
             std::fprintf(stderr, "delayq: %s\n", printable(line).c_str());
@@ -416,7 +421,7 @@ int runWork(Context& ctx)
                      printable(delayq::printableSpec(spec)).c_str());
     waitForSignals(worker, signals, o.stopTimeout);
     worker.stop();
-    printSummary(ctx, worker, plain);
+    printSummary(ctx, worker, plain, delivers);
     return ExitOk;
 }
 

@@ -202,6 +202,32 @@ private slots:
         QCOMPARE(m_server.cli({"ZCARD", "q"}).trimmed(), QByteArray("0"));
     }
 
+    // A delivery target leases members in place (at least once) rather than popping them,
+    // and the summary says which of the two the worker did.
+    void summarySaysLeasedWithATarget_data()
+    {
+        QTest::addColumn<QStringList>("how");
+        QTest::addColumn<QString>("summary");
+        const QString acker = "pipe:python3 -c 'import sys, json\n"
+                              "for line in sys.stdin:\n"
+                              "    print(json.dumps({\"id\": json.loads(line)[\"id\"], "
+                              "\"ack\": True}), flush=True)'";
+        QTest::newRow("a pipe target: leased") << QStringList{"--forward-to", acker}
+                                               << "leased 4, acked 4,";
+        QTest::newRow("a handler: popped") << QStringList{"--handler", "ack"}
+                                           << "popped 4, acked 4,";
+    }
+    void summarySaysLeasedWithATarget()
+    {
+        QFETCH(QStringList, how);
+        QFETCH(QString, summary);
+        fill("q", 4, 0);
+        CliRun r = delayq(QStringList{"work", "--plain", "q", "--until-empty", "--quiet"} + how);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains(summary.toUtf8()), r.err.constData());
+        QCOMPARE(m_server.cli({"ZCARD", "q"}).trimmed(), QByteArray("0"));
+    }
+
     void failedMembersAreDroppedUnlessRetried()
     {
         fill("q", 3, 0);

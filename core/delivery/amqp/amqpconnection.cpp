@@ -1,6 +1,7 @@
 #include "amqpconnection.h"
 
 #include "amqptls.h"
+#include "sockettransport.h"
 #include <delayq/error.h>
 
 #include <amqp_tcp_socket.h>
@@ -23,6 +24,23 @@ amqp_table_entry_t boolEntry(const char* key, bool value)
     entry.value.kind = AMQP_FIELD_KIND_BOOLEAN;
     entry.value.value.boolean = value ? 1 : 0;
     return entry;
+}
+
+// rabbitmq-c's nonblocking connect loses the errno: a refused port, an unreachable host and a
+// name that does not resolve are all "a socket error occurred". One plain connect of our own
+// to the same address says which (it is closed at once); when it gets through, the broker was
+// away only for a moment, and rabbitmq-c's words stay.
+std::string socketCause(const std::string& host, int port, long long timeoutMs,
+                        const std::string& library)
+{
+    try {
+        SocketTransport::connectTcp(host, port,
+                                    std::chrono::steady_clock::now() +
+                                        std::chrono::milliseconds(timeoutMs));
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return library;
 }
 
 } // namespace
@@ -92,8 +110,10 @@ void AmqpConnection::open(const AmqpUrl& url, long long timeoutMs)
     amqp_set_handshake_timeout(m_state, &tv);
     amqp_set_rpc_timeout(m_state, &tv);
     const int status = amqp_socket_open_noblock(socket, url.host.c_str(), url.port, &tv);
-    // rabbitmq-c's nonblocking connect loses the errno: a refused port is "a socket error".
-    const std::string why = amqp_error_string2(status);
+    const std::string why = status == AMQP_STATUS_SOCKET_ERROR
+                                ? socketCause(url.host, url.port, timeoutMs,
+                                              amqp_error_string2(status))
+                                : amqp_error_string2(status);
     if (status != AMQP_STATUS_OK)
         throw Error(status == AMQP_STATUS_SSL_ERROR ||
                             status == AMQP_STATUS_SSL_HOSTNAME_VERIFY_FAILED ||

@@ -58,7 +58,7 @@ struct WorkerOptions
     long long leaseMs = 30000;                    // 0: the queue's lease_ms
     std::chrono::milliseconds pollInterval{1000}; // fallback when a wake message is lost
     std::chrono::milliseconds stopTimeout{10000}; // stop(): then held tasks are released
-    std::string name;                             // empty: host-pid-random
+    std::string name;                             // empty: defaultWorkerName()
     // Expired leases taken back per reap call, and how often this worker reaps (randomised
     // by +-50% so workers of one queue take turns instead of reaping together).
     int reapBatch = 100;
@@ -118,6 +118,10 @@ enum class TaskOutcome
     Dropped // plain mode: the handler failed and the member is gone (no retry asked)
 };
 const char* taskOutcomeName(TaskOutcome outcome);
+
+// "host-pid-random": the name of a worker whose options give none. A caller that needs the
+// name before the Worker exists (a delivery target's DeliveryOptions) sets it from this.
+std::string defaultWorkerName();
 
 struct WorkerEvent
 {

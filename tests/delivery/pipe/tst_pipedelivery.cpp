@@ -9,8 +9,10 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QMap>
+#include <QRegularExpression>
 #include <QSet>
 #include <QStandardPaths>
+#include <QSysInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -328,6 +330,32 @@ private slots:
         // 100 + 200 + 400 ms of backoff between the four starts, not 3 x 10 ms.
         QVERIFY2(times.last().toLongLong() - times.first().toLongLong() >= 650,
                  times.join(' ').constData());
+    }
+
+    // DELAYQ_WORKER is the worker's own name and the thread: --name's, else the default
+    // host-pid-random one (the name in the run hash and `delayq ls`), never a placeholder.
+    void consumerSeesTheWorkersName_data()
+    {
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("pattern");
+        QTest::newRow("--name") << QStringList{"--name", "mailer"} << "^mailer#0$";
+        QTest::newRow("the default name")
+            << QStringList{} << "^" + QRegularExpression::escape(QSysInfo::machineHostName()) +
+                                    "-[0-9]+-[0-9a-f]+#0$";
+    }
+    void consumerSeesTheWorkersName()
+    {
+        QFETCH(QStringList, extra);
+        QFETCH(QString, pattern);
+        push("q", "x");
+        const QString names = m_dir.filePath(QString("names-%1").arg(m_test));
+        const CliRun r =
+            work("q", consumer("echo \"$DELAYQ_WORKER\" >> '" + names + "'; exec "), extra);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QFile f(names);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString name = QString::fromUtf8(f.readAll().trimmed());
+        QVERIFY2(QRegularExpression(pattern).match(name).hasMatch(), qPrintable(name));
     }
 
     // examples/consumer.py, as its header says to run it.
