@@ -80,13 +80,13 @@ std::string replyText(const amqp_rpc_reply_t& reply, int* code)
     return "an unexpected answer from the broker";
 }
 
-AmqpConnection::AmqpConnection(const AmqpUrl& url, long long timeoutMs)
+AmqpConnection::AmqpConnection(const AmqpUrl& url, long long timeoutMs, const std::string& name)
     : m_state(amqp_new_connection()), m_where(url.host + ":" + std::to_string(url.port))
 {
     if (!m_state)
         throw Error(ErrorCode::Connection, "out of memory for a RabbitMQ connection");
     try {
-        open(url, timeoutMs);
+        open(url, timeoutMs, name);
     } catch (...) {
         amqp_destroy_connection(m_state);
         throw;
@@ -98,7 +98,7 @@ AmqpConnection::~AmqpConnection()
     amqp_destroy_connection(m_state);
 }
 
-void AmqpConnection::open(const AmqpUrl& url, long long timeoutMs)
+void AmqpConnection::open(const AmqpUrl& url, long long timeoutMs, const std::string& name)
 {
     amqp_socket_t* socket =
         url.tls.enabled ? tlsSocket(m_state, url) : amqp_tcp_socket_new(m_state);
@@ -122,27 +122,30 @@ void AmqpConnection::open(const AmqpUrl& url, long long timeoutMs)
                         ? ErrorCode::Tls
                         : ErrorCode::Connection,
                     "cannot connect to RabbitMQ at " + m_where + ": " + why);
-    login(url);
+    login(url, name);
     amqp_channel_open(m_state, kChannel);
     check(amqp_get_rpc_reply(m_state), "open a channel");
     m_channelOpen = true;
 }
 
-void AmqpConnection::login(const AmqpUrl& url)
+void AmqpConnection::login(const AmqpUrl& url, const std::string& name)
 {
     // Asking for connection.blocked is what makes the broker tell us about its memory and
     // disk alarms instead of just stopping to read; publisher_confirms for confirm.select.
     amqp_table_entry_t capabilities[] = {boolEntry("connection.blocked", true),
                                          boolEntry("publisher_confirms", true),
                                          boolEntry("authentication_failure_close", true)};
-    amqp_table_entry_t properties[2];
+    amqp_table_entry_t properties[3];
     properties[0].key = amqp_cstring_bytes("capabilities");
     properties[0].value.kind = AMQP_FIELD_KIND_TABLE;
     properties[0].value.value.table = {3, capabilities};
     properties[1].key = amqp_cstring_bytes("product");
     properties[1].value.kind = AMQP_FIELD_KIND_UTF8;
     properties[1].value.value.bytes = amqp_cstring_bytes("delayq");
-    const amqp_table_t table{2, properties};
+    properties[2].key = amqp_cstring_bytes("connection_name");
+    properties[2].value.kind = AMQP_FIELD_KIND_UTF8;
+    properties[2].value.value.bytes = {name.size(), const_cast<char*>(name.data())};
+    const amqp_table_t table{3, properties};
     const amqp_rpc_reply_t reply = amqp_login_with_properties(
         m_state, url.vhost.c_str(), 0, AMQP_DEFAULT_FRAME_SIZE, 0, &table, AMQP_SASL_METHOD_PLAIN,
         url.user.c_str(), url.password.c_str());

@@ -17,7 +17,9 @@ class AmqpConnection
 public:
     static constexpr amqp_channel_t kChannel = 1;
 
-    AmqpConnection(const AmqpUrl& url, long long timeoutMs);
+    // `name` is the connection_name the broker shows for it (rabbitmqctl list_connections,
+    // the management UI), so an operator can tell which worker a connection is.
+    AmqpConnection(const AmqpUrl& url, long long timeoutMs, const std::string& name = "delayq");
     ~AmqpConnection();
     AmqpConnection(const AmqpConnection&) = delete;
     AmqpConnection& operator=(const AmqpConnection&) = delete;
@@ -39,8 +41,8 @@ public:
     const std::string& where() const { return m_where; }
 
 private:
-    void open(const AmqpUrl& url, long long timeoutMs);
-    void login(const AmqpUrl& url);
+    void open(const AmqpUrl& url, long long timeoutMs, const std::string& name);
+    void login(const AmqpUrl& url, const std::string& name);
     void check(amqp_rpc_reply_t reply, const std::string& doing);
 
     amqp_connection_state_t m_state = nullptr;

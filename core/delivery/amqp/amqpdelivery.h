@@ -18,7 +18,8 @@ namespace delayq::amqp {
 class AmqpDelivery final : public Delivery
 {
 public:
-    AmqpDelivery(AmqpUrl url, DeliveryOptions options);
+    // thread: the worker thread's index, for the connection's name.
+    AmqpDelivery(AmqpUrl url, DeliveryOptions options, int thread);
     ~AmqpDelivery() override;
 
     std::vector<HandlerResult> deliver(const std::vector<ClaimedTask>& tasks) override;
@@ -34,6 +35,7 @@ private:
 
     AmqpUrl m_url;
     DeliveryOptions m_options;
+    std::string m_connectionName; // "delayq NAME#THREAD", as the broker lists it
     std::unique_ptr<AmqpConnection> m_connection;
     BrokerEvents m_events;
     uint64_t m_nextTag = 1;

@@ -12,7 +12,9 @@ namespace delayq::amqp {
 DeliveryFactory factory(const std::string& spec, const DeliveryOptions& options)
 {
     const AmqpUrl url = parseAmqpUrl(spec); // refuses a bad URL now, before any thread starts
-    return [url, options](int) { return std::make_unique<AmqpDelivery>(url, options); };
+    return [url, options](int thread) {
+        return std::make_unique<AmqpDelivery>(url, options, thread);
+    };
 }
 
 void check(const std::string& spec, const DeliveryOptions& options)
@@ -20,7 +22,8 @@ void check(const std::string& spec, const DeliveryOptions& options)
     // What a worker needs before it claims anything: the broker answers, takes the user,
     // opens the vhost, and has the exchange (the default exchange "" always exists).
     const AmqpUrl url = parseAmqpUrl(spec);
-    AmqpConnection connection(url, std::clamp(options.answerTimeoutMs, 1000LL, 30000LL));
+    AmqpConnection connection(url, std::clamp(options.answerTimeoutMs, 1000LL, 30000LL),
+                              "delayq check");
     if (!url.exchange.empty())
         connection.requireExchange(url.exchange, url.vhost);
     connection.closeCleanly();
