@@ -8,8 +8,9 @@ namespace delayq {
 // while claims come back full and their tasks are done quickly, it doubles up to the maximum,
 // so a backlog drains in a few large script calls (Redis's cost per task falls with the
 // batch); on a backlog (a full claim with more due already) a quick hand goes straight to the
-// maximum, so a drain does not pay the ramp. A claim that finds less, or slow handlers, bring it back down, so a quiet queue
-// keeps small claims (several workers share it evenly, nothing waits in a full hand).
+// maximum, so a drain does not pay the ramp. A claim that finds less, or slow handlers,
+// bring it back down, so a quiet queue keeps small claims (several workers share it evenly,
+// nothing waits in a full hand).
 class BatchSizer
 {
 public:

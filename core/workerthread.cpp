@@ -181,8 +181,8 @@ bool WorkerThread::takeMore()
     m_context.settleBudget(want - static_cast<long long>(claim.tasks.size()));
     const auto now = Clock::now();
     const bool moreDue = claim.nextDue && *claim.nextDue <= claim.serverNow;
-    m_batch.claimed(static_cast<int>(want), static_cast<int>(claim.tasks.size()),
-                    now - m_lastClaim, moreDue);
+    m_batch.claimed(static_cast<int>(want), static_cast<int>(claim.tasks.size()), now - m_lastClaim,
+                    moreDue);
     m_lastClaim = now;
     m_claimNow = claim.serverNow;
     if (claim.tasks.empty())

@@ -165,7 +165,8 @@ void printSummary(Context& ctx, const delayq::Worker& worker, bool plain, bool d
                      "%lld), put back unrun %lld; lateness p50 %lld ms, p99 %lld ms, max %lld "
                      "ms\n",
                      printable(worker.name()).c_str(), delivers ? "leased" : "popped", c.claimed,
-                     c.acked, c.failed, c.retried, c.dead, c.released, c.latenessP50, c.latenessP99, c.latenessMax);
+                     c.acked, c.failed, c.retried, c.dead, c.released, c.latenessP50, c.latenessP99,
+                     c.latenessMax);
         return;
     }
     if (ctx.json()) {

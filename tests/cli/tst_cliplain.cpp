@@ -212,10 +212,10 @@ private slots:
                               "for line in sys.stdin:\n"
                               "    print(json.dumps({\"id\": json.loads(line)[\"id\"], "
                               "\"ack\": True}), flush=True)'";
-        QTest::newRow("a pipe target: leased") << QStringList{"--forward-to", acker}
-                                               << "leased 4, acked 4,";
-        QTest::newRow("a handler: popped") << QStringList{"--handler", "ack"}
-                                           << "popped 4, acked 4,";
+        QTest::newRow("a pipe target: leased")
+            << QStringList{"--forward-to", acker} << "leased 4, acked 4,";
+        QTest::newRow("a handler: popped")
+            << QStringList{"--handler", "ack"} << "popped 4, acked 4,";
     }
     void summarySaysLeasedWithATarget()
     {

@@ -34,9 +34,8 @@ std::string socketCause(const std::string& host, int port, long long timeoutMs,
                         const std::string& library)
 {
     try {
-        SocketTransport::connectTcp(host, port,
-                                    std::chrono::steady_clock::now() +
-                                        std::chrono::milliseconds(timeoutMs));
+        SocketTransport::connectTcp(
+            host, port, std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs));
     } catch (const Error& e) {
         return e.what();
     }
@@ -110,10 +109,10 @@ void AmqpConnection::open(const AmqpUrl& url, long long timeoutMs, const std::st
     amqp_set_handshake_timeout(m_state, &tv);
     amqp_set_rpc_timeout(m_state, &tv);
     const int status = amqp_socket_open_noblock(socket, url.host.c_str(), url.port, &tv);
-    const std::string why = status == AMQP_STATUS_SOCKET_ERROR
-                                ? socketCause(url.host, url.port, timeoutMs,
-                                              amqp_error_string2(status))
-                                : amqp_error_string2(status);
+    const std::string why =
+        status == AMQP_STATUS_SOCKET_ERROR
+            ? socketCause(url.host, url.port, timeoutMs, amqp_error_string2(status))
+            : amqp_error_string2(status);
     if (status != AMQP_STATUS_OK)
         throw Error(status == AMQP_STATUS_SSL_ERROR ||
                             status == AMQP_STATUS_SSL_HOSTNAME_VERIFY_FAILED ||

@@ -24,10 +24,10 @@ long long connectTimeoutMs(const DeliveryOptions& options)
 
 AmqpDelivery::AmqpDelivery(AmqpUrl url, DeliveryOptions options, int thread)
     : m_url(std::move(url)), m_options(std::move(options)),
-      m_connectionName("delayq " +
-                       (m_options.workerName.empty() ? "queue " + m_options.queue
-                                                     : m_options.workerName) +
-                       "#" + std::to_string(thread))
+      m_connectionName(
+          "delayq " +
+          (m_options.workerName.empty() ? "queue " + m_options.queue : m_options.workerName) + "#" +
+          std::to_string(thread))
 {
     m_events.notice = m_options.notice;
 }
@@ -50,8 +50,8 @@ AmqpConnection* AmqpDelivery::connection(std::string* why)
     if (m_connection)
         return m_connection.get();
     try {
-        auto made = std::make_unique<AmqpConnection>(m_url, connectTimeoutMs(m_options),
-                                                     m_connectionName);
+        auto made =
+            std::make_unique<AmqpConnection>(m_url, connectTimeoutMs(m_options), m_connectionName);
         made->confirmSelect();
         m_connection = std::move(made);
     } catch (const Error& e) {

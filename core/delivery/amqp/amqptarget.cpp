@@ -12,9 +12,8 @@ namespace delayq::amqp {
 DeliveryFactory factory(const std::string& spec, const DeliveryOptions& options)
 {
     const AmqpUrl url = parseAmqpUrl(spec); // refuses a bad URL now, before any thread starts
-    return [url, options](int thread) {
-        return std::make_unique<AmqpDelivery>(url, options, thread);
-    };
+    return
+        [url, options](int thread) { return std::make_unique<AmqpDelivery>(url, options, thread); };
 }
 
 void check(const std::string& spec, const DeliveryOptions& options)

@@ -182,16 +182,16 @@ void TestAmqpDelivery::memoryAlarmHoldsClaims()
     int code = -1;
     m_node.ctl({QStringLiteral("set_vm_memory_high_watermark"), QStringLiteral("0.00001")}, &code);
     QCOMPARE(code, 0);
-    auto worker = startWorker({QStringLiteral("--batch"), QStringLiteral("10"),
-                               QStringLiteral("--max-batch"), QStringLiteral("10"),
-                               QStringLiteral("--name"), QStringLiteral("alarmed")});
+    auto worker =
+        startWorker({QStringLiteral("--batch"), QStringLiteral("10"), QStringLiteral("--max-batch"),
+                     QStringLiteral("10"), QStringLiteral("--name"), QStringLiteral("alarmed")});
     QByteArray err;
     QTRY_VERIFY_WITH_TIMEOUT(
         (err += worker->readAllStandardError()).contains("blocked the connection"), 20000);
     QVERIFY2(err.contains("claims are held until it unblocks"), err.constData());
     // The operator who looks at the blocked connections sees whose each one is.
-    const QByteArray connections =
-        m_node.ctl({QStringLiteral("list_connections"), QStringLiteral("client_properties")}, &code);
+    const QByteArray connections = m_node.ctl(
+        {QStringLiteral("list_connections"), QStringLiteral("client_properties")}, &code);
     QVERIFY2(connections.contains("delayq alarmed#0"), connections.constData());
     // Claims are held: one claim of 10 in flight at most, the rest still pending in Redis. An
     // absence is only seen by waiting.

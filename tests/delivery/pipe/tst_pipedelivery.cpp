@@ -340,8 +340,9 @@ private slots:
         QTest::addColumn<QString>("pattern");
         QTest::newRow("--name") << QStringList{"--name", "mailer"} << "^mailer#0$";
         QTest::newRow("the default name")
-            << QStringList{} << "^" + QRegularExpression::escape(QSysInfo::machineHostName()) +
-                                    "-[0-9]+-[0-9a-f]+#0$";
+            << QStringList{}
+            << "^" + QRegularExpression::escape(QSysInfo::machineHostName()) +
+                   "-[0-9]+-[0-9a-f]+#0$";
     }
     void consumerSeesTheWorkersName()
     {
