@@ -85,7 +85,7 @@ std::vector<HandlerResult> WorkerContext::deliver(Delivery& delivery,
     return results;
 }
 
-void WorkerContext::emit(const WorkerEvent& event)
+void WorkerContext::callOnEvent(const WorkerEvent& event)
 {
     if (!m_onEvent)
         return;
@@ -101,7 +101,7 @@ void WorkerContext::taskFinished(const WorkerEvent& event)
     // Threads waiting for the last task in hand look again (a retry, or the end).
     if (m_tally.taskEnded(event.outcome) && m_options.untilEmpty)
         wakeAll();
-    emit(event);
+    callOnEvent(event);
 }
 
 void WorkerContext::tasksDropped(long long n)
@@ -113,13 +113,13 @@ void WorkerContext::tasksDropped(long long n)
 void WorkerContext::reportOk()
 {
     if (auto event = m_tally.redisAnswered())
-        emit(*event);
+        callOnEvent(*event);
 }
 
 void WorkerContext::reportError(const Error& e)
 {
     if (auto event = m_tally.redisFailed(e))
-        emit(*event);
+        callOnEvent(*event);
 }
 
 long long WorkerContext::reserveBudget(int want)

@@ -91,7 +91,8 @@ public:
     void workerEnded();
 
 private:
-    void emit(const WorkerEvent& event);
+    // Not "emit": suites include this header after Qt's, whose emit is a macro.
+    void callOnEvent(const WorkerEvent& event);
 
     const WorkerOptions m_options;
     const Handler m_handler;
