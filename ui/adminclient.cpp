@@ -29,11 +29,6 @@ QString qs(const std::string& s)
     return TaskRows::text(s);
 }
 
-std::string ss(const QString& s)
-{
-    return TaskRows::bytes(s);
-}
-
 // A result answering request `tag` (about `queue`, for the results that name one).
 template <typename Result> Result answerTo(quint64 tag, const QString& queue = {})
 {
@@ -151,8 +146,10 @@ void AdminClient::loadOverview(quint64 tag, const QList<PlainKeyRow>& plainKeys,
 void AdminClient::loadConfig(quint64 tag, const QString& queue)
 {
     request(&AdminClient::configLoaded, answerTo<QueueConfigResult>(tag, queue),
-            tr("read the queue's settings"), [this](delayq::Connection& c, QueueConfigResult& r) {
-                OverviewRequests::readConfig(c, m_io->prefix(), r);
+            tr("read the queue's settings"),
+            [this, queue](delayq::Connection& c, QueueConfigResult& r) {
+                auto q = m_io->nativeQueue(c, queue);
+                OverviewRequests::readConfig(q, r);
             });
 }
 
@@ -162,8 +159,9 @@ void AdminClient::writeConfig(quint64 tag, const QString& queue,
     auto result = answerTo<QueueConfigResult>(tag, queue);
     result.written = true;
     request(&AdminClient::configLoaded, result, tr("change the queue's settings"),
-            [this, values](delayq::Connection& c, QueueConfigResult& r) {
-                OverviewRequests::writeConfig(c, m_io->prefix(), values, r);
+            [this, queue, values](delayq::Connection& c, QueueConfigResult& r) {
+                auto q = m_io->nativeQueue(c, queue);
+                OverviewRequests::writeConfig(q, values, r);
             });
 }
 
@@ -237,7 +235,7 @@ void AdminClient::loadHistory(quint64 tag, const QString& queue, qint64 fromMinu
     result.fromMinute = fromMinute;
     request(&AdminClient::historyLoaded, result, tr("load the history"),
             [this, queue, toMinute](delayq::Connection& c, HistoryResult& r) {
-                delayq::Queue q(c, ss(queue), m_io->prefix());
+                auto q = m_io->nativeQueue(c, queue);
                 TaskRequests::history(q, toMinute, r);
             });
 }
@@ -247,7 +245,7 @@ void AdminClient::loadAudit(quint64 tag, const QString& queue, int limit)
     request(&AdminClient::auditLoaded, answerTo<AuditResult>(tag, queue),
             tr("load the audit trail"),
             [this, queue, limit](delayq::Connection& c, AuditResult& r) {
-                delayq::Queue q(c, ss(queue), m_io->prefix());
+                auto q = m_io->nativeQueue(c, queue);
                 TaskRequests::audit(q, limit, r);
             });
 }
@@ -332,14 +330,14 @@ void AdminClient::reschedule(quint64 tag, const QString& queue, const QStringLis
 void AdminClient::requeue(quint64 tag, const QString& queue, const QStringList& ids)
 {
     idAction(tag, TaskAction::Requeue, queue, [this, queue, ids](delayq::Connection& c) {
-        return delayq::Queue(c, ss(queue), m_io->prefix()).requeue(TaskRows::ids(ids));
+        return m_io->nativeQueue(c, queue).requeue(TaskRows::ids(ids));
     });
 }
 
 void AdminClient::deleteDead(quint64 tag, const QString& queue, const QStringList& ids)
 {
     idAction(tag, TaskAction::DeleteDead, queue, [this, queue, ids](delayq::Connection& c) {
-        return delayq::Queue(c, ss(queue), m_io->prefix()).deleteDead(TaskRows::ids(ids));
+        return m_io->nativeQueue(c, queue).deleteDead(TaskRows::ids(ids));
     });
 }
 

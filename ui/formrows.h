@@ -19,7 +19,6 @@ public:
     FormRows(QFormLayout* form, const QList<QWidget*>& fields);
 
     void setShown(bool shown);
-    bool isShown() const { return m_shown; }
 
 private:
     struct Row

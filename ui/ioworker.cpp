@@ -286,13 +286,21 @@ std::unique_ptr<delayq::TaskQueue> IoWorker::queueFor(delayq::Connection& c, con
 {
     if (!m_plainKey.isEmpty() && queue == m_plainKey)
         return std::make_unique<delayq::PlainTaskQueue>(c, MemberText::toBytes(queue), m_plainUnit);
-    // A queue of an older delayq's layout would show every task as broken: each request on it
-    // fails instead, saying how to upgrade. Checked once per queue while it is current.
+    nativeQueue(c, queue);
+    return std::make_unique<delayq::NativeTaskQueue>(c, TaskRows::bytes(queue), prefix());
+}
+
+delayq::Queue IoWorker::nativeQueue(delayq::Connection& c, const QString& queue)
+{
+    delayq::Queue q(c, TaskRows::bytes(queue), prefix());
+    // A queue of an older delayq's layout would show every task as broken, and an action on it
+    // could change what the upgrade then reads: each request fails instead, saying how to
+    // upgrade. Checked once per queue while it is current.
     if (!m_currentLayout.contains(queue)) {
-        delayq::Queue(c, TaskRows::bytes(queue), prefix()).requireCurrentLayout();
+        q.requireCurrentLayout();
         m_currentLayout.insert(queue);
     }
-    return std::make_unique<delayq::NativeTaskQueue>(c, TaskRows::bytes(queue), prefix());
+    return q;
 }
 
 } // namespace delayq::ui

@@ -3,6 +3,7 @@
 #include "admintypes.h"
 #include "steppedjob.h"
 #include <delayq/plainqueue.h>
+#include <delayq/queue.h>
 #include <delayq/taskqueue.h>
 
 #include <QObject>
@@ -52,8 +53,6 @@ public:
     void run(SteppedJob job);
 
     std::string prefix() const;
-    // Counts connectTo calls: a job started under another number belongs to another server.
-    int connectionNumber() const { return m_connectionNumber; }
     // From now on, requests naming `key` read it as a plain sorted set (unit "ms" | "s",
     // read off the scores when empty); an empty key goes back to native queues only.
     void setPlainKey(const QString& key, const QString& unit);
@@ -61,6 +60,9 @@ public:
     std::unique_ptr<delayq::PlainQueue> plainFor(delayq::Connection& c, const QString& queue);
     // The queue `queue` names, of whichever kind it is.
     std::unique_ptr<delayq::TaskQueue> queueFor(delayq::Connection& c, const QString& queue);
+    // The native queue `queue` names. Every request on a native queue gets it here, so none
+    // acts on a queue of an older layout: it throws, saying how to upgrade.
+    delayq::Queue nativeQueue(delayq::Connection& c, const QString& queue);
 
 signals:
     // connectTo parsed the settings: the server now tried, as shown (password masked).

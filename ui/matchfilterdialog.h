@@ -37,12 +37,10 @@ public:
     Action action() const;
     qint64 dueAtMs() const { return m_dueAtMs; } // reschedule: the new due time
 
-    QLineEdit* textEdit() const { return m_text; }
     QComboBox* fieldBox() const { return m_field; }
     QComboBox* timeBox() const { return m_timeMode; }
     QLineEdit* timeEdit() const { return m_time; }
     QComboBox* actionBox() const { return m_action; }
-    QLineEdit* dueEdit() const { return m_due; }
     FieldError* error() const { return m_error; }
 
     void accept() override;

@@ -74,10 +74,8 @@ void OverviewRequests::read(delayq::Connection& c, const std::string& prefix,
         readPlain(reader, plainKeys, result);
 }
 
-void OverviewRequests::readConfig(delayq::Connection& c, const std::string& prefix,
-                                  QueueConfigResult& result)
+void OverviewRequests::readConfig(delayq::Queue& q, QueueConfigResult& result)
 {
-    delayq::Queue q(c, TaskRows::bytes(result.queue), prefix);
     const delayq::QueueConfig config = q.config();
     result.maxAttempts = config.maxAttempts;
     result.backoff = TaskRows::text(config.backoff);
@@ -86,18 +84,16 @@ void OverviewRequests::readConfig(delayq::Connection& c, const std::string& pref
     result.paused = config.paused;
 }
 
-void OverviewRequests::writeConfig(delayq::Connection& c, const std::string& prefix,
-                                   const QList<QPair<QString, QString>>& values,
+void OverviewRequests::writeConfig(delayq::Queue& q, const QList<QPair<QString, QString>>& values,
                                    QueueConfigResult& result)
 {
-    delayq::Queue q(c, TaskRows::bytes(result.queue), prefix);
     // One call: every value checked before any is written, one audit entry for them all.
     std::vector<std::pair<std::string, std::string>> pairs;
     for (const auto& [key, value] : values)
         pairs.emplace_back(key.toStdString(), value.toStdString());
     q.setConfig(pairs);
     result.written = true;
-    readConfig(c, prefix, result);
+    readConfig(q, result);
 }
 
 } // namespace delayq::ui

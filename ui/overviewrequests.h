@@ -6,6 +6,7 @@
 
 namespace delayq {
 class Connection;
+class Queue;
 }
 
 namespace delayq::ui {
@@ -19,12 +20,10 @@ public:
     // plain keys given (3 O(log n) commands each) in a second one when there are any.
     static void read(delayq::Connection& c, const std::string& prefix,
                      const QList<PlainKeyRow>& plainKeys, bool withHistory, OverviewResult& result);
-    static void readConfig(delayq::Connection& c, const std::string& prefix,
-                           QueueConfigResult& result);
+    static void readConfig(delayq::Queue& q, QueueConfigResult& result);
     // One Queue::setConfig call: each value is checked before any is written, so a refused
     // one changes nothing, and the values that changed make one audit entry.
-    static void writeConfig(delayq::Connection& c, const std::string& prefix,
-                            const QList<QPair<QString, QString>>& values,
+    static void writeConfig(delayq::Queue& q, const QList<QPair<QString, QString>>& values,
                             QueueConfigResult& result);
 };
 

@@ -131,7 +131,7 @@ SteppedJob SteppedRequests::bulkChange(IoWorker* io, quint64 tag, BulkAction act
                                                         : QObject::tr("delete dead tasks");
     job.cancelled = std::move(cancelled);
     job.step = [io, result, batch](delayq::Connection& c) {
-        delayq::Queue q(c, TaskRows::bytes(result->queue), io->prefix());
+        auto q = io->nativeQueue(c, result->queue);
         const int step = int(std::min<qint64>(batch, result->total - result->done));
         if (step < 1)
             return false;
@@ -199,7 +199,7 @@ SteppedJob SteppedRequests::taskScan(IoWorker* io, quint64 tag, const QString& q
     job.step = [io, state, maxMatches, count, keepIds](delayq::Connection& c) {
         MatchScanResult& result = state->result;
         result.matches.clear();
-        delayq::Queue q(c, TaskRows::bytes(result.queue), io->prefix());
+        auto q = io->nativeQueue(c, result.queue);
         delayq::TaskScan scan(q);
         if (!state->started) {
             // The first step only counts, so the progress bar knows its end.
@@ -265,7 +265,7 @@ SteppedJob SteppedRequests::idBulk(IoWorker* io, quint64 tag, const QString& que
         if (from >= result->total)
             return false;
         const auto chunk = TaskRows::ids(ids.mid(from, batch));
-        delayq::Queue q(c, TaskRows::bytes(result->queue), io->prefix());
+        auto q = io->nativeQueue(c, result->queue);
         std::vector<delayq::IdResult> outcomes;
         switch (result->action) {
         case TaskAction::Cancel:

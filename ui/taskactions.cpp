@@ -388,7 +388,7 @@ void TaskActions::onFinished(const ActionResult& result)
     if (result.action == TaskAction::Push && result.outcomes.size() == 1 && allDone)
         emit taskPushed(result.queue, result.outcomes.first().id);
     if (!allDone && m_confirm) {
-        auto* box = new QMessageBox(allDone ? QMessageBox::Information : QMessageBox::Warning,
+        auto* box = new QMessageBox(QMessageBox::Warning,
                                     tr("Result"), summary, QMessageBox::Ok, m_window);
         box->setTextFormat(Qt::PlainText);
         if (!details.isEmpty())

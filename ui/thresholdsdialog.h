@@ -25,7 +25,6 @@ public:
 
     QLineEdit* overdueField() const { return m_fields[0]; }
     QLineEdit* deadField() const { return m_fields[1]; }
-    QLineEdit* dueField() const { return m_fields[2]; }
     QLineEdit* failedField() const { return m_fields[3]; }
     QCheckBox* ownBox() const { return m_own; }
     // The limits typed; nullopt when a field is refused (its error says why).

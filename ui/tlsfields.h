@@ -32,7 +32,6 @@ public:
     bool validate();
 
     QLineEdit* caEdit() const { return m_ca; }
-    QLineEdit* certEdit() const { return m_cert; }
     QLineEdit* keyEdit() const { return m_key; }
     QLineEdit* passphraseEdit() const { return m_passphrase; }
     QLineEdit* serverNameEdit() const { return m_serverName; }

@@ -78,7 +78,6 @@ public:
     QSpinBox* sleepSpin() const { return m_sleepMs; }
     DeliveryTargetField* deliveryField() const { return m_deliverTo; }
     QLineEdit* forwardEdit() const { return m_forwardTo; }
-    QLineEdit* retryEdit() const { return m_retry; }
     QPushButton* startButton() const { return m_start; }
     QPlainTextEdit* log() const { return m_log; }
     // A line of the app's own in the log, timestamped like the worker's (a failover, ...).

@@ -413,6 +413,52 @@ private slots:
         QVERIFY(QueueActions::summarize(result).contains(QStringLiteral("4 ")));
     }
 
+    void everyActionRefusesAQueueWhoseUpgradeIsUnfinished_data()
+    {
+        QTest::addColumn<QString>("action");
+        for (const char* action : {"requeue", "delete dead", "requeue all dead",
+                                   "delete all dead", "purge", "settings"})
+            QTest::newRow(action) << QString::fromLatin1(action);
+    }
+    void everyActionRefusesAQueueWhoseUpgradeIsUnfinished()
+    {
+        // An upgrade left half done: acting on the queue now could change what the upgrade
+        // reads, so every request says how to finish it and changes nothing.
+        QFETCH(QString, action);
+        fillQueue(QStringLiteral("orders"), 2, 0, 2);
+        m_server.cli({"HSET", "dq:{orders}:config", "upgrade_cursor", "0"});
+        m_fixture.connectWindow();
+        const QByteArray before = digest();
+        AdminClient* client = m_fixture.window()->client();
+        QSignalSpy acted(client, &AdminClient::actionFinished);
+        QSignalSpy bulk(client, &AdminClient::bulkFinished);
+        QSignalSpy configured(client, &AdminClient::configLoaded);
+        const QString queue = QStringLiteral("orders");
+        const QStringList dead = {QStringLiteral("dead-0"), QStringLiteral("dead-1")};
+        const quint64 tag = AdminClient::newTag();
+        if (action == QLatin1String("requeue"))
+            client->requeue(tag, queue, dead);
+        else if (action == QLatin1String("delete dead"))
+            client->deleteDead(tag, queue, dead);
+        else if (action == QLatin1String("requeue all dead"))
+            client->requeueAllDead(tag, queue, 2);
+        else if (action == QLatin1String("delete all dead"))
+            client->deleteAllDead(tag, queue, 2);
+        else if (action == QLatin1String("purge"))
+            client->purge(tag, queue, 2);
+        else
+            client->writeConfig(tag, queue, {{QStringLiteral("max_attempts"), QStringLiteral("3")}});
+        QTRY_COMPARE(acted.count() + bulk.count() + configured.count(), 1);
+        const RequestError error =
+            !acted.isEmpty()   ? acted.first().at(0).value<ActionResult>().error
+            : !bulk.isEmpty() ? bulk.first().at(0).value<BulkActionResult>().error
+                              : configured.first().at(0).value<QueueConfigResult>().error;
+        QCOMPARE(error.code, delayq::ErrorCode::OldLayout);
+        QVERIFY2(error.message.contains(QStringLiteral("'delayq upgrade orders'")),
+                 qPrintable(error.message));
+        QCOMPARE(digest(), before);
+    }
+
     void bulkStopsWhenTheServerChanges()
     {
         // Confirmed on one server, the purge must not go on against the next one.
