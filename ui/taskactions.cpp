@@ -388,8 +388,8 @@ void TaskActions::onFinished(const ActionResult& result)
     if (result.action == TaskAction::Push && result.outcomes.size() == 1 && allDone)
         emit taskPushed(result.queue, result.outcomes.first().id);
     if (!allDone && m_confirm) {
-        auto* box = new QMessageBox(QMessageBox::Warning,
-                                    tr("Result"), summary, QMessageBox::Ok, m_window);
+        auto* box =
+            new QMessageBox(QMessageBox::Warning, tr("Result"), summary, QMessageBox::Ok, m_window);
         box->setTextFormat(Qt::PlainText);
         if (!details.isEmpty())
             box->setDetailedText(details.join(QLatin1Char('\n')));

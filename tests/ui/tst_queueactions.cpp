@@ -416,8 +416,8 @@ private slots:
     void everyActionRefusesAQueueWhoseUpgradeIsUnfinished_data()
     {
         QTest::addColumn<QString>("action");
-        for (const char* action : {"requeue", "delete dead", "requeue all dead",
-                                   "delete all dead", "purge", "settings"})
+        for (const char* action :
+             {"requeue", "delete dead", "requeue all dead", "delete all dead", "purge", "settings"})
             QTest::newRow(action) << QString::fromLatin1(action);
     }
     void everyActionRefusesAQueueWhoseUpgradeIsUnfinished()
@@ -447,10 +447,11 @@ private slots:
         else if (action == QLatin1String("purge"))
             client->purge(tag, queue, 2);
         else
-            client->writeConfig(tag, queue, {{QStringLiteral("max_attempts"), QStringLiteral("3")}});
+            client->writeConfig(tag, queue,
+                                {{QStringLiteral("max_attempts"), QStringLiteral("3")}});
         QTRY_COMPARE(acted.count() + bulk.count() + configured.count(), 1);
         const RequestError error =
-            !acted.isEmpty()   ? acted.first().at(0).value<ActionResult>().error
+            !acted.isEmpty()  ? acted.first().at(0).value<ActionResult>().error
             : !bulk.isEmpty() ? bulk.first().at(0).value<BulkActionResult>().error
                               : configured.first().at(0).value<QueueConfigResult>().error;
         QCOMPARE(error.code, delayq::ErrorCode::OldLayout);
