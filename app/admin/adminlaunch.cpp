@@ -1,12 +1,12 @@
 #include "adminlaunch.h"
 
-#include "adminclient.h"
-#include "connectiondialog.h"
+#include "client/adminclient.h"
+#include "connection/connectiondialog.h"
+#include "connection/sessionstore.h"
 #include "demofill.h"
-#include "mainwindow.h"
 #include "measurement.h"
-#include "queuelist.h"
-#include "sessionstore.h"
+#include "queue/queuelist.h"
+#include "window/mainwindow.h"
 #include <delayq/connectionoptions.h>
 #include <delayq/error.h>
 

@@ -1,9 +1,9 @@
 #pragma once
 
 #include "adminoptions.h"
-#include "admintypes.h"
-#include "passwordstore.h"
-#include "sandboxserver.h"
+#include "client/admintypes.h"
+#include "connection/passwordstore.h"
+#include "connection/sandboxserver.h"
 
 #include <QString>
 

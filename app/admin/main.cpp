@@ -4,8 +4,8 @@
 #include "adminlaunch.h"
 #include "adminmanpage.h"
 #include "adminoptions.h"
-#include "connectiondialog.h"
-#include "uilanguage.h"
+#include "connection/connectiondialog.h"
+#include "window/uilanguage.h"
 #include <delayq/version.h>
 
 #include <QApplication>

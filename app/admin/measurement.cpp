@@ -1,11 +1,11 @@
 #include "measurement.h"
 
-#include "adminclient.h"
-#include "mainwindow.h"
-#include "taskmodel.h"
-#include "tasktable.h"
-#include "tasktabs.h"
-#include "timelinechart.h"
+#include "charts/timelinechart.h"
+#include "client/adminclient.h"
+#include "tasks/taskmodel.h"
+#include "tasks/tasktable.h"
+#include "tasks/tasktabs.h"
+#include "window/mainwindow.h"
 #include <delayq/connection.h>
 #include <delayq/queue.h>
 

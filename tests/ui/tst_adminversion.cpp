@@ -1,6 +1,6 @@
 // delayq-admin's version and man page: --version and --generate-man answer without a display,
 // the man page has every option --help shows, and Help → About shows the version.
-#include "aboutbox.h"
+#include "window/aboutbox.h"
 
 #include <delayq/version.h>
 

@@ -1,6 +1,6 @@
-#include "adminclient.h"
-#include "audittab.h"
-#include "mainwindow.h"
+#include "audit/audittab.h"
+#include "client/adminclient.h"
+#include "window/mainwindow.h"
 #include "windowsuite.h"
 #include <delayq/version.h>
 

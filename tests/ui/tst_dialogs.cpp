@@ -1,12 +1,12 @@
-#include "admintypes.h"
-#include "connectiondialog.h"
-#include "fielderror.h"
-#include "findbar.h"
-#include "passwordstore.h"
-#include "pushdialog.h"
-#include "rescheduledialog.h"
-#include "tlsfields.h"
-#include "transportfields.h"
+#include "client/admintypes.h"
+#include "connection/connectiondialog.h"
+#include "connection/passwordstore.h"
+#include "connection/tlsfields.h"
+#include "connection/transportfields.h"
+#include "find/findbar.h"
+#include "tasks/pushdialog.h"
+#include "tasks/rescheduledialog.h"
+#include "widgets/fielderror.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,10 +1,10 @@
-#include "exportaction.h"
-#include "exportdialog.h"
-#include "mainwindow.h"
-#include "purgedialog.h"
-#include "queueactions.h"
-#include "tasktable.h"
-#include "tasktabs.h"
+#include "export/exportaction.h"
+#include "export/exportdialog.h"
+#include "queue/purgedialog.h"
+#include "queue/queueactions.h"
+#include "tasks/tasktable.h"
+#include "tasks/tasktabs.h"
+#include "window/mainwindow.h"
 #include "windowsuite.h"
 
 #include <QAction>

@@ -1,4 +1,4 @@
-#include "membertext.h"
+#include "client/membertext.h"
 
 #include <QTest>
 

@@ -1,5 +1,5 @@
-#include "connectiondialog.h"
-#include "passwordstore.h"
+#include "connection/connectiondialog.h"
+#include "connection/passwordstore.h"
 
 #include <QCheckBox>
 #include <QDBusConnection>

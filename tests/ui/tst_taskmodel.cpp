@@ -1,7 +1,7 @@
-#include "adminclient.h"
+#include "client/adminclient.h"
 #include "redissuite.h"
-#include "taskmodel.h"
-#include "tasktable.h"
+#include "tasks/taskmodel.h"
+#include "tasks/tasktable.h"
 #include <delayq/connection.h>
 #include <delayq/queue.h>
 

@@ -1,7 +1,7 @@
-#include "historychart.h"
-#include "mainwindow.h"
+#include "charts/historychart.h"
+#include "charts/timelinechart.h"
 #include "redisserver.h"
-#include "timelinechart.h"
+#include "window/mainwindow.h"
 #include "windowsuite.h"
 
 #include <QDateTime>

@@ -1,18 +1,18 @@
-#include "adminclient.h"
-#include "connectiondialog.h"
-#include "duetext.h"
-#include "mainwindow.h"
-#include "purgedialog.h"
-#include "pushdialog.h"
-#include "queueactions.h"
-#include "rescheduledialog.h"
-#include "serverview.h"
-#include "taskactions.h"
-#include "tasktable.h"
-#include "tasktabs.h"
-#include "uilanguage.h"
+#include "client/adminclient.h"
+#include "connection/connectiondialog.h"
+#include "overview/serverview.h"
+#include "queue/purgedialog.h"
+#include "queue/queueactions.h"
+#include "tasks/pushdialog.h"
+#include "tasks/rescheduledialog.h"
+#include "tasks/taskactions.h"
+#include "tasks/tasktable.h"
+#include "tasks/tasktabs.h"
+#include "widgets/duetext.h"
+#include "window/mainwindow.h"
+#include "window/uilanguage.h"
 #include "windowsuite.h"
-#include "workerdock.h"
+#include "worker/workerdock.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemView>
@@ -20,6 +20,7 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QDir>
+#include <QDirIterator>
 #include <QDockWidget>
 #include <QGroupBox>
 #include <QHeaderView>
@@ -350,9 +351,13 @@ private slots:
         const QString copy = dir.filePath(QStringLiteral("copy_zh_CN.ts"));
         QVERIFY(QFile::copy(ts, copy));
         QStringList args;
-        const QDir ui(QStringLiteral(DELAYQ_SOURCE_DIR "/ui"));
-        for (const QString& file : ui.entryList({QStringLiteral("*.cpp")}, QDir::Files))
-            args << ui.filePath(file);
+        QDirIterator sources(QStringLiteral(DELAYQ_SOURCE_DIR "/ui"), {QStringLiteral("*.cpp")},
+                             QDir::Files, QDirIterator::Subdirectories);
+        while (sources.hasNext())
+            args << sources.next();
+        // Includes name their folder from ui/ ("tasks/taskmodel.h"): without the root, lupdate
+        // misses the classes' namespaces and takes every message for a new one.
+        args << QStringLiteral("-I") << QStringLiteral(DELAYQ_SOURCE_DIR "/ui");
         args << QStringLiteral("-no-obsolete") << QStringLiteral("-locations")
              << QStringLiteral("none") << QStringLiteral("-ts") << copy;
         QProcess lupdate;

@@ -1,13 +1,13 @@
-#include "findbar.h"
-#include "mainwindow.h"
-#include "overviewmodel.h"
-#include "overviewpage.h"
-#include "serverview.h"
-#include "taskmodel.h"
-#include "tasktable.h"
-#include "tasktabs.h"
+#include "find/findbar.h"
+#include "overview/overviewmodel.h"
+#include "overview/overviewpage.h"
+#include "overview/serverview.h"
+#include "tasks/taskmodel.h"
+#include "tasks/tasktable.h"
+#include "tasks/tasktabs.h"
+#include "window/mainwindow.h"
 #include "windowsuite.h"
-#include "workerdock.h"
+#include "worker/workerdock.h"
 #include <delayq/connection.h>
 #include <delayq/queue.h>
 

@@ -1,9 +1,9 @@
-#include "deliverytargetfield.h"
-#include "fielderror.h"
-#include "mainwindow.h"
 #include "webhookendpoint.h"
+#include "widgets/fielderror.h"
+#include "window/mainwindow.h"
 #include "windowsuite.h"
-#include "workerdock.h"
+#include "worker/deliverytargetfield.h"
+#include "worker/workerdock.h"
 #include <delayq/connection.h>
 #include <delayq/deliveries.h>
 #include <delayq/error.h>

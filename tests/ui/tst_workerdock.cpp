@@ -1,6 +1,6 @@
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 #include "windowsuite.h"
-#include "workerdock.h"
+#include "worker/workerdock.h"
 #include <delayq/connection.h>
 #include <delayq/queue.h>
 #include <delayq/timeparse.h>

@@ -1,12 +1,12 @@
 #include "windowfixture.h"
 
-#include "adminclient.h"
-#include "mainwindow.h"
-#include "rescheduledialog.h"
-#include "taskactions.h"
-#include "taskmodel.h"
-#include "tasktable.h"
-#include "tasktabs.h"
+#include "client/adminclient.h"
+#include "tasks/rescheduledialog.h"
+#include "tasks/taskactions.h"
+#include "tasks/taskmodel.h"
+#include "tasks/tasktable.h"
+#include "tasks/tasktabs.h"
+#include "window/mainwindow.h"
 #include <delayq/connection.h>
 #include <delayq/queue.h>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "admintypes.h"
-#include "confirmation.h"
+#include "client/admintypes.h"
 #include "redisserver.h"
+#include "widgets/confirmation.h"
 
 #include <QStringList>
 

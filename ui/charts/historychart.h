@@ -1,0 +1,54 @@
+#pragma once
+
+#include "client/admintypes.h"
+
+#include <QWidget>
+
+class QCPBars;
+class QCPItemStraightLine;
+class QCustomPlot;
+class QLabel;
+
+namespace delayq::ui {
+
+class AdminClient;
+
+// Acked and failed (retried or died) tasks per minute over the last hour, from the queue's
+// per-minute counters.
+class HistoryChart : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit HistoryChart(AdminClient* client, QWidget* parent = nullptr);
+
+    void setQueue(const QString& queue);
+    // A plain sorted set keeps no counters: the chart gives way to a note saying so.
+    void setPlain(bool plain);
+    void refresh();
+    void setUtc(bool utc);
+    bool hasData() const { return m_loaded; }
+    // The sentence shown instead of the chart (no queue open, or a plain sorted set).
+    bool isNoteShown() const;
+
+signals:
+    void loaded();
+
+private:
+    void onLoaded(const HistoryResult& result);
+    void updateNote();
+
+    AdminClient* m_client;
+    QCustomPlot* m_plot;
+    QLabel* m_plainNote;
+    bool m_plain = false;
+    QCPBars* m_acked;
+    QCPBars* m_failed;
+    QCPItemStraightLine* m_nowLine;
+    QString m_queue;
+    bool m_inFlight = false;
+    bool m_loaded = false;
+    quint64 m_tag = 0;
+};
+
+} // namespace delayq::ui

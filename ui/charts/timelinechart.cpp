@@ -1,0 +1,286 @@
+#include "charts/timelinechart.h"
+
+#include "charts/chartparts.h"
+#include "client/adminclient.h"
+#include "widgets/duetext.h"
+#include <delayq/timeparse.h>
+
+#include <QDateTime>
+#include <QLabel>
+#include <QPushButton>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+namespace delayq::ui {
+
+namespace {
+
+constexpr qint64 kDefaultAhead = 24LL * 3600 * 1000;
+constexpr qint64 kMinWindow = 60 * 1000;
+
+double toKey(qint64 ms)
+{
+    return static_cast<double>(ms) / 1000.0;
+}
+
+} // namespace
+
+TimelineChart::TimelineChart(AdminClient* client, QWidget* parent)
+    : QWidget(parent), m_client(client)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    auto* header = new QHBoxLayout;
+    m_caption = new QLabel(this);
+    m_caption->setTextFormat(Qt::PlainText);
+    // A long caption must not widen the dock and squeeze the per-minute chart beside it.
+    m_caption->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    header->addWidget(m_caption, 1);
+    m_reset = new QPushButton(tr("Reset zoom"), this);
+    auto* reset = m_reset;
+    reset->setToolTip(tr("Back to the oldest overdue task through the next 24 hours"));
+    header->addWidget(reset);
+    layout->addLayout(header);
+
+    m_plot = new QCustomPlot(this);
+    m_plot->setMinimumHeight(140);
+    m_plot->setToolTip(tr("Drag to pan, wheel to zoom, click a bar to scroll the table there"));
+    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom | QCP::iSelectPlottables);
+    m_plot->axisRect()->setRangeDrag(Qt::Horizontal);
+    m_plot->axisRect()->setRangeZoom(Qt::Horizontal);
+    auto ticker = QSharedPointer<QCPAxisTickerDateTime>::create();
+    // The plot's locale is English whatever the app's: the translation gives the whole format.
+    ticker->setDateTimeFormat(tr("HH:mm\nMMM d", "QDateTime format of the time axis"));
+    ticker->setDateTimeSpec(Qt::LocalTime);
+    ticker->setTickCount(8);
+    m_plot->xAxis->setTicker(ticker);
+    m_plot->yAxis->setLabel(tr("tasks"));
+    m_plot->yAxis->setNumberFormat(QStringLiteral("gb"));
+    m_plot->yAxis->ticker()->setTickCount(4);
+
+    m_overdue = ChartParts::bars(m_plot, tr("overdue"), QColor(0xd9, 0x53, 0x4f));
+    m_upcoming = ChartParts::bars(m_plot, tr("due"), QColor(0x42, 0x8b, 0xca));
+    for (auto* bars : {m_overdue, m_upcoming})
+        bars->setSelectable(QCP::stSingleData);
+    // The bucket that holds now shows its overdue part under the part still to come.
+    m_upcoming->moveAbove(m_overdue);
+
+    m_nowLine = ChartParts::nowLine(m_plot, 1.5);
+    ChartParts::showLegend(m_plot, font(), Qt::AlignTop | Qt::AlignRight);
+    layout->addWidget(m_plot, 1);
+    // A right margin so the last time label is not clipped at the edge.
+    m_plot->axisRect()->setMinimumMargins(QMargins(0, 0, 24, 0));
+    m_empty = new QLabel(tr("Open a queue to see when its tasks are due."), this);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setEnabled(false);
+    layout->addWidget(m_empty, 1);
+    showEmptyState(true);
+
+    m_debounce = new QTimer(this);
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(200);
+    connect(m_debounce, &QTimer::timeout, this, &TimelineChart::request);
+    connect(m_plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+            &TimelineChart::onRangeChanged);
+    connect(m_plot, &QCustomPlot::plottableClick, this,
+            [this](QCPAbstractPlottable*, int dataIndex, QMouseEvent*) {
+                // Both bar series hold one point per bucket: a data index is a bucket.
+                if (dataIndex >= 0)
+                    emit timeClicked(bucketStart(dataIndex));
+            });
+    connect(reset, &QPushButton::clicked, this, &TimelineChart::resetWindow);
+    connect(client, &AdminClient::histogramLoaded, this, &TimelineChart::onLoaded);
+}
+
+void TimelineChart::setQueue(const QString& queue)
+{
+    m_queue = queue;
+    m_userWindow = false;
+    m_loaded = false;
+    m_inFlight = false;
+    m_tag = 0;
+    m_earliest = -1;
+    m_overdue->data()->clear();
+    m_upcoming->data()->clear();
+    m_bucketStarts.clear();
+    m_caption->clear();
+    showEmptyState(queue.isEmpty());
+    m_plot->replot();
+}
+
+void TimelineChart::showEmptyState(bool empty)
+{
+    // Without a queue the axes would show the epoch ("00:00 Jan 1") and a stray now line.
+    m_plot->setVisible(!empty);
+    m_caption->setVisible(!empty);
+    m_reset->setVisible(!empty);
+    m_empty->setVisible(empty);
+}
+
+QString TimelineChart::captionText() const
+{
+    return m_caption->text();
+}
+
+bool TimelineChart::isEmptyStateShown() const
+{
+    return !m_empty->isHidden();
+}
+
+void TimelineChart::setEarliest(qint64 earliestMs, qint64 serverNowMs)
+{
+    m_earliest = earliestMs;
+    m_now = serverNowMs;
+}
+
+void TimelineChart::setUtc(bool utc)
+{
+    ChartParts::setUtc(m_plot, utc);
+    m_plot->xAxis->setLabel(utc ? tr("due time (UTC)") : QString());
+    m_plot->replot();
+}
+
+void TimelineChart::resetWindow()
+{
+    m_userWindow = false;
+    refresh();
+}
+
+int TimelineChart::bucketCount() const
+{
+    // About one bar per 6 pixels: fine enough to read, few enough ZCOUNTs.
+    return qBound(24, m_plot->axisRect()->width() / 6, 240);
+}
+
+qint64 TimelineChart::bucketStart(int index) const
+{
+    return m_bucketStarts.value(index, m_from);
+}
+
+qint64 TimelineChart::overdueAt(int index) const
+{
+    return index >= 0 && index < m_overdue->data()->size()
+               ? static_cast<qint64>(m_overdue->data()->at(index)->value)
+               : 0;
+}
+
+qint64 TimelineChart::upcomingAt(int index) const
+{
+    return index >= 0 && index < m_upcoming->data()->size()
+               ? static_cast<qint64>(m_upcoming->data()->at(index)->value)
+               : 0;
+}
+
+void TimelineChart::refresh()
+{
+    request(); // it coalesces with a request in flight
+}
+
+void TimelineChart::request()
+{
+    if (m_queue.isEmpty())
+        return;
+    if (m_inFlight) {
+        m_dirty = true;
+        return;
+    }
+    const qint64 now = m_now > 0 ? m_now : QDateTime::currentMSecsSinceEpoch();
+    if (!m_userWindow) {
+        // From the oldest overdue task (a little margin so its bar is not on the edge).
+        const qint64 oldest = m_earliest >= 0 && m_earliest < now ? m_earliest : now;
+        const qint64 span = now + kDefaultAhead - oldest;
+        m_from = oldest - span / 100 - 60 * 1000;
+        m_to = now + kDefaultAhead;
+    } else {
+        const QCPRange range = m_plot->xAxis->range();
+        m_from = static_cast<qint64>(range.lower * 1000.0);
+        m_to = static_cast<qint64>(range.upper * 1000.0);
+    }
+    if (m_to - m_from < kMinWindow)
+        m_to = m_from + kMinWindow;
+    m_dirty = false;
+    m_inFlight = true;
+    m_tag = AdminClient::newTag();
+    m_client->loadHistogram(m_tag, m_queue, m_from, m_to, bucketCount());
+}
+
+void TimelineChart::onLoaded(const HistogramResult& result)
+{
+    if (result.tag != m_tag)
+        return;
+    m_inFlight = false;
+    if (!result.error.isEmpty()) {
+        m_caption->setText(tr("Timeline unavailable: %1").arg(result.error.message));
+    } else {
+        const int n = static_cast<int>(result.counts.size());
+        const double width = static_cast<double>(result.toMs - result.fromMs) / qMax(1, n);
+        const qint64 now = result.serverNow;
+        QVector<double> keys, overdueValues, upcomingValues;
+        m_bucketStarts.clear();
+        qint64 total = 0, overdueInWindow = 0;
+        for (int i = 0; i < n; ++i) {
+            const qint64 start = result.fromMs + static_cast<qint64>(width * i);
+            const qint64 end =
+                i + 1 == n ? result.toMs : result.fromMs + static_cast<qint64>(width * (i + 1));
+            const qint64 count = result.counts.at(i);
+            m_bucketStarts.append(start);
+            keys.append(toKey(start) + width / 2000.0);
+            total += count;
+            // Only the part of the bucket holding now that is due by now is overdue; the
+            // series are stacked, so that bucket shows both parts.
+            const qint64 overdue = i == result.nowBucket ? result.nowBucketOverdue
+                                   : end <= now          ? count
+                                                         : 0;
+            overdueInWindow += overdue;
+            overdueValues.append(static_cast<double>(overdue));
+            upcomingValues.append(static_cast<double>(count - overdue));
+        }
+        m_overdue->setWidth(width / 1000.0 * 0.9);
+        m_upcoming->setWidth(width / 1000.0 * 0.9);
+        m_overdue->setData(keys, overdueValues, true);
+        m_upcoming->setData(keys, upcomingValues, true);
+        ChartParts::placeLine(m_nowLine, toKey(now));
+        m_settingRange = true;
+        m_plot->xAxis->setRange(toKey(result.fromMs), toKey(result.toMs));
+        m_settingRange = false;
+        double top = 1;
+        for (int i = 0; i < n; ++i)
+            top = qMax(top, overdueValues.at(i) + upcomingValues.at(i));
+        m_plot->yAxis->setRange(0, top * 1.15);
+        m_caption->setText(caption(total, overdueInWindow, result.overdue, width));
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+        m_loaded = true;
+        emit loaded(result.elapsedUs);
+    }
+    if (m_dirty)
+        request();
+}
+
+QString TimelineChart::caption(qint64 total, qint64 overdueInWindow, qint64 overdue,
+                               double bucketMs) const
+{
+    QLocale locale;
+    QString text = total == 1
+                       ? tr("1 task due in this window, %1 overdue")
+                       : tr("%1 tasks due in this window, %2 overdue").arg(locale.toString(total));
+    text = text.arg(locale.toString(overdueInWindow));
+    // Zoomed or panned away from now: the overdue tasks must not vanish from the header.
+    if (overdue > overdueInWindow)
+        text += QStringLiteral(" ") + tr("(%1 more overdue outside this window)")
+                                          .arg(locale.toString(overdue - overdueInWindow));
+    // How to pan and zoom is in the plot's tooltip: the header keeps to the figures.
+    text += QStringLiteral(" · ") +
+            tr("bucket %1").arg(DueText::duration(static_cast<qint64>(bucketMs)));
+    return text;
+}
+
+void TimelineChart::onRangeChanged()
+{
+    if (m_settingRange)
+        return;
+    m_userWindow = true;
+    m_debounce->start();
+}
+
+} // namespace delayq::ui

@@ -1,0 +1,102 @@
+#include "client/matchclient.h"
+
+#include "client/adminclient.h"
+#include "client/ioworker.h"
+#include "client/membertext.h"
+#include "client/steppedrequests.h"
+#include "client/taskrows.h"
+#include <delayq/taskqueue.h>
+
+namespace delayq::ui {
+
+MatchClient::MatchClient(AdminClient* client, QObject* parent) : QObject(parent), m_client(client)
+{
+    qRegisterMetaType<MatchScanResult>();
+    qRegisterMetaType<MatchApplyResult>();
+    qRegisterMetaType<MatchCheckResult>();
+}
+
+void MatchClient::search(quint64 tag, const QString& queue, const MatchFilter& filter,
+                         int maxMatches, int count)
+{
+    m_flags->activeSearch.store(tag);
+    m_client->runStepped(SteppedRequests::taskScan(
+        m_client->ioWorker(), tag, queue, filter, maxMatches, count, false,
+        [flags = m_flags, tag] { return flags->activeSearch.load() != tag; },
+        reporter(&MatchClient::searched)));
+}
+
+void MatchClient::count(quint64 tag, const QString& queue, const MatchFilter& filter, int maxIds,
+                        int count)
+{
+    m_client->runStepped(SteppedRequests::taskScan(
+        m_client->ioWorker(), tag, queue, filter, maxIds, count, true,
+        [flags = m_flags, tag] { return flags->cancelledBulk.load() == tag; },
+        reporter(&MatchClient::counted)));
+}
+
+void MatchClient::apply(quint64 tag, const QString& queue, TaskAction action,
+                        const QStringList& ids, qint64 dueAtMs, qint64 delayMs, int batch)
+{
+    m_client->runStepped(SteppedRequests::idBulk(
+        m_client->ioWorker(), tag, queue, action, ids, dueAtMs, delayMs, batch,
+        [flags = m_flags, tag] { return flags->cancelledBulk.load() == tag; },
+        reporter(&MatchClient::applied)));
+}
+
+void MatchClient::cancelBulk(quint64 tag)
+{
+    m_flags->cancelledBulk.store(tag);
+}
+
+} // namespace delayq::ui
+
+namespace delayq::ui {
+
+void MatchClient::check(quint64 tag, const QString& queue, TaskSetKind set, const QStringList& ids)
+{
+    constexpr qsizetype kIdsPerStep = 100;
+    struct State
+    {
+        MatchCheckResult result;
+        QStringList ids;
+        qsizetype next = 0;
+    };
+    auto state = std::make_shared<State>();
+    state->result.tag = tag;
+    state->result.queue = queue;
+    state->result.set = set;
+    state->ids = ids;
+    SteppedJob job;
+    job.operation = tr("check the matches");
+    job.step = [io = m_client->ioWorker(), state](delayq::Connection& c) {
+        MatchCheckResult& result = state->result;
+        const auto q = io->queueFor(c, result.queue);
+        const delayq::TaskSet searched = TaskRows::toCore(result.set);
+        const qsizetype end = qMin(state->next + kIdsPerStep, state->ids.size());
+        for (; state->next < end; ++state->next) {
+            const QString& id = state->ids.at(state->next);
+            const std::string bytes = MemberText::toBytes(id);
+            if (q->rankOf(searched, bytes))
+                continue;
+            const auto found = q->find(bytes);
+            if (!found) {
+                result.gone.append(id);
+            } else if (found->first != searched) {
+                result.moved.append(id);
+                result.movedTo.append(TaskRows::fromCore(found->first));
+            }
+        }
+        return state->next < state->ids.size();
+    };
+    job.finished = [state, report = reporter(&MatchClient::checked)](SteppedJob::End end,
+                                                                     const RequestError& error) {
+        if (end == SteppedJob::End::Done) {
+            state->result.error = error;
+            report(state->result);
+        }
+    };
+    m_client->runStepped(std::move(job));
+}
+
+} // namespace delayq::ui

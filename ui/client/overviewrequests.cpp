@@ -1,0 +1,99 @@
+#include "client/overviewrequests.h"
+
+#include "client/taskrows.h"
+#include <delayq/connection.h>
+#include <delayq/queue.h>
+#include <delayq/queuesnapshot.h>
+
+#include <map>
+
+namespace delayq::ui {
+
+namespace {
+
+OverviewRow rowOf(const delayq::QueueSnapshot& s)
+{
+    OverviewRow row;
+    row.name = TaskRows::text(s.name);
+    row.node = TaskRows::text(s.node);
+    row.pending = s.counts.pending;
+    row.dueNow = s.counts.dueNow;
+    row.oldestOverdueMs = s.oldestOverdueMs;
+    row.active = s.counts.active;
+    row.dead = s.counts.dead;
+    row.paused = s.paused;
+    if (s.hasHistory) {
+        row.ackedMinute = s.ackedLastMinute();
+        row.failedMinute = s.failedLastMinute();
+        row.ackedHour = s.ackedLastHour();
+        row.failedHour = s.failedLastHour();
+        row.ackedSeries = QList<qint64>(s.ackedPerMinute.begin(), s.ackedPerMinute.end());
+        row.failedSeries = QList<qint64>(s.failedPerMinute.begin(), s.failedPerMinute.end());
+    }
+    return row;
+}
+
+void readPlain(delayq::QueueSnapshotReader& reader, const QList<PlainKeyRow>& keys,
+               OverviewResult& result)
+{
+    std::vector<delayq::QueueSnapshotReader::PlainKey> wanted;
+    std::map<std::string, const PlainKeyRow*> byBytes;
+    for (const auto& k : keys) {
+        const std::string key = TaskRows::bytes(k.key);
+        wanted.emplace_back(key, k.unit == QLatin1String("s")
+                                     ? delayq::PlainQueue::ScoreUnit::Seconds
+                                     : delayq::PlainQueue::ScoreUnit::Milliseconds);
+        byBytes.emplace(key, &k);
+    }
+    for (const auto& s : reader.readPlain(wanted)) {
+        const PlainKeyRow& asked = *byBytes.at(s.name);
+        OverviewRow row;
+        row.name = asked.key;
+        row.plain = true;
+        row.unit = asked.unit;
+        row.node = TaskRows::text(s.node);
+        row.pending = s.counts.pending;
+        row.dueNow = s.counts.dueNow;
+        row.oldestOverdueMs = s.oldestOverdueMs;
+        result.rows.append(row);
+    }
+    result.skipped += static_cast<qint64>(reader.skipped());
+}
+
+} // namespace
+
+void OverviewRequests::read(delayq::Connection& c, const std::string& prefix,
+                            const QList<PlainKeyRow>& plainKeys, bool withHistory,
+                            OverviewResult& result)
+{
+    delayq::QueueSnapshotReader reader(c, prefix);
+    for (const auto& s : reader.readAll(withHistory))
+        result.rows.append(rowOf(s));
+    result.skipped = static_cast<qint64>(reader.skipped());
+    if (!plainKeys.isEmpty())
+        readPlain(reader, plainKeys, result);
+}
+
+void OverviewRequests::readConfig(delayq::Queue& q, QueueConfigResult& result)
+{
+    const delayq::QueueConfig config = q.config();
+    result.maxAttempts = config.maxAttempts;
+    result.backoff = TaskRows::text(config.backoff);
+    result.leaseMs = config.leaseMs;
+    result.maxPayload = config.maxPayload;
+    result.paused = config.paused;
+}
+
+void OverviewRequests::writeConfig(delayq::Queue& q, const QList<QPair<QString, QString>>& values,
+                                   QueueConfigResult& result)
+{
+    // One call: every value checked before any is written, one audit entry for them all.
+    std::vector<std::pair<std::string, std::string>> pairs;
+    for (const auto& [key, value] : values)
+        pairs.emplace_back(key.toStdString(), value.toStdString());
+    q.setConfig(pairs);
+    result.written = true;
+    readConfig(q, result);
+}
+
+} // namespace delayq::ui

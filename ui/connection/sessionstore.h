@@ -1,0 +1,37 @@
+#pragma once
+
+#include "client/admintypes.h"
+
+#include <QByteArray>
+#include <QString>
+
+namespace delayq::ui {
+
+// What the app remembers between starts, in QSettings: the server last chosen (never with
+// a password), the window's layout and UTC choice, and the queue that was open.
+class SessionStore
+{
+public:
+    struct View
+    {
+        QByteArray geometry;
+        QByteArray state;
+        bool utc = false;
+    };
+    struct OpenQueue
+    {
+        QString server; // the URL without its password: a name means a queue on one server
+        QString name;
+        bool plain = false;
+    };
+
+    static void saveConnection(const ConnectionSettings& settings);
+    // False on a first start (nothing chosen yet).
+    static bool lastConnection(ConnectionSettings* settings);
+    static void saveView(const View& view);
+    static View view();
+    static void saveOpenQueue(const OpenQueue& queue);
+    static OpenQueue openQueue();
+};
+
+} // namespace delayq::ui

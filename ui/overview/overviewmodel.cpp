@@ -1,0 +1,248 @@
+#include "overview/overviewmodel.h"
+
+#include "widgets/duetext.h"
+
+#include <QColor>
+#include <QFont>
+#include <QLocale>
+
+#include <algorithm>
+
+namespace delayq::ui {
+
+namespace {
+
+QVariantList series(const QList<qint64>& values)
+{
+    QVariantList out;
+    for (qint64 v : values)
+        out.append(v);
+    return out;
+}
+
+// Figures that mean nothing for a plain sorted set (no active or dead set, no counters).
+bool nativeOnly(int column)
+{
+    return column == OverviewModel::Active || column == OverviewModel::Dead ||
+           column >= OverviewModel::Acked;
+}
+
+} // namespace
+
+const QColor& OverviewModel::warningColor()
+{
+    static const QColor color(0xf8, 0xd7, 0xc8); // light enough for dark text, seen at a glance
+    return color;
+}
+
+const QColor& OverviewModel::breachColor()
+{
+    static const QColor color(0xf0, 0x9a, 0x6e); // still dark text on it, but stands out
+    return color;
+}
+
+QStringList OverviewModel::breaches(int row) const
+{
+    QStringList out;
+    for (const auto& b : m_breaches.value(row))
+        out.append(b.text);
+    return out;
+}
+
+const Thresholds::Breach* OverviewModel::breachIn(int row, int column) const
+{
+    using F = Thresholds::Figure;
+    for (const auto& b : m_breaches[row]) {
+        const int at = b.figure == F::OldestOverdue ? OldestOverdue
+                       : b.figure == F::DueNow      ? DueNow
+                       : b.figure == F::Dead        ? Dead
+                                                    : Failed;
+        if (at == column)
+            return &b;
+    }
+    return nullptr;
+}
+
+OverviewModel::OverviewModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void OverviewModel::setRows(const QList<OverviewRow>& rows)
+{
+    beginResetModel();
+    m_rows = rows;
+    m_anyNode = std::any_of(rows.begin(), rows.end(),
+                            [](const OverviewRow& r) { return !r.node.isEmpty(); });
+    m_breaches.clear();
+    for (const auto& r : m_rows)
+        m_breaches.append(Thresholds::breaches(r, Thresholds::forQueue(r.name)));
+    endResetModel();
+}
+
+void OverviewModel::reloadThresholds()
+{
+    for (qsizetype i = 0; i < m_rows.size(); ++i)
+        m_breaches[i] = Thresholds::breaches(m_rows[i], Thresholds::forQueue(m_rows[i].name));
+    if (!m_rows.isEmpty())
+        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+}
+
+const OverviewRow* OverviewModel::rowNamed(const QString& name) const
+{
+    for (const auto& r : m_rows)
+        if (r.name == name)
+            return &r;
+    return nullptr;
+}
+
+int OverviewModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int OverviewModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant OverviewModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= m_rows.size())
+        return {};
+    const OverviewRow& row = m_rows[index.row()];
+    const bool breached = !m_breaches[index.row()].isEmpty();
+    const bool cell = breachIn(index.row(), index.column()) != nullptr;
+    switch (role) {
+    case Qt::DisplayRole:
+        return display(row, index.column());
+    case SortRole:
+        return sortValue(row, index.column());
+    case AckedSeriesRole:
+        return series(row.ackedSeries);
+    case FailedSeriesRole:
+        return series(row.failedSeries);
+    case BreachedRole:
+        return breached;
+    case BreachedCellRole:
+        return cell;
+    case Qt::BackgroundRole:
+        return cell ? QVariant(breachColor()) : breached ? QVariant(warningColor()) : QVariant();
+    case Qt::ForegroundRole:
+        return breached ? QVariant(QColor(Qt::black)) : QVariant();
+    case Qt::FontRole: {
+        if (!cell)
+            return {};
+        QFont bold;
+        bold.setBold(true);
+        return bold;
+    }
+    case Qt::ToolTipRole:
+        return toolTip(index);
+    case Qt::TextAlignmentRole:
+        return index.column() >= Pending ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+    default:
+        return {};
+    }
+}
+
+QVariant OverviewModel::toolTip(const QModelIndex& index) const
+{
+    const OverviewRow& row = m_rows[index.row()];
+    if (const Thresholds::Breach* b = breachIn(index.row(), index.column()))
+        return tr("Above its threshold: %1").arg(b->text);
+    const QStringList why = breaches(index.row());
+    if (!why.isEmpty())
+        return tr("Above its thresholds:\n%1").arg(why.join(QLatin1Char('\n')));
+    if (index.column() == LastHour)
+        return tr("Acked (green) and failed (red) per minute over the last hour");
+    return row.plain ? tr("A plain sorted set: only pending, due now and oldest overdue apply")
+                     : QVariant();
+}
+
+QVariant OverviewModel::display(const OverviewRow& row, int column) const
+{
+    const QLocale locale;
+    if (row.plain && nativeOnly(column))
+        return QStringLiteral("—");
+    switch (column) {
+    case Name:
+        return row.name;
+    case Node:
+        return row.node;
+    case State:
+        if (row.plain)
+            return tr("plain key (%1)").arg(row.unit);
+        return row.paused ? tr("paused") : tr("running");
+    case Pending:
+        return locale.toString(row.pending);
+    case DueNow:
+        return locale.toString(row.dueNow);
+    case OldestOverdue:
+        return row.oldestOverdueMs > 0 ? DueText::duration(row.oldestOverdueMs / 1000 * 1000)
+                                       : QStringLiteral("—");
+    case Active:
+        return locale.toString(row.active);
+    case Dead:
+        return locale.toString(row.dead);
+    case Acked:
+        return tr("%1 / %2", "last minute / last hour")
+            .arg(locale.toString(row.ackedMinute), locale.toString(row.ackedHour));
+    case Failed:
+        return tr("%1 / %2", "last minute / last hour")
+            .arg(locale.toString(row.failedMinute), locale.toString(row.failedHour));
+    default:
+        return {};
+    }
+}
+
+QVariant OverviewModel::sortValue(const OverviewRow& row, int column) const
+{
+    // Plain keys sort below every queue on the figures they do not have.
+    const qint64 none = -1;
+    switch (column) {
+    case State:
+        return row.plain ? 2 : row.paused ? 1 : 0;
+    case Pending:
+        return row.pending;
+    case DueNow:
+        return row.dueNow;
+    case OldestOverdue:
+        return row.oldestOverdueMs;
+    case Active:
+        return row.plain ? none : row.active;
+    case Dead:
+        return row.plain ? none : row.dead;
+    case Acked:
+    case LastHour:
+        return row.plain ? none : row.ackedHour;
+    case Failed:
+        return row.plain ? none : row.failedHour;
+    default:
+        // The name and the node sort by their text.
+        return display(row, column);
+    }
+}
+
+QVariant OverviewModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::ToolTipRole) {
+        if (section == OldestOverdue)
+            return tr("How late the most overdue pending task is: the consumers are behind");
+        if (section == Acked)
+            return tr("Tasks acked in the last minute / in the last hour");
+        if (section == Failed)
+            return tr("Failed attempts in the last minute / in the last hour: tasks that died "
+                      "plus tasks retried after a failure");
+        return {};
+    }
+    if (role != Qt::DisplayRole)
+        return {};
+    static const char* const titles[] = {
+        QT_TR_NOOP("Queue"),          QT_TR_NOOP("Node"),     QT_TR_NOOP("State"),
+        QT_TR_NOOP("Pending"),        QT_TR_NOOP("Due now"),  QT_TR_NOOP("Oldest overdue"),
+        QT_TR_NOOP("Active"),         QT_TR_NOOP("Dead"),     QT_TR_NOOP("Acked 1m / 1h"),
+        QT_TR_NOOP("Failed 1m / 1h"), QT_TR_NOOP("Last hour")};
+    return section >= 0 && section < ColumnCount ? tr(titles[section]) : QVariant();
+}
+
+} // namespace delayq::ui

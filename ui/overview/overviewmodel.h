@@ -1,0 +1,76 @@
+#pragma once
+
+#include "client/overviewtypes.h"
+#include "queue/thresholds.h"
+
+#include <QAbstractTableModel>
+#include <QColor>
+
+namespace delayq::ui {
+
+// The overview's rows: one per queue and plain key, with the figures of the last snapshot.
+// Rows above their thresholds carry a light background colour and a tooltip saying which
+// limit; the cell of each figure above its limit is marked too (bold, a stronger colour), so
+// which limit it is shows without hovering.
+class OverviewModel : public QAbstractTableModel
+{
+    Q_OBJECT
+
+public:
+    enum Column
+    {
+        Name,
+        Node,
+        State,
+        Pending,
+        DueNow,
+        OldestOverdue,
+        Active,
+        Dead,
+        Acked,  // "last minute / last hour"; sorts by the hour
+        Failed, // died + retried, the same way
+        LastHour,
+        ColumnCount
+    };
+    enum Role
+    {
+        SortRole = Qt::UserRole,
+        AckedSeriesRole,
+        FailedSeriesRole,
+        BreachedRole,     // bool: the row is above a threshold
+        BreachedCellRole, // bool: this cell's figure is above its threshold
+    };
+    static const QColor& warningColor();
+    // The cell whose figure crossed its limit, stronger than the row's warningColor().
+    static const QColor& breachColor();
+
+    explicit OverviewModel(QObject* parent = nullptr);
+
+    // Replaces the rows; the view's selection is kept by the proxy where names stay.
+    void setRows(const QList<OverviewRow>& rows);
+    // Thresholds changed: every row's colour is computed again.
+    void reloadThresholds();
+    const QList<OverviewRow>& rows() const { return m_rows; }
+    const OverviewRow* rowNamed(const QString& name) const;
+    // Why the row is coloured, one line per limit; empty when it is fine.
+    QStringList breaches(int row) const;
+    bool showsNodes() const { return m_anyNode; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+private:
+    QVariant display(const OverviewRow& row, int column) const;
+    QVariant sortValue(const OverviewRow& row, int column) const;
+    // The breach of the figure in `column`, if that figure is above its limit.
+    const Thresholds::Breach* breachIn(int row, int column) const;
+    QVariant toolTip(const QModelIndex& index) const;
+
+    QList<OverviewRow> m_rows;
+    QList<QList<Thresholds::Breach>> m_breaches;
+    bool m_anyNode = false;
+};
+
+} // namespace delayq::ui

@@ -1,0 +1,207 @@
+#include "overview/overviewpage.h"
+
+#include "client/adminclient.h"
+#include "overview/overviewmodel.h"
+#include "overview/sparklinedelegate.h"
+#include "queue/thresholds.h"
+#include "widgets/columnfit.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace delayq::ui {
+
+OverviewPage::OverviewPage(AdminClient* client, QWidget* parent) : QWidget(parent), m_client(client)
+{
+    setObjectName(QStringLiteral("overview"));
+    m_filter = new QLineEdit(this);
+    m_filter->setPlaceholderText(tr("Filter queues by name"));
+    m_filter->setClearButtonEnabled(true);
+    m_model = new OverviewModel(this);
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(OverviewModel::SortRole);
+    m_proxy->setFilterKeyColumn(OverviewModel::Name);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    connect(m_filter, &QLineEdit::textChanged, m_proxy,
+            &QSortFilterProxyModel::setFilterFixedString);
+    m_view = new QTableView(this);
+    m_view->setModel(m_proxy);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(OverviewModel::Name, Qt::AscendingOrder);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_view->verticalHeader()->hide();
+    m_view->setItemDelegateForColumn(OverviewModel::LastHour, new SparklineDelegate(m_view));
+    // Every column on screen at a laptop's width: the figures take what their text and
+    // header need while there is room and elide their headers when there is not; the
+    // sparkline, last, takes the room left.
+    m_fit = new ColumnFit(m_view);
+    m_view->setColumnHidden(OverviewModel::Node, true);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_view, &QTableView::doubleClicked, this, &OverviewPage::open);
+    connect(m_view, &QTableView::activated, this, &OverviewPage::open);
+    connect(m_view, &QWidget::customContextMenuRequested, this, &OverviewPage::showMenu);
+    m_legend = new QLabel(this);
+    m_legend->setTextFormat(Qt::PlainText);
+    m_legend->setWordWrap(true);
+    m_status = new QLabel(this);
+    m_status->setTextFormat(Qt::PlainText);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_filter);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_legend);
+    layout->addWidget(m_status);
+    connect(client, &AdminClient::overviewLoaded, this, &OverviewPage::onLoaded);
+    // Another server: its queues, not the last ones, and a snapshot not held by an old one.
+    connect(client, &AdminClient::connected, this, [this] {
+        m_inFlight = false;
+        m_plainKeys.clear();
+        m_model->setRows({});
+    });
+    updateLegend();
+}
+
+void OverviewPage::refresh()
+{
+    if (m_inFlight || !m_client->isConnected())
+        return;
+    m_inFlight = true;
+    m_tag = AdminClient::newTag();
+    // The minute counters (60 HMGETs a queue) only while the page is seen: the hidden page
+    // still refreshes for the pause markers of the queue list and the title.
+    m_client->loadOverview(m_tag, m_plainKeys, isVisible());
+}
+
+void OverviewPage::setPlainKeys(const QList<PlainKeyRow>& keys)
+{
+    m_plainKeys = keys;
+}
+
+void OverviewPage::setReadOnly(bool readOnly)
+{
+    m_readOnly = readOnly;
+}
+
+void OverviewPage::reloadThresholds()
+{
+    m_model->reloadThresholds();
+    updateLegend();
+}
+
+void OverviewPage::onLoaded(const OverviewResult& result)
+{
+    if (result.tag != m_tag)
+        return;
+    m_inFlight = false;
+    if (!result.error.isEmpty()) {
+        m_status->setText(result.error.text());
+        emit refreshed(result);
+        return;
+    }
+    const QString selected =
+        m_view->currentIndex().siblingAtColumn(OverviewModel::Name).data().toString();
+    m_model->setRows(result.rows);
+    m_view->setColumnHidden(OverviewModel::Node, !m_model->showsNodes());
+    fitColumns();
+    if (!selected.isEmpty()) {
+        const auto hits = m_proxy->match(m_proxy->index(0, OverviewModel::Name), Qt::DisplayRole,
+                                         selected, 1, Qt::MatchExactly);
+        if (!hits.isEmpty())
+            m_view->setCurrentIndex(hits.first());
+    }
+    m_status->setText(result.skipped > 0
+                          ? tr("%1 registered names left out: not a queue, or keys of another type")
+                                .arg(result.skipped)
+                          : QString());
+    emit refreshed(result);
+}
+
+void OverviewPage::open(const QModelIndex& proxyIndex)
+{
+    const QModelIndex source = m_proxy->mapToSource(proxyIndex);
+    if (!source.isValid())
+        return;
+    const OverviewRow& row = m_model->rows().at(source.row());
+    if (row.plain)
+        emit plainKeyOpened(row.name, row.unit);
+    else
+        emit queueOpened(row.name);
+}
+
+QList<QAction*> OverviewPage::contextActions(const QString& name, QObject* parent)
+{
+    const OverviewRow* row = m_model->rowNamed(name);
+    if (!row)
+        return {};
+    const OverviewRow copy = *row;
+    QList<QAction*> out;
+    auto add = [&](const QString& text, auto&& slot) {
+        auto* action = new QAction(text, parent);
+        connect(action, &QAction::triggered, this, slot);
+        out.append(action);
+        return action;
+    };
+    add(tr("Open"), [this, copy] {
+        if (copy.plain)
+            emit plainKeyOpened(copy.name, copy.unit);
+        else
+            emit queueOpened(copy.name);
+    });
+    if (!copy.plain) {
+        auto* pause = add(copy.paused ? tr("Resume") : tr("Pause"),
+                          [this, copy] { emit pauseRequested(copy.name, !copy.paused); });
+        pause->setEnabled(!m_readOnly);
+        add(tr("Settings…"), [this, copy] { emit settingsRequested(copy.name); });
+    }
+    add(tr("Thresholds…"), [this, copy] { emit thresholdsRequested(copy.name); });
+    add(tr("Copy name"), [copy] { QApplication::clipboard()->setText(copy.name); });
+    return out;
+}
+
+void OverviewPage::showMenu(const QPoint& pos)
+{
+    const QModelIndex index = m_view->indexAt(pos);
+    if (!index.isValid())
+        return;
+    auto* menu = new QMenu(this);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->addActions(
+        contextActions(index.siblingAtColumn(OverviewModel::Name).data().toString(), menu));
+    menu->popup(m_view->viewport()->mapToGlobal(pos));
+}
+
+void OverviewPage::fitColumns()
+{
+    const QHeaderView* header = m_view->horizontalHeader();
+    const int least = m_view->fontMetrics().averageCharWidth() * 4;
+    for (int c = 0; c < OverviewModel::ColumnCount; ++c) {
+        if (c == OverviewModel::LastHour) {
+            m_fit->setWidths(c, 100, 100); // a sparkline of 60 minutes stays readable
+            continue;
+        }
+        const int content = qMax(least, ColumnFit::contentWidth(m_view, c));
+        m_fit->setWidths(c, qMax(content, header->sectionSizeHint(c)), content);
+    }
+    m_fit->fit();
+}
+
+void OverviewPage::updateLegend()
+{
+    m_legend->setText(tr("Coloured rows are above their thresholds (for all queues: %1; "
+                         "queues may have their own); the figure above its limit is in bold "
+                         "on a stronger colour. Failed = died + retried. Hover a cell for the "
+                         "reason.")
+                          .arg(Thresholds::describe(Thresholds::defaults())));
+}
+
+} // namespace delayq::ui

@@ -1,0 +1,78 @@
+#pragma once
+
+#include "client/overviewtypes.h"
+
+#include <QWidget>
+
+class QAction;
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace delayq::ui {
+
+class AdminClient;
+class ColumnFit;
+class OverviewModel;
+
+// Every queue of the server at a glance: counts, how late the most overdue task is, pause,
+// the last minute and hour of acks and failures with a sparkline, the node on a cluster, and
+// the plain sorted sets the queue list found. One pipelined snapshot per refresh, read on the
+// I/O thread. Sortable, filterable; a double click opens the queue; a context menu acts on it.
+class OverviewPage : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit OverviewPage(AdminClient* client, QWidget* parent = nullptr);
+
+    // A snapshot now, unless one is in flight (then its answer is the fresh one).
+    void refresh();
+    // The plain keys to show beside the queues (as the queue list discovered them).
+    void setPlainKeys(const QList<PlainKeyRow>& keys);
+    void setReadOnly(bool readOnly);
+    // Thresholds changed: rows are coloured again and the legend says the new limits.
+    void reloadThresholds();
+
+    OverviewModel* model() const { return m_model; }
+    QSortFilterProxyModel* proxy() const { return m_proxy; }
+    QTableView* view() const { return m_view; }
+    QLineEdit* filter() const { return m_filter; }
+    QLabel* legend() const { return m_legend; }
+    bool isRefreshing() const { return m_inFlight; }
+    // The context menu's actions for a row (built anew each time, owned by `parent`).
+    QList<QAction*> contextActions(const QString& name, QObject* parent);
+
+signals:
+    void queueOpened(const QString& name);
+    void plainKeyOpened(const QString& key, const QString& unit);
+    void pauseRequested(const QString& queue, bool pause);
+    void settingsRequested(const QString& queue);
+    void thresholdsRequested(const QString& queue);
+    // A snapshot was shown (or its error).
+    void refreshed(const delayq::ui::OverviewResult& result);
+
+private:
+    void onLoaded(const OverviewResult& result);
+    void open(const QModelIndex& proxyIndex);
+    void showMenu(const QPoint& pos);
+    void updateLegend();
+    // Widths from the rows shown now (ColumnFit keeps them fitting as the page resizes).
+    void fitColumns();
+
+    AdminClient* m_client;
+    OverviewModel* m_model;
+    QSortFilterProxyModel* m_proxy;
+    QTableView* m_view;
+    ColumnFit* m_fit;
+    QLineEdit* m_filter;
+    QLabel* m_legend;
+    QLabel* m_status;
+    QList<PlainKeyRow> m_plainKeys;
+    quint64 m_tag = 0;
+    bool m_inFlight = false;
+    bool m_readOnly = false;
+};
+
+} // namespace delayq::ui

@@ -1,0 +1,82 @@
+#include "overview/serverview.h"
+
+#include "client/adminclient.h"
+
+#include <QDialogButtonBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace delayq::ui {
+
+ServerView::ServerView(AdminClient* client, QWidget* parent) : QDialog(parent), m_client(client)
+{
+    setWindowTitle(tr("Server"));
+    m_summary = new QLabel(this);
+    m_summary->setTextFormat(Qt::PlainText);
+    m_summary->setWordWrap(true);
+    m_table = new QTableWidget(0, 5, this);
+    m_table->setHorizontalHeaderLabels(
+        {tr("Node"), tr("Role"), tr("Replica of"), tr("Slots"), tr("State")});
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->verticalHeader()->setVisible(false);
+    m_table->horizontalHeader()->setSectionResizeMode(3, QHeaderView::Stretch);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    auto* refresh = buttons->addButton(tr("Refresh"), QDialogButtonBox::ActionRole);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(refresh, &QPushButton::clicked, this, &ServerView::reload);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_table, 1);
+    layout->addWidget(buttons);
+    connect(m_client, &AdminClient::serverLoaded, this, &ServerView::onLoaded);
+    resize(720, 360);
+    reload();
+}
+
+void ServerView::reload()
+{
+    m_summary->setText(tr("Asking the server…"));
+    m_tag = AdminClient::newTag();
+    m_client->loadServer(m_tag);
+}
+
+void ServerView::onLoaded(const ServerResult& result)
+{
+    if (result.tag != m_tag)
+        return;
+    m_table->setRowCount(0);
+    if (!result.error.isEmpty()) {
+        m_summary->setText(
+            tr("Could not %1: %2").arg(result.error.operation, result.error.message));
+    } else if (!result.cluster) {
+        m_summary->setText(tr("%1 is one server, not a Redis Cluster.").arg(result.displayUrl));
+    } else {
+        int masters = 0;
+        int down = 0;
+        for (const auto& n : result.nodes) {
+            masters += n.master ? 1 : 0;
+            down += n.reachable ? 0 : 1;
+            const int row = m_table->rowCount();
+            m_table->insertRow(row);
+            const QStringList cells{
+                n.address, n.master ? tr("master") : tr("replica"), n.masterAddress,
+                n.master ? tr("%1 (%2 slots)").arg(n.slotRanges).arg(n.slotCount) : QString(),
+                n.reachable ? tr("up") : tr("unreachable")};
+            for (int c = 0; c < cells.size(); ++c)
+                m_table->setItem(row, c, new QTableWidgetItem(cells.at(c)));
+            if (!n.reachable)
+                m_table->item(row, 4)->setForeground(QColor(0xc0, 0x39, 0x2b));
+        }
+        m_summary->setText(
+            tr("%1: a Redis Cluster of %2 masters").arg(result.displayUrl).arg(masters) +
+            (down > 0 ? tr(", %1 unreachable").arg(down) : QString()));
+        m_table->resizeColumnsToContents();
+    }
+    emit loaded();
+}
+
+} // namespace delayq::ui

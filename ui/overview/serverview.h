@@ -1,0 +1,40 @@
+#pragma once
+
+#include "client/admintypes.h"
+
+#include <QDialog>
+
+class QLabel;
+class QTableWidget;
+
+namespace delayq::ui {
+
+class AdminClient;
+
+// What the app is connected to: on a Redis Cluster, every master with its slot ranges and
+// each replica under its master, with the ones the cluster flags as failing marked
+// unreachable; on one server, just its URL. Loaded on the I/O thread when opened.
+class ServerView : public QDialog
+{
+    Q_OBJECT
+
+public:
+    ServerView(AdminClient* client, QWidget* parent = nullptr);
+
+    void reload();
+    QTableWidget* table() const { return m_table; }
+    QLabel* summary() const { return m_summary; }
+
+signals:
+    void loaded();
+
+private:
+    void onLoaded(const ServerResult& result);
+
+    AdminClient* m_client;
+    QLabel* m_summary;
+    QTableWidget* m_table;
+    quint64 m_tag = 0;
+};
+
+} // namespace delayq::ui

@@ -1,0 +1,82 @@
+#pragma once
+
+#include "client/overviewtypes.h"
+
+#include <QDialog>
+
+class QDialogButtonBox;
+class QLabel;
+class QLineEdit;
+
+namespace delayq::ui {
+
+class AdminClient;
+class FieldError;
+
+// One queue's settings as `delayq config` writes them: max attempts, backoff (with the
+// delays of the retries max attempts allows shown as it is typed), lease and max payload.
+// Each field is checked as the core checks it (Queue::normalizeConfig) and refused next to
+// itself. Save writes only the values that differ from those loaded, in one core call (one
+// audit entry), through the I/O thread, and the dialog closes once Redis took them; a Save
+// that changes nothing writes nothing. Everything is disabled in a read-only session.
+class QueueSettingsDialog : public QDialog
+{
+    Q_OBJECT
+
+public:
+    QueueSettingsDialog(AdminClient* client, const QString& queue, bool readOnly,
+                        QWidget* parent = nullptr);
+
+    QLineEdit* maxAttemptsField() const { return m_fields[0]; }
+    QLineEdit* backoffField() const { return m_fields[1]; }
+    QLineEdit* leaseField() const { return m_fields[2]; }
+    QLineEdit* maxPayloadField() const { return m_fields[3]; }
+    FieldError* errorOf(int field) const { return m_errors[field]; }
+    QLabel* preview() const { return m_preview; }
+    // What changing max attempts and backoff does to tasks already queued.
+    QLabel* attemptsNote() const { return m_notes[0]; }
+    QLabel* backoffNote() const { return m_notes[1]; }
+    QPushButton* saveButton() const;
+    // The delays before the first `count` retries of a stored backoff ("5000,20000" or
+    // "exp:1000:300000"), as lua/common.lua's backoff_delay computes them.
+    static QList<qint64> retryDelays(const QString& normalized, int count);
+    // A stored backoff as an operator types it: "5000,20000" -> "5s,20s".
+    static QString backoffText(const QString& normalized);
+
+    void accept() override;
+
+protected:
+    bool event(QEvent* event) override;
+
+signals:
+    // The settings were loaded (or could not be: the message says why).
+    void loaded();
+    void saved(const delayq::ui::QueueConfigResult& config);
+
+private:
+    void onConfig(const QueueConfigResult& result);
+    // Checks every field; true when all can be written.
+    bool validate();
+    // retries: how many max attempts allows, or -1 when it is not valid (no limit shown).
+    void updatePreview(const QString& normalized, int retries);
+    // The (field, typed value) pairs whose stored form differs from the loaded one.
+    QList<QPair<QString, QString>> changedValues() const;
+    // Tall enough for every wrapped line at the current width (errors come and go).
+    void fitHeight();
+
+    AdminClient* m_client;
+    QString m_queue;
+    bool m_readOnly;
+    bool m_loaded = false;
+    quint64 m_loadTag = 0;
+    quint64 m_writeTag = 0;
+    QLineEdit* m_fields[4] = {};
+    FieldError* m_errors[4] = {};
+    QString m_loadedValues[4]; // the stored form of what was loaded
+    QLabel* m_notes[2] = {};
+    QLabel* m_preview;
+    FieldError* m_general;
+    QDialogButtonBox* m_buttons;
+};
+
+} // namespace delayq::ui

@@ -1,0 +1,102 @@
+#include "tasks/actionsummary.h"
+
+#include "client/membertext.h"
+#include "widgets/duetext.h"
+
+#include <QLocale>
+#include <QMap>
+#include <QObject>
+
+namespace delayq::ui {
+
+namespace {
+
+// What happened to `n` tasks, worded for one or for several (the app has no English
+// translation that would give a %n text its singular).
+QString describe(TaskOutcome outcome, TaskAction action, qint64 n)
+{
+    const bool one = n == 1;
+    switch (outcome) {
+    case TaskOutcome::NotFound:
+        return QObject::tr("no longer existed");
+    case TaskOutcome::Active:
+        if (action == TaskAction::Push)
+            return one ? QObject::tr("was running, so not replaced")
+                       : QObject::tr("were running, so not replaced");
+        return one ? QObject::tr("was already running and was not changed")
+                   : QObject::tr("were already running and were not changed");
+    case TaskOutcome::Dead:
+        return one ? QObject::tr("was dead (requeue it from the Dead tab)")
+                   : QObject::tr("were dead (requeue them from the Dead tab)");
+    case TaskOutcome::Pending:
+        return one ? QObject::tr("was pending, not dead") : QObject::tr("were pending, not dead");
+    case TaskOutcome::Exists:
+        return one ? QObject::tr("already existed with that id and was left as it was")
+                   : QObject::tr("already existed with that id and were left as they were");
+    case TaskOutcome::TooLarge:
+        return one ? QObject::tr("was larger than the queue's max_payload")
+                   : QObject::tr("were larger than the queue's max_payload");
+    case TaskOutcome::Done:
+    case TaskOutcome::Created:
+    case TaskOutcome::Replaced:
+        break;
+    }
+    return outcomeName(outcome);
+}
+
+} // namespace
+
+QString ActionSummary::of(const ActionResult& result, bool utc)
+{
+    if (!result.error.isEmpty())
+        return QObject::tr("Could not %1: %2").arg(actionVerb(result.action), result.error.message);
+    if (result.action == TaskAction::Push && result.outcomes.size() == 1) {
+        const IdOutcome& pushed = result.outcomes.first();
+        const bool created = pushed.outcome == TaskOutcome::Created;
+        if (succeeded(pushed.outcome) && pushed.due >= 0) {
+            const QString id = MemberText::displayText(pushed.id.left(80));
+            const QString when = DueText::describe(pushed.due, result.serverNow, utc);
+            return created
+                       ? QObject::tr("Pushed %1 due %2 to queue %3.").arg(id, when, result.queue)
+                       : QObject::tr("Replaced %1, now due %2, in queue %3.")
+                             .arg(id, when, result.queue);
+        }
+    }
+    QMap<TaskOutcome, int> byOutcome;
+    int done = 0;
+    for (const auto& o : result.outcomes) {
+        ++byOutcome[o.outcome];
+        done += succeeded(o.outcome) ? 1 : 0;
+    }
+    const int total = static_cast<int>(result.outcomes.size());
+    const QString verb = actionPastTense(result.action);
+    QString text =
+        total == 1
+            ? QObject::tr("%1 %2 of 1 task in queue %3.").arg(verb).arg(done).arg(result.queue)
+            : QObject::tr("%1 %2 of %3 tasks in queue %4.")
+                  .arg(verb)
+                  .arg(done)
+                  .arg(QLocale().toString(total))
+                  .arg(result.queue);
+    for (auto it = byOutcome.cbegin(); it != byOutcome.cend(); ++it) {
+        if (succeeded(it.key()))
+            continue;
+        text += QLatin1Char(' ') + QObject::tr("%1 %2.")
+                                       .arg(it.value())
+                                       .arg(describe(it.key(), result.action, it.value()));
+    }
+    return text;
+}
+
+QStringList ActionSummary::failures(const ActionResult& result)
+{
+    QStringList lines;
+    for (const auto& o : result.outcomes)
+        if (!succeeded(o.outcome) && lines.size() < 200)
+            // A plain member can be a whole message: its start names it well enough.
+            lines.append(MemberText::displayText(o.id.left(200)) + QStringLiteral(": ") +
+                         outcomeName(o.outcome));
+    return lines;
+}
+
+} // namespace delayq::ui

@@ -1,0 +1,56 @@
+#include "tasks/detailsfollower.h"
+
+#include "client/adminclient.h"
+#include "tasks/taskdetails.h"
+#include "tasks/tasktable.h"
+#include "tasks/tasktabs.h"
+
+namespace delayq::ui {
+
+DetailsFollower::DetailsFollower(AdminClient* client, TaskTabs* tabs, TaskDetails* details,
+                                 QObject* parent)
+    : QObject(parent), m_client(client), m_tabs(tabs), m_details(details)
+{
+    connect(m_tabs, &TaskTabs::currentTaskChanged, this, &DetailsFollower::follow);
+    connect(m_client, &AdminClient::taskLoaded, this, &DetailsFollower::onTaskLoaded);
+}
+
+void DetailsFollower::setQueue(const QString& queue)
+{
+    m_queue = queue;
+    m_details->clear();
+    m_fullTaskId.clear();
+}
+
+void DetailsFollower::follow()
+{
+    const TaskTable* table = m_tabs->current();
+    if (const TaskRow* task = table->currentTask()) {
+        const bool truncated = task->payloadSize > task->payload.size();
+        // A refresh must not swap the whole payload on screen back for its first 4 KiB.
+        if (truncated && task->id == m_fullTaskId)
+            return;
+        m_details->showTask(*task, table->set());
+        if (truncated) {
+            m_tag = AdminClient::newTag();
+            m_askedId = task->id;
+            m_client->loadTask(m_tag, m_queue, task->id);
+        }
+    } else if (!table->hasCurrentSelected()) {
+        // Nothing selected: an old task left in the pane would look like the target of the
+        // actions, which are off. A selected row whose page is loading keeps the pane.
+        m_details->clear();
+        m_fullTaskId.clear();
+    }
+}
+
+void DetailsFollower::onTaskLoaded(const TaskResult& result)
+{
+    const TaskRow* current = m_tabs->current()->currentTask();
+    if (result.tag != m_tag || !result.found || !current || current->id != m_askedId)
+        return;
+    m_fullTaskId = result.task.id;
+    m_details->showTask(result.task, result.set);
+}
+
+} // namespace delayq::ui

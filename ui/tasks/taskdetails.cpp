@@ -1,0 +1,235 @@
+#include "tasks/taskdetails.h"
+
+#include "client/membertext.h"
+#include "widgets/formrows.h"
+#include <delayq/timeparse.h>
+
+#include <QApplication>
+#include <QClipboard>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace delayq::ui {
+
+namespace {
+
+// The core's task states in the app's language; anything else (a newer core's state) as is.
+QString stateText(const QString& state)
+{
+    if (state == QLatin1String("pending"))
+        return TaskDetails::tr("pending");
+    if (state == QLatin1String("active"))
+        return TaskDetails::tr("active");
+    if (state == QLatin1String("dead"))
+        return TaskDetails::tr("dead");
+    return state;
+}
+
+} // namespace
+
+TaskDetails::TaskDetails(QWidget* parent) : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    m_form = new QFormLayout;
+    m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_form->setLabelAlignment(Qt::AlignRight);
+    layout->addLayout(m_form);
+    m_id = addField(tr("Id"));
+    m_state = addField(tr("State"));
+    m_time = addField(tr("Due"));
+    m_created = addField(tr("Created"));
+    m_attempts = addField(tr("Attempts"));
+    m_backoff = addField(tr("Backoff"));
+    m_worker = addField(tr("Worker"));
+    m_lastError = addField(tr("Last error"));
+    m_nativeRows = std::make_unique<FormRows>(
+        m_form, QList<QWidget*>{m_id, m_created, m_attempts, m_backoff, m_worker, m_lastError});
+
+    m_format = new QLabel(this);
+    m_format->setTextFormat(Qt::PlainText);
+    layout->addWidget(m_format);
+
+    m_payload = new QPlainTextEdit(this);
+    m_payload->setReadOnly(true);
+    m_payload->setObjectName(QStringLiteral("payload"));
+    m_payload->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_payload->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    layout->addWidget(m_payload, 1);
+    auto* buttons = new QHBoxLayout;
+    m_copyId = new QPushButton(tr("Copy id"), this);
+    m_copyPayload = new QPushButton(tr("Copy payload"), this);
+    buttons->addStretch(1);
+    buttons->addWidget(m_copyId);
+    buttons->addWidget(m_copyPayload);
+    layout->addLayout(buttons);
+
+    connect(m_copyId, &QPushButton::clicked, this, [this] {
+        QApplication::clipboard()->setText(MemberText::displayText(m_task.id, false));
+    });
+    connect(m_copyPayload, &QPushButton::clicked, this,
+            [this] { QApplication::clipboard()->setText(formatPayload(m_task.payload)); });
+    clear();
+}
+
+QLabel* TaskDetails::addField(const QString& name)
+{
+    auto* value = new QLabel(this);
+    // Ids, workers and errors come from Redis: never let Qt guess they are HTML.
+    value->setTextFormat(Qt::PlainText);
+    value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    value->setWordWrap(true);
+    // A long id must not widen the pane and squeeze the table each time another task is
+    // selected: the pane keeps its width and a long value is cut (Copy id has it whole).
+    value->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    auto* label = new QLabel(name, this);
+    label->setTextFormat(Qt::PlainText);
+    m_form->addRow(label, value);
+    return value;
+}
+
+QString TaskDetails::formatPayload(const QByteArray& payload, bool* isJson)
+{
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(payload, &error);
+    const bool json = error.error == QJsonParseError::NoError && !doc.isNull();
+    if (isJson)
+        *isJson = json;
+    if (json)
+        return QString::fromUtf8(doc.toJson(QJsonDocument::Indented)).trimmed();
+    return MemberText::displayBytes(payload.toStdString());
+}
+
+void TaskDetails::showTask(const TaskRow& task, TaskSetKind set)
+{
+    m_task = task;
+    m_set = set;
+    m_hasTask = true;
+    render();
+}
+
+void TaskDetails::clear()
+{
+    m_hasTask = false;
+    m_task = {};
+    render();
+}
+
+void TaskDetails::setPlain(bool plain)
+{
+    m_plain = plain;
+    m_nativeRows->setShown(!plain);
+    m_copyId->setVisible(!plain);
+    m_copyPayload->setText(plain ? tr("Copy message") : tr("Copy payload"));
+    render();
+}
+
+void TaskDetails::setUtc(bool utc)
+{
+    m_utc = utc;
+    render();
+}
+
+QString TaskDetails::payloadText() const
+{
+    return m_payload->toPlainText();
+}
+
+QString TaskDetails::idText() const
+{
+    return m_id->text();
+}
+
+void TaskDetails::render()
+{
+    const QList<QLabel*> labels{m_id,       m_state,   m_time,   m_created,
+                                m_attempts, m_backoff, m_worker, m_lastError};
+    m_copyId->setEnabled(m_hasTask);
+    m_copyPayload->setEnabled(m_hasTask);
+    if (!m_hasTask) {
+        for (auto* label : labels)
+            label->clear();
+        m_format->setText(tr("Select a task to see its payload."));
+        m_payload->clear();
+        return;
+    }
+    auto time = [this](qint64 ms) {
+        return ms > 0 ? QString::fromStdString(delayq::formatTime(ms, m_utc)) : QStringLiteral("-");
+    };
+    auto* timeLabel = qobject_cast<QLabel*>(m_form->labelForField(m_time));
+    if (timeLabel)
+        timeLabel->setText(m_set == TaskSetKind::Pending  ? tr("Due")
+                           : m_set == TaskSetKind::Active ? tr("Lease until")
+                                                          : tr("Died"));
+    m_id->setText(MemberText::displayText(m_task.id));
+    m_state->setText(m_task.broken ? tr("broken") : stateText(m_task.state));
+    m_time->setText(time(m_task.score));
+    m_created->setText(time(m_task.created));
+    m_attempts->setText(m_task.maxAttempts > 0
+                            ? tr("%1 of %2").arg(m_task.attempts).arg(m_task.maxAttempts)
+                            : QString::number(m_task.attempts));
+    m_backoff->setText(m_task.backoff.isEmpty() ? tr("queue default") : m_task.backoff);
+    m_worker->setText(m_task.worker.isEmpty() ? QStringLiteral("-") : m_task.worker);
+    // A handler's error can be a whole stack trace: a label shows its start.
+    constexpr qsizetype kMaxError = 2000;
+    m_lastError->setText(m_task.lastError.isEmpty() ? QStringLiteral("-")
+                         : m_task.lastError.size() > kMaxError
+                             ? m_task.lastError.left(kMaxError) + QChar(0x2026)
+                             : m_task.lastError);
+    bool json = false;
+    const QString text = formatPayload(m_task.payload, &json);
+    const qint64 size = qMax<qint64>(m_task.payloadSize, m_task.payload.size());
+    if (size > m_task.payload.size())
+        m_format->setText((m_plain
+                               ? tr("Message (%1 bytes; the first %2 shown, loading the rest…)")
+                               : tr("Payload (%1 bytes; the first %2 shown, loading the rest…)"))
+                              .arg(size)
+                              .arg(m_task.payload.size()));
+    else
+        m_format->setText(
+            (m_plain ? (json ? tr("Message (JSON, %1 bytes)") : tr("Message (text, %1 bytes)"))
+                     : (json ? tr("Payload (JSON, %1 bytes)") : tr("Payload (text, %1 bytes)")))
+                .arg(size));
+    m_payload->setPlainText(forDisplay(text, m_format));
+}
+
+QString TaskDetails::forDisplay(const QString& text, QLabel* note)
+{
+    // Laying out one very long line takes the text engine seconds on the GUI thread, so
+    // long lines are cut into pieces and huge payloads shortened, for display only: the
+    // copy button copies the payload as stored.
+    constexpr qsizetype kMaxChars = 256 * 1024;
+    constexpr qsizetype kMaxLine = 1000;
+    QString shown = text.left(kMaxChars);
+    bool wrapped = false;
+    QString out;
+    out.reserve(shown.size() + shown.size() / kMaxLine + 1);
+    qsizetype lineLength = 0;
+    for (QChar c : std::as_const(shown)) {
+        if (c == QLatin1Char('\n')) {
+            lineLength = 0;
+        } else if (++lineLength > kMaxLine) {
+            out += QLatin1Char('\n');
+            lineLength = 1;
+            wrapped = true;
+        }
+        out += c;
+    }
+    QStringList notes;
+    if (text.size() > kMaxChars)
+        notes << tr("first %1 KiB shown").arg(kMaxChars / 1024);
+    if (wrapped)
+        notes << tr("long lines broken for display");
+    if (!notes.isEmpty())
+        note->setText(note->text() + QStringLiteral(" — ") + notes.join(QStringLiteral(", ")) +
+                      tr("; Copy payload copies it as stored"));
+    return out;
+}
+
+} // namespace delayq::ui

@@ -1,0 +1,68 @@
+#pragma once
+
+#include "client/admintypes.h"
+#include "widgets/formrows.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QFormLayout;
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+
+namespace delayq::ui {
+
+// The selected task's fields and its payload: pretty-printed when it is JSON, plain text
+// otherwise. Nothing here is ever interpreted as rich text.
+class TaskDetails : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit TaskDetails(QWidget* parent = nullptr);
+
+    void showTask(const TaskRow& task, TaskSetKind set);
+    void clear();
+    void setUtc(bool utc);
+    // A plain member is both id and message: it is shown once, as the message, without the
+    // fields a plain sorted set does not have.
+    void setPlain(bool plain);
+
+    // The payload as shown (long lines broken for display) and as stored.
+    QString payloadText() const;
+    QByteArray payload() const { return m_task.payload; }
+    QString idText() const;
+
+    // JSON objects and arrays indented; anything else as it is (invalid UTF-8 replaced).
+    static QString formatPayload(const QByteArray& payload, bool* isJson = nullptr);
+
+private:
+    // The text as the pane shows it: long lines broken, at most 256 KiB; says so in note.
+    static QString forDisplay(const QString& text, QLabel* note);
+    QLabel* addField(const QString& name);
+    void render();
+
+    TaskRow m_task;
+    TaskSetKind m_set = TaskSetKind::Pending;
+    bool m_hasTask = false;
+    bool m_utc = false;
+    QLabel* m_id = nullptr;
+    QLabel* m_state = nullptr;
+    QLabel* m_time = nullptr;
+    QLabel* m_created = nullptr;
+    QLabel* m_attempts = nullptr;
+    QLabel* m_backoff = nullptr;
+    QLabel* m_worker = nullptr;
+    QLabel* m_lastError = nullptr;
+    QLabel* m_format = nullptr;
+    bool m_plain = false;
+    QPlainTextEdit* m_payload = nullptr;
+    QPushButton* m_copyPayload = nullptr;
+    QPushButton* m_copyId = nullptr;
+    QFormLayout* m_form = nullptr;
+    std::unique_ptr<FormRows> m_nativeRows; // what a plain sorted set's members lack
+};
+
+} // namespace delayq::ui

@@ -1,0 +1,419 @@
+#include "tasks/taskmodel.h"
+
+#include "client/adminclient.h"
+#include "client/membertext.h"
+#include "widgets/duetext.h"
+#include <delayq/timeparse.h>
+
+#include <QColor>
+#include <QDateTime>
+#include <QTimer>
+
+namespace delayq::ui {
+
+namespace {
+
+constexpr int kMaxCachedPages = 40;
+constexpr int kMaxWantedPages = 6;
+constexpr int kPagesPerRequest = 3;
+constexpr int kRefreshPages = 3;
+constexpr int kSelectionPages = 3;
+constexpr int kPreviewChars = 160;
+
+QString fromStd(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+} // namespace
+
+TaskModel::TaskModel(AdminClient* client, TaskSetKind set, QObject* parent)
+    : QAbstractTableModel(parent), m_client(client), m_set(set)
+{
+    switch (set) {
+    case TaskSetKind::Pending:
+        m_fields = {Field::Time, Field::Relative, Field::Id, Field::Attempts, Field::Payload};
+        break;
+    case TaskSetKind::Active:
+        m_fields = {Field::Time,   Field::Relative, Field::Id,
+                    Field::Worker, Field::Attempts, Field::Payload};
+        break;
+    case TaskSetKind::Dead:
+        m_fields = {Field::Time, Field::Id, Field::Attempts, Field::LastError, Field::Payload};
+        break;
+    }
+    connect(client, &AdminClient::pagesLoaded, this, &TaskModel::onPagesLoaded);
+}
+
+void TaskModel::setQueue(const QString& queue)
+{
+    beginResetModel();
+    m_queue = queue;
+    m_total = 0;
+    m_pages.clear();
+    m_recent.clear();
+    m_wanted.clear();
+    m_stale.clear();
+    // An answer for the previous queue is ignored by its tag.
+    m_inFlight = false;
+    m_tag = 0;
+    m_refreshQueued = false;
+    endResetModel();
+    if (!queue.isEmpty())
+        refresh();
+}
+
+void TaskModel::setUtc(bool utc)
+{
+    if (m_utc == utc)
+        return;
+    m_utc = utc;
+    if (m_total > 0)
+        emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+    emit headerDataChanged(Qt::Horizontal, 0, columnCount() - 1);
+}
+
+void TaskModel::setPlain(bool plain)
+{
+    m_plain = plain;
+    emit headerDataChanged(Qt::Horizontal, 0, columnCount() - 1);
+}
+
+void TaskModel::refresh()
+{
+    if (m_queue.isEmpty())
+        return;
+    if (m_inFlight) {
+        m_refreshQueued = true;
+        return;
+    }
+    QList<qint64> offsets;
+    for (auto it = m_recent.crbegin(); it != m_recent.crend() && offsets.size() < kRefreshPages;
+         ++it)
+        offsets.append(*it * m_pageSize);
+    // The selected and current rows' pages too: a selection scrolled out of sight must not
+    // be dropped for want of its page.
+    for (const QModelIndex& index : persistentIndexList()) {
+        const qint64 offset = index.row() / m_pageSize * m_pageSize;
+        if (index.isValid() && !offsets.contains(offset) &&
+            offsets.size() < kRefreshPages + kSelectionPages)
+            offsets.append(offset);
+    }
+    if (offsets.isEmpty())
+        offsets.append(0);
+    m_refreshQueued = false;
+    m_inFlight = true;
+    m_inFlightIsRefresh = true;
+    m_tag = AdminClient::newTag();
+    m_client->loadPages(m_tag, m_queue, m_set, offsets, m_pageSize);
+}
+
+const TaskRow* TaskModel::taskAt(int row) const
+{
+    if (row < 0 || row >= m_total)
+        return nullptr;
+    auto it = m_pages.constFind(row / m_pageSize);
+    if (it == m_pages.constEnd())
+        return nullptr;
+    const int inPage = row % m_pageSize;
+    return inPage < it->size() ? &it->at(inPage) : nullptr;
+}
+
+QString TaskModel::idAt(int row) const
+{
+    const TaskRow* task = taskAt(row);
+    return task ? task->id : QString();
+}
+
+void TaskModel::ensureLoaded(int row)
+{
+    if (row >= 0 && !m_pages.contains(row / m_pageSize))
+        requestPage(row / m_pageSize);
+}
+
+void TaskModel::reload(qint64 row)
+{
+    if (row < 0)
+        return;
+    m_stale.insert(row / m_pageSize);
+    requestPage(row / m_pageSize);
+}
+
+void TaskModel::touch(qint64 page) const
+{
+    if (!m_recent.isEmpty() && m_recent.constLast() == page)
+        return;
+    m_recent.removeOne(page);
+    m_recent.append(page);
+}
+
+void TaskModel::requestPage(qint64 page) const
+{
+    m_wanted.removeOne(page);
+    m_wanted.append(page);
+    // Scrolling fast asks for many pages; only the latest few are still on screen.
+    while (m_wanted.size() > kMaxWantedPages)
+        m_wanted.removeFirst();
+    if (!m_pumpScheduled) {
+        m_pumpScheduled = true;
+        // After the paint that asked: the pages of one paint go out as one request.
+        QTimer::singleShot(0, const_cast<TaskModel*>(this), &TaskModel::pump);
+    }
+}
+
+void TaskModel::pump()
+{
+    m_pumpScheduled = false;
+    if (m_inFlight || m_queue.isEmpty())
+        return;
+    if (m_refreshQueued) {
+        refresh();
+        return;
+    }
+    QList<qint64> offsets;
+    while (!m_wanted.isEmpty() && offsets.size() < kPagesPerRequest) {
+        const qint64 page = m_wanted.takeLast();
+        if (!m_pages.contains(page) || m_stale.remove(page))
+            offsets.append(page * m_pageSize);
+    }
+    if (offsets.isEmpty())
+        return;
+    m_inFlight = true;
+    m_inFlightIsRefresh = false;
+    m_tag = AdminClient::newTag();
+    m_client->loadPages(m_tag, m_queue, m_set, offsets, m_pageSize);
+}
+
+void TaskModel::onPagesLoaded(const PageResult& result)
+{
+    if (!m_inFlight || result.tag != m_tag)
+        return;
+    m_inFlight = false;
+    const bool wasRefresh = m_inFlightIsRefresh;
+    if (!result.error.isEmpty()) {
+        emit loadFailed(result.error.message);
+        if (wasRefresh)
+            emit refreshed();
+        return;
+    }
+
+    const qint64 oldTotal = m_total;
+    const qint64 newTotal = result.total;
+    const bool layoutChange = wasRefresh || newTotal != oldTotal;
+
+    if (oldTotal == 0 && newTotal > 0) {
+        // A reset is much cheaper for the view than inserting a million rows (its headers
+        // then size all sections at once), and nothing can be selected in an empty table.
+        beginResetModel();
+        m_total = newTotal;
+        endResetModel();
+    } else if (newTotal > oldTotal) {
+        beginInsertRows({}, static_cast<int>(oldTotal), static_cast<int>(newTotal - 1));
+        m_total = newTotal;
+        endInsertRows();
+    }
+
+    if (layoutChange) {
+        keepRowsOf(result, wasRefresh);
+    } else {
+        storePages(result);
+        for (qsizetype i = 0; i < result.pages.size(); ++i) {
+            const int first = static_cast<int>(result.offsets.at(i));
+            const int last =
+                static_cast<int>(qMin<qint64>(m_total, result.offsets.at(i) + m_pageSize) - 1);
+            if (last >= first)
+                emit dataChanged(index(first, 0), index(last, columnCount() - 1));
+        }
+    }
+
+    if (newTotal < oldTotal) {
+        beginRemoveRows({}, static_cast<int>(newTotal), static_cast<int>(oldTotal - 1));
+        m_total = newTotal;
+        endRemoveRows();
+    }
+
+    while (m_recent.size() > kMaxCachedPages)
+        m_pages.remove(m_recent.takeFirst());
+
+    for (qsizetype i = 0; i < result.offsets.size(); ++i)
+        emit pageLoaded(static_cast<int>(result.offsets.at(i)),
+                        static_cast<int>(result.pages.at(i).size()));
+    if (wasRefresh)
+        emit refreshed();
+    if (m_refreshQueued)
+        refresh();
+    else if (!m_wanted.isEmpty())
+        pump();
+}
+
+void TaskModel::storePages(const PageResult& result)
+{
+    for (qsizetype i = 0; i < result.pages.size(); ++i) {
+        m_pages.insert(result.offsets.at(i) / m_pageSize, result.pages.at(i));
+        touch(result.offsets.at(i) / m_pageSize);
+    }
+}
+
+void TaskModel::keepRowsOf(const PageResult& result, bool wasRefresh)
+{
+    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    const QModelIndexList before = persistentIndexList();
+    QStringList ids;
+    ids.reserve(before.size());
+    for (const auto& index : before)
+        ids.append(idAt(index.row()));
+    if (wasRefresh) {
+        m_pages.clear();
+        m_recent.clear();
+    }
+    QHash<QString, int> rowOfId;
+    for (qsizetype i = 0; i < result.pages.size(); ++i) {
+        const qint64 first = result.offsets.at(i);
+        const auto& rows = result.pages.at(i);
+        for (qsizetype k = 0; k < rows.size(); ++k)
+            rowOfId.insert(rows.at(k).id, static_cast<int>(first + k));
+    }
+    storePages(result);
+    QModelIndexList after;
+    after.reserve(before.size());
+    for (qsizetype i = 0; i < before.size(); ++i) {
+        const QModelIndex& old = before.at(i);
+        const QString& id = ids.at(i);
+        auto found = rowOfId.constFind(id);
+        if (id.isEmpty()) // a row whose page was not loaded: it named no task yet
+            after.append(old);
+        else if (found != rowOfId.constEnd())
+            after.append(index(found.value(), old.column()));
+        else if (old.row() < m_total && idAt(old.row()) == id) // a cached page not re-read
+            after.append(old);
+        else // consumed, removed or moved out of the pages read: select nothing, not its row
+            after.append(QModelIndex());
+    }
+    changePersistentIndexList(before, after);
+    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
+int TaskModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(qMin<qint64>(m_total, INT_MAX));
+}
+
+int TaskModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_fields.size());
+}
+
+QString TaskModel::text(const TaskRow& task, Field field) const
+{
+    switch (field) {
+    case Field::Time:
+        return fromStd(delayq::formatTime(task.score, m_utc));
+    case Field::Relative: {
+        const qint64 now = QDateTime::currentMSecsSinceEpoch() + m_clockOffsetMs;
+        if (m_set == TaskSetKind::Active)
+            return DueText::lease(task.score, now);
+        return DueText::relative(task.score, now);
+    }
+    case Field::Id:
+        // A plain member is the whole message: a cell shows its start, escaped.
+        return MemberText::displayText(task.id.left(kPreviewChars * 2));
+    case Field::Attempts:
+        return task.maxAttempts > 0
+                   ? QStringLiteral("%1/%2").arg(task.attempts).arg(task.maxAttempts)
+                   : QString::number(task.attempts);
+    case Field::Worker:
+        return task.worker;
+    case Field::LastError:
+        return task.lastError.left(kPreviewChars).simplified();
+    case Field::Payload: {
+        if (task.broken)
+            return tr("(broken: %1)").arg(task.lastError);
+        // One line: newlines and tabs of a pretty-printed payload would hide the next rows.
+        QString preview =
+            MemberText::displayBytes(task.payload.left(kPreviewChars * 4).toStdString());
+        preview = preview.left(kPreviewChars).simplified();
+        if (task.payload.size() > kPreviewChars)
+            preview += QChar(0x2026);
+        return preview;
+    }
+    }
+    return {};
+}
+
+QVariant TaskModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= m_total || index.column() >= m_fields.size())
+        return {};
+    const qint64 page = index.row() / m_pageSize;
+    const TaskRow* task = taskAt(index.row());
+    if (!task) {
+        if (!m_pages.contains(page))
+            requestPage(page);
+        if (role == LoadedRole)
+            return false;
+        if (role == Qt::DisplayRole && m_fields.at(index.column()) == Field::Id)
+            return tr("loading…");
+        if (role == Qt::ForegroundRole)
+            return QColor(Qt::gray);
+        return {};
+    }
+    touch(page);
+    const Field field = m_fields.at(index.column());
+    switch (role) {
+    case Qt::DisplayRole:
+        return text(*task, field);
+    case IdRole:
+        return task->id;
+    case ScoreRole:
+        return task->score;
+    case LoadedRole:
+        return true;
+    case Qt::TextAlignmentRole:
+        if (field == Field::Attempts)
+            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    case Qt::ForegroundRole:
+        if (task->broken)
+            return QColor(Qt::darkRed);
+        if (field == Field::Relative && m_set != TaskSetKind::Dead &&
+            task->score <= QDateTime::currentMSecsSinceEpoch() + m_clockOffsetMs)
+            return QColor(0xc0, 0x39, 0x2b);
+        return {};
+    default:
+        return {};
+    }
+}
+
+QVariant TaskModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (role != Qt::DisplayRole)
+        return {};
+    if (orientation == Qt::Vertical)
+        return section + 1;
+    if (section < 0 || section >= m_fields.size())
+        return {};
+    // Local times say their zone: "Due (CET, UTC+1)".
+    const QString zone = QStringLiteral(" (%1)").arg(DueText::zoneName(m_utc));
+    switch (m_fields.at(section)) {
+    case Field::Time:
+        return (m_set == TaskSetKind::Pending  ? tr("Due")
+                : m_set == TaskSetKind::Active ? tr("Lease until")
+                                               : tr("Died")) +
+               zone;
+    case Field::Relative:
+        return tr("When");
+    case Field::Id:
+        return m_plain ? tr("Message") : tr("Id");
+    case Field::Attempts:
+        return tr("Attempts");
+    case Field::Worker:
+        return tr("Worker");
+    case Field::LastError:
+        return tr("Last error");
+    case Field::Payload:
+        return tr("Payload");
+    }
+    return {};
+}
+
+} // namespace delayq::ui

@@ -1,0 +1,117 @@
+#pragma once
+
+#include "client/admintypes.h"
+
+#include <QAbstractTableModel>
+#include <QHash>
+#include <QList>
+#include <QSet>
+
+namespace delayq::ui {
+
+class AdminClient;
+
+// The tasks of one set of one queue in score order, paged lazily by rank: rowCount comes
+// from ZCARD, and a page of a few hundred rows is fetched the first time a view asks for
+// one of its rows, so a queue of millions opens at once and scrolls to any row. A refresh
+// re-reads the count, the pages last looked at and those of the selected rows, and keeps
+// persistent indexes (the selection) on the same task ids: one whose task is no longer on
+// the pages read is dropped, never left on the row another task took. At most one request
+// is in flight.
+class TaskModel : public QAbstractTableModel
+{
+    Q_OBJECT
+
+public:
+    enum Role
+    {
+        IdRole = Qt::UserRole + 1,
+        ScoreRole,
+        LoadedRole
+    };
+    enum class Field
+    {
+        Time,
+        Relative,
+        Id,
+        Attempts,
+        Worker,
+        LastError,
+        Payload
+    };
+
+    TaskModel(AdminClient* client, TaskSetKind set, QObject* parent = nullptr);
+
+    TaskSetKind set() const { return m_set; }
+    QString queue() const { return m_queue; }
+    // Empties the model and loads the first page of the new queue.
+    void setQueue(const QString& queue);
+    // Re-reads the count and the recently viewed pages; coalesced while one is in flight.
+    void refresh();
+    void setUtc(bool utc);
+    // A plain sorted set's rows are messages: the id column is headed so.
+    void setPlain(bool plain);
+    void setClockOffset(qint64 ms) { m_clockOffsetMs = ms; }
+    void setPageSize(int rows) { m_pageSize = qMax(1, rows); }
+    int pageSize() const { return m_pageSize; }
+
+    qint64 total() const { return m_total; }
+    // nullptr when the row's page is not loaded (yet).
+    const TaskRow* taskAt(int row) const;
+    QString idAt(int row) const;
+    // Asks for the page holding row (for jump and find); pageLoaded tells when it is there.
+    void ensureLoaded(int row);
+    // Reads the page holding row again even when it is cached (find: the row the server
+    // ranked a task at is checked against a page read after that rank).
+    void reload(qint64 row);
+    // reload(row) asked, and its read not sent yet: a page loaded now is an older read.
+    bool isReloading(qint64 row) const { return m_stale.contains(row / m_pageSize); }
+    Field fieldOf(int column) const { return m_fields.value(column, Field::Id); }
+    int columnOf(Field field) const { return static_cast<int>(m_fields.indexOf(field)); }
+    bool isBusy() const { return m_inFlight; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+signals:
+    void pageLoaded(int firstRow, int rows);
+    void refreshed();
+    void loadFailed(const QString& error);
+
+private:
+    void requestPage(qint64 page) const;
+    void pump();
+    void onPagesLoaded(const PageResult& result);
+    void storePages(const PageResult& result);
+    // Stores the pages with the rows moved: a selected or current task stays on its row
+    // wherever the pages now put it.
+    void keepRowsOf(const PageResult& result, bool wasRefresh);
+    void touch(qint64 page) const;
+    QString text(const TaskRow& task, Field field) const;
+
+    AdminClient* m_client;
+    TaskSetKind m_set;
+    QList<Field> m_fields;
+    QString m_queue;
+    qint64 m_total = 0;
+    int m_pageSize = 250;
+    bool m_plain = false;
+    bool m_utc = false;
+    qint64 m_clockOffsetMs = 0;
+
+    // Caches are filled from const data() calls: the view asking is what triggers a fetch.
+    mutable QHash<qint64, QList<TaskRow>> m_pages;
+    mutable QList<qint64> m_recent; // most recently used page last
+    mutable QList<qint64> m_wanted; // pages asked for; the newest are fetched first
+    mutable QSet<qint64> m_stale;   // pages to read again although cached
+    mutable bool m_pumpScheduled = false;
+    bool m_inFlight = false;
+    bool m_inFlightIsRefresh = false;
+    bool m_refreshQueued = false;
+    quint64 m_tag = 0;
+};
+
+} // namespace delayq::ui

@@ -1,0 +1,342 @@
+#include "tasks/tasktable.h"
+
+#include "client/adminclient.h"
+#include "tasks/taskmodel.h"
+#include "widgets/columnfit.h"
+#include "widgets/duetext.h"
+#include "widgets/elidedelegate.h"
+
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace delayq::ui {
+
+namespace {
+
+constexpr int kPad = 14; // a cell's margins and a little air
+
+} // namespace
+
+TaskTable::TaskTable(AdminClient* client, TaskSetKind set, QWidget* parent)
+    : QWidget(parent), m_client(client), m_set(set)
+{
+    m_model = new TaskModel(client, set, this);
+    m_view = new QTableView(this);
+    m_view->setObjectName(set == TaskSetKind::Pending  ? QStringLiteral("pendingTable")
+                          : set == TaskSetKind::Active ? QStringLiteral("activeTable")
+                                                       : QStringLiteral("deadTable"));
+    m_view->setModel(m_model);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_view->setAlternatingRowColors(true);
+    m_view->setWordWrap(false);
+    m_view->setTextElideMode(Qt::ElideRight);
+    m_view->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
+    // Per-row sizing would ask for every row of a million-row queue.
+    m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 8);
+    m_view->verticalHeader()->setVisible(false);
+    m_view->horizontalHeader()->setHighlightSections(false);
+    m_view->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    // Every column on screen at a laptop's width: the others give up room down to a least
+    // width (eliding), the last one (the payload) takes what is left but never less than a
+    // readable width: past that the table scrolls sideways instead of cutting it to "Pa".
+    m_fit = new ColumnFit(m_view);
+    // A narrow time keeps its clock, a narrow id both its ends.
+    if (const int time = m_model->columnOf(TaskModel::Field::Time); time >= 0)
+        m_view->setItemDelegateForColumn(time, new ElideDelegate(Qt::ElideLeft, m_view));
+    m_view->setItemDelegateForColumn(m_model->columnOf(TaskModel::Field::Id),
+                                     new ElideDelegate(Qt::ElideMiddle, m_view));
+    sizeColumns();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_view);
+
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this] { emit currentTaskChanged(); });
+    // Ctrl+click on the only selected row keeps it current but unselected: the details and
+    // the actions must follow the selection, not the focus frame.
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            [this] { emit currentTaskChanged(); });
+    connect(m_model, &TaskModel::pageLoaded, this, &TaskTable::onPageLoaded);
+    // A refresh may have new data for the current task (attempts, due time).
+    connect(m_model, &TaskModel::refreshed, this, [this] {
+        if (m_fitIdColumn) {
+            // Ids chosen by callers are often short: give the room to the next columns. The
+            // view measures the rows on screen only, so this is cheap on any queue size.
+            m_fitIdColumn = false;
+            const int column = m_model->columnOf(TaskModel::Field::Id);
+            const int wide = idWidth();
+            const int wanted = qBound(80, ColumnFit::contentWidth(m_view, column) + 8, wide);
+            m_fit->setWidths(column, wanted, qMin(wanted, leastIdWidth()));
+            fitLastColumn(); // a plain key's message column is the last one
+        }
+        emit currentTaskChanged();
+    });
+    connect(client, &AdminClient::located, this, &TaskTable::onLocated);
+}
+
+int TaskTable::idWidth() const
+{
+    // Generated ids are 26 characters of Crockford base32; size for a wide mix.
+    const QFontMetrics fm = m_view->fontMetrics();
+    return fm.horizontalAdvance(QStringLiteral("0123456789ABCDEFGHJKMNPQRSTVWXYZ")) * 26 * 11 /
+               (32 * 10) +
+           kPad;
+}
+
+int TaskTable::leastIdWidth() const
+{
+    return m_view->fontMetrics().horizontalAdvance(QStringLiteral("0123456789")) + kPad;
+}
+
+void TaskTable::sizeColumns()
+{
+    const QFontMetrics fm = m_view->fontMetrics();
+    auto text = [&fm](const QString& t) { return fm.horizontalAdvance(t) + kPad; };
+    const int x = fm.horizontalAdvance(QLatin1Char('x'));
+    m_fit->reset();
+    for (int c = 0; c < m_model->columnCount(); ++c) {
+        int natural = 120;
+        int least = 120;
+        switch (m_model->fieldOf(c)) {
+        case TaskModel::Field::Time:
+            // With the UTC "Z": a UTC time must not lose its milliseconds to an ellipsis.
+            // Narrow, it loses the date first (ElideDelegate), the clock last.
+            natural = text(QStringLiteral("2026-12-01 09:30:00.000Z"));
+            least = text(QStringLiteral("…09:30:00.000Z"));
+            break;
+        case TaskModel::Field::Relative:
+            natural = text(DueText::relative(0, 3599000)); // "59m 59s overdue"
+            least = text(DueText::duration(3599000));      // "59m 59s", red when overdue
+            break;
+        case TaskModel::Field::Id:
+            natural = idWidth();
+            least = leastIdWidth();
+            break;
+        case TaskModel::Field::Attempts:
+            natural = text(tr("Attempts"));
+            least = text(QStringLiteral("99/99"));
+            break;
+        case TaskModel::Field::Worker:
+            natural = text(QStringLiteral("worker-0123456789ab"));
+            least = x * 8 + kPad;
+            break;
+        case TaskModel::Field::LastError:
+            natural = x * 24 + kPad;
+            least = x * 10 + kPad;
+            break;
+        case TaskModel::Field::Payload:
+            natural = least = minimumLastWidth();
+            break;
+        }
+        m_fit->setWidths(c, natural, least);
+    }
+    fitLastColumn();
+}
+
+int TaskTable::minimumLastWidth() const
+{
+    return m_view->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 14;
+}
+
+void TaskTable::fitLastColumn()
+{
+    m_fit->fit();
+}
+
+void TaskTable::setQueue(const QString& queue)
+{
+    m_pendingJump = -1;
+    m_wantedId.clear();
+    m_fitIdColumn = true;
+    sizeColumns();
+    m_model->setQueue(queue);
+}
+
+void TaskTable::refresh()
+{
+    m_model->refresh();
+}
+
+void TaskTable::setUtc(bool utc)
+{
+    m_model->setUtc(utc);
+}
+
+QStringList TaskTable::selectedIds() const
+{
+    QStringList ids;
+    const auto rows = m_view->selectionModel()->selectedRows();
+    for (const auto& index : rows) {
+        const QString id = m_model->idAt(index.row());
+        if (!id.isEmpty())
+            ids.append(id);
+    }
+    return ids;
+}
+
+QList<TaskRow> TaskTable::selectedTasks() const
+{
+    QModelIndexList rows = m_view->selectionModel()->selectedRows();
+    std::sort(rows.begin(), rows.end(),
+              [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
+    QList<TaskRow> tasks;
+    for (const auto& index : rows)
+        if (const TaskRow* task = m_model->taskAt(index.row()))
+            tasks.append(*task);
+    return tasks;
+}
+
+const TaskRow* TaskTable::currentTask() const
+{
+    return hasCurrentSelected() ? m_model->taskAt(m_view->selectionModel()->currentIndex().row())
+                                : nullptr;
+}
+
+bool TaskTable::hasCurrentSelected() const
+{
+    const QItemSelectionModel* selection = m_view->selectionModel();
+    const QModelIndex current = selection->currentIndex();
+    return current.isValid() && selection->isRowSelected(current.row(), QModelIndex());
+}
+
+void TaskTable::clearSelection()
+{
+    m_pendingJump = -1;
+    m_wantedId.clear();
+    m_view->selectionModel()->clearSelection();
+    // No current row either: after a refresh the next task must not slide under the cursor.
+    m_view->selectionModel()->setCurrentIndex(QModelIndex(), QItemSelectionModel::NoUpdate);
+}
+
+void TaskTable::jumpToRow(qint64 row)
+{
+    if (row < 0 || row >= m_model->total()) {
+        emit jumpFailed(tr("row %1 is outside the table").arg(row + 1));
+        return;
+    }
+    const QModelIndex index = m_model->index(static_cast<int>(row), 0);
+    if (!m_selectOnJump) {
+        // Scrolling only: a click on the chart must not aim the next action at a task.
+        m_view->scrollTo(index, QAbstractItemView::PositionAtTop);
+        m_model->ensureLoaded(static_cast<int>(row));
+        emit rowShown(static_cast<int>(row));
+        return;
+    }
+    m_view->scrollTo(index, QAbstractItemView::PositionAtCenter);
+    m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect |
+                                                         QItemSelectionModel::Rows);
+    if (m_model->taskAt(static_cast<int>(row))) {
+        m_pendingJump = -1;
+        emit rowShown(static_cast<int>(row));
+        emit currentTaskChanged();
+    } else {
+        m_pendingJump = row;
+        m_model->ensureLoaded(static_cast<int>(row));
+    }
+}
+
+void TaskTable::selectTask(const QString& id, qint64 row)
+{
+    clearSelection();
+    emit currentTaskChanged();
+    m_wantedId = id;
+    m_wantedRow = row;
+    if (row < m_model->total())
+        m_view->scrollTo(m_model->index(static_cast<int>(row), 0),
+                         QAbstractItemView::PositionAtCenter);
+    m_model->reload(row);
+}
+
+void TaskTable::selectRow(int row)
+{
+    const QModelIndex index = m_model->index(row, 0);
+    m_view->scrollTo(index, QAbstractItemView::PositionAtCenter);
+    m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect |
+                                                         QItemSelectionModel::Rows);
+    emit rowShown(row);
+    emit currentTaskChanged();
+}
+
+void TaskTable::resolveWanted(int firstRow, int rows)
+{
+    const qint64 page = m_wantedRow / m_model->pageSize();
+    if (page != firstRow / m_model->pageSize())
+        return;
+    const bool older = m_model->isReloading(m_wantedRow);
+    const QString id = m_wantedId;
+    m_wantedId.clear();
+    // Where the server ranked it first, else wherever this fresh page shows it.
+    if (m_model->idAt(static_cast<int>(m_wantedRow)) == id) {
+        selectRow(static_cast<int>(m_wantedRow));
+        return;
+    }
+    for (int row = firstRow; row < firstRow + rows; ++row) {
+        if (m_model->idAt(row) == id) {
+            selectRow(row);
+            return;
+        }
+    }
+    if (older) { // a read sent before the rank: the page asked for decides
+        m_wantedId = id;
+        return;
+    }
+    emit taskMissed(id);
+}
+
+void TaskTable::jumpToTime(qint64 ms)
+{
+    m_selectOnJump = true;
+    m_locateTag = AdminClient::newTag();
+    m_client->locateTime(m_locateTag, m_model->queue(), m_set, ms);
+}
+
+void TaskTable::scrollToTime(qint64 ms)
+{
+    m_selectOnJump = false;
+    m_locateTag = AdminClient::newTag();
+    m_client->locateTime(m_locateTag, m_model->queue(), m_set, ms);
+}
+
+void TaskTable::onLocated(const LocateResult& result)
+{
+    if (result.tag != m_locateTag)
+        return;
+    m_locateTag = 0;
+    if (!result.error.isEmpty()) {
+        emit jumpFailed(result.error.message);
+        return;
+    }
+    if (result.row < 0) {
+        emit jumpFailed(tr("the table is empty"));
+        return;
+    }
+    jumpToRow(result.row);
+    m_selectOnJump = true;
+}
+
+void TaskTable::onPageLoaded(int firstRow, int rows)
+{
+    if (!m_wantedId.isEmpty()) {
+        resolveWanted(firstRow, rows);
+        return;
+    }
+    if (m_pendingJump >= firstRow && m_pendingJump < firstRow + rows) {
+        const int row = static_cast<int>(m_pendingJump);
+        m_pendingJump = -1;
+        emit rowShown(row);
+        emit currentTaskChanged();
+        return;
+    }
+    const QModelIndex current = m_view->selectionModel()->currentIndex();
+    if (current.isValid() && current.row() >= firstRow && current.row() < firstRow + rows)
+        emit currentTaskChanged();
+}
+
+} // namespace delayq::ui

@@ -1,0 +1,304 @@
+#include "tasks/tasktabs.h"
+
+#include "client/adminclient.h"
+#include "client/matchclient.h"
+#include "client/membertext.h"
+#include "find/findbar.h"
+#include "tasks/taskmodel.h"
+#include "tasks/tasktable.h"
+
+#include <QLocale>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace delayq::ui {
+
+namespace {
+
+QString setName(TaskSetKind set)
+{
+    return set == TaskSetKind::Dead     ? TaskTabs::tr("dead")
+           : set == TaskSetKind::Active ? TaskTabs::tr("active")
+                                        : TaskTabs::tr("pending");
+}
+
+} // namespace
+
+TaskTabs::TaskTabs(AdminClient* client, QWidget* parent) : QWidget(parent), m_client(client)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    m_matchClient = new MatchClient(client, this);
+    m_findBar = new FindBar(this);
+    m_findBar->hide();
+    layout->addWidget(m_findBar);
+    m_tabs = new QTabWidget(this);
+    m_tabs->setDocumentMode(true);
+    layout->addWidget(m_tabs, 1);
+
+    for (auto set : {TaskSetKind::Pending, TaskSetKind::Active, TaskSetKind::Dead}) {
+        auto* table = new TaskTable(client, set, this);
+        m_tables.append(table);
+        m_tabs->addTab(table, QString());
+        connect(table, &TaskTable::currentTaskChanged, this, [this, table] {
+            if (table == current())
+                emit currentTaskChanged();
+        });
+        connect(table, &TaskTable::jumpFailed, this, [this](const QString& message) {
+            m_findBar->setError(message);
+            emit statusMessage(message);
+        });
+        connect(table, &TaskTable::taskMissed, this, &TaskTabs::onMissed);
+    }
+    setCounts({});
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        m_findBar->setSet(current()->set());
+        current()->refresh();
+        emit currentTaskChanged();
+    });
+    connect(m_findBar, &FindBar::findIdRequested, this, &TaskTabs::findId);
+    connect(m_findBar, &FindBar::memberChosen, this, &TaskTabs::chooseMatch);
+    connect(m_matchClient, &MatchClient::checked, this, [this](const MatchCheckResult& result) {
+        if (result.tag != m_checkTag)
+            return;
+        m_checkTag = 0;
+        if (m_checkAgain) // an action ended while this check ran: its answer may predate it
+            QTimer::singleShot(0, this, &TaskTabs::checkMatches);
+        for (const QString& id : result.gone)
+            m_findBar->markGone(id, tr("gone"));
+        for (qsizetype i = 0; i < result.moved.size(); ++i)
+            m_findBar->markGone(result.moved.at(i),
+                                tr("now %1").arg(setName(result.movedTo.at(i))));
+    });
+    connect(m_findBar, &FindBar::findTextRequested, this, &TaskTabs::findText);
+    connect(m_findBar, &FindBar::searchCancelled, client, &AdminClient::cancelScan);
+    connect(m_findBar, &FindBar::searchCancelled, m_matchClient, &MatchClient::cancelSearch);
+    connect(m_matchClient, &MatchClient::searched, this, [this](const MatchScanResult& step) {
+        if (step.tag == m_scanTag)
+            m_findBar->addTaskStep(step);
+    });
+    connect(m_findBar, &FindBar::actOnMatchesRequested, this,
+            [this] { emit actOnMatchesRequested(m_lastSearch); });
+    connect(client, &AdminClient::plainScanned, this, [this](const PlainScanResult& step) {
+        if (step.tag == m_scanTag)
+            m_findBar->addSearchStep(step);
+    });
+    connect(m_findBar, &FindBar::jumpToTimeRequested, this,
+            [this](qint64 ms) { current()->jumpToTime(ms); });
+    connect(client, &AdminClient::located, this, &TaskTabs::onLocated);
+}
+
+TaskTable* TaskTabs::table(TaskSetKind set) const
+{
+    return m_tables.at(static_cast<int>(set));
+}
+
+TaskTable* TaskTabs::current() const
+{
+    return m_tables.at(qMax(0, m_tabs->currentIndex()));
+}
+
+void TaskTabs::setCurrentSet(TaskSetKind set)
+{
+    m_tabs->setCurrentIndex(static_cast<int>(set));
+}
+
+void TaskTabs::setPlain(bool plain)
+{
+    m_plain = plain;
+    m_scanTag = 0;
+    m_client->cancelScan();
+    m_matchClient->cancelSearch();
+    m_findBar->setPlain(plain);
+    if (plain)
+        setCurrentSet(TaskSetKind::Pending);
+    for (int i = 0; i < m_tables.size(); ++i) {
+        TaskTable* table = m_tables.at(i);
+        table->model()->setPlain(plain);
+        m_tabs->setTabVisible(i, !plain || table->set() == TaskSetKind::Pending);
+        for (auto field : {TaskModel::Field::Attempts, TaskModel::Field::Worker,
+                           TaskModel::Field::LastError, TaskModel::Field::Payload}) {
+            const int column = table->model()->columnOf(field);
+            if (column >= 0)
+                table->view()->setColumnHidden(column, plain);
+        }
+        table->fitLastColumn();
+    }
+}
+
+void TaskTabs::setQueue(const QString& queue)
+{
+    m_queue = queue;
+    // Matches of another key would be misleading: a new key starts a new search.
+    m_scanTag = 0;
+    m_client->cancelScan();
+    m_matchClient->cancelSearch();
+    m_checkTag = 0;
+    m_checkAgain = false;
+    m_findTag = 0;
+    m_findBar->setPlain(m_plain);
+    for (auto* table : m_tables)
+        table->setQueue(queue);
+}
+
+void TaskTabs::refresh()
+{
+    current()->refresh();
+    constexpr qint64 kCheckEveryMs = 10000;
+    if (!m_lastCheck.isValid() || m_lastCheck.elapsed() >= kCheckEveryMs)
+        checkMatches();
+}
+
+void TaskTabs::checkMatches()
+{
+    m_checkAgain = m_checkTag != 0;
+    if (m_plain || m_checkTag != 0 || m_queue.isEmpty() || m_findBar->isHidden())
+        return;
+    const QStringList ids = m_findBar->liveMatches();
+    if (ids.isEmpty())
+        return;
+    m_lastCheck.start();
+    m_checkTag = AdminClient::newTag();
+    m_matchClient->check(m_checkTag, m_queue, m_lastSearch.set, ids);
+}
+
+void TaskTabs::setCounts(const CountsResult& counts)
+{
+    QLocale locale;
+    m_tabs->setTabText(0, tr("Pending (%1)").arg(locale.toString(counts.pending)));
+    m_tabs->setTabText(1, tr("Active (%1)").arg(locale.toString(counts.active)));
+    m_tabs->setTabText(2, tr("Dead (%1)").arg(locale.toString(counts.dead)));
+}
+
+void TaskTabs::setUtc(bool utc)
+{
+    for (auto* table : m_tables)
+        table->setUtc(utc);
+}
+
+void TaskTabs::setClockOffset(qint64 ms)
+{
+    for (auto* table : m_tables)
+        table->model()->setClockOffset(ms);
+}
+
+void TaskTabs::showFind()
+{
+    m_findBar->activate();
+}
+
+void TaskTabs::findId(const QString& id)
+{
+    if (m_queue.isEmpty()) {
+        m_findBar->setError(tr("open a queue first"));
+        return;
+    }
+    locate(id, Find::Id);
+}
+
+void TaskTabs::selectTask(const QString& id)
+{
+    if (m_queue.isEmpty())
+        return;
+    locate(id, Find::Quietly);
+}
+
+void TaskTabs::chooseMatch(const QString& id)
+{
+    if (m_queue.isEmpty())
+        return;
+    m_findBar->setError({});
+    locate(id, Find::Match);
+}
+
+void TaskTabs::locate(const QString& id, Find kind, bool again)
+{
+    // Until the task is found, nothing is the target: not the task selected before.
+    clearSelections();
+    if (!again)
+        m_findTries = 0;
+    m_findKind = kind;
+    m_findingId = id;
+    ++m_findTries;
+    m_findTag = AdminClient::newTag();
+    m_client->locateId(m_findTag, m_queue, id);
+}
+
+void TaskTabs::clearSelections()
+{
+    for (auto* table : m_tables)
+        table->clearSelection();
+    emit currentTaskChanged();
+}
+
+void TaskTabs::onMissed(const QString& id)
+{
+    if (id != m_findingId || m_findTag != 0)
+        return;
+    // Ranked, then moved before its page was read: ask again, a few times.
+    constexpr int kMaxTries = 3;
+    if (m_findTries < kMaxTries) {
+        locate(id, m_findKind, true);
+        return;
+    }
+    const QString message =
+        tr("task %1 keeps moving in queue %2: nothing is selected; choose it again")
+            .arg(MemberText::displayText(id.left(200)), m_queue);
+    if (m_findKind != Find::Quietly)
+        m_findBar->setError(message);
+    emit statusMessage(message);
+}
+
+void TaskTabs::findText(const QString& text)
+{
+    if (m_queue.isEmpty()) {
+        m_findBar->setError(tr("open a queue first"));
+        return;
+    }
+    m_scanTag = AdminClient::newTag();
+    if (m_plain) {
+        m_client->scanPlain(m_scanTag, m_queue, text);
+        return;
+    }
+    m_lastSearch = MatchFilter{current()->set(), text, m_findBar->searchesErrors(), -1, -1};
+    m_matchClient->search(m_scanTag, m_queue, m_lastSearch);
+}
+
+void TaskTabs::onLocated(const LocateResult& result)
+{
+    if (result.tag != m_findTag)
+        return;
+    m_findTag = 0;
+    const QString id = MemberText::displayText(result.id.left(200));
+    if (!result.error.isEmpty() || result.row < 0) {
+        QString message = !result.error.isEmpty() ? result.error.message
+                          : m_plain ? tr("that message is no longer in %1").arg(m_queue)
+                                    : tr("no task with id %1 in queue %2").arg(id, m_queue);
+        if (m_findKind == Find::Match && result.error.isEmpty()) {
+            m_findBar->markGone(result.id, tr("gone"));
+            message = m_plain
+                          ? tr("that message is no longer in %1: nothing is selected").arg(m_queue)
+                          : tr("task %1 is no longer in queue %2 (acked, cancelled or "
+                               "deleted since the search): nothing is selected")
+                                .arg(id, m_queue);
+        }
+        // A pushed task already taken by a worker is no error: the push's report stays.
+        if (m_findKind != Find::Quietly)
+            m_findBar->setError(message);
+        return;
+    }
+    if (m_findKind == Find::Match && !m_plain && result.set != m_lastSearch.set) {
+        // No longer a match of the search (requeued, claimed, died): not selected there.
+        m_findBar->markGone(result.id, tr("now %1").arg(setName(result.set)));
+        m_findBar->setError(tr("task %1 is no longer %2: it is %3 now; nothing is selected")
+                                .arg(id, setName(m_lastSearch.set), setName(result.set)));
+        return;
+    }
+    setCurrentSet(result.set);
+    table(result.set)->selectTask(result.id, result.row);
+}
+
+} // namespace delayq::ui

@@ -1,0 +1,413 @@
+#include "window/mainwindow.h"
+
+#include "audit/audittab.h"
+#include "charts/historychart.h"
+#include "charts/timelinechart.h"
+#include "client/adminclient.h"
+#include "connection/connectiondialog.h"
+#include "connection/connectionstatus.h"
+#include "connection/layoutnotice.h"
+#include "connection/sessionstore.h"
+#include "export/exportaction.h"
+#include "overview/overviewpage.h"
+#include "overview/serverview.h"
+#include "plain/plainkeybar.h"
+#include "queue/purgedialog.h"
+#include "queue/queueactions.h"
+#include "queue/queuecontrol.h"
+#include "queue/queuelist.h"
+#include "queue/queueload.h"
+#include "queue/refreshcontrol.h"
+#include "tasks/detailsfollower.h"
+#include "tasks/taskactions.h"
+#include "tasks/taskdetails.h"
+#include "tasks/tasktable.h"
+#include "tasks/tasktabs.h"
+#include "widgets/duetext.h"
+#include "window/windowchrome.h"
+#include "worker/workerdock.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QLabel>
+#include <QScreen>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTableView>
+
+namespace delayq::ui {
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
+{
+    setObjectName(QStringLiteral("MainWindow"));
+    m_client = new AdminClient(this);
+    m_tabs = new TaskTabs(m_client, this);
+    m_details = new TaskDetails(this);
+    m_detailsFollower = new DetailsFollower(m_client, m_tabs, m_details, this);
+    m_refresh = new RefreshControl(this);
+    connect(m_refresh, &RefreshControl::refreshDue, this, &MainWindow::refreshAll);
+    WindowChrome::buildPages(this);
+
+    m_timeline = new TimelineChart(m_client, this);
+    m_history = new HistoryChart(m_client, this);
+    m_audit = new AuditTab(m_client, this);
+    m_queues = new QueueList(m_client, this);
+    m_actions = new TaskActions(m_client, m_tabs, this);
+    m_queueActions = new QueueActions(m_client, this);
+    m_control = new QueueControl(m_client, this);
+    m_export = new ExportAction(m_client, this);
+    m_export->setSelection([this] { return m_tabs->current()->set(); },
+                           [this] { return m_tabs->current()->selectedIds(); });
+    m_status = new ConnectionStatus(this);
+    m_workerDock = new WorkerDock(m_client, this);
+    m_zone = new QLabel(this);
+    m_zone->setToolTip(tr("The zone of the times shown (View → UTC switches)"));
+    statusBar()->addPermanentWidget(m_zone);
+    statusBar()->addPermanentWidget(m_status);
+
+    m_load = new QueueLoad(m_client, m_tabs, m_timeline, m_layoutNotice, this);
+    connect(m_load, &QueueLoad::loaded, this, &MainWindow::queueLoaded);
+    connect(m_load, &QueueLoad::countsFailed, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+
+    WindowChrome::buildFrame(this);
+    connectClient();
+    connectViews();
+    connectOverview();
+    // Never larger than the screen: on a laptop's 1024 x 700 it opened 1280 px wide.
+    resize(screen() ? QSize(1280, 820).boundedTo(screen()->availableSize()) : QSize(1280, 820));
+    updateTitle();
+    updateZone();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::connectClient()
+{
+    connect(m_client, &AdminClient::connected, this, [this](const ServerInfo& info) {
+        m_status->setConnected(info);
+        m_displayUrl = info.displayUrl;
+        m_clockOffsetMs = info.clockOffsetMs;
+        m_tabs->setClockOffset(info.clockOffsetMs);
+        m_actions->setClockOffset(info.clockOffsetMs);
+        setReadOnly(info.readOnly, info.readOnlyReason);
+        updateTitle();
+        m_queues->refresh();
+        refreshAll();
+    });
+    connect(m_client, &AdminClient::statusUpdated, m_status, &ConnectionStatus::setStatus);
+    connect(m_status, &ConnectionStatus::masterChanged, this,
+            [this](const QString& group, const QString& address) {
+                const QString line =
+                    tr("Failover: %1 is now served by master %2").arg(group, address);
+                statusBar()->showMessage(line, 30000);
+                m_workerDock->note(line);
+            });
+    // The title names the server tried and says when it is not connected (updateTitle).
+    connect(m_client, &AdminClient::connecting, this, [this](const QString& displayUrl) {
+        m_status->setConnecting(displayUrl);
+        m_displayUrl = displayUrl;
+        updateTitle();
+    });
+    connect(m_client, &AdminClient::disconnected, this,
+            [this](const QString& reason, bool retrying) {
+                m_status->setDisconnected(reason, retrying);
+                updateTitle();
+            });
+    // The embedded worker logs in as the same user, so it stops too rather than fail each claim.
+    connect(m_client, &AdminClient::readOnlyDetected, this,
+            [this](const QString& reason) { setReadOnly(true, reason); });
+    // The unit detected on the I/O thread, when none was given or remembered.
+    connect(m_client, &AdminClient::plainKeySet, this,
+            [this](const QString& key, const QString& unit) {
+                if (!m_plain || key != m_queue)
+                    return;
+                m_plainBar->setKey(key, unit);
+                m_workerDock->setPlain(true, unit);
+            });
+}
+
+void MainWindow::connectViews()
+{
+    connect(m_queues, &QueueList::queueOpened, this, &MainWindow::openQueue);
+    connect(m_queues, &QueueList::plainKeyOpened, this,
+            [this](const QString& key, const QString& unit) { openPlainKey(key, unit); });
+    connect(m_plainBar, &PlainKeyBar::unitChosen, this,
+            [this](const QString& key, const QString& unit) { openPlainKey(key, unit, true); });
+    connect(m_tabs, &TaskTabs::statusMessage, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+    connect(m_actions, &TaskActions::refreshRequested, this, &MainWindow::refreshAll);
+    // After an action the find bar's matches are checked at once, not at the next 10 s.
+    connect(m_actions, &TaskActions::refreshRequested, m_tabs, &TaskTabs::checkMatches);
+    connect(m_queueActions, &QueueActions::refreshRequested, this, &MainWindow::refreshAll);
+    connect(m_queueActions, &QueueActions::resultReported, this, &MainWindow::showResult);
+    connect(m_actions, &TaskActions::resultReported, this, &MainWindow::showResult);
+    connect(m_export, &ExportAction::resultReported, this, &MainWindow::showResult);
+    // The purge dialog offers a backup first.
+    connect(m_queueActions, &QueueActions::dialogOpened, this, [this](QDialog* dialog) {
+        if (auto* purge = qobject_cast<PurgeDialog*>(dialog))
+            connect(purge, &PurgeDialog::exportRequested, m_export,
+                    [this](const QString& queue) { m_export->ask(queue); });
+    });
+    // The operator sees the task just pushed, selected, without looking for it.
+    connect(m_actions, &TaskActions::taskPushed, this,
+            [this](const QString& queue, const QString& id) {
+                if (queue == m_queue)
+                    m_tabs->selectTask(id);
+            });
+    connect(m_timeline, &TimelineChart::timeClicked, this, [this](qint64 ms) {
+        m_tabs->setCurrentSet(TaskSetKind::Pending);
+        m_tabs->table(TaskSetKind::Pending)->scrollToTime(ms);
+    });
+}
+
+void MainWindow::connectOverview()
+{
+    connect(m_overview, &OverviewPage::queueOpened, this, &MainWindow::openQueue);
+    connect(m_overview, &OverviewPage::plainKeyOpened, this,
+            [this](const QString& key, const QString& unit) { openPlainKey(key, unit); });
+    connect(m_overview, &OverviewPage::pauseRequested, m_control, &QueueControl::setPaused);
+    connect(m_overview, &OverviewPage::settingsRequested, m_control, &QueueControl::openSettings);
+    connect(m_overview, &OverviewPage::thresholdsRequested, m_control,
+            &QueueControl::openThresholds);
+    connect(m_overview, &OverviewPage::refreshed, this, &MainWindow::onOverview);
+    connect(m_queues, &QueueList::plainKeysListed, this, [this] {
+        m_overview->setPlainKeys(m_queues->plainRows());
+        m_overview->refresh(); // the keys now, not at the next tick
+    });
+    connect(m_control, &QueueControl::thresholdsChanged, m_overview,
+            &OverviewPage::reloadThresholds);
+    connect(m_control, &QueueControl::pausedChanged, this, [this] {
+        updateTitle();
+        m_overview->refresh();
+    });
+    connect(m_control, &QueueControl::settingsSaved, m_overview, &OverviewPage::refresh);
+    connect(m_control, &QueueControl::resultReported, this, &MainWindow::showResult);
+}
+
+void MainWindow::onOverview(const OverviewResult& result)
+{
+    if (!result.error.isEmpty())
+        return;
+    QSet<QString> paused;
+    for (const auto& row : result.rows)
+        if (row.paused)
+            paused.insert(row.name);
+    m_queues->setPausedQueues(paused);
+    if (!m_plain && !m_queue.isEmpty())
+        m_control->setQueuePaused(paused.contains(m_queue));
+    updateTitle();
+}
+
+void MainWindow::showOverview()
+{
+    m_pages->setCurrentIndex(0);
+    m_overview->refresh();
+}
+
+bool MainWindow::isOverviewShown() const
+{
+    return m_pages->currentIndex() == 0;
+}
+
+void MainWindow::chooseConnection()
+{
+    auto* dialog = new ConnectionDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->startFrom(m_client->settings());
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        const ConnectionSettings chosen = dialog->settings();
+        // Remembered for the next start (without any password), so only a first start
+        // falls back to the sandbox.
+        SessionStore::saveConnection(chosen);
+        connectTo(chosen);
+        openQueue({});
+    });
+    dialog->open();
+}
+
+void MainWindow::connectTo(const ConnectionSettings& settings)
+{
+    m_status->setConnecting({});
+    setReadOnly(settings.readOnly, tr("this connection is read-only"));
+    m_client->connectTo(settings);
+    m_workerDock->followConnection();
+}
+
+void MainWindow::openQueue(const QString& name)
+{
+    if (m_plain) {
+        m_client->setPlainKey({}, {});
+        setPlainMode(false, {});
+    }
+    showQueue(name);
+}
+
+void MainWindow::openPlainKey(const QString& key, const QString& unit, bool chosen)
+{
+    const QString effective = PlainKeyBar::unitFor(key, unit, chosen);
+    // Posted before the loads showQueue() asks for, so they already go to the plain key.
+    m_client->setPlainKey(key, effective);
+    m_plainBar->setKey(key, effective);
+    setPlainMode(true, effective);
+    showQueue(key);
+}
+
+void MainWindow::setPlainMode(bool plain, const QString& unit)
+{
+    m_plain = plain;
+    m_plainBar->setVisible(plain);
+    m_history->setPlain(plain);
+    m_audit->setPlain(plain);
+    m_details->setPlain(plain);
+    m_workerDock->setPlain(plain, unit);
+    m_tabs->setPlain(plain);
+    m_actions->setPlain(plain);
+    m_queueActions->setPlain(plain);
+    m_export->setPlain(plain);
+}
+
+void MainWindow::showQueue(const QString& name)
+{
+    m_queue = name;
+    m_load->start(name);
+    m_tabs->setQueue(name);
+    m_timeline->setQueue(name);
+    m_history->setQueue(name);
+    m_audit->setQueue(name);
+    m_actions->setQueue(name);
+    m_queueActions->setQueue(name);
+    m_export->setQueue(name);
+    m_workerDock->setQueue(name);
+    m_queues->setCurrentQueue(name);
+    m_detailsFollower->setQueue(name);
+    m_control->setQueue(name, m_plain);
+    m_pages->setCurrentIndex(name.isEmpty() ? 0 : 1);
+    updateTitle();
+    emit queueChanged(name);
+    refreshAll();
+}
+
+void MainWindow::refreshAll()
+{
+    if (!m_client->isConnected())
+        return;
+    m_queues->refresh();
+    m_overview->refresh();
+    if (m_queue.isEmpty())
+        return;
+    m_tabs->refresh();
+    m_history->refresh();
+    m_audit->refresh();
+    // The timeline waits for the counts: its default window starts at the oldest task.
+    m_load->refreshCounts();
+}
+
+void MainWindow::setReadOnly(bool readOnly, const QString& reason)
+{
+    m_actions->setReadOnly(readOnly, reason);
+    m_queueActions->setReadOnly(readOnly, reason);
+    m_workerDock->setReadOnly(readOnly, reason);
+    m_control->setReadOnly(readOnly, reason);
+    m_overview->setReadOnly(readOnly);
+}
+
+void MainWindow::showResult(const QString& summary)
+{
+    statusBar()->showMessage(summary, 15000);
+}
+
+void MainWindow::setRefreshInterval(int ms)
+{
+    m_refresh->setInterval(ms);
+}
+
+void MainWindow::setPaused(bool paused)
+{
+    m_refresh->setPaused(paused);
+}
+
+void MainWindow::setUtc(bool utc)
+{
+    if (m_utc && m_utc->isChecked() != utc) {
+        m_utc->setChecked(utc); // toggled() comes back here and does the rest
+        return;
+    }
+    m_actions->setUtc(utc);
+    updateZone();
+    m_tabs->setUtc(utc);
+    m_details->setUtc(utc);
+    m_timeline->setUtc(utc);
+    m_history->setUtc(utc);
+    m_audit->setUtc(utc);
+    m_detailsFollower->follow();
+}
+
+ServerView* MainWindow::showServer()
+{
+    if (!m_serverView) {
+        m_serverView = new ServerView(m_client, this);
+        m_serverView->setAttribute(Qt::WA_DeleteOnClose);
+    } else {
+        m_serverView->reload();
+    }
+    m_serverView->show();
+    m_serverView->raise();
+    return m_serverView;
+}
+
+void MainWindow::updateTitle()
+{
+    QString title = QStringLiteral("delayq-admin");
+    if (!m_queue.isEmpty())
+        title += QStringLiteral(" — ") + m_queue;
+    if (!m_queue.isEmpty() && m_control->isQueuePaused())
+        title += QLatin1Char(' ') + tr("(paused)");
+    if (!m_displayUrl.isEmpty())
+        title += QStringLiteral(" — ") + m_displayUrl;
+    if (!m_displayUrl.isEmpty() && !m_status->isUp())
+        title += QLatin1Char(' ') + tr("(not connected)");
+    setWindowTitle(title);
+}
+
+void MainWindow::updateZone()
+{
+    m_zone->setText(tr("Times: %1").arg(DueText::zoneName(isUtc())));
+}
+
+bool MainWindow::isUtc() const
+{
+    return m_utc && m_utc->isChecked();
+}
+
+void MainWindow::restoreLayout()
+{
+    const SessionStore::View view = SessionStore::view();
+    restoreGeometry(view.geometry);
+    restoreState(view.state);
+    setUtc(view.utc);
+}
+
+bool MainWindow::openLastQueue()
+{
+    // Only on the server it was open on: the same name elsewhere is another queue.
+    const SessionStore::OpenQueue last = SessionStore::openQueue();
+    if (last.name.isEmpty() ||
+        last.server != ConnectionDialog::stripPassword(m_client->settings().url))
+        return false;
+    if (last.plain)
+        openPlainKey(last.name, QString());
+    else
+        openQueue(last.name);
+    return true;
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    SessionStore::saveView({saveGeometry(), saveState(), isUtc()});
+    SessionStore::saveOpenQueue({m_client->settings().url, m_queue, m_plain});
+    QMainWindow::closeEvent(event);
+}
+
+} // namespace delayq::ui

@@ -1,0 +1,146 @@
+#pragma once
+
+#include "client/admintypes.h"
+#include "client/overviewtypes.h"
+
+#include <QMainWindow>
+#include <QPointer>
+
+class QLabel;
+class QStackedWidget;
+
+namespace delayq::ui {
+
+class AdminClient;
+class ConnectionNotice;
+class ConnectionStatus;
+class DetailsFollower;
+class AuditTab;
+class HistoryChart;
+class LayoutNotice;
+class OverviewPage;
+class PlainKeyBar;
+class QueueLoad;
+class ExportAction;
+class QueueActions;
+class QueueControl;
+class QueueList;
+class RefreshControl;
+class ServerView;
+class TaskActions;
+class TaskDetails;
+class TaskTabs;
+class TimelineChart;
+class WorkerDock;
+
+// Puts the pieces together: queue list, task tabs with details, timeline and throughput
+// charts in docks, the actions, the live refresh and the connection state. The pieces do
+// their own work; this class only wires them.
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    AdminClient* client() const { return m_client; }
+    TaskTabs* tabs() const { return m_tabs; }
+    TaskDetails* details() const { return m_details; }
+    TimelineChart* timeline() const { return m_timeline; }
+    HistoryChart* history() const { return m_history; }
+    AuditTab* audit() const { return m_audit; }
+    QueueList* queueList() const { return m_queues; }
+    TaskActions* actions() const { return m_actions; }
+    QueueActions* queueActions() const { return m_queueActions; }
+    ExportAction* exportAction() const { return m_export; }
+    ConnectionStatus* connectionStatus() const { return m_status; }
+    ConnectionNotice* connectionNotice() const { return m_connectionNotice; }
+    RefreshControl* refreshControl() const { return m_refresh; }
+    WorkerDock* workerDock() const { return m_workerDock; }
+    OverviewPage* overview() const { return m_overview; }
+    QueueControl* queueControl() const { return m_control; }
+    QAction* overviewAction() const { return m_overviewAction; }
+    // The overview in place of the task tables (the open queue stays open behind it).
+    void showOverview();
+    bool isOverviewShown() const;
+    QString queue() const { return m_queue; }
+
+    void connectTo(const ConnectionSettings& settings);
+    void openQueue(const QString& name);
+    // A plain sorted set (unit "ms" | "s"), in the same table, timeline and actions.
+    // `chosen`: the user picked the unit (kept for the key); else the unit detected or ""
+    // (detected on the I/O thread) gives way to one the user chose for this key before.
+    void openPlainKey(const QString& key, const QString& unit, bool chosen = false);
+    PlainKeyBar* plainBar() const { return m_plainBar; }
+    bool isPlain() const { return m_plain; }
+    // Everything the open queue shows, now (coalesced with what is in flight).
+    void refreshAll();
+    void setRefreshInterval(int ms);
+    void setPaused(bool paused);
+    void setUtc(bool utc);
+    bool isUtc() const;
+    // The last session's window layout and UTC choice (not for screenshots or tests).
+    void restoreLayout();
+    // Opens the queue or plain key that was open when the window last closed, if that was
+    // on the server this window is connected to; false when there is none.
+    bool openLastQueue();
+    // The Server view (View → Server…): the cluster's nodes and slots, or the one server.
+    ServerView* showServer();
+
+signals:
+    void queueChanged(const QString& queue);
+    // After openQueue: the first page of pending tasks and the timeline are both shown.
+    void queueLoaded();
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    friend class WindowChrome; // builds the pages, docks, toolbar and menus of the members
+    void connectClient();
+    void connectViews();
+    void updateTitle();
+    void updateZone();
+    void setPlainMode(bool plain, const QString& unit);
+    // The connection's read-only state, to every piece that writes.
+    void setReadOnly(bool readOnly, const QString& reason);
+    void showResult(const QString& summary);
+    void chooseConnection();
+    void showQueue(const QString& name);
+    // The overview's snapshot: pause markers in the queue list, the title and the actions.
+    void onOverview(const OverviewResult& result);
+    void connectOverview();
+
+    AdminClient* m_client;
+    TaskTabs* m_tabs;
+    TaskDetails* m_details;
+    DetailsFollower* m_detailsFollower;
+    TimelineChart* m_timeline;
+    HistoryChart* m_history;
+    AuditTab* m_audit;
+    QueueList* m_queues;
+    TaskActions* m_actions;
+    QueueActions* m_queueActions;
+    QueueControl* m_control;
+    OverviewPage* m_overview;
+    QStackedWidget* m_pages;
+    QAction* m_overviewAction = nullptr;
+    ExportAction* m_export;
+    ConnectionStatus* m_status;
+    ConnectionNotice* m_connectionNotice = nullptr;
+    WorkerDock* m_workerDock;
+    PlainKeyBar* m_plainBar;
+    RefreshControl* m_refresh;
+    QueueLoad* m_load;
+    QAction* m_utc = nullptr;
+    QLabel* m_zone = nullptr;
+    LayoutNotice* m_layoutNotice = nullptr;
+    QString m_queue;
+    QString m_displayUrl;
+    QPointer<ServerView> m_serverView;
+    qint64 m_clockOffsetMs = 0;
+    bool m_plain = false;
+};
+
+} // namespace delayq::ui
