@@ -1,7 +1,7 @@
+#include "cluster/keyslot.h"
 #include "clustergroup.h"
 #include "expecterror.h"
 #include "groupsuite.h"
-#include "keyslot.h"
 #include "runcount.h"
 #include "testcertificates.h"
 #include "topologytasks.h"

@@ -1,4 +1,4 @@
-#include "keyslot.h"
+#include "cluster/keyslot.h"
 
 #include <QTest>
 

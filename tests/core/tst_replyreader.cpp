@@ -1,4 +1,4 @@
-#include "replyreader.h"
+#include "transport/replyreader.h"
 #include <delayq/error.h>
 
 #include <QTest>

@@ -1,6 +1,6 @@
 // libFuzzer target: decoding Redis replies (RESP) and reading values out of them, as the
 // core does with whatever a server (or something posing as one) sends.
-#include "replyreader.h"
+#include "transport/replyreader.h"
 #include <delayq/error.h>
 
 #include <cstdint>

@@ -2,7 +2,7 @@
 // transport must refuse them with an Error that names a cause (never crash, hang, or read
 // past what arrived). Covers OpenSSL's parsing of what a hostile or broken server sends and
 // our mapping of its failures (TlsTransport::failure, verifyFailure).
-#include "transport.h"
+#include "transport/transport.h"
 #include <delayq/connectionoptions.h>
 #include <delayq/error.h>
 

@@ -1,5 +1,5 @@
 #include "redissuite.h"
-#include "sha1.h"
+#include "transport/sha1.h"
 #include <delayq/connection.h>
 #include <delayq/error.h>
 #include <delayq/plainqueue.h>

@@ -1,4 +1,4 @@
-#include "batchsizer.h"
+#include "worker/batchsizer.h"
 
 #include <QTest>
 

@@ -1,5 +1,5 @@
-#include "leasekeeper.h"
-#include "workercontext.h"
+#include "worker/leasekeeper.h"
+#include "worker/workercontext.h"
 
 #include <QTest>
 

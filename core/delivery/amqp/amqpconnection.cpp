@@ -1,7 +1,7 @@
 #include "amqpconnection.h"
 
 #include "amqptls.h"
-#include "sockettransport.h"
+#include "transport/sockettransport.h"
 #include <delayq/error.h>
 
 #include <amqp_tcp_socket.h>

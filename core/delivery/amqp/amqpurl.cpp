@@ -1,6 +1,6 @@
 #include "amqpurl.h"
 
-#include "urltext.h"
+#include "transport/urltext.h"
 #include <delayq/error.h>
 
 namespace delayq::amqp {

@@ -1,7 +1,7 @@
 #include "pipeexchange.h"
 
 #include "pipemessages.h"
-#include "sigpipeblock.h"
+#include "transport/sigpipeblock.h"
 #include <delayq/utf8.h>
 
 #include <algorithm>

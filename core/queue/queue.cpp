@@ -1,0 +1,314 @@
+#include <delayq/queue.h>
+
+#include "queue/pushbatch.h"
+#include "queue/scriptbatches.h"
+#include "queue/valuechecks.h"
+#include "records/taskrecord.h"
+#include "transport/replychecks.h"
+
+#include <delayq/error.h>
+#include <delayq/taskid.h>
+
+#include <algorithm>
+
+namespace delayq {
+
+Queue::Queue(Connection& connection, const std::string& name, const std::string& prefix)
+    : QueueReader(connection, name, prefix)
+{}
+
+void Queue::requireWritable(const char* what) const
+{
+    if (m_connection.options().readOnly)
+        throw Error(ErrorCode::NoPermission,
+                    std::string("cannot ") + what + " on queue '" + name() +
+                        "': this session is read-only (reconnect without read-only to change "
+                        "things)");
+}
+
+std::string Queue::actorArg()
+{
+    const Actor& actor = m_connection.options().actor;
+    return actor.empty() ? std::string() : actor.scriptArg(m_connection.aclUser());
+}
+
+std::vector<std::string> Queue::scriptKeys() const
+{
+    return {m_keys.pending(),      m_keys.active(), m_keys.dead(),
+            m_keys.dataPrefix(),   m_keys.config(), m_keys.stats(),
+            m_keys.minutePrefix(), m_keys.run(),    m_keys.errors()};
+}
+
+void Queue::registerQueue()
+{
+    // dq:queues lives outside the queue's hash slot, so it is written beside the script.
+    if (m_registered)
+        return;
+    m_connection.command({"SADD", Keys::queues(m_keys.prefix()), name()});
+    m_registered = true;
+}
+
+std::string Queue::normalizeBackoff(const std::string& text)
+{
+    return delayq::normalizeBackoff(text);
+}
+
+PushResult Queue::push(const PushRequest& request)
+{
+    return pushBatch({request}).front();
+}
+
+std::vector<PushResult> Queue::pushBatch(const std::vector<PushRequest>& requests)
+{
+    requireWritable("push");
+    if (requests.empty())
+        return {};
+    // The server's now once, not per request: with the server unreachable each would try to
+    // connect.
+    const PushBatch batch(requests, m_connection.serverNowMs());
+    registerQueue();
+    const auto calls = batch.calls(scriptKeys(), m_keys.wake(), actorArg());
+    return batch.results(m_connection.evalPipeline(scripts::push, calls));
+}
+
+std::vector<IdResult> Queue::cancel(const std::vector<std::string>& ids, bool force)
+{
+    requireWritable("cancel tasks");
+    return ScriptBatches(*this).byIds(scripts::cancel, {force ? "1" : "0"}, ids);
+}
+
+std::vector<IdResult> Queue::reschedule(const std::vector<std::string>& ids,
+                                        std::optional<long long> dueAtMs, long long delayMs)
+{
+    requireWritable("reschedule tasks");
+    checkDelay(delayMs, m_connection.serverNowMs());
+    if (dueAtMs)
+        checkDueAt(*dueAtMs);
+    return ScriptBatches(*this).byIds(
+        scripts::reschedule,
+        {dueAtMs ? "at" : "in", std::to_string(dueAtMs ? *dueAtMs : delayMs), m_keys.wake()}, ids);
+}
+
+ClaimResult Queue::claim(int maxTasks, long long leaseMs, const std::string& worker)
+{
+    requireWritable("claim tasks");
+    if (maxTasks < 1 || maxTasks > 1000)
+        throw Error(ErrorCode::InvalidArgument, "a claim takes 1 to 1000 tasks");
+    checkLease(leaseMs);
+    const auto keys = scriptKeys();
+    std::vector<Connection::ScriptCall> calls;
+    for (int left = maxTasks; left > 0; left -= kTasksPerCall)
+        calls.push_back({keys,
+                         {std::to_string(std::min(left, kTasksPerCall)), std::to_string(leaseMs),
+                          worker, randomToken(8)}});
+    ClaimResult result;
+    const std::vector<Reply> replies = m_connection.evalPipeline(scripts::claim, calls);
+    for (size_t callIndex = 0; callIndex < replies.size(); ++callIndex) {
+        const Reply& reply = replies[callIndex];
+        if (reply.isError()) {
+            // Tasks an earlier call of the pipeline handed out are this worker's now: they go
+            // back to it (the error comes again with its next claim) rather than sit leased
+            // to nobody until their leases run out.
+            if (!result.tasks.empty())
+                break;
+            throw Connection::errorFromReply(reply.str);
+        }
+        requireArray(reply, 4, "claim");
+        // The last call saw what the earlier ones left: its next due time is the one.
+        result.serverNow = reply.elements[0].toInteger();
+        long long next = reply.elements[1].toInteger();
+        result.nextDue = next >= 0 ? std::optional<long long>(next) : std::nullopt;
+        result.paused = reply.elements[2].toInteger() != 0;
+        if (reply.elements[3].elements.empty())
+            continue;
+        requireArray(reply, 5, "claim");
+        const long long deadline = reply.elements[4].toInteger();
+        const auto& flat = reply.elements[3].elements;
+        if (flat.size() % 4 != 0)
+            throw Error(ErrorCode::Protocol, "claim replied tasks that are not four values each");
+        const std::string& token = calls[callIndex].args[3]; // every task of a call has it
+        for (size_t i = 0; i < flat.size(); i += 4) {
+            // The script checked the record's shape; what it holds is read here, off Redis.
+            // A record the script let through but that does not read (a hand-written one with
+            // an absurd number) still reaches the worker, whole, rather than stalling the batch.
+            std::optional<TaskRecord> record = parseTaskRecord(flat[i + 1].str);
+            if (!record)
+                record = TaskRecord{0, 0, {}, flat[i + 1].str};
+            ClaimedTask t;
+            t.id = flat[i].str;
+            t.payload = std::move(record->payload);
+            t.due = flat[i + 2].toInteger();
+            t.attempts = static_cast<int>(flat[i + 3].toInteger());
+            t.maxAttempts = record->maxAttempts;
+            t.token = token;
+            t.leaseDeadline = deadline;
+            result.tasks.push_back(std::move(t));
+        }
+    }
+    return result;
+}
+
+std::vector<bool> Queue::ack(const std::vector<std::pair<std::string, std::string>>& idTokens)
+{
+    requireWritable("ack tasks");
+    for (const auto& idToken : idTokens)
+        Keys::validateTaskId(idToken.first);
+    std::vector<Connection::ScriptCall> calls;
+    const auto keys = scriptKeys();
+    for (size_t begin = 0; begin < idTokens.size(); begin += kTasksPerCall) {
+        size_t end = std::min(idTokens.size(), begin + kTasksPerCall);
+        Connection::ScriptCall call{keys, {std::to_string(end - begin)}};
+        for (size_t i = begin; i < end; ++i) {
+            call.args.push_back(idTokens[i].first);
+            call.args.push_back(idTokens[i].second);
+        }
+        calls.push_back(std::move(call));
+    }
+    std::vector<bool> results;
+    results.reserve(idTokens.size());
+    for (const auto& reply : m_connection.evalPipeline(scripts::ack, calls)) {
+        if (reply.isError())
+            throw Connection::errorFromReply(reply.str);
+        for (const auto& item : reply.elements)
+            results.push_back(item.toInteger() == 1);
+    }
+    return results;
+}
+
+void Queue::ack(const std::string& id, const std::string& token)
+{
+    if (!ack({{id, token}}).front())
+        throw Error(ErrorCode::LeaseLost, "task " + id +
+                                              " is no longer leased to this worker (its lease "
+                                              "expired and it was taken back or handed on)");
+}
+
+NackResult Queue::nack(const std::string& id, const std::string& token, const std::string& error,
+                       long long retryDelayMs)
+{
+    requireWritable("nack a task");
+    Keys::validateTaskId(id);
+    if (retryDelayMs >= 0)
+        checkDelay(retryDelayMs, m_connection.serverNowMs());
+    Reply reply =
+        m_connection.evalScript(scripts::nack, scriptKeys(),
+                                {id, token, error,
+                                 std::to_string(retryDelayMs == kNackDeadNow ? kNackDeadNow
+                                                : retryDelayMs < 0           ? -1
+                                                                             : retryDelayMs),
+                                 m_keys.wake()});
+    requireArray(reply, 2, "nack");
+    return {reply.elements[0].str == "dead", reply.elements[1].toInteger()};
+}
+
+long long Queue::extend(const std::string& id, const std::string& token, long long leaseMs)
+{
+    requireWritable("extend a lease");
+    Keys::validateTaskId(id);
+    checkLease(leaseMs);
+    return m_connection
+        .evalScript(scripts::extend, scriptKeys(), {id, token, std::to_string(leaseMs)})
+        .toInteger();
+}
+
+ReapResult Queue::reap(int maxTasks)
+{
+    requireWritable("reap expired leases");
+    if (maxTasks < 1 || maxTasks > 1000)
+        throw Error(ErrorCode::InvalidArgument, "a reap takes 1 to 1000 tasks");
+    const auto keys = scriptKeys();
+    std::vector<Connection::ScriptCall> calls;
+    for (int left = maxTasks; left > 0; left -= kTasksPerCall)
+        calls.push_back({keys, {std::to_string(std::min(left, kTasksPerCall)), m_keys.wake()}});
+    ReapResult result;
+    for (const auto& reply : m_connection.evalPipeline(scripts::reap, calls)) {
+        requireArray(reply, 3, "reap");
+        result.requeued += static_cast<int>(reply.elements[0].toInteger());
+        result.dead += static_cast<int>(reply.elements[1].toInteger());
+        result.more = reply.elements[2].toInteger() != 0;
+    }
+    return result;
+}
+
+std::vector<IdResult> Queue::requeue(const std::vector<std::string>& ids)
+{
+    requireWritable("requeue dead tasks");
+    return ScriptBatches(*this).byIds(scripts::requeue, {"ids", "1", m_keys.wake()}, ids);
+}
+
+std::vector<IdResult> Queue::deleteDead(const std::vector<std::string>& ids)
+{
+    requireWritable("delete dead tasks");
+    return ScriptBatches(*this).byIds(scripts::deleteDead, {"ids", "1"}, ids);
+}
+
+BulkResult Queue::requeueAll(int batch, int maxCalls)
+{
+    requireWritable("requeue dead tasks");
+    return ScriptBatches(*this).untilDone(
+        scripts::requeue, {"all", std::to_string(batch), m_keys.wake()}, batch, maxCalls);
+}
+
+BulkResult Queue::deleteAllDead(int batch, int maxCalls)
+{
+    requireWritable("delete dead tasks");
+    return ScriptBatches(*this).untilDone(scripts::deleteDead, {"all", std::to_string(batch)},
+                                          batch, maxCalls);
+}
+
+BulkResult Queue::purge(int batch, int maxCalls)
+{
+    requireWritable("purge the queue");
+    return ScriptBatches(*this).untilDone(scripts::purge, {std::to_string(batch)}, batch, maxCalls);
+}
+
+void Queue::setConfig(const std::string& key, const std::string& value)
+{
+    setConfig({{key, value}});
+}
+
+void Queue::setConfig(const std::vector<std::pair<std::string, std::string>>& values)
+{
+    requireWritable("change the queue's config");
+    if (values.empty())
+        return;
+    std::vector<std::string> args;
+    for (const auto& [key, value] : values) {
+        for (size_t i = 0; i < args.size(); i += 2)
+            if (args[i] == key)
+                throw Error(ErrorCode::InvalidArgument, key + " is given twice");
+        args.push_back(key);
+        args.push_back(normalizeConfig(key, value));
+    }
+    registerQueue();
+    args.push_back(actorArg());
+    // A script, so that the changes and their audit entry are one atomic step.
+    m_connection.evalScript(scripts::config, scriptKeys(), args);
+}
+
+std::string Queue::normalizeConfig(const std::string& key, const std::string& value)
+{
+    return normalizeConfigValue(key, value);
+}
+
+UpgradeResult Queue::upgrade(int batch, int maxCalls)
+{
+    requireWritable("upgrade the queue");
+    if (batch < 1 || batch > 1000)
+        throw Error(ErrorCode::InvalidArgument, "an upgrade step looks at 1 to 1000 tasks");
+    auto keys = scriptKeys();
+    keys.push_back(m_keys.oldTaskPrefix());
+    UpgradeResult result;
+    for (int calls = 0; maxCalls <= 0 || calls < maxCalls; ++calls) {
+        Reply reply = m_connection.evalScript(scripts::upgrade, keys, {std::to_string(batch)});
+        requireArray(reply, 2, "upgrade");
+        result.converted += reply.elements[0].toInteger();
+        if (reply.elements[1].toInteger() == 1) {
+            result.finished = true;
+            break;
+        }
+    }
+    return result;
+}
+
+} // namespace delayq

@@ -1,0 +1,134 @@
+#include "queue/valuechecks.h"
+
+#include "records/taskrecord.h"
+
+#include <delayq/error.h>
+#include <delayq/timeparse.h>
+
+namespace delayq {
+
+namespace {
+
+// The longest lease, as for the lease_ms config: a week.
+constexpr long long kMaxLeaseMs = 7LL * 86'400'000;
+
+} // namespace
+
+void checkDelay(long long delayMs, long long nowMs)
+{
+    if (delayMs < 0)
+        throw Error(ErrorCode::InvalidArgument, "the delay must not be negative");
+    if (delayMs > kLatestDueMs - nowMs)
+        throw Error(ErrorCode::InvalidArgument, "the delay reaches past the year 9999");
+}
+
+void checkDueAt(long long dueAtMs)
+{
+    if (dueAtMs < 0 || dueAtMs > kLatestDueMs)
+        throw Error(ErrorCode::InvalidArgument, "the due time must be between 1970 and 9999");
+}
+
+void checkLease(long long leaseMs)
+{
+    if (leaseMs < 0 || leaseMs > kMaxLeaseMs)
+        throw Error(ErrorCode::InvalidArgument,
+                    "the lease must be 0 (the queue's lease_ms) to 7 days, in ms");
+}
+
+std::string normalizeBackoff(const std::string& text)
+{
+    if (text.empty())
+        return "";
+    auto refuse = [&](const std::string& why) {
+        throw Error(ErrorCode::InvalidArgument,
+                    "invalid backoff '" + text.substr(0, 64) + "': " + why +
+                        " (expected a list like 5s,20s,30s or exp:BASE:MAX like exp:1s:5m)");
+    };
+    if (text.size() > 512)
+        refuse("it is too long");
+    if (text.rfind("exp:", 0) == 0) {
+        std::string rest = text.substr(4);
+        auto colon = rest.find(':');
+        if (colon == std::string::npos)
+            refuse("exp needs a base and a maximum");
+        long long base = 0, max = 0;
+        try {
+            base = parseDuration(rest.substr(0, colon));
+            max = parseDuration(rest.substr(colon + 1));
+        } catch (const Error& e) {
+            refuse(e.what());
+        }
+        if (base <= 0 || max < base)
+            refuse("the base must be above 0 and the maximum at least the base");
+        return "exp:" + std::to_string(base) + ":" + std::to_string(max);
+    }
+    std::string out;
+    size_t start = 0;
+    int count = 0;
+    while (start <= text.size()) {
+        size_t comma = text.find(',', start);
+        std::string part = text.substr(start, comma == std::string::npos ? comma : comma - start);
+        long long ms = 0;
+        try {
+            ms = parseDuration(part);
+        } catch (const Error& e) {
+            refuse(e.what());
+        }
+        if (++count > 32)
+            refuse("at most 32 steps");
+        if (!out.empty())
+            out += ',';
+        out += std::to_string(ms);
+        if (comma == std::string::npos)
+            break;
+        start = comma + 1;
+    }
+    return out;
+}
+
+std::string normalizeConfigValue(const std::string& key, const std::string& value)
+{
+    auto number = [&](long long min, long long max) {
+        const std::optional<long long> n = wholeNumber(value);
+        if (!n || *n < min || *n > max)
+            throw Error(ErrorCode::InvalidArgument, key + " must be a whole number from " +
+                                                        std::to_string(min) + " to " +
+                                                        std::to_string(max));
+        return std::to_string(*n);
+    };
+    auto durationMs = [&](long long min, long long max) {
+        const std::optional<long long> whole = wholeNumber(value);
+        const long long n = whole ? *whole : parseDuration(value);
+        if (n < min || n > max)
+            throw Error(ErrorCode::InvalidArgument, key + " must be from " + formatDuration(min) +
+                                                        " to " + formatDuration(max));
+        return std::to_string(n);
+    };
+    std::string stored;
+    if (key == "max_attempts")
+        stored = number(1, 1000000);
+    else if (key == "backoff")
+        stored = value.empty() ? throw Error(ErrorCode::InvalidArgument, "backoff is empty")
+                               : normalizeBackoff(value);
+    else if (key == "lease_ms")
+        stored = durationMs(100, kMaxLeaseMs);
+    else if (key == "max_payload")
+        stored = number(1, 512LL * 1024 * 1024);
+    else if (key == "audit_len")
+        stored = number(1, 1000000);
+    else if (key == "paused") {
+        if (value == "1" || value == "true" || value == "yes")
+            stored = "1";
+        else if (value == "0" || value == "false" || value == "no")
+            stored = "0";
+        else
+            throw Error(ErrorCode::InvalidArgument, "paused must be 1 or 0 (true or false)");
+    } else
+        throw Error(ErrorCode::InvalidArgument,
+                    "unknown config key '" + key.substr(0, 64) +
+                        "' (known: max_attempts, backoff, lease_ms, max_payload, paused, "
+                        "audit_len)");
+    return stored;
+}
+
+} // namespace delayq

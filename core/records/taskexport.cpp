@@ -1,0 +1,181 @@
+#include <delayq/taskexport.h>
+
+#include "queue/scorewindow.h"
+#include "records/taskrecord.h"
+
+#include <delayq/error.h>
+#include <delayq/queue.h>
+
+#include <functional>
+
+namespace delayq {
+
+namespace {
+
+// Commands that read one task whole: its score in `setKey`, record, run entry and error.
+constexpr size_t kReadsPerTask = 4;
+
+void appendReads(std::vector<std::vector<std::string>>& commands, const Keys& keys,
+                 const std::string& setKey, const std::string& id)
+{
+    commands.push_back({"ZSCORE", setKey, id});
+    commands.push_back({"HGET", keys.dataKey(id), id});
+    commands.push_back({"HGET", keys.run(), id});
+    commands.push_back({"HGET", keys.errors(), id});
+}
+
+// The replies of `commands`, run as one transaction where the server allows it: every key is
+// in the queue's slot, but a cluster connection routes command by command and cannot keep a
+// MULTI on one node, so there each task is read by a pipeline (consistent per field only).
+std::vector<Reply> readAtomically(Connection& connection,
+                                  std::vector<std::vector<std::string>> commands)
+{
+    if (connection.isCluster()) {
+        auto replies = connection.pipeline(commands);
+        for (const auto& r : replies)
+            if (r.isError())
+                throw Connection::errorFromReply(r.str);
+        return replies;
+    }
+    const size_t count = commands.size();
+    commands.insert(commands.begin(), std::vector<std::string>{"MULTI"});
+    commands.push_back({"EXEC"});
+    auto replies = connection.pipeline(commands);
+    for (const auto& r : replies)
+        if (r.isError())
+            throw Connection::errorFromReply(r.str);
+    Reply& exec = replies.back();
+    if (!exec.isArray() || exec.elements.size() != count)
+        throw Error(ErrorCode::Protocol, "unexpected reply shape from EXEC");
+    for (const auto& r : exec.elements)
+        if (r.isError())
+            throw Connection::errorFromReply(r.str);
+    return std::move(exec.elements);
+}
+
+// Tasks from the replies of appendReads, in order; a task gone from its set is left out, and
+// so is one that `readLater` says a later window reads (it moved ahead meanwhile).
+std::vector<Task>
+tasksFrom(const std::vector<Reply>& replies, const std::vector<std::string>& ids,
+          const std::vector<TaskSet>& sets, long long& broken,
+          const std::function<bool(const std::string&, const std::string&)>& readLater = {})
+{
+    std::vector<Task> tasks;
+    for (size_t i = 0; i < ids.size(); ++i) {
+        const Reply* r = &replies[i * kReadsPerTask];
+        if (r[0].isNil() || (readLater && readLater(r[0].str, ids[i])))
+            continue;
+        Task task;
+        task.id = ids[i];
+        try {
+            task.score = r[0].toInteger();
+        } catch (const Error&) {
+            // A float or inf score was not written by delayq: there is no due time to keep.
+            ++broken;
+            continue;
+        }
+        fillTask(task, sets[i], r[1], r[2], r[3]);
+        if (task.broken) {
+            ++broken;
+            continue;
+        }
+        tasks.push_back(std::move(task));
+    }
+    return tasks;
+}
+
+} // namespace
+
+TaskExport::TaskExport(Queue& queue, std::vector<TaskSet> sets, int step)
+    : m_queue(queue), m_sets(std::move(sets)), m_step(step)
+{
+    if (step < 1 || step > 10000)
+        throw Error(ErrorCode::InvalidArgument, "an export step is 1 to 10000 tasks");
+}
+
+TaskExport::~TaskExport() = default;
+
+long long TaskExport::total()
+{
+    if (m_total < 0) {
+        m_total = 0;
+        for (TaskSet set : m_sets)
+            m_total += m_queue.size(set);
+    }
+    return m_total;
+}
+
+bool TaskExport::matches(const Task& task) const
+{
+    return m_match.empty() || task.id.find(m_match) != std::string::npos ||
+           task.payload.find(m_match) != std::string::npos;
+}
+
+std::vector<Task> TaskExport::next()
+{
+    if (atEnd())
+        return {};
+    const TaskSet set = m_sets[m_setIndex];
+    if (!m_window)
+        m_window =
+            std::make_unique<ScoreWindow>(m_queue.connection(), m_queue.keys().setKey(set), m_step);
+    std::vector<std::string> ids;
+    for (auto& member : m_window->next())
+        ids.push_back(std::move(member.first));
+    std::vector<Task> tasks;
+    if (!ids.empty())
+        tasks = readWindow(set, ids);
+    if (m_window->atEnd()) {
+        m_window.reset();
+        ++m_setIndex;
+    }
+    std::erase_if(tasks, [this](const Task& t) { return !matches(t); });
+    return tasks;
+}
+
+std::vector<Task> TaskExport::readWindow(TaskSet set, const std::vector<std::string>& ids)
+{
+    std::vector<std::vector<std::string>> commands;
+    commands.reserve(ids.size() * kReadsPerTask);
+    const std::string key = m_queue.keys().setKey(set);
+    for (const auto& id : ids)
+        appendReads(commands, m_queue.keys(), key, id);
+    auto replies = readAtomically(m_queue.connection(), std::move(commands));
+    const ScoreWindow& window = *m_window;
+    return tasksFrom(replies, ids, std::vector<TaskSet>(ids.size(), set), m_broken,
+                     [&window](const std::string& score, const std::string& id) {
+                         return window.isAhead(score, id);
+                     });
+}
+
+std::vector<Task> TaskExport::readIds(Queue& queue, const std::vector<std::string>& ids)
+{
+    if (ids.size() > 1000)
+        throw Error(ErrorCode::InvalidArgument, "read at most 1000 ids at a time");
+    // Which set holds each id first (one pipeline), then each task whole from that set. A task
+    // that moved in between is found nowhere and left out, as in next().
+    std::vector<std::vector<std::string>> where;
+    const TaskSet all[] = {TaskSet::Pending, TaskSet::Active, TaskSet::Dead};
+    for (const auto& id : ids)
+        for (TaskSet set : all)
+            where.push_back({"ZSCORE", queue.keys().setKey(set), id});
+    auto found = queue.connection().pipeline(where);
+    std::vector<std::string> listed;
+    std::vector<TaskSet> sets;
+    std::vector<std::vector<std::string>> commands;
+    for (size_t i = 0; i < ids.size(); ++i)
+        for (size_t s = 0; s < 3; ++s)
+            if (!found[i * 3 + s].isNil() && !found[i * 3 + s].isError()) {
+                listed.push_back(ids[i]);
+                sets.push_back(all[s]);
+                appendReads(commands, queue.keys(), queue.keys().setKey(all[s]), ids[i]);
+                break;
+            }
+    if (listed.empty())
+        return {};
+    auto replies = readAtomically(queue.connection(), std::move(commands));
+    long long broken = 0;
+    return tasksFrom(replies, listed, sets, broken);
+}
+
+} // namespace delayq

@@ -1,0 +1,118 @@
+#include <delayq/taskimport.h>
+
+#include "queue/valuechecks.h"
+
+#include <delayq/error.h>
+#include <delayq/queue.h>
+#include <delayq/script.h>
+#include <delayq/utf8.h>
+
+#include <algorithm>
+#include <string_view>
+
+namespace delayq {
+
+namespace {
+
+// As nack.lua cuts an error (at a UTF-8 character boundary: utf8Prefix).
+constexpr size_t kMaxErrorBytes = 4096;
+
+void refuse(const std::string& why)
+{
+    throw Error(ErrorCode::InvalidArgument, why);
+}
+
+// The form Queue::normalizeBackoff stores and an export writes: up to 32 whole ms steps, or
+// exp:BASE:MAX in ms; "" for the queue's.
+bool isStoredBackoff(const std::string& text)
+{
+    if (text.empty())
+        return true;
+    if (text.size() > 512)
+        return false;
+    std::string_view rest = text;
+    const bool exp = rest.starts_with("exp:");
+    if (exp)
+        rest.remove_prefix(4);
+    const char separator = exp ? ':' : ',';
+    int steps = 0;
+    while (true) {
+        const size_t end = std::min(rest.find(separator), rest.size());
+        const std::string_view step = rest.substr(0, end);
+        if (step.empty() || step.size() > 15 ||
+            step.find_first_not_of("0123456789") != std::string_view::npos)
+            return false;
+        ++steps;
+        if (end == rest.size())
+            break;
+        rest.remove_prefix(end + 1);
+    }
+    return exp ? steps == 2 : steps <= 32;
+}
+
+} // namespace
+
+TaskImport::TaskImport(Queue& queue, bool replace) : m_queue(queue), m_replace(replace) {}
+
+void TaskImport::check(const Task& task)
+{
+    Keys::validateTaskId(task.id);
+    if (task.state != "pending" && task.state != "active" && task.state != "dead")
+        refuse("the state must be pending, active or dead");
+    if (task.due < 0 || task.due > kLatestDueMs)
+        refuse("the due time must be 0 to 9999-12-31 in ms since the epoch");
+    if (task.state == "dead" && (task.score < 0 || task.score > kLatestDueMs))
+        refuse("the time died must be 0 to 9999-12-31 in ms since the epoch");
+    if (task.created < 0 || task.created > kLatestDueMs)
+        refuse("the creation time must be 0 to 9999-12-31 in ms since the epoch");
+    if (task.attempts < 0 || task.attempts > 1'000'000'000)
+        refuse("attempts must be 0 to 1000000000");
+    if (task.maxAttempts < 0 || task.maxAttempts > 1'000'000'000)
+        refuse("max_attempts must be 0 (the queue's) to 1000000000");
+    if (!isStoredBackoff(task.backoff))
+        refuse("the backoff must be empty (the queue's) or in the stored form, ms: like "
+               "5000,20000,30000 or exp:1000:60000");
+}
+
+std::vector<PushResult::Status> TaskImport::importBatch(const std::vector<Task>& tasks)
+{
+    if (tasks.size() > kBatch)
+        refuse("import at most " + std::to_string(kBatch) + " tasks per batch");
+    for (const auto& task : tasks)
+        check(task);
+    if (tasks.empty())
+        return {};
+    Connection& connection = m_queue.connection();
+    if (connection.options().readOnly)
+        throw Error(ErrorCode::NoPermission, "cannot import into queue '" + m_queue.name() +
+                                                 "': this session is read-only (reconnect "
+                                                 "without read-only to change things)");
+    if (!m_registered) {
+        // As Queue::pushBatch does: dq:queues lives outside the queue's slot.
+        connection.command({"SADD", Keys::queues(m_queue.keys().prefix()), m_queue.name()});
+        m_registered = true;
+    }
+    std::vector<std::string> args{m_replace ? "replace" : "skip", m_queue.keys().wake(),
+                                  std::to_string(tasks.size())};
+    args.reserve(3 + tasks.size() * 10);
+    for (const auto& t : tasks) {
+        const bool dead = t.state == "dead";
+        args.insert(args.end(), {t.id, dead ? "dead" : "pending", std::to_string(t.due),
+                                 std::to_string(dead ? t.score : 0), std::to_string(t.created),
+                                 std::to_string(t.attempts), std::to_string(t.maxAttempts),
+                                 t.backoff, std::string(utf8Prefix(t.lastError, kMaxErrorBytes))});
+    }
+    for (const auto& t : tasks)
+        args.push_back(t.payload);
+    args.push_back(m_queue.actorArg());
+    const Reply reply = connection.evalScript(scripts::importTasks, m_queue.scriptKeys(), args);
+    if (!reply.isArray() || reply.elements.size() != tasks.size())
+        throw Error(ErrorCode::Protocol, "unexpected reply shape from import");
+    std::vector<PushResult::Status> statuses;
+    statuses.reserve(tasks.size());
+    for (const auto& word : reply.elements)
+        statuses.push_back(pushStatusFromName(word.str));
+    return statuses;
+}
+
+} // namespace delayq

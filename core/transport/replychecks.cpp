@@ -1,0 +1,25 @@
+#include "transport/replychecks.h"
+
+#include <delayq/connection.h>
+#include <delayq/error.h>
+
+#include <string>
+
+namespace delayq {
+
+void requireArray(const Reply& reply, size_t minSize, const char* what)
+{
+    if (reply.isError())
+        throw Connection::errorFromReply(reply.str);
+    if (!reply.isArray() || reply.elements.size() < minSize)
+        throw Error(ErrorCode::Protocol, std::string("unexpected reply shape from ") + what);
+}
+
+void throwFirstError(const std::vector<Reply>& replies)
+{
+    for (const auto& r : replies)
+        if (r.isError())
+            throw Connection::errorFromReply(r.str);
+}
+
+} // namespace delayq

@@ -1,0 +1,210 @@
+#include "worker/leasekeeper.h"
+
+#include "transport/reconnectbackoff.h"
+#include "transport/sigpipeblock.h"
+#include "worker/workercontext.h"
+#include "worker/worksource.h"
+#include <delayq/connection.h>
+#include <delayq/error.h>
+#include <delayq/queue.h>
+
+#include <algorithm>
+#include <tuple>
+#include <vector>
+
+namespace delayq {
+
+using std::chrono::milliseconds;
+
+LeaseKeeper::LeaseKeeper(WorkerContext& context) : m_context(context) {}
+
+void LeaseKeeper::hold(const ClaimResult& claim)
+{
+    if (claim.tasks.empty())
+        return;
+    const auto now = Clock::now();
+    {
+        std::lock_guard lock(m_mutex);
+        for (const auto& t : claim.tasks) {
+            Held h;
+            h.attempt = t.attempts;
+            h.due = t.due;
+            h.leaseMs = std::max(1LL, t.leaseDeadline - claim.serverNow);
+            h.nextExtend = now + milliseconds(std::max(1LL, h.leaseMs / 3));
+            m_held[{t.id, t.token}] = h;
+        }
+    }
+    m_newHold = true;
+    m_context.nudgeMaintenance();
+}
+
+bool LeaseKeeper::startRunning(const ClaimedTask& task)
+{
+    return advance(task, Held::State::Running);
+}
+
+bool LeaseKeeper::startFinishing(const ClaimedTask& task)
+{
+    return advance(task, Held::State::Finishing);
+}
+
+bool LeaseKeeper::advance(const ClaimedTask& task, Held::State state)
+{
+    std::lock_guard lock(m_mutex);
+    auto it = m_held.find({task.id, task.token});
+    if (it == m_held.end() || it->second.state == Held::State::Released)
+        return false;
+    it->second.state = state;
+    return true;
+}
+
+void LeaseKeeper::forget(const ClaimedTask& task)
+{
+    std::lock_guard lock(m_mutex);
+    m_held.erase({task.id, task.token});
+}
+
+bool LeaseKeeper::anyHeld()
+{
+    std::lock_guard lock(m_mutex);
+    return !m_held.empty();
+}
+
+void LeaseKeeper::releaseIfHeld(Queue& queue, const ClaimedTask& task, long long lateness,
+                                const char* why)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        auto it = m_held.find({task.id, task.token});
+        if (it == m_held.end() || it->second.state == Held::State::Released)
+            return;
+        it->second.state = Held::State::Released;
+    }
+    release(queue, task, lateness, why);
+}
+
+void LeaseKeeper::release(Queue& queue, const ClaimedTask& task, long long lateness,
+                          const char* why)
+{
+    WorkerEvent event = WorkSource::releasedEvent(task, lateness, why);
+    try {
+        // No delay: another worker may run it at once. The attempt it used still counts.
+        NackResult r = queue.nack(task.id, task.token, std::string("released unrun: ") + why, 0);
+        if (r.dead)
+            event.outcome = TaskOutcome::Dead;
+        event.retryAt = r.when;
+    } catch (const Error& e) {
+        // Lease lost or Redis away: the reaper takes it back when the lease runs out.
+        if (e.code() == ErrorCode::LeaseLost)
+            event.outcome = TaskOutcome::LeaseLost;
+    }
+    event.finished = queue.connection().serverNowMs();
+    forget(task);
+    m_context.taskFinished(event);
+}
+
+void LeaseKeeper::releaseAll(Queue& queue)
+{
+    // Waiting and running tasks are handed back here, so a stuck handler or a dead worker
+    // thread does not keep them; their worker thread discards its result later.
+    std::vector<ClaimedTask> toRelease;
+    {
+        std::lock_guard lock(m_mutex);
+        for (auto& [key, h] : m_held) {
+            if (h.state == Held::State::Waiting || h.state == Held::State::Running) {
+                h.state = Held::State::Released;
+                ClaimedTask task;
+                task.id = key.first;
+                task.token = key.second;
+                task.attempts = h.attempt;
+                task.due = h.due;
+                toRelease.push_back(std::move(task));
+            }
+        }
+    }
+    for (const auto& task : toRelease)
+        release(queue, task, 0, "the worker was stopped at once");
+}
+
+void LeaseKeeper::renew(Queue& queue)
+{
+    const auto now = Clock::now();
+    std::vector<std::tuple<std::string, std::string, long long>> due;
+    {
+        std::lock_guard lock(m_mutex);
+        for (auto& [key, h] : m_held)
+            if (!h.lost && h.state != Held::State::Released && h.nextExtend <= now)
+                due.emplace_back(key.first, key.second, h.leaseMs);
+    }
+    for (const auto& [id, token, leaseMs] : due) {
+        bool lost = false;
+        try {
+            queue.extend(id, token, leaseMs);
+        } catch (const Error& e) {
+            if (e.code() != ErrorCode::LeaseLost)
+                throw;
+            lost = true;
+        }
+        std::lock_guard lock(m_mutex);
+        auto it = m_held.find({id, token});
+        if (it == m_held.end())
+            continue;
+        it->second.lost = lost;
+        it->second.nextExtend = Clock::now() + milliseconds(std::max(1LL, leaseMs / 3));
+    }
+}
+
+void LeaseKeeper::reap(Queue& queue)
+{
+    for (int i = 0; i < 10; ++i) {
+        ReapResult r = queue.reap(m_context.options().reapBatch);
+        m_context.tally().reaped(r.requeued + r.dead);
+        if (!r.more)
+            break;
+    }
+}
+
+void LeaseKeeper::run()
+{
+    // SIGPIPE blocked for the thread's whole life, as on the worker threads.
+    const SigpipeBlock noSigpipe;
+    const WorkerOptions& options = m_context.options();
+    Connection connection(options.connection);
+    Queue queue(connection, options.queue, options.prefix);
+    // Randomised by +-50% so the workers of one queue take turns instead of reaping together.
+    const auto reapInterval = [&] {
+        return milliseconds(
+            static_cast<long long>(options.reapInterval.count() * jitter(0.5, 1.5)));
+    };
+    auto nextReap = Clock::now() + reapInterval();
+    ReconnectBackoff backoff(options.maxReconnectDelay);
+    bool releasedAll = false;
+    const auto abortPending = [&] { return m_context.aborting() && !releasedAll; };
+    const auto wakeUp = [&] { return abortPending() || m_newHold.load(); };
+    while (m_context.workersRunning()) {
+        try {
+            if (abortPending()) {
+                releaseAll(queue);
+                releasedAll = true;
+            }
+            m_newHold = false;
+            const bool holding = anyHeld();
+            if (holding)
+                renew(queue);
+            if (!m_context.stopping() && Clock::now() >= nextReap) {
+                reap(queue);
+                nextReap = Clock::now() + reapInterval();
+            }
+            backoff.reset();
+            // Renewals are due at a third of the lease; 50 ms is fine enough for any lease
+            // a worker accepts, and costs nothing while idle.
+            const auto until = holding ? Clock::now() + milliseconds(50) : nextReap;
+            m_context.sleepWhileWorking(until, wakeUp);
+        } catch (const Error& e) {
+            m_context.reportError(e);
+            m_context.sleepWhileWorking(Clock::now() + backoff.next(), abortPending);
+        }
+    }
+}
+
+} // namespace delayq
