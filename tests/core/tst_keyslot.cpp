@@ -5,7 +5,7 @@
 using namespace delayq;
 
 // The key to slot function against the slots redis-server's CLUSTER KEYSLOT gives, and where
-// a command's first key is found (the routing rule of core/keyslot.h).
+// a command's first key is found (the routing rule of core/cluster/keyslot.h).
 class TestKeySlot : public QObject
 {
     Q_OBJECT

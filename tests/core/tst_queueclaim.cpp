@@ -12,7 +12,7 @@
 
 using namespace delayq;
 
-// Consuming a native queue (core/queue.h): claims and leases, ack, nack through the backoff,
+// Consuming a native queue (delayq/queue.h): claims and leases, ack, nack through the backoff,
 // extend, reaping abandoned leases.
 class TestQueueClaim : public QueueSuite
 {

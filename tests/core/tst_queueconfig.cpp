@@ -8,7 +8,7 @@
 
 using namespace delayq;
 
-// A native queue's settings (core/queue.h): what setConfig accepts and stores, and defaults for
+// A native queue's settings (delayq/queue.h): what setConfig accepts and stores, and defaults for
 // garbage.
 class TestQueueConfig : public QueueSuite
 {

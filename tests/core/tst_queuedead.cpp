@@ -10,7 +10,7 @@
 
 using namespace delayq;
 
-// The dead letters of a native queue (core/queue.h): requeue, delete, and purging the whole queue.
+// The dead letters of a native queue (delayq/queue.h): requeue, delete, and purging the whole queue.
 class TestQueueDead : public QueueSuite
 {
     Q_OBJECT

@@ -8,7 +8,7 @@
 
 using namespace delayq;
 
-// Cancelling and rescheduling the pending tasks of a native queue (core/queue.h).
+// Cancelling and rescheduling the pending tasks of a native queue (delayq/queue.h).
 class TestQueuePending : public QueueSuite
 {
     Q_OBJECT

@@ -12,7 +12,7 @@
 
 using namespace delayq;
 
-// Pushing to a native queue (core/queue.h): ids, payloads, fields, replace, size limits,
+// Pushing to a native queue (delayq/queue.h): ids, payloads, fields, replace, size limits,
 // registration and wake-ups.
 class TestQueuePush : public QueueSuite
 {

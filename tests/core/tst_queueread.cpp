@@ -12,7 +12,7 @@
 
 using namespace delayq;
 
-// Reading a native queue (core/queue.h): counts, statistics, per-minute history, the due-time
+// Reading a native queue (delayq/queue.h): counts, statistics, per-minute history, the due-time
 // histogram, pages, ranks and find.
 class TestQueueRead : public QueueSuite
 {

@@ -10,7 +10,7 @@
 
 using namespace delayq;
 
-// What a native queue (core/queue.h) refuses and survives: read-only sessions, bad names, ids and
+// What a native queue (delayq/queue.h) refuses and survives: read-only sessions, bad names, ids and
 // pushes, broken task data, keys of the wrong type, a flushed script cache. (tst_refusals is about
 // a server that refuses writes.)
 class TestQueueRefusals : public QueueSuite

@@ -6,7 +6,7 @@
 
 using namespace delayq;
 
-// What a dashboard reads of many queues at once (core/queuesnapshot.h): the native queues'
+// What a dashboard reads of many queues at once (delayq/queuesnapshot.h): the native queues'
 // figures, and the plain sorted sets' beside them.
 class TestQueueSnapshot : public QueueSuite
 {

@@ -26,7 +26,7 @@ std::string setKeyName(TaskSet set)
 } // namespace
 
 // Queues written by an older delayq (a hash per task, "dq:{Q}:t:<id>"): detected, refused by
-// the scripts, and converted by Queue::upgrade in bounded, resumable steps (core/queue.h).
+// the scripts, and converted by Queue::upgrade in bounded, resumable steps (delayq/queue.h).
 class TestQueueUpgrade : public QueueSuite
 {
     Q_OBJECT

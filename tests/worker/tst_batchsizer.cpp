@@ -5,7 +5,7 @@
 using namespace delayq;
 using std::chrono::milliseconds;
 
-// How a worker thread's claims grow and shrink (core/batchsizer.h): from the base, doubling
+// How a worker thread's claims grow and shrink (core/worker/batchsizer.h): from the base, doubling
 // while hands are full and quick, straight to the maximum on a backlog, back to the base when
 // a claim finds less, halved after a slow hand.
 class TestBatchSizer : public QObject

@@ -82,7 +82,7 @@ private:
 
 } // namespace
 
-// The worker's side of a delivery target (core/workerthread.cpp, deliverWaiting): a claim's
+// The worker's side of a delivery target (core/worker/workerthread.cpp, deliverWaiting): a claim's
 // tasks reach the target together, each result lands on its own task, and a blocked target
 // holds the claims back.
 class TestDeliveryWorker : public RedisSuite

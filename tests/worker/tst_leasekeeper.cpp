@@ -22,7 +22,7 @@ ClaimResult claimOf(const std::string& id, const std::string& token)
 
 } // namespace
 
-// The tasks one worker holds between claim and outcome (core/leasekeeper.h), without Redis.
+// The tasks one worker holds between claim and outcome (core/worker/leasekeeper.h), without Redis.
 class TestLeaseKeeper : public QObject
 {
     Q_OBJECT
