@@ -2,6 +2,7 @@
 
 #include "transport/reconnectbackoff.h"
 #include "transport/sigpipeblock.h"
+#include "worker/reaper.h"
 #include "worker/workercontext.h"
 #include "worker/worksource.h"
 #include <delayq/connection.h>
@@ -154,16 +155,6 @@ void LeaseKeeper::renew(Queue& queue)
     }
 }
 
-void LeaseKeeper::reap(Queue& queue)
-{
-    for (int i = 0; i < 10; ++i) {
-        ReapResult r = queue.reap(m_context.options().reapBatch);
-        m_context.tally().reaped(r.requeued + r.dead);
-        if (!r.more)
-            break;
-    }
-}
-
 void LeaseKeeper::run()
 {
     // SIGPIPE blocked for the thread's whole life, as on the worker threads.
@@ -171,12 +162,7 @@ void LeaseKeeper::run()
     const WorkerOptions& options = m_context.options();
     Connection connection(options.connection);
     Queue queue(connection, options.queue, options.prefix);
-    // Randomised by +-50% so the workers of one queue take turns instead of reaping together.
-    const auto reapInterval = [&] {
-        return milliseconds(
-            static_cast<long long>(options.reapInterval.count() * jitter(0.5, 1.5)));
-    };
-    auto nextReap = Clock::now() + reapInterval();
+    Reaper reaper(m_context);
     ReconnectBackoff backoff(options.maxReconnectDelay);
     bool releasedAll = false;
     const auto abortPending = [&] { return m_context.aborting() && !releasedAll; };
@@ -191,14 +177,12 @@ void LeaseKeeper::run()
             const bool holding = anyHeld();
             if (holding)
                 renew(queue);
-            if (!m_context.stopping() && Clock::now() >= nextReap) {
-                reap(queue);
-                nextReap = Clock::now() + reapInterval();
-            }
+            if (!m_context.stopping())
+                reaper.reapIfDue(queue);
             backoff.reset();
             // Renewals are due at a third of the lease; 50 ms is fine enough for any lease
             // a worker accepts, and costs nothing while idle.
-            const auto until = holding ? Clock::now() + milliseconds(50) : nextReap;
+            const auto until = holding ? Clock::now() + milliseconds(50) : reaper.nextTurn();
             m_context.sleepWhileWorking(until, wakeUp);
         } catch (const Error& e) {
             m_context.reportError(e);

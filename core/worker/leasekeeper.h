@@ -15,9 +15,9 @@ class Queue;
 class WorkerContext;
 
 // The native tasks one Worker holds, from claim to their final outcome, and its maintenance
-// thread (run()), which renews their leases a third of the way through, reaps the expired
-// leases of any worker about once per reapInterval, and on an abort hands back every held
-// task that has not finished. A task's state here decides, under one mutex, whether its
+// thread (run()), which renews their leases a third of the way through, gives the Reaper its
+// turns (other workers' expired leases), and on an abort hands back every held task that has
+// not finished. A task's state here decides, under one mutex, whether its
 // worker thread or the maintenance thread hands it back, so it is handed back once.
 class LeaseKeeper
 {
@@ -73,8 +73,6 @@ private:
     bool advance(const ClaimedTask& task, Held::State state);
     // Extends every lease that is a third of the way through.
     void renew(Queue& queue);
-    // Bounded: at most ten reap calls a turn, the rest on the next turn.
-    void reap(Queue& queue);
     void releaseAll(Queue& queue);
     void release(Queue& queue, const ClaimedTask& task, long long lateness, const char* why);
 
