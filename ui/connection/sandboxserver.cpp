@@ -45,7 +45,11 @@ bool SandboxServer::isRunning() const
 bool SandboxServer::start()
 {
     stop();
-    if (!m_dir.isValid()) {
+    // Made here, not with the object: the app holds a SandboxServer whether or not it runs
+    // one, and an app that is killed would leave an empty folder in /tmp at every start.
+    if (!m_dir)
+        m_dir = std::make_unique<QTemporaryDir>();
+    if (!m_dir->isValid()) {
         m_error = QStringLiteral("cannot create a temporary folder for the sandbox");
         return false;
     }
@@ -59,7 +63,7 @@ bool SandboxServer::start()
                            QStringLiteral("--bind"),
                            QStringLiteral("127.0.0.1"),
                            QStringLiteral("--dir"),
-                           m_dir.path(),
+                           m_dir->path(),
                            QStringLiteral("--save"),
                            QString(),
                            QStringLiteral("--appendonly"),
@@ -72,7 +76,7 @@ bool SandboxServer::start()
                            QStringLiteral("warning")};
     m_process = std::make_unique<QProcess>();
     m_process->setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    m_process->setStandardOutputFile(m_dir.filePath(QStringLiteral("redis.log")));
+    m_process->setStandardOutputFile(m_dir->filePath(QStringLiteral("redis.log")));
 #ifdef Q_OS_LINUX
     // Should the app crash, the kernel stops the sandbox server with it.
     m_process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
@@ -90,7 +94,7 @@ bool SandboxServer::start()
     while (timer.elapsed() < 10000) {
         if (m_process->state() != QProcess::Running) {
             m_error = QStringLiteral("redis-server exited at once; see %1")
-                          .arg(m_dir.filePath(QStringLiteral("redis.log")));
+                          .arg(m_dir->filePath(QStringLiteral("redis.log")));
             return false;
         }
         try {

@@ -27,7 +27,7 @@ public:
     QString errorString() const { return m_error; }
 
 private:
-    QTemporaryDir m_dir;
+    std::unique_ptr<QTemporaryDir> m_dir; // made by the first start()
     std::unique_ptr<QProcess> m_process;
     int m_port = 0;
     QString m_error;
