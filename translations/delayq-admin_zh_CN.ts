@@ -243,6 +243,10 @@ Qt %1</translation>
         <source>%1 %2 of %3 tasks in queue %4.</source>
         <translation>%1：队列 %4 的 %3 个任务中 %2 个。</translation>
     </message>
+    <message>
+        <source>Purged</source>
+        <translation>已清空</translation>
+    </message>
 </context>
 <context>
     <name>Thresholds</name>
@@ -281,65 +285,6 @@ Qt %1</translation>
     <message>
         <source>no limits</source>
         <translation>无限制</translation>
-    </message>
-</context>
-<context>
-    <name>delayq::ui::AdminClient</name>
-    <message>
-        <source>list queues</source>
-        <translation>列出队列</translation>
-    </message>
-    <message>
-        <source>describe the server</source>
-        <translation>读取服务器信息</translation>
-    </message>
-    <message>
-        <source>load tasks</source>
-        <translation>加载任务</translation>
-    </message>
-    <message>
-        <source>count tasks</source>
-        <translation>统计任务</translation>
-    </message>
-    <message>
-        <source>load the timeline</source>
-        <translation>加载时间线</translation>
-    </message>
-    <message>
-        <source>load the history</source>
-        <translation>加载历史</translation>
-    </message>
-    <message>
-        <source>load the task</source>
-        <translation>加载任务详情</translation>
-    </message>
-    <message>
-        <source>find a time</source>
-        <translation>查找时间</translation>
-    </message>
-    <message>
-        <source>find a task</source>
-        <translation>查找任务</translation>
-    </message>
-    <message>
-        <source>push</source>
-        <translation>推送</translation>
-    </message>
-    <message>
-        <source>read the overview</source>
-        <translation>读取概览</translation>
-    </message>
-    <message>
-        <source>read the queue&apos;s settings</source>
-        <translation>读取队列设置</translation>
-    </message>
-    <message>
-        <source>load the audit trail</source>
-        <translation>加载审计记录</translation>
-    </message>
-    <message>
-        <source>change the queue&apos;s settings</source>
-        <translation>修改队列设置</translation>
     </message>
 </context>
 <context>
@@ -1347,6 +1292,25 @@ The action applies to these %4 tasks only; tasks that arrive meanwhile are left 
     </message>
 </context>
 <context>
+    <name>delayq::ui::OverviewClient</name>
+    <message>
+        <source>read the overview</source>
+        <translation>读取概览</translation>
+    </message>
+    <message>
+        <source>describe the server</source>
+        <translation>读取服务器信息</translation>
+    </message>
+    <message>
+        <source>load the timeline</source>
+        <translation>加载时间线</translation>
+    </message>
+    <message>
+        <source>load the history</source>
+        <translation>加载历史</translation>
+    </message>
+</context>
+<context>
     <name>delayq::ui::OverviewModel</name>
     <message>
         <source>Above its thresholds:
@@ -1797,6 +1761,25 @@ This cannot be undone.</source>
     <message>
         <source>%1 %2 died while it ran and stay dead: run it again for them.</source>
         <translation>%1 执行期间新产生的 %2 仍为死信：如需处理请再次执行。</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::QueueClient</name>
+    <message>
+        <source>list queues</source>
+        <translation>列出队列</translation>
+    </message>
+    <message>
+        <source>read the queue&apos;s settings</source>
+        <translation>读取队列设置</translation>
+    </message>
+    <message>
+        <source>change the queue&apos;s settings</source>
+        <translation>修改队列设置</translation>
+    </message>
+    <message>
+        <source>load the audit trail</source>
+        <translation>加载审计记录</translation>
     </message>
 </context>
 <context>
@@ -2378,6 +2361,33 @@ Its attempts start again from 0: it gets the full number of tries again.</source
         <translation>将队列 %2 中的 %1 移回待处理并立即到期？
 
 它的尝试次数从 0 重新开始：会重新获得全部尝试次数。</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::TaskClient</name>
+    <message>
+        <source>load tasks</source>
+        <translation>加载任务</translation>
+    </message>
+    <message>
+        <source>count tasks</source>
+        <translation>统计任务</translation>
+    </message>
+    <message>
+        <source>load the task</source>
+        <translation>加载任务详情</translation>
+    </message>
+    <message>
+        <source>find a time</source>
+        <translation>查找时间</translation>
+    </message>
+    <message>
+        <source>find a task</source>
+        <translation>查找任务</translation>
+    </message>
+    <message>
+        <source>push</source>
+        <translation>推送</translation>
     </message>
 </context>
 <context>

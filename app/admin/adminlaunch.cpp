@@ -1,6 +1,7 @@
 #include "adminlaunch.h"
 
 #include "client/adminclient.h"
+#include "client/queueclient.h"
 #include "connection/connectiondialog.h"
 #include "connection/sessionstore.h"
 #include "demofill.h"
@@ -187,7 +188,7 @@ void AdminLaunch::saveScreenshotWhenShown()
         });
     };
     if (m_queue.isEmpty() && m_options.plainKey.isEmpty() && !m_useSandbox)
-        QObject::connect(window->client(), &AdminClient::queuesListed, window, save,
+        QObject::connect(window->client()->queues(), &QueueClient::queuesListed, window, save,
                          Qt::SingleShotConnection);
     else
         QObject::connect(window, &MainWindow::queueLoaded, window, save, Qt::SingleShotConnection);

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "adminoptions.h"
-#include "client/admintypes.h"
+#include "client/connectiontypes.h"
 #include "connection/passwordstore.h"
 #include "connection/sandboxserver.h"
 

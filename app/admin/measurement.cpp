@@ -157,7 +157,7 @@ int Measurement::run()
     // Let the window's first layout and paint pass before the clock starts.
     QCoreApplication::processEvents();
     startStallMonitor();
-    TaskTable* table = m_window->tabs()->table(TaskSetKind::Pending);
+    TaskTable* table = m_window->tabs()->table(delayq::TaskSet::Pending);
     Figures f;
     if (!measureOpening(table, f))
         return 1;

@@ -1,5 +1,7 @@
 #include "charts/timelinechart.h"
 #include "client/adminclient.h"
+#include "client/queueclient.h"
+#include "client/taskclient.h"
 #include "connection/connectiondialog.h"
 #include "connection/connectionstatus.h"
 #include "connection/sessionstore.h"
@@ -40,6 +42,7 @@
 #include <memory>
 
 using namespace delayq::ui;
+using delayq::TaskSet;
 
 // The whole window against a real redis-server: what an operator does goes to Redis.
 class TestAdminWindow : public WindowSuite
@@ -226,8 +229,8 @@ private slots:
         for (const auto& t : q.claim(3, 60000, "w").tasks)
             QVERIFY(q.nack(t.id, t.token, "boom").dead);
         openQueue(QStringLiteral("orders"));
-        m_fixture.window()->tabs()->setCurrentSet(TaskSetKind::Dead);
-        TaskTable* dead = m_fixture.window()->tabs()->table(TaskSetKind::Dead);
+        m_fixture.window()->tabs()->setCurrentSet(TaskSet::Dead);
+        TaskTable* dead = m_fixture.window()->tabs()->table(TaskSet::Dead);
         QTRY_COMPARE(dead->model()->rowCount(), 3);
         QTRY_VERIFY(dead->model()->taskAt(2));
         QVERIFY(!m_fixture.window()->actions()->cancel()->isEnabled());
@@ -342,17 +345,17 @@ private slots:
         dock->startWorker();
         QVERIFY(dock->isRunning());
         AdminClient* client = m_fixture.window()->client();
-        QSignalSpy actionDone(client, &AdminClient::actionFinished);
-        QSignalSpy auditDone(client, &AdminClient::auditLoaded);
+        QSignalSpy actionDone(client->tasks(), &TaskClient::actionFinished);
+        QSignalSpy auditDone(client->queues(), &QueueClient::auditLoaded);
         m_server.cli(QStringList{"ACL", "SETUSER", "default"} + refuse);
         const auto restore = qScopeGuard([&] {
             m_server.cli({"ACL", "SETUSER", "default", "+@all"});
         });
         if (write)
-            client->reschedule(AdminClient::newTag(), QStringLiteral("orders"),
-                               {QStringLiteral("a")}, -1, 3600000);
+            client->tasks()->reschedule(AdminClient::newTag(), QStringLiteral("orders"),
+                                        {QStringLiteral("a")}, -1, 3600000);
         else
-            client->loadAudit(AdminClient::newTag(), QStringLiteral("orders"), 10);
+            client->queues()->loadAudit(AdminClient::newTag(), QStringLiteral("orders"), 10);
         QSignalSpy& refused = write ? actionDone : auditDone;
         QVERIFY(refused.wait(5000));
         drainRequests();
@@ -595,7 +598,7 @@ private slots:
     }
 
 private:
-    TaskTable* pending() const { return m_fixture.window()->tabs()->table(TaskSetKind::Pending); }
+    TaskTable* pending() const { return m_fixture.window()->tabs()->table(TaskSet::Pending); }
 
     void openQueue(const QString& name) { m_fixture.openQueue(name); }
     void drainRequests() { m_fixture.drainRequests(); }

@@ -1,5 +1,7 @@
 #include "audit/audittab.h"
 #include "client/adminclient.h"
+#include "client/queueclient.h"
+#include "client/taskclient.h"
 #include "window/mainwindow.h"
 #include "windowsuite.h"
 #include <delayq/version.h>
@@ -36,11 +38,12 @@ private slots:
         QVERIFY(!audit->isNoteShown());
 
         AdminClient* client = window->client();
-        QSignalSpy acted(client, &AdminClient::actionFinished);
-        client->cancel(AdminClient::newTag(), QStringLiteral("orders"), {"<b>t1</b>", "t2"});
+        QSignalSpy acted(client->tasks(), &TaskClient::actionFinished);
+        client->tasks()->cancel(AdminClient::newTag(), QStringLiteral("orders"),
+                                {"<b>t1</b>", "t2"});
         QVERIFY(acted.wait(5000));
-        QSignalSpy purged(client, &AdminClient::bulkFinished);
-        client->purge(AdminClient::newTag(), QStringLiteral("orders"), 10);
+        QSignalSpy purged(client->queues(), &QueueClient::bulkFinished);
+        client->queues()->purge(AdminClient::newTag(), QStringLiteral("orders"), 10);
         QVERIFY(purged.wait(5000));
 
         // Behind the history chart it loads nothing; brought to the front it loads.
@@ -70,11 +73,11 @@ private slots:
         QCOMPARE(rows->rowCount(), 2);
 
         // Refreshed with the others: a change made elsewhere shows up.
-        client->deleteDead(AdminClient::newTag(), QStringLiteral("orders"), {"none"});
+        client->tasks()->deleteDead(AdminClient::newTag(), QStringLiteral("orders"), {"none"});
         QVERIFY(acted.wait(5000)); // changed nothing: no entry
         PushSpec spec;
         spec.queue = QStringLiteral("orders");
-        client->push(AdminClient::newTag(), spec);
+        client->tasks()->push(AdminClient::newTag(), spec);
         QVERIFY(acted.wait(5000));
         window->refreshAll();
         QTRY_COMPARE(rows->rowCount(), 3);
@@ -98,10 +101,11 @@ private slots:
         m_fixture.openQueue(QStringLiteral("orders"));
         const qint64 due = QDateTime::currentMSecsSinceEpoch() / 1000 * 1000 + 86'400'000;
         AdminClient* client = window->client();
-        QSignalSpy acted(client, &AdminClient::actionFinished);
-        client->reschedule(AdminClient::newTag(), QStringLiteral("orders"), {"t1"}, due, 0);
+        QSignalSpy acted(client->tasks(), &TaskClient::actionFinished);
+        client->tasks()->reschedule(AdminClient::newTag(), QStringLiteral("orders"), {"t1"}, due,
+                                    0);
         QVERIFY(acted.wait(5000));
-        client->cancel(AdminClient::newTag(), QStringLiteral("orders"), {"t2"});
+        client->tasks()->cancel(AdminClient::newTag(), QStringLiteral("orders"), {"t2"});
         QVERIFY(acted.wait(5000));
         AuditTab* audit = window->audit();
         window->findChild<QDockWidget*>(QStringLiteral("auditdock"))->raise();
@@ -134,12 +138,12 @@ private slots:
         m_fixture.pushTasks(QStringLiteral("orders"), {"t1", "t2", "t3"});
         m_fixture.openQueue(QStringLiteral("orders"));
         AdminClient* client = m_fixture.window()->client();
-        QSignalSpy acted(client, &AdminClient::actionFinished);
+        QSignalSpy acted(client->tasks(), &TaskClient::actionFinished);
         for (const char* id : {"t1", "t2"}) {
-            client->cancel(AdminClient::newTag(), QStringLiteral("orders"), {id});
+            client->tasks()->cancel(AdminClient::newTag(), QStringLiteral("orders"), {id});
             QVERIFY(acted.wait(5000));
         }
-        client->reschedule(AdminClient::newTag(), QStringLiteral("orders"), {"t3"}, -1, 0);
+        client->tasks()->reschedule(AdminClient::newTag(), QStringLiteral("orders"), {"t3"}, -1, 0);
         QVERIFY(acted.wait(5000));
         AuditTab* audit = m_fixture.window()->audit();
         m_fixture.window()->findChild<QDockWidget*>(QStringLiteral("auditdock"))->raise();

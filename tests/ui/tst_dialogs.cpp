@@ -1,4 +1,5 @@
-#include "client/admintypes.h"
+#include "client/connectiontypes.h"
+#include "client/tasktypes.h"
 #include "connection/connectiondialog.h"
 #include "connection/passwordstore.h"
 #include "connection/tlsfields.h"

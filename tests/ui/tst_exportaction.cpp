@@ -21,6 +21,7 @@
 #include <QTest>
 
 using namespace delayq::ui;
+using delayq::TaskSet;
 
 // Queue → Export… in the whole window (offscreen) against a real redis-server: the file it
 // writes for each choice, and the purge dialog's Export first….
@@ -54,7 +55,7 @@ private slots:
         if (scope == "selection")
             m_fixture.selectRows(m_fixture.pending(), {0, 2});
         if (scope == "tab")
-            m_fixture.window()->tabs()->setCurrentSet(TaskSetKind::Dead);
+            m_fixture.window()->tabs()->setCurrentSet(TaskSet::Dead);
 
         ExportDialog* dialog = openDialog();
         QVERIFY(dialog);
@@ -139,7 +140,7 @@ private slots:
         m_fixture.openQueue("orders");
         ExportRequest request;
         request.queue = "orders";
-        request.sets = {TaskSetKind::Pending};
+        request.sets = {TaskSet::Pending};
         request.path = m_dir.filePath("cancelled.jsonl");
         QSignalSpy finished(exporter(), &ExportAction::finished);
         exporter()->start(request);

@@ -33,6 +33,7 @@
 #include <QTest>
 
 using namespace delayq::ui;
+using delayq::TaskSet;
 
 // Find by payload and by error on native queues, bulk actions on all tasks a filter matches,
 // and the tables' context menus, against a real server.
@@ -57,7 +58,7 @@ private slots:
         seed(20000, dead);
         m_fixture.openQueue(QStringLiteral("orders"));
         TaskTabs* tabs = m_fixture.window()->tabs();
-        tabs->setCurrentSet(dead ? TaskSetKind::Dead : TaskSetKind::Pending);
+        tabs->setCurrentSet(dead ? TaskSet::Dead : TaskSet::Pending);
         FindBar* bar = tabs->findBar();
         tabs->showFind();
         bar->fieldBox()->setCurrentIndex(dead ? 1 : 0);
@@ -83,7 +84,7 @@ private slots:
             QCOMPARE(id.mid(1).toInt() % 1000, 0);
         // Choosing a match selects its row, wherever it is.
         bar->matchList()->setCurrentRow(7);
-        TaskTable* table = m_fixture.table(dead ? TaskSetKind::Dead : TaskSetKind::Pending);
+        TaskTable* table = m_fixture.table(dead ? TaskSet::Dead : TaskSet::Pending);
         QTRY_VERIFY(table->currentTask() && table->currentTask()->id == found.at(7));
         const QByteArray rank = m_server.cli(
             {QStringLiteral("ZRANK"),
@@ -182,7 +183,7 @@ private slots:
         m_fixture.openQueue(QStringLiteral("orders"));
         MatchActions* actions = m_fixture.window()->actions()->matchActions();
         MatchFilter filter;
-        filter.set = dead ? TaskSetKind::Dead : TaskSetKind::Pending;
+        filter.set = dead ? TaskSet::Dead : TaskSet::Pending;
         filter.text = text;
         filter.inError = dead;
         if (!dead)
@@ -300,7 +301,7 @@ private slots:
         m_fixture.pushDead(QStringLiteral("orders"), dead);
         m_fixture.pushTasks(QStringLiteral("orders"), ids(QStringLiteral("p"), 30));
         FindBar* bar = searchDead(QStringLiteral("boom"), 15);
-        TaskTable* deadTable = m_fixture.table(TaskSetKind::Dead);
+        TaskTable* deadTable = m_fixture.table(TaskSet::Dead);
         bar->matchList()->setCurrentRow(3);
         QTRY_VERIFY(deadTable->currentTask() && deadTable->currentTask()->id == dead.at(3));
         QCOMPARE(deadTable->selectedIds(), QStringList{dead.at(3)});
@@ -324,9 +325,9 @@ private slots:
                           list->visualItemRect(list->item(3)).center());
         QTRY_VERIFY(bar->findChild<FieldError*>()->isVisible());
         drainRequests();
-        for (auto set : {TaskSetKind::Pending, TaskSetKind::Active, TaskSetKind::Dead})
+        for (auto set : {TaskSet::Pending, TaskSet::Active, TaskSet::Dead})
             QCOMPARE(m_fixture.table(set)->selectedIds(), QStringList());
-        QCOMPARE(m_fixture.window()->tabs()->current()->set(), TaskSetKind::Dead);
+        QCOMPARE(m_fixture.window()->tabs()->current()->set(), TaskSet::Dead);
         QVERIFY(!m_fixture.window()->actions()->cancel()->isEnabled());
         QVERIFY(!m_fixture.window()->actions()->requeue()->isEnabled());
     }
@@ -349,7 +350,7 @@ private slots:
         bar->matchList()->setCurrentRow(7);
         QTRY_VERIFY(bar->findChild<FieldError*>()->isVisible());
         drainRequests();
-        for (auto set : {TaskSetKind::Pending, TaskSetKind::Active, TaskSetKind::Dead})
+        for (auto set : {TaskSet::Pending, TaskSet::Active, TaskSet::Dead})
             QCOMPARE(m_fixture.table(set)->selectedIds(), QStringList());
     }
 
@@ -363,7 +364,7 @@ private slots:
         delayq::Queue q(conn, "orders");
         q.deleteDead({dead.at(2).toStdString()});
         bar->matchList()->setCurrentRow(1);
-        TaskTable* deadTable = m_fixture.table(TaskSetKind::Dead);
+        TaskTable* deadTable = m_fixture.table(TaskSet::Dead);
         QTRY_VERIFY(deadTable->currentTask() && deadTable->currentTask()->id == dead.at(1));
         bar->matchList()->setCurrentRow(2);
         QTRY_VERIFY(bar->matchList()->item(2)->text().contains(QStringLiteral("gone")));
@@ -402,27 +403,27 @@ private slots:
         tabs->showFind();
         QComboBox* field = bar->fieldBox();
         QCOMPARE(field->currentIndex(), 0); // Pending: payloads
-        tabs->setCurrentSet(TaskSetKind::Dead);
+        tabs->setCurrentSet(TaskSet::Dead);
         QCOMPARE(field->currentIndex(), 1); // Dead: last errors
         QVERIFY(bar->searchesErrors());
-        tabs->setCurrentSet(TaskSetKind::Active);
+        tabs->setCurrentSet(TaskSet::Active);
         QCOMPARE(field->currentIndex(), 0);
         // A choice made on a tab stays that tab's, and only that tab's.
-        tabs->setCurrentSet(TaskSetKind::Pending);
+        tabs->setCurrentSet(TaskSet::Pending);
         field->setCurrentIndex(1);
-        tabs->setCurrentSet(TaskSetKind::Dead);
+        tabs->setCurrentSet(TaskSet::Dead);
         field->setCurrentIndex(0);
-        tabs->setCurrentSet(TaskSetKind::Pending);
+        tabs->setCurrentSet(TaskSet::Pending);
         QCOMPARE(field->currentIndex(), 1);
-        tabs->setCurrentSet(TaskSetKind::Active);
+        tabs->setCurrentSet(TaskSet::Active);
         QCOMPARE(field->currentIndex(), 0);
         // Across queues too.
         QSignalSpy loaded(m_fixture.window(), &MainWindow::queueLoaded);
         m_fixture.window()->openQueue(QStringLiteral("other"));
         QVERIFY(loaded.wait(5000));
-        tabs->setCurrentSet(TaskSetKind::Dead);
+        tabs->setCurrentSet(TaskSet::Dead);
         QCOMPARE(field->currentIndex(), 0);
-        tabs->setCurrentSet(TaskSetKind::Pending);
+        tabs->setCurrentSet(TaskSet::Pending);
         QCOMPARE(field->currentIndex(), 1);
     }
 
@@ -471,7 +472,7 @@ private slots:
         seed(10, dead);
         m_fixture.openQueue(QStringLiteral("orders"));
         MatchFilter filter;
-        filter.set = dead ? TaskSetKind::Dead : TaskSetKind::Pending;
+        filter.set = dead ? TaskSet::Dead : TaskSet::Pending;
         m_fixture.window()->actions()->actOn(filter);
         auto* dialog =
             qobject_cast<MatchFilterDialog*>(m_fixture.window()->actions()->activeDialog());
@@ -512,7 +513,7 @@ private:
     {
         m_fixture.openQueue(QStringLiteral("orders"));
         TaskTabs* tabs = m_fixture.window()->tabs();
-        tabs->setCurrentSet(TaskSetKind::Dead);
+        tabs->setCurrentSet(TaskSet::Dead);
         FindBar* bar = tabs->findBar();
         tabs->showFind();
         [&] {

@@ -1,5 +1,6 @@
 #include "charts/historychart.h"
 #include "client/adminclient.h"
+#include "client/plainclient.h"
 #include "find/findbar.h"
 #include "plain/plainkeybar.h"
 #include "queue/queuelist.h"
@@ -40,6 +41,7 @@
 #include <memory>
 
 using namespace delayq::ui;
+using delayq::TaskSet;
 
 // Plain sorted-set queues (members are the messages, scores the due times) in the window,
 // against a real redis-server filled the way home-grown delay queues fill their keys.
@@ -266,7 +268,7 @@ private slots:
         m_fixture.window()->actions()->find()->trigger();
         bar->input()->setText(QStringLiteral("refund-me"));
         QCOMPARE(bar->findButton()->text(), QStringLiteral("Find text"));
-        QSignalSpy steps(m_fixture.window()->client(), &AdminClient::plainScanned);
+        QSignalSpy steps(m_fixture.window()->client()->plain(), &PlainClient::plainScanned);
         bar->findButton()->click();
         QTRY_VERIFY(!steps.isEmpty() && steps.last().at(0).value<PlainScanResult>().finished);
         // One bounded ZSCAN per step: a key this size takes several.
@@ -300,11 +302,11 @@ private slots:
         }
         openKey(QStringLiteral("stopkey"), QStringLiteral("ms"));
         AdminClient* client = m_fixture.window()->client();
-        QSignalSpy steps(client, &AdminClient::plainScanned);
-        connect(client, &AdminClient::plainScanned, client, &AdminClient::cancelScan,
-                Qt::SingleShotConnection);
-        client->scanPlain(AdminClient::newTag(), QStringLiteral("stopkey"), QStringLiteral("m"),
-                          kMembers, 1);
+        QSignalSpy steps(client->plain(), &PlainClient::plainScanned);
+        connect(client->plain(), &PlainClient::plainScanned, client->plain(),
+                &PlainClient::cancelScan, Qt::SingleShotConnection);
+        client->plain()->scanPlain(AdminClient::newTag(), QStringLiteral("stopkey"),
+                                   QStringLiteral("m"), kMembers, 1);
         QTRY_VERIFY(!steps.isEmpty() && steps.last().at(0).value<PlainScanResult>().finished);
         const auto last = steps.last().at(0).value<PlainScanResult>();
         QVERIFY(last.cancelled);
@@ -425,7 +427,7 @@ private:
 
     void openKey(const QString& key, const QString& unit) { m_fixture.openPlainKey(key, unit); }
 
-    TaskTable* pending() const { return m_fixture.window()->tabs()->table(TaskSetKind::Pending); }
+    TaskTable* pending() const { return m_fixture.window()->tabs()->table(TaskSet::Pending); }
 
     void selectRow(int row) { m_fixture.selectRows(pending(), {row}); }
     void connectWindow() { m_fixture.connectWindow(); }

@@ -1,5 +1,9 @@
 #include "client/adminclient.h"
-#include "client/bulkaction.h"
+#include "client/connectiontypes.h"
+#include "client/queueclient.h"
+#include "client/queuetypes.h"
+#include "client/taskclient.h"
+#include "client/tasktypes.h"
 #include "find/matchactions.h"
 #include "queue/purgedialog.h"
 #include "queue/queueactions.h"
@@ -29,6 +33,7 @@
 #include <memory>
 
 using namespace delayq::ui;
+using delayq::TaskSet;
 
 // The Queue menu's queue-wide actions in the whole window, against a real redis-server.
 class TestQueueActions : public WindowSuite
@@ -148,7 +153,7 @@ private slots:
         const QByteArray before = digest();
         m_answer = answer;
         QSignalSpy reported(queueActions(), &QueueActions::resultReported);
-        QSignalSpy finished(m_fixture.window()->client(), &AdminClient::bulkFinished);
+        QSignalSpy finished(m_fixture.window()->client()->queues(), &QueueClient::bulkFinished);
         QAction* action =
             requeue ? queueActions()->requeueAllDead() : queueActions()->deleteAllDead();
         QVERIFY(action->isEnabled());
@@ -185,8 +190,8 @@ private slots:
         const auto result = finished.first().at(0).value<BulkActionResult>();
         QCOMPARE(result.done, 3LL);
         QCOMPARE(result.total, 3LL);
-        m_fixture.window()->tabs()->setCurrentSet(TaskSetKind::Dead);
-        QTRY_COMPARE(m_fixture.window()->tabs()->table(TaskSetKind::Dead)->model()->rowCount(), 0);
+        m_fixture.window()->tabs()->setCurrentSet(TaskSet::Dead);
+        QTRY_COMPARE(m_fixture.window()->tabs()->table(TaskSet::Dead)->model()->rowCount(), 0);
     }
 
     // The status line and the progress of an action on what a filter matched name the
@@ -224,7 +229,7 @@ private slots:
                 [&] { labels.append(actions->progress()->labelText()); });
         QSignalSpy reported(actions, &MatchActions::resultReported);
         MatchFilter filter;
-        filter.set = dead ? TaskSetKind::Dead : TaskSetKind::Pending;
+        filter.set = dead ? TaskSet::Dead : TaskSet::Pending;
         actions->run(QStringLiteral("orders"), filter, TaskAction(action));
         QVERIFY(reported.wait(30000));
         QTEST(reported.first().at(0).toString(), "summary");
@@ -316,19 +321,19 @@ private slots:
         // Small steps: hundreds of them, so the page request has many chances to be answered
         // before the last one (the test waits for that, it does not time it).
         AdminClient* client = openBigQueue(count, 50);
-        QSignalSpy progress(client, &AdminClient::bulkProgressed);
-        QSignalSpy finished(client, &AdminClient::bulkFinished);
+        QSignalSpy progress(client->queues(), &QueueClient::bulkProgressed);
+        QSignalSpy finished(client->queues(), &QueueClient::bulkFinished);
         startPurge(QStringLiteral("big"));
         QVERIFY(progress.wait(10000));
 
         // A page asked for while the purge runs is answered before it ends.
         const quint64 tag = AdminClient::newTag();
         int finishedWhenPaged = -1;
-        connect(client, &AdminClient::pagesLoaded, this, [&](const PageResult& page) {
+        connect(client->tasks(), &TaskClient::pagesLoaded, this, [&](const PageResult& page) {
             if (page.tag == tag)
                 finishedWhenPaged = static_cast<int>(finished.count());
         });
-        client->loadPages(tag, QStringLiteral("big"), TaskSetKind::Pending, {0}, 50);
+        client->tasks()->loadPages(tag, QStringLiteral("big"), TaskSet::Pending, {0}, 50);
         QTRY_VERIFY_WITH_TIMEOUT(finishedWhenPaged >= 0, 20000);
         QCOMPARE(finishedWhenPaged, 0);
 
@@ -354,8 +359,8 @@ private slots:
         const qint64 count = 30000;
         // Thousands of small steps: the cancel lands long before the last one.
         AdminClient* client = openBigQueue(count, 10);
-        QSignalSpy progress(client, &AdminClient::bulkProgressed);
-        QSignalSpy finished(client, &AdminClient::bulkFinished);
+        QSignalSpy progress(client->queues(), &QueueClient::bulkProgressed);
+        QSignalSpy finished(client->queues(), &QueueClient::bulkFinished);
         QSignalSpy reported(queueActions(), &QueueActions::resultReported);
         startPurge(QStringLiteral("big"));
         QVERIFY(progress.wait(10000));
@@ -379,10 +384,10 @@ private slots:
 
     void bulkStopsAtTheConfirmedCount_data()
     {
-        QTest::addColumn<int>("action"); // BulkAction
-        QTest::newRow("delete dead") << int(BulkAction::DeleteDead);
-        QTest::newRow("requeue dead") << int(BulkAction::RequeueDead);
-        QTest::newRow("purge") << int(BulkAction::Purge);
+        QTest::addColumn<int>("action"); // TaskAction
+        QTest::newRow("delete dead") << int(TaskAction::DeleteDead);
+        QTest::newRow("requeue dead") << int(TaskAction::Requeue);
+        QTest::newRow("purge") << int(TaskAction::Purge);
     }
     void bulkStopsAtTheConfirmedCount()
     {
@@ -391,18 +396,20 @@ private slots:
         fillQueue(QStringLiteral("orders"), 0, 0, 7);
         openQueue(QStringLiteral("orders"));
         AdminClient* client = m_fixture.window()->client();
-        QSignalSpy finished(client, &AdminClient::bulkFinished);
+        QSignalSpy finished(client->queues(), &QueueClient::bulkFinished);
         const quint64 tag = AdminClient::newTag();
-        switch (BulkAction(action)) {
-        case BulkAction::DeleteDead:
-            client->deleteAllDead(tag, QStringLiteral("orders"), 3, 2);
+        switch (TaskAction(action)) {
+        case TaskAction::DeleteDead:
+            client->queues()->deleteAllDead(tag, QStringLiteral("orders"), 3, 2);
             break;
-        case BulkAction::RequeueDead:
-            client->requeueAllDead(tag, QStringLiteral("orders"), 3, 2);
+        case TaskAction::Requeue:
+            client->queues()->requeueAllDead(tag, QStringLiteral("orders"), 3, 2);
             break;
-        case BulkAction::Purge:
-            client->purge(tag, QStringLiteral("orders"), 3, 2);
+        case TaskAction::Purge:
+            client->queues()->purge(tag, QStringLiteral("orders"), 3, 2);
             break;
+        default:
+            QFAIL("not a queue-wide change");
         }
         QVERIFY(finished.wait(5000));
         const auto result = finished.first().at(0).value<BulkActionResult>();
@@ -430,25 +437,25 @@ private slots:
         m_fixture.connectWindow();
         const QByteArray before = digest();
         AdminClient* client = m_fixture.window()->client();
-        QSignalSpy acted(client, &AdminClient::actionFinished);
-        QSignalSpy bulk(client, &AdminClient::bulkFinished);
-        QSignalSpy configured(client, &AdminClient::configLoaded);
+        QSignalSpy acted(client->tasks(), &TaskClient::actionFinished);
+        QSignalSpy bulk(client->queues(), &QueueClient::bulkFinished);
+        QSignalSpy configured(client->queues(), &QueueClient::configLoaded);
         const QString queue = QStringLiteral("orders");
         const QStringList dead = {QStringLiteral("dead-0"), QStringLiteral("dead-1")};
         const quint64 tag = AdminClient::newTag();
         if (action == QLatin1String("requeue"))
-            client->requeue(tag, queue, dead);
+            client->tasks()->requeue(tag, queue, dead);
         else if (action == QLatin1String("delete dead"))
-            client->deleteDead(tag, queue, dead);
+            client->tasks()->deleteDead(tag, queue, dead);
         else if (action == QLatin1String("requeue all dead"))
-            client->requeueAllDead(tag, queue, 2);
+            client->queues()->requeueAllDead(tag, queue, 2);
         else if (action == QLatin1String("delete all dead"))
-            client->deleteAllDead(tag, queue, 2);
+            client->queues()->deleteAllDead(tag, queue, 2);
         else if (action == QLatin1String("purge"))
-            client->purge(tag, queue, 2);
+            client->queues()->purge(tag, queue, 2);
         else
-            client->writeConfig(tag, queue,
-                                {{QStringLiteral("max_attempts"), QStringLiteral("3")}});
+            client->queues()->writeConfig(tag, queue,
+                                          {{QStringLiteral("max_attempts"), QStringLiteral("3")}});
         QTRY_COMPARE(acted.count() + bulk.count() + configured.count(), 1);
         const RequestError error =
             !acted.isEmpty()  ? acted.first().at(0).value<ActionResult>().error
@@ -473,16 +480,16 @@ private slots:
         }
         openQueue(QStringLiteral("orders"));
         AdminClient* client = m_fixture.window()->client();
-        QSignalSpy finished(client, &AdminClient::bulkFinished);
+        QSignalSpy finished(client->queues(), &QueueClient::bulkFinished);
         // The switch is posted after the first step's answer: later steps meet the new server.
         connect(
-            client, &AdminClient::bulkProgressed, m_fixture.window(),
+            client->queues(), &QueueClient::bulkProgressed, m_fixture.window(),
             [this, &other] {
                 m_fixture.window()->connectTo(
                     ConnectionSettings::forUrl(QString::fromStdString(other.unixUrl())));
             },
             Qt::SingleShotConnection);
-        client->purge(AdminClient::newTag(), QStringLiteral("orders"), 3000, 1);
+        client->queues()->purge(AdminClient::newTag(), QStringLiteral("orders"), 3000, 1);
         QVERIFY(finished.wait(10000));
         const auto result = finished.first().at(0).value<BulkActionResult>();
         QVERIFY2(result.error.message.contains(QStringLiteral("another server")),
@@ -495,7 +502,7 @@ private slots:
 
 private:
     QueueActions* queueActions() const { return m_fixture.window()->queueActions(); }
-    TaskTable* pending() const { return m_fixture.window()->tabs()->table(TaskSetKind::Pending); }
+    TaskTable* pending() const { return m_fixture.window()->tabs()->table(TaskSet::Pending); }
 
     std::unique_ptr<delayq::Connection> connection() const
     {
@@ -574,10 +581,10 @@ private:
     // sent before it has reached Redis.
     void drainRequests()
     {
-        QSignalSpy loaded(m_fixture.window()->client(), &AdminClient::pagesLoaded);
+        QSignalSpy loaded(m_fixture.window()->client()->tasks(), &TaskClient::pagesLoaded);
         const quint64 tag = AdminClient::newTag();
-        m_fixture.window()->client()->loadPages(tag, QStringLiteral("orders"), TaskSetKind::Pending,
-                                                {0}, 1);
+        m_fixture.window()->client()->tasks()->loadPages(tag, QStringLiteral("orders"),
+                                                         TaskSet::Pending, {0}, 1);
         QTRY_VERIFY(std::any_of(loaded.cbegin(), loaded.cend(), [tag](const QList<QVariant>& a) {
             return a.at(0).value<PageResult>().tag == tag;
         }));

@@ -1,4 +1,5 @@
 #include "client/adminclient.h"
+#include "client/taskclient.h"
 #include "redisserver.h"
 #include "tasks/pushdialog.h"
 #include "tasks/rescheduledialog.h"
@@ -22,6 +23,7 @@
 #include <QTest>
 
 using namespace delayq::ui;
+using delayq::TaskSet;
 
 // What the task actions touch, against a real server: the confirmation names the tasks, a
 // destructive action leaves nothing selected, and a push shows the task it made.
@@ -249,11 +251,11 @@ private slots:
         m_fixture.pushTasks(QStringLiteral("orders"), {"kept"});
         m_fixture.openQueue(QStringLiteral("orders"));
         AdminClient* client = m_fixture.window()->client();
-        QSignalSpy finished(client, &AdminClient::actionFinished);
+        QSignalSpy finished(client->tasks(), &TaskClient::actionFinished);
         m_server.cli(refuse);
         // A reschedule writes (ZADD): a cancel only frees memory, which Redis allows under OOM.
-        client->reschedule(AdminClient::newTag(), QStringLiteral("orders"),
-                           {QStringLiteral("kept")}, -1, 3600000);
+        client->tasks()->reschedule(AdminClient::newTag(), QStringLiteral("orders"),
+                                    {QStringLiteral("kept")}, -1, 3600000);
         QVERIFY(finished.wait(5000));
         m_server.cli(restore);
         const auto result = finished.first().at(0).value<ActionResult>();
@@ -284,8 +286,8 @@ private slots:
         // The Dead tab shows no task until one is selected there.
         m_fixture.selectRows(pending, {0});
         QTRY_COMPARE(m_fixture.window()->details()->idText(), QStringLiteral("a"));
-        m_fixture.window()->tabs()->setCurrentSet(TaskSetKind::Dead);
-        TaskTable* dead = m_fixture.table(TaskSetKind::Dead);
+        m_fixture.window()->tabs()->setCurrentSet(TaskSet::Dead);
+        TaskTable* dead = m_fixture.table(TaskSet::Dead);
         QTRY_COMPARE(dead->model()->rowCount(), 1);
         QVERIFY(m_fixture.window()->details()->idText().isEmpty());
         QVERIFY(!m_fixture.window()->actions()->requeue()->isEnabled());
@@ -303,7 +305,7 @@ private:
         else if (push)
             m_fixture.pushDead(QStringLiteral("orders"), ids);
         m_fixture.openQueue(QStringLiteral("orders"));
-        const TaskSetKind set = pending ? TaskSetKind::Pending : TaskSetKind::Dead;
+        const TaskSet set = pending ? TaskSet::Pending : TaskSet::Dead;
         m_fixture.window()->tabs()->setCurrentSet(set);
         TaskTable* table = m_fixture.table(set);
         [&] { QTRY_COMPARE(table->model()->rowCount(), int(ids.size())); }();

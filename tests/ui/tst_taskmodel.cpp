@@ -13,6 +13,7 @@
 #include <QTest>
 
 using namespace delayq::ui;
+using delayq::TaskSet;
 
 // The lazily paged task model against a real redis-server.
 class TestTaskModel : public RedisSuite
@@ -32,7 +33,7 @@ private slots:
     void passesModelTester()
     {
         pushTasks(QStringLiteral("q"), 1000, nowMs() + 3600000, 1000);
-        TaskModel model(m_client, TaskSetKind::Pending);
+        TaskModel model(m_client, TaskSet::Pending);
         model.setPageSize(100);
         QAbstractItemModelTester tester(&model,
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -67,7 +68,7 @@ private slots:
         QFETCH(int, pageSize);
         QFETCH(int, row);
         pushTasks(QStringLiteral("lazy"), total, nowMs() + 60000, 10);
-        TaskModel model(m_client, TaskSetKind::Pending);
+        TaskModel model(m_client, TaskSet::Pending);
         model.setPageSize(pageSize);
         QSignalSpy refreshed(&model, &TaskModel::refreshed);
         model.setQueue(QStringLiteral("lazy"));
@@ -95,7 +96,7 @@ private slots:
     {
         const qint64 base = nowMs() + 3600000;
         pushTasks(QStringLiteral("sel"), 300, base, 1000);
-        TaskTable table(m_client, TaskSetKind::Pending);
+        TaskTable table(m_client, TaskSet::Pending);
         table.model()->setPageSize(100);
         table.resize(800, 600);
         table.show();
@@ -141,7 +142,7 @@ private slots:
         QFETCH(bool, claimed);
         // Due already, so that a worker's claim takes the first one, the selected one.
         pushTasks(QStringLiteral("gone"), 50, nowMs() - 60000, 10);
-        TaskTable table(m_client, TaskSetKind::Pending);
+        TaskTable table(m_client, TaskSet::Pending);
         table.resize(800, 600);
         table.show();
         QSignalSpy refreshed(table.model(), &TaskModel::refreshed);
@@ -171,7 +172,7 @@ private slots:
     {
         const qint64 base = nowMs() + 3600000;
         pushTasks(QStringLiteral("away"), 600, base, 1000);
-        TaskTable table(m_client, TaskSetKind::Pending);
+        TaskTable table(m_client, TaskSet::Pending);
         table.model()->setPageSize(100);
         table.resize(800, 600);
         table.show();
@@ -196,7 +197,7 @@ private slots:
     void selectTaskChecksTheRowByItsId()
     {
         pushTasks(QStringLiteral("byid"), 300, nowMs() + 3600000, 1000);
-        TaskTable table(m_client, TaskSetKind::Pending);
+        TaskTable table(m_client, TaskSet::Pending);
         table.model()->setPageSize(100);
         table.resize(800, 600);
         table.show();
@@ -234,7 +235,7 @@ private slots:
     {
         const qint64 base = nowMs() + 3600000;
         pushTasks(QStringLiteral("jump"), 1000, base, 1000);
-        TaskTable table(m_client, TaskSetKind::Pending);
+        TaskTable table(m_client, TaskSet::Pending);
         table.model()->setPageSize(100);
         table.show();
         QSignalSpy refreshed(table.model(), &TaskModel::refreshed);
@@ -253,7 +254,7 @@ private slots:
         // 2030-01-02 03:04:05.678 UTC: a fixed instant, shown to the millisecond.
         const qint64 due = 1893553445678;
         pushTasks(QStringLiteral("utc"), 1, due, 1);
-        TaskModel model(m_client, TaskSetKind::Pending);
+        TaskModel model(m_client, TaskSet::Pending);
         QSignalSpy refreshed(&model, &TaskModel::refreshed);
         model.setQueue(QStringLiteral("utc"));
         QVERIFY(refreshed.wait(5000));
@@ -282,7 +283,7 @@ private slots:
         QCOMPARE(died.tasks.size(), size_t(1));
         QCOMPARE(q.claim(1, 600000, "alive").tasks.size(), size_t(1));
         QTRY_VERIFY(conn.serverTimeMs() > died.tasks[0].leaseDeadline + 1000);
-        TaskModel model(m_client, TaskSetKind::Active);
+        TaskModel model(m_client, TaskSet::Active);
         QSignalSpy refreshed(&model, &TaskModel::refreshed);
         model.setQueue(QStringLiteral("leases"));
         QVERIFY(refreshed.wait(5000));
@@ -301,7 +302,7 @@ private slots:
 
     void emptyQueueHasNoRows()
     {
-        TaskModel model(m_client, TaskSetKind::Dead);
+        TaskModel model(m_client, TaskSet::Dead);
         QSignalSpy refreshed(&model, &TaskModel::refreshed);
         model.setQueue(QStringLiteral("nothing"));
         QVERIFY(refreshed.wait(5000));

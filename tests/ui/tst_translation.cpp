@@ -39,6 +39,7 @@
 #include <QToolBar>
 
 using namespace delayq::ui;
+using delayq::TaskSet;
 
 namespace {
 
@@ -321,7 +322,7 @@ private slots:
             window->queueActions()->requeueAllDead()->trigger();
             QTRY_COMPARE(askedCount, 1);
         } else {
-            const TaskSetKind set = dead ? TaskSetKind::Dead : TaskSetKind::Pending;
+            const TaskSet set = dead ? TaskSet::Dead : TaskSet::Pending;
             window->tabs()->setCurrentSet(set);
             m_fixture.selectRows(m_fixture.table(set), {0, 1});
             (action == QLatin1String("cancel")    ? actions->cancel()

@@ -18,6 +18,7 @@
 #include <QTest>
 
 using namespace delayq::ui;
+using delayq::TaskSet;
 
 // The window at a laptop's 1024 x 700 and at 1600 x 1000: every page shows the columns an
 // operator needs, and none makes the window wider than the screen.
@@ -111,23 +112,23 @@ private slots:
         // payload (the last one) with room for a readable start.
         const struct
         {
-            TaskSetKind set;
+            TaskSet set;
             QList<QPair<TaskModel::Field, int>> fields;
         } sets[] = {
-            {TaskSetKind::Pending,
+            {TaskSet::Pending,
              {{TaskModel::Field::Time, 12},
               {TaskModel::Field::Relative, 6},
               {TaskModel::Field::Id, 8},
               {TaskModel::Field::Attempts, 3},
               {TaskModel::Field::Payload, 12}}},
-            {TaskSetKind::Active,
+            {TaskSet::Active,
              {{TaskModel::Field::Time, 12},
               {TaskModel::Field::Relative, 6},
               {TaskModel::Field::Id, 8},
               {TaskModel::Field::Worker, 8},
               {TaskModel::Field::Attempts, 3},
               {TaskModel::Field::Payload, 12}}},
-            {TaskSetKind::Dead,
+            {TaskSet::Dead,
              {{TaskModel::Field::Time, 12},
               {TaskModel::Field::Id, 8},
               {TaskModel::Field::Attempts, 3},

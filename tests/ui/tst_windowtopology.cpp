@@ -27,6 +27,7 @@
 #include <memory>
 
 using namespace delayq::ui;
+using delayq::TaskSet;
 
 // The window on the deployments operators run: through Sentinel it names the master, follows
 // a failover by itself (with a line in its log) and keeps refreshing; on a cluster it names
@@ -59,7 +60,7 @@ private slots:
             QStringLiteral("master 127.0.0.1:%1 of mymaster via ").arg(master->port());
         QVERIFY2(status(window).contains(oldMaster), qPrintable(status(window)));
         window.openQueue(QStringLiteral("orders"));
-        TaskModel* pending = window.tabs()->table(TaskSetKind::Pending)->model();
+        TaskModel* pending = window.tabs()->table(TaskSet::Pending)->model();
         QTRY_COMPARE_WITH_TIMEOUT(pending->total(), 1, 5000);
 
         const int oldPort = master->port();
@@ -97,7 +98,7 @@ private slots:
             QSignalSpy loaded(&window, &MainWindow::queueLoaded);
             window.openQueue(queue);
             QVERIFY(loaded.wait(10000));
-            QTRY_COMPARE(window.tabs()->table(TaskSetKind::Pending)->model()->total(), 1);
+            QTRY_COMPARE(window.tabs()->table(TaskSet::Pending)->model()->total(), 1);
         }
         ServerView* server = window.showServer();
         QSignalSpy shown(server, &ServerView::loaded);

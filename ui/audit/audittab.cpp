@@ -1,6 +1,7 @@
 #include "audit/audittab.h"
 
 #include "client/adminclient.h"
+#include "client/queueclient.h"
 
 #include <QDateTime>
 #include <QHeaderView>
@@ -49,7 +50,7 @@ AuditTab::AuditTab(AdminClient* client, QWidget* parent) : QWidget(parent), m_cl
         m_proxy->setFilterFixedString(text);
         updateFooter();
     });
-    connect(client, &AdminClient::auditLoaded, this, &AuditTab::onLoaded);
+    connect(client->queues(), &QueueClient::auditLoaded, this, &AuditTab::onLoaded);
     updateNote();
 }
 
@@ -105,7 +106,7 @@ void AuditTab::refresh()
         return;
     m_inFlight = true;
     m_tag = AdminClient::newTag();
-    m_client->loadAudit(m_tag, m_queue, kLimit);
+    m_client->queues()->loadAudit(m_tag, m_queue, kLimit);
 }
 
 void AuditTab::onLoaded(const AuditResult& result)

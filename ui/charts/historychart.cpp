@@ -2,6 +2,7 @@
 
 #include "charts/chartparts.h"
 #include "client/adminclient.h"
+#include "client/overviewclient.h"
 
 #include <QDateTime>
 #include <QLabel>
@@ -52,7 +53,7 @@ HistoryChart::HistoryChart(AdminClient* client, QWidget* parent) : QWidget(paren
     m_plainNote->setEnabled(false);
     layout->addWidget(m_plainNote, 1);
     updateNote();
-    connect(client, &AdminClient::historyLoaded, this, &HistoryChart::onLoaded);
+    connect(client->overview(), &OverviewClient::historyLoaded, this, &HistoryChart::onLoaded);
 }
 
 void HistoryChart::setQueue(const QString& queue)
@@ -104,7 +105,7 @@ void HistoryChart::refresh()
     const qint64 minute = QDateTime::currentMSecsSinceEpoch() / 60000;
     m_inFlight = true;
     m_tag = AdminClient::newTag();
-    m_client->loadHistory(m_tag, m_queue, minute - kMinutes + 1, minute);
+    m_client->overview()->loadHistory(m_tag, m_queue, minute - kMinutes + 1, minute);
 }
 
 void HistoryChart::onLoaded(const HistoryResult& result)

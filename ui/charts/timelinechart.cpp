@@ -2,6 +2,7 @@
 
 #include "charts/chartparts.h"
 #include "client/adminclient.h"
+#include "client/overviewclient.h"
 #include "widgets/duetext.h"
 #include <delayq/timeparse.h>
 
@@ -90,7 +91,7 @@ TimelineChart::TimelineChart(AdminClient* client, QWidget* parent)
                     emit timeClicked(bucketStart(dataIndex));
             });
     connect(reset, &QPushButton::clicked, this, &TimelineChart::resetWindow);
-    connect(client, &AdminClient::histogramLoaded, this, &TimelineChart::onLoaded);
+    connect(client->overview(), &OverviewClient::histogramLoaded, this, &TimelineChart::onLoaded);
 }
 
 void TimelineChart::setQueue(const QString& queue)
@@ -202,7 +203,7 @@ void TimelineChart::request()
     m_dirty = false;
     m_inFlight = true;
     m_tag = AdminClient::newTag();
-    m_client->loadHistogram(m_tag, m_queue, m_from, m_to, bucketCount());
+    m_client->overview()->loadHistogram(m_tag, m_queue, m_from, m_to, bucketCount());
 }
 
 void TimelineChart::onLoaded(const HistogramResult& result)

@@ -1,6 +1,7 @@
 #include "client/exportsteps.h"
 
 #include "client/ioworker.h"
+#include "client/membertext.h"
 #include "client/taskrows.h"
 
 #include <delayq/error.h>
@@ -47,13 +48,6 @@ struct ExportState
     bool step();
 };
 
-delayq::TaskSet coreSet(TaskSetKind set)
-{
-    return set == TaskSetKind::Active ? delayq::TaskSet::Active
-           : set == TaskSetKind::Dead ? delayq::TaskSet::Dead
-                                      : delayq::TaskSet::Pending;
-}
-
 void ExportState::start(delayq::Connection& c, const std::string& prefix)
 {
     file = std::make_unique<QSaveFile>(request.path);
@@ -63,23 +57,23 @@ void ExportState::start(delayq::Connection& c, const std::string& prefix)
                                 .arg(request.path, file->errorString())
                                 .toStdString());
     if (request.plain) {
-        members = std::make_unique<delayq::PlainTransfer>(c, TaskRows::bytes(request.queue),
+        members = std::make_unique<delayq::PlainTransfer>(c, MemberText::toBytes(request.queue),
                                                           kMembersPerStep);
-        result.total = delayq::PlainQueue(c, TaskRows::bytes(request.queue),
+        result.total = delayq::PlainQueue(c, MemberText::toBytes(request.queue),
                                           delayq::PlainQueue::ScoreUnit::Milliseconds)
                            .size();
         return;
     }
-    queue = std::make_unique<delayq::Queue>(c, TaskRows::bytes(request.queue), prefix);
+    queue = std::make_unique<delayq::Queue>(c, MemberText::toBytes(request.queue), prefix);
     if (!request.ids.isEmpty()) {
         result.total = request.ids.size();
         return;
     }
     std::vector<delayq::TaskSet> sets;
-    for (TaskSetKind set : request.sets)
-        sets.push_back(coreSet(set));
+    for (TaskSet set : request.sets)
+        sets.push_back(set);
     tasks = std::make_unique<delayq::TaskExport>(*queue, sets, kTasksPerStep);
-    tasks->setMatch(TaskRows::bytes(request.match));
+    tasks->setMatch(MemberText::toBytes(request.match));
     result.total = tasks->total();
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "client/exportrequest.h"
+#include "client/exporttypes.h"
 #include "client/steppedjob.h"
 
 #include <functional>

@@ -26,7 +26,7 @@ void IoWorker::post(std::function<void()> job)
 
 std::string IoWorker::prefix() const
 {
-    return TaskRows::bytes(m_settings.prefix);
+    return MemberText::toBytes(m_settings.prefix);
 }
 
 void IoWorker::connectTo(const ConnectionSettings& settings)
@@ -49,12 +49,12 @@ void IoWorker::connectTo(const ConnectionSettings& settings)
     }
     try {
         delayq::Keys::validatePrefix(prefix());
-        auto options = delayq::ConnectionOptions::fromUrl(TaskRows::bytes(settings.url));
+        auto options = delayq::ConnectionOptions::fromUrl(MemberText::toBytes(settings.url));
         if (!settings.password.isEmpty())
-            options.password = TaskRows::bytes(settings.password);
-        options.tls.keyPassphrase = TaskRows::bytes(settings.tlsKeyPassphrase);
+            options.password = MemberText::toBytes(settings.password);
+        options.tls.keyPassphrase = MemberText::toBytes(settings.tlsKeyPassphrase);
         if (!settings.sentinelPassword.isEmpty())
-            options.sentinel.password = TaskRows::bytes(settings.sentinelPassword);
+            options.sentinel.password = MemberText::toBytes(settings.sentinelPassword);
         options.readOnly = settings.readOnly;
         // Every change made through the app is recorded in the queue's audit trail.
         options.actor = delayq::Actor::ofThisProcess("delayq-admin", DELAYQ_VERSION);
@@ -287,12 +287,12 @@ std::unique_ptr<delayq::TaskQueue> IoWorker::queueFor(delayq::Connection& c, con
     if (!m_plainKey.isEmpty() && queue == m_plainKey)
         return std::make_unique<delayq::PlainTaskQueue>(c, MemberText::toBytes(queue), m_plainUnit);
     nativeQueue(c, queue);
-    return std::make_unique<delayq::NativeTaskQueue>(c, TaskRows::bytes(queue), prefix());
+    return std::make_unique<delayq::NativeTaskQueue>(c, MemberText::toBytes(queue), prefix());
 }
 
 delayq::Queue IoWorker::nativeQueue(delayq::Connection& c, const QString& queue)
 {
-    delayq::Queue q(c, TaskRows::bytes(queue), prefix());
+    delayq::Queue q(c, MemberText::toBytes(queue), prefix());
     // A queue of an older delayq's layout would show every task as broken, and an action on it
     // could change what the upgrade then reads: each request fails instead, saying how to
     // upgrade. Checked once per queue while it is current.

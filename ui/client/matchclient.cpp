@@ -1,6 +1,5 @@
 #include "client/matchclient.h"
 
-#include "client/adminclient.h"
 #include "client/ioworker.h"
 #include "client/membertext.h"
 #include "client/steppedrequests.h"
@@ -9,7 +8,7 @@
 
 namespace delayq::ui {
 
-MatchClient::MatchClient(AdminClient* client, QObject* parent) : QObject(parent), m_client(client)
+MatchClient::MatchClient(IoWorker* io, QObject* parent) : AreaClient(io, parent)
 {
     qRegisterMetaType<MatchScanResult>();
     qRegisterMetaType<MatchApplyResult>();
@@ -19,41 +18,34 @@ MatchClient::MatchClient(AdminClient* client, QObject* parent) : QObject(parent)
 void MatchClient::search(quint64 tag, const QString& queue, const MatchFilter& filter,
                          int maxMatches, int count)
 {
-    m_flags->activeSearch.store(tag);
-    m_client->runStepped(SteppedRequests::taskScan(
-        m_client->ioWorker(), tag, queue, filter, maxMatches, count, false,
-        [flags = m_flags, tag] { return flags->activeSearch.load() != tag; },
-        reporter(&MatchClient::searched)));
+    m_activeSearch.store(tag);
+    run(SteppedRequests::taskScan(
+        io(), tag, queue, filter, maxMatches, count, false,
+        [this, tag] { return m_activeSearch.load() != tag; }, reporter(&MatchClient::searched)));
 }
 
 void MatchClient::count(quint64 tag, const QString& queue, const MatchFilter& filter, int maxIds,
                         int count)
 {
-    m_client->runStepped(SteppedRequests::taskScan(
-        m_client->ioWorker(), tag, queue, filter, maxIds, count, true,
-        [flags = m_flags, tag] { return flags->cancelledBulk.load() == tag; },
-        reporter(&MatchClient::counted)));
+    run(SteppedRequests::taskScan(
+        io(), tag, queue, filter, maxIds, count, true,
+        [this, tag] { return m_cancelledBulk.load() == tag; }, reporter(&MatchClient::counted)));
 }
 
 void MatchClient::apply(quint64 tag, const QString& queue, TaskAction action,
                         const QStringList& ids, qint64 dueAtMs, qint64 delayMs, int batch)
 {
-    m_client->runStepped(SteppedRequests::idBulk(
-        m_client->ioWorker(), tag, queue, action, ids, dueAtMs, delayMs, batch,
-        [flags = m_flags, tag] { return flags->cancelledBulk.load() == tag; },
-        reporter(&MatchClient::applied)));
+    run(SteppedRequests::idBulk(
+        io(), tag, queue, action, ids, dueAtMs, delayMs, batch,
+        [this, tag] { return m_cancelledBulk.load() == tag; }, reporter(&MatchClient::applied)));
 }
 
 void MatchClient::cancelBulk(quint64 tag)
 {
-    m_flags->cancelledBulk.store(tag);
+    m_cancelledBulk.store(tag);
 }
 
-} // namespace delayq::ui
-
-namespace delayq::ui {
-
-void MatchClient::check(quint64 tag, const QString& queue, TaskSetKind set, const QStringList& ids)
+void MatchClient::check(quint64 tag, const QString& queue, TaskSet set, const QStringList& ids)
 {
     constexpr qsizetype kIdsPerStep = 100;
     struct State
@@ -69,10 +61,10 @@ void MatchClient::check(quint64 tag, const QString& queue, TaskSetKind set, cons
     state->ids = ids;
     SteppedJob job;
     job.operation = tr("check the matches");
-    job.step = [io = m_client->ioWorker(), state](delayq::Connection& c) {
+    job.step = [io = io(), state](delayq::Connection& c) {
         MatchCheckResult& result = state->result;
         const auto q = io->queueFor(c, result.queue);
-        const delayq::TaskSet searched = TaskRows::toCore(result.set);
+        const delayq::TaskSet searched = result.set;
         const qsizetype end = qMin(state->next + kIdsPerStep, state->ids.size());
         for (; state->next < end; ++state->next) {
             const QString& id = state->ids.at(state->next);
@@ -84,7 +76,7 @@ void MatchClient::check(quint64 tag, const QString& queue, TaskSetKind set, cons
                 result.gone.append(id);
             } else if (found->first != searched) {
                 result.moved.append(id);
-                result.movedTo.append(TaskRows::fromCore(found->first));
+                result.movedTo.append(found->first);
             }
         }
         return state->next < state->ids.size();
@@ -96,7 +88,7 @@ void MatchClient::check(quint64 tag, const QString& queue, TaskSetKind set, cons
             report(state->result);
         }
     };
-    m_client->runStepped(std::move(job));
+    run(std::move(job));
 }
 
 } // namespace delayq::ui

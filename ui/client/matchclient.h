@@ -1,34 +1,27 @@
 #pragma once
 
+#include "client/areaclient.h"
 #include "client/matchtypes.h"
 
-#include <QObject>
-#include <QPointer>
-
-#include <functional>
-
 #include <atomic>
-#include <memory>
+#include <functional>
 
 namespace delayq::ui {
 
-class AdminClient;
-
-// The requests on "all tasks that match" a filter, posted through the admin client's I/O
-// thread as stepped jobs (SteppedRequests::taskScan and idBulk): a search listing matches as
-// they come, the count before a bulk action (with the ids), and the action on those ids.
-// Each answer arrives as a signal on this object's thread.
-class MatchClient : public QObject
+// The requests on "all tasks that match" a filter, run as stepped jobs (SteppedRequests::
+// taskScan and idBulk): a search listing matches as they come, the count before a bulk
+// action (with the ids), and the action on those ids.
+class MatchClient : public AreaClient
 {
     Q_OBJECT
 
 public:
-    explicit MatchClient(AdminClient* client, QObject* parent = nullptr);
+    MatchClient(IoWorker* io, QObject* parent);
 
     // A newer search stops the one before.
     void search(quint64 tag, const QString& queue, const MatchFilter& filter, int maxMatches = 1000,
                 int count = 250);
-    void cancelSearch() { m_flags->activeSearch.store(0); }
+    void cancelSearch() { m_activeSearch.store(0); }
     // At most maxIds ids; `scanned` reports progress, then every id with the last report.
     void count(quint64 tag, const QString& queue, const MatchFilter& filter, int maxIds,
                int count = 500);
@@ -39,7 +32,7 @@ public:
     void cancelBulk(quint64 tag);
     // Which of `ids` (a search's listed matches) are no longer in `set`: one rank per id, and
     // a look-up of where each missing one went, 100 ids a step. One report, at the end.
-    void check(quint64 tag, const QString& queue, TaskSetKind set, const QStringList& ids);
+    void check(quint64 tag, const QString& queue, TaskSet set, const QStringList& ids);
 
 signals:
     void searched(const delayq::ui::MatchScanResult& step);
@@ -48,33 +41,16 @@ signals:
     void checked(const delayq::ui::MatchCheckResult& result);
 
 private:
-    // Shared with the jobs on the I/O thread, which may outlive this object (a window closed
-    // mid-search): they never touch `this`.
-    struct Flags
-    {
-        std::atomic<quint64> activeSearch{0};
-        std::atomic<quint64> cancelledBulk{0};
-    };
-
-    // A reporter for the I/O thread: each value is queued to the admin client's thread (the
-    // client outlives every job, its destructor ends the thread) and emitted there, if this
-    // object still exists.
+    // A reporter for the I/O thread: each value is emitted with `signal` on this client's
+    // thread.
     template <typename Value>
     std::function<void(const Value&)> reporter(void (MatchClient::*signal)(const Value&))
     {
-        return [client = m_client, self = QPointer<MatchClient>(this), signal](const Value& v) {
-            QMetaObject::invokeMethod(
-                client,
-                [self, signal, v] {
-                    if (self)
-                        (self.data()->*signal)(v);
-                },
-                Qt::QueuedConnection);
-        };
+        return [this, signal](const Value& v) { deliver(signal, v); };
     }
 
-    AdminClient* m_client;
-    std::shared_ptr<Flags> m_flags = std::make_shared<Flags>();
+    std::atomic<quint64> m_activeSearch{0};  // the tag of the one search that may go on
+    std::atomic<quint64> m_cancelledBulk{0}; // read by the step that comes next
 };
 
 } // namespace delayq::ui

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "client/admintypes.h"
+#include "client/tasktypes.h"
 
 #include <QMetaType>
 #include <QString>
@@ -13,7 +13,7 @@ namespace delayq::ui {
 // those are >= 0. The selection "all tasks that match" of the find bar and of bulk actions.
 struct MatchFilter
 {
-    TaskSetKind set = TaskSetKind::Pending;
+    TaskSet set = TaskSet::Pending;
     QString text;
     bool inError = false; // the last error instead of the payload
     qint64 fromMs = -1;   // -1: no earliest time
@@ -61,10 +61,10 @@ struct MatchCheckResult
 {
     quint64 tag = 0;
     QString queue;
-    TaskSetKind set = TaskSetKind::Pending;
+    TaskSet set = TaskSet::Pending;
     QStringList gone;           // in no set: acked, cancelled or deleted
     QStringList moved;          // in another set now ...
-    QList<TaskSetKind> movedTo; // ... this one, one per id of `moved`
+    QList<TaskSet> movedTo;     // ... this one, one per id of `moved`
     RequestError error;
 };
 

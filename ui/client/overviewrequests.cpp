@@ -1,5 +1,6 @@
 #include "client/overviewrequests.h"
 
+#include "client/membertext.h"
 #include "client/taskrows.h"
 #include <delayq/connection.h>
 #include <delayq/queue.h>
@@ -39,7 +40,7 @@ void readPlain(delayq::QueueSnapshotReader& reader, const QList<PlainKeyRow>& ke
     std::vector<delayq::QueueSnapshotReader::PlainKey> wanted;
     std::map<std::string, const PlainKeyRow*> byBytes;
     for (const auto& k : keys) {
-        const std::string key = TaskRows::bytes(k.key);
+        const std::string key = MemberText::toBytes(k.key);
         wanted.emplace_back(key, k.unit == QLatin1String("s")
                                      ? delayq::PlainQueue::ScoreUnit::Seconds
                                      : delayq::PlainQueue::ScoreUnit::Milliseconds);

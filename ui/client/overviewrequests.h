@@ -1,6 +1,7 @@
 #pragma once
 
 #include "client/overviewtypes.h"
+#include "client/queuetypes.h"
 
 #include <QPair>
 

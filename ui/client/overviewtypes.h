@@ -1,12 +1,14 @@
 #pragma once
 
-#include "client/admintypes.h"
+#include "client/plaintypes.h"
+#include "client/requesterror.h"
 
 #include <QList>
 #include <QMetaType>
 #include <QString>
 
-// Values of the overview and the queue settings that cross from the I/O thread to the GUI.
+// The values of the overview requests (OverviewClient: the overview, the server, the timeline
+// and the history) that cross from the I/O thread to the GUI.
 
 namespace delayq::ui {
 
@@ -41,21 +43,57 @@ struct OverviewResult
     RequestError error;
 };
 
-// The settings of one queue as Redis holds them (the stored ms forms).
-struct QueueConfigResult
+struct HistogramResult
 {
     quint64 tag = 0;
     QString queue;
-    int maxAttempts = 5;
-    QString backoff; // normalized: "5000,20000,30000" or "exp:1000:300000"
-    qint64 leaseMs = 30000;
-    qint64 maxPayload = 1024 * 1024;
-    bool paused = false;
-    bool written = false; // the answer to a write (else to a read)
+    qint64 fromMs = 0;
+    qint64 toMs = 0;
+    QList<qint64> counts;
+    qint64 serverNow = 0;
+    // Tasks due at or before serverNow, in the whole set: the exact overdue count.
+    qint64 overdue = 0;
+    // The bucket that holds serverNow (-1: now is outside the window), and how many of its
+    // tasks are due at or before now: the part of that bucket drawn as overdue.
+    int nowBucket = -1;
+    qint64 nowBucketOverdue = 0;
+    qint64 elapsedUs = 0; // time spent on the I/O thread, for the measure mode
+    RequestError error;
+};
+
+struct HistoryResult
+{
+    quint64 tag = 0;
+    QString queue;
+    qint64 fromMinute = 0;
+    QList<qint64> acked;
+    QList<qint64> failed; // retried + died
+    RequestError error;
+};
+
+// One node of a Redis Cluster, for the Server view.
+struct ServerNodeRow
+{
+    QString address;
+    bool master = false;
+    QString masterAddress; // a replica's master
+    QString slotRanges;    // "0-5460, 10923" for a master; empty for a replica
+    int slotCount = 0;
+    bool reachable = false;
+};
+
+struct ServerResult
+{
+    quint64 tag = 0;
+    bool cluster = false;
+    QString displayUrl;
+    QList<ServerNodeRow> nodes; // empty when not a cluster
     RequestError error;
 };
 
 } // namespace delayq::ui
 
 Q_DECLARE_METATYPE(delayq::ui::OverviewResult)
-Q_DECLARE_METATYPE(delayq::ui::QueueConfigResult)
+Q_DECLARE_METATYPE(delayq::ui::HistogramResult)
+Q_DECLARE_METATYPE(delayq::ui::HistoryResult)
+Q_DECLARE_METATYPE(delayq::ui::ServerResult)

@@ -114,7 +114,7 @@ SteppedJob SteppedRequests::memberSearch(IoWorker* io, quint64 tag, const QStrin
 }
 
 // One script call of at most `batch` tasks per step, never past the confirmed count.
-SteppedJob SteppedRequests::bulkChange(IoWorker* io, quint64 tag, BulkAction action,
+SteppedJob SteppedRequests::bulkChange(IoWorker* io, quint64 tag, TaskAction action,
                                        const QString& queue, qint64 limit, int batch,
                                        std::function<bool()> cancelled,
                                        std::function<void(const BulkActionResult&)> progressed,
@@ -126,9 +126,9 @@ SteppedJob SteppedRequests::bulkChange(IoWorker* io, quint64 tag, BulkAction act
     result->queue = queue;
     result->total = limit;
     SteppedJob job;
-    job.operation = action == BulkAction::Purge         ? QObject::tr("purge")
-                    : action == BulkAction::RequeueDead ? QObject::tr("requeue dead tasks")
-                                                        : QObject::tr("delete dead tasks");
+    job.operation = action == TaskAction::Purge     ? QObject::tr("purge")
+                    : action == TaskAction::Requeue ? QObject::tr("requeue dead tasks")
+                                                    : QObject::tr("delete dead tasks");
     job.cancelled = std::move(cancelled);
     job.step = [io, result, batch](delayq::Connection& c) {
         auto q = io->nativeQueue(c, result->queue);
@@ -136,8 +136,8 @@ SteppedJob SteppedRequests::bulkChange(IoWorker* io, quint64 tag, BulkAction act
         if (step < 1)
             return false;
         // Each script replies with what it did and what is left, so a step is one call.
-        const delayq::BulkResult done = result->action == BulkAction::Purge ? q.purge(step, 1)
-                                        : result->action == BulkAction::RequeueDead
+        const delayq::BulkResult done = result->action == TaskAction::Purge ? q.purge(step, 1)
+                                        : result->action == TaskAction::Requeue
                                             ? q.requeueAll(step, 1)
                                             : q.deleteAllDead(step, 1);
         result->done += done.done;
@@ -162,8 +162,8 @@ namespace {
 delayq::TaskFilter coreFilter(const MatchFilter& filter)
 {
     delayq::TaskFilter f;
-    f.set = TaskRows::toCore(filter.set);
-    f.text = TaskRows::bytes(filter.text);
+    f.set = filter.set;
+    f.text = MemberText::toBytes(filter.text);
     f.field = filter.inError ? delayq::ScanField::Error : delayq::ScanField::Payload;
     if (filter.fromMs >= 0)
         f.minScore = filter.fromMs;
@@ -275,6 +275,9 @@ SteppedJob SteppedRequests::idBulk(IoWorker* io, quint64 tag, const QString& que
             outcomes = q.reschedule(
                 chunk, dueAtMs >= 0 ? std::optional<long long>(dueAtMs) : std::nullopt, delayMs);
             break;
+        case TaskAction::RunNow:
+            outcomes = q.reschedule(chunk, std::nullopt, 0);
+            break;
         case TaskAction::Requeue:
             outcomes = q.requeue(chunk);
             break;
@@ -282,7 +285,8 @@ SteppedJob SteppedRequests::idBulk(IoWorker* io, quint64 tag, const QString& que
             outcomes = q.deleteDead(chunk);
             break;
         case TaskAction::Push:
-            throw delayq::Error(delayq::ErrorCode::InvalidArgument, "push takes no ids");
+        case TaskAction::Purge:
+            throw delayq::Error(delayq::ErrorCode::InvalidArgument, "push and purge take no ids");
         }
         for (const auto& o : outcomes) {
             switch (o.status) {

@@ -1,9 +1,10 @@
 #pragma once
 
-#include "client/admintypes.h"
-#include "client/bulkaction.h"
 #include "client/matchtypes.h"
+#include "client/plaintypes.h"
+#include "client/queuetypes.h"
 #include "client/steppedjob.h"
+#include "client/tasktypes.h"
 
 #include <functional>
 
@@ -29,7 +30,7 @@ public:
                                    std::function<void(const PlainScanResult&)> report);
     // A queue-wide change: one script call of at most `batch` tasks per step, never past
     // `limit`, the count the user confirmed.
-    static SteppedJob bulkChange(IoWorker* io, quint64 tag, BulkAction action, const QString& queue,
+    static SteppedJob bulkChange(IoWorker* io, quint64 tag, TaskAction action, const QString& queue,
                                  qint64 limit, int batch, std::function<bool()> cancelled,
                                  std::function<void(const BulkActionResult&)> progressed,
                                  std::function<void(const BulkActionResult&)> finished);

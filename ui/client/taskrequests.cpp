@@ -1,5 +1,6 @@
 #include "client/taskrequests.h"
 
+#include "client/membertext.h"
 #include "client/taskrows.h"
 #include <delayq/connection.h>
 #include <delayq/queue.h>
@@ -12,11 +13,11 @@ namespace delayq::ui {
 void TaskRequests::pages(delayq::TaskQueue& q, const QList<qint64>& offsets, int limit,
                          PageResult& result)
 {
-    result.total = q.size(TaskRows::toCore(result.set));
+    result.total = q.size(result.set);
     for (qint64 offset : offsets) {
         QList<TaskRow> rows;
         if (offset < result.total)
-            for (const auto& t : q.page(TaskRows::toCore(result.set), offset, limit))
+            for (const auto& t : q.page(result.set, offset, limit))
                 rows.append(TaskRows::fromTask(t, TaskRows::kPagePayloadBytes));
         result.offsets.append(offset);
         result.pages.append(rows);
@@ -100,10 +101,10 @@ std::vector<delayq::PushRequest> TaskRequests::pushRequests(const PushSpec& spec
             r.dueAtMs = spec.dueAtMs;
         r.delayMs = spec.delayMs;
         if (!spec.id.isEmpty())
-            r.id = TaskRows::bytes(
+            r.id = MemberText::toBytes(
                 count == 1 ? spec.id : spec.id + QLatin1Char('-') + QString::number(i + 1));
         r.maxAttempts = spec.maxAttempts;
-        r.backoff = TaskRows::bytes(spec.backoff);
+        r.backoff = MemberText::toBytes(spec.backoff);
         requests.push_back(std::move(r));
     }
     return requests;

@@ -1,6 +1,8 @@
 #pragma once
 
-#include "client/admintypes.h"
+#include "client/overviewtypes.h"
+#include "client/queuetypes.h"
+#include "client/tasktypes.h"
 
 #include <vector>
 

@@ -11,37 +11,6 @@ QString TaskRows::text(const std::string& s)
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
 
-std::string TaskRows::bytes(const QString& s)
-{
-    return s.toStdString();
-}
-
-delayq::TaskSet TaskRows::toCore(TaskSetKind set)
-{
-    switch (set) {
-    case TaskSetKind::Pending:
-        return delayq::TaskSet::Pending;
-    case TaskSetKind::Active:
-        return delayq::TaskSet::Active;
-    case TaskSetKind::Dead:
-        return delayq::TaskSet::Dead;
-    }
-    return delayq::TaskSet::Pending;
-}
-
-TaskSetKind TaskRows::fromCore(delayq::TaskSet set)
-{
-    switch (set) {
-    case delayq::TaskSet::Pending:
-        return TaskSetKind::Pending;
-    case delayq::TaskSet::Active:
-        return TaskSetKind::Active;
-    case delayq::TaskSet::Dead:
-        return TaskSetKind::Dead;
-    }
-    return TaskSetKind::Pending;
-}
-
 TaskRow TaskRows::fromTask(const delayq::Task& t, size_t maxPayload)
 {
     TaskRow r;

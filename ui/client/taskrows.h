@@ -1,6 +1,7 @@
 #pragma once
 
-#include "client/admintypes.h"
+#include "client/overviewtypes.h"
+#include "client/tasktypes.h"
 #include <delayq/clusternodeinfo.h>
 #include <delayq/plainqueue.h>
 #include <delayq/task.h>
@@ -20,9 +21,6 @@ public:
     static constexpr size_t kPagePayloadBytes = 4096;
 
     static QString text(const std::string& s);
-    static std::string bytes(const QString& s);
-    static delayq::TaskSet toCore(TaskSetKind set);
-    static TaskSetKind fromCore(delayq::TaskSet set);
     static TaskRow fromTask(const delayq::Task& task, size_t maxPayload = std::string::npos);
     // A plain member is the message: both the row's id and its payload.
     static TaskRow fromMember(const delayq::PlainQueue::Member& member,

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "client/admintypes.h"
+#include "client/connectiontypes.h"
 #include "connection/connectionprofiles.h"
 #include "connection/passwordstore.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "client/admintypes.h"
+#include "client/connectiontypes.h"
 
 #include <QDateTime>
 #include <QFrame>

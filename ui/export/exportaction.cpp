@@ -1,6 +1,7 @@
 #include "export/exportaction.h"
 
 #include "client/adminclient.h"
+#include "client/exportclient.h"
 #include "export/exportdialog.h"
 #include "widgets/stepprogress.h"
 
@@ -17,8 +18,8 @@ ExportAction::ExportAction(AdminClient* client, QWidget* window)
     m_action->setStatusTip(
         tr("Write the queue's tasks, a tab's or the selected ones to a file delayq import reads"));
     connect(m_action, &QAction::triggered, this, [this] { ask(); });
-    connect(m_client, &AdminClient::exportProgressed, this, &ExportAction::onProgress);
-    connect(m_client, &AdminClient::exportFinished, this, &ExportAction::onFinished);
+    connect(m_client->exports(), &ExportClient::exportProgressed, this, &ExportAction::onProgress);
+    connect(m_client->exports(), &ExportClient::exportFinished, this, &ExportAction::onFinished);
     updateEnabled();
 }
 
@@ -33,7 +34,7 @@ void ExportAction::setPlain(bool plain)
     m_plain = plain;
 }
 
-void ExportAction::setSelection(std::function<TaskSetKind()> currentSet,
+void ExportAction::setSelection(std::function<TaskSet()> currentSet,
                                 std::function<QStringList()> selectedIds)
 {
     m_currentSet = std::move(currentSet);
@@ -57,9 +58,8 @@ void ExportAction::ask(const QString& queue)
         return;
     // From the purge dialog the queue is the one being purged: the whole of it, no selection.
     const bool open = name == m_queue;
-    auto* dialog =
-        new ExportDialog(name, open && m_plain, open ? m_currentSet() : TaskSetKind::Pending,
-                         open ? m_selectedIds() : QStringList(), m_window);
+    auto* dialog = new ExportDialog(name, open && m_plain, open ? m_currentSet() : TaskSet::Pending,
+                                    open ? m_selectedIds() : QStringList(), m_window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog] { start(dialog->request()); });
     m_dialog = dialog;
@@ -80,14 +80,14 @@ void ExportAction::start(const ExportRequest& request)
     connect(progress, &QProgressDialog::canceled, this, &ExportAction::cancelRunning);
     progress->setValue(0);
     m_progress = progress;
-    m_client->exportTasks(m_running, request);
+    m_client->exports()->exportTasks(m_running, request);
 }
 
 void ExportAction::cancelRunning()
 {
     if (m_running == 0)
         return;
-    m_client->cancelExport(m_running);
+    m_client->exports()->cancelExport(m_running);
     if (m_progress)
         m_progress->setLabelText(tr("Stopping after the current step…"));
 }

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "client/admintypes.h"
-#include "client/exportrequest.h"
+#include "client/exporttypes.h"
+#include "client/tasktypes.h"
 
 #include <QObject>
 #include <QPointer>
@@ -32,7 +32,7 @@ public:
     void setQueue(const QString& queue);
     void setPlain(bool plain);
     // Where the dialog learns the current tab's set and the selected ids when it opens.
-    void setSelection(std::function<TaskSetKind()> currentSet,
+    void setSelection(std::function<TaskSet()> currentSet,
                       std::function<QStringList()> selectedIds);
 
     // Opens the dialog for the open queue (or `queue`, for the purge dialog's "Export first").
@@ -61,7 +61,7 @@ private:
     QWidget* m_window;
     QString m_queue;
     bool m_plain = false;
-    std::function<TaskSetKind()> m_currentSet = [] { return TaskSetKind::Pending; };
+    std::function<TaskSet()> m_currentSet = [] { return TaskSet::Pending; };
     std::function<QStringList()> m_selectedIds = [] { return QStringList(); };
     quint64 m_running = 0;
     QString m_runningQueue;

@@ -20,14 +20,14 @@ namespace delayq::ui {
 
 namespace {
 
-QString setName(TaskSetKind set)
+QString setName(TaskSet set)
 {
     switch (set) {
-    case TaskSetKind::Active:
+    case TaskSet::Active:
         return ExportDialog::tr("active");
-    case TaskSetKind::Dead:
+    case TaskSet::Dead:
         return ExportDialog::tr("dead");
-    case TaskSetKind::Pending:
+    case TaskSet::Pending:
         break;
     }
     return ExportDialog::tr("pending");
@@ -45,7 +45,7 @@ QString defaultPath(const QString& queue)
 
 } // namespace
 
-ExportDialog::ExportDialog(const QString& queue, bool plain, TaskSetKind currentSet,
+ExportDialog::ExportDialog(const QString& queue, bool plain, TaskSet currentSet,
                            const QStringList& selectedIds, QWidget* parent)
     : QDialog(parent), m_queue(queue), m_plain(plain), m_currentSet(currentSet),
       m_selectedIds(selectedIds)
@@ -119,7 +119,7 @@ ExportRequest ExportDialog::request() const
     if (m_set->isChecked())
         r.sets = {m_currentSet};
     else
-        r.sets = {TaskSetKind::Pending, TaskSetKind::Active, TaskSetKind::Dead};
+        r.sets = {TaskSet::Pending, TaskSet::Active, TaskSet::Dead};
     return r;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
-#include "client/exportrequest.h"
+#include "client/exporttypes.h"
+#include "client/tasktypes.h"
 
 #include <QDialog>
 
@@ -17,7 +18,7 @@ class ExportDialog : public QDialog
     Q_OBJECT
 
 public:
-    ExportDialog(const QString& queue, bool plain, TaskSetKind currentSet,
+    ExportDialog(const QString& queue, bool plain, TaskSet currentSet,
                  const QStringList& selectedIds, QWidget* parent = nullptr);
 
     ExportRequest request() const;
@@ -35,7 +36,7 @@ private:
 
     QString m_queue;
     bool m_plain;
-    TaskSetKind m_currentSet;
+    TaskSet m_currentSet;
     QStringList m_selectedIds;
     QRadioButton* m_whole;
     QRadioButton* m_set;

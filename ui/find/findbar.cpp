@@ -155,7 +155,7 @@ bool FindBar::searchesErrors() const
     return !m_plain && m_field->currentIndex() == 1;
 }
 
-void FindBar::setSet(TaskSetKind set)
+void FindBar::setSet(TaskSet set)
 {
     m_set = set;
     m_field->setCurrentIndex(m_fieldOf[static_cast<int>(set)]);

@@ -1,7 +1,8 @@
 #pragma once
 
-#include "client/admintypes.h"
 #include "client/matchtypes.h"
+#include "client/plaintypes.h"
+#include "client/tasktypes.h"
 
 #include <QWidget>
 
@@ -42,7 +43,7 @@ public:
     bool searchesErrors() const;
     // The tab the search would read: each tab keeps its own field choice, for the whole
     // session, across queues (the Dead tab starts on last errors, the others on payloads).
-    void setSet(TaskSetKind set);
+    void setSet(TaskSet set);
     // The listed matches whose task is still a match as far as the bar knows.
     QStringList liveMatches() const;
     // The match of task `id` is no longer one: greyed, struck out, `note` added, and out of
@@ -98,7 +99,7 @@ private:
     int m_goneCount = 0;
     bool m_showsCount = false; // the status is the final count, to follow markGone
     bool m_pressedCurrent = false;
-    TaskSetKind m_set = TaskSetKind::Pending;
+    TaskSet m_set = TaskSet::Pending;
     int m_fieldOf[3] = {0, 0, 1}; // the field chosen per set: payloads, payloads, errors
 };
 

@@ -3,7 +3,7 @@
 #include "client/adminclient.h"
 #include "client/matchclient.h"
 #include "client/membertext.h"
-#include "client/taskoutcome.h"
+#include "client/taskaction.h"
 #include "find/matchfilterdialog.h"
 #include <delayq/timeparse.h>
 
@@ -22,9 +22,9 @@ MatchActions::MatchActions(MatchClient* client, QWidget* window)
 
 QString MatchActions::describe(const MatchFilter& filter, bool utc)
 {
-    const QString set = filter.set == TaskSetKind::Dead     ? tr("dead tasks")
-                        : filter.set == TaskSetKind::Active ? tr("active tasks")
-                                                            : tr("pending tasks");
+    const QString set = filter.set == TaskSet::Dead     ? tr("dead tasks")
+                        : filter.set == TaskSet::Active ? tr("active tasks")
+                                                        : tr("pending tasks");
     QString text = set;
     if (!filter.text.isEmpty())
         text = (filter.inError ? tr("%1 whose last error contains \"%2\"")
@@ -44,13 +44,13 @@ QDialog* MatchActions::ask(const QString& queue, const MatchFilter& filter, qint
     dialog->setClockOffset(clockOffsetMs);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog, queue] {
-        using A = MatchFilterDialog::Action;
-        const A a = dialog->action();
-        const TaskAction action = a == A::Cancel    ? TaskAction::Cancel
-                                  : a == A::Requeue ? TaskAction::Requeue
-                                  : a == A::Delete  ? TaskAction::DeleteDead
-                                                    : TaskAction::Reschedule;
-        run(queue, dialog->filter(), action, a == A::Reschedule ? dialog->dueAtMs() : -1, 0);
+        const TaskAction action = dialog->action();
+        // Run now is a reschedule to the server's now (due -1, delay 0).
+        if (action == TaskAction::RunNow)
+            run(queue, dialog->filter(), TaskAction::Reschedule, -1, 0);
+        else
+            run(queue, dialog->filter(), action,
+                action == TaskAction::Reschedule ? dialog->dueAtMs() : -1, 0);
     });
     dialog->open();
     return dialog;
@@ -187,9 +187,9 @@ void MatchActions::onApplied(const MatchApplyResult& step)
         return;
     QLocale locale;
     // "Requeued 15 of 15 dead tasks in orders": the action and the queue, not only counts.
-    const QString set = m_filter.set == TaskSetKind::Dead     ? tr("dead")
-                        : m_filter.set == TaskSetKind::Active ? tr("active")
-                                                              : tr("pending");
+    const QString set = m_filter.set == TaskSet::Dead     ? tr("dead")
+                        : m_filter.set == TaskSet::Active ? tr("active")
+                                                          : tr("pending");
     if (!step.finished) {
         showProgress(tr("%1 %2 of %3 %4 tasks in %5…", "Requeued 7 of 15 dead tasks in orders…")
                          .arg(actionPastTense(step.action), locale.toString(step.processed()),

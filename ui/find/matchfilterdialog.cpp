@@ -21,9 +21,9 @@ MatchFilterDialog::MatchFilterDialog(const MatchFilter& initial, QWidget* parent
     setWindowTitle(tr("Act on matching tasks"));
     setObjectName(QStringLiteral("matchFilterDialog"));
     auto* form = new QFormLayout(this);
-    auto* which = new QLabel(initial.set == TaskSetKind::Dead     ? tr("Dead tasks")
-                             : initial.set == TaskSetKind::Active ? tr("Active tasks")
-                                                                  : tr("Pending tasks"),
+    auto* which = new QLabel(initial.set == TaskSet::Dead     ? tr("Dead tasks")
+                             : initial.set == TaskSet::Active ? tr("Active tasks")
+                                                              : tr("Pending tasks"),
                              this);
     m_text = new QLineEdit(initial.text, this);
     m_text->setPlaceholderText(tr("Any text (empty: every task of the set)"));
@@ -36,9 +36,9 @@ MatchFilterDialog::MatchFilterDialog(const MatchFilter& initial, QWidget* parent
     m_time->setPlaceholderText(tr("2026-12-01 09:30, now, +10m, -1h"));
     m_action = new QComboBox(this);
     // Each names what it does to the tasks: "Cancel" alone read as the dismiss button.
-    if (m_set == TaskSetKind::Dead)
+    if (m_set == TaskSet::Dead)
         m_action->addItems({tr("Requeue the matching tasks"), tr("Delete the matching tasks")});
-    else if (m_set == TaskSetKind::Pending)
+    else if (m_set == TaskSet::Pending)
         m_action->addItems({tr("Cancel the matching tasks"), tr("Reschedule the matching tasks"),
                             tr("Run the matching tasks now")});
     m_action->setObjectName(QStringLiteral("matchAction"));
@@ -52,7 +52,7 @@ MatchFilterDialog::MatchFilterDialog(const MatchFilter& initial, QWidget* parent
     form->addRow(tr("Tasks:"), which);
     form->addRow(tr("Containing:"), m_text);
     form->addRow(QString(), m_field);
-    form->addRow(m_set == TaskSetKind::Dead ? tr("Died:") : tr("Due:"), m_timeMode);
+    form->addRow(m_set == TaskSet::Dead ? tr("Died:") : tr("Due:"), m_timeMode);
     form->addRow(QString(), m_time);
     form->addRow(tr("Action:"), m_action);
     form->addRow(tr("Reschedule to:"), m_due);
@@ -65,18 +65,18 @@ MatchFilterDialog::MatchFilterDialog(const MatchFilter& initial, QWidget* parent
     updateFields();
 }
 
-MatchFilterDialog::Action MatchFilterDialog::action() const
+TaskAction MatchFilterDialog::action() const
 {
-    if (m_set == TaskSetKind::Dead)
-        return m_action->currentIndex() == 0 ? Action::Requeue : Action::Delete;
-    const Action pending[] = {Action::Cancel, Action::Reschedule, Action::RunNow};
+    if (m_set == TaskSet::Dead)
+        return m_action->currentIndex() == 0 ? TaskAction::Requeue : TaskAction::DeleteDead;
+    const TaskAction pending[] = {TaskAction::Cancel, TaskAction::Reschedule, TaskAction::RunNow};
     return pending[qBound(0, m_action->currentIndex(), 2)];
 }
 
 void MatchFilterDialog::updateFields()
 {
     m_time->setEnabled(m_timeMode->currentIndex() != 0);
-    m_due->setEnabled(m_set == TaskSetKind::Pending && action() == Action::Reschedule);
+    m_due->setEnabled(m_set == TaskSet::Pending && action() == TaskAction::Reschedule);
 }
 
 void MatchFilterDialog::accept()

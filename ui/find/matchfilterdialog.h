@@ -20,21 +20,13 @@ class MatchFilterDialog : public QDialog
     Q_OBJECT
 
 public:
-    enum class Action
-    {
-        Cancel,
-        Reschedule,
-        RunNow,
-        Requeue,
-        Delete
-    };
-
     explicit MatchFilterDialog(const MatchFilter& initial, QWidget* parent = nullptr);
     void setClockOffset(qint64 ms) { m_clockOffsetMs = ms; }
 
     // After accept(): what was asked.
     MatchFilter filter() const { return m_filter; }
-    Action action() const;
+    // Cancel, Reschedule or RunNow on pending tasks; Requeue or DeleteDead on dead ones.
+    TaskAction action() const;
     qint64 dueAtMs() const { return m_dueAtMs; } // reschedule: the new due time
 
     QComboBox* fieldBox() const { return m_field; }
@@ -48,7 +40,7 @@ public:
 private:
     void updateFields();
 
-    TaskSetKind m_set;
+    TaskSet m_set;
     QLineEdit* m_text;
     QComboBox* m_field;
     QComboBox* m_timeMode;

@@ -1,6 +1,7 @@
 #include "overview/overviewpage.h"
 
 #include "client/adminclient.h"
+#include "client/overviewclient.h"
 #include "overview/overviewmodel.h"
 #include "overview/sparklinedelegate.h"
 #include "queue/thresholds.h"
@@ -61,7 +62,7 @@ OverviewPage::OverviewPage(AdminClient* client, QWidget* parent) : QWidget(paren
     layout->addWidget(m_view, 1);
     layout->addWidget(m_legend);
     layout->addWidget(m_status);
-    connect(client, &AdminClient::overviewLoaded, this, &OverviewPage::onLoaded);
+    connect(client->overview(), &OverviewClient::overviewLoaded, this, &OverviewPage::onLoaded);
     // Another server: its queues, not the last ones, and a snapshot not held by an old one.
     connect(client, &AdminClient::connected, this, [this] {
         m_inFlight = false;
@@ -79,7 +80,7 @@ void OverviewPage::refresh()
     m_tag = AdminClient::newTag();
     // The minute counters (60 HMGETs a queue) only while the page is seen: the hidden page
     // still refreshes for the pause markers of the queue list and the title.
-    m_client->loadOverview(m_tag, m_plainKeys, isVisible());
+    m_client->overview()->loadOverview(m_tag, m_plainKeys, isVisible());
 }
 
 void OverviewPage::setPlainKeys(const QList<PlainKeyRow>& keys)

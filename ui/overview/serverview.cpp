@@ -1,6 +1,7 @@
 #include "overview/serverview.h"
 
 #include "client/adminclient.h"
+#include "client/overviewclient.h"
 
 #include <QDialogButtonBox>
 #include <QHeaderView>
@@ -32,7 +33,7 @@ ServerView::ServerView(AdminClient* client, QWidget* parent) : QDialog(parent), 
     layout->addWidget(m_summary);
     layout->addWidget(m_table, 1);
     layout->addWidget(buttons);
-    connect(m_client, &AdminClient::serverLoaded, this, &ServerView::onLoaded);
+    connect(m_client->overview(), &OverviewClient::serverLoaded, this, &ServerView::onLoaded);
     resize(720, 360);
     reload();
 }
@@ -41,7 +42,7 @@ void ServerView::reload()
 {
     m_summary->setText(tr("Asking the server…"));
     m_tag = AdminClient::newTag();
-    m_client->loadServer(m_tag);
+    m_client->overview()->loadServer(m_tag);
 }
 
 void ServerView::onLoaded(const ServerResult& result)

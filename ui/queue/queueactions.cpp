@@ -1,6 +1,8 @@
 #include "queue/queueactions.h"
 
 #include "client/adminclient.h"
+#include "client/queueclient.h"
+#include "client/taskclient.h"
 #include "plain/plaintooltip.h"
 #include "queue/purgedialog.h"
 #include "widgets/confirmation.h"
@@ -17,18 +19,18 @@ namespace delayq::ui {
 namespace {
 
 // "1 task", "12,345 dead tasks"
-QString runningLabel(BulkAction action, const QString& queue, qint64 done, qint64 total)
+QString runningLabel(TaskAction action, const QString& queue, qint64 done, qint64 total)
 {
     const QString of =
         total < 0
             ? QLocale().toString(done)
             : QObject::tr("%1 of %2").arg(QLocale().toString(done), QLocale().toString(total));
     switch (action) {
-    case BulkAction::RequeueDead:
+    case TaskAction::Requeue:
         return QObject::tr("Requeueing the dead tasks of %1: %2…").arg(queue, of);
-    case BulkAction::DeleteDead:
+    case TaskAction::DeleteDead:
         return QObject::tr("Deleting the dead tasks of %1: %2…").arg(queue, of);
-    case BulkAction::Purge:
+    default: // Purge: the one other queue-wide change
         break;
     }
     return QObject::tr("Purging %1: %2 tasks…").arg(queue, of);
@@ -50,12 +52,12 @@ QueueActions::QueueActions(AdminClient* client, QWidget* window) : WriteActions(
     m_purge = make(tr("Purge queue…"),
                    tr("Delete every task of the queue (pending, active, dead); config and stats "
                       "stay"));
-    connect(m_requeueAll, &QAction::triggered, this, [this] { ask(BulkAction::RequeueDead); });
-    connect(m_deleteAll, &QAction::triggered, this, [this] { ask(BulkAction::DeleteDead); });
-    connect(m_purge, &QAction::triggered, this, [this] { ask(BulkAction::Purge); });
-    connect(client, &AdminClient::countsLoaded, this, &QueueActions::onCounts);
-    connect(client, &AdminClient::bulkProgressed, this, &QueueActions::onProgress);
-    connect(client, &AdminClient::bulkFinished, this, &QueueActions::onFinished);
+    connect(m_requeueAll, &QAction::triggered, this, [this] { ask(TaskAction::Requeue); });
+    connect(m_deleteAll, &QAction::triggered, this, [this] { ask(TaskAction::DeleteDead); });
+    connect(m_purge, &QAction::triggered, this, [this] { ask(TaskAction::Purge); });
+    connect(client->tasks(), &TaskClient::countsLoaded, this, &QueueActions::onCounts);
+    connect(client->queues(), &QueueClient::bulkProgressed, this, &QueueActions::onProgress);
+    connect(client->queues(), &QueueClient::bulkFinished, this, &QueueActions::onFinished);
     updateEnabled();
 }
 
@@ -86,14 +88,14 @@ QProgressDialog* QueueActions::progressDialog() const
     return m_progress;
 }
 
-void QueueActions::ask(BulkAction action)
+void QueueActions::ask(TaskAction action)
 {
     if (!m_purge->isEnabled())
         return;
     // Asks with the counts as they are now, not as the last refresh saw them.
     m_asked = action;
     m_countsTag = AdminClient::newTag();
-    m_client->loadCounts(m_countsTag, m_queue);
+    m_client->tasks()->loadCounts(m_countsTag, m_queue);
     updateEnabled();
 }
 
@@ -113,7 +115,7 @@ void QueueActions::onCounts(const CountsResult& counts)
             false);
         return;
     }
-    if (m_asked == BulkAction::Purge) {
+    if (m_asked == TaskAction::Purge) {
         const qint64 total = counts.pending + counts.active + counts.dead;
         if (total == 0) {
             emit resultReported(tr("Queue %1 has no tasks: nothing to purge.").arg(queue), true);
@@ -123,7 +125,7 @@ void QueueActions::onCounts(const CountsResult& counts)
         auto* dialog = new PurgeDialog(queue, counts.pending, counts.active, counts.dead, m_window);
         connect(dialog, &QDialog::accepted, this, [this, dialog] {
             if (!m_readOnly && m_running == 0)
-                start(BulkAction::Purge, dialog->queue());
+                start(TaskAction::Purge, dialog->queue());
         });
         m_purgeDialog = dialog;
         showDialog(dialog);
@@ -133,7 +135,7 @@ void QueueActions::onCounts(const CountsResult& counts)
         emit resultReported(tr("Queue %1 has no dead tasks.").arg(queue), true);
         return;
     }
-    const bool requeue = m_asked == BulkAction::RequeueDead;
+    const bool requeue = m_asked == TaskAction::Requeue;
     m_confirmed = counts.dead;
     Confirmation confirmation;
     confirmation.icon = QMessageBox::Warning;
@@ -157,7 +159,7 @@ void QueueActions::onCounts(const CountsResult& counts)
         start(m_asked, queue);
 }
 
-void QueueActions::start(BulkAction action, const QString& queue)
+void QueueActions::start(TaskAction action, const QString& queue)
 {
     m_running = AdminClient::newTag();
     m_runningAction = action;
@@ -168,21 +170,23 @@ void QueueActions::start(BulkAction action, const QString& queue)
     label->setTextFormat(Qt::PlainText); // the queue name is shown as it is
     label->setText(runningLabel(action, queue, 0, -1));
     auto* progress = StepProgress::make(
-        m_window, action == BulkAction::Purge ? tr("Purge queue") : tr("Dead tasks"), tr("Cancel"));
+        m_window, action == TaskAction::Purge ? tr("Purge queue") : tr("Dead tasks"), tr("Cancel"));
     progress->setLabel(label);
     connect(progress, &QProgressDialog::canceled, this, &QueueActions::cancelRunning);
     progress->setValue(0);
     m_progress = progress;
 
     switch (action) {
-    case BulkAction::RequeueDead:
-        m_client->requeueAllDead(m_running, queue, m_confirmed, m_batch);
+    case TaskAction::Requeue:
+        m_client->queues()->requeueAllDead(m_running, queue, m_confirmed, m_batch);
         break;
-    case BulkAction::DeleteDead:
-        m_client->deleteAllDead(m_running, queue, m_confirmed, m_batch);
+    case TaskAction::DeleteDead:
+        m_client->queues()->deleteAllDead(m_running, queue, m_confirmed, m_batch);
         break;
-    case BulkAction::Purge:
-        m_client->purge(m_running, queue, m_confirmed, m_batch);
+    case TaskAction::Purge:
+        m_client->queues()->purge(m_running, queue, m_confirmed, m_batch);
+        break;
+    default: // ask() offers only the three queue-wide changes
         break;
     }
 }
@@ -191,7 +195,7 @@ void QueueActions::cancelRunning()
 {
     if (m_running == 0)
         return;
-    m_client->cancelBulk(m_running);
+    m_client->queues()->cancelBulk(m_running);
     if (m_progress)
         m_progress->setLabelText(tr("Stopping after the current step…"));
 }
@@ -233,15 +237,17 @@ QString QueueActions::summarize(const BulkActionResult& r)
     const QString dead = tr("dead");
     QString done;
     switch (r.action) {
-    case BulkAction::RequeueDead:
+    case TaskAction::Requeue:
         done = tr("Requeued %1 of %2: they are pending again, due now.")
                    .arg(Confirmation::tasks(r.done, dead), r.queue);
         break;
-    case BulkAction::DeleteDead:
+    case TaskAction::DeleteDead:
         done = tr("Deleted %1 of %2 for good.").arg(Confirmation::tasks(r.done, dead), r.queue);
         break;
-    case BulkAction::Purge:
+    case TaskAction::Purge:
         done = tr("Purged %1 from %2.").arg(Confirmation::tasks(r.done), r.queue);
+        break;
+    default: // no other action runs queue-wide
         break;
     }
     if (!r.error.isEmpty())
@@ -250,11 +256,11 @@ QString QueueActions::summarize(const BulkActionResult& r)
         return tr("Cancelled: %1 The rest are still there.").arg(done);
     // It stops at the count that was confirmed; what came since is the operator's call.
     if (r.left > 0)
-        return (r.action == BulkAction::Purge
+        return (r.action == TaskAction::Purge
                     ? tr("%1 %2 arrived while it ran and stay: purge again for them.")
                     : tr("%1 %2 died while it ran and stay dead: run it again for them."))
             .arg(done,
-                 Confirmation::tasks(r.left, r.action == BulkAction::Purge ? QString() : dead));
+                 Confirmation::tasks(r.left, r.action == TaskAction::Purge ? QString() : dead));
     return done;
 }
 

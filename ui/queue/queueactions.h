@@ -1,7 +1,7 @@
 #pragma once
 
-#include "client/admintypes.h"
-#include "client/bulkaction.h"
+#include "client/queuetypes.h"
+#include "client/tasktypes.h"
 #include "tasks/writeactions.h"
 
 #include <QObject>
@@ -53,18 +53,18 @@ public:
     static QString summarize(const BulkActionResult& result);
 
 private:
-    void ask(BulkAction action);
+    void ask(TaskAction action);
     void onCounts(const CountsResult& counts);
-    void start(BulkAction action, const QString& queue);
+    void start(TaskAction action, const QString& queue);
     void onProgress(quint64 tag, qint64 done, qint64 total);
     void onFinished(const BulkActionResult& result);
     void updateEnabled() override;
 
     int m_batch = 500;
     quint64 m_countsTag = 0; // the counts an action waits for before it asks
-    BulkAction m_asked = BulkAction::Purge;
+    TaskAction m_asked = TaskAction::Purge;
     quint64 m_running = 0;
-    BulkAction m_runningAction = BulkAction::Purge;
+    TaskAction m_runningAction = TaskAction::Purge;
     QString m_runningQueue;
     qint64 m_confirmed = 0; // the count the confirmation named: the change stops there
     QPointer<PurgeDialog> m_purgeDialog;

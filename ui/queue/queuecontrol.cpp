@@ -1,6 +1,7 @@
 #include "queue/queuecontrol.h"
 
 #include "client/adminclient.h"
+#include "client/queueclient.h"
 #include "queue/queuesettingsdialog.h"
 #include "queue/thresholdsdialog.h"
 
@@ -20,7 +21,7 @@ QueueControl::QueueControl(AdminClient* client, QWidget* window)
     connect(m_settings, &QAction::triggered, this, [this] { openSettings(m_queue); });
     connect(m_thresholds, &QAction::triggered, this, [this] { openThresholds(m_queue); });
     connect(m_allThresholds, &QAction::triggered, this, [this] { openThresholds({}); });
-    connect(client, &AdminClient::configLoaded, this, &QueueControl::onConfig);
+    connect(client->queues(), &QueueClient::configLoaded, this, &QueueControl::onConfig);
     updateActions();
 }
 
@@ -64,7 +65,7 @@ void QueueControl::setPaused(const QString& queue, bool pause)
         return;
     const quint64 tag = AdminClient::newTag();
     m_pauseTags.append(tag);
-    m_client->writeConfig(
+    m_client->queues()->writeConfig(
         tag, queue,
         {{QStringLiteral("paused"), pause ? QStringLiteral("1") : QStringLiteral("0")}});
 }

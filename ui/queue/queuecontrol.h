@@ -1,6 +1,6 @@
 #pragma once
 
-#include "client/overviewtypes.h"
+#include "client/queuetypes.h"
 
 #include <QObject>
 #include <QPointer>

@@ -1,6 +1,8 @@
 #include "queue/queuelist.h"
 
 #include "client/adminclient.h"
+#include "client/plainclient.h"
+#include "client/queueclient.h"
 #include "widgets/fielderror.h"
 #include <delayq/keys.h>
 
@@ -110,7 +112,7 @@ void QueueList::connectViews()
     };
     connect(m_view, &QTableView::activated, this, open);
     connect(m_view, &QTableView::clicked, this, open);
-    connect(m_client, &AdminClient::queuesListed, this, &QueueList::onListed);
+    connect(m_client->queues(), &QueueClient::queuesListed, this, &QueueList::onListed);
     auto openPlain = [this](const QModelIndex& index) {
         const QString key = m_plainProxy->index(index.row(), 0).data().toString();
         if (key != m_current)
@@ -118,7 +120,8 @@ void QueueList::connectViews()
     };
     connect(m_plainView, &QTableView::activated, this, openPlain);
     connect(m_plainView, &QTableView::clicked, this, openPlain);
-    connect(m_client, &AdminClient::plainKeysDiscovered, this, &QueueList::onPlainDiscovered);
+    connect(m_client->plain(), &PlainClient::plainKeysDiscovered, this,
+            &QueueList::onPlainDiscovered);
     // Another server (or the same one back): its keys, found afresh, not the last ones.
     connect(m_client, &AdminClient::connected, this, [this] {
         m_plainModel->removeRows(0, m_plainModel->rowCount());
@@ -146,13 +149,13 @@ void QueueList::refresh()
         m_discovering = true;
         m_plainTag = AdminClient::newTag();
         m_sinceDiscovery.start();
-        m_client->discoverPlain(m_plainTag);
+        m_client->plain()->discoverPlain(m_plainTag);
     }
     if (m_inFlight)
         return;
     m_inFlight = true;
     m_tag = AdminClient::newTag();
-    m_client->listQueues(m_tag);
+    m_client->queues()->listQueues(m_tag);
 }
 
 void QueueList::rediscover()

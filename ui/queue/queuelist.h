@@ -1,6 +1,7 @@
 #pragma once
 
-#include "client/admintypes.h"
+#include "client/plaintypes.h"
+#include "client/queuetypes.h"
 
 #include <QElapsedTimer>
 #include <QSet>

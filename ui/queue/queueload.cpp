@@ -2,6 +2,7 @@
 
 #include "charts/timelinechart.h"
 #include "client/adminclient.h"
+#include "client/taskclient.h"
 #include "connection/layoutnotice.h"
 #include "tasks/taskmodel.h"
 #include "tasks/tasktable.h"
@@ -16,8 +17,8 @@ QueueLoad::QueueLoad(AdminClient* client, TaskTabs* tabs, TimelineChart* timelin
                      LayoutNotice* notice, QObject* parent)
     : QObject(parent), m_client(client), m_tabs(tabs), m_timeline(timeline), m_notice(notice)
 {
-    connect(client, &AdminClient::countsLoaded, this, &QueueLoad::onCounts);
-    connect(tabs->table(TaskSetKind::Pending)->model(), &TaskModel::refreshed, this,
+    connect(client->tasks(), &TaskClient::countsLoaded, this, &QueueLoad::onCounts);
+    connect(tabs->table(TaskSet::Pending)->model(), &TaskModel::refreshed, this,
             &QueueLoad::onFirstPage);
     connect(timeline, &TimelineChart::loaded, this, [this] {
         m_timelineShown = true;
@@ -41,7 +42,7 @@ void QueueLoad::refreshCounts()
         return;
     m_countsInFlight = true;
     m_countsTag = AdminClient::newTag();
-    m_client->loadCounts(m_countsTag, m_queue);
+    m_client->tasks()->loadCounts(m_countsTag, m_queue);
 }
 
 void QueueLoad::onFirstPage()

@@ -1,6 +1,7 @@
 #include "queue/queuesettingsdialog.h"
 
 #include "client/adminclient.h"
+#include "client/queueclient.h"
 #include "widgets/dialogbuttons.h"
 #include "widgets/duetext.h"
 #include "widgets/fielderror.h"
@@ -85,9 +86,9 @@ QueueSettingsDialog::QueueSettingsDialog(AdminClient* client, const QString& que
     // height follows what is shown (fitHeight).
     setMinimumWidth(fontMetrics().averageCharWidth() * 72);
     resize(minimumWidth(), heightForWidth(minimumWidth()));
-    connect(client, &AdminClient::configLoaded, this, &QueueSettingsDialog::onConfig);
+    connect(client->queues(), &QueueClient::configLoaded, this, &QueueSettingsDialog::onConfig);
     m_loadTag = AdminClient::newTag();
-    client->loadConfig(m_loadTag, queue);
+    client->queues()->loadConfig(m_loadTag, queue);
 }
 
 QPushButton* QueueSettingsDialog::saveButton() const
@@ -260,7 +261,7 @@ void QueueSettingsDialog::accept()
     m_general->setError({});
     m_writeTag = AdminClient::newTag();
     saveButton()->setEnabled(false);
-    m_client->writeConfig(m_writeTag, m_queue, values);
+    m_client->queues()->writeConfig(m_writeTag, m_queue, values);
 }
 
 } // namespace delayq::ui

@@ -13,32 +13,32 @@ namespace {
 
 // What happened to `n` tasks, worded for one or for several (the app has no English
 // translation that would give a %n text its singular).
-QString describe(TaskOutcome outcome, TaskAction action, qint64 n)
+QString describe(ActionOutcome outcome, TaskAction action, qint64 n)
 {
     const bool one = n == 1;
     switch (outcome) {
-    case TaskOutcome::NotFound:
+    case ActionOutcome::NotFound:
         return QObject::tr("no longer existed");
-    case TaskOutcome::Active:
+    case ActionOutcome::Active:
         if (action == TaskAction::Push)
             return one ? QObject::tr("was running, so not replaced")
                        : QObject::tr("were running, so not replaced");
         return one ? QObject::tr("was already running and was not changed")
                    : QObject::tr("were already running and were not changed");
-    case TaskOutcome::Dead:
+    case ActionOutcome::Dead:
         return one ? QObject::tr("was dead (requeue it from the Dead tab)")
                    : QObject::tr("were dead (requeue them from the Dead tab)");
-    case TaskOutcome::Pending:
+    case ActionOutcome::Pending:
         return one ? QObject::tr("was pending, not dead") : QObject::tr("were pending, not dead");
-    case TaskOutcome::Exists:
+    case ActionOutcome::Exists:
         return one ? QObject::tr("already existed with that id and was left as it was")
                    : QObject::tr("already existed with that id and were left as they were");
-    case TaskOutcome::TooLarge:
+    case ActionOutcome::TooLarge:
         return one ? QObject::tr("was larger than the queue's max_payload")
                    : QObject::tr("were larger than the queue's max_payload");
-    case TaskOutcome::Done:
-    case TaskOutcome::Created:
-    case TaskOutcome::Replaced:
+    case ActionOutcome::Done:
+    case ActionOutcome::Created:
+    case ActionOutcome::Replaced:
         break;
     }
     return outcomeName(outcome);
@@ -52,7 +52,7 @@ QString ActionSummary::of(const ActionResult& result, bool utc)
         return QObject::tr("Could not %1: %2").arg(actionVerb(result.action), result.error.message);
     if (result.action == TaskAction::Push && result.outcomes.size() == 1) {
         const IdOutcome& pushed = result.outcomes.first();
-        const bool created = pushed.outcome == TaskOutcome::Created;
+        const bool created = pushed.outcome == ActionOutcome::Created;
         if (succeeded(pushed.outcome) && pushed.due >= 0) {
             const QString id = MemberText::displayText(pushed.id.left(80));
             const QString when = DueText::describe(pushed.due, result.serverNow, utc);
@@ -62,7 +62,7 @@ QString ActionSummary::of(const ActionResult& result, bool utc)
                              .arg(id, when, result.queue);
         }
     }
-    QMap<TaskOutcome, int> byOutcome;
+    QMap<ActionOutcome, int> byOutcome;
     int done = 0;
     for (const auto& o : result.outcomes) {
         ++byOutcome[o.outcome];

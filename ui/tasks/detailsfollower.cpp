@@ -1,6 +1,7 @@
 #include "tasks/detailsfollower.h"
 
 #include "client/adminclient.h"
+#include "client/taskclient.h"
 #include "tasks/taskdetails.h"
 #include "tasks/tasktable.h"
 #include "tasks/tasktabs.h"
@@ -12,7 +13,7 @@ DetailsFollower::DetailsFollower(AdminClient* client, TaskTabs* tabs, TaskDetail
     : QObject(parent), m_client(client), m_tabs(tabs), m_details(details)
 {
     connect(m_tabs, &TaskTabs::currentTaskChanged, this, &DetailsFollower::follow);
-    connect(m_client, &AdminClient::taskLoaded, this, &DetailsFollower::onTaskLoaded);
+    connect(m_client->tasks(), &TaskClient::taskLoaded, this, &DetailsFollower::onTaskLoaded);
 }
 
 void DetailsFollower::setQueue(const QString& queue)
@@ -34,7 +35,7 @@ void DetailsFollower::follow()
         if (truncated) {
             m_tag = AdminClient::newTag();
             m_askedId = task->id;
-            m_client->loadTask(m_tag, m_queue, task->id);
+            m_client->tasks()->loadTask(m_tag, m_queue, task->id);
         }
     } else if (!table->hasCurrentSelected()) {
         // Nothing selected: an old task left in the pane would look like the target of the

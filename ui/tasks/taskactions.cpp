@@ -2,6 +2,7 @@
 
 #include "client/adminclient.h"
 #include "client/membertext.h"
+#include "client/taskclient.h"
 #include "find/findbar.h"
 #include "find/matchactions.h"
 #include "plain/plaintooltip.h"
@@ -107,9 +108,9 @@ TaskActions::TaskActions(AdminClient* client, TaskTabs* tabs, QWidget* window)
     connect(m_deleteDead, &QAction::triggered, this, &TaskActions::onDeleteDead);
     connect(m_refresh, &QAction::triggered, this, &TaskActions::refreshRequested);
     connect(m_find, &QAction::triggered, tabs, &TaskTabs::showFind);
-    connect(client, &AdminClient::actionFinished, this, &TaskActions::onFinished);
+    connect(client->tasks(), &TaskClient::actionFinished, this, &TaskActions::onFinished);
     connect(tabs, &TaskTabs::currentTaskChanged, this, &TaskActions::updateEnabled);
-    for (auto set : {TaskSetKind::Pending, TaskSetKind::Active, TaskSetKind::Dead})
+    for (auto set : {TaskSet::Pending, TaskSet::Active, TaskSet::Dead})
         connect(tabs->table(set)->view()->selectionModel(), &QItemSelectionModel::selectionChanged,
                 this, &TaskActions::updateEnabled);
     tabs->installEventFilter(this);
@@ -135,20 +136,19 @@ QList<QAction*> TaskActions::writeActions() const
 
 void TaskActions::updateEnabled()
 {
-    const TaskSetKind set = m_tabs->current()->set();
+    const TaskSet set = m_tabs->current()->set();
     const bool selected =
         tablesShown() && m_tabs->current()->view()->selectionModel()->hasSelection();
     const bool open = !m_queue.isEmpty();
     m_push->setEnabled(!m_readOnly);
-    m_cancel->setEnabled(!m_readOnly && open && selected && set == TaskSetKind::Pending);
-    m_reschedule->setEnabled(!m_readOnly && open && selected && set == TaskSetKind::Pending);
+    m_cancel->setEnabled(!m_readOnly && open && selected && set == TaskSet::Pending);
+    m_reschedule->setEnabled(!m_readOnly && open && selected && set == TaskSet::Pending);
     m_runNow->setEnabled(m_reschedule->isEnabled());
     m_actOnMatches->setEnabled(!m_plain && !m_readOnly && open && tablesShown() &&
-                               set != TaskSetKind::Active);
+                               set != TaskSet::Active);
     m_tabs->findBar()->setWritable(!m_readOnly);
-    m_requeue->setEnabled(!m_plain && !m_readOnly && open && selected && set == TaskSetKind::Dead);
-    m_deleteDead->setEnabled(!m_plain && !m_readOnly && open && selected &&
-                             set == TaskSetKind::Dead);
+    m_requeue->setEnabled(!m_plain && !m_readOnly && open && selected && set == TaskSet::Dead);
+    m_deleteDead->setEnabled(!m_plain && !m_readOnly && open && selected && set == TaskSet::Dead);
     for (auto* action : writeActions())
         action->setToolTip(m_readOnly ? plainToolTip(tr("Read-only: %1").arg(m_readOnlyReason))
                                       : action->data().toString());
@@ -166,7 +166,7 @@ void TaskActions::actOn(const MatchFilter& filter)
 {
     if (m_readOnly || m_plain || m_queue.isEmpty())
         return;
-    if (filter.set == TaskSetKind::Active) {
+    if (filter.set == TaskSet::Active) {
         emit resultReported(tr("No bulk action applies to active tasks"), false);
         return;
     }
@@ -196,7 +196,7 @@ QList<TaskRow> TaskActions::selection(QAction* action, const QString& verb)
     return tasks;
 }
 
-QString TaskActions::describeTasks(const QList<TaskRow>& tasks, TaskSetKind set, bool plain,
+QString TaskActions::describeTasks(const QList<TaskRow>& tasks, TaskSet set, bool plain,
                                    qint64 nowMs, bool utc)
 {
     constexpr int kShown = 5;
@@ -208,14 +208,14 @@ QString TaskActions::describeTasks(const QList<TaskRow>& tasks, TaskSetKind set,
     QStringList lines;
     for (const TaskRow& task : tasks.mid(0, kShown)) {
         // A death passed; a due time is owed.
-        const QString when = set == TaskSetKind::Dead && !plain
+        const QString when = set == TaskSet::Dead && !plain
                                  ? DueText::describePast(task.score, nowMs, utc)
                                  : DueText::describe(task.score, nowMs, utc);
         QString line = QStringLiteral("• ");
         if (plain) {
             line += preview(MemberText::displayText(task.id.left(kPreview * 4))) +
                     QStringLiteral(" — ") + tr("due %1").arg(when);
-        } else if (set == TaskSetKind::Dead) {
+        } else if (set == TaskSet::Dead) {
             line +=
                 MemberText::displayText(task.id) + QStringLiteral(" — ") + tr("died %1").arg(when);
             if (!task.lastError.isEmpty())
@@ -256,7 +256,7 @@ void TaskActions::onPush()
     dialog->setPlain(m_plain);
     dialog->setClock(m_clockOffsetMs, m_utc);
     connect(dialog, &QDialog::accepted, this,
-            [this, dialog] { m_client->push(track(), dialog->spec()); });
+            [this, dialog] { m_client->tasks()->push(track(), dialog->spec()); });
     m_dialog = dialog;
     showDialog(dialog);
 }
@@ -286,7 +286,7 @@ void TaskActions::onCancel()
         m_plain ? (n == 1 ? tr("Cancel 1 message") : tr("Cancel %1 messages").arg(n))
                 : tr("Cancel %1").arg(Confirmation::tasks(n));
     confirmation.rejectText = tr("Keep");
-    confirmThen(tasks, TaskSetKind::Pending, confirmation, &AdminClient::cancel);
+    confirmThen(tasks, TaskSet::Pending, confirmation, &TaskClient::cancel);
 }
 
 void TaskActions::onReschedule()
@@ -298,8 +298,8 @@ void TaskActions::onReschedule()
     dialog->setClock(m_clockOffsetMs, m_utc);
     connect(dialog, &QDialog::accepted, this, [this, dialog, ids = idsOf(tasks)] {
         // The rescheduled tasks move away from their rows: select nothing, as after Cancel.
-        m_tabs->table(TaskSetKind::Pending)->clearSelection();
-        m_client->reschedule(track(), m_queue, ids, dialog->dueAtMs(), dialog->delayMs());
+        m_tabs->table(TaskSet::Pending)->clearSelection();
+        m_client->tasks()->reschedule(track(), m_queue, ids, dialog->dueAtMs(), dialog->delayMs());
     });
     m_dialog = dialog;
     showDialog(dialog);
@@ -318,8 +318,8 @@ void TaskActions::onRunNow()
             .arg(Confirmation::tasks(tasks.size(), tr("pending")), m_queue);
     confirmation.acceptText = tr("Run %1 now").arg(Confirmation::tasks(tasks.size()));
     confirmation.rejectText = tr("Keep their time");
-    confirmThen(tasks, TaskSetKind::Pending, confirmation,
-                [](AdminClient* client, quint64 tag, const QString& queue, const QStringList& ids) {
+    confirmThen(tasks, TaskSet::Pending, confirmation,
+                [](TaskClient* client, quint64 tag, const QString& queue, const QStringList& ids) {
                     client->reschedule(tag, queue, ids, -1, 0);
                 });
 }
@@ -340,7 +340,7 @@ void TaskActions::onRequeue()
             .arg(Confirmation::tasks(tasks.size(), tr("dead")), m_queue);
     confirmation.acceptText = tr("Requeue %1").arg(Confirmation::tasks(tasks.size()));
     confirmation.rejectText = tr("Leave dead");
-    confirmThen(tasks, TaskSetKind::Dead, confirmation, &AdminClient::requeue);
+    confirmThen(tasks, TaskSet::Dead, confirmation, &TaskClient::requeue);
 }
 
 void TaskActions::onDeleteDead()
@@ -355,11 +355,11 @@ void TaskActions::onDeleteDead()
                             .arg(Confirmation::tasks(tasks.size(), tr("dead")), m_queue);
     confirmation.acceptText = tr("Delete %1").arg(Confirmation::tasks(tasks.size()));
     confirmation.rejectText = tr("Keep");
-    confirmThen(tasks, TaskSetKind::Dead, confirmation, &AdminClient::deleteDead);
+    confirmThen(tasks, TaskSet::Dead, confirmation, &TaskClient::deleteDead);
 }
 
-void TaskActions::confirmThen(const QList<TaskRow>& tasks, TaskSetKind set,
-                              Confirmation confirmation, IdRequest send)
+void TaskActions::confirmThen(const QList<TaskRow>& tasks, TaskSet set, Confirmation confirmation,
+                              IdRequest send)
 {
     confirmation.text +=
         QStringLiteral("\n\n") + describeTasks(tasks, set, m_plain, serverNow(), m_utc);
@@ -367,7 +367,7 @@ void TaskActions::confirmThen(const QList<TaskRow>& tasks, TaskSetKind set,
         return;
     // The row a removed task leaves is taken by the next one: nothing stays aimed at.
     m_tabs->current()->clearSelection();
-    send(m_client, track(), m_queue, idsOf(tasks));
+    send(m_client->tasks(), track(), m_queue, idsOf(tasks));
 }
 
 quint64 TaskActions::track()

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "client/admintypes.h"
+#include "client/tasktypes.h"
 #include "tasks/writeactions.h"
 
 #include <QObject>
@@ -18,6 +18,7 @@ namespace delayq::ui {
 
 class AdminClient;
 class MatchActions;
+class TaskClient;
 class TaskClipboard;
 class TaskMenu;
 class TaskTabs;
@@ -70,8 +71,8 @@ public:
 
     // Up to five tasks, one line each (id, due or death time, payload or error preview),
     // then "and N more".
-    static QString describeTasks(const QList<TaskRow>& tasks, TaskSetKind set, bool plain,
-                                 qint64 nowMs, bool utc);
+    static QString describeTasks(const QList<TaskRow>& tasks, TaskSet set, bool plain, qint64 nowMs,
+                                 bool utc);
 
 signals:
     // One task was pushed into `queue`: the window selects it.
@@ -85,11 +86,11 @@ private:
     void onRequeue();
     void onDeleteDead();
     void onFinished(const ActionResult& result);
-    // An AdminClient request on ids (cancel, requeue, ...), given the tag and the queue.
+    // A TaskClient request on ids (cancel, requeue, ...), given the tag and the queue.
     using IdRequest =
-        std::function<void(AdminClient*, quint64 tag, const QString& queue, const QStringList&)>;
+        std::function<void(TaskClient*, quint64 tag, const QString& queue, const QStringList&)>;
     // Asks (naming the tasks), then clears the selection and sends the request.
-    void confirmThen(const QList<TaskRow>& tasks, TaskSetKind set, Confirmation confirmation,
+    void confirmThen(const QList<TaskRow>& tasks, TaskSet set, Confirmation confirmation,
                      IdRequest send);
     // A new request tag whose answer this object reports.
     quint64 track();

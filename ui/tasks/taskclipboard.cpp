@@ -1,6 +1,7 @@
 #include "tasks/taskclipboard.h"
 
 #include "client/adminclient.h"
+#include "client/taskclient.h"
 
 #include <QClipboard>
 #include <QGuiApplication>
@@ -14,7 +15,7 @@ namespace delayq::ui {
 TaskClipboard::TaskClipboard(AdminClient* client, QObject* parent)
     : QObject(parent), m_client(client)
 {
-    connect(client, &AdminClient::taskLoaded, this, [this](const TaskResult& result) {
+    connect(client->tasks(), &TaskClient::taskLoaded, this, [this](const TaskResult& result) {
         if (result.tag != m_tag)
             return;
         m_tag = 0;
@@ -47,7 +48,7 @@ void TaskClipboard::copy(const QString& queue, const TaskRow& task, Form form)
     }
     m_form = form;
     m_tag = AdminClient::newTag();
-    m_client->loadTask(m_tag, queue, task.id);
+    m_client->tasks()->loadTask(m_tag, queue, task.id);
 }
 
 void TaskClipboard::put(const TaskRow& task, Form form)

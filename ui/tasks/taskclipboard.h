@@ -1,6 +1,6 @@
 #pragma once
 
-#include "client/admintypes.h"
+#include "client/tasktypes.h"
 
 #include <QObject>
 

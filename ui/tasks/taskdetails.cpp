@@ -106,7 +106,7 @@ QString TaskDetails::formatPayload(const QByteArray& payload, bool* isJson)
     return MemberText::displayBytes(payload.toStdString());
 }
 
-void TaskDetails::showTask(const TaskRow& task, TaskSetKind set)
+void TaskDetails::showTask(const TaskRow& task, TaskSet set)
 {
     m_task = task;
     m_set = set;
@@ -164,9 +164,9 @@ void TaskDetails::render()
     };
     auto* timeLabel = qobject_cast<QLabel*>(m_form->labelForField(m_time));
     if (timeLabel)
-        timeLabel->setText(m_set == TaskSetKind::Pending  ? tr("Due")
-                           : m_set == TaskSetKind::Active ? tr("Lease until")
-                                                          : tr("Died"));
+        timeLabel->setText(m_set == TaskSet::Pending  ? tr("Due")
+                           : m_set == TaskSet::Active ? tr("Lease until")
+                                                      : tr("Died"));
     m_id->setText(MemberText::displayText(m_task.id));
     m_state->setText(m_task.broken ? tr("broken") : stateText(m_task.state));
     m_time->setText(time(m_task.score));

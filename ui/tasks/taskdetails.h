@@ -1,6 +1,6 @@
 #pragma once
 
-#include "client/admintypes.h"
+#include "client/tasktypes.h"
 #include "widgets/formrows.h"
 
 #include <QWidget>
@@ -23,7 +23,7 @@ class TaskDetails : public QWidget
 public:
     explicit TaskDetails(QWidget* parent = nullptr);
 
-    void showTask(const TaskRow& task, TaskSetKind set);
+    void showTask(const TaskRow& task, TaskSet set);
     void clear();
     void setUtc(bool utc);
     // A plain member is both id and message: it is shown once, as the message, without the
@@ -45,7 +45,7 @@ private:
     void render();
 
     TaskRow m_task;
-    TaskSetKind m_set = TaskSetKind::Pending;
+    TaskSet m_set = TaskSet::Pending;
     bool m_hasTask = false;
     bool m_utc = false;
     QLabel* m_id = nullptr;

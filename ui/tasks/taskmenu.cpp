@@ -15,7 +15,7 @@ namespace delayq::ui {
 TaskMenu::TaskMenu(TaskActions* actions, TaskTabs* tabs, TaskClipboard* clipboard, QObject* parent)
     : QObject(parent), m_actions(actions), m_tabs(tabs), m_clipboard(clipboard)
 {
-    for (auto set : {TaskSetKind::Pending, TaskSetKind::Active, TaskSetKind::Dead}) {
+    for (auto set : {TaskSet::Pending, TaskSet::Active, TaskSet::Dead}) {
         TaskTable* table = tabs->table(set);
         table->view()->setContextMenuPolicy(Qt::CustomContextMenu);
         connect(table->view(), &QWidget::customContextMenuRequested, this,
@@ -39,16 +39,16 @@ QMenu* TaskMenu::build(TaskTable* table)
 {
     auto* menu = new QMenu(table);
     m_actions->updateEnabled();
-    const TaskSetKind set = table->set();
-    if (set == TaskSetKind::Pending) {
+    const TaskSet set = table->set();
+    if (set == TaskSet::Pending) {
         menu->addAction(m_actions->cancel());
         menu->addAction(m_actions->reschedule());
         menu->addAction(m_actions->runNow());
-    } else if (set == TaskSetKind::Dead) {
+    } else if (set == TaskSet::Dead) {
         menu->addAction(m_actions->requeue());
         menu->addAction(m_actions->deleteDead());
     }
-    if (set != TaskSetKind::Active)
+    if (set != TaskSet::Active)
         menu->addAction(m_actions->actOnMatches());
     menu->addSeparator();
     const QStringList ids = table->selectedIds();

@@ -2,6 +2,7 @@
 
 #include "client/adminclient.h"
 #include "client/membertext.h"
+#include "client/taskclient.h"
 #include "widgets/duetext.h"
 #include <delayq/timeparse.h>
 
@@ -27,22 +28,22 @@ QString fromStd(const std::string& s)
 
 } // namespace
 
-TaskModel::TaskModel(AdminClient* client, TaskSetKind set, QObject* parent)
+TaskModel::TaskModel(AdminClient* client, TaskSet set, QObject* parent)
     : QAbstractTableModel(parent), m_client(client), m_set(set)
 {
     switch (set) {
-    case TaskSetKind::Pending:
+    case TaskSet::Pending:
         m_fields = {Field::Time, Field::Relative, Field::Id, Field::Attempts, Field::Payload};
         break;
-    case TaskSetKind::Active:
+    case TaskSet::Active:
         m_fields = {Field::Time,   Field::Relative, Field::Id,
                     Field::Worker, Field::Attempts, Field::Payload};
         break;
-    case TaskSetKind::Dead:
+    case TaskSet::Dead:
         m_fields = {Field::Time, Field::Id, Field::Attempts, Field::LastError, Field::Payload};
         break;
     }
-    connect(client, &AdminClient::pagesLoaded, this, &TaskModel::onPagesLoaded);
+    connect(client->tasks(), &TaskClient::pagesLoaded, this, &TaskModel::onPagesLoaded);
 }
 
 void TaskModel::setQueue(const QString& queue)
@@ -105,7 +106,7 @@ void TaskModel::refresh()
     m_inFlight = true;
     m_inFlightIsRefresh = true;
     m_tag = AdminClient::newTag();
-    m_client->loadPages(m_tag, m_queue, m_set, offsets, m_pageSize);
+    m_client->tasks()->loadPages(m_tag, m_queue, m_set, offsets, m_pageSize);
 }
 
 const TaskRow* TaskModel::taskAt(int row) const
@@ -181,7 +182,7 @@ void TaskModel::pump()
     m_inFlight = true;
     m_inFlightIsRefresh = false;
     m_tag = AdminClient::newTag();
-    m_client->loadPages(m_tag, m_queue, m_set, offsets, m_pageSize);
+    m_client->tasks()->loadPages(m_tag, m_queue, m_set, offsets, m_pageSize);
 }
 
 void TaskModel::onPagesLoaded(const PageResult& result)
@@ -310,7 +311,7 @@ QString TaskModel::text(const TaskRow& task, Field field) const
         return fromStd(delayq::formatTime(task.score, m_utc));
     case Field::Relative: {
         const qint64 now = QDateTime::currentMSecsSinceEpoch() + m_clockOffsetMs;
-        if (m_set == TaskSetKind::Active)
+        if (m_set == TaskSet::Active)
             return DueText::lease(task.score, now);
         return DueText::relative(task.score, now);
     }
@@ -375,7 +376,7 @@ QVariant TaskModel::data(const QModelIndex& index, int role) const
     case Qt::ForegroundRole:
         if (task->broken)
             return QColor(Qt::darkRed);
-        if (field == Field::Relative && m_set != TaskSetKind::Dead &&
+        if (field == Field::Relative && m_set != TaskSet::Dead &&
             task->score <= QDateTime::currentMSecsSinceEpoch() + m_clockOffsetMs)
             return QColor(0xc0, 0x39, 0x2b);
         return {};
@@ -396,9 +397,9 @@ QVariant TaskModel::headerData(int section, Qt::Orientation orientation, int rol
     const QString zone = QStringLiteral(" (%1)").arg(DueText::zoneName(m_utc));
     switch (m_fields.at(section)) {
     case Field::Time:
-        return (m_set == TaskSetKind::Pending  ? tr("Due")
-                : m_set == TaskSetKind::Active ? tr("Lease until")
-                                               : tr("Died")) +
+        return (m_set == TaskSet::Pending  ? tr("Due")
+                : m_set == TaskSet::Active ? tr("Lease until")
+                                           : tr("Died")) +
                zone;
     case Field::Relative:
         return tr("When");

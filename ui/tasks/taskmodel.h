@@ -1,6 +1,6 @@
 #pragma once
 
-#include "client/admintypes.h"
+#include "client/tasktypes.h"
 
 #include <QAbstractTableModel>
 #include <QHash>
@@ -40,9 +40,9 @@ public:
         Payload
     };
 
-    TaskModel(AdminClient* client, TaskSetKind set, QObject* parent = nullptr);
+    TaskModel(AdminClient* client, TaskSet set, QObject* parent = nullptr);
 
-    TaskSetKind set() const { return m_set; }
+    TaskSet set() const { return m_set; }
     QString queue() const { return m_queue; }
     // Empties the model and loads the first page of the new queue.
     void setQueue(const QString& queue);
@@ -93,7 +93,7 @@ private:
     QString text(const TaskRow& task, Field field) const;
 
     AdminClient* m_client;
-    TaskSetKind m_set;
+    TaskSet m_set;
     QList<Field> m_fields;
     QString m_queue;
     qint64 m_total = 0;

@@ -1,6 +1,7 @@
 #include "tasks/tasktable.h"
 
 #include "client/adminclient.h"
+#include "client/taskclient.h"
 #include "tasks/taskmodel.h"
 #include "widgets/columnfit.h"
 #include "widgets/duetext.h"
@@ -21,14 +22,14 @@ constexpr int kPad = 14; // a cell's margins and a little air
 
 } // namespace
 
-TaskTable::TaskTable(AdminClient* client, TaskSetKind set, QWidget* parent)
+TaskTable::TaskTable(AdminClient* client, TaskSet set, QWidget* parent)
     : QWidget(parent), m_client(client), m_set(set)
 {
     m_model = new TaskModel(client, set, this);
     m_view = new QTableView(this);
-    m_view->setObjectName(set == TaskSetKind::Pending  ? QStringLiteral("pendingTable")
-                          : set == TaskSetKind::Active ? QStringLiteral("activeTable")
-                                                       : QStringLiteral("deadTable"));
+    m_view->setObjectName(set == TaskSet::Pending  ? QStringLiteral("pendingTable")
+                          : set == TaskSet::Active ? QStringLiteral("activeTable")
+                                                   : QStringLiteral("deadTable"));
     m_view->setModel(m_model);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
@@ -78,7 +79,7 @@ TaskTable::TaskTable(AdminClient* client, TaskSetKind set, QWidget* parent)
         }
         emit currentTaskChanged();
     });
-    connect(client, &AdminClient::located, this, &TaskTable::onLocated);
+    connect(client->tasks(), &TaskClient::located, this, &TaskTable::onLocated);
 }
 
 int TaskTable::idWidth() const
@@ -294,14 +295,14 @@ void TaskTable::jumpToTime(qint64 ms)
 {
     m_selectOnJump = true;
     m_locateTag = AdminClient::newTag();
-    m_client->locateTime(m_locateTag, m_model->queue(), m_set, ms);
+    m_client->tasks()->locateTime(m_locateTag, m_model->queue(), m_set, ms);
 }
 
 void TaskTable::scrollToTime(qint64 ms)
 {
     m_selectOnJump = false;
     m_locateTag = AdminClient::newTag();
-    m_client->locateTime(m_locateTag, m_model->queue(), m_set, ms);
+    m_client->tasks()->locateTime(m_locateTag, m_model->queue(), m_set, ms);
 }
 
 void TaskTable::onLocated(const LocateResult& result)

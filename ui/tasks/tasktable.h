@@ -1,6 +1,6 @@
 #pragma once
 
-#include "client/admintypes.h"
+#include "client/tasktypes.h"
 
 #include <QWidget>
 
@@ -19,11 +19,11 @@ class TaskTable : public QWidget
     Q_OBJECT
 
 public:
-    TaskTable(AdminClient* client, TaskSetKind set, QWidget* parent = nullptr);
+    TaskTable(AdminClient* client, TaskSet set, QWidget* parent = nullptr);
 
     TaskModel* model() const { return m_model; }
     QTableView* view() const { return m_view; }
-    TaskSetKind set() const { return m_set; }
+    TaskSet set() const { return m_set; }
 
     void setQueue(const QString& queue);
     void refresh();
@@ -74,7 +74,7 @@ private:
     int minimumLastWidth() const;
 
     AdminClient* m_client;
-    TaskSetKind m_set;
+    TaskSet m_set;
     TaskModel* m_model;
     QTableView* m_view;
     ColumnFit* m_fit;

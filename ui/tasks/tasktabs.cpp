@@ -3,6 +3,8 @@
 #include "client/adminclient.h"
 #include "client/matchclient.h"
 #include "client/membertext.h"
+#include "client/plainclient.h"
+#include "client/taskclient.h"
 #include "find/findbar.h"
 #include "tasks/taskmodel.h"
 #include "tasks/tasktable.h"
@@ -17,11 +19,11 @@ namespace delayq::ui {
 
 namespace {
 
-QString setName(TaskSetKind set)
+QString setName(TaskSet set)
 {
-    return set == TaskSetKind::Dead     ? TaskTabs::tr("dead")
-           : set == TaskSetKind::Active ? TaskTabs::tr("active")
-                                        : TaskTabs::tr("pending");
+    return set == TaskSet::Dead     ? TaskTabs::tr("dead")
+           : set == TaskSet::Active ? TaskTabs::tr("active")
+                                    : TaskTabs::tr("pending");
 }
 
 } // namespace
@@ -31,7 +33,7 @@ TaskTabs::TaskTabs(AdminClient* client, QWidget* parent) : QWidget(parent), m_cl
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
-    m_matchClient = new MatchClient(client, this);
+    m_matchClient = client->matches();
     m_findBar = new FindBar(this);
     m_findBar->hide();
     layout->addWidget(m_findBar);
@@ -39,7 +41,7 @@ TaskTabs::TaskTabs(AdminClient* client, QWidget* parent) : QWidget(parent), m_cl
     m_tabs->setDocumentMode(true);
     layout->addWidget(m_tabs, 1);
 
-    for (auto set : {TaskSetKind::Pending, TaskSetKind::Active, TaskSetKind::Dead}) {
+    for (auto set : {TaskSet::Pending, TaskSet::Active, TaskSet::Dead}) {
         auto* table = new TaskTable(client, set, this);
         m_tables.append(table);
         m_tabs->addTab(table, QString());
@@ -74,7 +76,7 @@ TaskTabs::TaskTabs(AdminClient* client, QWidget* parent) : QWidget(parent), m_cl
                                 tr("now %1").arg(setName(result.movedTo.at(i))));
     });
     connect(m_findBar, &FindBar::findTextRequested, this, &TaskTabs::findText);
-    connect(m_findBar, &FindBar::searchCancelled, client, &AdminClient::cancelScan);
+    connect(m_findBar, &FindBar::searchCancelled, client->plain(), &PlainClient::cancelScan);
     connect(m_findBar, &FindBar::searchCancelled, m_matchClient, &MatchClient::cancelSearch);
     connect(m_matchClient, &MatchClient::searched, this, [this](const MatchScanResult& step) {
         if (step.tag == m_scanTag)
@@ -82,16 +84,16 @@ TaskTabs::TaskTabs(AdminClient* client, QWidget* parent) : QWidget(parent), m_cl
     });
     connect(m_findBar, &FindBar::actOnMatchesRequested, this,
             [this] { emit actOnMatchesRequested(m_lastSearch); });
-    connect(client, &AdminClient::plainScanned, this, [this](const PlainScanResult& step) {
+    connect(client->plain(), &PlainClient::plainScanned, this, [this](const PlainScanResult& step) {
         if (step.tag == m_scanTag)
             m_findBar->addSearchStep(step);
     });
     connect(m_findBar, &FindBar::jumpToTimeRequested, this,
             [this](qint64 ms) { current()->jumpToTime(ms); });
-    connect(client, &AdminClient::located, this, &TaskTabs::onLocated);
+    connect(client->tasks(), &TaskClient::located, this, &TaskTabs::onLocated);
 }
 
-TaskTable* TaskTabs::table(TaskSetKind set) const
+TaskTable* TaskTabs::table(TaskSet set) const
 {
     return m_tables.at(static_cast<int>(set));
 }
@@ -101,7 +103,7 @@ TaskTable* TaskTabs::current() const
     return m_tables.at(qMax(0, m_tabs->currentIndex()));
 }
 
-void TaskTabs::setCurrentSet(TaskSetKind set)
+void TaskTabs::setCurrentSet(TaskSet set)
 {
     m_tabs->setCurrentIndex(static_cast<int>(set));
 }
@@ -110,15 +112,15 @@ void TaskTabs::setPlain(bool plain)
 {
     m_plain = plain;
     m_scanTag = 0;
-    m_client->cancelScan();
+    m_client->plain()->cancelScan();
     m_matchClient->cancelSearch();
     m_findBar->setPlain(plain);
     if (plain)
-        setCurrentSet(TaskSetKind::Pending);
+        setCurrentSet(TaskSet::Pending);
     for (int i = 0; i < m_tables.size(); ++i) {
         TaskTable* table = m_tables.at(i);
         table->model()->setPlain(plain);
-        m_tabs->setTabVisible(i, !plain || table->set() == TaskSetKind::Pending);
+        m_tabs->setTabVisible(i, !plain || table->set() == TaskSet::Pending);
         for (auto field : {TaskModel::Field::Attempts, TaskModel::Field::Worker,
                            TaskModel::Field::LastError, TaskModel::Field::Payload}) {
             const int column = table->model()->columnOf(field);
@@ -134,7 +136,7 @@ void TaskTabs::setQueue(const QString& queue)
     m_queue = queue;
     // Matches of another key would be misleading: a new key starts a new search.
     m_scanTag = 0;
-    m_client->cancelScan();
+    m_client->plain()->cancelScan();
     m_matchClient->cancelSearch();
     m_checkTag = 0;
     m_checkAgain = false;
@@ -224,7 +226,7 @@ void TaskTabs::locate(const QString& id, Find kind, bool again)
     m_findingId = id;
     ++m_findTries;
     m_findTag = AdminClient::newTag();
-    m_client->locateId(m_findTag, m_queue, id);
+    m_client->tasks()->locateId(m_findTag, m_queue, id);
 }
 
 void TaskTabs::clearSelections()
@@ -260,7 +262,7 @@ void TaskTabs::findText(const QString& text)
     }
     m_scanTag = AdminClient::newTag();
     if (m_plain) {
-        m_client->scanPlain(m_scanTag, m_queue, text);
+        m_client->plain()->scanPlain(m_scanTag, m_queue, text);
         return;
     }
     m_lastSearch = MatchFilter{current()->set(), text, m_findBar->searchesErrors(), -1, -1};

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "client/admintypes.h"
 #include "client/matchtypes.h"
+#include "client/tasktypes.h"
 
 #include <QElapsedTimer>
 #include <QWidget>
@@ -23,7 +23,7 @@ class TaskTabs : public QWidget
 public:
     explicit TaskTabs(AdminClient* client, QWidget* parent = nullptr);
 
-    TaskTable* table(TaskSetKind set) const;
+    TaskTable* table(TaskSet set) const;
     TaskTable* current() const;
     FindBar* findBar() const { return m_findBar; }
     // The stepped searches and bulk actions on "all tasks that match" of native queues.
@@ -31,7 +31,7 @@ public:
     // What the last text search of a native queue looked for (its set, text and field).
     MatchFilter lastSearch() const { return m_lastSearch; }
     QString queue() const { return m_queue; }
-    void setCurrentSet(TaskSetKind set);
+    void setCurrentSet(TaskSet set);
 
     void setQueue(const QString& queue);
     // A plain sorted set has no leases, attempts or dead letters: only the pending table,

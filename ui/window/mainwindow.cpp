@@ -4,6 +4,7 @@
 #include "charts/historychart.h"
 #include "charts/timelinechart.h"
 #include "client/adminclient.h"
+#include "client/plainclient.h"
 #include "connection/connectiondialog.h"
 #include "connection/connectionstatus.h"
 #include "connection/layoutnotice.h"
@@ -119,7 +120,7 @@ void MainWindow::connectClient()
     connect(m_client, &AdminClient::readOnlyDetected, this,
             [this](const QString& reason) { setReadOnly(true, reason); });
     // The unit detected on the I/O thread, when none was given or remembered.
-    connect(m_client, &AdminClient::plainKeySet, this,
+    connect(m_client->plain(), &PlainClient::plainKeySet, this,
             [this](const QString& key, const QString& unit) {
                 if (!m_plain || key != m_queue)
                     return;
@@ -157,8 +158,8 @@ void MainWindow::connectViews()
                     m_tabs->selectTask(id);
             });
     connect(m_timeline, &TimelineChart::timeClicked, this, [this](qint64 ms) {
-        m_tabs->setCurrentSet(TaskSetKind::Pending);
-        m_tabs->table(TaskSetKind::Pending)->scrollToTime(ms);
+        m_tabs->setCurrentSet(TaskSet::Pending);
+        m_tabs->table(TaskSet::Pending)->scrollToTime(ms);
     });
 }
 
@@ -238,7 +239,7 @@ void MainWindow::connectTo(const ConnectionSettings& settings)
 void MainWindow::openQueue(const QString& name)
 {
     if (m_plain) {
-        m_client->setPlainKey({}, {});
+        m_client->plain()->setPlainKey({}, {});
         setPlainMode(false, {});
     }
     showQueue(name);
@@ -248,7 +249,7 @@ void MainWindow::openPlainKey(const QString& key, const QString& unit, bool chos
 {
     const QString effective = PlainKeyBar::unitFor(key, unit, chosen);
     // Posted before the loads showQueue() asks for, so they already go to the plain key.
-    m_client->setPlainKey(key, effective);
+    m_client->plain()->setPlainKey(key, effective);
     m_plainBar->setKey(key, effective);
     setPlainMode(true, effective);
     showQueue(key);

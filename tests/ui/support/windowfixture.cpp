@@ -49,7 +49,7 @@ void WindowFixture::close()
     m_window.reset();
 }
 
-TaskTable* WindowFixture::table(TaskSetKind set) const
+TaskTable* WindowFixture::table(delayq::TaskSet set) const
 {
     return m_window->tabs()->table(set);
 }

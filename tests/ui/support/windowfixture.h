@@ -1,6 +1,6 @@
 #pragma once
 
-#include "client/admintypes.h"
+#include "client/tasktypes.h"
 #include "redisserver.h"
 #include "widgets/confirmation.h"
 
@@ -31,8 +31,8 @@ public:
     void reopen();
 
     delayq::ui::MainWindow* window() const { return m_window.get(); }
-    delayq::ui::TaskTable* table(delayq::ui::TaskSetKind set) const;
-    delayq::ui::TaskTable* pending() const { return table(delayq::ui::TaskSetKind::Pending); }
+    delayq::ui::TaskTable* table(delayq::TaskSet set) const;
+    delayq::ui::TaskTable* pending() const { return table(delayq::TaskSet::Pending); }
 
     // Connects to url (the suite's server when empty), read-only when asked; returns once
     // connected.

@@ -1,4 +1,4 @@
-#include "client/taskoutcome.h"
+#include "client/taskaction.h"
 
 #include <QObject>
 
@@ -16,53 +16,56 @@ const ActionWords kActionWords[] = {
     {QT_TRANSLATE_NOOP("QObject", "push"), QT_TRANSLATE_NOOP("QObject", "Pushed")},
     {QT_TRANSLATE_NOOP("QObject", "cancel"), QT_TRANSLATE_NOOP("QObject", "Cancelled")},
     {QT_TRANSLATE_NOOP("QObject", "reschedule"), QT_TRANSLATE_NOOP("QObject", "Rescheduled")},
+    // Run now is a reschedule, and is worded as one.
+    {QT_TRANSLATE_NOOP("QObject", "reschedule"), QT_TRANSLATE_NOOP("QObject", "Rescheduled")},
     {QT_TRANSLATE_NOOP("QObject", "requeue"), QT_TRANSLATE_NOOP("QObject", "Requeued")},
-    {QT_TRANSLATE_NOOP("QObject", "delete"), QT_TRANSLATE_NOOP("QObject", "Deleted")}};
+    {QT_TRANSLATE_NOOP("QObject", "delete"), QT_TRANSLATE_NOOP("QObject", "Deleted")},
+    {QT_TRANSLATE_NOOP("QObject", "purge"), QT_TRANSLATE_NOOP("QObject", "Purged")}};
 
 } // namespace
 
-TaskOutcome outcomeOf(delayq::IdResult::Status status)
+ActionOutcome outcomeOf(delayq::IdResult::Status status)
 {
     // No default: a new core status must be given its outcome here (-Wswitch says so).
     switch (status) {
     case delayq::IdResult::Status::Done:
-        return TaskOutcome::Done;
+        return ActionOutcome::Done;
     case delayq::IdResult::Status::NotFound:
-        return TaskOutcome::NotFound;
+        return ActionOutcome::NotFound;
     case delayq::IdResult::Status::Active:
-        return TaskOutcome::Active;
+        return ActionOutcome::Active;
     case delayq::IdResult::Status::Dead:
-        return TaskOutcome::Dead;
+        return ActionOutcome::Dead;
     case delayq::IdResult::Status::Pending:
-        return TaskOutcome::Pending;
+        return ActionOutcome::Pending;
     }
-    return TaskOutcome::NotFound;
+    return ActionOutcome::NotFound;
 }
 
-TaskOutcome outcomeOf(delayq::PushResult::Status status)
+ActionOutcome outcomeOf(delayq::PushResult::Status status)
 {
     switch (status) {
     case delayq::PushResult::Status::Created:
-        return TaskOutcome::Created;
+        return ActionOutcome::Created;
     case delayq::PushResult::Status::Exists:
-        return TaskOutcome::Exists;
+        return ActionOutcome::Exists;
     case delayq::PushResult::Status::Replaced:
-        return TaskOutcome::Replaced;
+        return ActionOutcome::Replaced;
     case delayq::PushResult::Status::TooLarge:
-        return TaskOutcome::TooLarge;
+        return ActionOutcome::TooLarge;
     case delayq::PushResult::Status::Active:
-        return TaskOutcome::Active;
+        return ActionOutcome::Active;
     }
-    return TaskOutcome::Exists;
+    return ActionOutcome::Exists;
 }
 
-bool succeeded(TaskOutcome outcome)
+bool succeeded(ActionOutcome outcome)
 {
-    return outcome == TaskOutcome::Done || outcome == TaskOutcome::Created ||
-           outcome == TaskOutcome::Replaced;
+    return outcome == ActionOutcome::Done || outcome == ActionOutcome::Created ||
+           outcome == ActionOutcome::Replaced;
 }
 
-QString outcomeName(TaskOutcome outcome)
+QString outcomeName(ActionOutcome outcome)
 {
     // In the order of the enum.
     static const char* const names[] = {"done", "created", "replaced", "not_found", "active",

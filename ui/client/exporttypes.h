@@ -1,7 +1,7 @@
 #pragma once
 
-#include "client/admintypes.h"
 #include "client/requesterror.h"
+#include "client/tasktypes.h"
 
 #include <QList>
 #include <QMetaType>
@@ -15,11 +15,11 @@ namespace delayq::ui {
 struct ExportRequest
 {
     QString queue;
-    bool plain = false;      // queue names a plain sorted set: every member with its score
-    QList<TaskSetKind> sets; // the sets to read, in this order (ignored when ids are given)
-    QStringList ids;         // only these tasks (the selection); empty: the sets
-    QString match;           // only tasks whose id or payload contains it (as UTF-8 bytes)
-    QString path;            // the file, replaced only once the export is complete
+    bool plain = false;  // queue names a plain sorted set: every member with its score
+    QList<TaskSet> sets; // the sets to read, in this order (ignored when ids are given)
+    QStringList ids;     // only these tasks (the selection); empty: the sets
+    QString match;       // only tasks whose id or payload contains it (as UTF-8 bytes)
+    QString path;        // the file, replaced only once the export is complete
 };
 
 struct ExportResult

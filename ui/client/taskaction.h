@@ -6,19 +6,23 @@
 
 namespace delayq::ui {
 
-// What the app asked of a list of tasks.
+// What the operator asks of tasks: of the ones chosen by id, of all that match a filter, or
+// (Requeue, DeleteDead, Purge) of every task of a dead set or queue.
 enum class TaskAction
 {
     Push,
     Cancel,
     Reschedule,
+    RunNow, // a reschedule to the server's now
     Requeue,
-    DeleteDead
+    DeleteDead,
+    Purge
 };
 
 // What happened to one task of an action: the core's push and id statuses in one list,
-// so a view counts and words them without comparing strings.
-enum class TaskOutcome
+// so a view counts and words them without comparing strings. (Not the worker's
+// delayq::TaskOutcome, which says how a handler's run of a task ended.)
+enum class ActionOutcome
 {
     Done,
     Created,
@@ -31,12 +35,12 @@ enum class TaskOutcome
     TooLarge
 };
 
-TaskOutcome outcomeOf(delayq::IdResult::Status status);
-TaskOutcome outcomeOf(delayq::PushResult::Status status);
+ActionOutcome outcomeOf(delayq::IdResult::Status status);
+ActionOutcome outcomeOf(delayq::PushResult::Status status);
 // The action did to this task what was asked.
-bool succeeded(TaskOutcome outcome);
+bool succeeded(ActionOutcome outcome);
 // Stable lower-case name, for logs and the details of a result box ("not_found").
-QString outcomeName(TaskOutcome outcome);
+QString outcomeName(ActionOutcome outcome);
 // The verb of the action, for "Could not cancel: ...".
 QString actionVerb(TaskAction action);
 // The action done, for "Cancelled 3 tasks".

@@ -1,0 +1,72 @@
+#include "client/overviewclient.h"
+
+#include "client/ioworker.h"
+#include "client/overviewrequests.h"
+#include "client/taskrequests.h"
+#include "client/taskrows.h"
+#include <delayq/connection.h>
+#include <delayq/queue.h>
+#include <delayq/taskqueue.h>
+
+#include <QElapsedTimer>
+
+namespace delayq::ui {
+
+OverviewClient::OverviewClient(IoWorker* io, QObject* parent) : AreaClient(io, parent)
+{
+    qRegisterMetaType<OverviewResult>();
+    qRegisterMetaType<ServerResult>();
+    qRegisterMetaType<HistogramResult>();
+    qRegisterMetaType<HistoryResult>();
+}
+
+void OverviewClient::loadOverview(quint64 tag, const QList<PlainKeyRow>& plainKeys,
+                                  bool withHistory)
+{
+    request(&OverviewClient::overviewLoaded, answerTo<OverviewResult>(tag), tr("read the overview"),
+            [this, plainKeys, withHistory](delayq::Connection& c, OverviewResult& r) {
+                OverviewRequests::read(c, io()->prefix(), plainKeys, withHistory, r);
+            });
+}
+
+void OverviewClient::loadServer(quint64 tag)
+{
+    request(&OverviewClient::serverLoaded, answerTo<ServerResult>(tag), tr("describe the server"),
+            [](delayq::Connection& c, ServerResult& r) {
+                r.displayUrl = TaskRows::text(c.options().displayUrl());
+                r.cluster = c.isCluster();
+                if (r.cluster)
+                    r.nodes = TaskRows::clusterNodes(c.clusterNodes());
+            });
+}
+
+void OverviewClient::loadHistogram(quint64 tag, const QString& queue, qint64 fromMs, qint64 toMs,
+                                   int buckets)
+{
+    auto result = answerTo<HistogramResult>(tag, queue);
+    result.fromMs = fromMs;
+    result.toMs = toMs;
+    request(&OverviewClient::histogramLoaded, result, tr("load the timeline"),
+            [this, queue, buckets](delayq::Connection& c, HistogramResult& r) {
+                QElapsedTimer timer;
+                timer.start();
+                // Now first: a task that falls due during the reads is not counted as overdue.
+                r.serverNow = c.serverNowMs();
+                TaskRequests::histogram(*io()->queueFor(c, queue), buckets, r);
+                r.elapsedUs = timer.nsecsElapsed() / 1000;
+            });
+}
+
+void OverviewClient::loadHistory(quint64 tag, const QString& queue, qint64 fromMinute,
+                                 qint64 toMinute)
+{
+    auto result = answerTo<HistoryResult>(tag, queue);
+    result.fromMinute = fromMinute;
+    request(&OverviewClient::historyLoaded, result, tr("load the history"),
+            [this, queue, toMinute](delayq::Connection& c, HistoryResult& r) {
+                auto q = io()->nativeQueue(c, queue);
+                TaskRequests::history(q, toMinute, r);
+            });
+}
+
+} // namespace delayq::ui

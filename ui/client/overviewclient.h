@@ -1,0 +1,34 @@
+#pragma once
+
+#include "client/areaclient.h"
+#include "client/overviewtypes.h"
+
+#include <QList>
+
+namespace delayq::ui {
+
+// The read-only pictures: every queue at a glance, the server (a cluster's nodes), one
+// queue's timeline of due tasks and its history of outcomes per minute.
+class OverviewClient : public AreaClient
+{
+    Q_OBJECT
+
+public:
+    OverviewClient(IoWorker* io, QObject* parent);
+
+    // Every queue with its counts, lag, pause and (withHistory) last hour per minute, and the
+    // plain keys given, in one pipeline (per master on a cluster); answered by overviewLoaded.
+    void loadOverview(quint64 tag, const QList<PlainKeyRow>& plainKeys, bool withHistory);
+    // The cluster's masters and replicas with their slots (answered by serverLoaded).
+    void loadServer(quint64 tag);
+    void loadHistogram(quint64 tag, const QString& queue, qint64 fromMs, qint64 toMs, int buckets);
+    void loadHistory(quint64 tag, const QString& queue, qint64 fromMinute, qint64 toMinute);
+
+signals:
+    void overviewLoaded(const delayq::ui::OverviewResult& result);
+    void serverLoaded(const delayq::ui::ServerResult& result);
+    void histogramLoaded(const delayq::ui::HistogramResult& result);
+    void historyLoaded(const delayq::ui::HistoryResult& result);
+};
+
+} // namespace delayq::ui

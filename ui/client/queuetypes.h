@@ -1,0 +1,86 @@
+#pragma once
+
+#include "client/requesterror.h"
+#include "client/taskaction.h"
+
+#include <QList>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+// The values of the queue requests (QueueClient: the list of queues, their settings, their
+// audit trail and the queue-wide changes) that cross from the I/O thread to the GUI.
+
+namespace delayq::ui {
+
+struct QueueRow
+{
+    QString name;
+    qint64 pending = 0;
+    qint64 dueNow = 0;
+    qint64 active = 0;
+    qint64 dead = 0;
+    QString node; // on a Redis Cluster: host:port of the master holding the queue's slot
+};
+
+struct QueueListResult
+{
+    quint64 tag = 0;
+    QList<QueueRow> queues;
+    RequestError error;
+};
+
+// One entry of a queue's audit trail (core AuditEntry); every text is untrusted.
+struct AuditRow
+{
+    qint64 timeMs = 0; // server clock
+    QString action;
+    qint64 count = 0;
+    QStringList ids;
+    QString detail;
+    QString user; // ACL user
+    QString osUser;
+    QString host;
+    QString tool; // with its version
+};
+
+struct AuditResult
+{
+    quint64 tag = 0;
+    QString queue;
+    QList<AuditRow> rows; // newest first
+    RequestError error;
+};
+
+struct BulkActionResult
+{
+    quint64 tag = 0;
+    TaskAction action = TaskAction::Purge;
+    QString queue;
+    qint64 total = 0; // the count the user confirmed: the change stops there
+    qint64 done = 0;
+    qint64 left = 0; // still there at the end: arrived (or died) while it ran, or cancelled
+    bool cancelled = false;
+    RequestError error;
+};
+
+// The settings of one queue as Redis holds them (the stored ms forms).
+struct QueueConfigResult
+{
+    quint64 tag = 0;
+    QString queue;
+    int maxAttempts = 5;
+    QString backoff; // normalized: "5000,20000,30000" or "exp:1000:300000"
+    qint64 leaseMs = 30000;
+    qint64 maxPayload = 1024 * 1024;
+    bool paused = false;
+    bool written = false; // the answer to a write (else to a read)
+    RequestError error;
+};
+
+} // namespace delayq::ui
+
+Q_DECLARE_METATYPE(delayq::ui::QueueListResult)
+Q_DECLARE_METATYPE(delayq::ui::AuditResult)
+Q_DECLARE_METATYPE(delayq::ui::BulkActionResult)
+Q_DECLARE_METATYPE(delayq::ui::QueueConfigResult)
