@@ -63,7 +63,7 @@ double ServerMeter::sumOverMasters(const std::string& section,
     for (const std::string& master : m_connection.masters()) {
         const delayq::Reply r = m_connection.pipelineOn(master, {{"INFO", section}})[0];
         if (r.isError())
-            throw delayq::Connection::errorFromReply(r.str);
+            throw delayq::errorFromReply(r.str);
         for (const std::string& field : fields)
             sum += infoField(r.str, field);
     }

@@ -1,6 +1,8 @@
 #include <delayq/plainqueue.h>
 
+#include "transport/replychecks.h"
 #include "transport/sha1.h"
+
 #include <delayq/error.h>
 #include <delayq/keys.h>
 #include <delayq/queue.h>
@@ -26,12 +28,6 @@ double parseScore(const std::string& score)
     if (score.empty() || end != score.c_str() + score.size())
         throw Error(ErrorCode::Protocol, "a sorted-set score is not a number");
     return v;
-}
-
-void throwIfError(const Reply& r)
-{
-    if (r.isError())
-        throw Connection::errorFromReply(r.str);
 }
 
 } // namespace
@@ -387,7 +383,7 @@ Reply scanStep(Connection& connection, std::string& cursor, std::vector<std::str
     connection.connect();
     auto check = [](const Reply& r) {
         if (r.isError())
-            throw Connection::errorFromReply(r.str);
+            throw errorFromReply(r.str);
         if (!r.isArray() || r.elements.size() != 2)
             throw Error(ErrorCode::Protocol, "unexpected reply shape from SCAN");
     };

@@ -1,6 +1,7 @@
 #include <delayq/plaintransfer.h>
 
 #include "queue/scorewindow.h"
+#include "transport/replychecks.h"
 
 #include <delayq/error.h>
 
@@ -10,12 +11,6 @@
 namespace delayq {
 
 namespace {
-
-void throwIfError(const Reply& reply)
-{
-    if (reply.isError())
-        throw Connection::errorFromReply(reply.str);
-}
 
 // A score Redis reads as a finite number: the import must not ZADD "nan" or garbage.
 bool isScore(const std::string& text)

@@ -111,7 +111,7 @@ ClaimResult Queue::claim(int maxTasks, long long leaseMs, const std::string& wor
             // to nobody until their leases run out.
             if (!result.tasks.empty())
                 break;
-            throw Connection::errorFromReply(reply.str);
+            throw errorFromReply(reply.str);
         }
         requireArray(reply, 4, "claim");
         // The last call saw what the earlier ones left: its next due time is the one.
@@ -168,7 +168,7 @@ std::vector<bool> Queue::ack(const std::vector<std::pair<std::string, std::strin
     results.reserve(idTokens.size());
     for (const auto& reply : m_connection.evalPipeline(scripts::ack, calls)) {
         if (reply.isError())
-            throw Connection::errorFromReply(reply.str);
+            throw errorFromReply(reply.str);
         for (const auto& item : reply.elements)
             results.push_back(item.toInteger() == 1);
     }

@@ -137,7 +137,7 @@ std::vector<long long> QueueReader::histogram(long long fromMs, long long toMs, 
     counts.reserve(commands.size());
     for (const auto& r : m_connection.pipeline(commands)) {
         if (r.isError())
-            throw Connection::errorFromReply(r.str);
+            throw errorFromReply(r.str);
         counts.push_back(r.toInteger());
     }
     return counts;
@@ -267,7 +267,7 @@ bool QueueReader::needsUpgrade()
         return false;
     for (const auto& r : m_connection.pipeline(exists)) {
         if (r.isError())
-            throw Connection::errorFromReply(r.str);
+            throw errorFromReply(r.str);
         if (r.toInteger() == 1)
             return true;
     }

@@ -13,7 +13,7 @@ using Members = std::vector<std::pair<std::string, std::string>>;
 Members pairsOf(const Reply& reply)
 {
     if (reply.isError())
-        throw Connection::errorFromReply(reply.str);
+        throw errorFromReply(reply.str);
     Members out;
     for (size_t i = 0; i + 1 < reply.elements.size(); i += 2)
         out.emplace_back(reply.elements[i].str, reply.elements[i + 1].str);

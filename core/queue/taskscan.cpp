@@ -39,7 +39,7 @@ void throwOnError(const std::vector<Reply>& replies)
 {
     for (const auto& r : replies)
         if (r.isError())
-            throw Connection::errorFromReply(r.str);
+            throw errorFromReply(r.str);
 }
 
 } // namespace

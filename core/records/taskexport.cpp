@@ -34,7 +34,7 @@ std::vector<Reply> readAtomically(Connection& connection,
         auto replies = connection.pipeline(commands);
         for (const auto& r : replies)
             if (r.isError())
-                throw Connection::errorFromReply(r.str);
+                throw errorFromReply(r.str);
         return replies;
     }
     const size_t count = commands.size();
@@ -43,13 +43,13 @@ std::vector<Reply> readAtomically(Connection& connection,
     auto replies = connection.pipeline(commands);
     for (const auto& r : replies)
         if (r.isError())
-            throw Connection::errorFromReply(r.str);
+            throw errorFromReply(r.str);
     Reply& exec = replies.back();
     if (!exec.isArray() || exec.elements.size() != count)
         throw Error(ErrorCode::Protocol, "unexpected reply shape from EXEC");
     for (const auto& r : exec.elements)
         if (r.isError())
-            throw Connection::errorFromReply(r.str);
+            throw errorFromReply(r.str);
     return std::move(exec.elements);
 }
 

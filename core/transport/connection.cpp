@@ -243,55 +243,6 @@ void Connection::failIo(const Error& error, const std::string& during)
     throw inContext;
 }
 
-Error Connection::errorFromReply(const std::string& msg)
-{
-    struct Mapping
-    {
-        const char* word;
-        ErrorCode code;
-    };
-    static const Mapping mappings[] = {
-        {"WRONGTYPE", ErrorCode::WrongType},
-        {"NOPERM", ErrorCode::NoPermission},
-        {"NOAUTH", ErrorCode::Auth},
-        {"WRONGPASS", ErrorCode::Auth},
-        {"READONLY", ErrorCode::ReadOnlyReplica},
-        {"OOM", ErrorCode::OutOfMemory},
-        {"NOREPLICAS", ErrorCode::NoReplicas},
-        {"MISCONF", ErrorCode::DiskError},
-        {"BUSY", ErrorCode::Timeout},
-        {"LEASE_LOST", ErrorCode::LeaseLost},
-        {"NOT_FOUND", ErrorCode::NotFound},
-        {"EXISTS", ErrorCode::Exists},
-        {"TOO_LARGE", ErrorCode::TooLarge},
-        {"INVALID", ErrorCode::InvalidArgument},
-        {"OLD_LAYOUT", ErrorCode::OldLayout},
-        // A cluster still redirecting after the router's retries, or missing slots: an
-        // outage to wait out, like a server that is away.
-        {"CLUSTERDOWN", ErrorCode::Connection},
-        {"TRYAGAIN", ErrorCode::Connection},
-        {"MOVED", ErrorCode::Connection},
-        {"ASK ", ErrorCode::Connection},
-    };
-    for (const auto& m : mappings) {
-        if (msg.starts_with(m.word)) {
-            std::string text = msg;
-            const Error typed(m.code, msg);
-            if (m.code == ErrorCode::NoPermission)
-                text += " (the Redis ACL user lacks this right: ask for it, or connect read-only)";
-            else if (typed.refusesWrites())
-                text = "Redis refuses writes: " + msg;
-            else if (m.code == ErrorCode::WrongType)
-                text = "a key holds the wrong type of Redis value (not a delayq queue?): " + msg;
-            return Error(m.code, text);
-        }
-    }
-    if (msg.starts_with("ERR Error running script") ||
-        msg.find("@user_script") != std::string::npos)
-        return Error(ErrorCode::Script, "a delayq script failed in Redis: " + msg);
-    return Error(ErrorCode::Protocol, "Redis replied with an error: " + msg);
-}
-
 std::optional<Error> Connection::writeRefusal(const std::string& key)
 {
     try {

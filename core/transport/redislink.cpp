@@ -72,7 +72,7 @@ void RedisLink::handshake(const std::vector<std::string>& args, const char* what
     }
     if (!r.isError())
         return;
-    const Error e = Connection::errorFromReply(r.str);
+    const Error e = errorFromReply(r.str);
     if (e.code() == ErrorCode::Auth || r.str.starts_with("WRONGPASS") ||
         r.str.starts_with("ERR invalid password") || r.str.starts_with("ERR AUTH"))
         throw Error(ErrorCode::Auth,

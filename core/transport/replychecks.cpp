@@ -7,10 +7,15 @@
 
 namespace delayq {
 
-void requireArray(const Reply& reply, size_t minSize, const char* what)
+void throwIfError(const Reply& reply)
 {
     if (reply.isError())
-        throw Connection::errorFromReply(reply.str);
+        throw errorFromReply(reply.str);
+}
+
+void requireArray(const Reply& reply, size_t minSize, const char* what)
+{
+    throwIfError(reply);
     if (!reply.isArray() || reply.elements.size() < minSize)
         throw Error(ErrorCode::Protocol, std::string("unexpected reply shape from ") + what);
 }
@@ -19,7 +24,7 @@ void throwFirstError(const std::vector<Reply>& replies)
 {
     for (const auto& r : replies)
         if (r.isError())
-            throw Connection::errorFromReply(r.str);
+            throw errorFromReply(r.str);
 }
 
 } // namespace delayq

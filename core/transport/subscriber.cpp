@@ -93,7 +93,7 @@ void Subscriber::subscribe(const std::string& channel)
     }
     if (confirmation.isError()) {
         disconnect();
-        const Error e = Connection::errorFromReply(confirmation.str);
+        const Error e = errorFromReply(confirmation.str);
         throw Error(e.code(), "SUBSCRIBE on " + m_options.displayUrl() + " failed: " + e.what());
     }
 }

@@ -431,7 +431,7 @@ private slots:
     {
         QFETCH(QString, reply);
         QFETCH(int, code);
-        const Error e = Connection::errorFromReply(reply.toStdString());
+        const Error e = errorFromReply(reply.toStdString());
         QCOMPARE(static_cast<int>(e.code()), code);
         QVERIFY(std::string(e.what()).find(reply.toStdString()) != std::string::npos);
         // A refusal of the server's own is not a lack of rights, nor an outage.

@@ -109,9 +109,6 @@ public:
     ClusterRedirects clusterRedirects() const;
     static ClusterRedirects totalClusterRedirects();
 
-    // Turns a server error reply into the Error the core throws.
-    static Error errorFromReply(const std::string& serverMessage);
-
 private:
     void connectToServer();
     void connectToCluster();

@@ -48,4 +48,9 @@ private:
     ErrorCode m_code;
 };
 
+// The Error for a Redis error reply, chosen by the reply's first word: the server's own
+// (WRONGTYPE, NOPERM, READONLY, OOM, MISCONF, MOVED, …) and those of delayq's scripts
+// (INVALID, LEASE_LOST, OLD_LAYOUT, …). The one table from server words to codes.
+Error errorFromReply(const std::string& serverMessage);
+
 } // namespace delayq
