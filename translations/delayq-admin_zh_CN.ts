@@ -2,253 +2,6 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
-    <name>AboutBox</name>
-    <message>
-        <source>About delayq-admin</source>
-        <translation>关于 delayq-admin</translation>
-    </message>
-    <message>
-        <source>delayq-admin %1</source>
-        <translation>delayq-admin %1</translation>
-    </message>
-    <message>
-        <source>Operate delayq queues on Redis: pending tasks by due time, the timeline, push, cancel, reschedule and a test worker.
-
-Qt %1</source>
-        <translation>在 Redis 上管理 delayq 队列：按到期时间排列的待处理任务、时间线、推送、取消、改期，以及测试用的工作进程。
-
-Qt %1</translation>
-    </message>
-</context>
-<context>
-    <name>ExportSteps</name>
-    <message>
-        <source>cannot write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
-    </message>
-</context>
-<context>
-    <name>QObject</name>
-    <message>
-        <source>no longer existed</source>
-        <translation>已不存在</translation>
-    </message>
-    <message>
-        <source>were running, so not replaced</source>
-        <translation>正在执行，因此未被替换</translation>
-    </message>
-    <message>
-        <source>were already running and were not changed</source>
-        <translation>已在执行，未作更改</translation>
-    </message>
-    <message>
-        <source>were dead (requeue them from the Dead tab)</source>
-        <translation>是死信（请在“死信”标签页中重新入队）</translation>
-    </message>
-    <message>
-        <source>were pending, not dead</source>
-        <translation>处于待处理，不是死信</translation>
-    </message>
-    <message>
-        <source>already existed with that id and were left as they were</source>
-        <translation>的 ID 已存在，保持原样</translation>
-    </message>
-    <message>
-        <source>were larger than the queue&apos;s max_payload</source>
-        <translation>超过了队列的 max_payload</translation>
-    </message>
-    <message>
-        <source>Could not %1: %2</source>
-        <translation>无法%1：%2</translation>
-    </message>
-    <message>
-        <source>Pushed %1 due %2 to queue %3.</source>
-        <translation>已推送 %1 到队列 %3，到期时间 %2。</translation>
-    </message>
-    <message>
-        <source>Replaced %1, now due %2, in queue %3.</source>
-        <translation>已替换队列 %3 中的 %1，现在到期时间为 %2。</translation>
-    </message>
-    <message>
-        <source>%1 %2.</source>
-        <translation>%1 个任务%2。</translation>
-    </message>
-    <message>
-        <source>type a delay such as 30s, 5m or 1h30m (0 runs it now)</source>
-        <translation>请输入延迟，如 30s、5m 或 1h30m（0 表示立即执行）</translation>
-    </message>
-    <message>
-        <source>%1 of %2</source>
-        <translation>%1 / %2</translation>
-    </message>
-    <message>
-        <source>Requeueing the dead tasks of %1: %2…</source>
-        <translation>正在将 %1 的死信任务重新入队：%2…</translation>
-    </message>
-    <message>
-        <source>Deleting the dead tasks of %1: %2…</source>
-        <translation>正在删除 %1 的死信任务：%2…</translation>
-    </message>
-    <message>
-        <source>Purging %1: %2 tasks…</source>
-        <translation>正在清空 %1：%2 个任务…</translation>
-    </message>
-    <message>
-        <source>find plain sorted sets</source>
-        <translation>查找普通有序集合</translation>
-    </message>
-    <message>
-        <source>search members</source>
-        <translation>搜索成员</translation>
-    </message>
-    <message>
-        <source>purge</source>
-        <translation>清空队列</translation>
-    </message>
-    <message>
-        <source>requeue dead tasks</source>
-        <translation>重新入队死信任务</translation>
-    </message>
-    <message>
-        <source>delete dead tasks</source>
-        <translation>删除死信任务</translation>
-    </message>
-    <message>
-        <source>there is no %1 at %2</source>
-        <translation>%2 处没有%1</translation>
-    </message>
-    <message>
-        <source>directory</source>
-        <translation>目录</translation>
-    </message>
-    <message>
-        <source>file</source>
-        <translation>文件</translation>
-    </message>
-    <message>
-        <source>%1 is not a directory</source>
-        <translation>%1 不是目录</translation>
-    </message>
-    <message>
-        <source>%1 is not a file</source>
-        <translation>%1 不是文件</translation>
-    </message>
-    <message>
-        <source>%1 cannot be read by this user</source>
-        <translation>当前用户无法读取 %1</translation>
-    </message>
-    <message>
-        <source>Pushed</source>
-        <translation>推送</translation>
-    </message>
-    <message>
-        <source>Cancelled</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <source>Rescheduled</source>
-        <translation>改期</translation>
-    </message>
-    <message>
-        <source>Requeued</source>
-        <translation>重新入队</translation>
-    </message>
-    <message>
-        <source>Deleted</source>
-        <translation>删除</translation>
-    </message>
-    <message>
-        <source>push</source>
-        <translation>推送</translation>
-    </message>
-    <message>
-        <source>cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <source>reschedule</source>
-        <translation>改期</translation>
-    </message>
-    <message>
-        <source>requeue</source>
-        <translation>重新入队</translation>
-    </message>
-    <message>
-        <source>delete</source>
-        <translation>删除</translation>
-    </message>
-    <message>
-        <source>%1 task</source>
-        <translation>%1 个任务</translation>
-    </message>
-    <message>
-        <source>%1 tasks</source>
-        <translation>%1 个任务</translation>
-    </message>
-    <message>
-        <source>%1 %2 task</source>
-        <comment>number, adjective</comment>
-        <translation>%1 个%2任务</translation>
-    </message>
-    <message>
-        <source>%1 %2 tasks</source>
-        <comment>number, adjective</comment>
-        <translation>%1 个%2任务</translation>
-    </message>
-    <message>
-        <source>count matching tasks</source>
-        <translation>统计匹配的任务</translation>
-    </message>
-    <message>
-        <source>search tasks</source>
-        <translation>搜索任务</translation>
-    </message>
-    <message>
-        <source>export</source>
-        <translation>导出</translation>
-    </message>
-    <message>
-        <source>cannot write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
-    </message>
-    <message>
-        <source>was running, so not replaced</source>
-        <translation>正在执行，因此未被替换</translation>
-    </message>
-    <message>
-        <source>was already running and was not changed</source>
-        <translation>已在执行，未作改动</translation>
-    </message>
-    <message>
-        <source>was dead (requeue it from the Dead tab)</source>
-        <translation>是死信（请在“死信”标签页中重新入队）</translation>
-    </message>
-    <message>
-        <source>was pending, not dead</source>
-        <translation>处于待处理，不是死信</translation>
-    </message>
-    <message>
-        <source>already existed with that id and was left as it was</source>
-        <translation>该 id 已存在，保持原样</translation>
-    </message>
-    <message>
-        <source>was larger than the queue&apos;s max_payload</source>
-        <translation>超过了队列的 max_payload</translation>
-    </message>
-    <message>
-        <source>%1 %2 of 1 task in queue %3.</source>
-        <translation>%1：队列 %3 的 1 个任务中 %2 个。</translation>
-    </message>
-    <message>
-        <source>%1 %2 of %3 tasks in queue %4.</source>
-        <translation>%1：队列 %4 的 %3 个任务中 %2 个。</translation>
-    </message>
-    <message>
-        <source>Purged</source>
-        <translation>已清空</translation>
-    </message>
-</context>
-<context>
     <name>Thresholds</name>
     <message>
         <source>oldest overdue %1 is above %2</source>
@@ -285,6 +38,104 @@ Qt %1</translation>
     <message>
         <source>no limits</source>
         <translation>无限制</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::AboutBox</name>
+    <message>
+        <source>About delayq-admin</source>
+        <translation>关于 delayq-admin</translation>
+    </message>
+    <message>
+        <source>delayq-admin %1</source>
+        <translation>delayq-admin %1</translation>
+    </message>
+    <message>
+        <source>Operate delayq queues on Redis: pending tasks by due time, the timeline, push, cancel, reschedule and a test worker.
+
+Qt %1</source>
+        <translation>在 Redis 上管理 delayq 队列：按到期时间排列的待处理任务、时间线、推送、取消、改期，以及测试用的工作进程。
+
+Qt %1</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::ActionSummary</name>
+    <message>
+        <source>no longer existed</source>
+        <translation>已不存在</translation>
+    </message>
+    <message>
+        <source>was running, so not replaced</source>
+        <translation>正在执行，因此未被替换</translation>
+    </message>
+    <message>
+        <source>were running, so not replaced</source>
+        <translation>正在执行，因此未被替换</translation>
+    </message>
+    <message>
+        <source>was already running and was not changed</source>
+        <translation>已在执行，未作改动</translation>
+    </message>
+    <message>
+        <source>were already running and were not changed</source>
+        <translation>已在执行，未作更改</translation>
+    </message>
+    <message>
+        <source>was dead (requeue it from the Dead tab)</source>
+        <translation>是死信（请在“死信”标签页中重新入队）</translation>
+    </message>
+    <message>
+        <source>were dead (requeue them from the Dead tab)</source>
+        <translation>是死信（请在“死信”标签页中重新入队）</translation>
+    </message>
+    <message>
+        <source>was pending, not dead</source>
+        <translation>处于待处理，不是死信</translation>
+    </message>
+    <message>
+        <source>were pending, not dead</source>
+        <translation>处于待处理，不是死信</translation>
+    </message>
+    <message>
+        <source>already existed with that id and was left as it was</source>
+        <translation>该 id 已存在，保持原样</translation>
+    </message>
+    <message>
+        <source>already existed with that id and were left as they were</source>
+        <translation>的 ID 已存在，保持原样</translation>
+    </message>
+    <message>
+        <source>was larger than the queue&apos;s max_payload</source>
+        <translation>超过了队列的 max_payload</translation>
+    </message>
+    <message>
+        <source>were larger than the queue&apos;s max_payload</source>
+        <translation>超过了队列的 max_payload</translation>
+    </message>
+    <message>
+        <source>Could not %1: %2</source>
+        <translation>无法%1：%2</translation>
+    </message>
+    <message>
+        <source>Pushed %1 due %2 to queue %3.</source>
+        <translation>已推送 %1 到队列 %3，到期时间 %2。</translation>
+    </message>
+    <message>
+        <source>Replaced %1, now due %2, in queue %3.</source>
+        <translation>已替换队列 %3 中的 %1，现在到期时间为 %2。</translation>
+    </message>
+    <message>
+        <source>%1 %2 of 1 task in queue %3.</source>
+        <translation>%1：队列 %3 的 1 个任务中 %2 个。</translation>
+    </message>
+    <message>
+        <source>%1 %2 of %3 tasks in queue %4.</source>
+        <translation>%1：队列 %4 的 %3 个任务中 %2 个。</translation>
+    </message>
+    <message>
+        <source>%1 %2.</source>
+        <translation>%1 个任务%2。</translation>
     </message>
 </context>
 <context>
@@ -341,6 +192,27 @@ Qt %1</translation>
         <source>due %1</source>
         <comment>a reschedule&apos;s new due time</comment>
         <translation>到期 %1</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::Confirmation</name>
+    <message>
+        <source>%1 task</source>
+        <translation>%1 个任务</translation>
+    </message>
+    <message>
+        <source>%1 tasks</source>
+        <translation>%1 个任务</translation>
+    </message>
+    <message>
+        <source>%1 %2 task</source>
+        <comment>number, adjective</comment>
+        <translation>%1 个%2任务</translation>
+    </message>
+    <message>
+        <source>%1 %2 tasks</source>
+        <comment>number, adjective</comment>
+        <translation>%1 个%2任务</translation>
     </message>
 </context>
 <context>
@@ -592,6 +464,10 @@ Qt %1</translation>
         <source>expired %1 ago, waiting for a reap</source>
         <translation>已于%1前过期，等待回收</translation>
     </message>
+    <message>
+        <source>type a delay such as 30s, 5m or 1h30m (0 runs it now)</source>
+        <translation>请输入延迟，如 30s、5m 或 1h30m（0 表示立即执行）</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::ExportAction</name>
@@ -709,6 +585,17 @@ Qt %1</translation>
     <message>
         <source>JSON lines (*.jsonl);;All files (*)</source>
         <translation>JSON 行 (*.jsonl);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::ExportSteps</name>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>export</source>
+        <translation>导出</translation>
     </message>
 </context>
 <context>
@@ -913,26 +800,6 @@ Qt %1</translation>
         <translation>所显示时间的时区（视图 → UTC 可切换）</translation>
     </message>
     <message>
-        <source>Queues</source>
-        <translation>队列</translation>
-    </message>
-    <message>
-        <source>Timeline</source>
-        <translation>时间线</translation>
-    </message>
-    <message>
-        <source>Acked / failed per minute</source>
-        <translation>每分钟确认 / 失败</translation>
-    </message>
-    <message>
-        <source>Main</source>
-        <translation>主工具栏</translation>
-    </message>
-    <message>
-        <source>Connect…</source>
-        <translation>连接…</translation>
-    </message>
-    <message>
         <source>UTC</source>
         <translation>UTC</translation>
     </message>
@@ -941,28 +808,8 @@ Qt %1</translation>
         <translation>以 UTC 而非本地时间显示时间</translation>
     </message>
     <message>
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
         <source>&amp;Connect…</source>
         <translation>连接(&amp;C)…</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>&amp;Tasks</source>
-        <translation>任务(&amp;T)</translation>
-    </message>
-    <message>
-        <source>&amp;Queue</source>
-        <translation>队列(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation>视图(&amp;V)</translation>
     </message>
     <message>
         <source>&amp;Server…</source>
@@ -985,10 +832,6 @@ Qt %1</translation>
         <translation>时区：%1</translation>
     </message>
     <message>
-        <source>&amp;Help</source>
-        <translation>帮助(&amp;H)</translation>
-    </message>
-    <message>
         <source>&amp;About delayq-admin</source>
         <translation>关于 delayq-admin(&amp;A)</translation>
     </message>
@@ -1003,10 +846,6 @@ Qt %1</translation>
     <message>
         <source>(paused)</source>
         <translation>（已暂停）</translation>
-    </message>
-    <message>
-        <source>Audit</source>
-        <translation>审计</translation>
     </message>
     <message>
         <source>(not connected)</source>
@@ -1762,6 +1601,22 @@ This cannot be undone.</source>
         <source>%1 %2 died while it ran and stay dead: run it again for them.</source>
         <translation>%1 执行期间新产生的 %2 仍为死信：如需处理请再次执行。</translation>
     </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>Requeueing the dead tasks of %1: %2…</source>
+        <translation>正在将 %1 的死信任务重新入队：%2…</translation>
+    </message>
+    <message>
+        <source>Deleting the dead tasks of %1: %2…</source>
+        <translation>正在删除 %1 的死信任务：%2…</translation>
+    </message>
+    <message>
+        <source>Purging %1: %2 tasks…</source>
+        <translation>正在清空 %1：%2 个任务…</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::QueueClient</name>
@@ -2106,6 +1961,88 @@ This cannot be undone.</source>
     <message>
         <source>, %1 unreachable</source>
         <translation>，%1 个无法访问</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::SteppedRequests</name>
+    <message>
+        <source>find plain sorted sets</source>
+        <translation>查找普通有序集合</translation>
+    </message>
+    <message>
+        <source>search members</source>
+        <translation>搜索成员</translation>
+    </message>
+    <message>
+        <source>purge</source>
+        <translation>清空队列</translation>
+    </message>
+    <message>
+        <source>requeue dead tasks</source>
+        <translation>重新入队死信任务</translation>
+    </message>
+    <message>
+        <source>delete dead tasks</source>
+        <translation>删除死信任务</translation>
+    </message>
+    <message>
+        <source>count matching tasks</source>
+        <translation>统计匹配的任务</translation>
+    </message>
+    <message>
+        <source>search tasks</source>
+        <translation>搜索任务</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::TaskAction</name>
+    <message>
+        <source>push</source>
+        <translation>推送</translation>
+    </message>
+    <message>
+        <source>Pushed</source>
+        <translation>推送</translation>
+    </message>
+    <message>
+        <source>cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>reschedule</source>
+        <translation>改期</translation>
+    </message>
+    <message>
+        <source>Rescheduled</source>
+        <translation>改期</translation>
+    </message>
+    <message>
+        <source>requeue</source>
+        <translation>重新入队</translation>
+    </message>
+    <message>
+        <source>Requeued</source>
+        <translation>重新入队</translation>
+    </message>
+    <message>
+        <source>delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Deleted</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>purge</source>
+        <translation>清空队列</translation>
+    </message>
+    <message>
+        <source>Purged</source>
+        <translation>已清空</translation>
     </message>
 </context>
 <context>
@@ -2859,6 +2796,30 @@ M月d日</translation>
         <source>a private key needs its client certificate</source>
         <translation>私钥需要对应的客户端证书</translation>
     </message>
+    <message>
+        <source>there is no %1 at %2</source>
+        <translation>%2 处没有%1</translation>
+    </message>
+    <message>
+        <source>directory</source>
+        <translation>目录</translation>
+    </message>
+    <message>
+        <source>file</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>%1 is not a directory</source>
+        <translation>%1 不是目录</translation>
+    </message>
+    <message>
+        <source>%1 is not a file</source>
+        <translation>%1 不是文件</translation>
+    </message>
+    <message>
+        <source>%1 cannot be read by this user</source>
+        <translation>当前用户无法读取 %1</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::TransportFields</name>
@@ -2889,6 +2850,53 @@ M月d日</translation>
     <message>
         <source>&amp;Mode</source>
         <translation>模式(&amp;M)</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::WindowLayout</name>
+    <message>
+        <source>Queues</source>
+        <translation>队列</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>Acked / failed per minute</source>
+        <translation>每分钟确认 / 失败</translation>
+    </message>
+    <message>
+        <source>Audit</source>
+        <translation>审计</translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Tasks</source>
+        <translation>任务(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Queue</source>
+        <translation>队列(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
     </message>
 </context>
 <context>

@@ -4,7 +4,7 @@
 
 #include <string>
 
-using delayq::ui::MemberText;
+namespace MemberText = delayq::ui::MemberText;
 
 Q_DECLARE_METATYPE(std::string)
 

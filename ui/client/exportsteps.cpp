@@ -38,10 +38,11 @@ struct ExportState
     {
         if (file->write(line.data(), qint64(line.size())) != qint64(line.size()) ||
             !file->putChar('\n'))
-            throw delayq::Error(delayq::ErrorCode::Protocol,
-                                QCoreApplication::translate("ExportSteps", "cannot write %1: %2")
-                                    .arg(request.path, file->errorString())
-                                    .toStdString());
+            throw delayq::Error(
+                delayq::ErrorCode::Protocol,
+                QCoreApplication::translate("delayq::ui::ExportSteps", "cannot write %1: %2")
+                    .arg(request.path, file->errorString())
+                    .toStdString());
         ++result.written;
     }
     void start(delayq::Connection& c, const std::string& prefix);
@@ -52,10 +53,11 @@ void ExportState::start(delayq::Connection& c, const std::string& prefix)
 {
     file = std::make_unique<QSaveFile>(request.path);
     if (!file->open(QIODevice::WriteOnly))
-        throw delayq::Error(delayq::ErrorCode::InvalidArgument,
-                            QCoreApplication::translate("ExportSteps", "cannot write %1: %2")
-                                .arg(request.path, file->errorString())
-                                .toStdString());
+        throw delayq::Error(
+            delayq::ErrorCode::InvalidArgument,
+            QCoreApplication::translate("delayq::ui::ExportSteps", "cannot write %1: %2")
+                .arg(request.path, file->errorString())
+                .toStdString());
     if (request.plain) {
         members = std::make_unique<delayq::PlainTransfer>(c, MemberText::toBytes(request.queue),
                                                           kMembersPerStep);
@@ -113,7 +115,7 @@ SteppedJob ExportSteps::job(IoWorker* io, quint64 tag, const ExportRequest& requ
     state->result.queue = request.queue;
     state->result.path = request.path;
     SteppedJob job;
-    job.operation = QObject::tr("export");
+    job.operation = QCoreApplication::translate("delayq::ui::ExportSteps", "export");
     job.cancelled = std::move(cancelled);
     job.step = [io, state](delayq::Connection& c) {
         if (!state->file)
@@ -127,11 +129,11 @@ SteppedJob ExportSteps::job(IoWorker* io, quint64 tag, const ExportRequest& requ
         // Only a whole export replaces the file: a cancelled or failed one leaves it as it was.
         if (state->file && end == SteppedJob::End::Done && error.isEmpty() &&
             !state->file->commit())
-            state->result.error =
-                RequestError::other(delayq::ErrorCode::Protocol,
-                                    QObject::tr("cannot write %1: %2")
-                                        .arg(state->request.path, state->file->errorString()),
-                                    QObject::tr("export"));
+            state->result.error = RequestError::other(
+                delayq::ErrorCode::Protocol,
+                QCoreApplication::translate("delayq::ui::ExportSteps", "cannot write %1: %2")
+                    .arg(state->request.path, state->file->errorString()),
+                QCoreApplication::translate("delayq::ui::ExportSteps", "export"));
         state->file.reset();
         finished(state->result);
     };

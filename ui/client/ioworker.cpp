@@ -1,12 +1,12 @@
 #include "client/ioworker.h"
 
 #include "client/membertext.h"
+#include "client/nativetaskqueue.h"
+#include "client/plaintaskqueue.h"
 #include "client/taskrows.h"
 #include <delayq/connection.h>
 #include <delayq/error.h>
 #include <delayq/keys.h>
-#include <delayq/nativetaskqueue.h>
-#include <delayq/plaintaskqueue.h>
 #include <delayq/version.h>
 
 #include <QTimer>
@@ -282,12 +282,12 @@ std::unique_ptr<delayq::PlainQueue> IoWorker::plainFor(delayq::Connection& c, co
     return std::make_unique<delayq::PlainQueue>(c, MemberText::toBytes(queue), m_plainUnit);
 }
 
-std::unique_ptr<delayq::TaskQueue> IoWorker::queueFor(delayq::Connection& c, const QString& queue)
+std::unique_ptr<TaskQueue> IoWorker::queueFor(delayq::Connection& c, const QString& queue)
 {
     if (!m_plainKey.isEmpty() && queue == m_plainKey)
-        return std::make_unique<delayq::PlainTaskQueue>(c, MemberText::toBytes(queue), m_plainUnit);
+        return std::make_unique<PlainTaskQueue>(c, MemberText::toBytes(queue), m_plainUnit);
     nativeQueue(c, queue);
-    return std::make_unique<delayq::NativeTaskQueue>(c, MemberText::toBytes(queue), prefix());
+    return std::make_unique<NativeTaskQueue>(c, MemberText::toBytes(queue), prefix());
 }
 
 delayq::Queue IoWorker::nativeQueue(delayq::Connection& c, const QString& queue)

@@ -2,9 +2,9 @@
 
 #include "client/connectiontypes.h"
 #include "client/steppedjob.h"
+#include "client/taskqueue.h"
 #include <delayq/plainqueue.h>
 #include <delayq/queue.h>
-#include <delayq/taskqueue.h>
 
 #include <QObject>
 #include <QSet>
@@ -59,7 +59,7 @@ public:
     // The open plain key when `queue` names it.
     std::unique_ptr<delayq::PlainQueue> plainFor(delayq::Connection& c, const QString& queue);
     // The queue `queue` names, of whichever kind it is.
-    std::unique_ptr<delayq::TaskQueue> queueFor(delayq::Connection& c, const QString& queue);
+    std::unique_ptr<TaskQueue> queueFor(delayq::Connection& c, const QString& queue);
     // The native queue `queue` names. Every request on a native queue gets it here, so none
     // acts on a queue of an older layout: it throws, saying how to upgrade.
     delayq::Queue nativeQueue(delayq::Connection& c, const QString& queue);

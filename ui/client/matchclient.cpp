@@ -3,8 +3,8 @@
 #include "client/ioworker.h"
 #include "client/membertext.h"
 #include "client/steppedrequests.h"
+#include "client/taskqueue.h"
 #include "client/taskrows.h"
-#include <delayq/taskqueue.h>
 
 namespace delayq::ui {
 

@@ -2,11 +2,11 @@
 
 #include "client/ioworker.h"
 #include "client/overviewrequests.h"
+#include "client/taskqueue.h"
 #include "client/taskrequests.h"
 #include "client/taskrows.h"
 #include <delayq/connection.h>
 #include <delayq/queue.h>
-#include <delayq/taskqueue.h>
 
 #include <QElapsedTimer>
 

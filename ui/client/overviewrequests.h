@@ -14,18 +14,18 @@ namespace delayq::ui {
 
 // The Redis side of the overview and the queue settings, run on the I/O thread by
 // AdminClient: plain functions of a connection, so AdminClient only posts and delivers.
-class OverviewRequests
-{
-public:
-    // Every native queue under the prefix in one pipeline (QueueSnapshotReader), then the
-    // plain keys given (3 O(log n) commands each) in a second one when there are any.
-    static void read(delayq::Connection& c, const std::string& prefix,
-                     const QList<PlainKeyRow>& plainKeys, bool withHistory, OverviewResult& result);
-    static void readConfig(delayq::Queue& q, QueueConfigResult& result);
-    // One Queue::setConfig call: each value is checked before any is written, so a refused
-    // one changes nothing, and the values that changed make one audit entry.
-    static void writeConfig(delayq::Queue& q, const QList<QPair<QString, QString>>& values,
-                            QueueConfigResult& result);
-};
+namespace OverviewRequests {
+
+// Every native queue under the prefix in one pipeline (QueueSnapshotReader), then the
+// plain keys given (3 O(log n) commands each) in a second one when there are any.
+void read(delayq::Connection& c, const std::string& prefix, const QList<PlainKeyRow>& plainKeys,
+          bool withHistory, OverviewResult& result);
+void readConfig(delayq::Queue& q, QueueConfigResult& result);
+// One Queue::setConfig call: each value is checked before any is written, so a refused
+// one changes nothing, and the values that changed make one audit entry.
+void writeConfig(delayq::Queue& q, const QList<QPair<QString, QString>>& values,
+                 QueueConfigResult& result);
+
+} // namespace OverviewRequests
 
 } // namespace delayq::ui

@@ -9,6 +9,7 @@
 #include <delayq/queue.h>
 #include <delayq/taskscan.h>
 
+#include <QCoreApplication>
 #include <QSet>
 
 #include <algorithm>
@@ -30,7 +31,8 @@ SteppedJob SteppedRequests::discovery(IoWorker* io, quint64 tag, int maxSteps, i
     state->result.tag = tag;
     state->stepsLeft = maxSteps;
     SteppedJob job;
-    job.operation = QObject::tr("find plain sorted sets");
+    job.operation =
+        QCoreApplication::translate("delayq::ui::SteppedRequests", "find plain sorted sets");
     job.step = [io, state, count](delayq::Connection& c) {
         for (const auto& k : delayq::PlainQueue::discover(c, state->cursor, io->prefix(), count))
             state->result.keys.append({MemberText::fromBytes(k.key),
@@ -64,7 +66,7 @@ SteppedJob SteppedRequests::memberSearch(IoWorker* io, quint64 tag, const QStrin
     state->result.key = key;
     state->needle = MemberText::toBytes(text);
     SteppedJob job;
-    job.operation = QObject::tr("search members");
+    job.operation = QCoreApplication::translate("delayq::ui::SteppedRequests", "search members");
     job.cancelled = std::move(cancelled);
     job.step = [io, state, maxMatches, count](delayq::Connection& c) {
         PlainScanResult& result = state->result;
@@ -126,9 +128,12 @@ SteppedJob SteppedRequests::bulkChange(IoWorker* io, quint64 tag, TaskAction act
     result->queue = queue;
     result->total = limit;
     SteppedJob job;
-    job.operation = action == TaskAction::Purge     ? QObject::tr("purge")
-                    : action == TaskAction::Requeue ? QObject::tr("requeue dead tasks")
-                                                    : QObject::tr("delete dead tasks");
+    job.operation =
+        action == TaskAction::Purge
+            ? QCoreApplication::translate("delayq::ui::SteppedRequests", "purge")
+        : action == TaskAction::Requeue
+            ? QCoreApplication::translate("delayq::ui::SteppedRequests", "requeue dead tasks")
+            : QCoreApplication::translate("delayq::ui::SteppedRequests", "delete dead tasks");
     job.cancelled = std::move(cancelled);
     job.step = [io, result, batch](delayq::Connection& c) {
         auto q = io->nativeQueue(c, result->queue);
@@ -194,7 +199,9 @@ SteppedJob SteppedRequests::taskScan(IoWorker* io, quint64 tag, const QString& q
     state->result.filter = filter;
     state->filter = coreFilter(filter);
     SteppedJob job;
-    job.operation = keepIds ? QObject::tr("count matching tasks") : QObject::tr("search tasks");
+    job.operation =
+        keepIds ? QCoreApplication::translate("delayq::ui::SteppedRequests", "count matching tasks")
+                : QCoreApplication::translate("delayq::ui::SteppedRequests", "search tasks");
     job.cancelled = std::move(cancelled);
     job.step = [io, state, maxMatches, count, keepIds](delayq::Connection& c) {
         MatchScanResult& result = state->result;

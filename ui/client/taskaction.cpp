@@ -1,5 +1,6 @@
 #include "client/taskaction.h"
 
+#include <QCoreApplication>
 #include <QObject>
 
 namespace delayq::ui {
@@ -12,15 +13,21 @@ struct ActionWords
     const char* verb;
     const char* pastTense;
 };
-const ActionWords kActionWords[] = {
-    {QT_TRANSLATE_NOOP("QObject", "push"), QT_TRANSLATE_NOOP("QObject", "Pushed")},
-    {QT_TRANSLATE_NOOP("QObject", "cancel"), QT_TRANSLATE_NOOP("QObject", "Cancelled")},
-    {QT_TRANSLATE_NOOP("QObject", "reschedule"), QT_TRANSLATE_NOOP("QObject", "Rescheduled")},
-    // Run now is a reschedule, and is worded as one.
-    {QT_TRANSLATE_NOOP("QObject", "reschedule"), QT_TRANSLATE_NOOP("QObject", "Rescheduled")},
-    {QT_TRANSLATE_NOOP("QObject", "requeue"), QT_TRANSLATE_NOOP("QObject", "Requeued")},
-    {QT_TRANSLATE_NOOP("QObject", "delete"), QT_TRANSLATE_NOOP("QObject", "Deleted")},
-    {QT_TRANSLATE_NOOP("QObject", "purge"), QT_TRANSLATE_NOOP("QObject", "Purged")}};
+const ActionWords kActionWords[] = {{QT_TRANSLATE_NOOP("delayq::ui::TaskAction", "push"),
+                                     QT_TRANSLATE_NOOP("delayq::ui::TaskAction", "Pushed")},
+                                    {QT_TRANSLATE_NOOP("delayq::ui::TaskAction", "cancel"),
+                                     QT_TRANSLATE_NOOP("delayq::ui::TaskAction", "Cancelled")},
+                                    {QT_TRANSLATE_NOOP("delayq::ui::TaskAction", "reschedule"),
+                                     QT_TRANSLATE_NOOP("delayq::ui::TaskAction", "Rescheduled")},
+                                    // Run now is a reschedule, and is worded as one.
+                                    {QT_TRANSLATE_NOOP("delayq::ui::TaskAction", "reschedule"),
+                                     QT_TRANSLATE_NOOP("delayq::ui::TaskAction", "Rescheduled")},
+                                    {QT_TRANSLATE_NOOP("delayq::ui::TaskAction", "requeue"),
+                                     QT_TRANSLATE_NOOP("delayq::ui::TaskAction", "Requeued")},
+                                    {QT_TRANSLATE_NOOP("delayq::ui::TaskAction", "delete"),
+                                     QT_TRANSLATE_NOOP("delayq::ui::TaskAction", "Deleted")},
+                                    {QT_TRANSLATE_NOOP("delayq::ui::TaskAction", "purge"),
+                                     QT_TRANSLATE_NOOP("delayq::ui::TaskAction", "Purged")}};
 
 } // namespace
 
@@ -75,12 +82,14 @@ QString outcomeName(ActionOutcome outcome)
 
 QString actionVerb(TaskAction action)
 {
-    return QObject::tr(kActionWords[static_cast<int>(action)].verb);
+    return QCoreApplication::translate("delayq::ui::TaskAction",
+                                       kActionWords[static_cast<int>(action)].verb);
 }
 
 QString actionPastTense(TaskAction action)
 {
-    return QObject::tr(kActionWords[static_cast<int>(action)].pastTense);
+    return QCoreApplication::translate("delayq::ui::TaskAction",
+                                       kActionWords[static_cast<int>(action)].pastTense);
 }
 
 } // namespace delayq::ui

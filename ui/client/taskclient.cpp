@@ -2,10 +2,10 @@
 
 #include "client/ioworker.h"
 #include "client/membertext.h"
+#include "client/taskqueue.h"
 #include "client/taskrequests.h"
 #include "client/taskrows.h"
 #include <delayq/connection.h>
-#include <delayq/taskqueue.h>
 
 #include <algorithm>
 #include <optional>

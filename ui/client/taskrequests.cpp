@@ -1,17 +1,16 @@
 #include "client/taskrequests.h"
 
 #include "client/membertext.h"
+#include "client/taskqueue.h"
 #include "client/taskrows.h"
 #include <delayq/connection.h>
 #include <delayq/queue.h>
-#include <delayq/taskqueue.h>
 
 #include <algorithm>
 
 namespace delayq::ui {
 
-void TaskRequests::pages(delayq::TaskQueue& q, const QList<qint64>& offsets, int limit,
-                         PageResult& result)
+void TaskRequests::pages(TaskQueue& q, const QList<qint64>& offsets, int limit, PageResult& result)
 {
     result.total = q.size(result.set);
     for (qint64 offset : offsets) {
@@ -24,7 +23,7 @@ void TaskRequests::pages(delayq::TaskQueue& q, const QList<qint64>& offsets, int
     }
 }
 
-void TaskRequests::counts(delayq::Connection& c, delayq::TaskQueue& q, CountsResult& result)
+void TaskRequests::counts(delayq::Connection& c, TaskQueue& q, CountsResult& result)
 {
     const delayq::QueueCounts counts = q.counts();
     result.pending = counts.pending;
@@ -35,7 +34,7 @@ void TaskRequests::counts(delayq::Connection& c, delayq::TaskQueue& q, CountsRes
     result.serverNow = c.serverNowMs();
 }
 
-void TaskRequests::histogram(delayq::TaskQueue& q, int buckets, HistogramResult& result)
+void TaskRequests::histogram(TaskQueue& q, int buckets, HistogramResult& result)
 {
     const qint64 now = result.serverNow;
     const qint64 fromMs = result.fromMs;

@@ -3,6 +3,7 @@
 #include "widgets/fielderror.h"
 
 #include <QCheckBox>
+#include <QCoreApplication>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -27,13 +28,20 @@ QString pathProblem(const QString& text, bool directory)
         return {};
     const QFileInfo info(p);
     if (!info.exists())
-        return QObject::tr("there is no %1 at %2")
-            .arg(directory ? QObject::tr("directory") : QObject::tr("file"), p);
+        return QCoreApplication::translate("delayq::ui::TlsFields", "there is no %1 at %2")
+            .arg(directory ? QCoreApplication::translate("delayq::ui::TlsFields", "directory")
+                           : QCoreApplication::translate("delayq::ui::TlsFields", "file"),
+                 p);
     if (directory ? !info.isDir() : !info.isFile())
-        return directory ? QObject::tr("%1 is not a directory").arg(p)
-                         : QObject::tr("%1 is not a file").arg(p);
+        return directory
+                   ? QCoreApplication::translate("delayq::ui::TlsFields", "%1 is not a directory")
+                         .arg(p)
+                   : QCoreApplication::translate("delayq::ui::TlsFields", "%1 is not a file")
+                         .arg(p);
     if (!info.isReadable())
-        return QObject::tr("%1 cannot be read by this user").arg(p);
+        return QCoreApplication::translate("delayq::ui::TlsFields",
+                                           "%1 cannot be read by this user")
+            .arg(p);
     return {};
 }
 

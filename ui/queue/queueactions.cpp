@@ -9,6 +9,7 @@
 #include "widgets/stepprogress.h"
 
 #include <QAction>
+#include <QCoreApplication>
 #include <QLabel>
 #include <QLocale>
 #include <QMessageBox>
@@ -21,19 +22,24 @@ namespace {
 // "1 task", "12,345 dead tasks"
 QString runningLabel(TaskAction action, const QString& queue, qint64 done, qint64 total)
 {
-    const QString of =
-        total < 0
-            ? QLocale().toString(done)
-            : QObject::tr("%1 of %2").arg(QLocale().toString(done), QLocale().toString(total));
+    const QString of = total < 0
+                           ? QLocale().toString(done)
+                           : QCoreApplication::translate("delayq::ui::QueueActions", "%1 of %2")
+                                 .arg(QLocale().toString(done), QLocale().toString(total));
     switch (action) {
     case TaskAction::Requeue:
-        return QObject::tr("Requeueing the dead tasks of %1: %2…").arg(queue, of);
+        return QCoreApplication::translate("delayq::ui::QueueActions",
+                                           "Requeueing the dead tasks of %1: %2…")
+            .arg(queue, of);
     case TaskAction::DeleteDead:
-        return QObject::tr("Deleting the dead tasks of %1: %2…").arg(queue, of);
+        return QCoreApplication::translate("delayq::ui::QueueActions",
+                                           "Deleting the dead tasks of %1: %2…")
+            .arg(queue, of);
     default: // Purge: the one other queue-wide change
         break;
     }
-    return QObject::tr("Purging %1: %2 tasks…").arg(queue, of);
+    return QCoreApplication::translate("delayq::ui::QueueActions", "Purging %1: %2 tasks…")
+        .arg(queue, of);
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 #include "client/membertext.h"
 #include "widgets/duetext.h"
 
+#include <QCoreApplication>
 #include <QLocale>
 #include <QMap>
 #include <QObject>
@@ -18,24 +19,39 @@ QString describe(ActionOutcome outcome, TaskAction action, qint64 n)
     const bool one = n == 1;
     switch (outcome) {
     case ActionOutcome::NotFound:
-        return QObject::tr("no longer existed");
+        return QCoreApplication::translate("delayq::ui::ActionSummary", "no longer existed");
     case ActionOutcome::Active:
         if (action == TaskAction::Push)
-            return one ? QObject::tr("was running, so not replaced")
-                       : QObject::tr("were running, so not replaced");
-        return one ? QObject::tr("was already running and was not changed")
-                   : QObject::tr("were already running and were not changed");
+            return one ? QCoreApplication::translate("delayq::ui::ActionSummary",
+                                                     "was running, so not replaced")
+                       : QCoreApplication::translate("delayq::ui::ActionSummary",
+                                                     "were running, so not replaced");
+        return one ? QCoreApplication::translate("delayq::ui::ActionSummary",
+                                                 "was already running and was not changed")
+                   : QCoreApplication::translate("delayq::ui::ActionSummary",
+                                                 "were already running and were not changed");
     case ActionOutcome::Dead:
-        return one ? QObject::tr("was dead (requeue it from the Dead tab)")
-                   : QObject::tr("were dead (requeue them from the Dead tab)");
+        return one ? QCoreApplication::translate("delayq::ui::ActionSummary",
+                                                 "was dead (requeue it from the Dead tab)")
+                   : QCoreApplication::translate("delayq::ui::ActionSummary",
+                                                 "were dead (requeue them from the Dead tab)");
     case ActionOutcome::Pending:
-        return one ? QObject::tr("was pending, not dead") : QObject::tr("were pending, not dead");
+        return one ? QCoreApplication::translate("delayq::ui::ActionSummary",
+                                                 "was pending, not dead")
+                   : QCoreApplication::translate("delayq::ui::ActionSummary",
+                                                 "were pending, not dead");
     case ActionOutcome::Exists:
-        return one ? QObject::tr("already existed with that id and was left as it was")
-                   : QObject::tr("already existed with that id and were left as they were");
+        return one ? QCoreApplication::translate(
+                         "delayq::ui::ActionSummary",
+                         "already existed with that id and was left as it was")
+                   : QCoreApplication::translate(
+                         "delayq::ui::ActionSummary",
+                         "already existed with that id and were left as they were");
     case ActionOutcome::TooLarge:
-        return one ? QObject::tr("was larger than the queue's max_payload")
-                   : QObject::tr("were larger than the queue's max_payload");
+        return one ? QCoreApplication::translate("delayq::ui::ActionSummary",
+                                                 "was larger than the queue's max_payload")
+                   : QCoreApplication::translate("delayq::ui::ActionSummary",
+                                                 "were larger than the queue's max_payload");
     case ActionOutcome::Done:
     case ActionOutcome::Created:
     case ActionOutcome::Replaced:
@@ -49,17 +65,20 @@ QString describe(ActionOutcome outcome, TaskAction action, qint64 n)
 QString ActionSummary::of(const ActionResult& result, bool utc)
 {
     if (!result.error.isEmpty())
-        return QObject::tr("Could not %1: %2").arg(actionVerb(result.action), result.error.message);
+        return QCoreApplication::translate("delayq::ui::ActionSummary", "Could not %1: %2")
+            .arg(actionVerb(result.action), result.error.message);
     if (result.action == TaskAction::Push && result.outcomes.size() == 1) {
         const IdOutcome& pushed = result.outcomes.first();
         const bool created = pushed.outcome == ActionOutcome::Created;
         if (succeeded(pushed.outcome) && pushed.due >= 0) {
             const QString id = MemberText::displayText(pushed.id.left(80));
             const QString when = DueText::describe(pushed.due, result.serverNow, utc);
-            return created
-                       ? QObject::tr("Pushed %1 due %2 to queue %3.").arg(id, when, result.queue)
-                       : QObject::tr("Replaced %1, now due %2, in queue %3.")
-                             .arg(id, when, result.queue);
+            return created ? QCoreApplication::translate("delayq::ui::ActionSummary",
+                                                         "Pushed %1 due %2 to queue %3.")
+                                 .arg(id, when, result.queue)
+                           : QCoreApplication::translate("delayq::ui::ActionSummary",
+                                                         "Replaced %1, now due %2, in queue %3.")
+                                 .arg(id, when, result.queue);
         }
     }
     QMap<ActionOutcome, int> byOutcome;
@@ -70,20 +89,24 @@ QString ActionSummary::of(const ActionResult& result, bool utc)
     }
     const int total = static_cast<int>(result.outcomes.size());
     const QString verb = actionPastTense(result.action);
-    QString text =
-        total == 1
-            ? QObject::tr("%1 %2 of 1 task in queue %3.").arg(verb).arg(done).arg(result.queue)
-            : QObject::tr("%1 %2 of %3 tasks in queue %4.")
-                  .arg(verb)
-                  .arg(done)
-                  .arg(QLocale().toString(total))
-                  .arg(result.queue);
+    QString text = total == 1 ? QCoreApplication::translate("delayq::ui::ActionSummary",
+                                                            "%1 %2 of 1 task in queue %3.")
+                                    .arg(verb)
+                                    .arg(done)
+                                    .arg(result.queue)
+                              : QCoreApplication::translate("delayq::ui::ActionSummary",
+                                                            "%1 %2 of %3 tasks in queue %4.")
+                                    .arg(verb)
+                                    .arg(done)
+                                    .arg(QLocale().toString(total))
+                                    .arg(result.queue);
     for (auto it = byOutcome.cbegin(); it != byOutcome.cend(); ++it) {
         if (succeeded(it.key()))
             continue;
-        text += QLatin1Char(' ') + QObject::tr("%1 %2.")
-                                       .arg(it.value())
-                                       .arg(describe(it.key(), result.action, it.value()));
+        text +=
+            QLatin1Char(' ') + QCoreApplication::translate("delayq::ui::ActionSummary", "%1 %2.")
+                                   .arg(it.value())
+                                   .arg(describe(it.key(), result.action, it.value()));
     }
     return text;
 }

@@ -1,5 +1,6 @@
 #include "widgets/confirmation.h"
 
+#include <QCoreApplication>
 #include <QLocale>
 #include <QPushButton>
 
@@ -23,9 +24,13 @@ QString Confirmation::tasks(qint64 n, const QString& adjective)
     // number and no spaces between the words.
     const QString number = QLocale().toString(n);
     if (adjective.isEmpty())
-        return (n == 1 ? QObject::tr("%1 task") : QObject::tr("%1 tasks")).arg(number);
-    return (n == 1 ? QObject::tr("%1 %2 task", "number, adjective")
-                   : QObject::tr("%1 %2 tasks", "number, adjective"))
+        return (n == 1 ? QCoreApplication::translate("delayq::ui::Confirmation", "%1 task")
+                       : QCoreApplication::translate("delayq::ui::Confirmation", "%1 tasks"))
+            .arg(number);
+    return (n == 1 ? QCoreApplication::translate("delayq::ui::Confirmation", "%1 %2 task",
+                                                 "number, adjective")
+                   : QCoreApplication::translate("delayq::ui::Confirmation", "%1 %2 tasks",
+                                                 "number, adjective"))
         .arg(number, adjective);
 }
 

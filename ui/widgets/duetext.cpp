@@ -117,7 +117,9 @@ qint64 DueText::parseDelay(const QString& text)
     if (delay.isEmpty())
         throw delayq::Error(
             delayq::ErrorCode::InvalidArgument,
-            QObject::tr("type a delay such as 30s, 5m or 1h30m (0 runs it now)").toStdString());
+            QCoreApplication::translate("delayq::ui::DueText",
+                                        "type a delay such as 30s, 5m or 1h30m (0 runs it now)")
+                .toStdString());
     // A bare number is refused as ambiguous (seconds? ms?), but 0 is 0 in any unit.
     if (delay == QLatin1String("0"))
         return 0;

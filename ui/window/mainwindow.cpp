@@ -6,6 +6,7 @@
 #include "client/adminclient.h"
 #include "client/plainclient.h"
 #include "connection/connectiondialog.h"
+#include "connection/connectionnotice.h"
 #include "connection/connectionstatus.h"
 #include "connection/layoutnotice.h"
 #include "connection/sessionstore.h"
@@ -25,7 +26,9 @@
 #include "tasks/tasktable.h"
 #include "tasks/tasktabs.h"
 #include "widgets/duetext.h"
-#include "window/windowchrome.h"
+#include "window/aboutbox.h"
+#include "window/languagemenu.h"
+#include "window/windowlayout.h"
 #include "worker/workerdock.h"
 
 #include <QAction>
@@ -48,8 +51,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_detailsFollower = new DetailsFollower(m_client, m_tabs, m_details, this);
     m_refresh = new RefreshControl(this);
     connect(m_refresh, &RefreshControl::refreshDue, this, &MainWindow::refreshAll);
-    WindowChrome::buildPages(this);
-
+    m_plainBar = new PlainKeyBar(this);
+    m_plainBar->hide();
+    m_layoutNotice = new LayoutNotice(this);
+    m_overview = new OverviewPage(m_client, this);
+    m_pages = new QStackedWidget(this);
+    m_connectionNotice = new ConnectionNotice(m_client, this);
     m_timeline = new TimelineChart(m_client, this);
     m_history = new HistoryChart(m_client, this);
     m_audit = new AuditTab(m_client, this);
@@ -72,7 +79,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(m_load, &QueueLoad::countsFailed, this,
             [this](const QString& message) { statusBar()->showMessage(message, 8000); });
 
-    WindowChrome::buildFrame(this);
+    WindowLayout::place(this, makeParts());
     connectClient();
     connectViews();
     connectOverview();
@@ -83,6 +90,54 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 }
 
 MainWindow::~MainWindow() = default;
+
+WindowParts MainWindow::makeParts()
+{
+    auto* connectAction = new QAction(tr("&Connect…"), this);
+    connect(connectAction, &QAction::triggered, this, &MainWindow::chooseConnection);
+    m_overviewAction = new QAction(tr("Overview"), this);
+    m_overviewAction->setToolTip(tr("Every queue of the server at a glance"));
+    connect(m_overviewAction, &QAction::triggered, this, &MainWindow::showOverview);
+    m_utc = new QAction(tr("UTC"), this);
+    m_utc->setCheckable(true);
+    m_utc->setToolTip(tr("Show times in UTC instead of local time"));
+    connect(m_utc, &QAction::toggled, this, &MainWindow::setUtc);
+    auto* serverAction = new QAction(tr("&Server…"), this);
+    connect(serverAction, &QAction::triggered, this, &MainWindow::showServer);
+    auto* aboutAction = new QAction(tr("&About delayq-admin"), this);
+    connect(aboutAction, &QAction::triggered, this, [this] { showAboutBox(this); });
+    auto* language = new LanguageMenu(this);
+    connect(language, &LanguageMenu::languageChosen, this, [this] {
+        statusBar()->showMessage(tr("The language changes at the next start."), 15000);
+    });
+    // What shows a server's figures; the worker dock has a connection of its own.
+    m_connectionNotice->setViews({m_pages, m_queues, m_timeline, m_history, m_audit});
+    connect(m_connectionNotice, &ConnectionNotice::connectRequested, this,
+            &MainWindow::chooseConnection);
+    return {m_pages,
+            m_overview,
+            m_tabs,
+            m_details,
+            m_layoutNotice,
+            m_plainBar,
+            m_connectionNotice,
+            m_refresh,
+            m_queues,
+            m_timeline,
+            m_history,
+            m_audit,
+            m_workerDock,
+            m_actions,
+            m_queueActions,
+            m_control,
+            m_export,
+            connectAction,
+            m_overviewAction,
+            m_utc,
+            serverAction,
+            aboutAction,
+            language};
+}
 
 void MainWindow::connectClient()
 {

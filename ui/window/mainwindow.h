@@ -2,6 +2,7 @@
 
 #include "client/connectiontypes.h"
 #include "client/overviewtypes.h"
+#include "window/windowlayout.h"
 
 #include <QMainWindow>
 #include <QPointer>
@@ -97,7 +98,8 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
-    friend class WindowChrome; // builds the pages, docks, toolbar and menus of the members
+    // The window's own actions, and every piece for WindowLayout to place.
+    WindowParts makeParts();
     void connectClient();
     void connectViews();
     void updateTitle();

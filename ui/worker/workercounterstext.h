@@ -8,10 +8,10 @@ namespace delayq::ui {
 
 // The embedded worker's counters as the dock shows them, three lines in a fixed font:
 // claimed, acked, failed, retried, dead, lease lost, in flight and the lateness quantiles.
-class WorkerCountersText
-{
-public:
-    static QString describe(const delayq::WorkerCounters& counters);
-};
+namespace WorkerCountersText {
+
+QString describe(const delayq::WorkerCounters& counters);
+
+} // namespace WorkerCountersText
 
 } // namespace delayq::ui

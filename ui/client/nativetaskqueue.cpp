@@ -1,6 +1,6 @@
-#include <delayq/nativetaskqueue.h>
+#include "client/nativetaskqueue.h"
 
-namespace delayq {
+namespace delayq::ui {
 
 NativeTaskQueue::NativeTaskQueue(Connection& connection, const std::string& name,
                                  const std::string& prefix)
@@ -69,4 +69,4 @@ std::vector<IdResult> NativeTaskQueue::reschedule(const std::vector<std::string>
     return m_queue.reschedule(ids, dueAtMs, delayMs);
 }
 
-} // namespace delayq
+} // namespace delayq::ui

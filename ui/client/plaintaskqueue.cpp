@@ -1,8 +1,8 @@
-#include <delayq/plaintaskqueue.h>
+#include "client/plaintaskqueue.h"
 
 #include <delayq/connection.h>
 
-namespace delayq {
+namespace delayq::ui {
 
 PlainTaskQueue::PlainTaskQueue(Connection& connection, const std::string& key,
                                PlainQueue::ScoreUnit unit)
@@ -119,4 +119,4 @@ std::vector<IdResult> PlainTaskQueue::reschedule(const std::vector<std::string>&
     return outcomes(ids, m_plain.reschedule(ids, due));
 }
 
-} // namespace delayq
+} // namespace delayq::ui

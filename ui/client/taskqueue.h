@@ -9,8 +9,10 @@
 #include <vector>
 
 namespace delayq {
-
 class Connection;
+} // namespace delayq
+
+namespace delayq::ui {
 
 // What the admin app needs from a queue, whichever kind it is: a native delayq queue, or a
 // plain sorted set whose members are the messages (each member is both the task's id and
@@ -46,4 +48,4 @@ public:
                                              long long delayMs) = 0;
 };
 
-} // namespace delayq
+} // namespace delayq::ui

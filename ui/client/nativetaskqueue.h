@@ -1,9 +1,10 @@
 #pragma once
 
-#include <delayq/queue.h>
-#include <delayq/taskqueue.h>
+#include "client/taskqueue.h"
 
-namespace delayq {
+#include <delayq/queue.h>
+
+namespace delayq::ui {
 
 // A native delayq queue as a TaskQueue: every call is the Queue's own.
 class NativeTaskQueue : public TaskQueue
@@ -32,4 +33,4 @@ private:
     Queue m_queue;
 };
 
-} // namespace delayq
+} // namespace delayq::ui

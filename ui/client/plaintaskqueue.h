@@ -1,9 +1,10 @@
 #pragma once
 
-#include <delayq/plainqueue.h>
-#include <delayq/taskqueue.h>
+#include "client/taskqueue.h"
 
-namespace delayq {
+#include <delayq/plainqueue.h>
+
+namespace delayq::ui {
 
 // A plain sorted set as a TaskQueue: a member is a task whose id and payload are the
 // member, due at its score; there are no active or dead tasks.
@@ -39,4 +40,4 @@ private:
     PlainQueue m_plain;
 };
 
-} // namespace delayq
+} // namespace delayq::ui
