@@ -7,7 +7,8 @@
 -- ARGV[1] force (0 | 1: also delete tasks a worker holds), then the ids (at most 1000)
 -- ARGV[last] actor: "" (no audit entry), or who cancels (take_actor in common.lua): one
 --   audit entry "cancel" (detail "force" when forced) when any task was deleted
--- Reply: one status per id: done | not_found | active (refused: a worker holds it) | dead
+-- Reply: {done, 0 (remaining: none, a call by ids), {one status per id: done | not_found |
+--   active (refused: a worker holds it) | dead}}
 -- Errors: INVALID on bad ARGV.
 local actor_ok, who = take_actor()
 if not actor_ok then
@@ -25,9 +26,9 @@ local function remove(id)
   end
   return false
 end
-local cancelled, reply, taken = each_id(2, remove, {{KEYS[2], 'active'}, {KEYS[3], 'dead'}})
+local cancelled, statuses, taken = each_id(2, remove, {{KEYS[2], 'active'}, {KEYS[3], 'dead'}})
 if cancelled > 0 then
   count(KEYS[6], KEYS[7], 'cancelled', cancelled, now_ms())
   audit(who, 'cancel', cancelled, taken, force and 'force' or '')
 end
-return reply
+return {cancelled, 0, statuses}

@@ -7,7 +7,8 @@
 -- ARGV[1] mode ("ids" | "all")  ARGV[2] limit for "all" (1..1000), then the ids for "ids"
 -- ARGV[last] actor: "" (no audit entry), or who deletes (take_actor in common.lua): one
 --   audit entry "delete" (detail "all" in that mode) when any task was deleted
--- Reply: {done, remaining in dead, {one status per given id: done | not_found | pending | active}}
+-- Reply: {done, remaining (mode "all": the tasks left in dead; "ids": 0), {one status per
+--   given id: done | not_found | pending | active; none in mode "all"}}
 -- Errors: INVALID on bad ARGV.
 local actor_ok, who = take_actor()
 if not actor_ok then
@@ -25,4 +26,5 @@ local function remove(id)
 end
 local done, statuses, taken = each_dead(mode, limit, 3, remove)
 if done > 0 then audit(who, 'delete', done, taken, mode == 'all' and 'all' or '') end
-return {done, redis.call('ZCARD', KEYS[3]), statuses}
+-- A call by ids leaves nothing for a repeat of it to find: remaining is 0 there.
+return {done, mode == 'all' and redis.call('ZCARD', KEYS[3]) or 0, statuses}

@@ -7,7 +7,8 @@
 -- ARGV[1] limit (1..1000)
 -- ARGV[last] actor: "" (no audit entry), or who purges (take_actor in common.lua): one audit
 --   entry "purge" per call that deleted anything
--- Reply: {deleted, remaining tasks in all three sets}. The caller repeats until 0 remain.
+-- Reply: {deleted, remaining tasks in all three sets, {} (no ids: the shape of the scripts by
+--   id)}. The caller repeats until 0 remain.
 -- Errors: INVALID on bad ARGV.
 local actor_ok, who = take_actor()
 if not actor_ok then
@@ -31,4 +32,4 @@ for s = 1, 3 do
 end
 if deleted > 0 then audit(who, 'purge', deleted, taken, '') end
 local remaining = redis.call('ZCARD', KEYS[1]) + redis.call('ZCARD', KEYS[2]) + redis.call('ZCARD', KEYS[3])
-return {deleted, remaining}
+return {deleted, remaining, {}}

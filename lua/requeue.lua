@@ -8,7 +8,8 @@
 -- ARGV[4..] the ids for "ids" (at most 1000)
 -- ARGV[last] actor: "" (no audit entry), or who requeues (take_actor in common.lua): one
 --   audit entry "requeue" (detail "all" in that mode) when any task came back
--- Reply: {done, remaining in dead, {one status per given id: done | not_found | pending | active}}
+-- Reply: {done, remaining (mode "all": the tasks left in dead; "ids": 0), {one status per
+--   given id: done | not_found | pending | active; none in mode "all"}}
 -- Errors: INVALID on bad ARGV.
 local actor_ok, who = take_actor()
 if not actor_ok then
@@ -35,4 +36,5 @@ if done > 0 then
   wake_if_earlier(ARGV[3], before, now)
   audit(who, 'requeue', done, taken, mode == 'all' and 'all' or '')
 end
-return {done, redis.call('ZCARD', KEYS[3]), statuses}
+-- A call by ids leaves nothing for a repeat of it to find: remaining is 0 there.
+return {done, mode == 'all' and redis.call('ZCARD', KEYS[3]) or 0, statuses}

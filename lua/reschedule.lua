@@ -8,7 +8,8 @@
 -- ARGV[3] wake channel, then the ids (at most 1000)
 -- ARGV[last] actor: "" (no audit entry), or who reschedules (take_actor in common.lua): one
 --   audit entry "reschedule" (detail "due=MS") when any task moved
--- Reply: {due ms, {one status per id: done | not_found | active | dead}}
+-- Reply: {done, 0 (remaining: none, a call by ids), {one status per id: done | not_found |
+--   active | dead}}
 -- Errors: INVALID on bad ARGV.
 local actor_ok, who = take_actor()
 if not actor_ok then
@@ -34,4 +35,4 @@ if moved > 0 then
   wake_if_earlier(ARGV[3], before, due)
   audit(who, 'reschedule', moved, taken, 'due=' .. int(due))
 end
-return {int(due), statuses}
+return {moved, 0, statuses}

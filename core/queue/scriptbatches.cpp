@@ -41,12 +41,12 @@ std::vector<IdResult> ScriptBatches::byIds(const Script& script,
     results.reserve(ids.size());
     size_t index = 0;
     for (const auto& reply : replies) {
-        // cancel replies with the statuses; reschedule/requeue/delete_dead nest them.
-        const Reply* statuses = &reply;
-        if (reply.isArray() && !reply.elements.empty() && reply.elements.back().isArray())
-            statuses = &reply.elements.back();
-        requireArray(*statuses, 0, script.name.data());
-        for (const auto& word : statuses->elements)
+        // cancel, reschedule, requeue and delete_dead all reply {done, remaining, {one
+        // status per id}}: the statuses are at [2], whatever the script.
+        requireArray(reply, 3, script.name.data());
+        const Reply& statuses = reply.elements[2];
+        requireArray(statuses, 0, script.name.data());
+        for (const auto& word : statuses.elements)
             if (index < ids.size())
                 results.push_back({ids[index++], idStatusFromName(word.str)});
     }
@@ -65,7 +65,8 @@ BulkResult ScriptBatches::untilDone(const Script& script, const std::vector<std:
     // Bounded calls in a loop: Redis serves other clients between them.
     for (int calls = 0; maxCalls <= 0 || calls < maxCalls; ++calls) {
         Reply reply = m_queue.connection().evalScript(script, keys, argv);
-        requireArray(reply, 2, script.name.data());
+        // {done, remaining, {}}: the shape of the calls by id (byIds), with no statuses.
+        requireArray(reply, 3, script.name.data());
         long long done = reply.elements[0].toInteger();
         total.done += done;
         total.remaining = reply.elements[1].toInteger();

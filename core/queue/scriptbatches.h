@@ -12,7 +12,8 @@ class Queue;
 
 // A script that changes tasks on someone's behalf, run over many tasks in bounded calls: by id
 // (cancel, reschedule, requeue, delete_dead) or repeated until none is left (requeue all,
-// delete all dead, purge). Every such script takes the queue's keys and the actor last.
+// delete all dead, purge). Every such script takes the queue's keys and the actor last, and
+// replies {done, remaining, {one status per given id}} (docs/protocol.md, layout 2.3).
 class ScriptBatches
 {
 public:
@@ -24,7 +25,7 @@ public:
     std::vector<IdResult> byIds(const Script& script, const std::vector<std::string>& leadingArgs,
                                 const std::vector<std::string>& ids);
     // Calls of `batch` (1..1000) tasks until the script reports none left; maxCalls > 0 stops
-    // after that many calls. The script replies {done, remaining}.
+    // after that many calls.
     BulkResult untilDone(const Script& script, const std::vector<std::string>& args, int batch,
                          int maxCalls);
 

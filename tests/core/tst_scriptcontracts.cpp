@@ -81,6 +81,15 @@ const Script* scriptNamed(const QString& name)
     return it == all.end() ? nullptr : it->second;
 }
 
+// The nine KEYS of every native-queue script of the queue "orders", in the order of their
+// contracts (what Queue::scriptKeys() builds; it is private).
+std::vector<std::string> queueKeys()
+{
+    const Keys k("dq", "orders");
+    return {k.pending(), k.active(),       k.dead(), k.dataPrefix(), k.config(),
+            k.stats(),   k.minutePrefix(), k.run(),  k.errors()};
+}
+
 } // namespace
 
 // Each lua/ script called directly with ARGV its opening contract rules out (a wrong count, a
@@ -345,13 +354,10 @@ private slots:
 
         std::vector<std::string> keyNames;
         if (keys == QStringList{"queue"} || keys == QStringList{"upgrade"}) {
-            // The nine KEYS of every native-queue script, in the order of their contracts
-            // (what Queue::scriptKeys() builds; it is private); upgrade takes one more.
-            const Keys k("dq", "orders");
-            keyNames = {k.pending(), k.active(),       k.dead(), k.dataPrefix(), k.config(),
-                        k.stats(),   k.minutePrefix(), k.run(),  k.errors()};
+            // upgrade takes one more KEY than the nine of every native-queue script.
+            keyNames = queueKeys();
             if (keys == QStringList{"upgrade"})
-                keyNames.push_back(k.oldTaskPrefix());
+                keyNames.push_back(Keys("dq", "orders").oldTaskPrefix());
         } else {
             for (const auto& key : keys)
                 keyNames.push_back(key.toStdString());
@@ -370,6 +376,87 @@ private slots:
         }
         QVERIFY2(outcome.rfind("invalid-argument: INVALID", 0) == 0, outcome.c_str());
         QCOMPARE(snapshot(m_server), digest);
+    }
+
+    // The scripts that act on tasks by id or in bulk (cancel, reschedule, requeue,
+    // delete_dead, purge) reply in one shape, read at one place (ScriptBatches):
+    // {done, remaining, {one status per given id}}. remaining is what a repeat of the call
+    // would still find (0 for a call by ids); the statuses are empty for "all" and purge.
+    void idAndBulkRepliesHaveOneShape_data()
+    {
+        QTest::addColumn<QString>("script");
+        QTest::addColumn<int>("moreDead");     // dead tasks added to the one of initTest
+        QTest::addColumn<QStringList>("argv"); // the actor ("") is added
+        QTest::addColumn<int>("done");
+        QTest::addColumn<int>("remaining");
+        QTest::addColumn<QStringList>("statuses");
+
+        // initTest leaves "dead" in dead, "active" in active, "due" and "later" pending. The
+        // requeue and delete_dead calls by ids leave another task in dead: still remaining 0.
+        QTest::newRow("cancel by ids")
+            << "cancel" << 0 << QStringList{"0", "due", "missing", "active", "dead"} << 1 << 0
+            << QStringList{"done", "not_found", "active", "dead"};
+        QTest::newRow("cancel forced")
+            << "cancel" << 0 << QStringList{"1", "active"} << 1 << 0 << QStringList{"done"};
+        QTest::newRow("cancel of nothing changed")
+            << "cancel" << 0 << QStringList{"0", "missing"} << 0 << 0 << QStringList{"not_found"};
+        QTest::newRow("reschedule by ids")
+            << "reschedule" << 0 << QStringList{"in", "0", "", "later", "active", "missing"} << 1
+            << 0 << QStringList{"done", "active", "not_found"};
+        QTest::newRow("requeue by ids")
+            << "requeue" << 1 << QStringList{"ids", "1", "", "dead", "due", "missing"} << 1 << 0
+            << QStringList{"done", "pending", "not_found"};
+        QTest::newRow("requeue all, 3 dead, limit 2")
+            << "requeue" << 2 << QStringList{"all", "2", ""} << 2 << 1 << QStringList{};
+        QTest::newRow("requeue all, 1 dead, limit 10")
+            << "requeue" << 0 << QStringList{"all", "10", ""} << 1 << 0 << QStringList{};
+        QTest::newRow("delete_dead by ids")
+            << "delete_dead" << 1 << QStringList{"ids", "1", "dead", "active", "missing"} << 1 << 0
+            << QStringList{"done", "active", "not_found"};
+        QTest::newRow("delete_dead all, 3 dead, limit 2")
+            << "delete_dead" << 2 << QStringList{"all", "2"} << 2 << 1 << QStringList{};
+        QTest::newRow("purge 3 of 4")
+            << "purge" << 0 << QStringList{"3"} << 3 << 1 << QStringList{};
+        QTest::newRow("purge all 4")
+            << "purge" << 0 << QStringList{"10"} << 4 << 0 << QStringList{};
+    }
+    void idAndBulkRepliesHaveOneShape()
+    {
+        QFETCH(QString, script);
+        QFETCH(int, moreDead);
+        QFETCH(QStringList, argv);
+        QFETCH(int, done);
+        QFETCH(int, remaining);
+        QFETCH(QStringList, statuses);
+        for (int i = 0; i < moreDead; ++i) {
+            // Due before every other pending task, so the claim takes it.
+            PushRequest r = request("dying", 0, "dead" + std::to_string(i));
+            r.dueAtMs = 500;
+            r.maxAttempts = 1;
+            m_queue->push(r);
+            const auto dying = m_queue->claim(1, 60'000, "w");
+            QCOMPARE(dying.tasks.size(), size_t(1));
+            QVERIFY(m_queue->nack(dying.tasks[0].id, dying.tasks[0].token, "died").dead);
+        }
+        const Script* s = scriptNamed(script);
+        QVERIFY2(s, qPrintable(script));
+        std::vector<std::string> args;
+        for (const auto& arg : argv)
+            args.push_back(arg.toStdString());
+        args.push_back(""); // no actor
+
+        const Reply reply = m_conn->evalScript(*s, queueKeys(), args);
+        QVERIFY(reply.isArray());
+        QCOMPARE(reply.elements.size(), size_t(3));
+        QCOMPARE(reply.elements[0].type, Reply::Type::Integer);
+        QCOMPARE(reply.elements[1].type, Reply::Type::Integer);
+        QVERIFY(reply.elements[2].isArray());
+        QCOMPARE(reply.elements[0].integer, static_cast<long long>(done));
+        QCOMPARE(reply.elements[1].integer, static_cast<long long>(remaining));
+        QStringList got;
+        for (const Reply& word : reply.elements[2].elements)
+            got << QString::fromStdString(word.toString());
+        QCOMPARE(got, statuses);
     }
 
 private:
