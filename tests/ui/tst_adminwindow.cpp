@@ -257,7 +257,7 @@ private slots:
         m_server.cli({"ACL", "SETUSER", "ops", "on", ">ops-secret", "~*", "&*", "+@all"});
         QAction* connectAction = nullptr;
         for (QAction* action : m_fixture.window()->findChildren<QAction*>())
-            if (action->text() == QStringLiteral("Connect…"))
+            if (action->iconText() == QStringLiteral("Connect…")) // the text less its &
                 connectAction = action;
         QVERIFY(connectAction);
         connectAction->trigger();
