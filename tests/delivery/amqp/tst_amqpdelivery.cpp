@@ -88,7 +88,15 @@ void TestAmqpDelivery::survivesWorkerKills()
     for (int i = 0; i < 5; ++i) {
         auto worker = startWorker(small);
         QVERIFY(worker->waitForStarted());
-        QTest::qWait(300); // a kill at an arbitrary moment mid-stream is the point here
+        // A kill mid-stream is the point here: once this run has published another 100 (a
+        // fixed wait let a fast machine drain all 2,000 before the first kill).
+        const int before = BrokerClient(m_node.port()).messageCount(m_amqpQueue);
+        QTest::qWaitFor(
+            [&] {
+                return worker->state() != QProcess::Running ||
+                       BrokerClient(m_node.port()).messageCount(m_amqpQueue) >= before + 100;
+            },
+            10000);
         if (worker->state() != QProcess::Running)
             break; // done before its kill
         ::kill(static_cast<pid_t>(worker->processId()), SIGKILL);
@@ -145,7 +153,7 @@ void TestAmqpDelivery::survivesBrokerRestart()
 void TestAmqpDelivery::silentBrokerTimesOut()
 {
     makeRoute();
-    const int n = 1000; // enough that the worker is mid-stream when the broker freezes
+    const int n = 5000; // enough that the worker is mid-stream when the broker freezes
     QCOMPARE(
         delayq({QStringLiteral("push"), m_queue, QStringLiteral("x"), QStringLiteral("--count"),
                 QString::number(n), QStringLiteral("--max-attempts"), QStringLiteral("50"),
