@@ -28,8 +28,14 @@ constexpr int kGoneRole = Qt::UserRole + 2;
 
 FindBar::FindBar(QWidget* parent) : QWidget(parent)
 {
-    auto* layout = new QGridLayout(this);
-    layout->setContentsMargins(4, 2, 4, 2);
+    makeWidgets();
+    layOut();
+    connectControls();
+    setPlain(false);
+}
+
+void FindBar::makeWidgets()
+{
     m_input = new QLineEdit(this);
     m_input->setClearButtonEnabled(true);
     m_find = new QPushButton(this);
@@ -42,11 +48,11 @@ FindBar::FindBar(QWidget* parent) : QWidget(parent)
     m_act->setToolTip(
         tr("Cancel, reschedule, requeue or delete every task the search matches, not only "
            "those listed"));
-    auto* jump = new QPushButton(tr("Jump to time"), this);
-    auto* close = new QToolButton(this);
-    close->setText(QStringLiteral("✕"));
-    close->setAutoRaise(true);
-    close->setToolTip(tr("Close (Esc)"));
+    m_jump = new QPushButton(tr("Jump to time"), this);
+    m_close = new QToolButton(this);
+    m_close->setText(QStringLiteral("✕"));
+    m_close->setAutoRaise(true);
+    m_close->setToolTip(tr("Close (Esc)"));
     m_error = new FieldError(this);
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 1000);
@@ -73,12 +79,18 @@ FindBar::FindBar(QWidget* parent) : QWidget(parent)
     // window, the worker panel beside it included (the placeholder is cut, the tooltip says it
     // whole); ten characters still show a typed id's start or a short word.
     m_input->setMinimumWidth(fontMetrics().horizontalAdvance(QLatin1Char('x')) * 10);
+}
+
+void FindBar::layOut()
+{
+    auto* layout = new QGridLayout(this);
+    layout->setContentsMargins(4, 2, 4, 2);
     layout->addWidget(m_input, 0, 0);
     layout->addWidget(m_find, 0, 1);
     layout->addWidget(m_findText, 0, 2);
     layout->addWidget(m_field, 0, 3);
-    layout->addWidget(jump, 0, 4);
-    layout->addWidget(close, 0, 5);
+    layout->addWidget(m_jump, 0, 4);
+    layout->addWidget(m_close, 0, 5);
     layout->addWidget(m_error, 1, 0, 1, 6);
     layout->addWidget(m_status, 2, 0);
     layout->addWidget(m_progress, 2, 1, 1, 3);
@@ -86,16 +98,18 @@ FindBar::FindBar(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_act, 2, 5);
     layout->addWidget(m_matches, 3, 0, 1, 6);
     layout->setColumnStretch(0, 1);
+}
+
+void FindBar::connectControls()
+{
     m_matches->viewport()->installEventFilter(this);
     connect(m_field, &QComboBox::currentIndexChanged, this,
             [this](int index) { m_fieldOf[static_cast<int>(m_set)] = index; });
-    setPlain(false);
-
     connect(m_find, &QPushButton::clicked, this, [this] { m_plain ? findText() : findId(); });
     connect(m_findText, &QPushButton::clicked, this, &FindBar::findText);
     connect(m_act, &QPushButton::clicked, this, &FindBar::actOnMatchesRequested);
-    connect(jump, &QPushButton::clicked, this, &FindBar::jumpToTime);
-    connect(close, &QToolButton::clicked, this, &QWidget::hide);
+    connect(m_jump, &QPushButton::clicked, this, &FindBar::jumpToTime);
+    connect(m_close, &QToolButton::clicked, this, &QWidget::hide);
     connect(m_stop, &QPushButton::clicked, this, [this] {
         emit searchCancelled();
         setSearching(false);
@@ -112,21 +126,24 @@ FindBar::FindBar(QWidget* parent) : QWidget(parent)
     auto* escape = new QShortcut(QKeySequence(Qt::Key_Escape), this);
     escape->setContext(Qt::WidgetWithChildrenShortcut);
     connect(escape, &QShortcut::activated, this, &QWidget::hide);
-    connect(m_input, &QLineEdit::returnPressed, this, [this] {
-        // A time-looking entry jumps; anything else is an id, or a member's text.
-        const QString text = m_input->text().trimmed();
-        bool time = false;
-        try {
-            parseWhen(text, 0);
-            time = true;
-        } catch (const delayq::Error&) {
-        }
-        if (time)
-            jumpToTime();
-        else
-            m_plain ? findText() : findId();
-    });
+    connect(m_input, &QLineEdit::returnPressed, this, &FindBar::onReturnPressed);
     connect(m_input, &QLineEdit::textChanged, this, [this] { m_error->setError({}); });
+}
+
+void FindBar::onReturnPressed()
+{
+    // A time-looking entry jumps; anything else is an id, or a member's text.
+    const QString text = m_input->text().trimmed();
+    bool time = false;
+    try {
+        parseWhen(text, 0);
+        time = true;
+    } catch (const delayq::Error&) {
+    }
+    if (time)
+        jumpToTime();
+    else
+        m_plain ? findText() : findId();
 }
 
 void FindBar::setPlain(bool plain)

@@ -12,6 +12,7 @@ class QLineEdit;
 class QListWidget;
 class QProgressBar;
 class QPushButton;
+class QToolButton;
 
 namespace delayq::ui {
 
@@ -71,6 +72,11 @@ signals:
     void actOnMatchesRequested();
 
 private:
+    // The constructor's three parts: the widgets, where they go, what they do.
+    void makeWidgets();
+    void layOut();
+    void connectControls();
+    void onReturnPressed();
     void findId();
     void findText();
     void jumpToTime();
@@ -89,6 +95,8 @@ private:
     QPushButton* m_stop;
     QPushButton* m_findText;
     QPushButton* m_act;
+    QPushButton* m_jump;
+    QToolButton* m_close;
     QComboBox* m_field;
     QProgressBar* m_progress;
     QLabel* m_status;
