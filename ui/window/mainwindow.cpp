@@ -110,33 +110,29 @@ WindowParts MainWindow::makeParts()
     connect(language, &LanguageMenu::languageChosen, this, [this] {
         statusBar()->showMessage(tr("The language changes at the next start."), 15000);
     });
-    // What shows a server's figures; the worker dock has a connection of its own.
-    m_connectionNotice->setViews({m_pages, m_queues, m_timeline, m_history, m_audit});
-    connect(m_connectionNotice, &ConnectionNotice::connectRequested, this,
-            &MainWindow::chooseConnection);
-    return {m_pages,
-            m_overview,
-            m_tabs,
-            m_details,
-            m_layoutNotice,
-            m_plainBar,
-            m_connectionNotice,
-            m_refresh,
-            m_queues,
-            m_timeline,
-            m_history,
-            m_audit,
-            m_workerDock,
-            m_actions,
-            m_queueActions,
-            m_control,
-            m_export,
-            connectAction,
-            m_overviewAction,
-            m_utc,
-            serverAction,
-            aboutAction,
-            language};
+    return {.pages = m_pages,
+            .overview = m_overview,
+            .tabs = m_tabs,
+            .details = m_details,
+            .layoutNotice = m_layoutNotice,
+            .plainBar = m_plainBar,
+            .connectionNotice = m_connectionNotice,
+            .refresh = m_refresh,
+            .queues = m_queues,
+            .timeline = m_timeline,
+            .history = m_history,
+            .audit = m_audit,
+            .workerDock = m_workerDock,
+            .taskActions = m_actions,
+            .queueActions = m_queueActions,
+            .control = m_control,
+            .exportAction = m_export,
+            .connectAction = connectAction,
+            .overviewAction = m_overviewAction,
+            .utcAction = m_utc,
+            .serverAction = serverAction,
+            .aboutAction = aboutAction,
+            .languageMenu = language};
 }
 
 void MainWindow::connectClient()
@@ -186,6 +182,10 @@ void MainWindow::connectClient()
 
 void MainWindow::connectViews()
 {
+    // What shows a server's figures; the worker dock has a connection of its own.
+    m_connectionNotice->setViews({m_pages, m_queues, m_timeline, m_history, m_audit});
+    connect(m_connectionNotice, &ConnectionNotice::connectRequested, this,
+            &MainWindow::chooseConnection);
     connect(m_queues, &QueueList::queueOpened, this, &MainWindow::openQueue);
     connect(m_queues, &QueueList::plainKeyOpened, this,
             [this](const QString& key, const QString& unit) { openPlainKey(key, unit); });
