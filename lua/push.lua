@@ -8,31 +8,45 @@
 -- ARGV[2] wake channel ("" = none): published with the due ms when a created task is due
 --   before everything that was pending
 -- ARGV[3] due kind of every task of the call: "at" (epoch ms) | "in" (ms from server now)
--- ARGV[4] n, the number of tasks (0..1000); then 4 values per task:
---   id (not empty), payload (bytes), due value (ms), settings: "" for the queue's max attempts
---   and backoff, else "MAX_ATTEMPTS|BACKOFF" (0 = the queue's max attempts; BACKOFF normalized,
---   "" = the queue's)
+-- ARGV[4] settings of every task of the call: "" for the queue's max attempts and backoff,
+--   else "MAX_ATTEMPTS|BACKOFF" (0 = the queue's max attempts; BACKOFF normalized, "" = the
+--   queue's)
+-- ARGV[5] n, the number of tasks (0..1000); then 3 values per task: id (not empty), payload
+--   (bytes), due value (ms)
 -- ARGV[last] actor: "" (no audit entry), or who pushes (take_actor in common.lua): one
 --   audit entry "push" for the created and replaced tasks of the call, when there are any
--- Reply: 2n values, flat: status, due ms, status, due ms, ...; status: created | exists | replaced | too_large | active
---   (active: "replace" refused because a worker holds the task)
+-- Reply: {server now ms, {index, status, due ms, ...}}: the second element lists, flat and in
+--   no set order, only the tasks whose status is not "created" (index: 1-based place in the
+--   call; status: exists | replaced | too_large | active, the last when "replace" is refused
+--   because a worker holds the task; due ms: the existing task's for exists and active). Every
+--   task not listed was created, due at its due value ("at") or server now + it ("in").
 -- Errors: INVALID when ARGV is malformed.
--- Four values a task, the kind once a call: every ARGV value costs Redis about 70 ns to read.
-local who, n, refusal = take_batch('push', 4, 4)
+-- Three values a task, the kind and the settings once a call, and a reply that names only the
+-- exceptions: every ARGV value costs Redis about 70 ns to read, and every reply value about as
+-- much to write (a status and a due ms per task were a tenth of a push).
+local who, n, refusal = take_batch('push', 5, 3)
 if refusal then return refusal end
-local mode, channel, kind = ARGV[1], ARGV[2], ARGV[3]
+local mode, channel, kind, settings = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 if mode ~= 'nx' and mode ~= 'replace' then
   return redis.error_reply('INVALID push: mode must be nx or replace')
 end
 if kind ~= 'at' and kind ~= 'in' then
   return redis.error_reply('INVALID push: due kind must be at or in')
 end
+local max_attempts, backoff = 0, ''
+if settings ~= '' then
+  max_attempts, backoff = string.match(settings, '^(%d+)|([^|]*)$')
+  max_attempts = max_attempts and whole(max_attempts, 0, 1000000000)
+  if max_attempts == nil then
+    return redis.error_reply('INVALID push: settings must be "" or MAX_ATTEMPTS|BACKOFF')
+  end
+end
 -- Every task is checked before the first is written: a refusal changes nothing. The tasks of
--- a call mostly share their due value and settings: each distinct text is read once.
+-- a call mostly share their due value: each distinct text is read once.
 local values = {}
-local value_of, attempts_of, backoff_of = {}, {[''] = 0}, {[''] = ''}
+local value_of = {}
 for i = 0, n - 1 do
-  local a = 5 + i * 4
+  local a = 6 + i * 3
   if ARGV[a] == '' then return redis.error_reply('INVALID push: a task id is empty') end
   local text = ARGV[a + 2]
   local value = value_of[text]
@@ -44,15 +58,6 @@ for i = 0, n - 1 do
     value_of[text] = value
   end
   values[i] = value
-  text = ARGV[a + 3]
-  if attempts_of[text] == nil then
-    local max_attempts, backoff = string.match(text, '^(%d+)|([^|]*)$')
-    max_attempts = max_attempts and whole(max_attempts, 0, 1000000000)
-    if max_attempts == nil then
-      return redis.error_reply('INVALID push: settings must be "" or MAX_ATTEMPTS|BACKOFF')
-    end
-    attempts_of[text], backoff_of[text] = max_attempts, backoff
-  end
 end
 local now = now_ms()
 local max_payload, default_attempts = payload_and_attempts()
@@ -70,19 +75,9 @@ local function text_of(number)
   return text
 end
 
--- A record starts "created|max_attempts|backoff|": the same for every task of the same
--- settings, so it is joined once per settings text.
-local heads = {}
-local function record_head(settings)
-  local head = heads[settings]
-  if head == nil then
-    local max_attempts = attempts_of[settings]
-    if max_attempts == 0 then max_attempts = default_attempts end
-    head = created_text .. '|' .. int(max_attempts) .. '|' .. backoff_of[settings] .. '|'
-    heads[settings] = head
-  end
-  return head
-end
+-- A record starts "created|max_attempts|backoff|": the same for every task of the call.
+if max_attempts == 0 then max_attempts = default_attempts end
+local head = created_text .. '|' .. int(max_attempts) .. '|' .. backoff .. '|'
 
 -- The due time an existing task already has: its score while pending, else its run entry's.
 local function due_of(id, asked)
@@ -93,12 +88,13 @@ local function due_of(id, asked)
 end
 
 -- Per task only what must be: the tasks written go straight into the one ZADD of the call
--- (due text, id, ...), and `places` keeps where each one's status is in the reply. A table
--- per task, or a second pass over them, costs a tenth of a push.
-local reply, zadd, places = {}, {}, {}
+-- (due text, id, ...), and `places` keeps each one's index in the call. A table per task, or
+-- a second pass over them, costs a tenth of a push. `listed` holds the exceptions of the
+-- reply (index, status, due ms, ...).
+local listed, zadd, places = {}, {}, {}
 local min_due = nil
 for i = 0, n - 1 do
-  local a = 5 + i * 4
+  local a = 6 + i * 3
   local id, payload = ARGV[a], ARGV[a + 1]
   local due = values[i]
   if kind == 'in' then due = now + due end
@@ -106,7 +102,7 @@ for i = 0, n - 1 do
   if #payload > max_payload then
     status = 'too_large'
   else
-    local record = record_head(ARGV[a + 3]) .. payload
+    local record = head .. payload
     local bucket = data_key(id)
     if mode ~= 'replace' then
       -- One call both tests and writes: the common case (a new id) costs nothing more.
@@ -129,12 +125,14 @@ for i = 0, n - 1 do
       redis.call('HSET', bucket, id, record)
     end
   end
-  reply[2 * i + 1] = status
-  reply[2 * i + 2] = due
+  if status ~= 'created' then
+    local l = #listed
+    listed[l + 1], listed[l + 2], listed[l + 3] = i + 1, status, due
+  end
   if status == 'created' or status == 'replaced' then
     zadd[#zadd + 1] = text_of(due)
     zadd[#zadd + 1] = id
-    places[#places + 1] = 2 * i + 1
+    places[#places + 1] = i + 1
     if min_due == nil or due < min_due then min_due = due end
   end
 end
@@ -155,15 +153,16 @@ if mode ~= 'replace' and #places > 0 then
     min_due = nil
     for k, id in ipairs(ids) do
       local place = places[k]
+      local due = tonumber(zadd[2 * k - 1])
       if active[k] or dead[k] then
         redis.call('HDEL', data_key(id), id)
-        reply[place] = 'exists'
-        reply[place + 1] = due_of(id, reply[place + 1])
+        local l = #listed
+        listed[l + 1], listed[l + 2], listed[l + 3] = place, 'exists', due_of(id, due)
       else
         kept_zadd[#kept_zadd + 1] = zadd[2 * k - 1]
         kept_zadd[#kept_zadd + 1] = id
         kept_places[#kept_places + 1] = place
-        if min_due == nil or reply[place + 1] < min_due then min_due = reply[place + 1] end
+        if min_due == nil or due < min_due then min_due = due end
       end
     end
     zadd, places = kept_zadd, kept_places
@@ -179,4 +178,4 @@ if who and created > 0 then
   for i = 2, math.min(#zadd, 2 * AUDIT_IDS), 2 do ids[#ids + 1] = zadd[i] end
   audit(who, 'push', created, ids, mode == 'replace' and 'replace' or '')
 end
-return reply
+return {now, listed}

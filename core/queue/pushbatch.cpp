@@ -30,34 +30,45 @@ PushBatch::PushBatch(const std::vector<PushRequest>& requests, long long nowMs)
     }
 }
 
+std::vector<std::pair<size_t, size_t>> PushBatch::chunks() const
+{
+    // The script takes one mode, one due kind and one settings text per call: a chunk ends
+    // where any of them changes, or at kTasksPerCall.
+    const auto sameCall = [&](size_t a, size_t b) {
+        return m_requests[a].replace == m_requests[b].replace &&
+               m_requests[a].dueAtMs.has_value() == m_requests[b].dueAtMs.has_value() &&
+               m_settings[a] == m_settings[b];
+    };
+    std::vector<std::pair<size_t, size_t>> out;
+    for (size_t begin = 0, end = 0; begin < m_requests.size(); begin = end) {
+        end = begin + 1;
+        while (end < m_requests.size() && end - begin < static_cast<size_t>(kTasksPerCall) &&
+               sameCall(end, begin))
+            ++end;
+        out.emplace_back(begin, end);
+    }
+    return out;
+}
+
 std::vector<Connection::ScriptCall> PushBatch::calls(const std::vector<std::string>& keys,
                                                      const std::string& wakeKey,
                                                      const std::string& actor) const
 {
-    const auto& requests = m_requests;
     std::vector<Connection::ScriptCall> calls;
-    for (size_t begin = 0, end = 0; begin < requests.size(); begin = end) {
-        // The script takes one mode and one due kind per call: a chunk ends where either
-        // changes.
-        const auto sameCall = [&](const PushRequest& a, const PushRequest& b) {
-            return a.replace == b.replace && a.dueAtMs.has_value() == b.dueAtMs.has_value();
-        };
-        end = begin + 1;
-        while (end < requests.size() && end - begin < static_cast<size_t>(kTasksPerCall) &&
-               sameCall(requests[end], requests[begin]))
-            ++end;
+    for (const auto& [begin, end] : chunks()) {
+        const PushRequest& first = m_requests[begin];
         Connection::ScriptCall call{keys, {}};
-        call.args.reserve(5 + (end - begin) * 4);
-        call.args.push_back(requests[begin].replace ? "replace" : "nx");
+        call.args.reserve(6 + (end - begin) * 3);
+        call.args.push_back(first.replace ? "replace" : "nx");
         call.args.push_back(wakeKey);
-        call.args.push_back(requests[begin].dueAtMs ? "at" : "in");
+        call.args.push_back(first.dueAtMs ? "at" : "in");
+        call.args.push_back(m_settings[begin]);
         call.args.push_back(std::to_string(end - begin));
         for (size_t i = begin; i < end; ++i) {
-            const auto& r = requests[i];
+            const auto& r = m_requests[i];
             call.args.push_back(m_ids[i]);
             call.args.push_back(r.payload);
             call.args.push_back(std::to_string(r.dueAtMs ? *r.dueAtMs : r.delayMs));
-            call.args.push_back(m_settings[i]);
         }
         call.args.push_back(actor);
         calls.push_back(std::move(call));
@@ -67,17 +78,31 @@ std::vector<Connection::ScriptCall> PushBatch::calls(const std::vector<std::stri
 
 std::vector<PushResult> PushBatch::results(const std::vector<Reply>& replies) const
 {
+    // Each reply is {server now, {index, status, due, ...}} for the tasks not created; every
+    // other task of the call was created, due at its value (at) or server now + it (in).
+    const auto chunks = this->chunks();
+    if (replies.size() != chunks.size())
+        throw Error(ErrorCode::Protocol, "push: one reply per call expected");
     std::vector<PushResult> results;
     results.reserve(m_ids.size());
-    size_t index = 0;
-    for (const auto& reply : replies) {
-        requireArray(reply, 0, "push");
-        for (size_t k = 0; k + 1 < reply.elements.size() && index < m_ids.size(); k += 2) {
-            PushResult result;
-            result.id = m_ids[index++];
-            result.status = pushStatusFromName(reply.elements[k].str);
-            result.due = reply.elements[k + 1].toInteger();
-            results.push_back(std::move(result));
+    for (size_t c = 0; c < chunks.size(); ++c) {
+        const auto [begin, end] = chunks[c];
+        requireArray(replies[c], 2, "push");
+        const long long now = replies[c].elements[0].toInteger();
+        const Reply& listed = replies[c].elements[1];
+        requireArray(listed, 0, "push");
+        for (size_t i = begin; i < end; ++i) {
+            const PushRequest& r = m_requests[i];
+            results.push_back(
+                {m_ids[i], PushResult::Status::Created, r.dueAtMs ? *r.dueAtMs : now + r.delayMs});
+        }
+        for (size_t k = 0; k + 2 < listed.elements.size(); k += 3) {
+            const long long index = listed.elements[k].toInteger();
+            if (index < 1 || index > static_cast<long long>(end - begin))
+                throw Error(ErrorCode::Protocol, "push: a task index out of its call");
+            PushResult& result = results[begin + static_cast<size_t>(index) - 1];
+            result.status = pushStatusFromName(listed.elements[k + 1].str);
+            result.due = listed.elements[k + 2].toInteger();
         }
     }
     return results;

@@ -4,13 +4,15 @@
 #include <delayq/task.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace delayq {
 
 // The requests of one Queue::pushBatch: all checked when it is made, so a bad one refuses the
 // whole batch before anything is sent; then one push.lua call per run of at most
-// kTasksPerCall requests with the same mode and due kind, and the results in request order.
+// kTasksPerCall requests with the same mode, due kind and settings, and the results in
+// request order.
 class PushBatch
 {
 public:
@@ -25,6 +27,9 @@ public:
     std::vector<PushResult> results(const std::vector<Reply>& replies) const;
 
 private:
+    // [begin, end) of the requests of each call, in order.
+    std::vector<std::pair<size_t, size_t>> chunks() const;
+
     const std::vector<PushRequest>& m_requests;
     std::vector<std::string> m_ids;      // generated where a request has none
     std::vector<std::string> m_settings; // push.lua's "" or "MAX_ATTEMPTS|BACKOFF"

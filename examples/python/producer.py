@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Pushes tasks to a delayq queue, and cancels them, from Python.
 
-Written from docs/protocol.md alone (protocol "layout 2.3"), with nothing but Debian's
+Written from docs/protocol.md alone (protocol "layout 2.4"), with nothing but Debian's
 python3-redis. The scripts come from `delayq scripts --dump DIR` or an installed delayq
 (/usr/share/delayq/lua).
 
@@ -25,7 +25,7 @@ import time
 
 import redis
 
-PROTOCOL = "delayq-protocol: layout 2.3"
+PROTOCOL = "delayq-protocol: layout 2.4"
 # Calls stay small so no script holds Redis long (docs/protocol.md, section 4).
 PUSH_CHUNK = 100
 CANCEL_CHUNK = 500
@@ -140,21 +140,30 @@ class Producer:
         results = []
         start = 0
         while start < len(prepared):
-            # One due kind per call: a chunk ends where the kind changes.
-            kind = prepared[start][2]
+            # One due kind and one settings text per call: a chunk ends where either changes.
+            kind, attempts = prepared[start][2], prepared[start][4]
             end = start + 1
-            while end < len(prepared) and end - start < PUSH_CHUNK and prepared[end][2] == kind:
+            while (end < len(prepared) and end - start < PUSH_CHUNK
+                   and prepared[end][2] == kind and prepared[end][4] == attempts):
                 end += 1
             chunk = prepared[start:end]
             start = end
-            args = ["replace" if replace else "nx", self.wake, kind, len(chunk)]
-            for task_id, payload, _kind, value, attempts in chunk:
-                # Settings: "" for the queue's max attempts and backoff, else "N|BACKOFF".
-                args += [task_id, payload, value, f"{attempts}|" if attempts else ""]
+            # Settings: "" for the queue's max attempts and backoff, else "N|BACKOFF".
+            settings = f"{attempts}|" if attempts else ""
+            args = ["replace" if replace else "nx", self.wake, kind, settings, len(chunk)]
+            for task_id, payload, _kind, value, _attempts in chunk:
+                args += [task_id, payload, value]
             args.append("")  # the actor: none, a producer's pushes are not audited
-            reply = self._push(keys=self.keys, args=args)
-            for i, (task_id, *_rest) in enumerate(chunk):
-                results.append((text(reply[2 * i]), task_id, int(reply[2 * i + 1])))
+            now, listed = self._push(keys=self.keys, args=args)
+            # Only the tasks not created are listed (index from 1, status, due ms); the others
+            # are due at their time, or at server now + their delay.
+            statuses = {}
+            for k in range(0, len(listed), 3):
+                statuses[int(listed[k])] = (text(listed[k + 1]), int(listed[k + 2]))
+            for i, (task_id, _payload, _kind, value, _attempts) in enumerate(chunk):
+                due = value if kind == "at" else int(now) + value
+                status, due = statuses.get(i + 1, ("created", due))
+                results.append((status, task_id, due))
         return results
 
     def cancel(self, ids, force=False):

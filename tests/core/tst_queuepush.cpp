@@ -207,6 +207,38 @@ private slots:
         QCOMPARE(q.find("job-2")->second.attempts, 0);
     }
 
+    // push.lua replies only the tasks it did not create, by their index in the call: over
+    // several calls, each status and due time still lands on its own request.
+    void exceptionsLandOnTheirOwnRequests()
+    {
+        Queue& q = *m_queue;
+        PushRequest taken = request("", 0, "");
+        taken.dueAtMs = 4'102'444'800'000LL;
+        for (int i = 0; i < 450; i += 7) {
+            taken.id = "x" + std::to_string(i);
+            q.push(taken);
+        }
+        std::vector<PushRequest> batch;
+        for (int i = 0; i < 450; ++i)
+            batch.push_back(request("new", 60'000, "x" + std::to_string(i)));
+        const long long before = m_conn->serverTimeMs();
+        const auto results = q.pushBatch(batch);
+        const long long after = m_conn->serverTimeMs();
+        QCOMPARE(results.size(), size_t(450));
+        for (int i = 0; i < 450; ++i) {
+            const PushResult& r = results[size_t(i)];
+            QCOMPARE(r.id, "x" + std::to_string(i));
+            if (i % 7 == 0) {
+                QCOMPARE(r.status, PushResult::Status::Exists);
+                QCOMPARE(r.due, 4'102'444'800'000LL);
+            } else {
+                QCOMPARE(r.status, PushResult::Status::Created);
+                QVERIFY(r.due >= before + 60'000 && r.due <= after + 60'000);
+                QCOMPARE(q.find(r.id)->second.due, r.due);
+            }
+        }
+    }
+
     void batchKeepsEachRequestsReplaceFlag()
     {
         Queue& q = *m_queue;
@@ -226,7 +258,7 @@ private slots:
         QCOMPARE(q.find("b")->second.payload, std::string("old-b"));
     }
 
-    // The script takes one due kind per call and settings per task: a batch that mixes them
+    // The script takes one due kind and one settings text per call: a batch that mixes them
     // keeps each request's own.
     void batchKeepsEachRequestsDueAndSettings()
     {

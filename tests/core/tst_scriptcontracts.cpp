@@ -22,10 +22,10 @@ QStringList many(int n)
     return out;
 }
 
-// One push task's four values: id, payload, due value, settings ("" or "MAX_ATTEMPTS|BACKOFF").
-QStringList task(const QString& id, const QString& due = "0", const QString& settings = "")
+// One push task's three values: id, payload, due value.
+QStringList task(const QString& id, const QString& due = "0")
 {
-    return {id, "payload", due, settings};
+    return {id, "payload", due};
 }
 
 QStringList tasks(int n)
@@ -156,32 +156,32 @@ private slots:
         };
         const QString who = "alice\nops\nlaptop\ndelayq\n0.1.0"; // a well-formed actor
 
-        row("n not a number", "push", queue, QStringList{"nx", "", "in", "x"} + task("new"));
-        row("n negative", "push", queue, {"nx", "", "in", "-1"});
-        row("n above 1000", "push", queue, QStringList{"nx", "", "in", "1001"} + tasks(1001));
+        row("n not a number", "push", queue, QStringList{"nx", "", "in", "", "x"} + task("new"));
+        row("n negative", "push", queue, {"nx", "", "in", "", "-1"});
+        row("n above 1000", "push", queue, QStringList{"nx", "", "in", "", "1001"} + tasks(1001));
         row("a value missing", "push", queue,
-            QStringList{"nx", "", "in", "1"} + task("new").mid(0, 3));
-        row("a value too many", "push", queue, {"nx", "", "in", "0", "extra"});
+            QStringList{"nx", "", "in", "", "1"} + task("new").mid(0, 2));
+        row("a value too many", "push", queue, {"nx", "", "in", "", "0", "extra"});
         row("no ARGV", "push", queue, {});
         row("due value not a number", "push", queue,
-            QStringList{"nx", "", "in", "1"} + task("new", "soon"));
+            QStringList{"nx", "", "in", "", "1"} + task("new", "soon"));
         row("due value not a number in the second task", "push", queue,
-            QStringList{"nx", "", "in", "2"} + task("new") + task("new2", "soon"));
+            QStringList{"nx", "", "in", "", "2"} + task("new") + task("new2", "soon"));
         row("n not whole", "push", queue,
-            QStringList{"nx", "", "in", "1.5"} + task("new") + task("new2").mid(0, 2));
+            QStringList{"nx", "", "in", "", "1.5"} + task("new") + task("new2").mid(0, 2));
         row("mode neither nx nor replace", "push", queue,
-            QStringList{"upsert", "", "in", "1"} + task("new"));
+            QStringList{"upsert", "", "in", "", "1"} + task("new"));
         row("due kind neither at nor in", "push", queue,
-            QStringList{"nx", "", "later", "1"} + task("new"));
+            QStringList{"nx", "", "later", "", "1"} + task("new"));
         row("due value infinite", "push", queue,
-            QStringList{"nx", "", "in", "1"} + task("new", "inf"));
-        row("id empty", "push", queue, QStringList{"nx", "", "in", "1"} + task(""));
+            QStringList{"nx", "", "in", "", "1"} + task("new", "inf"));
+        row("id empty", "push", queue, QStringList{"nx", "", "in", "", "1"} + task(""));
         row("max attempts not a number", "push", queue,
-            QStringList{"nx", "", "in", "1"} + task("new", "0", "many|"));
+            QStringList{"nx", "", "in", "", "many|", "1"} + task("new"));
         row("settings without the bar", "push", queue,
-            QStringList{"nx", "", "in", "1"} + task("new", "0", "3"));
+            QStringList{"nx", "", "in", "", "3", "1"} + task("new"));
         row("backoff holding a bar", "push", queue,
-            QStringList{"nx", "", "in", "1"} + task("new", "0", "3|5000|6000"));
+            QStringList{"nx", "", "in", "", "3|5000|6000", "1"} + task("new"));
 
         row("max not a number", "claim", queue, {"x", "1000", "w", "t"});
         row("max 0", "claim", queue, {"0", "1000", "w", "t"});
@@ -254,15 +254,15 @@ private slots:
                {"0", "later", "alice\nops\nlaptop\ndelayq"});
         rawRow("actor of six fields", "reschedule", queue, {"in", "0", "", "later", who + "\nx"});
         rawRow("actor too long", "purge", queue, {"10", who + QString(1100, 'x')});
-        rawRow("actor missing", "push", queue, QStringList{"nx", "", "in", "1"} + task("new"));
+        rawRow("actor missing", "push", queue, QStringList{"nx", "", "in", "", "1"} + task("new"));
         rawRow("actor of one field", "push", queue,
-               QStringList{"nx", "", "in", "1"} + task("new") + QStringList{"alice"});
+               QStringList{"nx", "", "in", "", "1"} + task("new") + QStringList{"alice"});
         rawRow("actor missing", "requeue", queue, {"ids", "1", "", "dead"});
         rawRow("actor missing", "delete_dead", queue, {"ids", "1", "dead"});
         rawRow("force neither 0 nor 1, with an actor", "cancel", queue, {"yes", "later", who});
         rawRow("limit 0, with an actor", "purge", queue, {"0", who});
         rawRow("n above 1000, with an actor", "push", queue,
-               QStringList{"nx", "", "in", "1001"} + tasks(1001) + QStringList{who});
+               QStringList{"nx", "", "in", "", "1001"} + tasks(1001) + QStringList{who});
 
         row("unknown field", "config", queue, {"colour", "blue"});
         row("paused neither 0 nor 1", "config", queue, {"paused", "2"});
