@@ -1,10 +1,12 @@
-// One BullMQ worker process of bullmq-bench.mjs's drain: forked with its settings as JSON in
-// argv[2], it says {ready} once connected, counts the jobs it completes (reporting the count
-// every 100 ms), and on {stop} answers with its first and last completion time and closes.
-import { Worker } from 'bullmq';
+// One BullMQ worker process of bullmq-bench.mjs's drain: forked with its settings (the package
+// to load among them) as JSON in argv[2], it says {ready} once connected, counts the jobs it
+// completes (reporting the count every 100 ms), and on {stop} answers with its first and last
+// completion time and closes.
 import { nowMs } from './common.mjs';
 
 const s = JSON.parse(process.argv[2]);
+// bullmq or the alias of the other line (bullmq-bench.mjs's packages).
+const { Worker } = await import(s.package);
 let count = 0;
 let first = 0;
 let last = 0;

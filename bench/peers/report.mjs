@@ -40,7 +40,8 @@ function table(head, rows) {
   return [row(head), row(head.map(() => '---')), ...rows.map(row)].join('\n');
 }
 
-const key = (r) => `${r.processes}x${r.concurrency}`;
+// A setting: processes x concurrency, and for BullMQ its release.
+const key = (r) => `${r.version ? `${r.version} ` : ''}${r.processes}x${r.concurrency}`;
 // The setting with the highest median rate over the runs, and its runs' figures.
 function best(runs, pick) {
   const keys = [...new Set(runs.flatMap((r) => pick(r).map(key)))];
@@ -48,7 +49,8 @@ function best(runs, pick) {
     k, median: median(runs.map((r) => pick(r).find((x) => key(x) === k)?.per_s)),
   }));
   const top = rated.reduce((x, y) => (y.median > x.median ? y : x));
-  return { key: top.k, of: (r) => pick(r).find((x) => key(x) === top.k) };
+  const of = (r) => pick(r).find((x) => key(x) === top.k);
+  return { key: top.k, of, sample: runs.map(of).find(Boolean) };
 }
 
 function main() {
@@ -57,13 +59,13 @@ function main() {
   const runs = files.map((f) => JSON.parse(readFileSync(f, 'utf8')));
   const d0 = runs[0].delayq;
   const s = d0.settings;
-  const bullV = runs[0].bullmq_version;
   const seed = (r, kind) => r.delayq.seeds.find((x) => x.kind === kind);
   const anchor = (r) => r.anchor.reduce((x, y) => x + y.cpu_us_per_zadd, 0) / r.anchor.length;
   const work = best(runs, (r) => r.work);
   const bq = best(runs, (r) => r.bullmq.drain);
-  const [wp, wc] = work.key.split('x');
-  const [bp, bc] = bq.key.split('x');
+  const [wp, wc] = [work.sample.processes, work.sample.concurrency];
+  const [bp, bc, bullV] = [bq.sample.processes, bq.sample.concurrency, bq.sample.version];
+  const tried = [...new Set(runs.flatMap((r) => r.bullmq.drain.map((x) => x.version)))];
   const batch = s.batch_from === 'worker default' ? `batch ${s.batch}, the worker's default`
     : `batch ${s.batch} (${s.batch_from})`;
   const procs = (n) => `${n} process${Number(n) === 1 ? '' : 'es'}`;
@@ -74,8 +76,9 @@ function main() {
      'its default; timed to the last process exit', (r) => work.of(r)],
     ['`delayq bench` drain (in-process)', `${s.drain_workers} workers of one thread, ${batch}`,
      (r) => r.delayq.ours.drain],
-    [`BullMQ ${bullV}`, `best of the sweep: ${procs(bp)} × \`concurrency: ${bc}\`, ` +
-     '`removeOnComplete`/`removeOnFail: true`, every other option its default',
+    [`BullMQ ${bullV}`, `best of the sweep (releases ${tried.join(' and ')}): ${procs(bp)} × ` +
+     `\`concurrency: ${bc}\`, \`removeOnComplete\`/\`removeOnFail: true\`, every other option ` +
+     'its default',
      (r) => bq.of(r)],
     ['seed design (b): Lua pop', `${s.threads} consumers, one EVALSHA a task, 1 s sleep when ` +
      'none is due', (r) => seed(r, 'lua_pop')?.drain],
@@ -95,8 +98,8 @@ function main() {
   const sweep = (pick, label) => {
     const keys = [...new Set(runs.flatMap((r) => pick(r).map(key)))];
     return keys.map((k) => {
-      const [p, c] = k.split('x');
-      return [label, `${p} × ${c}`,
+      const x = runs.map((r) => pick(r).find((y) => key(y) === k)).find(Boolean);
+      return [x.version ? `${label} ${x.version}` : label, `${x.processes} × ${x.concurrency}`,
               cell(runs.map((r) => pick(r).find((x) => key(x) === k)?.per_s), num.rate),
               cell(runs.map((r) => pick(r).find((x) => key(x) === k)?.cpu_us_per_task), num.us)];
     });
@@ -119,7 +122,8 @@ function main() {
 
   const designs = [
     ['delayq', (r) => r.delayq.ours.lateness_ms, (r) => r.delayq.ours.memory],
-    [`BullMQ ${bullV} (${s.threads} workers × concurrency ` +
+    [`BullMQ ${[...new Set(runs.map((r) => r.bullmq.lateness.version))].join(' / ')} ` +
+     `(${s.threads} workers × concurrency ` +
      `${[...new Set(runs.map((r) => r.bullmq.lateness.concurrency))].join(' / ')}, each run's best)`,
      (r) => r.bullmq.lateness,
      (r) => r.bullmq.memory],

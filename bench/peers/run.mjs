@@ -59,7 +59,8 @@ async function main() {
   const ctx = { url: a.url, connection, prefix: `dqpeers-${randomBytes(4).toString('hex')}`,
                 meter: new Meter(connection) };
   const cli = new Cli(ctx, a.delayq);
-  const out = { delayq: d, bullmq_version: bull.bullmqVersion, anchor: [], work: [], bullmq: {} };
+  const out = { delayq: d, bullmq_versions: bull.packages.map(bull.versionOf), anchor: [],
+                work: [], bullmq: {} };
   try {
     say('anchor: redis-benchmark -P 100 ZADD, 200000 commands');
     out.anchor.push(await zaddAnchor(ctx, 200000));
@@ -76,22 +77,27 @@ async function main() {
     out.bullmq.drain = [];
     // BullMQ adds about 20,000 jobs/s on a quiet 2-core machine: four times that time, once.
     lead = 1000 + s.drain_tasks / 5;
-    for (const processes of list(a['bullmq-processes'])) {
-      for (const concurrency of list(a['bullmq-concurrency'])) {
-        say(`BullMQ: ${s.drain_tasks} jobs, ${processes} process(es) x concurrency ${concurrency}`);
-        const [r, next] = await drainWithLead(
-          (l) => bull.drain(ctx, s.drain_tasks, processes, concurrency, l), lead);
-        lead = next;
-        out.bullmq.drain.push(r);
+    for (const pkg of bull.packages) {
+      for (const processes of list(a['bullmq-processes'])) {
+        for (const concurrency of list(a['bullmq-concurrency'])) {
+          say(`BullMQ ${bull.versionOf(pkg)}: ${s.drain_tasks} jobs, ${processes} process(es) x ` +
+              `concurrency ${concurrency}`);
+          const [r, next] = await drainWithLead(
+            (l) => bull.drain(ctx, pkg, s.drain_tasks, processes, concurrency, l), lead);
+          lead = next;
+          out.bullmq.drain.push(r);
+        }
       }
     }
+    // Lateness and memory with this run's fastest release and concurrency.
     const best = out.bullmq.drain.reduce((x, y) => (y.per_s > x.per_s ? y : x));
-    say(`BullMQ lateness: ${s.rate} jobs/s for ${s.duration_ms} ms, ${s.threads} workers x ` +
-        `concurrency ${best.concurrency}`);
-    out.bullmq.lateness = await bull.lateness(ctx, s.rate, s.duration_ms, s.threads,
-                                              best.concurrency);
-    say(`BullMQ memory: ${s.memory_tasks} delayed jobs`);
-    out.bullmq.memory = await bull.memory(ctx, s.memory_tasks, d.ours.memory.payload_bytes);
+    say(`BullMQ ${best.version} lateness: ${s.rate} jobs/s for ${s.duration_ms} ms, ` +
+        `${s.threads} workers x concurrency ${best.concurrency}`);
+    out.bullmq.lateness = await bull.lateness(ctx, best.package, s.rate, s.duration_ms,
+                                              s.threads, best.concurrency);
+    say(`BullMQ ${best.version} memory: ${s.memory_tasks} delayed jobs`);
+    out.bullmq.memory = await bull.memory(ctx, best.package, s.memory_tasks,
+                                          d.ours.memory.payload_bytes);
     say('anchor again');
     out.anchor.push(await zaddAnchor(ctx, 200000));
     writeFileSync(a['json-out'], JSON.stringify(out) + '\n');
