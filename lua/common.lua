@@ -159,8 +159,11 @@ end
 local DATA_BUCKETS = 8192
 local function data_key(id)
   local a, b, c, d = string.byte(id, -4, -1)
-  -- int(): Lua's own number to text (%.14g) costs half as much again, once per task.
-  return KEYS[4] .. int(((((a or 0) * 31 + (b or 0)) * 31 + (c or 0)) * 31 + (d or 0)) % DATA_BUCKETS)
+  -- One string.format makes the whole key: a number made text (int()) and then joined to the
+  -- prefix is two new strings, each hashed and interned by Lua, and cost about a tenth of a
+  -- push more. %d: Lua's own number to text (%.14g) costs half as much again.
+  return string.format('%s%d', KEYS[4],
+    ((((a or 0) * 31 + (b or 0)) * 31 + (c or 0)) * 31 + (d or 0)) % DATA_BUCKETS)
 end
 
 -- A record is "created|max_attempts|backoff|payload": created in base-36 ms, backoff "" for
