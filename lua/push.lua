@@ -92,6 +92,10 @@ end
 -- a second pass over them, costs a tenth of a push. `listed` holds the exceptions of the
 -- reply (index, status, due ms, ...).
 local listed, zadd, places = {}, {}, {}
+local function list(index, status, due)
+  local l = #listed
+  listed[l + 1], listed[l + 2], listed[l + 3] = index, status, due
+end
 local min_due = nil
 for i = 0, n - 1 do
   local a = 6 + i * 3
@@ -125,10 +129,7 @@ for i = 0, n - 1 do
       redis.call('HSET', bucket, id, record)
     end
   end
-  if status ~= 'created' then
-    local l = #listed
-    listed[l + 1], listed[l + 2], listed[l + 3] = i + 1, status, due
-  end
+  if status ~= 'created' then list(i + 1, status, due) end
   if status == 'created' or status == 'replaced' then
     zadd[#zadd + 1] = text_of(due)
     zadd[#zadd + 1] = id
@@ -156,8 +157,7 @@ if mode ~= 'replace' and #places > 0 then
       local due = tonumber(zadd[2 * k - 1])
       if active[k] or dead[k] then
         redis.call('HDEL', data_key(id), id)
-        local l = #listed
-        listed[l + 1], listed[l + 2], listed[l + 3] = place, 'exists', due_of(id, due)
+        list(place, 'exists', due_of(id, due))
       else
         kept_zadd[#kept_zadd + 1] = zadd[2 * k - 1]
         kept_zadd[#kept_zadd + 1] = id

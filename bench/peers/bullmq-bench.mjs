@@ -13,8 +13,9 @@ import {
 export const packages = ['bullmq', 'bullmq-5'];
 const modules = Object.fromEntries(
   await Promise.all(packages.map(async (name) => [name, await import(name)])));
-export const versionOf = (name) => JSON.parse(
-  readFileSync(new URL(`./node_modules/${name}/package.json`, import.meta.url), 'utf8')).version;
+const versions = Object.fromEntries(packages.map((name) => [name, JSON.parse(
+  readFileSync(new URL(`./node_modules/${name}/package.json`, import.meta.url), 'utf8')).version]));
+export const versionOf = (name) => versions[name];
 
 // As BullMQ's docs advise for a queue whose results nobody reads: a finished job is removed
 // at once (delayq's ack deletes the task too). Everything else is BullMQ's default, so its

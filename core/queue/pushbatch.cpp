@@ -28,9 +28,10 @@ PushBatch::PushBatch(const std::vector<PushRequest>& requests, long long nowMs)
                                  : std::to_string(r.maxAttempts) + "|" + backoff);
         m_ids.push_back(std::move(id));
     }
+    m_chunks = splitIntoCalls();
 }
 
-std::vector<std::pair<size_t, size_t>> PushBatch::chunks() const
+std::vector<PushBatch::Chunk> PushBatch::splitIntoCalls() const
 {
     // The script takes one mode, one due kind and one settings text per call: a chunk ends
     // where any of them changes, or at kTasksPerCall.
@@ -39,7 +40,7 @@ std::vector<std::pair<size_t, size_t>> PushBatch::chunks() const
                m_requests[a].dueAtMs.has_value() == m_requests[b].dueAtMs.has_value() &&
                m_settings[a] == m_settings[b];
     };
-    std::vector<std::pair<size_t, size_t>> out;
+    std::vector<Chunk> out;
     for (size_t begin = 0, end = 0; begin < m_requests.size(); begin = end) {
         end = begin + 1;
         while (end < m_requests.size() && end - begin < static_cast<size_t>(kTasksPerCall) &&
@@ -55,7 +56,7 @@ std::vector<Connection::ScriptCall> PushBatch::calls(const std::vector<std::stri
                                                      const std::string& actor) const
 {
     std::vector<Connection::ScriptCall> calls;
-    for (const auto& [begin, end] : chunks()) {
+    for (const auto& [begin, end] : m_chunks) {
         const PushRequest& first = m_requests[begin];
         Connection::ScriptCall call{keys, {}};
         call.args.reserve(6 + (end - begin) * 3);
@@ -80,13 +81,12 @@ std::vector<PushResult> PushBatch::results(const std::vector<Reply>& replies) co
 {
     // Each reply is {server now, {index, status, due, ...}} for the tasks not created; every
     // other task of the call was created, due at its value (at) or server now + it (in).
-    const auto chunks = this->chunks();
-    if (replies.size() != chunks.size())
+    if (replies.size() != m_chunks.size())
         throw Error(ErrorCode::Protocol, "push: one reply per call expected");
     std::vector<PushResult> results;
     results.reserve(m_ids.size());
-    for (size_t c = 0; c < chunks.size(); ++c) {
-        const auto [begin, end] = chunks[c];
+    for (size_t c = 0; c < m_chunks.size(); ++c) {
+        const auto [begin, end] = m_chunks[c];
         requireArray(replies[c], 2, "push");
         const long long now = replies[c].elements[0].toInteger();
         const Reply& listed = replies[c].elements[1];

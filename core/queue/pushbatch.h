@@ -28,11 +28,13 @@ public:
 
 private:
     // [begin, end) of the requests of each call, in order.
-    std::vector<std::pair<size_t, size_t>> chunks() const;
+    using Chunk = std::pair<size_t, size_t>;
+    std::vector<Chunk> splitIntoCalls() const;
 
     const std::vector<PushRequest>& m_requests;
     std::vector<std::string> m_ids;      // generated where a request has none
     std::vector<std::string> m_settings; // push.lua's "" or "MAX_ATTEMPTS|BACKOFF"
+    std::vector<Chunk> m_chunks;         // one per push.lua call
 };
 
 } // namespace delayq
