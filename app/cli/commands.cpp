@@ -41,6 +41,16 @@ const std::vector<CommandInfo>& commandTable()
          "queues [--names-only]\n"
          "  --names-only   the names alone, one a line (no counts: one cheap read)",
          "list the queues under the prefix with their counts", runQueues},
+        {"workers",
+         "workers [QUEUE]\n"
+         "  every worker of the queue (default: of every queue) from its heartbeat: live or\n"
+         "  gone (3 beats missed; listed for 20 beats more), host, pid, handler, threads,\n"
+         "  uptime, last seen, tasks held now, acked and failed since it started, lateness\n"
+         "  p99 (stalled: live, holding tasks, and nothing acked for 5 min). Under the table,\n"
+         "  a line for each queue with tasks due and no live consumer (unless paused), or\n"
+         "  with a stalled worker: then exit 1.\n"
+         "  Reads only: --read-only is enough.",
+         "list the workers consuming the queues, and queues nobody consumes", runWorkers},
         {"stats", "stats QUEUE\nstats --plain KEY   (size, due now, next due, score unit)",
          "counts, cumulative counters, next due and oldest overdue task of a queue", runStats},
         {"cancel",
@@ -112,6 +122,9 @@ const std::vector<CommandInfo>& commandTable()
          "                 workers' leases are waited for; expired ones are reaped)\n"
          "  --log FILE     append one JSON line per finished task\n"
          "  --quiet        no line per task on stdout\n"
+         "  --name NAME    the worker's name in `delayq workers` (default host-pid-random)\n"
+         "  --heartbeat D  how often it says it is alive there (default 5s; gone after 3\n"
+         "                 missed beats)\n"
          "  Ctrl-C stops gracefully (tasks in hand are finished), a second Ctrl-C at once.\n"
          "work --plain KEY [--forward-to LIST] [--retry-in D] [--batch N] [--concurrency N]\n"
          "       [--handler ...] [--max-tasks N | --until-empty] [--log FILE] [--quiet]\n"
@@ -209,7 +222,8 @@ const std::vector<CommandInfo>& commandTable()
          "  serves GET /metrics in the Prometheus text format until Ctrl-C or SIGTERM: per\n"
          "  queue (label queue) delayq_tasks{state=pending|due|active|dead},\n"
          "  delayq_oldest_overdue_seconds, delayq_tasks_{pushed,claimed,acked,retried,died,\n"
-         "  cancelled,expired,broken}_total and delayq_paused; and delayq_up. Each scrape\n"
+         "  cancelled,expired,broken}_total, delayq_paused, delayq_workers (live ones) and\n"
+         "  delayq_worker_heartbeat_age_seconds (the freshest); and delayq_up. Each scrape\n"
          "  reads every queue in one pipeline (250 queues a round trip), never a task.\n"
          "  --listen HOST:PORT  where to listen (default 127.0.0.1:9464; port 0: any free one,\n"
          "                 printed on stderr)\n"

@@ -26,6 +26,7 @@ int runLs(Context& ctx);
 int runShow(Context& ctx);
 int runFind(Context& ctx);
 int runQueues(Context& ctx);
+int runWorkers(Context& ctx);
 int runStats(Context& ctx);
 int runCancel(Context& ctx);
 int runReschedule(Context& ctx);

@@ -5,6 +5,7 @@
 
 #include <delayq/error.h>
 #include <delayq/queue.h>
+#include <delayq/workerregistry.h>
 
 #include <algorithm>
 #include <chrono>
@@ -40,27 +41,34 @@ MetricsScraper::MetricsScraper(delayq::Connection& connection, std::string prefi
     : m_connection(connection), m_prefix(std::move(prefix)), m_queues(std::move(queues))
 {}
 
-std::vector<delayq::QueueSnapshot> MetricsScraper::read(size_t& skipped)
+MetricsScraper::Reading MetricsScraper::read()
 {
     const std::vector<std::string> names =
         m_queues.empty() ? delayq::Queue::listQueues(m_connection, m_prefix) : m_queues;
     delayq::QueueSnapshotReader reader(m_connection, m_prefix);
-    std::vector<delayq::QueueSnapshot> out;
-    out.reserve(names.size());
+    delayq::WorkerRegistry registry(m_connection, m_prefix);
+    Reading out;
+    out.queues.reserve(names.size());
     for (size_t first = 0; first < names.size(); first += kQueuesPerRoundTrip) {
         const size_t last = std::min(names.size(), first + kQueuesPerRoundTrip);
-        auto chunk = reader.read(
-            {names.begin() + static_cast<long>(first), names.begin() + static_cast<long>(last)},
-            false);
-        skipped += reader.skipped();
-        std::move(chunk.begin(), chunk.end(), std::back_inserter(out));
+        const std::vector<std::string> chunk(names.begin() + static_cast<long>(first),
+                                             names.begin() + static_cast<long>(last));
+        auto snapshots = reader.read(chunk, false);
+        out.skipped += reader.skipped();
+        std::move(snapshots.begin(), snapshots.end(), std::back_inserter(out.queues));
+        for (const auto& worker : registry.read(chunk)) {
+            const double age = static_cast<double>(registry.nowMs() - worker.lastSeenMs) / 1000.0;
+            auto [it, added] = out.heartbeatAge.emplace(worker.queue, age);
+            if (!added)
+                it->second = std::min(it->second, age);
+        }
     }
     return out;
 }
 
-void MetricsScraper::renderQueues(PrometheusText& text,
-                                  const std::vector<delayq::QueueSnapshot>& queues)
+void MetricsScraper::renderQueues(PrometheusText& text, const Reading& reading)
 {
+    const auto& queues = reading.queues;
     text.family("delayq_tasks", "gauge",
                 "Tasks of a queue by state. 'due' is the part of 'pending' whose due time has "
                 "come (not a state of its own: do not add it to the others).");
@@ -88,6 +96,16 @@ void MetricsScraper::renderQueues(PrometheusText& text,
     text.family("delayq_paused", "gauge", "1 when the queue is paused (workers do not claim).");
     for (const auto& q : queues)
         text.sample({{"queue", q.name}}, q.paused ? 1LL : 0LL);
+    text.family("delayq_workers", "gauge",
+                "Workers of the queue whose heartbeat is live (delayq workers): 0 with tasks due "
+                "means nobody consumes them.");
+    for (const auto& q : queues)
+        text.sample({{"queue", q.name}}, q.consumers);
+    text.family("delayq_worker_heartbeat_age_seconds", "gauge",
+                "Since the freshest heartbeat of any worker of the queue (server clock); no "
+                "sample when no worker is listed.");
+    for (const auto& [queue, age] : reading.heartbeatAge)
+        text.sample({{"queue", queue}}, age);
 }
 
 std::string MetricsScraper::scrape()
@@ -95,18 +113,17 @@ std::string MetricsScraper::scrape()
     const std::lock_guard lock(m_mutex);
     const auto start = std::chrono::steady_clock::now();
     PrometheusText text;
-    std::vector<delayq::QueueSnapshot> queues;
-    size_t skipped = 0;
+    Reading reading;
     std::string error;
     try {
-        queues = read(skipped);
+        reading = read();
     } catch (const delayq::Error& e) {
         error = e.what();
         ++m_failedScrapes;
     }
     noteOutcome(error);
     if (error.empty())
-        renderQueues(text, queues);
+        renderQueues(text, reading);
     const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
     text.family("delayq_up", "gauge", "1 when this scrape read Redis, 0 when it could not.");
     text.sample({}, error.empty() ? 1LL : 0LL);
@@ -119,7 +136,7 @@ std::string MetricsScraper::scrape()
     text.family("delayq_scrape_skipped_queues", "gauge",
                 "Registered names this scrape skipped: not a queue name, or a key of the wrong "
                 "type.");
-    text.sample({}, static_cast<long long>(skipped));
+    text.sample({}, static_cast<long long>(reading.skipped));
     return text.text();
 }
 

@@ -3,6 +3,7 @@
 #include <delayq/connection.h>
 #include <delayq/queuesnapshot.h>
 
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -25,14 +26,22 @@ public:
     // Never throws for Redis errors: a scrape that cannot read Redis says delayq_up 0.
     std::string scrape();
 
-    // Queues read per pipeline: 7 commands each, so one write stays a few tens of KiB.
+    // Queues read per pipeline: 11 commands each (9 of the snapshot, 2 of the worker
+    // registry), so one write stays a few tens of KiB.
     static constexpr size_t kQueuesPerRoundTrip = 250;
 
 private:
+    // One scrape's reading: the queues, and per queue with a worker listed the age of its
+    // freshest heartbeat (s).
+    struct Reading
+    {
+        std::vector<delayq::QueueSnapshot> queues;
+        std::map<std::string, double> heartbeatAge;
+        size_t skipped = 0;
+    };
     // Throws delayq::Error when Redis cannot be read at all.
-    std::vector<delayq::QueueSnapshot> read(size_t& skipped);
-    static void renderQueues(PrometheusText& text,
-                             const std::vector<delayq::QueueSnapshot>& queues);
+    Reading read();
+    static void renderQueues(PrometheusText& text, const Reading& reading);
     void noteOutcome(const std::string& error);
 
     std::mutex m_mutex;

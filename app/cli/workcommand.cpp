@@ -202,20 +202,11 @@ void printSummary(Context& ctx, const delayq::Worker& worker, bool plain, bool d
 // The worker's options from the command line; refuses a bad value before anything connects.
 delayq::WorkerOptions workerOptionsFrom(Args& a, bool plain)
 {
-    std::vector<OptionSpec> spec = {{"concurrency", true},
-             {"batch", true},
-             {"max-batch", true},
-             {"lease", true},
-             {"poll", true},
-             {"handler", true},
-             {"max-tasks", true},
-             {"until-empty", false},
-             {"log", true},
-             {"quiet", false},
-             {"stop-timeout", true},
-             {"name", true},
-             {"forward-to", true},
-             {"retry-in", true}};
+    std::vector<OptionSpec> spec = {
+        {"concurrency", true}, {"batch", true},      {"max-batch", true},    {"lease", true},
+        {"poll", true},        {"handler", true},    {"max-tasks", true},    {"until-empty", false},
+        {"log", true},         {"quiet", false},     {"stop-timeout", true}, {"name", true},
+        {"heartbeat", true},   {"forward-to", true}, {"retry-in", true}};
     for (auto& option : deliveryOptionSpecs())
         spec.push_back(std::move(option));
     a.parse(spec, 1, 1);
@@ -246,7 +237,24 @@ delayq::WorkerOptions workerOptionsFrom(Args& a, bool plain)
     o.maxTasks = a.number("max-tasks", 1, 1LL << 50, 0);
     o.untilEmpty = a.has("until-empty");
     o.name = a.value("name");
+    if (o.name.size() > 200)
+        throw UsageError("--name must be at most 200 bytes");
+    o.heartbeatInterval = std::chrono::milliseconds(a.duration("heartbeat", 5000));
+    if (o.heartbeatInterval < 100ms || o.heartbeatInterval > 20min)
+        throw UsageError("--heartbeat must be 100ms to 20m");
     return o;
+}
+
+// What `delayq workers` says this worker runs: the handler's first word, or the kind of its
+// delivery target.
+std::string handlerKind(const std::string& spec)
+{
+    const std::string word = spec.substr(0, spec.find(':'));
+    if (word == "http" || word == "https")
+        return "webhook";
+    if (word == "amqps")
+        return "amqp";
+    return word;
 }
 
 std::unique_ptr<std::FILE, int (*)(std::FILE*)> openLog(const Args& a)
@@ -377,6 +385,7 @@ int runWork(Context& ctx)
     const delayq::Worker* self = nullptr;
     const std::string spec = handlerSpec(a, plain);
     const bool delivers = delayq::isDeliverySpec(spec);
+    o.handlerKind = handlerKind(spec);
     delayq::Handler handler;
     delayq::DeliveryFactory delivery;
     delayq::DeliveryOptions deliveryOptions;

@@ -14,7 +14,7 @@ namespace delayq {
 namespace {
 
 // Commands sent per queue before the minute counters, in the order parse() reads them.
-constexpr size_t kBaseCommands = 8;
+constexpr size_t kBaseCommands = 9;
 
 // The counters Queue::stats reports, present in every snapshot so readers need no default.
 const char* const kCounterNames[] = {"pushed", "claimed",   "acked",   "retried",
@@ -80,6 +80,7 @@ std::vector<QueueSnapshot> QueueSnapshotReader::read(const std::vector<std::stri
         commands.push_back({"HGETALL", keys->stats()});
         commands.push_back({"HGET", keys->config(), "paused"});
         commands.push_back({"ZCOUNT", keys->active(), "-inf", now});
+        commands.push_back({"ZCOUNT", keys->workers(), "(" + now, "+inf"});
         if (withHistory)
             for (long long m = currentMinute - QueueSnapshot::kMinutes + 1; m <= currentMinute; ++m)
                 commands.push_back({"HMGET", keys->minute(m), "acked", "died", "retried"});
@@ -167,6 +168,7 @@ void QueueSnapshotReader::parse(const std::string& name, const Reply* r, long lo
         q.counters[r[5].elements[k].str] = number(r[5].elements[k + 1]);
     q.paused = r[6].toString() == "1";
     q.counts.leaseExpired = r[7].toInteger();
+    q.consumers = r[8].toInteger();
     if (!withHistory)
         return;
     q.hasHistory = true;

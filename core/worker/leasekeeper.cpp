@@ -2,6 +2,7 @@
 
 #include "transport/reconnectbackoff.h"
 #include "transport/sigpipeblock.h"
+#include "worker/heartbeat.h"
 #include "worker/reaper.h"
 #include "worker/workercontext.h"
 #include "worker/worksource.h"
@@ -163,6 +164,7 @@ void LeaseKeeper::run()
     Connection connection(options.connection);
     Queue queue(connection, options.queue, options.prefix);
     Reaper reaper(m_context);
+    Heartbeat heartbeat(m_context);
     ReconnectBackoff backoff(options.maxReconnectDelay);
     bool releasedAll = false;
     const auto abortPending = [&] { return m_context.aborting() && !releasedAll; };
@@ -179,16 +181,19 @@ void LeaseKeeper::run()
                 renew(queue);
             if (!m_context.stopping())
                 reaper.reapIfDue(queue);
+            heartbeat.beatIfDue(connection);
             backoff.reset();
             // Renewals are due at a third of the lease; 50 ms is fine enough for any lease
             // a worker accepts, and costs nothing while idle.
-            const auto until = holding ? Clock::now() + milliseconds(50) : reaper.nextTurn();
+            const auto until = holding ? Clock::now() + milliseconds(50)
+                                       : std::min(reaper.nextTurn(), heartbeat.nextBeat());
             m_context.sleepWhileWorking(until, wakeUp);
         } catch (const Error& e) {
             m_context.reportError(e);
             m_context.sleepWhileWorking(Clock::now() + backoff.next(), abortPending);
         }
     }
+    heartbeat.leave(connection);
 }
 
 } // namespace delayq

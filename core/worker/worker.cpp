@@ -60,6 +60,10 @@ void validate(const WorkerOptions& o)
         throw Error(ErrorCode::InvalidArgument, "the poll interval must be at least 10 ms");
     if (o.reapBatch < 1 || o.reapBatch > 1000)
         throw Error(ErrorCode::InvalidArgument, "the reap batch must be 1 to 1000 tasks");
+    if (o.heartbeatInterval.count() < 100 || o.heartbeatInterval.count() > 1200000)
+        throw Error(ErrorCode::InvalidArgument, "the heartbeat interval must be 100 ms to 20 min");
+    if (o.name.size() > 200)
+        throw Error(ErrorCode::InvalidArgument, "a worker name must be at most 200 bytes");
 }
 
 } // namespace

@@ -76,6 +76,7 @@ const Script* scriptNamed(const QString& name)
         {"import_tasks", &scripts::importTasks},
         {"plain_lease", &scripts::plainLease},
         {"plain_settle", &scripts::plainSettle},
+        {"heartbeat", &scripts::heartbeat},
     };
     const auto it = all.find(name);
     return it == all.end() ? nullptr : it->second;
@@ -324,6 +325,23 @@ private slots:
         row("the second triple bad", "plain_settle", plain,
             {"2", "m-due", "1000", "", "m-later", "4102444800000", "later"});
         row("no ARGV", "plain_settle", plain, {});
+
+        const QStringList registry{"dq:{orders}:workers", "dq:{orders}:worker_records"};
+        const QString record = "0|5000|1|1|0|0|0|0|0|0.1.0|ack|host";
+        row("mode neither beat nor leave", "heartbeat", registry,
+            {"pulse", "w", "15000", "100000", record});
+        row("empty name", "heartbeat", registry, {"beat", "", "15000", "100000", record});
+        row("name over 200 bytes", "heartbeat", registry,
+            {"beat", QString(201, 'w'), "15000", "100000", record});
+        row("live for 0", "heartbeat", registry, {"beat", "w", "0", "100000", record});
+        row("live for above 1 h", "heartbeat", registry,
+            {"beat", "w", "3600001", "100000", record});
+        row("keep for not whole", "heartbeat", registry, {"beat", "w", "15000", "1.5", record});
+        row("record missing", "heartbeat", registry, {"beat", "w", "15000", "100000"});
+        row("record over 1024 bytes", "heartbeat", registry,
+            {"beat", "w", "15000", "100000", QString(1025, 'x')});
+        row("leave with a record", "heartbeat", registry, {"leave", "w", record});
+        row("no ARGV", "heartbeat", registry, {});
 
         row("n not a number", "import_tasks", queue, importArgv("skip", {imported("new")}, "x"));
         row("n above 1000", "import_tasks", queue, importArgv("skip", {}, "1001"));

@@ -147,8 +147,8 @@ int main(int argc, char** argv)
         std::set<std::string> scriptsRun;
         // Not measured here: the plain-queue scripts, and those that do not run over a batch.
         const std::set<std::string> notMeasured = {
-            "plain_pop", "plain_reschedule", "plain_lease", "plain_settle",
-            "config",    "upgrade",          "import_tasks"};
+            "plain_pop", "plain_reschedule", "plain_lease",  "plain_settle",
+            "config",    "upgrade",          "import_tasks", "heartbeat"};
         for (const auto& [key, name] : names)
             if (!notMeasured.count(name))
                 scriptsRun.insert(name);

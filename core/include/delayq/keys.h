@@ -25,6 +25,9 @@ public:
     std::string config() const { return m_base + "config"; }
     std::string stats() const { return m_base + "stats"; }
     std::string wake() const { return m_base + "wake"; }
+    // The worker registry (heartbeat.lua): name -> live until (ms), and name -> its record.
+    std::string workers() const { return m_base + "workers"; }
+    std::string workerRecords() const { return m_base + "worker_records"; }
     // The audit trail, a capped stream: scripts build it from config() (docs/design.md).
     std::string audit() const { return m_base + "audit"; }
     // Task data: "created|max_attempts|backoff|payload" in one of dataBuckets() small hashes

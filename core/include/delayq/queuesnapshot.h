@@ -23,6 +23,8 @@ struct QueueSnapshot
     long long oldestOverdueMs = 0; // 0 when nothing is overdue
     Counters counters;             // cumulative, every counter present (0 when never written)
     bool paused = false;
+    // Workers whose last heartbeat is still live (<delayq/workerregistry.h>).
+    long long consumers = 0;
     // Oldest minute first, the current (partial) minute last. Failed = died + retried: every
     // attempt a worker did not finish, whether or not the task gets another one.
     std::array<long long, kMinutes> ackedPerMinute{};
@@ -36,7 +38,7 @@ struct QueueSnapshot
 };
 
 // Reads many queues in one pipeline (split per master on a cluster, every batch sent before
-// any is read): per queue 7 O(1) or O(log n) commands, plus 60 HMGETs of the minute counters
+// any is read): per queue 9 O(1) or O(log n) commands, plus 60 HMGETs of the minute counters
 // with history, so the cost grows with the number of queues and never with their sizes.
 class QueueSnapshotReader
 {

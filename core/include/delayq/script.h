@@ -32,6 +32,7 @@ extern const Script plainReschedule;
 extern const Script importTasks;
 extern const Script plainLease;
 extern const Script plainSettle;
+extern const Script heartbeat;
 // Every script above, once, in the order `delayq scripts` lists them (DELAYQ_LUA_SCRIPTS in
 // core/CMakeLists.txt); each names itself (Script::name).
 std::span<const Script* const> all();

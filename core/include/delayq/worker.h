@@ -58,7 +58,12 @@ struct WorkerOptions
     long long leaseMs = 30000;                    // 0: the queue's lease_ms
     std::chrono::milliseconds pollInterval{1000}; // fallback when a wake message is lost
     std::chrono::milliseconds stopTimeout{10000}; // stop(): then held tasks are released
-    std::string name;                             // empty: defaultWorkerName()
+    std::string name;                             // empty: defaultWorkerName(); at most 200 bytes
+    // The worker registry (<delayq/workerregistry.h>): what this worker runs, as `delayq
+    // workers` and the app show it (empty: "library", or "delivery" with a DeliveryFactory),
+    // and how often it says it is alive (100 ms..20 min; gone after 3 missed beats).
+    std::string handlerKind;
+    std::chrono::milliseconds heartbeatInterval{5000};
     // Expired leases taken back per reap call, and how often this worker reaps (randomised
     // by +-50% so workers of one queue take turns instead of reaping together).
     int reapBatch = 100;

@@ -1,0 +1,90 @@
+#include "worker/heartbeat.h"
+
+#include "worker/workercontext.h"
+#include <delayq/error.h>
+#include <delayq/script.h>
+#include <delayq/version.h>
+#include <delayq/workerregistry.h>
+
+#include <unistd.h>
+
+namespace delayq {
+
+namespace {
+
+std::string hostName()
+{
+    char host[256] = {};
+    if (::gethostname(host, sizeof host - 1) != 0 || !host[0])
+        return "?";
+    std::string text = host;
+    for (char& c : text)
+        if (c == '|')
+            c = '_'; // the record's separator; no real host name holds one
+    return text;
+}
+
+} // namespace
+
+Heartbeat::Heartbeat(WorkerContext& context)
+    : m_context(context), m_keys(context.options().prefix, context.options().queue),
+      m_nextBeat(Clock::now())
+{}
+
+void Heartbeat::beatIfDue(Connection& connection)
+{
+    if (Clock::now() < m_nextBeat)
+        return;
+    const auto interval = m_context.options().heartbeatInterval;
+    const long long nowMs = connection.serverNowMs(); // the local clock plus the measured offset
+    if (m_startedMs == 0)
+        m_startedMs = nowMs;
+    const long long intervalMs = interval.count();
+    connection.evalScript(
+        scripts::heartbeat, {m_keys.workers(), m_keys.workerRecords()},
+        {"beat", m_context.name(), std::to_string(WorkerRegistry::kLiveIntervals * intervalMs),
+         std::to_string(WorkerRegistry::kGoneKeptIntervals * intervalMs), record(nowMs)});
+    m_nextBeat = Clock::now() + interval;
+}
+
+void Heartbeat::leave(Connection& connection)
+{
+    if (m_startedMs == 0)
+        return; // never listed
+    try {
+        connection.evalScript(scripts::heartbeat, {m_keys.workers(), m_keys.workerRecords()},
+                              {"leave", m_context.name()});
+    } catch (const Error& e) {
+        m_context.reportError(e);
+    }
+}
+
+std::string Heartbeat::record(long long nowMs)
+{
+    const WorkerOptions& options = m_context.options();
+    const WorkerCounters counters = m_context.tally().counters();
+    if (counters.acked > m_acked) {
+        m_acked = counters.acked;
+        m_lastAckMs = nowMs;
+    }
+    WorkerInfo info;
+    info.startedMs = m_startedMs;
+    info.intervalMs = options.heartbeatInterval.count();
+    info.pid = ::getpid();
+    info.threads = options.concurrency;
+    info.held = counters.inFlight;
+    info.acked = counters.acked;
+    info.failed = counters.failed;
+    info.lastAckMs = m_lastAckMs;
+    info.latenessP99Ms = counters.latenessP99;
+    info.version = DELAYQ_VERSION;
+    info.handler = options.handlerKind.empty() ? (m_context.hasDelivery() ? "delivery" : "library")
+                                               : options.handlerKind;
+    for (char& c : info.handler)
+        if (c == '|')
+            c = '_';
+    info.host = hostName();
+    return workerRecordText(info);
+}
+
+} // namespace delayq

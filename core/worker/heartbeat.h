@@ -1,0 +1,42 @@
+#pragma once
+
+#include <delayq/connection.h>
+#include <delayq/keys.h>
+
+#include <chrono>
+#include <string>
+
+namespace delayq {
+
+class WorkerContext;
+
+// Keeps this worker listed in its queue's worker registry (heartbeat.lua, docs/design.md,
+// "Workers"): a beat at start and then every heartbeatInterval from the maintenance thread,
+// with what the worker holds and did, and a leave at a clean stop. A worker that dies stops
+// beating; readers show it gone after WorkerRegistry::kLiveIntervals missed beats.
+class Heartbeat
+{
+public:
+    using Clock = std::chrono::steady_clock;
+
+    explicit Heartbeat(WorkerContext& context);
+
+    // Beats when the next beat is due (the first one at once).
+    void beatIfDue(Connection& connection);
+    Clock::time_point nextBeat() const { return m_nextBeat; }
+    // Removes this worker from the registry; an error is reported, never thrown (the worker
+    // is stopping anyway, and its entry then turns gone on its own).
+    void leave(Connection& connection);
+
+private:
+    std::string record(long long nowMs);
+
+    WorkerContext& m_context;
+    Keys m_keys;
+    Clock::time_point m_nextBeat;
+    long long m_startedMs = 0; // server clock, at the first beat
+    long long m_acked = 0;     // at the last beat
+    long long m_lastAckMs = 0; // the server's now at the beat that first saw m_acked
+};
+
+} // namespace delayq
