@@ -17,7 +17,9 @@ delayq::ScanField findField(const std::string& text)
         return delayq::ScanField::Payload;
     if (text == "error")
         return delayq::ScanField::Error;
-    throw UsageError("--in must be payload or error");
+    if (text == "worker")
+        return delayq::ScanField::Worker;
+    throw UsageError("--in must be payload, error or worker");
 }
 
 struct FindOutcome

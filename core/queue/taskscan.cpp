@@ -46,7 +46,15 @@ void throwOnError(const std::vector<Reply>& replies)
 
 const char* scanFieldName(ScanField field)
 {
-    return field == ScanField::Error ? "error" : "payload";
+    switch (field) {
+    case ScanField::Error:
+        return "error";
+    case ScanField::Worker:
+        return "worker";
+    case ScanField::Payload:
+        break;
+    }
+    return "payload";
 }
 
 std::string ScanCursor::toString() const
@@ -90,7 +98,9 @@ bool TaskScan::matches(const TaskFilter& filter, const Task& task)
         return false;
     if (filter.text.empty())
         return true;
-    const std::string& text = filter.field == ScanField::Error ? task.lastError : task.payload;
+    const std::string& text = filter.field == ScanField::Error    ? task.lastError
+                              : filter.field == ScanField::Worker ? task.worker
+                                                                  : task.payload;
     return text.find(filter.text) != std::string::npos;
 }
 

@@ -37,8 +37,12 @@ void Heartbeat::beatIfDue(Connection& connection)
         return;
     const auto interval = m_context.options().heartbeatInterval;
     const long long nowMs = connection.serverNowMs(); // the local clock plus the measured offset
-    if (m_startedMs == 0)
+    if (m_startedMs == 0) {
+        // Listed among the queues (as a push lists it), so that a worker of a queue nobody
+        // pushed to yet is found by `delayq workers` and the app.
+        connection.command({"SADD", Keys::queues(m_keys.prefix()), m_keys.queue()});
         m_startedMs = nowMs;
+    }
     const long long intervalMs = interval.count();
     connection.evalScript(
         scripts::heartbeat, {m_keys.workers(), m_keys.workerRecords()},

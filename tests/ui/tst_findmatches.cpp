@@ -185,7 +185,7 @@ private slots:
         MatchFilter filter;
         filter.set = dead ? TaskSet::Dead : TaskSet::Pending;
         filter.text = text;
-        filter.inError = dead;
+        filter.field = dead ? delayq::ScanField::Error : delayq::ScanField::Payload;
         if (!dead)
             filter.toMs = m_seedBase + 99'999;
         QSignalSpy finished(actions, &MatchActions::finished);

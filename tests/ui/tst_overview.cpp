@@ -9,7 +9,10 @@
 #include "window/mainwindow.h"
 #include "windowsuite.h"
 #include <delayq/connection.h>
+#include <delayq/keys.h>
 #include <delayq/queue.h>
+#include <delayq/script.h>
+#include <delayq/workerregistry.h>
 
 #include <QAction>
 #include <QApplication>
@@ -73,10 +76,33 @@ private:
         return -1;
     }
 
-    // lagging: 3 tasks 2 minutes overdue and one ahead; paused: paused with one task;
-    // failing: one acked and one dead this minute; calm: two tasks tomorrow.
+    // A heartbeat of a worker of `queue` as heartbeat.lua stores it, live for an hour: it
+    // started startedAgoMs ago, holds `held` tasks and last acked lastAckAgoMs ago (-1: never).
+    void beat(const QString& queue, const QString& name, qint64 startedAgoMs = 0, qint64 held = 0,
+              qint64 lastAckAgoMs = -1)
+    {
+        const auto conn = connection();
+        const long long now = conn->serverTimeMs();
+        delayq::WorkerInfo info;
+        info.startedMs = now - startedAgoMs;
+        info.intervalMs = 1200000;
+        info.held = held;
+        info.lastAckMs = lastAckAgoMs < 0 ? 0 : now - lastAckAgoMs;
+        info.version = "0";
+        info.handler = "ack";
+        info.host = "h";
+        const delayq::Keys keys("dq", queue.toStdString());
+        conn->evalScript(
+            delayq::scripts::heartbeat, {keys.workers(), keys.workerRecords()},
+            {"beat", name.toStdString(), "3600000", "86400000", delayq::workerRecordText(info)});
+    }
+
+    // lagging: 3 tasks 2 minutes overdue and one ahead, and a live worker (which is behind);
+    // paused: paused with one task; failing: one acked and one dead this minute; calm: two
+    // tasks tomorrow.
     void fillKnownStates()
     {
+        beat(QStringLiteral("lagging"), QStringLiteral("behind"));
         const auto conn = connection();
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
         m_fixture.pushAt(QStringLiteral("lagging"),
@@ -207,6 +233,56 @@ private slots:
         const QModelIndex calm = model->index(rowIndex(QStringLiteral("calm")), column);
         QVERIFY(!calm.data(OverviewModel::BreachedCellRole).toBool());
         QVERIFY(!calm.data(Qt::BackgroundRole).isValid());
+    }
+
+    // A queue with tasks due and no live consumer is flagged whatever the thresholds say, and
+    // so is one whose live worker holds tasks and acked none for 5 minutes; not a paused one.
+    void flagsQueuesWhoseConsumersNeedALook_data()
+    {
+        QTest::addColumn<QString>("queue");
+        QTest::addColumn<QString>("cell");
+        QTest::addColumn<QString>("reason"); // empty: not flagged
+        QTest::newRow("no consumer") << "orphan"
+                                     << "none (2 due)"
+                                     << "no consumer: 2 due, oldest 1m";
+        QTest::newRow("a live one") << "lagging"
+                                    << "1"
+                                    << "";
+        QTest::newRow("stalled") << "stuck"
+                                 << "1, stalled"
+                                 << "stalled: a worker holds tasks and acked none for 5m";
+        QTest::newRow("acked 1 min ago") << "busy"
+                                         << "1"
+                                         << "";
+        QTest::newRow("paused") << "paused"
+                                << "0"
+                                << "";
+        QTest::newRow("nothing due") << "calm"
+                                     << "0"
+                                     << "";
+    }
+    void flagsQueuesWhoseConsumersNeedALook()
+    {
+        QFETCH(QString, queue);
+        QFETCH(QString, cell);
+        QFETCH(QString, reason);
+        fillKnownStates();
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        m_fixture.pushAt(QStringLiteral("orphan"), {now - 60000, now - 50000});
+        m_fixture.pushAt(QStringLiteral("stuck"), {now + 3600000});
+        beat(QStringLiteral("stuck"), QStringLiteral("w"), 600000, 3, 360000);
+        m_fixture.pushAt(QStringLiteral("busy"), {now + 3600000});
+        beat(QStringLiteral("busy"), QStringLiteral("w"), 600000, 3, 60000);
+        m_fixture.pushAt(QStringLiteral("paused"), {now - 1000});
+        m_fixture.connectWindow();
+        snapshot();
+        const QModelIndex index = page()->model()->index(rowIndex(queue), OverviewModel::Consumers);
+        QCOMPARE(index.data().toString(), cell);
+        QCOMPARE(index.data(OverviewModel::BreachedCellRole).toBool(), !reason.isEmpty());
+        if (!reason.isEmpty()) {
+            const QString tip = index.data(Qt::ToolTipRole).toString();
+            QVERIFY2(tip.contains(reason), qPrintable(tip));
+        }
     }
 
     void thresholdsPerQueue_data()

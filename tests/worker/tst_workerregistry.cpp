@@ -94,6 +94,8 @@ private slots:
         QVERIFY(w.start());
         WorkerRegistry registry(*m_conn);
         QTRY_COMPARE(registry.read({"jobs"}).size(), size_t(1));
+        // Nobody pushed to the queue: the worker listed it, so readers of every queue find it.
+        QCOMPARE(m_conn->command({"SISMEMBER", "dq:queues", "jobs"}).integer, 1LL);
         if (now)
             w.stopNow();
         else

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "client/tasktypes.h"
+#include <delayq/taskscan.h>
 
 #include <QMetaType>
 #include <QString>
@@ -15,7 +16,7 @@ struct MatchFilter
 {
     TaskSet set = TaskSet::Pending;
     QString text;
-    bool inError = false; // the last error instead of the payload
+    delayq::ScanField field = delayq::ScanField::Payload;
     qint64 fromMs = -1;   // -1: no earliest time
     qint64 toMs = -1;     // -1: no latest time
 };

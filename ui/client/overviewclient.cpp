@@ -16,6 +16,7 @@ OverviewClient::OverviewClient(IoWorker* io, QObject* parent) : AreaClient(io, p
 {
     qRegisterMetaType<OverviewResult>();
     qRegisterMetaType<ServerResult>();
+    qRegisterMetaType<WorkersResult>();
     qRegisterMetaType<HistogramResult>();
     qRegisterMetaType<HistoryResult>();
 }
@@ -37,6 +38,14 @@ void OverviewClient::loadServer(quint64 tag)
                 r.cluster = c.isCluster();
                 if (r.cluster)
                     r.nodes = TaskRows::clusterNodes(c.clusterNodes());
+            });
+}
+
+void OverviewClient::loadWorkers(quint64 tag)
+{
+    request(&OverviewClient::workersLoaded, answerTo<WorkersResult>(tag), tr("list the workers"),
+            [this](delayq::Connection& c, WorkersResult& r) {
+                OverviewRequests::readWorkers(c, io()->prefix(), r);
             });
 }
 

@@ -7,7 +7,8 @@
 
 namespace delayq::ui {
 
-// The read-only pictures: every queue at a glance, the server (a cluster's nodes), one
+// The read-only pictures: every queue at a glance, the server (a cluster's nodes), the
+// workers, one
 // queue's timeline of due tasks and its history of outcomes per minute.
 class OverviewClient : public AreaClient
 {
@@ -21,12 +22,15 @@ public:
     void loadOverview(quint64 tag, const QList<PlainKeyRow>& plainKeys, bool withHistory);
     // The cluster's masters and replicas with their slots (answered by serverLoaded).
     void loadServer(quint64 tag);
+    // Every worker of every queue from its heartbeat (answered by workersLoaded).
+    void loadWorkers(quint64 tag);
     void loadHistogram(quint64 tag, const QString& queue, qint64 fromMs, qint64 toMs, int buckets);
     void loadHistory(quint64 tag, const QString& queue, qint64 fromMinute, qint64 toMinute);
 
 signals:
     void overviewLoaded(const delayq::ui::OverviewResult& result);
     void serverLoaded(const delayq::ui::ServerResult& result);
+    void workersLoaded(const delayq::ui::WorkersResult& result);
     void histogramLoaded(const delayq::ui::HistogramResult& result);
     void historyLoaded(const delayq::ui::HistoryResult& result);
 };

@@ -5,6 +5,7 @@
 #include <delayq/connection.h>
 #include <delayq/queue.h>
 #include <delayq/queuesnapshot.h>
+#include <delayq/workerregistry.h>
 
 #include <map>
 
@@ -23,6 +24,7 @@ OverviewRow rowOf(const delayq::QueueSnapshot& s)
     row.active = s.counts.active;
     row.dead = s.counts.dead;
     row.paused = s.paused;
+    row.consumers = s.consumers;
     if (s.hasHistory) {
         row.ackedMinute = s.ackedLastMinute();
         row.failedMinute = s.failedLastMinute();
@@ -68,11 +70,47 @@ void OverviewRequests::read(delayq::Connection& c, const std::string& prefix,
                             OverviewResult& result)
 {
     delayq::QueueSnapshotReader reader(c, prefix);
-    for (const auto& s : reader.readAll(withHistory))
-        result.rows.append(rowOf(s));
+    const auto snapshots = reader.readAll(withHistory);
+    std::vector<std::string> names;
+    for (const auto& s : snapshots)
+        names.push_back(s.name);
+    delayq::WorkerRegistry registry(c, prefix);
+    const auto workers = registry.read(names);
+    for (const auto& s : snapshots) {
+        OverviewRow row = rowOf(s);
+        row.consumerState = delayq::consumerState(s, workers, registry.nowMs());
+        result.rows.append(row);
+    }
     result.skipped = static_cast<qint64>(reader.skipped());
     if (!plainKeys.isEmpty())
         readPlain(reader, plainKeys, result);
+}
+
+void OverviewRequests::readWorkers(delayq::Connection& c, const std::string& prefix,
+                                   WorkersResult& result)
+{
+    auto names = delayq::Queue::listQueues(c, prefix);
+    delayq::WorkerRegistry registry(c, prefix);
+    for (const auto& w : registry.read(names)) {
+        WorkerRow row;
+        row.queue = TaskRows::text(w.queue);
+        row.name = TaskRows::text(w.name);
+        row.host = TaskRows::text(w.host);
+        row.version = TaskRows::text(w.version);
+        row.handler = TaskRows::text(w.handler);
+        row.pid = w.pid;
+        row.threads = w.threads;
+        row.startedMs = w.startedMs;
+        row.lastSeenMs = w.lastSeenMs;
+        row.held = w.held;
+        row.acked = w.acked;
+        row.failed = w.failed;
+        row.latenessP99Ms = w.latenessP99Ms;
+        row.live = w.live;
+        row.stalled = w.stalled(registry.nowMs());
+        result.workers.append(row);
+    }
+    result.serverNow = registry.nowMs();
 }
 
 void OverviewRequests::readConfig(delayq::Queue& q, QueueConfigResult& result)

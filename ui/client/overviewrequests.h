@@ -16,10 +16,13 @@ namespace delayq::ui {
 // AdminClient: plain functions of a connection, so AdminClient only posts and delivers.
 namespace OverviewRequests {
 
-// Every native queue under the prefix in one pipeline (QueueSnapshotReader), then the
-// plain keys given (3 O(log n) commands each) in a second one when there are any.
+// Every native queue under the prefix in one pipeline (QueueSnapshotReader), their workers in
+// a second (to tell a stalled consumer), then the plain keys given (3 O(log n) commands each)
+// in a third when there are any.
 void read(delayq::Connection& c, const std::string& prefix, const QList<PlainKeyRow>& plainKeys,
           bool withHistory, OverviewResult& result);
+// Every worker of every queue under the prefix (WorkerRegistry: two commands a queue).
+void readWorkers(delayq::Connection& c, const std::string& prefix, WorkersResult& result);
 void readConfig(delayq::Queue& q, QueueConfigResult& result);
 // One Queue::setConfig call: each value is checked before any is written, so a refused
 // one changes nothing, and the values that changed make one audit entry.

@@ -2,6 +2,7 @@
 
 #include "client/plaintypes.h"
 #include "client/requesterror.h"
+#include <delayq/workerregistry.h>
 
 #include <QList>
 #include <QMetaType>
@@ -33,6 +34,8 @@ struct OverviewRow
     qint64 failedHour = 0;
     QList<qint64> ackedSeries; // the last 60 minutes, oldest first
     QList<qint64> failedSeries;
+    qint64 consumers = 0; // workers whose heartbeat is live
+    delayq::ConsumerState consumerState = delayq::ConsumerState::Ok;
 };
 
 struct OverviewResult
@@ -40,6 +43,34 @@ struct OverviewResult
     quint64 tag = 0;
     QList<OverviewRow> rows;
     qint64 skipped = 0; // registered names that are no queue, or keys of another type
+    RequestError error;
+};
+
+// One worker of a queue, from its last heartbeat (WorkerInfo); text already printable.
+struct WorkerRow
+{
+    QString queue;
+    QString name;
+    QString host;
+    QString version;
+    QString handler;
+    qint64 pid = 0;
+    int threads = 0;
+    qint64 startedMs = 0;
+    qint64 lastSeenMs = 0;
+    qint64 held = 0;
+    qint64 acked = 0;
+    qint64 failed = 0;
+    qint64 latenessP99Ms = 0;
+    bool live = false;
+    bool stalled = false;
+};
+
+struct WorkersResult
+{
+    quint64 tag = 0;
+    QList<WorkerRow> workers; // of every queue under the prefix, live ones first per queue
+    qint64 serverNow = 0;
     RequestError error;
 };
 
@@ -97,3 +128,4 @@ Q_DECLARE_METATYPE(delayq::ui::OverviewResult)
 Q_DECLARE_METATYPE(delayq::ui::HistogramResult)
 Q_DECLARE_METATYPE(delayq::ui::HistoryResult)
 Q_DECLARE_METATYPE(delayq::ui::ServerResult)
+Q_DECLARE_METATYPE(delayq::ui::WorkersResult)

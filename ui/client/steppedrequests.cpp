@@ -169,7 +169,7 @@ delayq::TaskFilter coreFilter(const MatchFilter& filter)
     delayq::TaskFilter f;
     f.set = filter.set;
     f.text = MemberText::toBytes(filter.text);
-    f.field = filter.inError ? delayq::ScanField::Error : delayq::ScanField::Payload;
+    f.field = filter.field;
     if (filter.fromMs >= 0)
         f.minScore = filter.fromMs;
     if (filter.toMs >= 0)

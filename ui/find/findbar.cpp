@@ -44,6 +44,7 @@ void FindBar::makeWidgets()
     m_field = new QComboBox(this);
     m_field->addItem(tr("in payloads"));
     m_field->addItem(tr("in last errors"));
+    m_field->addItem(tr("in workers"));
     m_act = new QPushButton(tr("Act on all matches…"), this);
     m_act->setToolTip(
         tr("Cancel, reschedule, requeue or delete every task the search matches, not only "
@@ -169,7 +170,31 @@ void FindBar::setPlain(bool plain)
 
 bool FindBar::searchesErrors() const
 {
-    return !m_plain && m_field->currentIndex() == 1;
+    return field() == delayq::ScanField::Error;
+}
+
+delayq::ScanField FindBar::field() const
+{
+    if (m_plain)
+        return delayq::ScanField::Payload;
+    switch (m_field->currentIndex()) {
+    case 1:
+        return delayq::ScanField::Error;
+    case 2:
+        return delayq::ScanField::Worker;
+    default:
+        return delayq::ScanField::Payload;
+    }
+}
+
+void FindBar::findInField(delayq::ScanField field, const QString& text)
+{
+    m_field->setCurrentIndex(field == delayq::ScanField::Error    ? 1
+                             : field == delayq::ScanField::Worker ? 2
+                                                                  : 0);
+    m_input->setText(text);
+    activate();
+    findText();
 }
 
 void FindBar::setSet(TaskSet set)
@@ -306,8 +331,9 @@ void FindBar::addSearchStep(const PlainScanResult& step)
 void FindBar::addTaskStep(const MatchScanResult& step)
 {
     for (const TaskRow& row : step.matches) {
-        const QString found = step.filter.inError
-                                  ? row.lastError
+        const QString found = step.filter.field == delayq::ScanField::Error ? row.lastError
+                              : step.filter.field == delayq::ScanField::Worker
+                                  ? row.worker
                                   : MemberText::displayBytes(row.payload.left(300).toStdString());
         addMatch(QStringLiteral("%1   %2   %3")
                      .arg(QString::fromStdString(delayq::formatTime(row.score, false)),

@@ -42,6 +42,11 @@ public:
     QComboBox* fieldBox() const { return m_field; }
     // The text search looks in the last errors instead of the payloads (native queues).
     bool searchesErrors() const;
+    // Where the text search looks (always the payload, the member, on a plain key).
+    delayq::ScanField field() const;
+    // Searches `text` in that field of the current tab's set at once (the Workers view's
+    // "Show held tasks": the worker's name in the Active tab).
+    void findInField(delayq::ScanField field, const QString& text);
     // The tab the search would read: each tab keeps its own field choice, for the whole
     // session, across queues (the Dead tab starts on last errors, the others on payloads).
     void setSet(TaskSet set);

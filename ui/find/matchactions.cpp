@@ -27,8 +27,10 @@ QString MatchActions::describe(const MatchFilter& filter, bool utc)
                                                         : tr("pending tasks");
     QString text = set;
     if (!filter.text.isEmpty())
-        text = (filter.inError ? tr("%1 whose last error contains \"%2\"")
-                               : tr("%1 whose payload contains \"%2\""))
+        text = (filter.field == delayq::ScanField::Error ? tr("%1 whose last error contains \"%2\"")
+                : filter.field == delayq::ScanField::Worker
+                    ? tr("%1 held by a worker named like \"%2\"")
+                    : tr("%1 whose payload contains \"%2\""))
                    .arg(text, MemberText::displayText(filter.text.left(200)));
     auto when = [utc](qint64 ms) { return QString::fromStdString(delayq::formatTime(ms, utc)); };
     if (filter.toMs >= 0)

@@ -28,8 +28,10 @@ MatchFilterDialog::MatchFilterDialog(const MatchFilter& initial, QWidget* parent
     m_text = new QLineEdit(initial.text, this);
     m_text->setPlaceholderText(tr("Any text (empty: every task of the set)"));
     m_field = new QComboBox(this);
-    m_field->addItems({tr("in the payload"), tr("in the last error")});
-    m_field->setCurrentIndex(initial.inError ? 1 : 0);
+    m_field->addItems({tr("in the payload"), tr("in the last error"), tr("in the worker's name")});
+    m_field->setCurrentIndex(initial.field == delayq::ScanField::Error    ? 1
+                             : initial.field == delayq::ScanField::Worker ? 2
+                                                                          : 0);
     m_timeMode = new QComboBox(this);
     m_timeMode->addItems({tr("at any time"), tr("before"), tr("after")});
     m_time = new QLineEdit(this);
@@ -89,7 +91,10 @@ void MatchFilterDialog::accept()
     MatchFilter filter;
     filter.set = m_set;
     filter.text = m_text->text();
-    filter.inError = m_field->currentIndex() == 1;
+    const int field = m_field->currentIndex();
+    filter.field = field == 1   ? delayq::ScanField::Error
+                   : field == 2 ? delayq::ScanField::Worker
+                                : delayq::ScanField::Payload;
     try {
         if (m_timeMode->currentIndex() != 0) {
             const qint64 at = FindBar::parseWhen(m_time->text(), now);

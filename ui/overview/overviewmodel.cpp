@@ -24,7 +24,7 @@ QVariantList series(const QList<qint64>& values)
 bool nativeOnly(int column)
 {
     return column == OverviewModel::Active || column == OverviewModel::Dead ||
-           column >= OverviewModel::Acked;
+           column >= OverviewModel::Consumers;
 }
 
 } // namespace
@@ -56,6 +56,7 @@ const Thresholds::Breach* OverviewModel::breachIn(int row, int column) const
         const int at = b.figure == F::OldestOverdue ? OldestOverdue
                        : b.figure == F::DueNow      ? DueNow
                        : b.figure == F::Dead        ? Dead
+                       : b.figure == F::Consumers   ? Consumers
                                                     : Failed;
         if (at == column)
             return &b;
@@ -182,6 +183,12 @@ QVariant OverviewModel::display(const OverviewRow& row, int column) const
         return locale.toString(row.active);
     case Dead:
         return locale.toString(row.dead);
+    case Consumers:
+        if (row.consumerState == delayq::ConsumerState::NoConsumer)
+            return tr("none (%1 due)").arg(locale.toString(row.dueNow));
+        if (row.consumerState == delayq::ConsumerState::Stalled)
+            return tr("%1, stalled").arg(locale.toString(row.consumers));
+        return locale.toString(row.consumers);
     case Acked:
         return tr("%1 / %2", "last minute / last hour")
             .arg(locale.toString(row.ackedMinute), locale.toString(row.ackedHour));
@@ -210,6 +217,8 @@ QVariant OverviewModel::sortValue(const OverviewRow& row, int column) const
         return row.plain ? none : row.active;
     case Dead:
         return row.plain ? none : row.dead;
+    case Consumers:
+        return row.plain ? none : row.consumers;
     case Acked:
     case LastHour:
         return row.plain ? none : row.ackedHour;
@@ -228,6 +237,9 @@ QVariant OverviewModel::headerData(int section, Qt::Orientation orientation, int
     if (role == Qt::ToolTipRole) {
         if (section == OldestOverdue)
             return tr("How late the most overdue pending task is: the consumers are behind");
+        if (section == Consumers)
+            return tr("Workers whose heartbeat is live (Workers… lists them); flagged when "
+                      "tasks are due and none is, or when one holds tasks and acks none");
         if (section == Acked)
             return tr("Tasks acked in the last minute / in the last hour");
         if (section == Failed)
@@ -238,10 +250,10 @@ QVariant OverviewModel::headerData(int section, Qt::Orientation orientation, int
     if (role != Qt::DisplayRole)
         return {};
     static const char* const titles[] = {
-        QT_TR_NOOP("Queue"),          QT_TR_NOOP("Node"),     QT_TR_NOOP("State"),
-        QT_TR_NOOP("Pending"),        QT_TR_NOOP("Due now"),  QT_TR_NOOP("Oldest overdue"),
-        QT_TR_NOOP("Active"),         QT_TR_NOOP("Dead"),     QT_TR_NOOP("Acked 1m / 1h"),
-        QT_TR_NOOP("Failed 1m / 1h"), QT_TR_NOOP("Last hour")};
+        QT_TR_NOOP("Queue"),         QT_TR_NOOP("Node"),           QT_TR_NOOP("State"),
+        QT_TR_NOOP("Pending"),       QT_TR_NOOP("Due now"),        QT_TR_NOOP("Oldest overdue"),
+        QT_TR_NOOP("Active"),        QT_TR_NOOP("Dead"),           QT_TR_NOOP("Consumers"),
+        QT_TR_NOOP("Acked 1m / 1h"), QT_TR_NOOP("Failed 1m / 1h"), QT_TR_NOOP("Last hour")};
     return section >= 0 && section < ColumnCount ? tr(titles[section]) : QVariant();
 }
 

@@ -27,8 +27,9 @@ public:
         OldestOverdue,
         Active,
         Dead,
-        Acked,  // "last minute / last hour"; sorts by the hour
-        Failed, // died + retried, the same way
+        Consumers, // live workers; "none (N due)" when tasks wait for one
+        Acked,     // "last minute / last hour"; sorts by the hour
+        Failed,    // died + retried, the same way
         LastHour,
         ColumnCount
     };

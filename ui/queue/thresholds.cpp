@@ -85,6 +85,14 @@ QList<Thresholds::Breach> Thresholds::breaches(const OverviewRow& row, const Lim
         out.append({Figure::DueNow,
                     tr("due now %1 is above %2")
                         .arg(locale.toString(row.dueNow), locale.toString(limits.dueNow))});
+    if (row.consumerState == delayq::ConsumerState::NoConsumer)
+        out.append({Figure::Consumers,
+                    tr("no consumer: %1 due, oldest %2 late")
+                        .arg(locale.toString(row.dueNow), DueText::duration(row.oldestOverdueMs))});
+    if (row.consumerState == delayq::ConsumerState::Stalled)
+        out.append(
+            {Figure::Consumers, tr("stalled: a worker holds tasks and acked none for %1")
+                                    .arg(DueText::duration(delayq::WorkerRegistry::kStalledMs))});
     if (row.plain)
         return out; // no dead set and no counters
     if (limits.dead >= 0 && row.dead > limits.dead)

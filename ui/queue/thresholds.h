@@ -40,7 +40,8 @@ public:
         OldestOverdue,
         DueNow,
         Dead,
-        FailedHour
+        FailedHour,
+        Consumers // no live consumer with tasks due, or a stalled one: always on
     };
     struct Breach
     {

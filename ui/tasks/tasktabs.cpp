@@ -187,6 +187,12 @@ void TaskTabs::setClockOffset(qint64 ms)
         table->model()->setClockOffset(ms);
 }
 
+void TaskTabs::findHeldBy(const QString& worker)
+{
+    setCurrentSet(TaskSet::Active);
+    m_findBar->findInField(delayq::ScanField::Worker, worker);
+}
+
 void TaskTabs::showFind()
 {
     m_findBar->activate();
@@ -265,7 +271,7 @@ void TaskTabs::findText(const QString& text)
         m_client->plain()->scanPlain(m_scanTag, m_queue, text);
         return;
     }
-    m_lastSearch = MatchFilter{current()->set(), text, m_findBar->searchesErrors(), -1, -1};
+    m_lastSearch = MatchFilter{current()->set(), text, m_findBar->field(), -1, -1};
     m_matchClient->search(m_scanTag, m_queue, m_lastSearch);
 }
 

@@ -43,6 +43,8 @@ public:
     void setUtc(bool utc);
     void setClockOffset(qint64 ms);
     void showFind();
+    // The Active tab, searched for the tasks the named worker holds.
+    void findHeldBy(const QString& worker);
     void findId(const QString& id);
     // Selects the task (pending, active or dead) once located; a miss goes to the status bar.
     void selectTask(const QString& id);

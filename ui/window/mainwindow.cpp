@@ -13,6 +13,7 @@
 #include "export/exportaction.h"
 #include "overview/overviewpage.h"
 #include "overview/serverview.h"
+#include "overview/workersview.h"
 #include "plain/plainkeybar.h"
 #include "queue/purgedialog.h"
 #include "queue/queueactions.h"
@@ -104,6 +105,9 @@ WindowParts MainWindow::makeParts()
     connect(m_utc, &QAction::toggled, this, &MainWindow::setUtc);
     auto* serverAction = new QAction(tr("&Server…"), this);
     connect(serverAction, &QAction::triggered, this, &MainWindow::showServer);
+    auto* workersAction = new QAction(tr("&Workers…"), this);
+    workersAction->setToolTip(tr("Every worker of every queue, from their heartbeats"));
+    connect(workersAction, &QAction::triggered, this, &MainWindow::showWorkers);
     auto* aboutAction = new QAction(tr("&About delayq-admin"), this);
     connect(aboutAction, &QAction::triggered, this, [this] { showAboutBox(this); });
     auto* language = new LanguageMenu(this);
@@ -131,6 +135,7 @@ WindowParts MainWindow::makeParts()
             .overviewAction = m_overviewAction,
             .utcAction = m_utc,
             .serverAction = serverAction,
+            .workersAction = workersAction,
             .aboutAction = aboutAction,
             .languageMenu = language};
 }
@@ -411,6 +416,24 @@ ServerView* MainWindow::showServer()
     m_serverView->show();
     m_serverView->raise();
     return m_serverView;
+}
+
+WorkersView* MainWindow::showWorkers()
+{
+    if (!m_workersView) {
+        m_workersView = new WorkersView(m_client, this);
+        m_workersView->setAttribute(Qt::WA_DeleteOnClose);
+        connect(m_workersView, &WorkersView::heldTasksRequested, this,
+                [this](const QString& queue, const QString& worker) {
+                    openQueue(queue);
+                    m_tabs->findHeldBy(worker);
+                });
+    } else {
+        m_workersView->reload();
+    }
+    m_workersView->show();
+    m_workersView->raise();
+    return m_workersView;
 }
 
 void MainWindow::updateTitle()

@@ -28,6 +28,7 @@ class QueueControl;
 class QueueList;
 class RefreshControl;
 class ServerView;
+class WorkersView;
 class TaskActions;
 class TaskDetails;
 class TaskTabs;
@@ -88,6 +89,7 @@ public:
     bool openLastQueue();
     // The Server view (View → Server…): the cluster's nodes and slots, or the one server.
     ServerView* showServer();
+    WorkersView* showWorkers();
 
 signals:
     void queueChanged(const QString& queue);
@@ -141,6 +143,7 @@ private:
     QString m_queue;
     QString m_displayUrl;
     QPointer<ServerView> m_serverView;
+    QPointer<WorkersView> m_workersView;
     qint64 m_clockOffsetMs = 0;
     bool m_plain = false;
 };

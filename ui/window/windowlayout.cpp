@@ -149,6 +149,7 @@ void placeMenus(QMainWindow* w, const WindowParts& p)
     view->addAction(p.utcAction);
     view->addAction(p.refresh->pauseAction());
     view->addAction(p.serverAction);
+    view->addAction(p.workersAction);
     view->addSeparator();
     for (auto* dock : w->findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());

@@ -52,6 +52,7 @@ struct WindowParts
     QAction* overviewAction;
     QAction* utcAction;
     QAction* serverAction;
+    QAction* workersAction;
     QAction* aboutAction;
     QMenu* languageMenu;
 };

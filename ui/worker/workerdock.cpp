@@ -290,6 +290,9 @@ bool WorkerDock::fillOptions(delayq::WorkerOptions& options, long long leaseMs, 
     options.leaseMs = leaseMs;
     options.stopTimeout = std::chrono::milliseconds(3000);
     options.name = "admin-" + delayq::randomToken(4);
+    // What the Workers view and `delayq workers` say it runs.
+    options.handlerKind =
+        m_behaviour->currentData().toInt() == Deliver ? "admin:delivery" : "admin:simulated";
     if (m_plain) {
         options.plainKey = MemberText::toBytes(m_queue);
         if (!m_plainUnit.isEmpty())

@@ -13,7 +13,8 @@ namespace delayq {
 enum class ScanField
 {
     Payload,
-    Error // the last error (dead tasks, and tasks that failed and wait for a retry)
+    Error, // the last error (dead tasks, and tasks that failed and wait for a retry)
+    Worker // the name of the worker holding it (active tasks)
 };
 const char* scanFieldName(ScanField field);
 

@@ -1,0 +1,147 @@
+#include "client/adminclient.h"
+#include "find/findbar.h"
+#include "overview/workersview.h"
+#include "tasks/tasktable.h"
+#include "tasks/tasktabs.h"
+#include "window/mainwindow.h"
+#include "windowsuite.h"
+#include <delayq/connection.h>
+#include <delayq/keys.h>
+#include <delayq/queue.h>
+#include <delayq/script.h>
+#include <delayq/worker.h>
+#include <delayq/workerregistry.h>
+
+#include <QDialogButtonBox>
+#include <QItemSelectionModel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTest>
+
+#include <atomic>
+#include <thread>
+
+using namespace delayq::ui;
+using namespace std::chrono_literals;
+
+// View → Workers… against a real redis-server and a real worker: every worker of every queue
+// with its figures, a silent one shown gone, nothing selected at first, a selection kept by
+// name across refreshes, and Show held tasks finding the worker's tasks in the Active tab.
+class TestWorkersView : public WindowSuite
+{
+    Q_OBJECT
+
+public:
+    TestWorkersView() : WindowSuite(QStringLiteral("tst_workersview")) {}
+
+private:
+    // The row of the worker named so, -1 when it is not listed.
+    static int rowOf(const QTableWidget* table, const QString& name)
+    {
+        for (int r = 0; r < table->rowCount(); ++r)
+            if (table->item(r, 1)->text() == name)
+                return r;
+        return -1;
+    }
+    static QString cell(const QTableWidget* table, const QString& name, int column)
+    {
+        const int r = rowOf(table, name);
+        return r < 0 ? QString() : table->item(r, column)->text();
+    }
+    // A worker of `mail` that beat once, 100 ms apart: gone 300 ms later.
+    void silentBeat()
+    {
+        delayq::Connection c(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+        delayq::WorkerInfo info;
+        info.startedMs = c.serverTimeMs();
+        info.intervalMs = 100;
+        info.version = "0";
+        info.handler = "exec";
+        info.host = "elsewhere";
+        const delayq::Keys keys("dq", "mail");
+        c.evalScript(delayq::scripts::heartbeat, {keys.workers(), keys.workerRecords()},
+                     {"beat", "silent", "300", "600000", delayq::workerRecordText(info)});
+        c.command({"SADD", delayq::Keys::queues("dq"), "mail"}); // as Heartbeat does
+    }
+
+private slots:
+    void listsWorkersAndFindsTheTasksOneHolds()
+    {
+        m_fixture.pushTasks(QStringLiteral("jobs"), {"held-1", "held-2"});
+        std::atomic<bool> release{false};
+        delayq::WorkerOptions o;
+        o.connection = delayq::ConnectionOptions::fromUrl(m_server.unixUrl());
+        o.queue = "jobs";
+        o.name = "w-held";
+        o.handlerKind = "test";
+        o.batch = 2;
+        o.maxBatch = 2;
+        o.heartbeatInterval = 200ms;
+        delayq::Worker worker(o, [&](const delayq::ClaimedTask&) {
+            while (!release)
+                std::this_thread::sleep_for(5ms);
+            return delayq::HandlerResult::ack();
+        });
+        // However the test ends, the handler lets go, so the worker's destructor can stop it.
+        const std::shared_ptr<void> letGo(nullptr, [&](void*) { release = true; });
+        QVERIFY(worker.start());
+        QTRY_COMPARE(worker.counters().inFlight, 2LL);
+        silentBeat();
+        m_fixture.connectWindow();
+
+        WorkersView* view = m_fixture.window()->showWorkers();
+        QTableWidget* table = view->table();
+        // Reloads until the worker's beat says it holds both and the silent one is gone.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (view->reload(), QSignalSpy(view, &WorkersView::loaded).wait(3000)) &&
+                cell(table, "w-held", 9) == QLatin1String("2") &&
+                cell(table, "silent", 2) == QLatin1String("gone"),
+            10000);
+        QCOMPARE(table->rowCount(), 2);
+        QCOMPARE(cell(table, "w-held", 0), QStringLiteral("jobs"));
+        QCOMPARE(cell(table, "w-held", 2), QStringLiteral("live"));
+        QCOMPARE(cell(table, "w-held", 5), QStringLiteral("test"));
+        QCOMPARE(cell(table, "w-held", 4), QString::number(::getpid()));
+        QCOMPARE(cell(table, "silent", 0), QStringLiteral("mail"));
+        QCOMPARE(cell(table, "silent", 3), QStringLiteral("elsewhere"));
+        QVERIFY2(view->summary()->text().contains(QStringLiteral("1 live, 1 gone")),
+                 qPrintable(view->summary()->text()));
+
+        // Nothing is chosen for the operator.
+        auto* held = view->findChild<QPushButton*>(QStringLiteral("showHeldTasks"));
+        QVERIFY(held);
+        QVERIFY(table->selectionModel()->selectedRows().isEmpty());
+        QVERIFY(!held->isEnabled());
+
+        // Chosen, the worker stays chosen across a refresh that sorts it elsewhere.
+        table->selectRow(rowOf(table, "w-held"));
+        table->sortByColumn(1, Qt::DescendingOrder);
+        QSignalSpy loaded(view, &WorkersView::loaded);
+        view->reload();
+        QVERIFY(loaded.wait(5000));
+        const auto selected = table->selectionModel()->selectedRows();
+        QCOMPARE(selected.size(), 1);
+        QCOMPARE(table->item(selected.first().row(), 1)->text(), QStringLiteral("w-held"));
+
+        QVERIFY(held->isEnabled());
+        held->click();
+        TaskTabs* tabs = m_fixture.window()->tabs();
+        QTRY_COMPARE(tabs->current()->set(), delayq::TaskSet::Active);
+        FindBar* bar = tabs->findBar();
+        QCOMPARE(bar->field(), delayq::ScanField::Worker);
+        QCOMPARE(bar->input()->text(), QStringLiteral("w-held"));
+        QTRY_COMPARE_WITH_TIMEOUT(bar->matchList()->count(), 2, 10000);
+        QStringList found;
+        for (int i = 0; i < 2; ++i)
+            found << bar->matchList()->item(i)->text();
+        QVERIFY2(found.join(' ').contains("held-1") && found.join(' ').contains("held-2"),
+                 qPrintable(found.join('\n')));
+        release = true;
+        worker.stop();
+    }
+};
+
+QTEST_MAIN(TestWorkersView)
+#include "tst_workersview.moc"
