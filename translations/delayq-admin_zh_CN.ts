@@ -39,6 +39,14 @@
         <source>no limits</source>
         <translation>无限制</translation>
     </message>
+    <message>
+        <source>no consumer: %1 due, oldest %2 late</source>
+        <translation>无消费者：%1 个已到期，最久逾期 %2</translation>
+    </message>
+    <message>
+        <source>stalled: a worker holds tasks and acked none for %1</source>
+        <translation>停滞：有工作进程持有任务，但 %1 内未确认任何任务</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::AboutBox</name>
@@ -700,6 +708,10 @@ Qt %1</translation>
         <source>%1; %2 no longer match</source>
         <translation>%1；%2 个已不再匹配</translation>
     </message>
+    <message>
+        <source>in workers</source>
+        <translation>在工作进程名中</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::HistoryChart</name>
@@ -850,6 +862,14 @@ Qt %1</translation>
     <message>
         <source>(not connected)</source>
         <translation>（未连接）</translation>
+    </message>
+    <message>
+        <source>&amp;Workers…</source>
+        <translation>工作进程(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>Every worker of every queue, from their heartbeats</source>
+        <translation>根据心跳列出所有队列的全部工作进程</translation>
     </message>
 </context>
 <context>
@@ -1011,6 +1031,10 @@ The action applies to these %4 tasks only; tasks that arrive meanwhile are left 
         <source>%1 %2 of %3 %4 tasks in %5; already gone: %6; running: %7; in another set: %8</source>
         <translation>%1：%5 的 %3 个%4任务中已处理 %2 个；已不存在：%6；正在执行：%7；在其他集合中：%8</translation>
     </message>
+    <message>
+        <source>%1 held by a worker named like &quot;%2&quot;</source>
+        <translation>由名称包含“%2”的工作进程持有的%1</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::MatchClient</name>
@@ -1129,6 +1153,10 @@ The action applies to these %4 tasks only; tasks that arrive meanwhile are left 
         <source>Run the matching tasks now</source>
         <translation>立即执行匹配的任务</translation>
     </message>
+    <message>
+        <source>in the worker&apos;s name</source>
+        <translation>在工作进程名中</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::OverviewClient</name>
@@ -1147,6 +1175,10 @@ The action applies to these %4 tasks only; tasks that arrive meanwhile are left 
     <message>
         <source>load the history</source>
         <translation>加载历史</translation>
+    </message>
+    <message>
+        <source>list the workers</source>
+        <translation>列出工作进程</translation>
     </message>
 </context>
 <context>
@@ -1241,6 +1273,22 @@ The action applies to these %4 tasks only; tasks that arrive meanwhile are left 
     <message>
         <source>Above its threshold: %1</source>
         <translation>超过阈值：%1</translation>
+    </message>
+    <message>
+        <source>none (%1 due)</source>
+        <translation>无（%1 个已到期）</translation>
+    </message>
+    <message>
+        <source>%1, stalled</source>
+        <translation>%1，已停滞</translation>
+    </message>
+    <message>
+        <source>Workers whose heartbeat is live (Workers… lists them); flagged when tasks are due and none is, or when one holds tasks and acks none</source>
+        <translation>心跳仍有效的工作进程（“工作进程…”列出它们）；有任务到期却没有在线工作进程，或有工作进程持有任务却不确认时标出</translation>
+    </message>
+    <message>
+        <source>Consumers</source>
+        <translation>消费者</translation>
     </message>
 </context>
 <context>
@@ -3129,6 +3177,121 @@ DISCONNECTED, retrying</source>
     <message>
         <source>dropped</source>
         <translation>已丢弃</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::WorkersView</name>
+    <message>
+        <source>Workers</source>
+        <translation>工作进程</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>队列</translation>
+    </message>
+    <message>
+        <source>Worker</source>
+        <translation>工作进程</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>PID</source>
+        <translation>进程号</translation>
+    </message>
+    <message>
+        <source>Handler</source>
+        <translation>处理方式</translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation>线程</translation>
+    </message>
+    <message>
+        <source>Up</source>
+        <translation>运行时长</translation>
+    </message>
+    <message>
+        <source>Last seen</source>
+        <translation>最近心跳</translation>
+    </message>
+    <message>
+        <source>Held</source>
+        <translation>持有</translation>
+    </message>
+    <message>
+        <source>Acked</source>
+        <translation>已确认</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Lateness p99</source>
+        <translation>延迟 p99</translation>
+    </message>
+    <message>
+        <source>Show held tasks</source>
+        <translation>显示持有的任务</translation>
+    </message>
+    <message>
+        <source>Open the worker&apos;s queue on its Active tab, found by the worker&apos;s name</source>
+        <translation>打开该工作进程所在队列的“执行中”标签页，按工作进程名查找</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Asking the server…</source>
+        <translation>正在询问服务器…</translation>
+    </message>
+    <message>
+        <source>Could not %1: %2</source>
+        <translation>无法%1：%2</translation>
+    </message>
+    <message>
+        <source>No worker has a heartbeat on any queue.</source>
+        <translation>没有任何队列有工作进程的心跳。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n worker(s) on %1 queue(s): %2 live, %3 gone</source>
+        <translation>
+            <numerusform>%1 个队列上共 %n 个工作进程：%2 个在线，%3 个已离线</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n stalled (holding tasks, nothing acked for 5 min)</source>
+        <translation>
+            <numerusform>，%n 个已停滞（持有任务，5 分钟内未确认任何任务）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>stalled</source>
+        <translation>已停滞</translation>
+    </message>
+    <message>
+        <source>live</source>
+        <translation>在线</translation>
+    </message>
+    <message>
+        <source>gone</source>
+        <translation>已离线</translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation>刚刚</translation>
+    </message>
+    <message>
+        <source>%1 ago</source>
+        <translation>%1 前</translation>
     </message>
 </context>
 </TS>

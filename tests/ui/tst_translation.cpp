@@ -1,6 +1,7 @@
 #include "client/adminclient.h"
 #include "connection/connectiondialog.h"
 #include "overview/serverview.h"
+#include "overview/workersview.h"
 #include "queue/purgedialog.h"
 #include "queue/queueactions.h"
 #include "tasks/pushdialog.h"
@@ -13,6 +14,7 @@
 #include "window/uilanguage.h"
 #include "windowsuite.h"
 #include "worker/workerdock.h"
+#include <delayq/worker.h>
 
 #include <QAbstractButton>
 #include <QAbstractItemView>
@@ -34,6 +36,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabBar>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolBar>
@@ -248,7 +251,7 @@ private slots:
     {
         QTest::addColumn<QString>("dialog");
         for (const char* name :
-             {"connection", "push", "push plain", "reschedule", "purge", "server"})
+             {"connection", "push", "push plain", "reschedule", "purge", "server", "workers"})
             QTest::newRow(name) << QString::fromLatin1(name);
     }
 
@@ -273,6 +276,25 @@ private slots:
             shown = std::make_unique<RescheduleDialog>(QList<TaskRow>{row, row}, window);
         } else if (dialog == QLatin1String("purge")) {
             shown = std::make_unique<PurgeDialog>(kQueue, 3, 1, 2, window);
+        } else if (dialog == QLatin1String("workers")) {
+            // A live worker and a gone one: every state word and the summary are shown.
+            delayq::WorkerOptions o;
+            o.connection = delayq::ConnectionOptions::fromUrl(m_server.unixUrl());
+            o.queue = kQueue.toStdString();
+            o.heartbeatInterval = std::chrono::milliseconds(100);
+            delayq::Worker worker(
+                o, [](const delayq::ClaimedTask&) { return delayq::HandlerResult::ack(); });
+            QVERIFY(worker.start());
+            WorkersView* view = window->showWorkers();
+            QTRY_COMPARE_WITH_TIMEOUT((view->reload(),
+                                       QSignalSpy(view, &WorkersView::loaded).wait(3000),
+                                       view->table()->rowCount()),
+                                      1, 10000);
+            TextCollector texts;
+            texts.addWidgetTree(view);
+            expectNoEnglish(texts);
+            worker.stop();
+            return;
         } else {
             ServerView* view = window->showServer();
             QTRY_VERIFY(!view->findChild<QLabel*>()->text().isEmpty());
