@@ -1275,10 +1275,6 @@ The action applies to these %4 tasks only; tasks that arrive meanwhile are left 
         <translation>超过阈值：%1</translation>
     </message>
     <message>
-        <source>none (%1 due)</source>
-        <translation>无（%1 个已到期）</translation>
-    </message>
-    <message>
         <source>%1, stalled</source>
         <translation>%1，已停滞</translation>
     </message>
@@ -1289,6 +1285,10 @@ The action applies to these %4 tasks only; tasks that arrive meanwhile are left 
     <message>
         <source>Consumers</source>
         <translation>消费者</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
     </message>
 </context>
 <context>
@@ -1328,6 +1328,16 @@ The action applies to these %4 tasks only; tasks that arrive meanwhile are left 
     <message>
         <source>Coloured rows are above their thresholds (for all queues: %1; queues may have their own); the figure above its limit is in bold on a stronger colour. Failed = died + retried. Hover a cell for the reason.</source>
         <translation>着色的行超过了阈值（所有队列：%1；队列可有自己的阈值）；超限的数值以粗体和更深的颜色显示。失败 = 转入死信 + 重试。将鼠标悬停在单元格上可查看原因。</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>and %n more queue(s) whose consumers need a look</source>
+        <translation>
+            <numerusform>另有 %n 个队列的消费者需要关注</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3261,18 +3271,6 @@ DISCONNECTED, retrying</source>
         <source>No worker has a heartbeat on any queue.</source>
         <translation>没有任何队列有工作进程的心跳。</translation>
     </message>
-    <message numerus="yes">
-        <source>%n worker(s) on %1 queue(s): %2 live, %3 gone</source>
-        <translation>
-            <numerusform>%1 个队列上共 %n 个工作进程：%2 个在线，%3 个已离线</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>, %n stalled (holding tasks, nothing acked for 5 min)</source>
-        <translation>
-            <numerusform>，%n 个已停滞（持有任务，5 分钟内未确认任何任务）</numerusform>
-        </translation>
-    </message>
     <message>
         <source>stalled</source>
         <translation>已停滞</translation>
@@ -3292,6 +3290,14 @@ DISCONNECTED, retrying</source>
     <message>
         <source>%1 ago</source>
         <translation>%1 前</translation>
+    </message>
+    <message>
+        <source>Live: %1 · gone: %2 · queues: %3</source>
+        <translation>在线：%1 · 已离线：%2 · 队列：%3</translation>
+    </message>
+    <message>
+        <source> · stalled: %1 (live, holding tasks, nothing acked for 5 min)</source>
+        <translation> · 已停滞：%1（在线、持有任务、5 分钟内未确认任何任务）</translation>
     </message>
 </context>
 </TS>

@@ -23,8 +23,7 @@ std::string consumerWarning(const delayq::QueueSnapshot& s, delayq::ConsumerStat
                " due, oldest " + delayq::formatDuration(s.oldestOverdueMs) + " late";
     case delayq::ConsumerState::Stalled:
         return printable(s.name) + ": stalled: a live worker holds tasks and acked none for " +
-               delayq::formatDuration(delayq::WorkerRegistry::kStalledMs) + " (" +
-               std::to_string(s.counts.active) + " active)";
+               delayq::formatDuration(delayq::WorkerRegistry::kStalledMs);
     case delayq::ConsumerState::Ok:
         break;
     }
@@ -69,6 +68,12 @@ void writeJson(Context& ctx, const std::vector<delayq::WorkerInfo>& workers,
     ctx.printJson(j);
 }
 
+// Whole seconds: a worker seen once has been up "<1s", not "0ms".
+std::string upTime(long long ms)
+{
+    return ms < 1000 ? "<1s" : delayq::formatDuration(ms / 1000 * 1000);
+}
+
 std::string workerTable(const std::vector<delayq::WorkerInfo>& workers, long long now)
 {
     TextTable table({"QUEUE", "WORKER", "STATE", "HOST", "PID", "HANDLER", "THREADS", "UP", "SEEN",
@@ -80,7 +85,7 @@ std::string workerTable(const std::vector<delayq::WorkerInfo>& workers, long lon
                                      : "gone",
                       printable(w.host), std::to_string(w.pid), printable(w.handler),
                       std::to_string(w.threads),
-                      delayq::formatDuration((w.live ? now : w.lastSeenMs) - w.startedMs),
+                      upTime((w.live ? now : w.lastSeenMs) - w.startedMs),
                       formatAgo(w.lastSeenMs, now), std::to_string(w.held), std::to_string(w.acked),
                       std::to_string(w.failed), delayq::formatDuration(w.latenessP99Ms)});
     return table.render();

@@ -243,7 +243,7 @@ private slots:
         QTest::addColumn<QString>("cell");
         QTest::addColumn<QString>("reason"); // empty: not flagged
         QTest::newRow("no consumer") << "orphan"
-                                     << "none (2 due)"
+                                     << "none"
                                      << "no consumer: 2 due, oldest 1m";
         QTest::newRow("a live one") << "lagging"
                                     << "1"
@@ -279,9 +279,14 @@ private slots:
         const QModelIndex index = page()->model()->index(rowIndex(queue), OverviewModel::Consumers);
         QCOMPARE(index.data().toString(), cell);
         QCOMPARE(index.data(OverviewModel::BreachedCellRole).toBool(), !reason.isEmpty());
+        // Said in words under the table too, one line per queue that needs a look.
+        const QString alarms = page()->consumerAlarms()->text();
+        QCOMPARE(alarms.contains(queue + QStringLiteral(": ")), !reason.isEmpty());
+        QCOMPARE(alarms.split(QLatin1Char('\n')).size(), 2); // orphan and stuck
         if (!reason.isEmpty()) {
             const QString tip = index.data(Qt::ToolTipRole).toString();
             QVERIFY2(tip.contains(reason), qPrintable(tip));
+            QVERIFY2(alarms.contains(queue + QStringLiteral(": ") + reason), qPrintable(alarms));
         }
     }
 

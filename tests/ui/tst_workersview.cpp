@@ -106,13 +106,15 @@ private slots:
         QCOMPARE(cell(table, "w-held", 4), QString::number(::getpid()));
         QCOMPARE(cell(table, "silent", 0), QStringLiteral("mail"));
         QCOMPARE(cell(table, "silent", 3), QStringLiteral("elsewhere"));
-        QVERIFY2(view->summary()->text().contains(QStringLiteral("1 live, 1 gone")),
-                 qPrintable(view->summary()->text()));
+        QVERIFY2(
+            view->summary()->text().startsWith(QStringLiteral("Live: 1 · gone: 1 · queues: 2")),
+            qPrintable(view->summary()->text()));
 
         // Nothing is chosen for the operator.
         auto* held = view->findChild<QPushButton*>(QStringLiteral("showHeldTasks"));
         QVERIFY(held);
         QVERIFY(table->selectionModel()->selectedRows().isEmpty());
+        QVERIFY(!table->currentIndex().isValid());
         QVERIFY(!held->isEnabled());
 
         // Chosen, the worker stays chosen across a refresh that sorts it elsewhere.

@@ -185,7 +185,7 @@ QVariant OverviewModel::display(const OverviewRow& row, int column) const
         return locale.toString(row.dead);
     case Consumers:
         if (row.consumerState == delayq::ConsumerState::NoConsumer)
-            return tr("none (%1 due)").arg(locale.toString(row.dueNow));
+            return tr("none");
         if (row.consumerState == delayq::ConsumerState::Stalled)
             return tr("%1, stalled").arg(locale.toString(row.consumers));
         return locale.toString(row.consumers);

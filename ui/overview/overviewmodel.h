@@ -27,7 +27,7 @@ public:
         OldestOverdue,
         Active,
         Dead,
-        Consumers, // live workers; "none (N due)" when tasks wait for one
+        Consumers, // live workers; "none" when tasks wait for one
         Acked,     // "last minute / last hour"; sorts by the hour
         Failed,    // died + retried, the same way
         LastHour,

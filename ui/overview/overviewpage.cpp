@@ -55,11 +55,19 @@ OverviewPage::OverviewPage(AdminClient* client, QWidget* parent) : QWidget(paren
     m_legend = new QLabel(this);
     m_legend->setTextFormat(Qt::PlainText);
     m_legend->setWordWrap(true);
+    // The queues whose consumers need a look, said in words and not only by a colour.
+    m_consumers = new QLabel(this);
+    m_consumers->setObjectName(QStringLiteral("consumerAlarms"));
+    m_consumers->setTextFormat(Qt::PlainText);
+    m_consumers->setWordWrap(true);
+    m_consumers->setStyleSheet(QStringLiteral("color: #a93226; font-weight: bold"));
+    m_consumers->setVisible(false);
     m_status = new QLabel(this);
     m_status->setTextFormat(Qt::PlainText);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_filter);
     layout->addWidget(m_view, 1);
+    layout->addWidget(m_consumers);
     layout->addWidget(m_legend);
     layout->addWidget(m_status);
     connect(client->overview(), &OverviewClient::overviewLoaded, this, &OverviewPage::onLoaded);
@@ -120,6 +128,7 @@ void OverviewPage::onLoaded(const OverviewResult& result)
         if (!hits.isEmpty())
             m_view->setCurrentIndex(hits.first());
     }
+    showConsumerAlarms();
     m_status->setText(result.skipped > 0
                           ? tr("%1 registered names left out: not a queue, or keys of another type")
                                 .arg(result.skipped)
@@ -194,6 +203,26 @@ void OverviewPage::fitColumns()
         m_fit->setWidths(c, qMax(content, header->sectionSizeHint(c)), content);
     }
     m_fit->fit();
+}
+
+void OverviewPage::showConsumerAlarms()
+{
+    constexpr int kShown = 5;
+    QStringList lines;
+    int more = 0;
+    for (int row = 0; row < m_model->rowCount(); ++row)
+        for (const auto& b : Thresholds::breaches(m_model->rows()[row], {-1, -1, -1, -1})) {
+            if (b.figure != Thresholds::Figure::Consumers)
+                continue;
+            if (lines.size() < kShown)
+                lines.append(tr("%1: %2").arg(m_model->rows()[row].name, b.text));
+            else
+                ++more;
+        }
+    if (more > 0)
+        lines.append(tr("and %n more queue(s) whose consumers need a look", nullptr, more));
+    m_consumers->setText(lines.join(QLatin1Char('\n')));
+    m_consumers->setVisible(!lines.isEmpty());
 }
 
 void OverviewPage::updateLegend()

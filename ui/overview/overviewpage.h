@@ -40,6 +40,7 @@ public:
     QTableView* view() const { return m_view; }
     QLineEdit* filter() const { return m_filter; }
     QLabel* legend() const { return m_legend; }
+    QLabel* consumerAlarms() const { return m_consumers; }
     bool isRefreshing() const { return m_inFlight; }
     // The context menu's actions for a row (built anew each time, owned by `parent`).
     QList<QAction*> contextActions(const QString& name, QObject* parent);
@@ -58,6 +59,8 @@ private:
     void open(const QModelIndex& proxyIndex);
     void showMenu(const QPoint& pos);
     void updateLegend();
+    // A line per queue with no consumer or a stalled one, under the table.
+    void showConsumerAlarms();
     // Widths from the rows shown now (ColumnFit keeps them fitting as the page resizes).
     void fitColumns();
 
@@ -68,6 +71,7 @@ private:
     ColumnFit* m_fit;
     QLineEdit* m_filter;
     QLabel* m_legend;
+    QLabel* m_consumers;
     QLabel* m_status;
     QList<PlainKeyRow> m_plainKeys;
     quint64 m_tag = 0;

@@ -59,6 +59,8 @@ WorkersView::WorkersView(AdminClient* client, QWidget* parent) : QDialog(parent)
     held->setEnabled(false);
     held->setToolTip(tr("Open the worker's queue on its Active tab, found by the worker's name"));
     auto* refresh = buttons->addButton(tr("Refresh"), QDialogButtonBox::ActionRole);
+    // Focus starts on Close: in the table it would frame a first row nobody chose.
+    buttons->button(QDialogButtonBox::Close)->setFocus();
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(refresh, &QPushButton::clicked, this, &WorkersView::reload);
     connect(held, &QPushButton::clicked, this, &WorkersView::requestHeldTasks);
@@ -132,17 +134,18 @@ void WorkersView::fill(const WorkersResult& result)
         if (m_table->item(row, Queue)->text() == selectedQueue &&
             m_table->item(row, Worker)->text() == selectedName)
             m_table->selectRow(row);
+    // No cell looks chosen when none is: the focus frame would sit on the first row.
+    if (m_table->selectionModel()->selectedRows().isEmpty())
+        m_table->selectionModel()->clearCurrentIndex();
     m_table->resizeColumnsToContents();
     const int gone = static_cast<int>(result.workers.size()) - live;
-    QString text = result.workers.isEmpty() ? tr("No worker has a heartbeat on any queue.")
-                                            : tr("%n worker(s) on %1 queue(s): %2 live, %3 gone",
-                                                 nullptr, static_cast<int>(result.workers.size()))
-                                                  .arg(queues.size())
-                                                  .arg(live)
-                                                  .arg(gone);
+    QString text =
+        result.workers.isEmpty()
+            ? tr("No worker has a heartbeat on any queue.")
+            : tr("Live: %1 · gone: %2 · queues: %3").arg(live).arg(gone).arg(queues.size());
     if (stalled > 0)
-        text += tr(", %n stalled (holding tasks, nothing acked for 5 min)", nullptr, stalled);
-    m_summary->setText(text + QLatin1Char('.'));
+        text += tr(" · stalled: %1 (live, holding tasks, nothing acked for 5 min)").arg(stalled);
+    m_summary->setText(text);
 }
 
 void WorkersView::addRow(const WorkerRow& w, qint64 now)
