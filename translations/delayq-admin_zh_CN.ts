@@ -2,6 +2,33 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AlertRules</name>
+    <message>
+        <source>cannot be reached: %1</source>
+        <translation>无法连接：%1</translation>
+    </message>
+    <message>
+        <source>paused for %1</source>
+        <translation>已暂停 %1</translation>
+    </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation>%2 上的 %1</translation>
+    </message>
+    <message>
+        <source>delayq: %1</source>
+        <translation>delayq：%1</translation>
+    </message>
+    <message>
+        <source>delayq: %1 is back to normal</source>
+        <translation>delayq：%1 已恢复正常</translation>
+    </message>
+    <message>
+        <source>no longer: %1</source>
+        <translation>已解除：%1</translation>
+    </message>
+</context>
+<context>
     <name>Thresholds</name>
     <message>
         <source>oldest overdue %1 is above %2</source>
@@ -144,6 +171,37 @@ Qt %1</translation>
     <message>
         <source>%1 %2.</source>
         <translation>%1 个任务%2。</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::AlertCenter</name>
+    <message>
+        <source>&amp;Alerts</source>
+        <translation>告警(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Desktop notifications</source>
+        <translation>桌面通知(&amp;D)</translation>
+    </message>
+    <message>
+        <source>While the window is minimised or in the tray, say on the desktop when a queue crosses a threshold, has no consumer, stalls or stays paused, and when a server cannot be reached</source>
+        <translation>窗口最小化或在托盘中时，在桌面上提示：队列超过阈值、没有消费者、停滞或长时间暂停，以及服务器无法连接</translation>
+    </message>
+    <message>
+        <source>&amp;Watch servers</source>
+        <translation>监视服务器(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Show delayq-admin</source>
+        <translation>显示 delayq-admin</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <source>No saved profile (File → Connect… saves one)</source>
+        <translation>没有已保存的配置（文件 → 连接… 可保存）</translation>
     </message>
 </context>
 <context>
@@ -413,6 +471,13 @@ Qt %1</translation>
     <message>
         <source>%1 refused or did not answer: %2</source>
         <translation>%1 拒绝或没有应答：%2</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::DesktopNotifier</name>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
     </message>
 </context>
 <context>
@@ -870,6 +935,18 @@ Qt %1</translation>
     <message>
         <source>Every worker of every queue, from their heartbeats</source>
         <translation>根据心跳列出所有队列的全部工作进程</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>That alert is about %1: connect to it (File → Connect…) to see it</source>
+        <translation>该告警来自 %1：请连接到它（文件 → 连接…）后查看</translation>
+    </message>
+    <message>
+        <source>Still watching from the tray: alerts go on. Quit from the tray&apos;s menu.</source>
+        <translation>仍在托盘中监视：告警继续。可从托盘菜单退出。</translation>
     </message>
 </context>
 <context>
@@ -2935,10 +3012,6 @@ M月d日</translation>
     <message>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
     </message>
     <message>
         <source>&amp;Tasks</source>

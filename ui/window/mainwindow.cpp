@@ -1,5 +1,6 @@
 #include "window/mainwindow.h"
 
+#include "alerts/alertcenter.h"
 #include "audit/audittab.h"
 #include "charts/historychart.h"
 #include "charts/timelinechart.h"
@@ -7,6 +8,7 @@
 #include "client/plainclient.h"
 #include "connection/connectiondialog.h"
 #include "connection/connectionnotice.h"
+#include "connection/connectionprofiles.h"
 #include "connection/connectionstatus.h"
 #include "connection/layoutnotice.h"
 #include "connection/sessionstore.h"
@@ -39,6 +41,7 @@
 #include <QScreen>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QSystemTrayIcon>
 #include <QTableView>
 
 namespace delayq::ui {
@@ -70,6 +73,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
                            [this] { return m_tabs->current()->selectedIds(); });
     m_status = new ConnectionStatus(this);
     m_workerDock = new WorkerDock(m_client, this);
+    // Alerts go out only while the operator cannot see the window.
+    m_alerts = new AlertCenter([this] { return isMinimized() || !isVisible(); }, this);
     m_zone = new QLabel(this);
     m_zone->setToolTip(tr("The zone of the times shown (View → UTC switches)"));
     statusBar()->addPermanentWidget(m_zone);
@@ -108,6 +113,9 @@ WindowParts MainWindow::makeParts()
     auto* workersAction = new QAction(tr("&Workers…"), this);
     workersAction->setToolTip(tr("Every worker of every queue, from their heartbeats"));
     connect(workersAction, &QAction::triggered, this, &MainWindow::showWorkers);
+    auto* quitAction = new QAction(tr("&Quit"), this);
+    quitAction->setShortcut(QKeySequence::Quit);
+    connect(quitAction, &QAction::triggered, this, &MainWindow::quit);
     auto* aboutAction = new QAction(tr("&About delayq-admin"), this);
     connect(aboutAction, &QAction::triggered, this, [this] { showAboutBox(this); });
     auto* language = new LanguageMenu(this);
@@ -137,7 +145,41 @@ WindowParts MainWindow::makeParts()
             .serverAction = serverAction,
             .workersAction = workersAction,
             .aboutAction = aboutAction,
-            .languageMenu = language};
+            .quitAction = quitAction,
+            .languageMenu = language,
+            .alertsMenu = m_alerts->menu()};
+}
+
+void MainWindow::connectAlerts()
+{
+    connect(m_alerts, &AlertCenter::showRequested, this, &MainWindow::comeBack);
+    connect(m_alerts, &AlertCenter::quitRequested, this, &MainWindow::quit);
+    connect(m_alerts, &AlertCenter::openRequested, this,
+            [this](const QString& server, const QString& queue) {
+                comeBack();
+                if (server != m_alerts->ownServer()) {
+                    statusBar()->showMessage(
+                        tr("That alert is about %1: connect to it (File → Connect…) to see it")
+                            .arg(server),
+                        30000);
+                    return;
+                }
+                if (!queue.isEmpty())
+                    openQueue(queue);
+            });
+}
+
+void MainWindow::quit()
+{
+    m_quitting = true;
+    close();
+}
+
+void MainWindow::comeBack()
+{
+    showNormal();
+    raise();
+    activateWindow();
 }
 
 void MainWindow::connectClient()
@@ -145,6 +187,9 @@ void MainWindow::connectClient()
     connect(m_client, &AdminClient::connected, this, [this](const ServerInfo& info) {
         m_status->setConnected(info);
         m_displayUrl = info.displayUrl;
+        const QString profile = ConnectionProfiles::nameFor(
+            ConnectionProfiles::stripPassword(m_client->settings().url));
+        m_alerts->setOwnServer(profile.isEmpty() ? info.displayUrl : profile);
         m_clockOffsetMs = info.clockOffsetMs;
         m_tabs->setClockOffset(info.clockOffsetMs);
         m_actions->setClockOffset(info.clockOffsetMs);
@@ -170,8 +215,10 @@ void MainWindow::connectClient()
     connect(m_client, &AdminClient::disconnected, this,
             [this](const QString& reason, bool retrying) {
                 m_status->setDisconnected(reason, retrying);
+                m_alerts->ownUnreachable(reason);
                 updateTitle();
             });
+    connectAlerts();
     // The embedded worker logs in as the same user, so it stops too rather than fail each claim.
     connect(m_client, &AdminClient::readOnlyDetected, this,
             [this](const QString& reason) { setReadOnly(true, reason); });
@@ -233,6 +280,7 @@ void MainWindow::connectOverview()
     connect(m_overview, &OverviewPage::thresholdsRequested, m_control,
             &QueueControl::openThresholds);
     connect(m_overview, &OverviewPage::refreshed, this, &MainWindow::onOverview);
+    connect(m_overview, &OverviewPage::refreshed, m_alerts, &AlertCenter::ownReadingDone);
     connect(m_queues, &QueueList::plainKeysListed, this, [this] {
         m_overview->setPlainKeys(m_queues->plainRows());
         m_overview->refresh(); // the keys now, not at the next tick
@@ -484,6 +532,15 @@ bool MainWindow::openLastQueue()
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    // With a tray, closing hides the window and alerts go on; the tray's Quit ends the app.
+    if (m_alerts->tray() && m_alerts->tray()->isVisible() && !m_quitting) {
+        hide();
+        event->ignore();
+        m_alerts->tray()->showMessage(
+            QStringLiteral("delayq-admin"),
+            tr("Still watching from the tray: alerts go on. Quit from the tray's menu."));
+        return;
+    }
     SessionStore::saveView({saveGeometry(), saveState(), isUtc()});
     SessionStore::saveOpenQueue({m_client->settings().url, m_queue, m_plain});
     QMainWindow::closeEvent(event);

@@ -13,6 +13,7 @@ class QStackedWidget;
 namespace delayq::ui {
 
 class AdminClient;
+class AlertCenter;
 class ConnectionNotice;
 class ConnectionStatus;
 class DetailsFollower;
@@ -89,6 +90,7 @@ public:
     bool openLastQueue();
     // The Server view (View → Server…): the cluster's nodes and slots, or the one server.
     ServerView* showServer();
+    AlertCenter* alerts() const { return m_alerts; }
     WorkersView* showWorkers();
 
 signals:
@@ -114,6 +116,11 @@ private:
     void showQueue(const QString& name);
     // The overview's snapshot: pause markers in the queue list, the title and the actions.
     void onOverview(const OverviewResult& result);
+    void connectAlerts();
+    // Shows the window again (from the tray, or a click on a notification).
+    void comeBack();
+    // Closes for real, even with a tray to hide in (File → Quit, the tray's Quit).
+    void quit();
     void connectOverview();
 
     AdminClient* m_client;
@@ -144,6 +151,8 @@ private:
     QString m_displayUrl;
     QPointer<ServerView> m_serverView;
     QPointer<WorkersView> m_workersView;
+    AlertCenter* m_alerts;
+    bool m_quitting = false; // File → Quit: close for real, even with a tray
     qint64 m_clockOffsetMs = 0;
     bool m_plain = false;
 };

@@ -126,8 +126,7 @@ void placeMenus(QMainWindow* w, const WindowParts& p)
         w->menuBar()->addMenu(QCoreApplication::translate("delayq::ui::WindowLayout", "&File"));
     file->addAction(p.connectAction);
     file->addSeparator();
-    file->addAction(QCoreApplication::translate("delayq::ui::WindowLayout", "&Quit"),
-                    QKeySequence::Quit, w, &QWidget::close);
+    file->addAction(p.quitAction);
     auto* tasks =
         w->menuBar()->addMenu(QCoreApplication::translate("delayq::ui::WindowLayout", "&Tasks"));
     p.taskActions->addTo(tasks);
@@ -155,6 +154,7 @@ void placeMenus(QMainWindow* w, const WindowParts& p)
         view->addAction(dock->toggleViewAction());
     view->addSeparator();
     view->addMenu(p.languageMenu);
+    w->menuBar()->addMenu(p.alertsMenu);
     auto* help =
         w->menuBar()->addMenu(QCoreApplication::translate("delayq::ui::WindowLayout", "&Help"));
     help->addAction(p.aboutAction);

@@ -54,7 +54,9 @@ struct WindowParts
     QAction* serverAction;
     QAction* workersAction;
     QAction* aboutAction;
+    QAction* quitAction;
     QMenu* languageMenu;
+    QMenu* alertsMenu;
 };
 
 // Where each piece of the main window goes: the pages in the middle, the docks around them,

@@ -1,0 +1,248 @@
+#include "alerts/alertcenter.h"
+#include "alerts/desktopnotifier.h"
+#include "connection/connectionprofiles.h"
+#include "overview/overviewpage.h"
+#include "tasks/tasktabs.h"
+#include "window/mainwindow.h"
+#include "windowsuite.h"
+#include "xsession.h"
+#include <delayq/connection.h>
+#include <delayq/keys.h>
+#include <delayq/queue.h>
+#include <delayq/script.h>
+#include <delayq/workerregistry.h>
+
+#include <QDBusConnection>
+#include <QDBusConnectionInterface>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace delayq::ui;
+
+// Alerts against a real notification daemon: Debian's dunst on a private X display (Xvfb,
+// XSession) and a private D-Bus session bus, read back through dunstctl as an operator's
+// desktop would show them. A queue with tasks due and no consumer gives exactly one
+// notification while the window is minimised, its clearing one more; a click opens the queue;
+// two watched servers, one stopped, give the unreachable alert.
+class TestAlerts : public WindowSuite
+{
+    Q_OBJECT
+
+public:
+    TestAlerts() : WindowSuite(QStringLiteral("tst_alerts")) {}
+    ~TestAlerts() override
+    {
+        for (QProcess* p : {&m_dunst, &m_bus})
+            if (p->state() != QProcess::NotRunning) {
+                p->terminate();
+                if (!p->waitForFinished(3000))
+                    p->kill();
+            }
+    }
+
+protected:
+    void initSuite() override
+    {
+        const QString dbus = QStandardPaths::findExecutable(QStringLiteral("dbus-daemon"));
+        const QString dunst = QStandardPaths::findExecutable(QStringLiteral("dunst"));
+        if (dbus.isEmpty() || dunst.isEmpty() || !XSession::missingTools().isEmpty())
+            QSKIP("needs dbus-daemon, dunst, Xvfb and openbox (scripts/setup installs them)");
+        QVERIFY(m_home.isValid());
+        QVERIFY2(m_x.start(), qPrintable(m_x.errorString()));
+        m_env = m_x.environment(m_home.path());
+        m_bus.setProcessEnvironment(m_env);
+        XSession::dieWithParent(m_bus);
+        m_bus.start(dbus, {QStringLiteral("--session"), QStringLiteral("--nofork"),
+                           QStringLiteral("--print-address=1")});
+        QVERIFY2(m_bus.waitForStarted(), qPrintable(m_bus.errorString()));
+        QTRY_VERIFY_WITH_TIMEOUT(m_bus.canReadLine(), 10000);
+        const QByteArray address = m_bus.readLine().trimmed();
+        // Before the first window: the app looks its session bus up once per process.
+        qputenv("DBUS_SESSION_BUS_ADDRESS", address);
+        m_env.insert(QStringLiteral("DBUS_SESSION_BUS_ADDRESS"), QString::fromLatin1(address));
+        QFile config(m_home.filePath(QStringLiteral("dunstrc")));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write("[global]\nhistory_length = 100\nsticky_history = yes\n");
+        config.close();
+        m_dunst.setProcessEnvironment(m_env);
+        XSession::dieWithParent(m_dunst);
+        m_dunst.start(dunst, {QStringLiteral("-config"), config.fileName()});
+        QVERIFY2(m_dunst.waitForStarted(), qPrintable(m_dunst.errorString()));
+        QTRY_VERIFY_WITH_TIMEOUT(QDBusConnection::sessionBus().interface()->isServiceRegistered(
+                                     QStringLiteral("org.freedesktop.Notifications")),
+                                 10000);
+    }
+
+    void initTest() override
+    {
+        WindowSuite::initTest();
+        // dunst 1.9 cannot clear its history: a test reads what came after this.
+        m_before = static_cast<int>(all().size());
+        QSettings().remove(QStringLiteral("alerts"));
+        QSettings().remove(QStringLiteral("connections"));
+    }
+
+private:
+    // dunstctl on the private bus; its stdout.
+    QByteArray dunstctl(const QStringList& args) const
+    {
+        QProcess p;
+        p.setProcessEnvironment(m_env);
+        p.start(QStringLiteral("dunstctl"), args);
+        if (!p.waitForFinished(10000))
+            p.kill();
+        return p.readAllStandardOutput();
+    }
+    // The notifications shown since the test began, oldest first: "summary | body".
+    QStringList shown() const { return all().mid(m_before); }
+    // Every notification dunst has shown, oldest first.
+    QStringList all() const
+    {
+        dunstctl({QStringLiteral("close-all")});
+        const QJsonArray all = QJsonDocument::fromJson(dunstctl({QStringLiteral("history")}))
+                                   .object()
+                                   .value(QStringLiteral("data"))
+                                   .toArray()
+                                   .at(0)
+                                   .toArray();
+        QStringList out;
+        for (const QJsonValue& n : all) {
+            const QJsonObject o = n.toObject();
+            out.prepend(o.value(QStringLiteral("summary")).toObject().value("data").toString() +
+                        QStringLiteral(" | ") +
+                        o.value(QStringLiteral("body")).toObject().value("data").toString());
+        }
+        return out;
+    }
+    // The window's own overview read now, its alerts handled.
+    void refresh()
+    {
+        OverviewPage* page = m_fixture.window()->overview();
+        QTRY_VERIFY(!page->isRefreshing());
+        QSignalSpy refreshed(page, &OverviewPage::refreshed);
+        page->refresh();
+        QVERIFY(refreshed.wait(5000));
+    }
+    // A live worker of `queue` for an hour, as heartbeat.lua stores one.
+    void beat(const std::string& url, const std::string& queue)
+    {
+        delayq::Connection c(delayq::ConnectionOptions::fromUrl(url));
+        delayq::WorkerInfo info;
+        info.startedMs = c.serverTimeMs();
+        info.intervalMs = 1200000;
+        info.version = "0";
+        info.handler = "ack";
+        info.host = "h";
+        const delayq::Keys keys("dq", queue);
+        c.evalScript(delayq::scripts::heartbeat, {keys.workers(), keys.workerRecords()},
+                     {"beat", "w", "3600000", "86400000", delayq::workerRecordText(info)});
+    }
+    void minimise()
+    {
+        MainWindow* w = m_fixture.window();
+        w->show();
+        w->showMinimized();
+        QTRY_VERIFY(w->isMinimized());
+    }
+
+private slots:
+    void oneNotificationPerConditionThenBackToNormal()
+    {
+        m_fixture.pushTasks(QStringLiteral("orders"), {"secret-payload-id-1", "t2"});
+        m_fixture.connectWindow();
+        // Seen in the window: no notification, and none when it clears.
+        m_fixture.window()->show();
+        refresh();
+        QVERIFY(m_fixture.window()->alerts()->rules().isRaised(
+            m_fixture.window()->alerts()->ownServer(), "orders", "no_consumer"));
+        QCOMPARE(shown(), QStringList());
+        beat(m_server.unixUrl(), "orders");
+        refresh();
+        QCOMPARE(shown(), QStringList());
+
+        // Away, a queue nobody consumes: one notification, however often it is read.
+        m_server.cli({"DEL", "dq:{orders}:workers", "dq:{orders}:worker_records"});
+        minimise();
+        QSignalSpy sent(m_fixture.window()->alerts()->notifier(), &DesktopNotifier::sent);
+        for (int i = 0; i < 3; ++i)
+            refresh();
+        QTRY_COMPARE(sent.count(), 1);
+        QStringList got = shown();
+        QCOMPARE(got.size(), 1);
+        const QString server = m_fixture.window()->alerts()->ownServer();
+        QVERIFY2(
+            got[0].startsWith("delayq: orders on " + server + " | no consumer: 2 due, oldest "),
+            qPrintable(got[0]));
+        // A queue name and figures only: no payload, no password, no id.
+        QVERIFY(!got[0].contains("secret"));
+
+        beat(m_server.unixUrl(), "orders");
+        refresh();
+        QTRY_COMPARE(sent.count(), 2);
+        got = shown();
+        QCOMPARE(got.size(), 2);
+        QVERIFY2(got[1].startsWith("delayq: orders on " + server +
+                                   " is back to normal | no longer: no consumer"),
+                 qPrintable(got[1]));
+    }
+
+    void clickingTheNotificationOpensTheQueue()
+    {
+        m_fixture.pushTasks(QStringLiteral("orders"), {"t1"});
+        minimise();
+        QSignalSpy sent(m_fixture.window()->alerts()->notifier(), &DesktopNotifier::sent);
+        m_fixture.connectWindow();
+        QTRY_COMPARE(sent.count(), 1);
+        QTRY_COMPARE(dunstctl({QStringLiteral("count"), QStringLiteral("displayed")}).trimmed(),
+                     QByteArray("1"));
+        dunstctl({QStringLiteral("action"), QStringLiteral("0")});
+        QTRY_VERIFY_WITH_TIMEOUT(!m_fixture.window()->isMinimized(), 5000);
+        QTRY_COMPARE(m_fixture.window()->tabs()->queue(), QStringLiteral("orders"));
+    }
+
+    // Two saved profiles watched, each on its own connection; one server stops: its own
+    // notification, once, while the other's queue alerts as usual.
+    void aStoppedWatchedServerIsAnAlert()
+    {
+        RedisServer production;
+        QVERIFY(production.start());
+        m_fixture.pushTasks(QStringLiteral("orders"), {"t1"});
+        ConnectionProfiles::write(QStringLiteral("staging"),
+                                  {QString::fromStdString(m_server.unixUrl()), "dq", false, false});
+        ConnectionProfiles::write(
+            QStringLiteral("production"),
+            {QString::fromStdString(production.unixUrl()), "dq", false, false});
+        minimise(); // the window itself is connected to nothing
+        AlertCenter* alerts = m_fixture.window()->alerts();
+        QSignalSpy sent(alerts->notifier(), &DesktopNotifier::sent);
+        alerts->setWatched(QStringLiteral("staging"), true);
+        alerts->setWatched(QStringLiteral("production"), true);
+        QCOMPARE(alerts->watched(), QStringList({"staging", "production"}));
+        QTRY_COMPARE_WITH_TIMEOUT(sent.count(), 1, 15000);
+        production.stop();
+        QTRY_COMPARE_WITH_TIMEOUT(sent.count(), 2, 20000);
+        QTest::qWait(3000); // a retry of the stopped server says nothing new
+        const QStringList got = shown();
+        QCOMPARE(got.size(), 2);
+        QVERIFY2(got[0].startsWith("delayq: orders on staging | no consumer: 1 due"),
+                 qPrintable(got[0]));
+        QVERIFY2(got[1].startsWith("delayq: production | cannot be reached: "), qPrintable(got[1]));
+    }
+
+private:
+    QTemporaryDir m_home;
+    XSession m_x;
+    QProcessEnvironment m_env;
+    QProcess m_bus;
+    QProcess m_dunst;
+    int m_before = 0;
+};
+
+QTEST_MAIN(TestAlerts)
+#include "tst_alerts.moc"

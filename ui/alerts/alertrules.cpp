@@ -1,0 +1,126 @@
+#include "alerts/alertrules.h"
+
+#include "queue/thresholds.h"
+#include "widgets/duetext.h"
+
+#include <QSet>
+
+namespace delayq::ui {
+
+namespace {
+
+QString keyOf(const QString& server, const QString& queue, const QString& condition = {})
+{
+    return server + QChar(0x1f) + queue + QChar(0x1f) + condition;
+}
+
+} // namespace
+
+QList<AlertChange> AlertRules::read(const QString& server, const QList<OverviewRow>& rows,
+                                    qint64 nowMs)
+{
+    QList<AlertChange> out;
+    set(server, {}, {QStringLiteral("unreachable"), {}}, false, out);
+    QSet<QString> listed;
+    for (const OverviewRow& row : rows) {
+        if (row.plain)
+            continue;
+        listed.insert(row.name);
+        const QList<Condition> now = conditionsOf(server, row, nowMs);
+        for (const char* name : {"overdue", "dead", "no_consumer", "stalled", "paused"}) {
+            const QString condition = QString::fromLatin1(name);
+            Condition found{condition, {}};
+            for (const Condition& c : now)
+                if (c.name == condition)
+                    found = c;
+            set(server, row.name, found, !found.text.isEmpty(), out);
+        }
+    }
+    // Queues gone from the server: their conditions end quietly.
+    for (auto it = m_raised.begin(); it != m_raised.end();) {
+        const QStringList parts = it.key().split(QChar(0x1f));
+        if (parts[0] == server && !parts[1].isEmpty() && !listed.contains(parts[1]))
+            it = m_raised.erase(it);
+        else
+            ++it;
+    }
+    return out;
+}
+
+QList<AlertChange> AlertRules::unreachable(const QString& server, const QString& reason)
+{
+    QList<AlertChange> out;
+    set(server, {}, {QStringLiteral("unreachable"), tr("cannot be reached: %1").arg(reason)}, true,
+        out);
+    return out;
+}
+
+void AlertRules::forget(const QString& server)
+{
+    for (auto it = m_raised.begin(); it != m_raised.end();)
+        it = it.key().startsWith(server + QChar(0x1f)) ? m_raised.erase(it) : std::next(it);
+    for (auto it = m_pausedSince.begin(); it != m_pausedSince.end();)
+        it = it.key().startsWith(server + QChar(0x1f)) ? m_pausedSince.erase(it) : std::next(it);
+}
+
+bool AlertRules::isRaised(const QString& server, const QString& queue,
+                          const QString& condition) const
+{
+    return m_raised.contains(keyOf(server, queue, condition));
+}
+
+QList<AlertRules::Condition> AlertRules::conditionsOf(const QString& server, const OverviewRow& row,
+                                                      qint64 nowMs)
+{
+    QList<Condition> out;
+    for (const Thresholds::Breach& b : Thresholds::breaches(row, Thresholds::forQueue(row.name))) {
+        switch (b.figure) {
+        case Thresholds::Figure::OldestOverdue:
+            out.append({QStringLiteral("overdue"), b.text});
+            break;
+        case Thresholds::Figure::Dead:
+            out.append({QStringLiteral("dead"), b.text});
+            break;
+        case Thresholds::Figure::Consumers:
+            out.append({row.consumerState == delayq::ConsumerState::Stalled
+                            ? QStringLiteral("stalled")
+                            : QStringLiteral("no_consumer"),
+                        b.text});
+            break;
+        default:
+            break; // due now and failed per hour colour the overview only
+        }
+    }
+    const QString pausedKey = keyOf(server, row.name);
+    if (!row.paused) {
+        m_pausedSince.remove(pausedKey);
+    } else {
+        const qint64 since = m_pausedSince.value(pausedKey, nowMs);
+        m_pausedSince.insert(pausedKey, since);
+        if (nowMs - since >= m_pausedLimitMs)
+            out.append({QStringLiteral("paused"),
+                        tr("paused for %1").arg(DueText::duration((nowMs - since) / 1000 * 1000))});
+    }
+    return out;
+}
+
+void AlertRules::set(const QString& server, const QString& queue, const Condition& condition,
+                     bool on, QList<AlertChange>& out)
+{
+    const QString key = keyOf(server, queue, condition.name);
+    const bool was = m_raised.contains(key);
+    if (on == was)
+        return;
+    const QString where = queue.isEmpty() ? server : tr("%1 on %2").arg(queue, server);
+    if (on) {
+        m_raised.insert(key, condition.text);
+        out.append(
+            {server, queue, condition.name, true, tr("delayq: %1").arg(where), condition.text});
+    } else {
+        const QString text = m_raised.take(key);
+        out.append({server, queue, condition.name, false,
+                    tr("delayq: %1 is back to normal").arg(where), tr("no longer: %1").arg(text)});
+    }
+}
+
+} // namespace delayq::ui
