@@ -5,11 +5,10 @@
 #include "tasks/tasktabs.h"
 #include "window/mainwindow.h"
 #include "windowsuite.h"
+#include "workerbeat.h"
 #include "xsession.h"
 #include <delayq/connection.h>
-#include <delayq/keys.h>
 #include <delayq/queue.h>
-#include <delayq/script.h>
 #include <delayq/workerregistry.h>
 
 #include <QDBusConnection>
@@ -129,19 +128,11 @@ private:
         page->refresh();
         QVERIFY(refreshed.wait(5000));
     }
-    // A live worker of `queue` for an hour, as heartbeat.lua stores one.
+    // A live worker of `queue` for an hour.
     void beat(const std::string& url, const std::string& queue)
     {
         delayq::Connection c(delayq::ConnectionOptions::fromUrl(url));
-        delayq::WorkerInfo info;
-        info.startedMs = c.serverTimeMs();
-        info.intervalMs = 1200000;
-        info.version = "0";
-        info.handler = "ack";
-        info.host = "h";
-        const delayq::Keys keys("dq", queue);
-        c.evalScript(delayq::scripts::heartbeat, {keys.workers(), keys.workerRecords()},
-                     {"beat", "w", "3600000", "86400000", delayq::workerRecordText(info)});
+        beatAs(c, queue, "w", workerInfo(c.serverTimeMs(), 1200000), 3600000);
     }
     void minimise()
     {

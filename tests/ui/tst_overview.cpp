@@ -8,10 +8,10 @@
 #include "redisserver.h"
 #include "window/mainwindow.h"
 #include "windowsuite.h"
+#include "workerbeat.h"
 #include <delayq/connection.h>
 #include <delayq/keys.h>
 #include <delayq/queue.h>
-#include <delayq/script.h>
 #include <delayq/workerregistry.h>
 
 #include <QAction>
@@ -76,25 +76,17 @@ private:
         return -1;
     }
 
-    // A heartbeat of a worker of `queue` as heartbeat.lua stores it, live for an hour: it
-    // started startedAgoMs ago, holds `held` tasks and last acked lastAckAgoMs ago (-1: never).
+    // A worker of `queue` live for an hour: it started startedAgoMs ago, holds `held` tasks
+    // and last acked lastAckAgoMs ago (-1: never).
     void beat(const QString& queue, const QString& name, qint64 startedAgoMs = 0, qint64 held = 0,
               qint64 lastAckAgoMs = -1)
     {
         const auto conn = connection();
         const long long now = conn->serverTimeMs();
-        delayq::WorkerInfo info;
-        info.startedMs = now - startedAgoMs;
-        info.intervalMs = 1200000;
+        delayq::WorkerInfo info = workerInfo(now - startedAgoMs, 1200000);
         info.held = held;
         info.lastAckMs = lastAckAgoMs < 0 ? 0 : now - lastAckAgoMs;
-        info.version = "0";
-        info.handler = "ack";
-        info.host = "h";
-        const delayq::Keys keys("dq", queue.toStdString());
-        conn->evalScript(
-            delayq::scripts::heartbeat, {keys.workers(), keys.workerRecords()},
-            {"beat", name.toStdString(), "3600000", "86400000", delayq::workerRecordText(info)});
+        beatAs(*conn, queue.toStdString(), name.toStdString(), info, 3600000);
     }
 
     // lagging: 3 tasks 2 minutes overdue and one ahead, and a live worker (which is behind);

@@ -5,10 +5,9 @@
 #include "tasks/tasktabs.h"
 #include "window/mainwindow.h"
 #include "windowsuite.h"
+#include "workerbeat.h"
 #include <delayq/connection.h>
-#include <delayq/keys.h>
 #include <delayq/queue.h>
-#include <delayq/script.h>
 #include <delayq/worker.h>
 #include <delayq/workerregistry.h>
 
@@ -50,20 +49,14 @@ private:
         const int r = rowOf(table, name);
         return r < 0 ? QString() : table->item(r, column)->text();
     }
-    // A worker of `mail` that beat once, 100 ms apart: gone 300 ms later.
+    // A worker of `mail` on another host that beat once, live for 300 ms: gone after that.
     void silentBeat()
     {
         delayq::Connection c(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
-        delayq::WorkerInfo info;
-        info.startedMs = c.serverTimeMs();
-        info.intervalMs = 100;
-        info.version = "0";
+        delayq::WorkerInfo info = workerInfo(c.serverTimeMs(), 1000);
         info.handler = "exec";
         info.host = "elsewhere";
-        const delayq::Keys keys("dq", "mail");
-        c.evalScript(delayq::scripts::heartbeat, {keys.workers(), keys.workerRecords()},
-                     {"beat", "silent", "300", "600000", delayq::workerRecordText(info)});
-        c.command({"SADD", delayq::Keys::queues("dq"), "mail"}); // as Heartbeat does
+        beatAs(c, "mail", "silent", info, 300);
     }
 
 private slots:

@@ -1,4 +1,5 @@
 #include "redissuite.h"
+#include "workerbeat.h"
 #include <delayq/connection.h>
 #include <delayq/keys.h>
 #include <delayq/queue.h>
@@ -186,20 +187,13 @@ private:
     }
     static std::string record(long long intervalMs)
     {
-        WorkerInfo info;
-        info.intervalMs = intervalMs;
-        info.version = "0";
-        info.handler = "ack";
-        info.host = "h";
-        return workerRecordText(info);
+        return workerRecordText(workerInfo(0, intervalMs));
     }
     // One beat of a worker that beats every intervalMs, the way Heartbeat sends it.
     void beat(const std::string& name, long long intervalMs)
     {
-        m_conn->evalScript(
-            scripts::heartbeat, {keys().workers(), keys().workerRecords()},
-            {"beat", name, std::to_string(WorkerRegistry::kLiveIntervals * intervalMs),
-             std::to_string(WorkerRegistry::kGoneKeptIntervals * intervalMs), record(intervalMs)});
+        beatAs(*m_conn, "jobs", name, workerInfo(0, intervalMs),
+               WorkerRegistry::kLiveIntervals * intervalMs);
     }
     long long hexists(const std::string& name)
     {
