@@ -3,6 +3,7 @@
 #include "alerts/desktopnotifier.h"
 #include "alerts/serverwatch.h"
 #include "connection/connectionprofiles.h"
+#include "connection/passwordstore.h"
 
 #include <QAction>
 #include <QApplication>
@@ -125,6 +126,33 @@ void AlertCenter::startWatch(const QString& profile)
     ConnectionSettings settings = ConnectionSettings::forUrl(p.url);
     settings.prefix = p.prefix;
     settings.readOnly = true; // watching only reads
+    m_watches.insert(profile, nullptr); // watched, connecting once its password is read
+    if (!p.keychain) {
+        watch(profile, settings);
+        return;
+    }
+    // Its password is in the keychain, as the connection dialog left it: read it first
+    // (asynchronously); without it the server answers the watch with its refusal.
+    auto* store = new PasswordStore(this);
+    const QString key = ConnectionProfiles::rememberedKey(p.url);
+    connect(store, &PasswordStore::passwordRead, this,
+            [this, store, key, profile, settings](const QString& answered,
+                                                  PasswordStore::Result result,
+                                                  const QString& password) mutable {
+                if (answered != key)
+                    return;
+                store->deleteLater();
+                if (!m_watches.contains(profile))
+                    return; // unwatched meanwhile
+                if (result == PasswordStore::Result::Done)
+                    settings.password = password;
+                watch(profile, settings);
+            });
+    store->read(key);
+}
+
+void AlertCenter::watch(const QString& profile, const ConnectionSettings& settings)
+{
     auto* watch = new ServerWatch(profile, settings, kWatchIntervalMs, this);
     connect(watch, &ServerWatch::readingDone, this,
             [this](const QString& server, const QList<OverviewRow>& rows) {

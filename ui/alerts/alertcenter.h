@@ -1,6 +1,7 @@
 #pragma once
 
 #include "alerts/alertrules.h"
+#include "client/connectiontypes.h"
 #include "client/overviewtypes.h"
 
 #include <QHash>
@@ -62,6 +63,7 @@ private:
     void handle(const QList<AlertChange>& changes);
     void rebuildWatchMenu();
     void startWatch(const QString& profile);
+    void watch(const QString& profile, const ConnectionSettings& settings);
     bool enabled() const;
 
     std::function<bool()> m_away;
