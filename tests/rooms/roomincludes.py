@@ -7,7 +7,7 @@ import re
 import sys
 
 ORDER = ["widgets", "client", "connection", "find", "plain", "charts", "audit", "export",
-         "tasks", "queue", "overview", "worker", "window"]
+         "tasks", "queue", "overview", "worker", "alerts", "window"]
 
 ui = sys.argv[1]
 include = re.compile(r'^\s*#\s*include\s+"([a-z]+)/[a-z0-9_]+\.h"', re.M)
