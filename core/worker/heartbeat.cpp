@@ -36,19 +36,32 @@ void Heartbeat::beatIfDue(Connection& connection)
     if (Clock::now() < m_nextBeat)
         return;
     const auto interval = m_context.options().heartbeatInterval;
+    // Whatever happens, the next try is an interval away: a beat Redis refuses (an ACL user
+    // without the registry's keys) must never send the maintenance thread into its error
+    // backoff, which would hold back the lease renewals that share the thread.
+    m_nextBeat = Clock::now() + interval;
+    try {
+        beat(connection, interval.count());
+    } catch (const Error& e) {
+        if (e.code() == ErrorCode::Connection || e.code() == ErrorCode::Timeout)
+            throw; // Redis is away: the renewals fail too, and the thread's backoff applies
+        m_context.reportError(e);
+    }
+}
+
+void Heartbeat::beat(Connection& connection, long long intervalMs)
+{
     const long long nowMs = connection.serverNowMs(); // the local clock plus the measured offset
     if (m_startedMs == 0) {
+        m_startedMs = nowMs;
         // Listed among the queues (as a push lists it), so that a worker of a queue nobody
         // pushed to yet is found by `delayq workers` and the app.
         connection.command({"SADD", Keys::queues(m_keys.prefix()), m_keys.queue()});
-        m_startedMs = nowMs;
     }
-    const long long intervalMs = interval.count();
     connection.evalScript(
         scripts::heartbeat, {m_keys.workers(), m_keys.workerRecords()},
         {"beat", m_context.name(), std::to_string(WorkerRegistry::kLiveIntervals * intervalMs),
          std::to_string(WorkerRegistry::kGoneKeptIntervals * intervalMs), record(nowMs)});
-    m_nextBeat = Clock::now() + interval;
 }
 
 void Heartbeat::leave(Connection& connection)

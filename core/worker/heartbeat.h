@@ -21,7 +21,8 @@ public:
 
     explicit Heartbeat(WorkerContext& context);
 
-    // Beats when the next beat is due (the first one at once).
+    // Beats when the next beat is due (the first one at once). A refusal is reported as an
+    // event and tried again an interval later; only a lost connection is thrown.
     void beatIfDue(Connection& connection);
     Clock::time_point nextBeat() const { return m_nextBeat; }
     // Removes this worker from the registry; an error is reported, never thrown (the worker
@@ -29,6 +30,8 @@ public:
     void leave(Connection& connection);
 
 private:
+    // Throws Error.
+    void beat(Connection& connection, long long intervalMs);
     std::string record(long long nowMs);
 
     WorkerContext& m_context;

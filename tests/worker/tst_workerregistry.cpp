@@ -1,3 +1,4 @@
+#include "eventlog.h"
 #include "redissuite.h"
 #include "workerbeat.h"
 #include <delayq/connection.h>
@@ -144,6 +145,37 @@ private slots:
         // Five went (equal scores go by name), never the one that just beat.
         QCOMPARE(hexists("crash-1004"), 1LL);
         QCOMPARE(WorkerRegistry(*m_conn).read({"jobs"}).size(), size_t(1000));
+    }
+
+    // An ACL user who may not write the registry: each beat is refused and said once an
+    // interval, and the lease renewals on the same thread go on, so a task that outlives its
+    // short lease is acked, not lost.
+    void aRefusedBeatNeverHoldsBackLeaseRenewals()
+    {
+        m_conn->command({"ACL", "SETUSER", "worker", "on", ">pw", "~dq:{jobs}:[^w]*", "~dq:queues",
+                         "&*", "+@all"});
+        Queue(*m_conn, "jobs").push({});
+        EventLog log;
+        WorkerOptions o = options("w-refused");
+        o.connection = ConnectionOptions::fromUrl(m_server.unixUrl() + "?user=worker&password=pw");
+        o.leaseMs = 600;
+        Worker w(
+            o,
+            [](const ClaimedTask&) {
+                std::this_thread::sleep_for(2000ms); // three leases long
+                return HandlerResult::ack();
+            },
+            [&](const WorkerEvent& e) { log.add(e); });
+        QVERIFY(w.start());
+        QTRY_COMPARE_WITH_TIMEOUT(w.counters().acked, 1LL, 10000);
+        QCOMPARE(w.counters().leaseLost, 0LL);
+        bool said = false;
+        for (const WorkerEvent& e : log.all())
+            said = said || (e.kind == WorkerEvent::Kind::Error &&
+                            QString::fromStdString(e.error).contains("NOPERM"));
+        QVERIFY(said);
+        w.stop();
+        QVERIFY(WorkerRegistry(*m_conn).read({"jobs"}).empty());
     }
 
     void aBadOptionIsRefusedBeforeStarting_data()
