@@ -6,6 +6,8 @@
 --   [8] run HASH (id -> attempts and lease)   [9] errors HASH (id -> last error)
 -- ARGV[1] n (0..1000), then n pairs: id, lease token
 -- Reply: n integers, 1 = acked, 0 = lease lost (another worker holds it, or it is gone)
+-- An acked task's history (if any) is kept among the finished ones with an "acked" event
+--   (history_drop in common.lua).
 -- Errors: INVALID when ARGV is malformed.
 local n = whole(ARGV[1], 0, 1000)
 if n == nil or #ARGV ~= 1 + 2 * n then
@@ -15,7 +17,7 @@ if n == 0 then return {} end
 local ids = {}
 for i = 1, n do ids[i] = ARGV[2 * i] end
 local runs = redis.call('HMGET', KEYS[8], unpack(ids))
-local reply, done, seen, needles = {}, {}, {}, {}
+local reply, done, done_runs, seen, needles = {}, {}, {}, {}, {}
 for i, id in ipairs(ids) do
   -- Every way out of active (nack, reap, forced cancel) clears the token, so a matching one
   -- means the task is still this worker's. Tokens are random and never hold '|': finding
@@ -30,14 +32,19 @@ for i, id in ipairs(ids) do
   if not seen[id] and runs[i] and token ~= '' and string.find(runs[i], needle, 1, true) then
     seen[id] = true
     done[#done + 1] = id
+    done_runs[#done] = runs[i]
     reply[i] = 1
   else
     reply[i] = 0
   end
 end
 if #done > 0 then
-  forget(done)
+  local now = now_ms()
+  forget(done, function(k)
+    local _, _, _, _, worker = parse_run(done_runs[k])
+    return history_event(now, 'acked', '', worker, '')
+  end, now)
   redis.call('ZREM', KEYS[2], unpack(done))
-  count(KEYS[6], KEYS[7], 'acked', #done, now_ms())
+  count(KEYS[6], KEYS[7], 'acked', #done, now)
 end
 return reply

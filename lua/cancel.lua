@@ -7,6 +7,8 @@
 -- ARGV[1] force (0 | 1: also delete tasks a worker holds), then the ids (at most 1000)
 -- ARGV[last] actor: "" (no audit entry), or who cancels (take_actor in common.lua): one
 --   audit entry "cancel" (detail "force" when forced) when any task was deleted
+-- A cancelled task's history (if any) is kept among the finished ones with a "cancelled" event
+--   (who: the actor; history_drop in common.lua).
 -- Reply: {done, 0 (remaining: none, a call by ids), {one status per id: done | not_found |
 --   active (refused: a worker holds it) | dead}}
 -- Errors: INVALID on bad ARGV.
@@ -19,16 +21,18 @@ if ARGV[1] ~= '0' and ARGV[1] ~= '1' then
 end
 local force = ARGV[1] == '1'
 if #ARGV - 1 > 1000 then return redis.error_reply('INVALID cancel: at most 1000 ids a call') end
+local now = now_ms()
+local event = history_event(now, 'cancelled', '', history_who(who), force and 'forced' or '')
 local function remove(id)
   if redis.call('ZREM', KEYS[1], id) == 1 or (force and redis.call('ZREM', KEYS[2], id) == 1) then
-    forget({id})
+    forget({id}, function() return event end, now)
     return true
   end
   return false
 end
 local cancelled, statuses, taken = each_id(2, remove, {{KEYS[2], 'active'}, {KEYS[3], 'dead'}})
 if cancelled > 0 then
-  count(KEYS[6], KEYS[7], 'cancelled', cancelled, now_ms())
+  count(KEYS[6], KEYS[7], 'cancelled', cancelled, now)
   audit(who, 'cancel', cancelled, taken, force and 'force' or '')
 end
 return {cancelled, 0, statuses}

@@ -16,6 +16,7 @@
 -- A paused queue (config paused = "1") hands out nothing, changes nothing and replies next due
 --   -1, whatever is pending: no due time is worth sleeping for until resume (config.lua), which
 --   publishes the earliest due ms on the wake channel.
+-- With the config's history on, each task handed out gets a "claimed" event (history_note).
 -- An id in pending whose record is missing or garbled is moved to dead with an error saying
 -- so, and a garbage run entry counts as 0 attempts: one broken entry never blocks the queue.
 local limit = whole(ARGV[1], 1, 1000)
@@ -31,7 +32,7 @@ local worker, token = ARGV[3], ARGV[4]
 if token == '' or string.find(token, '|', 1, true) then
   return redis.error_reply('INVALID claim: the token must be non-empty text without |')
 end
-local config = redis.call('HMGET', KEYS[5], 'paused', 'lease_ms')
+local config = redis.call('HMGET', KEYS[5], 'paused', 'lease_ms', 'history')
 if lease == 0 then
   lease = tonumber(config[2]) or 30000
   if lease < 0 then lease = 30000 end
@@ -116,4 +117,13 @@ if broken > 0 then
   count(KEYS[6], KEYS[7], 'broken', broken, now)
 end
 count(KEYS[6], KEYS[7], 'claimed', #tasks / 4, now)
+local history = history_limit(config[3])
+if history > 0 and #tasks > 0 then
+  local ids = {}
+  for i = 1, #tasks, 4 do ids[#ids + 1] = tasks[i] end
+  local head, mid = int(now) .. '|claimed|', '|' .. history_text(worker, '[|\n\r]') .. '|attempt '
+  history_note(history, ids, function(k)
+    return head .. tasks[4 * k - 1] .. mid .. tasks[4 * k]
+  end)
+end
 return {now, next_due(), 0, tasks, deadline}

@@ -210,9 +210,115 @@ local function run_entry(attempts, due, token, claimed, worker)
   return int(attempts) .. '|' .. int(due) .. '|' .. token .. '|' .. claimed .. '|' .. worker
 end
 
--- Removes every trace of the tasks from the data, run and error hashes (not from the sets).
-local function forget(ids)
+-- Task history (docs/design.md, "Task history"): off unless the config's `history` is N
+-- (1..100). Then each task keeps its last N events in dq:{Q}:history (id -> events, one a
+-- line), for at most HISTORY_TASKS tasks a queue: a flood of tasks or retries cannot grow it
+-- without bound. An acked or cancelled task's history moves, with that last event, to
+-- dq:{Q}:history_done (the same form), of which the last HISTORY_DONE are kept, in finishing
+-- order in the ZSET dq:{Q}:history_done_at; every other way out (purge, delete) drops it. The
+-- keys are built from KEYS[5], as audit() builds the stream, so they stay in the slot.
+local HISTORY_TASKS = 100000
+local HISTORY_DONE = 1000
+local HISTORY_TEXT = 200 -- bytes of a name or an error an event keeps
+
+local function history_key(suffix)
+  return string.sub(KEYS[5], 1, -7) .. 'history' .. suffix
+end
+
+-- The config's history value as the events kept a task: 0 (off) unless it is 1..100.
+local function history_limit(value)
+  return whole(value or '', 1, 100) or 0
+end
+
+-- Text an event keeps: cut to HISTORY_TEXT bytes, each match of `pattern` made a space.
+local function history_text(text, pattern)
+  return (string.gsub(cut_utf8(text, HISTORY_TEXT), pattern, ' '))
+end
+
+-- One event: "ms|kind|due ms or empty|who|text". who (a worker, or the actor as
+-- "os_user@host (tool)") holds no '|' and no line break, text no line break; both are cut.
+local function history_event(now, kind, due, who, text)
+  return int(now) .. '|' .. kind .. '|' .. due .. '|' .. history_text(who, '[|\n\r]') .. '|' ..
+    history_text(text, '[\n\r]')
+end
+
+-- The actor of take_actor as an event's who: "os_user@host (tool)"; "" for none.
+local function history_who(who)
+  if who == nil then return '' end
+  return history_text(who[2] .. '@' .. who[3] .. ' (' .. who[4] .. ')', '[|\n\r]')
+end
+
+-- `events` with `event` as its last line, keeping the last `limit` lines (none when limit is 0).
+local function history_add(events, event, limit)
+  if not events then return event end
+  events = events .. '\n' .. event
+  local _, lines = string.gsub(events, '\n', '\n')
+  while lines >= limit and limit > 0 do
+    events = string.sub(events, string.find(events, '\n', 1, true) + 1)
+    lines = lines - 1
+  end
+  return events
+end
+
+-- Adds event_of(i) to the history of ids[i] (a task without one starts one while the queue has
+-- room for it); fresh = true starts every history anew (a pushed task). Nothing when limit is 0.
+local function history_note(limit, ids, event_of, fresh)
+  if limit == 0 or #ids == 0 then return end
+  local key = history_key('')
+  local old = {}
+  if not fresh then old = redis.call('HMGET', key, unpack(ids)) end
+  local room = HISTORY_TASKS - redis.call('HLEN', key)
+  local writes = {}
+  for i, id in ipairs(ids) do
+    local events = old[i]
+    if events or room > 0 then
+      if not events then room = room - 1 end
+      writes[#writes + 1] = id
+      writes[#writes + 1] = history_add(events or nil, event_of(i), limit)
+    end
+  end
+  if #writes > 0 then redis.call('HSET', key, unpack(writes)) end
+end
+
+-- The tasks leave the queue: their histories go (forget() calls this). With event_of (ack,
+-- cancel), each that has one moves to the done store with event_of(i) as its last event.
+local function history_drop(ids, event_of, now)
+  local key = history_key('')
+  if redis.call('EXISTS', key) == 0 then return end
+  if event_of then
+    local limit = history_limit(redis.call('HGET', KEYS[5], 'history'))
+    local old = redis.call('HMGET', key, unpack(ids))
+    local moved, order = {}, {}
+    for i, id in ipairs(ids) do
+      if old[i] then
+        moved[#moved + 1] = id
+        moved[#moved + 1] = history_add(old[i], event_of(i), limit)
+        order[#order + 1] = now
+        order[#order + 1] = id
+      end
+    end
+    if #moved > 0 then
+      local done, at = history_key('_done'), history_key('_done_at')
+      redis.call('HSET', done, unpack(moved))
+      redis.call('ZADD', at, unpack(order))
+      local extra = redis.call('ZCARD', at) - HISTORY_DONE
+      if extra > 0 then
+        local oldest = redis.call('ZPOPMIN', at, extra)
+        local gone = {}
+        for i = 1, #oldest, 2 do gone[#gone + 1] = oldest[i] end
+        redis.call('HDEL', done, unpack(gone))
+      end
+    end
+  end
+  redis.call('HDEL', key, unpack(ids))
+end
+
+-- Removes every trace of the tasks from the data, run, error and history hashes (not from the
+-- sets). event_of and now: the tasks finished (ack, cancel), so their histories are kept that
+-- long with event_of(i) last (history_drop).
+local function forget(ids, event_of, now)
   if #ids == 0 then return end
+  history_drop(ids, event_of, now)
   for _, id in ipairs(ids) do redis.call('HDEL', data_key(id), id) end
   redis.call('HDEL', KEYS[8], unpack(ids))
   if redis.call('HLEN', KEYS[8]) == 1 and redis.call('HEXISTS', KEYS[8], RUN_KEEPER_FIELD) == 1 then
@@ -266,15 +372,15 @@ local function take_batch(script, at, per)
   return who, n
 end
 
--- The config's max_payload (bytes) and max_attempts for the tasks a batch writes, in one
--- HMGET of KEYS[5]; the defaults (1 MiB, 5) where unset or garbage.
+-- The config's max_payload (bytes), max_attempts and history (history_limit) for the tasks a
+-- batch writes, in one HMGET of KEYS[5]; the defaults (1 MiB, 5, off) where unset or garbage.
 local function payload_and_attempts()
-  local config = redis.call('HMGET', KEYS[5], 'max_payload', 'max_attempts')
+  local config = redis.call('HMGET', KEYS[5], 'max_payload', 'max_attempts', 'history')
   local max_payload = tonumber(config[1]) or 1048576
   local default_attempts = tonumber(config[2]) or 5
   if max_payload < 0 then max_payload = 1048576 end
   if default_attempts < 1 then default_attempts = 5 end
-  return max_payload, default_attempts
+  return max_payload, default_attempts, history_limit(config[3])
 end
 
 -- Appends one entry to the queue's audit stream (dq:{Q}:audit, built from KEYS[5] as claim
@@ -292,3 +398,4 @@ local function audit(who, action, n, ids, detail)
     'action', action, 'count', int(n), 'ids', table.concat(shown, '\n'), 'detail', detail or '',
     'user', who[1], 'os_user', who[2], 'host', who[3], 'tool', who[4], 'version', who[5])
 end
+

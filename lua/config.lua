@@ -6,7 +6,7 @@
 --   [8] run HASH (id -> attempts and lease)   [9] errors HASH (id -> last error)
 -- ARGV: one or more pairs, each a field and its value, then the actor:
 --   field: max_attempts | backoff | lease_ms (ms) | max_payload (bytes) | paused (0 | 1)
---     | audit_len (entries); each field at most once
+--     | audit_len (entries) | history (events kept a task, 0 = off); each field at most once
 --   value: as Queue::setConfig stores it (numbers whole; backoff in its ms form)
 -- ARGV[last] actor: "" (no audit entry), or who changes it (take_actor in common.lua). Only
 --   fields whose value changed are written, and they are audited together: one "config" entry
@@ -14,6 +14,8 @@
 -- A change of paused to 0 (resume) publishes the earliest pending due ms on the queue's wake
 --   channel (dq:{Q}:wake, built from KEYS[5] as audit() builds the stream), when a task is
 --   pending: consumers of a paused queue wait for it rather than poll.
+-- A change of history to 0 (off) deletes every task history of the queue, kept and finished
+--   (UNLINK: Redis frees them in the background).
 -- Reply: how many fields changed (0 when each already had its value).
 -- Errors: INVALID on bad ARGV; then nothing is written.
 local actor_ok, who = take_actor()
@@ -25,7 +27,7 @@ if #ARGV == 0 or #ARGV % 2 ~= 0 then
 end
 -- The same bounds as Queue::setConfig: the core refuses first, with the friendlier message.
 local ranges = {max_attempts = {1, 1000000}, lease_ms = {100, 604800000},
-  max_payload = {1, 536870912}, audit_len = {1, 1000000}, paused = {0, 1}}
+  max_payload = {1, 536870912}, audit_len = {1, 1000000}, paused = {0, 1}, history = {0, 100}}
 local seen = {}
 for i = 1, #ARGV, 2 do
   local field, value = ARGV[i], ARGV[i + 1]
@@ -51,6 +53,9 @@ for i = 1, #ARGV, 2 do
       if first then redis.call('PUBLISH', string.sub(KEYS[5], 1, -7) .. 'wake', int(first)) end
     else
       details[#details + 1] = field .. '=' .. value
+      if field == 'history' and value == '0' then
+        redis.call('UNLINK', history_key(''), history_key('_done'), history_key('_done_at'))
+      end
     end
   end
 end

@@ -5,17 +5,18 @@
 --   (it is overwritten, unless a worker holds it)
 -- ARGV[2] wake channel ("" = none): published when an imported task is due before everything
 --   that was pending
--- ARGV[3] n, the number of tasks (0..1000); then 9 values per task:
+-- ARGV[3] n, the number of tasks (0..1000); then 10 values per task:
 --   id, state ("pending" | "dead"), due ms, time died ms (dead; ignored for pending),
 --   created ms, attempts, max attempts (0 = queue default), backoff (normalized; "" = the
---   queue's), last error ("" = none), then the payload as ARGV[3 + 9n + i] (one per task, last)
+--   queue's), last error ("" = none), history (its events as the scripts store them, one a
+--   line, at most 100; "" = none; kept while the queue has room: HISTORY_TASKS), then the payload as ARGV[3 + 10n + i] (one per task, last)
 -- ARGV[last] actor: "" (no audit entry), or who imports (take_actor in common.lua): one audit
 --   entry "import" (detail "replace" with replace) when any task was written
 -- Reply: one status per task: created | exists | replaced | too_large | active
 --   (active: "replace" refused because a worker holds the task)
 -- Errors: INVALID when ARGV is malformed; nothing is written then.
 -- Counters are left alone: an import restores tasks, it does not produce or deliver them.
-local FIELDS = 9
+local FIELDS = 10
 -- The FIELDS values of each task, then its payload.
 local who, n, refusal = take_batch('import_tasks', 3, FIELDS + 1)
 if refusal then return refusal end
@@ -24,12 +25,22 @@ local channel = ARGV[2]
 if mode ~= 'skip' and mode ~= 'replace' then
   return redis.error_reply('INVALID import_tasks: on existing must be skip or replace')
 end
+-- A history as the scripts write it (history_event in common.lua), or "".
+local function valid_history(text)
+  if text == '' then return true end
+  local lines = 0
+  for line in string.gmatch(text .. '\n', '([^\n]*)\n') do
+    lines = lines + 1
+    if lines > 100 or not string.find(line, '^%d+|[%l_]+|%d*|[^|]*|') then return false end
+  end
+  return true
+end
 -- Every task is checked before the first is written: a refusal changes nothing.
 local tasks = {}
 for i = 0, n - 1 do
   local a = 4 + i * FIELDS
   local t = {id = ARGV[a], state = ARGV[a + 1], backoff = ARGV[a + 7], error = ARGV[a + 8],
-             payload = ARGV[3 + n * FIELDS + i + 1]}
+             history = ARGV[a + 9], payload = ARGV[3 + n * FIELDS + i + 1]}
   if t.id == '' or (t.state ~= 'pending' and t.state ~= 'dead') then
     return redis.error_reply('INVALID import_tasks: a task needs an id and the state pending or dead')
   end
@@ -44,12 +55,17 @@ for i = 0, n - 1 do
   if string.find(t.backoff, '|', 1, true) then
     return redis.error_reply('INVALID import_tasks: a backoff holds no "|"')
   end
+  if not valid_history(t.history) then
+    return redis.error_reply('INVALID import_tasks: a history is at most 100 lines of ' ..
+      '"ms|kind|due|who|text"')
+  end
   tasks[i] = t
 end
 local max_payload, default_attempts = payload_and_attempts()
 local before = earliest(KEYS[1])
 local min_due = nil
 local reply, written = {}, {}
+local room = HISTORY_TASKS - redis.call('HLEN', history_key(''))
 
 -- True when the id is anywhere in the queue: a record, or a listed id without one.
 local function present(id, bucket)
@@ -85,6 +101,13 @@ for i = 0, n - 1 do
       redis.call('HSET', KEYS[8], t.id, run_entry(t.attempts, t.due, '', '', ''))
     end
     if t.error ~= '' then redis.call('HSET', KEYS[9], t.id, t.error) end
+    -- Kept whatever the queue's history setting: it is the task's past, not a new event.
+    if t.history ~= '' and room > 0 then
+      room = room - 1
+      redis.call('HSET', history_key(''), t.id, t.history)
+    elseif status == 'replaced' then
+      redis.call('HDEL', history_key(''), t.id)
+    end
     if t.state == 'dead' then
       redis.call('ZADD', KEYS[3], int(t.died), t.id)
     else

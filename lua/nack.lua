@@ -9,12 +9,14 @@
 -- ARGV[4] retry delay ms (-1 = the task's backoff, else the queue's; -2 = no retry: dead now,
 --   attempts left or not, as for a webhook's 410 Gone)  ARGV[5] wake channel
 -- Reply: {"retry", due ms} or {"dead", time died ms}
+-- With the config's history on, the task gets a "failed" (due: the retry) or "died" event, the
+--   error as its text (history_note in common.lua).
 -- Errors: LEASE_LOST when the token is not the task's current lease; INVALID on bad ARGV.
 if #ARGV ~= 5 then return redis.error_reply('INVALID nack: ARGV is id, token, error, delay, channel') end
 local id, token, err = ARGV[1], ARGV[2], cut_utf8(ARGV[3], 4096)
 local override = whole(ARGV[4], -2, MAX_MS)
 if override == nil then return redis.error_reply('INVALID nack: retry delay ms') end
-local attempts, due, lease = parse_run(redis.call('HGET', KEYS[8], id))
+local attempts, due, lease, _, worker = parse_run(redis.call('HGET', KEYS[8], id))
 if lease == '' or lease ~= token or not redis.call('ZSCORE', KEYS[2], id) then
   return redis.error_reply('LEASE_LOST task ' .. id .. ' is no longer leased to this worker')
 end
@@ -24,7 +26,12 @@ if attempts < 1 then attempts = 1 end
 if not max_attempts or max_attempts <= 0 then max_attempts = config_number(KEYS[5], 'max_attempts', 5) end
 redis.call('ZREM', KEYS[2], id)
 redis.call('HSET', KEYS[9], id, err)
+local history = history_limit(redis.call('HGET', KEYS[5], 'history'))
+local function note(kind, when)
+  history_note(history, {id}, function() return history_event(now, kind, when, worker, err) end)
+end
 if attempts >= max_attempts or override == -2 then
+  note('died', '')
   redis.call('HSET', KEYS[8], id, run_entry(attempts, due or now, '', '', ''))
   redis.call('ZADD', KEYS[3], now, id)
   count(KEYS[6], KEYS[7], 'died', 1, now)
@@ -37,6 +44,7 @@ if delay < 0 then
 end
 local retry = now + delay
 local before = earliest(KEYS[1])
+note('failed', int(retry))
 redis.call('HSET', KEYS[8], id, run_entry(attempts, retry, '', '', ''))
 redis.call('ZADD', KEYS[1], retry, id)
 count(KEYS[6], KEYS[7], 'retried', 1, now)

@@ -15,6 +15,8 @@
 --   (bytes), due value (ms)
 -- ARGV[last] actor: "" (no audit entry), or who pushes (take_actor in common.lua): one
 --   audit entry "push" for the created and replaced tasks of the call, when there are any
+-- With the config's history on, each created or replaced task starts its history with a
+--   "pushed" event (history_note in common.lua).
 -- Reply: {server now ms, {index, status, due ms, ...}}: the second element lists, flat and in
 --   no set order, only the tasks whose status is not "created" (index: 1-based place in the
 --   call; status: exists | replaced | too_large | active, the last when "replace" is refused
@@ -60,7 +62,7 @@ for i = 0, n - 1 do
   values[i] = value
 end
 local now = now_ms()
-local max_payload, default_attempts = payload_and_attempts()
+local max_payload, default_attempts, history = payload_and_attempts()
 local before = earliest(KEYS[1])
 local created_text = base36(now)
 -- Due times as text, each distinct one formatted once: a string.format per task costs about
@@ -125,6 +127,7 @@ for i = 0, n - 1 do
         status = 'replaced'
         redis.call('HDEL', KEYS[8], id)
         redis.call('HDEL', KEYS[9], id)
+        redis.call('HDEL', history_key(''), id)
       end
       redis.call('HSET', bucket, id, record)
     end
@@ -172,6 +175,15 @@ local created = #places
 if created > 0 then redis.call('ZADD', KEYS[1], unpack(zadd)) end
 count(KEYS[6], KEYS[7], 'pushed', created, now)
 if min_due then wake_if_earlier(channel, before, min_due) end
+if history > 0 and created > 0 then
+  -- A pushed or replaced task starts its history anew: the due time is the only part of the
+  -- event that differs between the tasks of a call.
+  local ids = {}
+  for k = 1, created do ids[k] = zadd[2 * k] end
+  local head = int(now) .. '|pushed|'
+  local tail = '|' .. history_who(who) .. '|'
+  history_note(history, ids, function(k) return head .. zadd[2 * k - 1] .. tail end, true)
+end
 if who and created > 0 then
   -- The ids are zadd's even entries: nothing was collected per task for this.
   local ids = {}

@@ -10,6 +10,8 @@
 --   older delayq (nothing moves).
 -- A task with attempts left goes back to pending, due now; one with none left goes to dead,
 -- as does one whose record is missing or garbled (counted in died and broken).
+-- With the config's history on, each task taken back gets an "expired" event (due: when it is
+-- due again, empty when it died; history_note in common.lua).
 local limit = whole(ARGV[1], 1, 1000)
 if limit == nil or #ARGV ~= 2 then
   return redis.error_reply('INVALID reap: max tasks must be 1..1000, then the wake channel')
@@ -27,6 +29,7 @@ for i, id in ipairs(ids) do
   if not records[i] and old_layout_task(id) then return old_layout_error() end
 end
 local broken = 0
+local expired, events = {}, {}
 for i, id in ipairs(ids) do
   redis.call('ZREM', KEYS[2], id)
   local _, max_attempts = parse_record(records[i])
@@ -36,6 +39,9 @@ for i, id in ipairs(ids) do
     if max_attempts <= 0 then max_attempts = default_attempts end
     if worker == '' then worker = '?' end
     redis.call('HSET', KEYS[9], id, 'lease expired: worker ' .. worker .. ' stopped renewing it')
+    expired[#expired + 1] = id
+    events[#expired] = history_event(now, 'expired', attempts >= max_attempts and '' or int(now),
+      worker, attempts >= max_attempts and 'no attempts left' or '')
     if attempts >= max_attempts then
       redis.call('HSET', KEYS[8], id, run_entry(attempts, due or now, '', '', ''))
       redis.call('ZADD', KEYS[3], now, id)
@@ -52,6 +58,8 @@ for i, id in ipairs(ids) do
     broken = broken + 1
   end
 end
+history_note(history_limit(redis.call('HGET', KEYS[5], 'history')), expired,
+  function(k) return events[k] end)
 count(KEYS[6], KEYS[7], 'expired', requeued + died + broken, now)
 count(KEYS[6], KEYS[7], 'died', died + broken, now)
 count(KEYS[6], KEYS[7], 'broken', broken, now)

@@ -8,6 +8,8 @@
 -- ARGV[4..] the ids for "ids" (at most 1000)
 -- ARGV[last] actor: "" (no audit entry), or who requeues (take_actor in common.lua): one
 --   audit entry "requeue" (detail "all" in that mode) when any task came back
+-- With the config's history on, each task brought back gets a "requeued" event (who: the
+--   actor; history_note in common.lua).
 -- Reply: {done, remaining (mode "all": the tasks left in dead; "ids": 0), {one status per
 --   given id: done | not_found | pending | active; none in mode "all"}}
 -- Errors: INVALID on bad ARGV.
@@ -22,8 +24,10 @@ end
 if #ARGV - 3 > 1000 then return redis.error_reply('INVALID requeue: at most 1000 ids a call') end
 local now = now_ms()
 local before = earliest(KEYS[1])
+local revived = {}
 local function revive(id)
   if not redis.call('ZSCORE', KEYS[3], id) then return false end
+  revived[#revived + 1] = id
   redis.call('ZREM', KEYS[3], id)
   -- Attempts start again from 0 (no run entry); the last error stays for the operator. A
   -- broken entry (no record) stays broken: claim sends it back to dead with the reason.
@@ -33,6 +37,9 @@ local function revive(id)
 end
 local done, statuses, taken = each_dead(mode, limit, 4, revive)
 if done > 0 then
+  local event = history_event(now, 'requeued', int(now), history_who(who), '')
+  history_note(history_limit(redis.call('HGET', KEYS[5], 'history')), revived,
+    function() return event end)
   wake_if_earlier(ARGV[3], before, now)
   audit(who, 'requeue', done, taken, mode == 'all' and 'all' or '')
 end

@@ -8,6 +8,8 @@
 -- ARGV[3] wake channel, then the ids (at most 1000)
 -- ARGV[last] actor: "" (no audit entry), or who reschedules (take_actor in common.lua): one
 --   audit entry "reschedule" (detail "due=MS") when any task moved
+-- With the config's history on, each task moved gets a "rescheduled" event (due: the new due
+--   time, who: the actor; history_note in common.lua).
 -- Reply: {done, 0 (remaining: none, a call by ids), {one status per id: done | not_found |
 --   active | dead}}
 -- Errors: INVALID on bad ARGV.
@@ -24,14 +26,19 @@ local now = now_ms()
 local due = value
 if kind == 'in' then due = now + value end
 local before = earliest(KEYS[1])
+local taken_all = {}
 local function move(id)
   if not redis.call('ZSCORE', KEYS[1], id) then return false end
+  taken_all[#taken_all + 1] = id
   -- A pending task's due time is its score: nothing else to change.
   redis.call('ZADD', KEYS[1], 'XX', due, id)
   return true
 end
 local moved, statuses, taken = each_id(4, move, {{KEYS[2], 'active'}, {KEYS[3], 'dead'}})
 if moved > 0 then
+  local event = history_event(now, 'rescheduled', int(due), history_who(who), '')
+  history_note(history_limit(redis.call('HGET', KEYS[5], 'history')), taken_all,
+    function() return event end)
   wake_if_earlier(ARGV[3], before, due)
   audit(who, 'reschedule', moved, taken, 'due=' .. int(due))
 end

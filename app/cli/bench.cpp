@@ -103,6 +103,8 @@ BenchFigures Bench::run()
     f.ours.drain = drain();
     f.ours.lateness = oursLateness(f.ours.latenessCpuUsPerTask);
     f.ours.memory = memory();
+    if (m_settings.historyEvents > 0)
+        f.history = withHistory();
     if (m_settings.seeds) {
         for (auto kind : {SeedDesign::Kind::RangeThenRem, SeedDesign::Kind::LuaPop}) {
             const char* stem = kind == SeedDesign::Kind::RangeThenRem ? ":seed:a" : ":seed:b";
@@ -364,9 +366,10 @@ LatenessFigures Bench::oursLateness(double& cpuUsPerTask)
     return latenessOf(lateness);
 }
 
-MemoryFigures Bench::memory()
+MemoryFigures Bench::memory(const std::string& queue)
 {
-    m_progress("memory, delayq: " + std::to_string(m_settings.memoryTasks) + " pending tasks");
+    m_progress("memory, delayq: " + std::to_string(m_settings.memoryTasks) + " pending tasks" +
+               (queue == "memory" ? "" : " (" + queue + ")"));
     MemoryFigures f;
     f.tasks = m_settings.memoryTasks;
     f.payloadBytes = kMemoryPayloadBytes;
@@ -376,10 +379,34 @@ MemoryFigures Bench::memory()
         // holds the tasks and not a client's buffers. Due in a day: nothing claims them,
         // and the queue holds what a waiting backlog holds.
         delayq::Connection conn(m_options);
-        fillQueue(conn, m_prefix, "memory", f.tasks, 0, 86'400'000, memoryPayload);
+        fillQueue(conn, m_prefix, queue, f.tasks, 0, 86'400'000, memoryPayload);
     }
     f.bytesPerTask =
         static_cast<double>(m_meter.usedMemory() - before) / static_cast<double>(f.tasks);
+    return f;
+}
+
+HistoryFigures Bench::withHistory()
+{
+    HistoryFigures f;
+    f.events = m_settings.historyEvents;
+    const std::string events = std::to_string(f.events);
+    {
+        delayq::Connection conn(m_options);
+        for (const char* name : {"history", "memory_history"})
+            delayq::Queue(conn, name, m_prefix).setConfig("history", events);
+        m_progress("task history on (" + events + " events a task): push, batched: " +
+                   std::to_string(m_settings.tasks) + " tasks");
+        const double cpuBefore = m_meter.cpuSeconds();
+        const auto start = Clock::now();
+        fillQueue(conn, m_prefix, "history", m_settings.tasks, 0, 0, benchPayload);
+        f.push = m_meter.phase(cpuBefore, m_settings.tasks, secondsSince(start));
+    }
+    m_progress("task history on: claim+ack, " + std::to_string(m_settings.threads) + " threads");
+    delayq::WorkerOptions o = workerOptions("history");
+    o.concurrency = m_settings.threads;
+    f.claim = runWorkers({o}, m_settings.tasks);
+    f.memory = memory("memory_history");
     return f;
 }
 

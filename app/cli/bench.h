@@ -52,7 +52,10 @@ private:
     // How many connections listen on a wake channel, on every node of a cluster.
     static long long wakeListeners(delayq::Connection& conn, const std::string& channel);
     LatenessFigures oursLateness(double& cpuUsPerTask);
-    MemoryFigures memory();
+    // Pending tasks due in a day filled into `queue`: used_memory after minus before, per task.
+    MemoryFigures memory(const std::string& queue = "memory");
+    // Push, claim+ack and memory on queues whose history setting is on.
+    HistoryFigures withHistory();
     void cleanup();
 
     delayq::ConnectionOptions m_options;

@@ -39,25 +39,13 @@ int runBenchWebhook(Context& ctx, const delayq::ConnectionOptions& options, cons
 int runBench(Context& ctx)
 {
     Args& a = ctx.args();
-    a.parse({{"force", false},
-             {"tasks", true},
-             {"single-tasks", true},
-             {"threads", true},
-             {"batch", true},
-             {"rate", true},
-             {"duration", true},
-             {"seed-tasks", true},
-             {"drain-tasks", true},
-             {"memory-tasks", true},
-             {"skip-seeds", false},
-             {"queues", true},
-             {"pipe", false},
-             {"pipe-tasks", true},
-             {"exec-tasks", true},
-             {"consumer", true},
-             {"webhook", false},
-             {"amqp", true},
-             {"amqp-tasks", true}},
+    a.parse({{"force", false},       {"tasks", true},       {"single-tasks", true},
+             {"threads", true},      {"batch", true},       {"rate", true},
+             {"duration", true},     {"seed-tasks", true},  {"drain-tasks", true},
+             {"memory-tasks", true}, {"skip-seeds", false}, {"queues", true},
+             {"history", true},      {"pipe", false},       {"pipe-tasks", true},
+             {"exec-tasks", true},   {"consumer", true},    {"webhook", false},
+             {"amqp", true},         {"amqp-tasks", true}},
             0, 0);
     a.exclusive({"pipe", "webhook", "amqp"});
     if (!a.has("pipe") && (a.has("pipe-tasks") || a.has("consumer")))
@@ -81,6 +69,7 @@ int runBench(Context& ctx)
     s.memoryTasks = a.number("memory-tasks", 1, 10'000'000, s.memoryTasks);
     s.seeds = !a.has("skip-seeds");
     s.queues = static_cast<int>(a.number("queues", 1, 16, s.queues));
+    s.historyEvents = static_cast<int>(a.number("history", 0, 100, s.historyEvents));
 
     delayq::Connection& conn = ctx.connection();
     if (conn.options().readOnly)

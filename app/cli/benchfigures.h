@@ -22,6 +22,9 @@ struct BenchSettings
     long long memoryTasks = 100000; // pending tasks whose memory is measured
     bool seeds = true;
     int queues = 1; // the push and claim+ack phases spread over this many queues
+    // Events kept per task in the task-history phases (the same push, claim+ack and memory on a
+    // queue with the history setting on); 0 skips them.
+    int historyEvents = 10;
 };
 
 // The batch the workers run with: --batch, else the worker's default.
@@ -75,12 +78,22 @@ struct DesignFigures
     MemoryFigures memory;
 };
 
+// The push, claim+ack and memory phases again on one queue with task history on.
+struct HistoryFigures
+{
+    int events = 0; // the queue's history setting; 0: not run
+    PhaseFigures push;
+    PhaseFigures claim;
+    MemoryFigures memory;
+};
+
 struct BenchFigures
 {
     std::string server; // display URL and Redis version
     PhaseFigures pushBatched;
     PhaseFigures pushSingle;
     DesignFigures ours;
+    HistoryFigures history;
     std::vector<DesignFigures> seeds;
     std::vector<BenchQueue> queues; // of the claim+ack phase
     int masters = 1;

@@ -264,6 +264,18 @@ JsonWriter benchJson(const BenchSettings& s, const BenchFigures& f)
         writeDesign(j, d);
     j.endArray();
     writeRatios(j, f);
+    if (f.history.events > 0) {
+        j.key("history").beginObject().field("events", f.history.events).key("push");
+        writePhase(j, f.history.push);
+        j.key("claim");
+        writePhase(j, f.history.claim);
+        j.key("memory")
+            .beginObject()
+            .field("tasks", f.history.memory.tasks)
+            .field("bytes_per_task", f.history.memory.bytesPerTask)
+            .endObject()
+            .endObject();
+    }
     j.field("seconds", f.seconds).endObject();
     return j;
 }
@@ -299,6 +311,23 @@ void writePhase(JsonWriter& j, const PhaseFigures& p)
     j.endObject();
 }
 
+// The task-history phases beside the same phases without it, as ratios of their costs.
+std::string historyText(const BenchFigures& f)
+{
+    const HistoryFigures& h = f.history;
+    auto cost = [](const char* what, double with, double without, const char* unit) {
+        char line[160];
+        std::snprintf(line, sizeof line, "  %-26s %8.1f %s  (off: %.1f %s, %s)\n", what, with, unit,
+                      without, unit, ratioText(with, without).c_str());
+        return std::string(line);
+    };
+    return "\ntask history on (" + std::to_string(h.events) + " events kept a task):\n" +
+           cost("push, Redis CPU per task", h.push.cpuUsPerTask, f.pushBatched.cpuUsPerTask, "µs") +
+           cost("claim+ack, Redis CPU/task", h.claim.cpuUsPerTask, f.ours.claim.cpuUsPerTask,
+                "µs") +
+           cost("memory per pending task", h.memory.bytesPerTask, f.ours.memory.bytesPerTask, "B");
+}
+
 std::string benchText(const BenchSettings& s, const BenchFigures& f)
 {
     const std::string batch =
@@ -328,6 +357,8 @@ std::string benchText(const BenchSettings& s, const BenchFigures& f)
     addDrainAndMemory(t, s, f);
     addLateness(t, f);
     text += t.render();
+    if (f.history.events > 0)
+        text += historyText(f);
     text += "\n" + secondsText(f.seconds) + " s in all. Lateness: taken minus due, over " +
             std::to_string(f.ours.lateness.count) +
             " tasks each. Drain: from the moment the backlog fell due (workers already\n"

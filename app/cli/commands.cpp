@@ -27,7 +27,11 @@ const std::vector<CommandInfo>& commandTable()
          "  members in due order; {\"id\",\"msg\"} and {\"data\",\"times\"} JSON shapes get\n"
          "  their own columns; --json gives each member exactly as member_base64",
          "list tasks in due order", runLs},
-        {"show", "show QUEUE ID", "show every field of one task", runShow},
+        {"show",
+         "show QUEUE ID [--history]\n"
+         "  --history      also the task's recorded events (config history N turns them on);\n"
+         "                 for a task acked or cancelled lately, its events alone",
+         "show every field of one task", runShow},
         {"find",
          "find QUEUE TEXT [--state pending|active|dead] [--in FIELD] [--limit N]\n"
          "       [--step N]\n"
@@ -71,7 +75,8 @@ const std::vector<CommandInfo>& commandTable()
          runPurge},
         {"config",
          "config QUEUE [KEY [VALUE]]\n"
-         "  KEY            max_attempts | backoff | lease_ms | max_payload | paused | audit_len",
+         "  KEY            max_attempts | backoff | lease_ms | max_payload | paused | audit_len\n"
+         "                 | history (events kept per task, 0 = off: 0 deletes the histories)",
          "show or change a queue's defaults", runConfig},
         {"pause", "pause QUEUE", "stop workers from claiming (pushes still go in)", runPause},
         {"resume", "resume QUEUE", "let workers claim again", runResume},
@@ -140,8 +145,8 @@ const std::vector<CommandInfo>& commandTable()
         {"bench",
          "bench [--force] [--tasks N] [--threads C] [--batch N] [--rate R] [--duration D]\n"
          "       [--seed-tasks N] [--drain-tasks N] [--memory-tasks N] [--skip-seeds]\n"
-         "       [--queues N] [--pipe [--pipe-tasks N] [--exec-tasks N] [--consumer CMD]]\n"
-         "       [--amqp URL [--amqp-tasks N]]\n"
+         "       [--queues N] [--history N] [--pipe [--pipe-tasks N] [--exec-tasks N]\n"
+         "       [--consumer CMD]] [--amqp URL [--amqp-tasks N]]\n"
          "  --force          run on a database that is not empty (keys go under a private\n"
          "                   prefix)\n"
          "  --tasks N        tasks for the push and claim+ack phases (default 50000)\n"
@@ -155,6 +160,8 @@ const std::vector<CommandInfo>& commandTable()
          "  --queues N       spread the push and claim+ack phases over N queues (1..16,\n"
          "                   default 1), the threads split over them (at least one each); on\n"
          "                   a cluster the queues go to different masters\n"
+         "  --history N      then push, claim+ack and memory again on a queue keeping N\n"
+         "                   events a task (default 10; 0 skips them)\n"
          "  --pipe           instead: a due backlog drained through pipe: (--pipe-tasks N,\n"
          "                   default 100000; --consumer CMD, default a built-in Python\n"
          "                   loop), beside exec:true (--exec-tasks N, default 2000) and the\n"
@@ -196,7 +203,8 @@ const std::vector<CommandInfo>& commandTable()
          "export QUEUE [--state pending|active|dead|all] [--match TEXT] [--step N]\n"
          "  writes one JSON line per task to stdout, with every field an import needs: id,\n"
          "  state, due, died (dead tasks), created, attempts, max_attempts, backoff,\n"
-         "  last_error, payload (base64 with \"payload_encoding\":\"base64\" when not UTF-8)\n"
+         "  last_error, payload (base64 with \"payload_encoding\":\"base64\" when not UTF-8),\n"
+         "  and history (the task's recorded events) when it has one\n"
          "  --state S      which sets (default all)\n"
          "  --match TEXT   only tasks whose id or payload contains TEXT\n"
          "  --step N       tasks read per round trip (default 500); each task is read whole\n"

@@ -219,12 +219,12 @@ int runConfig(Context& ctx)
     if (words.size() == 3) {
         queue.setConfig(words[1], words[2]);
     } else if (words.size() == 2) {
-        static const char* known[] = {"max_attempts", "backoff", "lease_ms",
-                                      "max_payload",  "paused",  "audit_len"};
+        static const char* known[] = {"max_attempts", "backoff",   "lease_ms", "max_payload",
+                                      "paused",       "audit_len", "history"};
         if (std::find(std::begin(known), std::end(known), words[1]) == std::end(known))
             throw UsageError("unknown config key '" + printable(words[1].substr(0, 64)) +
                              "' (known: max_attempts, backoff, lease_ms, max_payload, paused, "
-                             "audit_len)");
+                             "audit_len, history)");
     }
     const delayq::QueueConfig c = queue.config();
     const std::vector<std::pair<std::string, std::string>> values = {
@@ -233,7 +233,8 @@ int runConfig(Context& ctx)
         {"lease_ms", std::to_string(c.leaseMs)},
         {"max_payload", std::to_string(c.maxPayload)},
         {"paused", c.paused ? "1" : "0"},
-        {"audit_len", std::to_string(c.auditLen)}};
+        {"audit_len", std::to_string(c.auditLen)},
+        {"history", std::to_string(c.history)}};
     if (ctx.json()) {
         JsonWriter j;
         j.beginObject().field("queue", queue.name());

@@ -1,4 +1,5 @@
 #include "commands.h"
+#include "historyoutput.h"
 #include "textoutput.h"
 
 #include <delayq/error.h>
@@ -148,33 +149,49 @@ int runLs(Context& ctx)
 int runShow(Context& ctx)
 {
     Args& a = ctx.args();
-    a.parse({}, 2, 2);
+    a.parse({{"history", false}}, 2, 2);
     const std::string& id = a.positional()[1];
     delayq::Keys::validateTaskId(id);
     delayq::Queue queue = ctx.queue();
     auto found = queue.find(id);
-    if (!found) {
-        if (ctx.json()) {
-            JsonWriter j;
-            j.beginObject()
-                .field("queue", queue.name())
-                .field("id", id)
-                .key("task")
-                .null()
-                .endObject();
-            ctx.printJson(j);
+    std::optional<delayq::TaskHistory> history;
+    if (a.has("history"))
+        history = queue.taskHistory(id);
+    // A task that finished (acked, cancelled) is gone, but its kept history says what happened.
+    const bool finished = !found && history && history->finished && !history->events.empty();
+    if (ctx.json() && (!found || history)) {
+        JsonWriter j;
+        j.beginObject().field("queue", queue.name()).field("id", id).key("task");
+        if (found)
+            writeTask(j, found->second, found->first, ctx.serverNow());
+        else
+            j.null();
+        if (history) {
+            j.field("finished", finished).key("history");
+            writeHistory(j, *history);
         }
+        j.endObject();
+        ctx.printJson(j);
+    }
+    if (finished && !ctx.json())
+        ctx.print("task " + printable(id) + " has left queue " + queue.name() +
+                  "; its kept history:\n" + historyText(*history));
+    if (finished)
+        return ExitOk;
+    if (!found) {
         std::fprintf(stderr, "delayq: task %s not found in queue %s\n", printable(id).c_str(),
                      queue.name().c_str());
         return ExitRefused;
     }
     const auto& [set, t] = *found;
     if (ctx.json()) {
-        JsonWriter j;
-        j.beginObject().field("queue", queue.name()).key("task");
-        writeTask(j, t, set, ctx.serverNow());
-        j.endObject();
-        ctx.printJson(j);
+        if (!history) {
+            JsonWriter j;
+            j.beginObject().field("queue", queue.name()).key("task");
+            writeTask(j, t, set, ctx.serverNow());
+            j.endObject();
+            ctx.printJson(j);
+        }
         return ExitOk;
     }
     std::string text;
@@ -199,6 +216,8 @@ int runShow(Context& ctx)
         line("last error", printable(t.lastError));
     if (t.broken)
         line("broken", "yes: the task's data is missing or garbled");
+    if (history)
+        text += historyText(*history);
     line("payload", std::to_string(t.payload.size()) + " bytes");
     ctx.print(text + printable(t.payload) + "\n");
     return ExitOk;

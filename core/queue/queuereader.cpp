@@ -62,6 +62,8 @@ QueueConfig QueueReader::config()
             config.maxPayload = n;
         else if (field == "audit_len" && ok && n > 0)
             config.auditLen = n;
+        else if (field == "history" && ok && n > 0 && n <= 100)
+            config.history = static_cast<int>(n);
         else if (field == "paused")
             config.paused = value == "1";
     }
@@ -245,6 +247,19 @@ std::optional<std::pair<TaskSet, Task>> QueueReader::find(const std::string& id)
         return std::make_pair(sets[i], std::move(t));
     }
     return std::nullopt;
+}
+
+TaskHistory QueueReader::taskHistory(const std::string& id)
+{
+    Keys::validateTaskId(id);
+    auto replies = m_connection.pipeline(
+        {{"HGET", m_keys.taskHistory(), id}, {"HGET", m_keys.finishedHistory(), id}});
+    throwFirstError(replies);
+    if (!replies[0].isNil())
+        return {parseTaskEvents(replies[0].str), false};
+    if (!replies[1].isNil())
+        return {parseTaskEvents(replies[1].str), true};
+    return {};
 }
 
 bool QueueReader::needsUpgrade()

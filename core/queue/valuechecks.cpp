@@ -116,6 +116,8 @@ std::string normalizeConfigValue(const std::string& key, const std::string& valu
         stored = number(1, 512LL * 1024 * 1024);
     else if (key == "audit_len")
         stored = number(1, 1000000);
+    else if (key == "history")
+        stored = number(0, 100);
     else if (key == "paused") {
         if (value == "1" || value == "true" || value == "yes")
             stored = "1";
@@ -127,7 +129,7 @@ std::string normalizeConfigValue(const std::string& key, const std::string& valu
         throw Error(ErrorCode::InvalidArgument,
                     "unknown config key '" + key.substr(0, 64) +
                         "' (known: max_attempts, backoff, lease_ms, max_payload, paused, "
-                        "audit_len)");
+                        "audit_len, history)");
     return stored;
 }
 

@@ -12,8 +12,9 @@ namespace delayq {
 
 namespace {
 
-// Commands that read one task whole: its score in `setKey`, record, run entry and error.
-constexpr size_t kReadsPerTask = 4;
+// Commands that read one task whole: its score in `setKey`, record, run entry, error and
+// history.
+constexpr size_t kReadsPerTask = 5;
 
 void appendReads(std::vector<std::vector<std::string>>& commands, const Keys& keys,
                  const std::string& setKey, const std::string& id)
@@ -22,6 +23,7 @@ void appendReads(std::vector<std::vector<std::string>>& commands, const Keys& ke
     commands.push_back({"HGET", keys.dataKey(id), id});
     commands.push_back({"HGET", keys.run(), id});
     commands.push_back({"HGET", keys.errors(), id});
+    commands.push_back({"HGET", keys.taskHistory(), id});
 }
 
 // The replies of `commands`, run as one transaction where the server allows it: every key is
@@ -75,6 +77,8 @@ tasksFrom(const std::vector<Reply>& replies, const std::vector<std::string>& ids
             continue;
         }
         fillTask(task, sets[i], r[1], r[2], r[3]);
+        if (!r[4].isNil())
+            task.history = parseTaskEvents(r[4].str);
         if (task.broken) {
             ++broken;
             continue;

@@ -50,6 +50,21 @@ bool isStoredBackoff(const std::string& text)
     return exp ? steps == 2 : steps <= 32;
 }
 
+// The last events import_tasks.lua keeps (100), each name and text cut as the scripts cut them
+// (200 bytes, at a UTF-8 character boundary).
+std::vector<TaskEvent> lastEvents(const std::vector<TaskEvent>& history)
+{
+    constexpr size_t kMaxEvents = 100;
+    constexpr size_t kMaxText = 200;
+    const size_t skip = history.size() > kMaxEvents ? history.size() - kMaxEvents : 0;
+    std::vector<TaskEvent> kept(history.begin() + static_cast<std::ptrdiff_t>(skip), history.end());
+    for (TaskEvent& e : kept) {
+        e.who = std::string(utf8Prefix(e.who, kMaxText));
+        e.text = std::string(utf8Prefix(e.text, kMaxText));
+    }
+    return kept;
+}
+
 } // namespace
 
 TaskImport::TaskImport(Queue& queue, bool replace) : m_queue(queue), m_replace(replace) {}
@@ -69,6 +84,12 @@ void TaskImport::check(const Task& task)
         refuse("attempts must be 0 to 1000000000");
     if (task.maxAttempts < 0 || task.maxAttempts > 1'000'000'000)
         refuse("max_attempts must be 0 (the queue's) to 1000000000");
+    for (const TaskEvent& e : task.history)
+        if (e.at < 0 || e.kind.empty() || e.kind.size() > 32 ||
+            e.kind.find_first_not_of("abcdefghijklmnopqrstuvwxyz_") != std::string::npos ||
+            (e.due && *e.due < 0))
+            refuse("a history event needs a time and a kind in lowercase letters, like "
+                   "\"claimed\"");
     if (!isStoredBackoff(task.backoff))
         refuse("the backoff must be empty (the queue's) or in the stored form, ms: like "
                "5000,20000,30000 or exp:1000:60000");
@@ -94,13 +115,14 @@ std::vector<PushResult::Status> TaskImport::importBatch(const std::vector<Task>&
     }
     std::vector<std::string> args{m_replace ? "replace" : "skip", m_queue.keys().wake(),
                                   std::to_string(tasks.size())};
-    args.reserve(3 + tasks.size() * 10);
+    args.reserve(3 + tasks.size() * 11);
     for (const auto& t : tasks) {
         const bool dead = t.state == "dead";
         args.insert(args.end(), {t.id, dead ? "dead" : "pending", std::to_string(t.due),
                                  std::to_string(dead ? t.score : 0), std::to_string(t.created),
                                  std::to_string(t.attempts), std::to_string(t.maxAttempts),
-                                 t.backoff, std::string(utf8Prefix(t.lastError, kMaxErrorBytes))});
+                                 t.backoff, std::string(utf8Prefix(t.lastError, kMaxErrorBytes)),
+                                 formatTaskEvents(lastEvents(t.history))});
     }
     for (const auto& t : tasks)
         args.push_back(t.payload);

@@ -80,6 +80,41 @@ std::string getText(const Json& j, const char* name)
     return it->get<std::string>();
 }
 
+// A task's history (docs/cli.md, "Export and import"): one object an event, oldest first.
+Json historyJson(const std::vector<TaskEvent>& events)
+{
+    Json list = Json::array();
+    for (const TaskEvent& e : events) {
+        Json event;
+        event["at"] = e.at;
+        event["kind"] = e.kind;
+        if (e.due)
+            event["due"] = *e.due;
+        putBytes(event, "who", "who_encoding", e.who);
+        putBytes(event, "text", "text_encoding", e.text);
+        list.push_back(std::move(event));
+    }
+    return list;
+}
+
+std::vector<TaskEvent> historyFromJson(const Json& list)
+{
+    if (!list.is_array())
+        refuse("\"history\" must be a list of events");
+    std::vector<TaskEvent> events;
+    for (const Json& event : list) {
+        if (!event.is_object())
+            refuse("each event of \"history\" must be an object");
+        TaskEvent e{getInteger(event, "at"), getText(event, "kind"), std::nullopt,
+                    getBytes(event, "who", "who_encoding"),
+                    getBytes(event, "text", "text_encoding")};
+        if (event.contains("due"))
+            e.due = getInteger(event, "due");
+        events.push_back(std::move(e));
+    }
+    return events;
+}
+
 Json parseObject(std::string_view line)
 {
     Json j = Json::parse(line, nullptr, false);
@@ -151,6 +186,8 @@ std::string TaskLine::fromTask(const Task& task)
     // An error is cut by bytes (and a handler's stderr can be anything): bytes as well.
     putBytes(j, "last_error", "last_error_encoding", task.lastError);
     putBytes(j, "payload", "payload_encoding", task.payload);
+    if (!task.history.empty())
+        j["history"] = historyJson(task.history);
     return j.dump();
 }
 
@@ -179,6 +216,8 @@ Task TaskLine::toTask(std::string_view line)
     if (j.contains("last_error"))
         task.lastError = getBytes(j, "last_error", "last_error_encoding");
     task.payload = getBytes(j, "payload", "payload_encoding");
+    if (j.contains("history"))
+        task.history = historyFromJson(j["history"]);
     return task;
 }
 

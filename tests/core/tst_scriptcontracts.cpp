@@ -36,8 +36,8 @@ QStringList tasks(int n)
     return out;
 }
 
-// import_tasks ARGV: mode, wake channel, n, then nine values per task, then the payloads.
-// A task: id, state, due, died, created, attempts, max attempts, backoff, last error.
+// import_tasks ARGV: mode, wake channel, n, then ten values per task, then the payloads.
+// A task: id, state, due, died, created, attempts, max attempts, backoff, last error, history.
 QStringList importArgv(const QString& mode, const QList<QStringList>& tasks, const QString& n = {})
 {
     QStringList out{mode, "", n.isEmpty() ? QString::number(tasks.size()) : n};
@@ -50,9 +50,9 @@ QStringList importArgv(const QString& mode, const QList<QStringList>& tasks, con
 
 QStringList imported(const QString& id, const QString& state = "pending",
                      const QString& due = "1000", const QString& attempts = "0",
-                     const QString& backoff = "")
+                     const QString& backoff = "", const QString& history = "")
 {
-    return {id, state, due, "0", "1000", attempts, "0", backoff, ""};
+    return {id, state, due, "0", "1000", attempts, "0", backoff, "", history};
 }
 
 const Script* scriptNamed(const QString& name)
@@ -271,6 +271,8 @@ private slots:
         row("lease_ms not whole", "config", queue, {"lease_ms", "1500.5"});
         row("audit_len above 1000000", "config", queue, {"audit_len", "1000001"});
         row("audit_len not in its plain form", "config", queue, {"audit_len", "1e3"});
+        row("history above 100", "config", queue, {"history", "101"});
+        row("history negative", "config", queue, {"history", "-1"});
         row("backoff empty", "config", queue, {"backoff", ""});
         row("value missing", "config", queue, {"paused"});
         row("no ARGV", "config", queue, {});
@@ -346,7 +348,7 @@ private slots:
         row("n not a number", "import_tasks", queue, importArgv("skip", {imported("new")}, "x"));
         row("n above 1000", "import_tasks", queue, importArgv("skip", {}, "1001"));
         row("a payload missing", "import_tasks", queue,
-            importArgv("skip", {imported("new")}).mid(0, 12));
+            importArgv("skip", {imported("new")}).mid(0, 13));
         row("mode neither skip nor replace", "import_tasks", queue,
             importArgv("upsert", {imported("new")}));
         row("state active", "import_tasks", queue, importArgv("skip", {imported("new", "active")}));
@@ -359,6 +361,15 @@ private slots:
             importArgv("skip", {imported("new", "pending", "1000", "1.5")}));
         row("backoff with a bar", "import_tasks", queue,
             importArgv("skip", {imported("new", "pending", "1000", "0", "5000|1")}));
+        row("history line not an event", "import_tasks", queue,
+            importArgv("skip",
+                       {imported("new", "pending", "1000", "0", "", "1000|pushed||w|\nhi")}));
+        row("history event kind in capitals", "import_tasks", queue,
+            importArgv("skip", {imported("new", "pending", "1000", "0", "", "1000|PUSHED||w|")}));
+        row("history of 101 events", "import_tasks", queue,
+            importArgv("skip",
+                       {imported("new", "pending", "1000", "0", "",
+                                 QStringList(101, "1000|claimed|1000|w|attempt 1").join('\n'))}));
         row("the second task bad", "import_tasks", queue,
             importArgv("replace", {imported("new"), imported("p", "dead", "inf")}));
     }

@@ -37,6 +37,11 @@ public:
     std::string dataKey(const std::string& id) const;
     std::string run() const { return m_base + "run"; }
     std::string errors() const { return m_base + "errors"; }
+    // Task history (docs/design.md, "Task history"): id -> its events, one a line, for the tasks
+    // in the queue; the same for the last finished ones, and when each finished (ZSET).
+    std::string taskHistory() const { return m_base + "history"; }
+    std::string finishedHistory() const { return m_base + "history_done"; }
+    std::string finishedHistoryOrder() const { return m_base + "history_done_at"; }
     static int dataBuckets() { return 8192; }
     static int dataBucket(const std::string& id);
     // Scripts append a minute number to this.

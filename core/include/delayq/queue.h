@@ -77,7 +77,8 @@ public:
     UpgradeResult upgrade(int batch = 500, int maxCalls = 0);
 
     // --- config
-    // key: max_attempts | backoff | lease_ms | max_payload | paused | audit_len. Validates the
+    // key: max_attempts | backoff | lease_ms | max_payload | paused | audit_len | history (events
+    // kept per task, 0 = off, which deletes the queue's task histories). Validates the
     // value. With an actor, a change writes an audit entry (config, pause or resume).
     void setConfig(const std::string& key, const std::string& value);
     // Several settings in one script call: every value is checked before any is written (one

@@ -47,6 +47,9 @@ public:
     std::optional<long long> earliest(TaskSet set);
     // Which set holds the id, and all its fields; nullopt when it is nowhere.
     std::optional<std::pair<TaskSet, Task>> find(const std::string& id);
+    // The task's recorded events (docs/design.md, "Task history"): those of the task in the
+    // queue, else those kept since it finished; none when history was off or it is unknown.
+    TaskHistory taskHistory(const std::string& id);
 
     // Queue names registered under a prefix (SSCAN, bounded).
     static std::vector<std::string> listQueues(Connection& connection,

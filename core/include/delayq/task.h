@@ -1,5 +1,7 @@
 #pragma once
 
+#include <delayq/taskhistory.h>
+
 #include <map>
 #include <optional>
 #include <string>
@@ -32,6 +34,8 @@ struct Task
     std::string state; // pending | active | dead
     // The id is in a set but its hash is missing or holds garbage: shown, deletable, never a crash.
     bool broken = false;
+    // Read only where asked for (an export, `show --history`): the page reads leave it empty.
+    std::vector<TaskEvent> history;
 };
 
 struct PushRequest
@@ -140,6 +144,7 @@ struct QueueConfig
     long long maxPayload = 1024 * 1024;
     bool paused = false;
     long long auditLen = 10000; // the audit trail is trimmed to about this many entries
+    int history = 0;            // events kept per task (docs/design.md, "Task history"); 0 = off
 };
 
 // Counters: pushed, claimed, acked, retried, died, cancelled, expired, and broken (ids whose
