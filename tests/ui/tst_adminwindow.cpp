@@ -394,6 +394,44 @@ private slots:
         QCOMPARE(payload.data().toString(), QString::fromStdString(html));
     }
 
+    // The pane reads the selected task's recorded events, as plain text, and says when the
+    // queue records none.
+    void detailsShowTheTaskHistory()
+    {
+        delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+        delayq::Queue q(conn, "orders");
+        q.setConfig("history", "10");
+        delayq::PushRequest r;
+        r.id = "t1";
+        q.push(r);
+        const auto claimed = q.claim(1, 60'000, "worker-7");
+        QCOMPARE(claimed.tasks.size(), size_t(1));
+        q.nack("t1", claimed.tasks[0].token, "<b>refused</b>", 0);
+        delayq::Queue quiet(conn, "quiet");
+        quiet.push(r);
+
+        openQueue(QStringLiteral("orders"));
+        QTRY_COMPARE(pending()->model()->rowCount(), 1);
+        TaskDetails* details = m_fixture.window()->details();
+        QCOMPARE(details->historyText(), QString()); // nothing selected: nothing shown
+        selectRows({0});
+        QTRY_VERIFY2(details->historyText().count(QLatin1Char('\n')) == 2,
+                     qPrintable(details->historyText()));
+        const QStringList lines = details->historyText().split(QLatin1Char('\n'));
+        QVERIFY2(lines[0].contains(QStringLiteral("  pushed  due ")), qPrintable(lines[0]));
+        QVERIFY2(lines[1].contains(QStringLiteral("  claimed  by worker-7, attempt 1, was due ")),
+                 qPrintable(lines[1]));
+        QVERIFY2(
+            lines[2].contains(QStringLiteral("  failed  by worker-7, <b>refused</b>, retry at ")),
+            qPrintable(lines[2]));
+
+        openQueue(QStringLiteral("quiet"));
+        QTRY_COMPARE(pending()->model()->rowCount(), 1);
+        selectRows({0});
+        QTRY_VERIFY2(details->historyText().startsWith(QStringLiteral("Not recorded")),
+                     qPrintable(details->historyText()));
+    }
+
     void bigPayloadIsShownWhole()
     {
         // Pages keep the first 4 KiB of a payload; the details pane fetches all of it.

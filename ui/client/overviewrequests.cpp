@@ -120,6 +120,7 @@ void OverviewRequests::readConfig(delayq::Queue& q, QueueConfigResult& result)
     result.backoff = TaskRows::text(config.backoff);
     result.leaseMs = config.leaseMs;
     result.maxPayload = config.maxPayload;
+    result.history = config.history;
     result.paused = config.paused;
 }
 

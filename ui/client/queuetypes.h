@@ -73,6 +73,7 @@ struct QueueConfigResult
     QString backoff; // normalized: "5000,20000,30000" or "exp:1000:300000"
     qint64 leaseMs = 30000;
     qint64 maxPayload = 1024 * 1024;
+    int history = 0; // events kept per task; 0 = off
     bool paused = false;
     bool written = false; // the answer to a write (else to a read)
     RequestError error;

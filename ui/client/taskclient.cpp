@@ -17,6 +17,7 @@ TaskClient::TaskClient(IoWorker* io, QObject* parent) : AreaClient(io, parent)
     qRegisterMetaType<PageResult>();
     qRegisterMetaType<CountsResult>();
     qRegisterMetaType<TaskResult>();
+    qRegisterMetaType<TaskHistoryResult>();
     qRegisterMetaType<LocateResult>();
     qRegisterMetaType<ActionResult>();
 }
@@ -50,6 +51,21 @@ void TaskClient::loadTask(quint64 tag, const QString& queue, const QString& id)
                 r.found = true;
                 r.set = found->first;
                 r.task = TaskRows::fromTask(found->second); // whole, not cut
+            });
+}
+
+void TaskClient::loadTaskHistory(quint64 tag, const QString& queue, const QString& id)
+{
+    auto result = answerTo<TaskHistoryResult>(tag, queue);
+    result.id = id;
+    request(&TaskClient::taskHistoryLoaded, result, tr("load the task's history"),
+            [this, queue, id](delayq::Connection& c, TaskHistoryResult& r) {
+                const delayq::TaskHistory history =
+                    io()->nativeQueue(c, queue).taskHistory(MemberText::toBytes(id));
+                r.finished = history.finished;
+                for (const delayq::TaskEvent& e : history.events)
+                    r.events.append({e.at, TaskRows::text(e.kind), e.due.value_or(-1),
+                                     TaskRows::text(e.who), TaskRows::text(e.text)});
             });
 }
 

@@ -28,6 +28,8 @@ public:
     void loadCounts(quint64 tag, const QString& queue);
     // One task with its whole payload, wherever it is.
     void loadTask(quint64 tag, const QString& queue, const QString& id);
+    // The recorded events of a native queue's task (none when its history setting is off).
+    void loadTaskHistory(quint64 tag, const QString& queue, const QString& id);
     // Row of the first task due at or after ms.
     void locateTime(quint64 tag, const QString& queue, TaskSet set, qint64 ms);
     // Set and row of a task id, wherever it is.
@@ -45,6 +47,7 @@ signals:
     void pagesLoaded(const delayq::ui::PageResult& result);
     void countsLoaded(const delayq::ui::CountsResult& result);
     void taskLoaded(const delayq::ui::TaskResult& result);
+    void taskHistoryLoaded(const delayq::ui::TaskHistoryResult& result);
     void located(const delayq::ui::LocateResult& result);
     void actionFinished(const delayq::ui::ActionResult& result);
 

@@ -75,6 +75,26 @@ struct TaskResult
     RequestError error;
 };
 
+// One event of a task's history (delayq/taskhistory.h), as the pane shows it.
+struct TaskEventRow
+{
+    qint64 at = 0;
+    QString kind;
+    qint64 due = -1; // -1: none
+    QString who;
+    QString text;
+};
+
+struct TaskHistoryResult
+{
+    quint64 tag = 0;
+    QString queue;
+    QString id;
+    QList<TaskEventRow> events; // oldest first
+    bool finished = false;      // the task has left the queue
+    RequestError error;
+};
+
 struct IdOutcome
 {
     QString id;
@@ -109,5 +129,6 @@ struct PushSpec
 Q_DECLARE_METATYPE(delayq::ui::PageResult)
 Q_DECLARE_METATYPE(delayq::ui::CountsResult)
 Q_DECLARE_METATYPE(delayq::ui::LocateResult)
+Q_DECLARE_METATYPE(delayq::ui::TaskHistoryResult)
 Q_DECLARE_METATYPE(delayq::ui::TaskResult)
 Q_DECLARE_METATYPE(delayq::ui::ActionResult)

@@ -70,10 +70,10 @@ private:
     bool m_loaded = false;
     quint64 m_loadTag = 0;
     quint64 m_writeTag = 0;
-    QLineEdit* m_fields[4] = {};
-    FieldError* m_errors[4] = {};
-    QString m_loadedValues[4]; // the stored form of what was loaded
-    QLabel* m_notes[2] = {};
+    QLineEdit* m_fields[5] = {};
+    FieldError* m_errors[5] = {};
+    QString m_loadedValues[5]; // the stored form of what was loaded
+    QLabel* m_notes[3] = {};
     QLabel* m_preview;
     FieldError* m_general;
     QDialogButtonBox* m_buttons;

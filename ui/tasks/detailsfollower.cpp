@@ -14,11 +14,14 @@ DetailsFollower::DetailsFollower(AdminClient* client, TaskTabs* tabs, TaskDetail
 {
     connect(m_tabs, &TaskTabs::currentTaskChanged, this, &DetailsFollower::follow);
     connect(m_client->tasks(), &TaskClient::taskLoaded, this, &DetailsFollower::onTaskLoaded);
+    connect(m_client->tasks(), &TaskClient::taskHistoryLoaded, this,
+            &DetailsFollower::onTaskHistoryLoaded);
 }
 
-void DetailsFollower::setQueue(const QString& queue)
+void DetailsFollower::setQueue(const QString& queue, bool plain)
 {
     m_queue = queue;
+    m_plain = plain;
     m_details->clear();
     m_fullTaskId.clear();
 }
@@ -32,6 +35,11 @@ void DetailsFollower::follow()
         if (truncated && task->id == m_fullTaskId)
             return;
         m_details->showTask(*task, table->set());
+        if (!m_plain) {
+            // Asked again at each refresh: a task in the queue gains events as it goes.
+            m_historyTag = AdminClient::newTag();
+            m_client->tasks()->loadTaskHistory(m_historyTag, m_queue, task->id);
+        }
         if (truncated) {
             m_tag = AdminClient::newTag();
             m_askedId = task->id;
@@ -43,6 +51,12 @@ void DetailsFollower::follow()
         m_details->clear();
         m_fullTaskId.clear();
     }
+}
+
+void DetailsFollower::onTaskHistoryLoaded(const TaskHistoryResult& result)
+{
+    if (result.tag == m_historyTag)
+        m_details->showHistory(result);
 }
 
 void DetailsFollower::onTaskLoaded(const TaskResult& result)

@@ -1,6 +1,7 @@
 #include "tasks/taskdetails.h"
 
 #include "client/membertext.h"
+#include "tasks/historytext.h"
 #include "widgets/formrows.h"
 #include <delayq/timeparse.h>
 
@@ -49,8 +50,19 @@ TaskDetails::TaskDetails(QWidget* parent) : QWidget(parent)
     m_backoff = addField(tr("Backoff"));
     m_worker = addField(tr("Worker"));
     m_lastError = addField(tr("Last error"));
-    m_nativeRows = std::make_unique<FormRows>(
-        m_form, QList<QWidget*>{m_id, m_created, m_attempts, m_backoff, m_worker, m_lastError});
+    m_history = new QPlainTextEdit(this);
+    m_history->setObjectName(QStringLiteral("history"));
+    m_history->setReadOnly(true);
+    m_history->setLineWrapMode(QPlainTextEdit::NoWrap);
+    // About six events high: the payload below keeps most of the pane.
+    m_history->setFixedHeight(m_history->fontMetrics().lineSpacing() * 6 +
+                              2 * m_history->frameWidth() + 8);
+    auto* historyLabel = new QLabel(tr("History"), this);
+    historyLabel->setTextFormat(Qt::PlainText);
+    m_form->addRow(historyLabel, m_history);
+    m_nativeRows =
+        std::make_unique<FormRows>(m_form, QList<QWidget*>{m_id, m_created, m_attempts, m_backoff,
+                                                           m_worker, m_lastError, m_history});
 
     m_format = new QLabel(this);
     m_format->setTextFormat(Qt::PlainText);
@@ -108,15 +120,47 @@ QString TaskDetails::formatPayload(const QByteArray& payload, bool* isJson)
 
 void TaskDetails::showTask(const TaskRow& task, TaskSet set)
 {
+    if (!m_hasTask || task.id != m_task.id)
+        m_historyLoaded = false;
     m_task = task;
     m_set = set;
     m_hasTask = true;
     render();
 }
 
+void TaskDetails::showHistory(const TaskHistoryResult& result)
+{
+    if (!m_hasTask || result.id != m_task.id)
+        return;
+    m_historyResult = result;
+    m_historyLoaded = true;
+    renderHistory();
+}
+
+QString TaskDetails::historyText() const
+{
+    return m_history->toPlainText();
+}
+
+void TaskDetails::renderHistory()
+{
+    if (!m_hasTask)
+        m_history->clear();
+    else if (!m_historyLoaded)
+        m_history->setPlainText(tr("Loading…"));
+    else if (!m_historyResult.error.isEmpty())
+        m_history->setPlainText(tr("Could not be read: %1").arg(m_historyResult.error.text()));
+    else if (m_historyResult.events.isEmpty())
+        m_history->setPlainText(tr("Not recorded: the queue's Task history setting is off "
+                                   "(Queue → Settings)."));
+    else
+        m_history->setPlainText(HistoryText::lines(m_historyResult.events, m_utc));
+}
+
 void TaskDetails::clear()
 {
     m_hasTask = false;
+    m_historyLoaded = false;
     m_task = {};
     render();
 }
@@ -157,6 +201,7 @@ void TaskDetails::render()
             label->clear();
         m_format->setText(tr("Select a task to see its payload."));
         m_payload->clear();
+        renderHistory();
         return;
     }
     auto time = [this](qint64 ms) {
@@ -197,6 +242,7 @@ void TaskDetails::render()
                      : (json ? tr("Payload (JSON, %1 bytes)") : tr("Payload (text, %1 bytes)")))
                 .arg(size));
     m_payload->setPlainText(forDisplay(text, m_format));
+    renderHistory();
 }
 
 QString TaskDetails::forDisplay(const QString& text, QLabel* note)

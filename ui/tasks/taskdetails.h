@@ -23,7 +23,10 @@ class TaskDetails : public QWidget
 public:
     explicit TaskDetails(QWidget* parent = nullptr);
 
+    // A task of another id than the one shown says its history is loading until showHistory.
     void showTask(const TaskRow& task, TaskSet set);
+    // The recorded events of the task shown (an answer for another id is ignored).
+    void showHistory(const TaskHistoryResult& result);
     void clear();
     void setUtc(bool utc);
     // A plain member is both id and message: it is shown once, as the message, without the
@@ -34,6 +37,7 @@ public:
     QString payloadText() const;
     QByteArray payload() const { return m_task.payload; }
     QString idText() const;
+    QString historyText() const;
 
     // JSON objects and arrays indented; anything else as it is (invalid UTF-8 replaced).
     static QString formatPayload(const QByteArray& payload, bool* isJson = nullptr);
@@ -43,6 +47,7 @@ private:
     static QString forDisplay(const QString& text, QLabel* note);
     QLabel* addField(const QString& name);
     void render();
+    void renderHistory();
 
     TaskRow m_task;
     TaskSet m_set = TaskSet::Pending;
@@ -59,6 +64,10 @@ private:
     QLabel* m_format = nullptr;
     bool m_plain = false;
     QPlainTextEdit* m_payload = nullptr;
+    QPlainTextEdit* m_history = nullptr;
+    // What the history box shows: the answer for m_task's id, if one came.
+    bool m_historyLoaded = false;
+    TaskHistoryResult m_historyResult;
     QPushButton* m_copyPayload = nullptr;
     QPushButton* m_copyId = nullptr;
     QFormLayout* m_form = nullptr;

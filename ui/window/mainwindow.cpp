@@ -390,7 +390,7 @@ void MainWindow::showQueue(const QString& name)
     m_export->setQueue(name);
     m_workerDock->setQueue(name);
     m_queues->setCurrentQueue(name);
-    m_detailsFollower->setQueue(name);
+    m_detailsFollower->setQueue(name, m_plain);
     m_control->setQueue(name, m_plain);
     m_pages->setCurrentIndex(name.isEmpty() ? 0 : 1);
     updateTitle();
