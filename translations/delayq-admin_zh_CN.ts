@@ -29,6 +29,73 @@
     </message>
 </context>
 <context>
+    <name>HistoryText</name>
+    <message>
+        <source>pushed</source>
+        <translation>已推送</translation>
+    </message>
+    <message>
+        <source>claimed</source>
+        <translation>已领取</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>died</source>
+        <translation>已死亡</translation>
+    </message>
+    <message>
+        <source>lease expired</source>
+        <translation>租约到期</translation>
+    </message>
+    <message>
+        <source>rescheduled</source>
+        <translation>已改期</translation>
+    </message>
+    <message>
+        <source>requeued</source>
+        <translation>已重新入队</translation>
+    </message>
+    <message>
+        <source>acked</source>
+        <translation>已确认</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>by %1</source>
+        <translation>由 %1</translation>
+    </message>
+    <message>
+        <source>attempt %1</source>
+        <translation>第 %1 次尝试</translation>
+    </message>
+    <message>
+        <source>forced (a worker held it)</source>
+        <translation>强制（当时有工作进程持有）</translation>
+    </message>
+    <message>
+        <source>was due %1</source>
+        <translation>原定 %1 到期</translation>
+    </message>
+    <message>
+        <source>retry at %1</source>
+        <translation>%1 重试</translation>
+    </message>
+    <message>
+        <source>due again %1</source>
+        <translation>%1 再次到期</translation>
+    </message>
+    <message>
+        <source>due %1</source>
+        <translation>%1 到期</translation>
+    </message>
+</context>
+<context>
     <name>Thresholds</name>
     <message>
         <source>oldest overdue %1 is above %2</source>
@@ -1952,6 +2019,18 @@ This cannot be undone.</source>
         <source>… #%1: %2</source>
         <translation>… 第 %1 次：%2</translation>
     </message>
+    <message>
+        <source>Task history</source>
+        <translation>任务历史</translation>
+    </message>
+    <message>
+        <source>events kept per task, 0 to 100 (0 = off)</source>
+        <translation>每个任务保留的事件数，0 到 100（0 = 关闭）</translation>
+    </message>
+    <message>
+        <source>Each push, claim, failure, reschedule and ack of a task is recorded, shown under History. It costs Redis about twice the CPU of a claim and ack (delayq bench), so it is off by default; 0 deletes every history of the queue.</source>
+        <translation>记录任务的每次推送、领取、失败、改期和确认，显示在“历史”中。它使 Redis 的领取和确认 CPU 开销约翻一倍（见 delayq bench），因此默认关闭；设为 0 会删除该队列的全部历史。</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::RefreshControl</name>
@@ -2461,6 +2540,10 @@ Its attempts start again from 0: it gets the full number of tries again.</source
         <source>push</source>
         <translation>推送</translation>
     </message>
+    <message>
+        <source>load the task&apos;s history</source>
+        <translation>加载任务历史</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::TaskClipboard</name>
@@ -2598,6 +2681,22 @@ Its attempts start again from 0: it gets the full number of tries again.</source
     <message>
         <source>dead</source>
         <translation>死信</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>历史</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>正在加载…</translation>
+    </message>
+    <message>
+        <source>Could not be read: %1</source>
+        <translation>无法读取：%1</translation>
+    </message>
+    <message>
+        <source>Not recorded: the queue&apos;s Task history setting is off (Queue → Queue settings…).</source>
+        <translation>未记录：该队列的“任务历史”设置已关闭（队列 → 队列设置…）。</translation>
     </message>
 </context>
 <context>

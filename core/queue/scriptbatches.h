@@ -13,7 +13,7 @@ class Queue;
 // A script that changes tasks on someone's behalf, run over many tasks in bounded calls: by id
 // (cancel, reschedule, requeue, delete_dead) or repeated until none is left (requeue all,
 // delete all dead, purge). Every such script takes the queue's keys and the actor last, and
-// replies {done, remaining, {one status per given id}} (docs/protocol.md, layout 2.4).
+// replies {done, remaining, {one status per given id}} (docs/protocol.md, since layout 2.3).
 class ScriptBatches
 {
 public:

@@ -152,7 +152,7 @@ void TaskDetails::renderHistory()
         m_history->setPlainText(tr("Could not be read: %1").arg(m_historyResult.error.text()));
     else if (m_historyResult.events.isEmpty())
         m_history->setPlainText(tr("Not recorded: the queue's Task history setting is off "
-                                   "(Queue → Settings)."));
+                                   "(Queue → Queue settings…)."));
     else
         m_history->setPlainText(HistoryText::lines(m_historyResult.events, m_utc));
 }
