@@ -20,6 +20,21 @@ QString HistoryText::kindText(const QString& kind)
     return kind;
 }
 
+namespace {
+
+// "2026-12-04 03:45:55.374" as a date and a time of day.
+QString dateOf(qint64 ms, bool utc)
+{
+    return QString::fromStdString(delayq::formatTime(ms, utc)).left(10);
+}
+
+QString timeOf(qint64 ms, bool utc)
+{
+    return QString::fromStdString(delayq::formatTime(ms, utc)).mid(11);
+}
+
+} // namespace
+
 QString HistoryText::describe(const TaskEventRow& e, bool utc)
 {
     QStringList parts;
@@ -32,7 +47,10 @@ QString HistoryText::describe(const TaskEventRow& e, bool utc)
     else if (!e.text.isEmpty())
         parts << e.text;
     if (e.due >= 0) {
-        const QString due = QString::fromStdString(delayq::formatTime(e.due, utc));
+        // The time of day alone on the event's own day, which its date line names.
+        const QString due = dateOf(e.due, utc) == dateOf(e.at, utc)
+                                ? timeOf(e.due, utc)
+                                : QString::fromStdString(delayq::formatTime(e.due, utc));
         if (e.kind == QLatin1String("claimed"))
             parts << tr("was due %1").arg(due);
         else if (e.kind == QLatin1String("failed"))
@@ -47,10 +65,19 @@ QString HistoryText::describe(const TaskEventRow& e, bool utc)
 
 QString HistoryText::lines(const QList<TaskEventRow>& events, bool utc)
 {
+    // A narrow pane wraps a long event: a line of its own for each date keeps the events
+    // short, each starting with its time of day.
     QStringList out;
-    for (const TaskEventRow& e : events)
-        out << QString::fromStdString(delayq::formatTime(e.at, utc)) + QStringLiteral("  ") +
-                   kindText(e.kind) + QStringLiteral("  ") + describe(e, utc);
+    QString date;
+    for (const TaskEventRow& e : events) {
+        if (dateOf(e.at, utc) != date) {
+            date = dateOf(e.at, utc);
+            out << date;
+        }
+        const QString details = describe(e, utc);
+        out << timeOf(e.at, utc) + QStringLiteral("  ") + kindText(e.kind) +
+                   (details.isEmpty() ? QString() : QStringLiteral("  ") + details);
+    }
     return out.join(QLatin1Char('\n'));
 }
 

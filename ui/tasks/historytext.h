@@ -7,8 +7,9 @@
 
 namespace delayq::ui {
 
-// A task's recorded events as the details pane shows them: one line an event, oldest first,
-// "time  kind  by who, text, due …", in the app's language. Plain text only.
+// A task's recorded events as the details pane shows them: oldest first, a line with the date
+// whenever it changes, then one line an event, "time  kind  by who, text, due …", in the app's
+// language. Plain text only.
 class HistoryText
 {
     Q_DECLARE_TR_FUNCTIONS(HistoryText)

@@ -14,6 +14,9 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QTextBlock>
+#include <QTextCursor>
+#include <QTextEdit>
 #include <QVBoxLayout>
 
 namespace delayq::ui {
@@ -50,19 +53,23 @@ TaskDetails::TaskDetails(QWidget* parent) : QWidget(parent)
     m_backoff = addField(tr("Backoff"));
     m_worker = addField(tr("Worker"));
     m_lastError = addField(tr("Last error"));
-    m_history = new QPlainTextEdit(this);
+    // A QTextEdit for its block formats (an event wrapped in a narrow pane hangs indented
+    // under its start), always filled with setPlainText: nothing from Redis is read as markup.
+    m_history = new QTextEdit(this);
     m_history->setObjectName(QStringLiteral("history"));
     m_history->setReadOnly(true);
-    m_history->setLineWrapMode(QPlainTextEdit::NoWrap);
-    // About six events high: the payload below keeps most of the pane.
-    m_history->setFixedHeight(m_history->fontMetrics().lineSpacing() * 6 +
+    m_history->setAcceptRichText(false);
+    m_history->setLineWrapMode(QTextEdit::WidgetWidth);
+    // About eight lines high: the payload below keeps most of the pane.
+    m_history->setFixedHeight(m_history->fontMetrics().lineSpacing() * 8 +
                               2 * m_history->frameWidth() + 8);
-    auto* historyLabel = new QLabel(tr("History"), this);
-    historyLabel->setTextFormat(Qt::PlainText);
-    m_form->addRow(historyLabel, m_history);
-    m_nativeRows =
-        std::make_unique<FormRows>(m_form, QList<QWidget*>{m_id, m_created, m_attempts, m_backoff,
-                                                           m_worker, m_lastError, m_history});
+    // The pane's whole width, under the fields: a field column is too narrow for an event.
+    m_historyLabel = new QLabel(tr("History"), this);
+    m_historyLabel->setTextFormat(Qt::PlainText);
+    layout->addWidget(m_historyLabel);
+    layout->addWidget(m_history);
+    m_nativeRows = std::make_unique<FormRows>(
+        m_form, QList<QWidget*>{m_id, m_created, m_attempts, m_backoff, m_worker, m_lastError});
 
     m_format = new QLabel(this);
     m_format->setTextFormat(Qt::PlainText);
@@ -147,14 +154,30 @@ void TaskDetails::renderHistory()
     if (!m_hasTask)
         m_history->clear();
     else if (!m_historyLoaded)
-        m_history->setPlainText(tr("Loading…"));
+        setHistoryText(tr("Loading…"));
     else if (!m_historyResult.error.isEmpty())
-        m_history->setPlainText(tr("Could not be read: %1").arg(m_historyResult.error.text()));
+        setHistoryText(tr("Could not be read: %1").arg(m_historyResult.error.text()));
     else if (m_historyResult.events.isEmpty())
-        m_history->setPlainText(tr("Not recorded: the queue's Task history setting is off "
-                                   "(Queue → Queue settings…)."));
+        setHistoryText(tr("Not recorded: the queue's Task history setting is off "
+                          "(Queue → Queue settings…)."));
     else
-        m_history->setPlainText(HistoryText::lines(m_historyResult.events, m_utc));
+        setHistoryText(HistoryText::lines(m_historyResult.events, m_utc));
+}
+
+void TaskDetails::setHistoryText(const QString& text)
+{
+    // A refresh that brings the same events keeps the box as it is, scrolled where it was.
+    if (m_history->toPlainText() == text)
+        return;
+    m_history->setPlainText(text);
+    // Wrapped lines start a little in, so each event's time stands out at the left.
+    const int hang = m_history->fontMetrics().horizontalAdvance(QStringLiteral("0000"));
+    for (QTextBlock block = m_history->document()->begin(); block.isValid(); block = block.next()) {
+        QTextBlockFormat format = block.blockFormat();
+        format.setLeftMargin(hang);
+        format.setTextIndent(-hang);
+        QTextCursor(block).setBlockFormat(format);
+    }
 }
 
 void TaskDetails::clear()
@@ -169,6 +192,8 @@ void TaskDetails::setPlain(bool plain)
 {
     m_plain = plain;
     m_nativeRows->setShown(!plain);
+    m_historyLabel->setVisible(!plain);
+    m_history->setVisible(!plain);
     m_copyId->setVisible(!plain);
     m_copyPayload->setText(plain ? tr("Copy message") : tr("Copy payload"));
     render();

@@ -10,6 +10,7 @@
 class QFormLayout;
 class QLabel;
 class QPlainTextEdit;
+class QTextEdit;
 class QPushButton;
 
 namespace delayq::ui {
@@ -48,6 +49,7 @@ private:
     QLabel* addField(const QString& name);
     void render();
     void renderHistory();
+    void setHistoryText(const QString& text);
 
     TaskRow m_task;
     TaskSet m_set = TaskSet::Pending;
@@ -64,7 +66,8 @@ private:
     QLabel* m_format = nullptr;
     bool m_plain = false;
     QPlainTextEdit* m_payload = nullptr;
-    QPlainTextEdit* m_history = nullptr;
+    QLabel* m_historyLabel = nullptr;
+    QTextEdit* m_history = nullptr;
     // What the history box shows: the answer for m_task's id, if one came.
     bool m_historyLoaded = false;
     TaskHistoryResult m_historyResult;
