@@ -1434,6 +1434,10 @@ The action applies to these %4 tasks only; tasks that arrive meanwhile are left 
         <source>none</source>
         <translation>无</translation>
     </message>
+    <message>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::OverviewPage</name>
@@ -3084,6 +3088,17 @@ M月d日</translation>
     <message>
         <source>&amp;Mode</source>
         <translation>模式(&amp;M)</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::WatchedServersView</name>
+    <message>
+        <source>Watched servers (read-only: File → Connect… to act on one of their queues)</source>
+        <translation>监视的服务器（只读：要操作其中的队列，请用 文件 → 连接…）</translation>
+    </message>
+    <message>
+        <source>%1: cannot be reached: %2</source>
+        <translation>%1：无法连接：%2</translation>
     </message>
 </context>
 <context>

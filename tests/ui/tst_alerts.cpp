@@ -1,7 +1,9 @@
 #include "alerts/alertcenter.h"
 #include "alerts/desktopnotifier.h"
 #include "connection/connectionprofiles.h"
+#include "overview/overviewmodel.h"
 #include "overview/overviewpage.h"
+#include "overview/watchedserversview.h"
 #include "tasks/tasktabs.h"
 #include "window/mainwindow.h"
 #include "windowsuite.h"
@@ -16,9 +18,11 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -216,8 +220,21 @@ private slots:
         alerts->setWatched(QStringLiteral("production"), true);
         QCOMPARE(alerts->watched(), QStringList({"staging", "production"}));
         QTRY_COMPARE_WITH_TIMEOUT(sent.count(), 1, 15000);
+        // The overview shows the watched servers' queues, each naming its server, read-only.
+        WatchedServersView* watchedView = m_fixture.window()->overview()->watched();
+        QTRY_COMPARE(watchedView->model()->rowCount(), 1);
+        const OverviewRow& row = watchedView->model()->rows().at(0);
+        QCOMPARE(row.name, QStringLiteral("orders"));
+        QCOMPARE(row.server, QStringLiteral("staging"));
+        QCOMPARE(watchedView->view()->selectionMode(), QAbstractItemView::NoSelection);
+        QVERIFY(!watchedView->view()->isColumnHidden(OverviewModel::Server));
+        QVERIFY(m_fixture.window()->overview()->view()->isColumnHidden(OverviewModel::Server));
         production.stop();
         QTRY_COMPARE_WITH_TIMEOUT(sent.count(), 2, 20000);
+        QTRY_VERIFY(watchedView->problems()->text().startsWith(
+            QStringLiteral("production: cannot be reached: ")));
+        alerts->setWatched(QStringLiteral("staging"), false);
+        QCOMPARE(watchedView->model()->rowCount(), 0);
         QTest::qWait(3000); // a retry of the stopped server says nothing new
         const QStringList got = shown();
         QCOMPARE(got.size(), 2);

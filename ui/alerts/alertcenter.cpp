@@ -117,6 +117,7 @@ void AlertCenter::setWatched(const QString& profile, bool watch)
     } else if (!watch && m_watches.contains(profile)) {
         delete m_watches.take(profile);
         m_rules.forget(profile);
+        emit watchEnded(profile);
     }
 }
 
@@ -157,10 +158,12 @@ void AlertCenter::watch(const QString& profile, const ConnectionSettings& settin
     connect(watch, &ServerWatch::readingDone, this,
             [this](const QString& server, const QList<OverviewRow>& rows) {
                 handle(m_rules.read(server, rows, QDateTime::currentMSecsSinceEpoch()));
+                emit watchedRead(server, rows);
             });
     connect(watch, &ServerWatch::unreachable, this,
             [this](const QString& server, const QString& reason) {
                 handle(m_rules.unreachable(server, reason));
+                emit watchedUnreachable(server, reason);
             });
     m_watches.insert(profile, watch);
 }

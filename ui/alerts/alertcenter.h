@@ -56,6 +56,11 @@ signals:
     // The tray icon was clicked: show the window.
     void showRequested();
     void quitRequested();
+    // A watched server's queues were read, it could not be, or it is no longer watched (the
+    // overview shows them beside the window's own).
+    void watchedRead(const QString& server, const QList<delayq::ui::OverviewRow>& rows);
+    void watchedUnreachable(const QString& server, const QString& reason);
+    void watchEnded(const QString& server);
     // The changes of one reading, notified or not (for the status bar, and for tests).
     void changed(const QList<delayq::ui::AlertChange>& changes);
 

@@ -19,6 +19,7 @@ namespace delayq::ui {
 struct OverviewRow
 {
     QString name;
+    QString server; // a watched server's profile (Alerts → Watch servers); empty: the window's
     bool plain = false;
     QString unit; // plain keys: "ms" | "s"
     QString node; // on a Redis Cluster: the master holding the slot

@@ -72,6 +72,8 @@ void OverviewModel::setRows(const QList<OverviewRow>& rows)
     m_rows = rows;
     m_anyNode = std::any_of(rows.begin(), rows.end(),
                             [](const OverviewRow& r) { return !r.node.isEmpty(); });
+    m_anyServer = std::any_of(rows.begin(), rows.end(),
+                              [](const OverviewRow& r) { return !r.server.isEmpty(); });
     m_breaches.clear();
     for (const auto& r : m_rows)
         m_breaches.append(Thresholds::breaches(r, Thresholds::forQueue(r.name)));
@@ -166,6 +168,8 @@ QVariant OverviewModel::display(const OverviewRow& row, int column) const
     switch (column) {
     case Name:
         return row.name;
+    case Server:
+        return row.server;
     case Node:
         return row.node;
     case State:
@@ -225,7 +229,7 @@ QVariant OverviewModel::sortValue(const OverviewRow& row, int column) const
     case Failed:
         return row.plain ? none : row.failedHour;
     default:
-        // The name and the node sort by their text.
+        // The name, the server and the node sort by their text.
         return display(row, column);
     }
 }
@@ -250,10 +254,11 @@ QVariant OverviewModel::headerData(int section, Qt::Orientation orientation, int
     if (role != Qt::DisplayRole)
         return {};
     static const char* const titles[] = {
-        QT_TR_NOOP("Queue"),         QT_TR_NOOP("Node"),           QT_TR_NOOP("State"),
-        QT_TR_NOOP("Pending"),       QT_TR_NOOP("Due now"),        QT_TR_NOOP("Oldest overdue"),
-        QT_TR_NOOP("Active"),        QT_TR_NOOP("Dead"),           QT_TR_NOOP("Consumers"),
-        QT_TR_NOOP("Acked 1m / 1h"), QT_TR_NOOP("Failed 1m / 1h"), QT_TR_NOOP("Last hour")};
+        QT_TR_NOOP("Queue"),          QT_TR_NOOP("Server"),        QT_TR_NOOP("Node"),
+        QT_TR_NOOP("State"),          QT_TR_NOOP("Pending"),       QT_TR_NOOP("Due now"),
+        QT_TR_NOOP("Oldest overdue"), QT_TR_NOOP("Active"),        QT_TR_NOOP("Dead"),
+        QT_TR_NOOP("Consumers"),      QT_TR_NOOP("Acked 1m / 1h"), QT_TR_NOOP("Failed 1m / 1h"),
+        QT_TR_NOOP("Last hour")};
     return section >= 0 && section < ColumnCount ? tr(titles[section]) : QVariant();
 }
 

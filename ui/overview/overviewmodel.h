@@ -20,6 +20,7 @@ public:
     enum Column
     {
         Name,
+        Server, // the watched server a row is from (WatchedServersView)
         Node,
         State,
         Pending,
@@ -56,6 +57,7 @@ public:
     // Why the row is coloured, one line per limit; empty when it is fine.
     QStringList breaches(int row) const;
     bool showsNodes() const { return m_anyNode; }
+    bool showsServers() const { return m_anyServer; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -72,6 +74,7 @@ private:
     QList<OverviewRow> m_rows;
     QList<QList<Thresholds::Breach>> m_breaches;
     bool m_anyNode = false;
+    bool m_anyServer = false;
 };
 
 } // namespace delayq::ui

@@ -4,6 +4,7 @@
 #include "client/overviewclient.h"
 #include "overview/overviewmodel.h"
 #include "overview/sparklinedelegate.h"
+#include "overview/watchedserversview.h"
 #include "queue/thresholds.h"
 #include "widgets/columnfit.h"
 
@@ -48,6 +49,7 @@ OverviewPage::OverviewPage(AdminClient* client, QWidget* parent) : QWidget(paren
     // sparkline, last, takes the room left.
     m_fit = new ColumnFit(m_view);
     m_view->setColumnHidden(OverviewModel::Node, true);
+    m_view->setColumnHidden(OverviewModel::Server, true); // the watched servers' table has it
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_view, &QTableView::doubleClicked, this, &OverviewPage::open);
     connect(m_view, &QTableView::activated, this, &OverviewPage::open);
@@ -68,6 +70,8 @@ OverviewPage::OverviewPage(AdminClient* client, QWidget* parent) : QWidget(paren
     layout->addWidget(m_filter);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_consumers);
+    m_watched = new WatchedServersView(this);
+    layout->addWidget(m_watched, 1);
     layout->addWidget(m_legend);
     layout->addWidget(m_status);
     connect(client->overview(), &OverviewClient::overviewLoaded, this, &OverviewPage::onLoaded);
@@ -192,17 +196,22 @@ void OverviewPage::showMenu(const QPoint& pos)
 
 void OverviewPage::fitColumns()
 {
-    const QHeaderView* header = m_view->horizontalHeader();
-    const int least = m_view->fontMetrics().averageCharWidth() * 4;
+    fitColumns(m_view, m_fit);
+}
+
+void OverviewPage::fitColumns(QTableView* view, ColumnFit* fit)
+{
+    const QHeaderView* header = view->horizontalHeader();
+    const int least = view->fontMetrics().averageCharWidth() * 4;
     for (int c = 0; c < OverviewModel::ColumnCount; ++c) {
         if (c == OverviewModel::LastHour) {
-            m_fit->setWidths(c, 100, 100); // a sparkline of 60 minutes stays readable
+            fit->setWidths(c, 100, 100); // a sparkline of 60 minutes stays readable
             continue;
         }
-        const int content = qMax(least, ColumnFit::contentWidth(m_view, c));
-        m_fit->setWidths(c, qMax(content, header->sectionSizeHint(c)), content);
+        const int content = qMax(least, ColumnFit::contentWidth(view, c));
+        fit->setWidths(c, qMax(content, header->sectionSizeHint(c)), content);
     }
-    m_fit->fit();
+    fit->fit();
 }
 
 void OverviewPage::showConsumerAlarms()

@@ -15,11 +15,13 @@ namespace delayq::ui {
 class AdminClient;
 class ColumnFit;
 class OverviewModel;
+class WatchedServersView;
 
 // Every queue of the server at a glance: counts, how late the most overdue task is, pause,
 // the last minute and hour of acks and failures with a sparkline, the node on a cluster, and
-// the plain sorted sets the queue list found. One pipelined snapshot per refresh, read on the
-// I/O thread. Sortable, filterable; a double click opens the queue; a context menu acts on it.
+// the plain sorted sets the queue list found; under them, the queues of the watched servers. One
+// pipelined snapshot per refresh, read on the I/O thread. Sortable, filterable; a double click
+// opens the queue; a context menu acts on it.
 class OverviewPage : public QWidget
 {
     Q_OBJECT
@@ -41,7 +43,12 @@ public:
     QLineEdit* filter() const { return m_filter; }
     QLabel* legend() const { return m_legend; }
     QLabel* consumerAlarms() const { return m_consumers; }
+    // The queues of the watched servers, under the window's own.
+    WatchedServersView* watched() const { return m_watched; }
     bool isRefreshing() const { return m_inFlight; }
+    // Widths of an overview table from the rows it shows now, its sparkline last: every column
+    // on screen at a laptop's width (the watched servers' table too).
+    static void fitColumns(QTableView* view, ColumnFit* fit);
     // The context menu's actions for a row (built anew each time, owned by `parent`).
     QList<QAction*> contextActions(const QString& name, QObject* parent);
 
@@ -72,6 +79,7 @@ private:
     QLineEdit* m_filter;
     QLabel* m_legend;
     QLabel* m_consumers;
+    WatchedServersView* m_watched;
     QLabel* m_status;
     QList<PlainKeyRow> m_plainKeys;
     quint64 m_tag = 0;

@@ -60,14 +60,15 @@ TaskDetails::TaskDetails(QWidget* parent) : QWidget(parent)
     m_history->setReadOnly(true);
     m_history->setAcceptRichText(false);
     m_history->setLineWrapMode(QTextEdit::WidgetWidth);
-    // About eight lines high: the payload below keeps most of the pane.
-    m_history->setFixedHeight(m_history->fontMetrics().lineSpacing() * 8 +
-                              2 * m_history->frameWidth() + 8);
+    // At least three lines, sharing the pane with the payload below (which keeps the most):
+    // a fixed height made the window taller than a laptop's screen.
+    m_history->setMinimumHeight(m_history->fontMetrics().lineSpacing() * 3 +
+                                2 * m_history->frameWidth() + 8);
     // The pane's whole width, under the fields: a field column is too narrow for an event.
     m_historyLabel = new QLabel(tr("History"), this);
     m_historyLabel->setTextFormat(Qt::PlainText);
     layout->addWidget(m_historyLabel);
-    layout->addWidget(m_history);
+    layout->addWidget(m_history, 1);
     m_nativeRows = std::make_unique<FormRows>(
         m_form, QList<QWidget*>{m_id, m_created, m_attempts, m_backoff, m_worker, m_lastError});
 
@@ -80,7 +81,7 @@ TaskDetails::TaskDetails(QWidget* parent) : QWidget(parent)
     m_payload->setObjectName(QStringLiteral("payload"));
     m_payload->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_payload->setLineWrapMode(QPlainTextEdit::WidgetWidth);
-    layout->addWidget(m_payload, 1);
+    layout->addWidget(m_payload, 2);
     auto* buttons = new QHBoxLayout;
     m_copyId = new QPushButton(tr("Copy id"), this);
     m_copyPayload = new QPushButton(tr("Copy payload"), this);

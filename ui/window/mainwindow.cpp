@@ -15,6 +15,7 @@
 #include "export/exportaction.h"
 #include "overview/overviewpage.h"
 #include "overview/serverview.h"
+#include "overview/watchedserversview.h"
 #include "overview/workersview.h"
 #include "plain/plainkeybar.h"
 #include "queue/purgedialog.h"
@@ -281,6 +282,11 @@ void MainWindow::connectOverview()
             &QueueControl::openThresholds);
     connect(m_overview, &OverviewPage::refreshed, this, &MainWindow::onOverview);
     connect(m_overview, &OverviewPage::refreshed, m_alerts, &AlertCenter::ownReadingDone);
+    WatchedServersView* watched = m_overview->watched();
+    connect(m_alerts, &AlertCenter::watchedRead, watched, &WatchedServersView::setReading);
+    connect(m_alerts, &AlertCenter::watchedUnreachable, watched,
+            &WatchedServersView::setUnreachable);
+    connect(m_alerts, &AlertCenter::watchEnded, watched, &WatchedServersView::remove);
     connect(m_queues, &QueueList::plainKeysListed, this, [this] {
         m_overview->setPlainKeys(m_queues->plainRows());
         m_overview->refresh(); // the keys now, not at the next tick
