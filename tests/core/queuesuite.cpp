@@ -26,6 +26,14 @@ PushRequest request(const std::string& payload, long long delayMs, const std::st
     return r;
 }
 
+QStringList qt(const std::vector<std::string>& v)
+{
+    QStringList out;
+    for (const auto& s : v)
+        out << QString::fromStdString(s);
+    return out;
+}
+
 std::vector<std::string> idsOf(const std::vector<Task>& tasks)
 {
     std::vector<std::string> ids;

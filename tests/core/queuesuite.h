@@ -5,6 +5,7 @@
 #include <delayq/queue.h>
 
 #include <QByteArray>
+#include <QStringList>
 
 #include <functional>
 #include <memory>
@@ -29,6 +30,8 @@ protected:
 delayq::PushRequest request(const std::string& payload, long long delayMs = 0,
                             const std::string& id = {});
 std::vector<std::string> idsOf(const std::vector<delayq::Task>& tasks);
+// Strings as a QStringList, so QCOMPARE prints both sides when they differ.
+QStringList qt(const std::vector<std::string>& v);
 std::vector<delayq::IdResult::Status> statusesOf(const std::vector<delayq::IdResult>& results);
 
 // Every key of the database with its type and value, for "nothing changed" checks that do not

@@ -29,14 +29,6 @@ std::vector<std::string> sorted(std::vector<std::string> v)
     return v;
 }
 
-QStringList qt(const std::vector<std::string>& v)
-{
-    QStringList out;
-    for (const auto& s : v)
-        out << QString::fromStdString(s);
-    return out;
-}
-
 } // namespace
 
 // The audit trail (docs/design.md, "Audit trail"): each change made with an actor writes one

@@ -20,14 +20,6 @@ std::vector<std::string> kindsOf(const std::vector<TaskEvent>& events)
     return kinds;
 }
 
-QStringList qt(const std::vector<std::string>& v)
-{
-    QStringList out;
-    for (const auto& s : v)
-        out << QString::fromStdString(s);
-    return out;
-}
-
 } // namespace
 
 // Task history (docs/design.md, "Task history"): the events of each task, kept by the scripts
