@@ -1487,6 +1487,10 @@ The action applies to these %4 tasks only; tasks that arrive meanwhile are left 
             <numerusform>另有 %n 个队列的消费者需要关注</numerusform>
         </translation>
     </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation>%2 上的 %1</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::PlainKeyBar</name>

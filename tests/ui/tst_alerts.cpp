@@ -231,8 +231,11 @@ private slots:
         QVERIFY(m_fixture.window()->overview()->view()->isColumnHidden(OverviewModel::Server));
         production.stop();
         QTRY_COMPARE_WITH_TIMEOUT(sent.count(), 2, 20000);
-        QTRY_VERIFY(watchedView->problems()->text().startsWith(
-            QStringLiteral("production: cannot be reached: ")));
+        QVERIFY2(watchedView->problems()->text().startsWith(
+                     QStringLiteral("orders on staging: no consumer: 1 due")),
+                 qPrintable(watchedView->problems()->text()));
+        QTRY_VERIFY(watchedView->problems()->text().contains(
+            QStringLiteral("\nproduction: cannot be reached: ")));
         alerts->setWatched(QStringLiteral("staging"), false);
         QCOMPARE(watchedView->model()->rowCount(), 0);
         QTest::qWait(3000); // a retry of the stopped server says nothing new

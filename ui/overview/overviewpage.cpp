@@ -214,22 +214,30 @@ void OverviewPage::fitColumns(QTableView* view, ColumnFit* fit)
     fit->fit();
 }
 
-void OverviewPage::showConsumerAlarms()
+QStringList OverviewPage::consumerAlarms(const QList<OverviewRow>& rows)
 {
     constexpr int kShown = 5;
     QStringList lines;
     int more = 0;
-    for (int row = 0; row < m_model->rowCount(); ++row)
-        for (const auto& b : Thresholds::breaches(m_model->rows()[row], {-1, -1, -1, -1})) {
+    for (const OverviewRow& row : rows)
+        for (const auto& b : Thresholds::breaches(row, {-1, -1, -1, -1})) {
             if (b.figure != Thresholds::Figure::Consumers)
                 continue;
+            const QString queue =
+                row.server.isEmpty() ? row.name : tr("%1 on %2").arg(row.name, row.server);
             if (lines.size() < kShown)
-                lines.append(tr("%1: %2").arg(m_model->rows()[row].name, b.text));
+                lines.append(tr("%1: %2").arg(queue, b.text));
             else
                 ++more;
         }
     if (more > 0)
         lines.append(tr("and %n more queue(s) whose consumers need a look", nullptr, more));
+    return lines;
+}
+
+void OverviewPage::showConsumerAlarms()
+{
+    const QStringList lines = consumerAlarms(m_model->rows());
     m_consumers->setText(lines.join(QLatin1Char('\n')));
     m_consumers->setVisible(!lines.isEmpty());
 }

@@ -49,6 +49,9 @@ public:
     // Widths of an overview table from the rows it shows now, its sparkline last: every column
     // on screen at a laptop's width (the watched servers' table too).
     static void fitColumns(QTableView* view, ColumnFit* fit);
+    // A line per queue with no consumer or a stalled one ("orders on production: …" for a
+    // watched server's), the first five and how many more.
+    static QStringList consumerAlarms(const QList<OverviewRow>& rows);
     // The context menu's actions for a row (built anew each time, owned by `parent`).
     QList<QAction*> contextActions(const QString& name, QObject* parent);
 

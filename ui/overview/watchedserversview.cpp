@@ -81,7 +81,7 @@ void WatchedServersView::rebuild()
     m_model->setRows(all);
     m_view->setColumnHidden(OverviewModel::Node, !m_model->showsNodes());
     OverviewPage::fitColumns(m_view, m_fit);
-    QStringList lines;
+    QStringList lines = OverviewPage::consumerAlarms(all);
     for (auto it = m_unreachable.cbegin(); it != m_unreachable.cend(); ++it)
         lines.append(tr("%1: cannot be reached: %2").arg(it.key(), it.value()));
     m_problems->setText(lines.join(QLatin1Char('\n')));

@@ -32,7 +32,8 @@ public:
 
     OverviewModel* model() const { return m_model; }
     QTableView* view() const { return m_view; }
-    // One line per watched server that could not be read.
+    // A line per watched queue whose consumers need a look, and per watched server that could
+    // not be read.
     QLabel* problems() const { return m_problems; }
 
 private:
