@@ -159,9 +159,12 @@ int runShow(Context& ctx)
         history = queue.taskHistory(id);
     // A task that finished (acked, cancelled) is gone, but its kept history says what happened.
     const bool finished = !found && history && history->finished && !history->events.empty();
-    if (ctx.json() && (!found || history)) {
+    if (ctx.json()) {
         JsonWriter j;
-        j.beginObject().field("queue", queue.name()).field("id", id).key("task");
+        j.beginObject().field("queue", queue.name());
+        if (!found || history) // else the task's own fields name it
+            j.field("id", id);
+        j.key("task");
         if (found)
             writeTask(j, found->second, found->first, ctx.serverNow());
         else
@@ -173,27 +176,20 @@ int runShow(Context& ctx)
         j.endObject();
         ctx.printJson(j);
     }
-    if (finished && !ctx.json())
-        ctx.print("task " + printable(id) + " has left queue " + queue.name() +
-                  "; its kept history:\n" + historyText(*history));
-    if (finished)
+    if (finished) {
+        if (!ctx.json())
+            ctx.print("task " + printable(id) + " has left queue " + queue.name() +
+                      "; its kept history:\n" + historyText(*history));
         return ExitOk;
+    }
     if (!found) {
         std::fprintf(stderr, "delayq: task %s not found in queue %s\n", printable(id).c_str(),
                      queue.name().c_str());
         return ExitRefused;
     }
-    const auto& [set, t] = *found;
-    if (ctx.json()) {
-        if (!history) {
-            JsonWriter j;
-            j.beginObject().field("queue", queue.name()).key("task");
-            writeTask(j, t, set, ctx.serverNow());
-            j.endObject();
-            ctx.printJson(j);
-        }
+    if (ctx.json())
         return ExitOk;
-    }
+    const auto& [set, t] = *found;
     std::string text;
     auto line = [&](const char* name, const std::string& value) {
         text += std::string(name) + std::string(14 - std::strlen(name), ' ') + value + "\n";
