@@ -36,7 +36,7 @@ zsh completions.")
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME delayq-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
 # The library is static: its users link hiredis and OpenSSL themselves.
-set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "libhiredis-dev, libssl-dev")
+set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "libhiredis-dev, libssl-dev, libhowardhinnant-date-dev")
 set(CPACK_DEBIAN_DEV_PACKAGE_SUGGESTS "pkg-config, cmake")
 # delayq::delivery (find_package(delayq COMPONENTS delivery), delayq-delivery.pc) links these.
 set(CPACK_DEBIAN_DEV_PACKAGE_RECOMMENDS

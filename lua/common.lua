@@ -399,3 +399,24 @@ local function audit(who, action, n, ids, detail)
     'user', who[1], 'os_user', who[2], 'host', who[3], 'tool', who[4], 'version', who[5])
 end
 
+
+-- Schedules (docs/schedules.md): dq:{Q}:schedules (name -> rule record), dq:{Q}:schedule_next
+-- (ZSET name -> next fire ms, for the schedules not paused) and dq:{Q}:schedule_stats
+-- ("NAME|fired", "NAME|skipped", "NAME|last" -> counts and the last fire ms). Built from
+-- KEYS[5] as the history keys are, so they stay in the queue's slot.
+local function schedule_key(suffix)
+  return string.sub(KEYS[5], 1, -7) .. 'schedule' .. suffix
+end
+
+-- A rule record is "1|version|cron|zone|every ms|anchor ms|catch-up ms|max attempts|backoff|
+-- paused|updated ms|payload" (the payload last: it may hold '|'). Returns a table of the
+-- fields, nil when the record is absent or garbage.
+local function parse_schedule(record)
+  if not record then return nil end
+  local v, cron, zone, every, anchor, catchup, attempts, backoff, paused, updated, at =
+    string.match(record, '^1|(%d+)|([^|]*)|([^|]*)|(%d+)|(%-?%d+)|(%d+)|(%d+)|([^|]*)|([01])|(%d+)|()')
+  if not v then return nil end
+  return {version = tonumber(v), cron = cron, zone = zone, every = every, anchor = anchor,
+    catchup = catchup, max_attempts = tonumber(attempts), backoff = backoff, paused = paused,
+    updated = updated, payload = string.sub(record, at)}
+end

@@ -193,6 +193,25 @@ const std::vector<CommandInfo>& commandTable()
          "  Redis. Interrupted and started again, it resumes: no task is lost or doubled.\n"
          "  Stop the queue's old workers and producers first.",
          "convert a queue from an older delayq's layout", runUpgrade},
+        {"schedule",
+         "schedule add QUEUE NAME (--cron 'EXPR' [--tz ZONE] | --every D [--start TIME])\n"
+         "       [PAYLOAD|-] [--catch-up D] [--max-attempts N] [--backoff B] [--paused]\n"
+         "schedule edit QUEUE NAME [--cron 'EXPR'] [--tz ZONE] [--every D] [--start TIME]\n"
+         "       [--payload TEXT|-] [--catch-up D] [--max-attempts N] [--backoff B]\n"
+         "schedule ls QUEUE | show QUEUE NAME [--fires N] | pause|resume|rm QUEUE NAME\n"
+         "  a recurring task (docs/schedules.md): each fire pushes one task with the id\n"
+         "  s:NAME:FIRE_MS, made once by whichever worker of the queue comes first\n"
+         "  --cron 'EXPR'  minute hour day-of-month month day-of-week (Vixie cron), or\n"
+         "                 @hourly, @daily, @weekly, @monthly, @yearly\n"
+         "  --tz ZONE      the cron's time zone (tz database name, default UTC)\n"
+         "  --every D      an interval (at least 1s); --start TIME: its first fire\n"
+         "                 (default: now + D)\n"
+         "  --catch-up D   after downtime, missed fires within D of now fire once each,\n"
+         "                 older ones are skipped and counted (default 1h, at most 7d)\n"
+         "  --max-attempts N, --backoff B  of the tasks made (default: the queue's)\n"
+         "  show lists the next N fires (default 10); edit replaces the rule at once (the\n"
+         "  old one never fires again); rm keeps the tasks already made",
+         "recurring tasks: add, list, show, change, pause, resume, delete", runSchedule},
         {"scripts",
          "scripts [--dump DIR]\n"
          "  prints the protocol version (docs/protocol.md) and each Lua script's SHA1\n"

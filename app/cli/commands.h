@@ -43,6 +43,10 @@ int runMigrate(Context& ctx);
 int runUpgrade(Context& ctx);
 int runExporter(Context& ctx);
 int runScripts(Context& ctx);
+int runSchedule(Context& ctx);
+
+// A payload from stdin (pushcommand.cpp), for PAYLOAD '-'; refuses more than 512 MB.
+std::string readStdin();
 
 // --state's word as a set; throws UsageError for any other word.
 delayq::TaskSet parseState(const std::string& text);

@@ -88,6 +88,12 @@ void MetricsScraper::renderQueues(PrometheusText& text, const Reading& reading)
                 "nothing is overdue.");
     for (const auto& q : queues)
         text.sample({{"queue", q.name}}, static_cast<double>(q.oldestOverdueMs) / 1000.0);
+    text.family("delayq_schedule_lag_seconds", "gauge",
+                "How late the earliest unfired fire of the queue's schedules is (server clock): "
+                "0 while the workers keep up; no sample when the queue has no active schedule.");
+    for (const auto& q : queues)
+        if (q.hasSchedules)
+            text.sample({{"queue", q.name}}, static_cast<double>(q.scheduleLagMs) / 1000.0);
     for (const auto& c : kCounters) {
         text.family(std::string("delayq_tasks_") + c.field + "_total", "counter", c.help);
         for (const auto& q : queues)

@@ -10,8 +10,6 @@
 
 namespace cli {
 
-namespace {
-
 std::string readStdin()
 {
     std::string data;
@@ -24,6 +22,8 @@ std::string readStdin()
     }
     return data;
 }
+
+namespace {
 
 std::string statusHint(delayq::PushResult::Status status)
 {

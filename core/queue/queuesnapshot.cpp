@@ -14,7 +14,7 @@ namespace delayq {
 namespace {
 
 // Commands sent per queue before the minute counters, in the order parse() reads them.
-constexpr size_t kBaseCommands = 9;
+constexpr size_t kBaseCommands = 10;
 
 // The counters Queue::stats reports, present in every snapshot so readers need no default.
 const char* const kCounterNames[] = {"pushed", "claimed",   "acked",   "retried",
@@ -81,6 +81,7 @@ std::vector<QueueSnapshot> QueueSnapshotReader::read(const std::vector<std::stri
         commands.push_back({"HGET", keys->config(), "paused"});
         commands.push_back({"ZCOUNT", keys->active(), "-inf", now});
         commands.push_back({"ZCOUNT", keys->workers(), "(" + now, "+inf"});
+        commands.push_back({"ZRANGE", keys->scheduleNext(), "0", "0", "WITHSCORES"});
         if (withHistory)
             for (long long m = currentMinute - QueueSnapshot::kMinutes + 1; m <= currentMinute; ++m)
                 commands.push_back({"HMGET", keys->minute(m), "acked", "died", "retried"});
@@ -169,6 +170,11 @@ void QueueSnapshotReader::parse(const std::string& name, const Reply* r, long lo
     q.paused = r[6].toString() == "1";
     q.counts.leaseExpired = r[7].toInteger();
     q.consumers = r[8].toInteger();
+    if (r[9].elements.size() >= 2) {
+        q.hasSchedules = true;
+        q.scheduleLagMs = std::max(0LL, nowMs - static_cast<long long>(std::strtod(
+                                                    r[9].elements[1].str.c_str(), nullptr)));
+    }
     if (!withHistory)
         return;
     q.hasHistory = true;

@@ -4,6 +4,7 @@
 #include "transport/sigpipeblock.h"
 #include "worker/heartbeat.h"
 #include "worker/reaper.h"
+#include "worker/scheduleticker.h"
 #include "worker/workercontext.h"
 #include "worker/worksource.h"
 #include <delayq/connection.h>
@@ -165,6 +166,7 @@ void LeaseKeeper::run()
     Queue queue(connection, options.queue, options.prefix);
     Reaper reaper(m_context);
     Heartbeat heartbeat(m_context);
+    ScheduleTicker ticker(m_context);
     ReconnectBackoff backoff(options.maxReconnectDelay);
     bool releasedAll = false;
     const auto abortPending = [&] { return m_context.aborting() && !releasedAll; };
@@ -179,14 +181,19 @@ void LeaseKeeper::run()
             const bool holding = anyHeld();
             if (holding)
                 renew(queue);
-            if (!m_context.stopping())
+            if (!m_context.stopping()) {
                 reaper.reapIfDue(queue);
+                if (options.fireSchedules)
+                    ticker.tickIfDue(connection);
+            }
             heartbeat.beatIfDue(connection);
             backoff.reset();
             // Renewals are due at a third of the lease; 50 ms is fine enough for any lease
             // a worker accepts, and costs nothing while idle.
-            const auto until = holding ? Clock::now() + milliseconds(50)
-                                       : std::min(reaper.nextTurn(), heartbeat.nextBeat());
+            auto until = holding ? Clock::now() + milliseconds(50)
+                                 : std::min(reaper.nextTurn(), heartbeat.nextBeat());
+            if (options.fireSchedules)
+                until = std::min(until, ticker.nextTurn());
             m_context.sleepWhileWorking(until, wakeUp);
         } catch (const Error& e) {
             m_context.reportError(e);

@@ -42,6 +42,11 @@ public:
     std::string taskHistory() const { return m_base + "history"; }
     std::string finishedHistory() const { return m_base + "history_done"; }
     std::string finishedHistoryOrder() const { return m_base + "history_done_at"; }
+    // Schedules (docs/schedules.md): name -> rule record; name -> next fire (ZSET, those not
+    // paused); "NAME|fired", "NAME|skipped", "NAME|last" -> what the fires did.
+    std::string schedules() const { return m_base + "schedules"; }
+    std::string scheduleNext() const { return m_base + "schedule_next"; }
+    std::string scheduleStats() const { return m_base + "schedule_stats"; }
     static int dataBuckets() { return 8192; }
     static int dataBucket(const std::string& id);
     // Scripts append a minute number to this.

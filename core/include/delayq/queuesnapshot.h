@@ -21,6 +21,10 @@ struct QueueSnapshot
     std::string node; // on a Redis Cluster: host:port of the master holding the queue's slot
     QueueCounts counts;
     long long oldestOverdueMs = 0; // 0 when nothing is overdue
+    // Schedules (docs/schedules.md): whether one will fire, and how late the earliest unfired
+    // fire is (0 when none is late).
+    bool hasSchedules = false;
+    long long scheduleLagMs = 0;
     Counters counters;             // cumulative, every counter present (0 when never written)
     bool paused = false;
     // Workers whose last heartbeat is still live (<delayq/workerregistry.h>).

@@ -33,6 +33,9 @@ extern const Script importTasks;
 extern const Script plainLease;
 extern const Script plainSettle;
 extern const Script heartbeat;
+extern const Script schedulePut;
+extern const Script scheduleRm;
+extern const Script scheduleFire;
 // Every script above, once, in the order `delayq scripts` lists them (DELAYQ_LUA_SCRIPTS in
 // core/CMakeLists.txt); each names itself (Script::name).
 std::span<const Script* const> all();

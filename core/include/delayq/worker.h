@@ -69,6 +69,9 @@ struct WorkerOptions
     int reapBatch = 100;
     std::chrono::milliseconds reapInterval{1000};
     std::chrono::milliseconds maxReconnectDelay{5000};
+    // Fire the queue's schedules (docs/schedules.md) from the maintenance thread; any number
+    // of workers may, each fire is made once.
+    bool fireSchedules = true;
     long long maxTasks = 0; // > 0: claim at most this many in all, then stop on its own
     // Stop on its own once the queue has no pending task (delayed ones and retries are
     // waited for) and this worker holds none, or the queue is paused.
