@@ -2,6 +2,7 @@
 #include "commands.h"
 
 #include <delayq/plaintransfer.h>
+#include <delayq/schedules.h>
 #include <delayq/taskexport.h>
 
 #include <taskline.h>
@@ -77,8 +78,19 @@ int runExport(Context& ctx)
             ++exported;
             active += task.state == "active";
         }
+    // The whole queue (every state, no --match) carries its schedules too, after the tasks.
+    long long schedules = 0;
+    if (sets.size() == 3 && ctx.args().value("match").empty())
+        for (const auto& s :
+             delayq::Schedules(ctx.connection(), queue.name(), ctx.global().prefix).list()) {
+            writeLine(delayq::TaskLine::fromSchedule(s.rule));
+            ++schedules;
+        }
     requireWritten();
-    std::fprintf(stderr, "exported %lld tasks of %s", exported, queue.name().c_str());
+    std::fprintf(stderr, "exported %lld tasks", exported);
+    if (schedules > 0)
+        std::fprintf(stderr, " and %lld schedules", schedules);
+    std::fprintf(stderr, " of %s", queue.name().c_str());
     if (active > 0)
         std::fprintf(stderr, " (%lld active: an import brings them back pending)", active);
     if (exporter.brokenSkipped() > 0)

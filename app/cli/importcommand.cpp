@@ -2,6 +2,7 @@
 #include "commands.h"
 
 #include <delayq/plaintransfer.h>
+#include <delayq/schedules.h>
 #include <delayq/taskimport.h>
 
 #include <taskline.h>
@@ -22,6 +23,7 @@ struct ImportTally
     long long refused = 0;   // over max_payload, or held by a worker under replace
     long long badLines = 0;  // skipped under --keep-going
     long long wasActive = 0; // came back pending
+    long long schedules = 0; // schedules added or replaced
 };
 
 void reportLine(long long line, const std::string& what)
@@ -74,6 +76,7 @@ int finish(Context& ctx, const std::string& name, const ImportTally& t, bool com
             .field("refused", t.refused)
             .field("bad_lines", t.badLines)
             .field("active_made_pending", t.wasActive)
+            .field("schedules", t.schedules)
             .field("complete", complete)
             .endObject();
         ctx.printJson(j);
@@ -81,7 +84,9 @@ int finish(Context& ctx, const std::string& name, const ImportTally& t, bool com
         ctx.print("imported into " + name + ": " + std::to_string(t.created) + " created, " +
                   std::to_string(t.skipped) + " skipped (already there), " +
                   std::to_string(t.replaced) + " replaced, " + std::to_string(t.refused) +
-                  " refused, " + std::to_string(t.badLines) + " bad lines\n");
+                  " refused, " + std::to_string(t.badLines) + " bad lines" +
+                  (t.schedules > 0 ? ", " + std::to_string(t.schedules) + " schedules" : "") +
+                  "\n");
         if (t.wasActive > 0)
             ctx.print(std::to_string(t.wasActive) +
                       " tasks were active when exported: they are pending again, due at their "
@@ -92,6 +97,23 @@ int finish(Context& ctx, const std::string& name, const ImportTally& t, bool com
                       "twice)\n");
     }
     return complete && t.refused == 0 && t.badLines == 0 ? ExitOk : ExitRefused;
+}
+
+// A schedule line: added, or (under replace) its rule replaced; one that exists is skipped.
+// The next fire is the first after now: an import is not downtime to catch up on.
+void importSchedule(delayq::Schedules& schedules, const delayq::ScheduleRule& rule, bool replace,
+                    ImportTally& tally)
+{
+    rule.validate(); // InvalidArgument: a bad line
+    if (!schedules.get(rule.name)) {
+        schedules.add(rule);
+        ++tally.schedules;
+    } else if (replace) {
+        schedules.replace(rule);
+        ++tally.schedules;
+    } else {
+        ++tally.skipped;
+    }
 }
 
 int runPlainImport(Context& ctx, bool replace, bool keepGoing)
@@ -155,7 +177,12 @@ int runImport(Context& ctx)
         batch.clear();
         lines.clear();
     };
+    delayq::Schedules schedules(ctx.connection(), queue.name(), ctx.global().prefix);
     auto take = [&](long long number, const std::string& line) {
+        if (delayq::TaskLine::isSchedule(line)) {
+            importSchedule(schedules, delayq::TaskLine::toSchedule(line), replace, tally);
+            return;
+        }
         delayq::Task task = delayq::TaskLine::toTask(line);
         delayq::TaskImport::check(task);
         tally.wasActive += task.state == "active";

@@ -221,6 +221,59 @@ Task TaskLine::toTask(std::string_view line)
     return task;
 }
 
+std::string TaskLine::fromSchedule(const ScheduleRule& rule)
+{
+    Json j;
+    j["schedule"] = rule.name;
+    if (rule.cron.empty()) {
+        j["every_ms"] = rule.everyMs;
+        j["start"] = rule.anchorMs;
+    } else {
+        j["cron"] = rule.cron;
+        j["zone"] = rule.zone;
+    }
+    j["catch_up_ms"] = rule.catchUpMs;
+    j["max_attempts"] = rule.maxAttempts;
+    j["backoff"] = rule.backoff;
+    j["paused"] = rule.paused;
+    putBytes(j, "payload", "payload_encoding", rule.payload);
+    return j.dump();
+}
+
+bool TaskLine::isSchedule(std::string_view line)
+{
+    // Most lines are tasks: only one that holds the key at all is parsed here.
+    if (line.find("\"schedule\"") == std::string_view::npos)
+        return false;
+    const Json j = Json::parse(line, nullptr, false);
+    return j.is_object() && j.contains("schedule");
+}
+
+ScheduleRule TaskLine::toSchedule(std::string_view line)
+{
+    const Json j = parseObject(line);
+    ScheduleRule rule;
+    rule.name = getText(j, "schedule");
+    rule.cron = getText(j, "cron");
+    if (!rule.cron.empty())
+        rule.zone = j.contains("zone") ? getText(j, "zone") : "UTC";
+    else
+        rule.zone.clear();
+    rule.everyMs = getInteger(j, "every_ms", 0);
+    rule.anchorMs = getInteger(j, "start", 0);
+    rule.catchUpMs = getInteger(j, "catch_up_ms", rule.catchUpMs);
+    rule.maxAttempts = getCount(j, "max_attempts");
+    rule.backoff = getText(j, "backoff");
+    if (j.contains("paused")) {
+        if (!j["paused"].is_boolean())
+            refuse("\"paused\" must be true or false");
+        rule.paused = j["paused"].get<bool>();
+    }
+    if (j.contains("payload"))
+        rule.payload = getBytes(j, "payload", "payload_encoding");
+    return rule;
+}
+
 std::string TaskLine::fromMember(const PlainQueue::Member& member)
 {
     Json j;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <delayq/plainqueue.h>
+#include <delayq/schedule.h>
 #include <delayq/task.h>
 
 #include <string>
@@ -24,6 +25,14 @@ public:
     static std::string fromMember(const PlainQueue::Member& member);
     // The member and its score (as text Redis reads back to the same number).
     static PlainQueue::Member toMember(std::string_view line);
+
+    // A queue's schedule (docs/schedules.md) as a line of the same file: an object whose
+    // "schedule" is its name. isSchedule tells such a line from a task's without a full parse
+    // error; toSchedule throws Error(InvalidArgument) as toTask does (the rule is checked by
+    // ScheduleRule::validate, not here).
+    static std::string fromSchedule(const ScheduleRule& rule);
+    static bool isSchedule(std::string_view line);
+    static ScheduleRule toSchedule(std::string_view line);
 
     static bool isUtf8(std::string_view text);
     static std::string base64(std::string_view data);

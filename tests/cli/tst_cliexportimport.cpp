@@ -82,6 +82,56 @@ private slots:
         }
     }
 
+    // A whole-queue export carries the schedules after the tasks; an import adds them (the
+    // rule, payload and settings byte for byte), skips them the second time, replaces them
+    // under --on-existing replace, and refuses a bad rule by its line number.
+    void schedulesTravelWithTheQueue()
+    {
+        QCOMPARE(delayq({"push", "src", "t", "--id", "t1", "--in", "1h"}).exitCode, 0);
+        QCOMPARE(delayq({"schedule", "add", "src", "digest", "--cron", "0 9 * * 1-5", "--tz",
+                         "Europe/Berlin", "--max-attempts", "3", "--catch-up", "10m", "-"},
+                        QByteArray("\x00\xffbin", 5))
+                     .exitCode,
+                 0);
+        QCOMPARE(delayq({"schedule", "add", "src", "beat", "--every", "30s", "--paused"}).exitCode,
+                 0);
+        CliRun r = delayq({"export", "src"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains("exported 1 tasks and 2 schedules of src"), r.err.constData());
+        const QByteArray file = r.out;
+        QCOMPARE(delayq({"export", "src", "--state", "pending"}).out.count('\n'), 1); // tasks only
+        r = delayq({"--json", "import", "dst"}, file);
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(json(r).object().value("schedules").toInt(), 2);
+        const auto shown = [&](const char* queue, const char* name) {
+            return json(delayq({"schedule", "show", queue, name, "--json"}))
+                .object()
+                .value("schedule")
+                .toObject();
+        };
+        for (const char* name : {"digest", "beat"}) {
+            QJsonObject a = shown("src", name);
+            QJsonObject b = shown("dst", name);
+            for (const char* k : {"cron", "zone", "every_ms", "start", "payload", "payload_base64",
+                                  "max_attempts", "catch_up_ms", "state", "next_fire"})
+                QCOMPARE(b.value(k), a.value(k));
+        }
+        r = delayq({"--json", "import", "dst"}, file);
+        QCOMPARE(json(r).object().value("schedules").toInt(), 0);
+        QCOMPARE(json(r).object().value("skipped").toInt(), 3);
+        QCOMPARE(delayq({"schedule", "edit", "dst", "digest", "--cron", "0 7 * * *"}).exitCode, 0);
+        r = delayq({"--json", "import", "dst", "--on-existing", "replace"}, file);
+        QCOMPARE(json(r).object().value("schedules").toInt(), 2);
+        QCOMPARE(shown("dst", "digest").value("cron").toString(), QStringLiteral("0 9 * * 1-5"));
+
+        r = delayq({"import", "bad"},
+                   "{\"schedule\":\"x\",\"cron\":\"0 25 * * *\"}\n" + line("a", "pending", 5000));
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("line 1: cron field hour: '25' is out of range 0-23"),
+                 r.err.constData());
+        QCOMPARE(m_server.cli({"EXISTS", "dq:{bad}:schedules"}).trimmed(), QByteArray("0"));
+    }
+
     void importTwiceAddsNothing()
     {
         const QByteArray lines = line("a", "pending", 5000) + line("b", "dead", 6000);
