@@ -2115,6 +2115,325 @@ This cannot be undone.</source>
     </message>
 </context>
 <context>
+    <name>delayq::ui::ScheduleClient</name>
+    <message>
+        <source>list the schedules</source>
+        <translation>列出计划</translation>
+    </message>
+    <message>
+        <source>add a schedule</source>
+        <translation>添加计划</translation>
+    </message>
+    <message>
+        <source>change a schedule</source>
+        <translation>修改计划</translation>
+    </message>
+    <message>
+        <source>pause a schedule</source>
+        <translation>暂停计划</translation>
+    </message>
+    <message>
+        <source>resume a schedule</source>
+        <translation>恢复计划</translation>
+    </message>
+    <message>
+        <source>delete a schedule</source>
+        <translation>删除计划</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::ScheduleDialog</name>
+    <message>
+        <source>Edit schedule %1 of %2</source>
+        <translation>编辑 %2 的计划 %1</translation>
+    </message>
+    <message>
+        <source>New schedule of %1</source>
+        <translation>%1 的新计划</translation>
+    </message>
+    <message>
+        <source>letters, digits, . _ - (e.g. daily-report)</source>
+        <translation>字母、数字、. _ -（例如 daily-report）</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Cron expression, on a time zone&apos;s clock</source>
+        <translation>Cron 表达式，按某个时区的时钟</translation>
+    </message>
+    <message>
+        <source>Fixed interval (every)</source>
+        <translation>固定间隔（every）</translation>
+    </message>
+    <message>
+        <source>Fires</source>
+        <translation>触发方式</translation>
+    </message>
+    <message>
+        <source>minute hour day month weekday, e.g. 0 9 * * 1-5</source>
+        <translation>分 时 日 月 星期，例如 0 9 * * 1-5</translation>
+    </message>
+    <message>
+        <source>at least 1s, e.g. 30s, 15m, 1h</source>
+        <translation>至少 1s，例如 30s、15m、1h</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>A tz database name; the cron&apos;s times are read on this wall clock</source>
+        <translation>tz 数据库中的时区名；cron 的时间按该时区的本地时钟解读</translation>
+    </message>
+    <message>
+        <source>Time zone</source>
+        <translation>时区</translation>
+    </message>
+    <message>
+        <source>the payload of every task a fire makes</source>
+        <translation>每次触发所生成任务的负载</translation>
+    </message>
+    <message>
+        <source>Payload</source>
+        <translation>负载</translation>
+    </message>
+    <message>
+        <source>After downtime, missed fires this close to now fire once each; older ones are skipped and counted (at most 7d)</source>
+        <translation>停机之后，距现在不超过此时长的错过触发各补发一次；更早的跳过并计数（最多 7d）</translation>
+    </message>
+    <message>
+        <source>Catch-up</source>
+        <translation>补发窗口</translation>
+    </message>
+    <message>
+        <source>the queue&apos;s</source>
+        <translation>沿用队列设置</translation>
+    </message>
+    <message>
+        <source>Max attempts</source>
+        <translation>最大尝试次数</translation>
+    </message>
+    <message>
+        <source>the queue&apos;s (or e.g. 5s,20s,30s or exp:1s:5m)</source>
+        <translation>沿用队列设置（或例如 5s,20s,30s 或 exp:1s:5m）</translation>
+    </message>
+    <message>
+        <source>Backoff</source>
+        <translation>退避</translation>
+    </message>
+    <message>
+        <source>Next fires</source>
+        <translation>接下来的触发</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>A schedule keeps its name; delete it and add another to rename</source>
+        <translation>计划的名称不可更改；如需改名，请删除后另行添加</translation>
+    </message>
+    <message>
+        <source>every must be at least 1s</source>
+        <translation>间隔至少为 1s</translation>
+    </message>
+    <message>
+        <source>%1  (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>No preview: the rule above is refused.</source>
+        <translation>无预览：上面的规则无效。</translation>
+    </message>
+    <message>
+        <source>This rule never fires.</source>
+        <translation>此规则永远不会触发。</translation>
+    </message>
+    <message>
+        <source>Paused: these fire only after a resume (the next fire after it).</source>
+        <translation>已暂停：恢复之后才会触发（从恢复后的下一次触发开始）。</translation>
+    </message>
+    <message>
+        <source>Computed here from the rule; times in %1.</source>
+        <translation>根据规则在本地计算；时间为 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::SchedulesTab</name>
+    <message>
+        <source>Add…</source>
+        <translation>添加…</translation>
+    </message>
+    <message>
+        <source>A new schedule: a task pushed at each fire of a cron rule or interval</source>
+        <translation>新计划：按定时规则或固定间隔，每次触发推送一个任务</translation>
+    </message>
+    <message>
+        <source>Edit…</source>
+        <translation>编辑…</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Next fire</source>
+        <translation>下次触发</translation>
+    </message>
+    <message>
+        <source>Last fire</source>
+        <translation>上次触发</translation>
+    </message>
+    <message>
+        <source>Fired</source>
+        <translation>已触发</translation>
+    </message>
+    <message>
+        <source>Skipped</source>
+        <translation>已跳过</translation>
+    </message>
+    <message>
+        <source>A plain sorted set has no schedules: only delayq queues do.</source>
+        <translation>普通有序集合没有计划：只有 delayq 队列才有。</translation>
+    </message>
+    <message>
+        <source>Open a queue to see its recurring schedules.</source>
+        <translation>打开一个队列以查看其周期计划。</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>Not in a read-only session: %1</source>
+        <translation>只读会话中不可用：%1</translation>
+    </message>
+    <message>
+        <source>Select a schedule first</source>
+        <translation>请先选择一个计划</translation>
+    </message>
+    <message>
+        <source>Change the rule, payload or task settings</source>
+        <translation>修改规则、负载或任务设置</translation>
+    </message>
+    <message>
+        <source>Fire again from the next fire after now</source>
+        <translation>从现在之后的下一次触发开始恢复触发</translation>
+    </message>
+    <message>
+        <source>Make no tasks until resumed; the fires meanwhile are not made</source>
+        <translation>恢复之前不生成任务；期间的触发不会补发</translation>
+    </message>
+    <message>
+        <source>Delete the rule; the tasks it already made stay</source>
+        <translation>删除规则；它已生成的任务保留</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <comment>a paused schedule&apos;s next fire</comment>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <comment>a schedule that has not fired yet</comment>
+        <translation>从未</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>active</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>Pause schedule</source>
+        <translation>暂停计划</translation>
+    </message>
+    <message>
+        <source>Pause schedule &apos;%1&apos; of queue &apos;%2&apos;? It makes no tasks until it is resumed, and the fires meanwhile are not made later.</source>
+        <translation>暂停队列“%2”的计划“%1”？恢复之前它不会生成任务，期间的触发之后也不会补发。</translation>
+    </message>
+    <message>
+        <source>Pause %1</source>
+        <translation>暂停 %1</translation>
+    </message>
+    <message>
+        <source>Keep running</source>
+        <translation>继续运行</translation>
+    </message>
+    <message>
+        <source>Delete schedule</source>
+        <translation>删除计划</translation>
+    </message>
+    <message>
+        <source>Delete schedule &apos;%1&apos; of queue &apos;%2&apos;? The tasks it already made stay.</source>
+        <translation>删除队列“%2”的计划“%1”？它已生成的任务会保留。</translation>
+    </message>
+    <message>
+        <source>Delete %1</source>
+        <translation>删除 %1</translation>
+    </message>
+    <message>
+        <source>Keep</source>
+        <translation>保留</translation>
+    </message>
+    <message>
+        <source>Schedule &apos;%1&apos; of queue &apos;%2&apos; was not changed: %3</source>
+        <translation>队列“%2”的计划“%1”未修改：%3</translation>
+    </message>
+    <message>
+        <source>Schedule &apos;%1&apos; of queue &apos;%2&apos; was changed by someone else after you opened it: nothing was saved. The list shows it as it is now; edit it again to change it.</source>
+        <translation>队列“%2”的计划“%1”在你打开后已被他人修改：没有保存任何内容。列表显示的是它现在的样子；如需修改，请重新编辑。</translation>
+    </message>
+    <message>
+        <source>Schedule &apos;%1&apos; of queue &apos;%2&apos; was already deleted.</source>
+        <translation>队列“%2”的计划“%1”已被删除。</translation>
+    </message>
+    <message>
+        <source>Schedule &apos;%1&apos; added to queue &apos;%2&apos;.</source>
+        <translation>计划“%1”已添加到队列“%2”。</translation>
+    </message>
+    <message>
+        <source>Schedule &apos;%1&apos; of queue &apos;%2&apos; saved.</source>
+        <translation>队列“%2”的计划“%1”已保存。</translation>
+    </message>
+    <message>
+        <source>Schedule &apos;%1&apos; of queue &apos;%2&apos; paused.</source>
+        <translation>队列“%2”的计划“%1”已暂停。</translation>
+    </message>
+    <message>
+        <source>Schedule &apos;%1&apos; of queue &apos;%2&apos; resumed.</source>
+        <translation>队列“%2”的计划“%1”已恢复。</translation>
+    </message>
+    <message>
+        <source>Schedule &apos;%1&apos; deleted from queue &apos;%2&apos;; the tasks it made stay.</source>
+        <translation>计划“%1”已从队列“%2”删除；它生成的任务保留。</translation>
+    </message>
+</context>
+<context>
     <name>delayq::ui::ServerView</name>
     <message>
         <source>Server</source>
@@ -2963,6 +3282,14 @@ MMM d</source>
         <translation>HH:mm
 M月d日</translation>
     </message>
+    <message>
+        <source>schedule fires</source>
+        <translation>计划触发</translation>
+    </message>
+    <message>
+        <source>schedule fires (the first %1)</source>
+        <translation>计划触发（前 %1 次）</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::TlsFields</name>
@@ -3146,6 +3473,10 @@ M月d日</translation>
     <message>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Schedules</source>
+        <translation>计划</translation>
     </message>
 </context>
 <context>

@@ -212,6 +212,15 @@ const std::vector<CommandInfo>& commandTable()
          "  show lists the next N fires (default 10); edit replaces the rule at once (the\n"
          "  old one never fires again); rm keeps the tasks already made",
          "recurring tasks: add, list, show, change, pause, resume, delete", runSchedule},
+        {"doctor",
+         "doctor [--sample D]\n"
+         "  checks what the server's configuration risks for the queues, on every master:\n"
+         "  the eviction policy (one that may delete tasks), persistence (what a restart\n"
+         "  loses), the Redis version, a replica, the cluster's slot coverage, the memory\n"
+         "  headroom at the current rate and the clock skew to this machine; each finding\n"
+         "  with its risk and fix. Exit 1 when one can lose or refuse tasks. Reads only.\n"
+         "  --sample D     how long used memory is watched for its growth (default 1s)",
+         "check the server's configuration for what it risks for the queues", runDoctor},
         {"scripts",
          "scripts [--dump DIR]\n"
          "  prints the protocol version (docs/protocol.md) and each Lua script's SHA1\n"

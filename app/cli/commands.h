@@ -44,6 +44,7 @@ int runUpgrade(Context& ctx);
 int runExporter(Context& ctx);
 int runScripts(Context& ctx);
 int runSchedule(Context& ctx);
+int runDoctor(Context& ctx);
 
 // A payload from stdin (pushcommand.cpp), for PAYLOAD '-'; refuses more than 512 MB.
 std::string readStdin();

@@ -4,6 +4,7 @@
 #include "textoutput.h"
 
 #include <delayq/deliveries.h>
+#include <delayq/doctor.h>
 #include <delayq/error.h>
 #include <delayq/timeparse.h>
 #include <delayq/worker.h>
@@ -348,6 +349,16 @@ void printStart(Context& ctx, const delayq::Worker& worker, const delayq::Worker
                      "backlog drains)\n",
                      printable(worker.name()).c_str(), where.c_str(), o.queue.c_str(),
                      o.concurrency, o.batch, std::max(o.batch, o.maxBatch));
+    // An eviction policy that may delete tasks is said before the first claim (delayq doctor
+    // has the rest); a server that denies INFO is not a reason to refuse work.
+    try {
+        for (const auto& f : delayq::Doctor(ctx.connection()).eviction())
+            if (f.level != delayq::Finding::Level::Ok)
+                std::fprintf(stderr, "delayq: %s: %s on %s: %s (%s; see delayq doctor)\n",
+                             delayq::findingLevelName(f.level), f.what.c_str(), f.server.c_str(),
+                             f.risk.c_str(), f.fix.c_str());
+    } catch (const delayq::Error&) {
+    }
 }
 
 // Runs until the worker ends: the first signal stops it gracefully, a second one (or the

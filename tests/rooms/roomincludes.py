@@ -6,7 +6,7 @@ import os
 import re
 import sys
 
-ORDER = ["widgets", "client", "connection", "find", "plain", "charts", "audit", "export",
+ORDER = ["widgets", "client", "connection", "find", "plain", "charts", "audit", "schedules", "export",
          "tasks", "queue", "overview", "worker", "alerts", "window"]
 
 ui = sys.argv[1]

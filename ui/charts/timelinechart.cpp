@@ -3,7 +3,10 @@
 #include "charts/chartparts.h"
 #include "client/adminclient.h"
 #include "client/overviewclient.h"
+#include "client/scheduleclient.h"
 #include "widgets/duetext.h"
+#include <delayq/cron.h>
+#include <delayq/error.h>
 #include <delayq/timeparse.h>
 
 #include <QDateTime>
@@ -12,6 +15,9 @@
 #include <QTimer>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
+
+#include <algorithm>
+#include <optional>
 
 namespace delayq::ui {
 
@@ -67,6 +73,15 @@ TimelineChart::TimelineChart(AdminClient* client, QWidget* parent)
     // The bucket that holds now shows its overdue part under the part still to come.
     m_upcoming->moveAbove(m_overdue);
 
+    // Over the bars (made after them): the coming fires of the queue's schedules.
+    m_fires = m_plot->addGraph();
+    m_fires->setName(tr("schedule fires"));
+    m_fires->setLineStyle(QCPGraph::lsImpulse);
+    m_fires->setPen(QPen(QColor(0x8e, 0x44, 0xad), 1));
+    m_fires->setAntialiased(false);
+    m_fires->setSelectable(QCP::stNone);
+    m_fires->removeFromLegend(); // until there are fires to draw
+
     m_nowLine = ChartParts::nowLine(m_plot, 1.5);
     ChartParts::showLegend(m_plot, font(), Qt::AlignTop | Qt::AlignRight);
     layout->addWidget(m_plot, 1);
@@ -85,13 +100,20 @@ TimelineChart::TimelineChart(AdminClient* client, QWidget* parent)
     connect(m_plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
             &TimelineChart::onRangeChanged);
     connect(m_plot, &QCustomPlot::plottableClick, this,
-            [this](QCPAbstractPlottable*, int dataIndex, QMouseEvent*) {
-                // Both bar series hold one point per bucket: a data index is a bucket.
-                if (dataIndex >= 0)
+            [this](QCPAbstractPlottable* plottable, int dataIndex, QMouseEvent*) {
+                // A fire line: its time. Both bar series hold one point per bucket: a data
+                // index is a bucket.
+                if (dataIndex < 0)
+                    return;
+                if (plottable == m_fires)
+                    emit timeClicked(m_fireTimes.value(dataIndex, m_from));
+                else
                     emit timeClicked(bucketStart(dataIndex));
             });
     connect(reset, &QPushButton::clicked, this, &TimelineChart::resetWindow);
     connect(client->overview(), &OverviewClient::histogramLoaded, this, &TimelineChart::onLoaded);
+    connect(client->schedules(), &ScheduleClient::schedulesListed, this,
+            &TimelineChart::onSchedules);
 }
 
 void TimelineChart::setQueue(const QString& queue)
@@ -105,8 +127,20 @@ void TimelineChart::setQueue(const QString& queue)
     m_overdue->data()->clear();
     m_upcoming->data()->clear();
     m_bucketStarts.clear();
+    m_schedules.clear();
+    m_schedulesInFlight = false;
+    m_schedulesTag = 0;
+    placeFires();
     m_caption->clear();
     showEmptyState(queue.isEmpty());
+    m_plot->replot();
+}
+
+void TimelineChart::setPlain(bool plain)
+{
+    m_plain = plain;
+    m_schedules.clear();
+    placeFires();
     m_plot->replot();
 }
 
@@ -182,6 +216,7 @@ void TimelineChart::request()
 {
     if (m_queue.isEmpty())
         return;
+    requestSchedules();
     if (m_inFlight) {
         m_dirty = true;
         return;
@@ -252,10 +287,95 @@ void TimelineChart::onLoaded(const HistogramResult& result)
         m_caption->setText(caption(total, overdueInWindow, result.overdue, width));
         m_plot->replot(QCustomPlot::rpQueuedReplot);
         m_loaded = true;
+        placeFires();
         emit loaded(result.elapsedUs);
     }
     if (m_dirty)
         request();
+}
+
+void TimelineChart::requestSchedules()
+{
+    // Only the schedules' rules travel: their fires are computed here for whatever window.
+    if (m_plain || m_schedulesInFlight)
+        return;
+    m_schedulesInFlight = true;
+    m_schedulesTag = AdminClient::newTag();
+    m_client->schedules()->listSchedules(m_schedulesTag, m_queue);
+}
+
+void TimelineChart::onSchedules(const ScheduleListResult& result)
+{
+    if (result.tag != m_schedulesTag)
+        return;
+    m_schedulesInFlight = false;
+    // An error (no right to read them, the server away) draws no fires; the bars say the rest.
+    m_schedules = result.error.isEmpty() ? result.schedules : QList<delayq::ScheduleInfo>();
+    placeFires();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelineChart::placeFires()
+{
+    m_fireTimes.clear();
+    m_firesCapped = false;
+    if (m_loaded && !m_plain) {
+        const QCPRange range = m_plot->xAxis->range();
+        const qint64 from = static_cast<qint64>(range.lower * 1000.0);
+        const qint64 to = static_cast<qint64>(range.upper * 1000.0);
+        // The earliest kMaxFireMarkers fires of all the schedules: each schedule stops at the
+        // last one kept so far, so the work stays bounded by the cap, not by the window.
+        std::optional<qint64> cutoff;
+        for (const delayq::ScheduleInfo& info : m_schedules) {
+            if (!info.nextFire || *info.nextFire > to)
+                continue; // paused, done, or beyond the window
+            try {
+                const delayq::ScheduleRule& rule = info.rule;
+                const std::optional<delayq::Cron> cron =
+                    rule.cron.empty() ? std::nullopt
+                                      : std::optional<delayq::Cron>(delayq::Cron::parse(rule.cron));
+                const auto after = [&](qint64 t) {
+                    return cron ? cron->next(t, rule.zone) : rule.nextFire(t);
+                };
+                // From the stored next fire, or straight from the window's start when that
+                // is later (an interval gets there in one step, whatever its length).
+                std::optional<long long> at =
+                    *info.nextFire >= from ? info.nextFire : after(from - 1);
+                int made = 0;
+                while (at && *at <= to) {
+                    if (made == kMaxFireMarkers || (cutoff && *at >= *cutoff)) {
+                        m_firesCapped = true;
+                        break;
+                    }
+                    m_fireTimes.append(*at);
+                    ++made;
+                    at = after(*at);
+                }
+            } catch (const delayq::Error&) {
+                // A rule this build cannot read (a newer delayq's): nothing to draw for it.
+            }
+            std::sort(m_fireTimes.begin(), m_fireTimes.end());
+            if (m_fireTimes.size() > kMaxFireMarkers) {
+                m_fireTimes.resize(kMaxFireMarkers);
+                m_firesCapped = true;
+            }
+            if (m_fireTimes.size() == kMaxFireMarkers)
+                cutoff = m_fireTimes.last();
+        }
+    }
+    QVector<double> keys, values;
+    const double top = m_plot->yAxis->range().upper;
+    for (qint64 t : m_fireTimes) {
+        keys.append(toKey(t));
+        values.append(top);
+    }
+    m_fires->setData(keys, values, true);
+    m_fires->setName(m_firesCapped ? tr("schedule fires (the first %1)").arg(kMaxFireMarkers)
+                                   : tr("schedule fires"));
+    if (m_fireTimes.isEmpty())
+        m_fires->removeFromLegend();
+    else
+        m_fires->addToLegend();
 }
 
 QString TimelineChart::caption(qint64 total, qint64 overdueInWindow, qint64 overdue,

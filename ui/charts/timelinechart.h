@@ -1,10 +1,12 @@
 #pragma once
 
 #include "client/overviewtypes.h"
+#include "client/scheduletypes.h"
 
 #include <QWidget>
 
 class QCPBars;
+class QCPGraph;
 class QCPItemStraightLine;
 class QCustomPlot;
 class QLabel;
@@ -19,15 +21,21 @@ class AdminClient;
 // the next 24 h; zooming or panning asks Redis again for the visible window (one ZCOUNT per
 // bucket, so the cost does not grow with the queue). Overdue buckets are red, a line marks
 // now (the bucket holding now is split at it), and clicking a bar asks to scroll the table to
-// that bucket's start.
+// that bucket's start. The coming fires of the queue's schedules within the window are thin
+// lines of their own colour over the bars, computed here from the listed rules (at most
+// kMaxFireMarkers, so a 1-second schedule over a week costs no more than a daily one).
 class TimelineChart : public QWidget
 {
     Q_OBJECT
 
 public:
+    static constexpr int kMaxFireMarkers = 500;
+
     explicit TimelineChart(AdminClient* client, QWidget* parent = nullptr);
 
     void setQueue(const QString& queue);
+    // A plain sorted set has no schedules: no fires are drawn or asked for.
+    void setPlain(bool plain);
     // The earliest pending due time (or -1) and the server's now, from the last counts.
     void setEarliest(qint64 earliestMs, qint64 serverNowMs);
     void refresh();
@@ -45,6 +53,9 @@ public:
     // The bar heights of bucket `index`: its overdue part and the part still to come.
     qint64 overdueAt(int index) const;
     qint64 upcomingAt(int index) const;
+    // The schedule fires drawn (ms, in order), and whether more fell in the window.
+    const QList<qint64>& firesShown() const { return m_fireTimes; }
+    bool firesCapped() const { return m_firesCapped; }
 
 signals:
     void loaded(qint64 elapsedUs);
@@ -53,6 +64,10 @@ signals:
 private:
     void request();
     void onLoaded(const HistogramResult& result);
+    void requestSchedules();
+    void onSchedules(const ScheduleListResult& result);
+    // The fires of m_schedules within the visible window, as lines up to the top of the axis.
+    void placeFires();
     void onRangeChanged();
     void showEmptyState(bool empty);
     int bucketCount() const;
@@ -62,6 +77,7 @@ private:
     QCustomPlot* m_plot;
     QCPBars* m_overdue;
     QCPBars* m_upcoming;
+    QCPGraph* m_fires;
     QCPItemStraightLine* m_nowLine;
     QLabel* m_caption;
     QLabel* m_empty;
@@ -79,6 +95,12 @@ private:
     bool m_loaded = false;
     quint64 m_tag = 0;
     QList<qint64> m_bucketStarts;
+    bool m_plain = false;
+    bool m_schedulesInFlight = false;
+    quint64 m_schedulesTag = 0;
+    QList<delayq::ScheduleInfo> m_schedules;
+    QList<qint64> m_fireTimes;
+    bool m_firesCapped = false;
 };
 
 } // namespace delayq::ui

@@ -6,6 +6,7 @@
 #include "client/overviewclient.h"
 #include "client/plainclient.h"
 #include "client/queueclient.h"
+#include "client/scheduleclient.h"
 #include "client/taskclient.h"
 
 #include <atomic>
@@ -22,7 +23,7 @@ AdminClient::AdminClient(QObject* parent)
     : QObject(parent), m_io(new IoWorker), m_tasks(new TaskClient(m_io, this)),
       m_queues(new QueueClient(m_io, this)), m_overview(new OverviewClient(m_io, this)),
       m_plain(new PlainClient(m_io, this)), m_exports(new ExportClient(m_io, this)),
-      m_matches(new MatchClient(m_io, this))
+      m_matches(new MatchClient(m_io, this)), m_schedules(new ScheduleClient(m_io, this))
 {
     qRegisterMetaType<ServerInfo>();
     m_thread.setObjectName(QStringLiteral("delayq-io"));

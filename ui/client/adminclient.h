@@ -14,11 +14,12 @@ class MatchClient;
 class OverviewClient;
 class PlainClient;
 class QueueClient;
+class ScheduleClient;
 class TaskClient;
 
 // The admin connection and its state, and one client per area of requests (tasks, queues,
-// overview, plain keys, export, matches). Every request is posted to the I/O thread, where
-// IoWorker owns the connection, and answered by a signal of its area's client carrying plain
+// overview, plain keys, export, matches, schedules). Every request is posted to the I/O thread,
+// where IoWorker owns the connection, and answered by a signal of its area's client carrying plain
 // values, so the GUI thread never waits on Redis. A lost connection is retried every two
 // seconds until it answers again, unless retrying cannot fix it (a refused password, TLS on
 // one side only): then nothing more is tried until the next connectTo.
@@ -47,6 +48,7 @@ public:
     PlainClient* plain() const { return m_plain; }
     ExportClient* exports() const { return m_exports; }
     MatchClient* matches() const { return m_matches; }
+    ScheduleClient* schedules() const { return m_schedules; }
 
 signals:
     // connectTo is trying the server displayUrl (password masked) now.
@@ -72,6 +74,7 @@ private:
     PlainClient* m_plain;
     ExportClient* m_exports;
     MatchClient* m_matches;
+    ScheduleClient* m_schedules;
 };
 
 } // namespace delayq::ui

@@ -24,6 +24,7 @@
 #include "queue/queuelist.h"
 #include "queue/queueload.h"
 #include "queue/refreshcontrol.h"
+#include "schedules/schedulestab.h"
 #include "tasks/detailsfollower.h"
 #include "tasks/taskactions.h"
 #include "tasks/taskdetails.h"
@@ -65,6 +66,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_timeline = new TimelineChart(m_client, this);
     m_history = new HistoryChart(m_client, this);
     m_audit = new AuditTab(m_client, this);
+    m_schedules = new SchedulesTab(m_client, this);
     m_queues = new QueueList(m_client, this);
     m_actions = new TaskActions(m_client, m_tabs, this);
     m_queueActions = new QueueActions(m_client, this);
@@ -135,6 +137,7 @@ WindowParts MainWindow::makeParts()
             .timeline = m_timeline,
             .history = m_history,
             .audit = m_audit,
+            .schedules = m_schedules,
             .workerDock = m_workerDock,
             .taskActions = m_actions,
             .queueActions = m_queueActions,
@@ -236,7 +239,7 @@ void MainWindow::connectClient()
 void MainWindow::connectViews()
 {
     // What shows a server's figures; the worker dock has a connection of its own.
-    m_connectionNotice->setViews({m_pages, m_queues, m_timeline, m_history, m_audit});
+    m_connectionNotice->setViews({m_pages, m_queues, m_timeline, m_history, m_audit, m_schedules});
     connect(m_connectionNotice, &ConnectionNotice::connectRequested, this,
             &MainWindow::chooseConnection);
     connect(m_queues, &QueueList::queueOpened, this, &MainWindow::openQueue);
@@ -265,6 +268,12 @@ void MainWindow::connectViews()
                 if (queue == m_queue)
                     m_tabs->selectTask(id);
             });
+    // A schedule added, changed or deleted: its fires on the timeline follow at once.
+    connect(m_schedules, &SchedulesTab::changeFinished, this, [this](const QString& queue) {
+        if (queue == m_queue)
+            m_timeline->refresh();
+    });
+    connect(m_schedules, &SchedulesTab::resultReported, this, &MainWindow::showResult);
     connect(m_timeline, &TimelineChart::timeClicked, this, [this](qint64 ms) {
         m_tabs->setCurrentSet(TaskSet::Pending);
         m_tabs->table(TaskSet::Pending)->scrollToTime(ms);
@@ -375,6 +384,8 @@ void MainWindow::setPlainMode(bool plain, const QString& unit)
     m_plainBar->setVisible(plain);
     m_history->setPlain(plain);
     m_audit->setPlain(plain);
+    m_schedules->setPlain(plain);
+    m_timeline->setPlain(plain);
     m_details->setPlain(plain);
     m_workerDock->setPlain(plain, unit);
     m_tabs->setPlain(plain);
@@ -391,6 +402,7 @@ void MainWindow::showQueue(const QString& name)
     m_timeline->setQueue(name);
     m_history->setQueue(name);
     m_audit->setQueue(name);
+    m_schedules->setQueue(name);
     m_actions->setQueue(name);
     m_queueActions->setQueue(name);
     m_export->setQueue(name);
@@ -415,6 +427,7 @@ void MainWindow::refreshAll()
     m_tabs->refresh();
     m_history->refresh();
     m_audit->refresh();
+    m_schedules->refresh();
     // The timeline waits for the counts: its default window starts at the oldest task.
     m_load->refreshCounts();
 }
@@ -425,6 +438,7 @@ void MainWindow::setReadOnly(bool readOnly, const QString& reason)
     m_queueActions->setReadOnly(readOnly, reason);
     m_workerDock->setReadOnly(readOnly, reason);
     m_control->setReadOnly(readOnly, reason);
+    m_schedules->setReadOnly(readOnly, reason);
     m_overview->setReadOnly(readOnly);
 }
 
@@ -456,6 +470,7 @@ void MainWindow::setUtc(bool utc)
     m_timeline->setUtc(utc);
     m_history->setUtc(utc);
     m_audit->setUtc(utc);
+    m_schedules->setUtc(utc);
     m_detailsFollower->follow();
 }
 

@@ -28,6 +28,7 @@ class QueueActions;
 class QueueControl;
 class QueueList;
 class RefreshControl;
+class SchedulesTab;
 class ServerView;
 class WorkersView;
 class TaskActions;
@@ -53,6 +54,7 @@ public:
     TimelineChart* timeline() const { return m_timeline; }
     HistoryChart* history() const { return m_history; }
     AuditTab* audit() const { return m_audit; }
+    SchedulesTab* schedules() const { return m_schedules; }
     QueueList* queueList() const { return m_queues; }
     TaskActions* actions() const { return m_actions; }
     QueueActions* queueActions() const { return m_queueActions; }
@@ -130,6 +132,7 @@ private:
     TimelineChart* m_timeline;
     HistoryChart* m_history;
     AuditTab* m_audit;
+    SchedulesTab* m_schedules;
     QueueList* m_queues;
     TaskActions* m_actions;
     QueueActions* m_queueActions;

@@ -12,6 +12,7 @@
 #include "queue/queuecontrol.h"
 #include "queue/queuelist.h"
 #include "queue/refreshcontrol.h"
+#include "schedules/schedulestab.h"
 #include "tasks/taskactions.h"
 #include "tasks/taskdetails.h"
 #include "tasks/tasktabs.h"
@@ -83,6 +84,10 @@ void placeDocks(QMainWindow* w, const WindowParts& p)
     auto* audit = dock(w, QCoreApplication::translate("delayq::ui::WindowLayout", "Audit"),
                        QStringLiteral("auditdock"), p.audit, Qt::BottomDockWidgetArea);
     w->tabifyDockWidget(history, audit);
+    // The open queue's recurring schedules, a tab beside the audit trail: loaded only in front.
+    auto* schedules = dock(w, QCoreApplication::translate("delayq::ui::WindowLayout", "Schedules"),
+                           QStringLiteral("schedulesdock"), p.schedules, Qt::BottomDockWidgetArea);
+    w->tabifyDockWidget(audit, schedules);
     history->raise();
     // A tab beside the queue list, not a third column: opened on the right it squeezed the
     // task table to two columns. It starts hidden (View menu) and comes to the front when shown.

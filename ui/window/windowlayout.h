@@ -18,6 +18,7 @@ class QueueActions;
 class QueueControl;
 class QueueList;
 class RefreshControl;
+class SchedulesTab;
 class TaskActions;
 class TaskDetails;
 class TaskTabs;
@@ -42,6 +43,7 @@ struct WindowParts
     TimelineChart* timeline;
     HistoryChart* history;
     AuditTab* audit;
+    SchedulesTab* schedules;
     WorkerDock* workerDock;
     // The toolbar and the menus.
     TaskActions* taskActions;
