@@ -68,14 +68,6 @@ local created_text = base36(now)
 -- Due times as text, each distinct one formatted once: a string.format per task costs about
 -- a tenth of a push.
 local texts = {}
-local function text_of(number)
-  local text = texts[number]
-  if text == nil then
-    text = int(number)
-    texts[number] = text
-  end
-  return text
-end
 
 -- A record starts "created|max_attempts|backoff|": the same for every task of the call.
 if max_attempts == 0 then max_attempts = default_attempts end
@@ -99,6 +91,8 @@ local function list(index, status, due)
   listed[l + 1], listed[l + 2], listed[l + 3] = index, status, due
 end
 local min_due = nil
+-- Counters rather than #t: the length operator is a search on every call.
+local nz, np = 0, 0
 for i = 0, n - 1 do
   local a = 6 + i * 3
   local id, payload = ARGV[a], ARGV[a + 1]
@@ -132,13 +126,18 @@ for i = 0, n - 1 do
       redis.call('HSET', bucket, id, record)
     end
   end
-  if status ~= 'created' then list(i + 1, status, due) end
   if status == 'created' or status == 'replaced' then
-    zadd[#zadd + 1] = text_of(due)
-    zadd[#zadd + 1] = id
-    places[#places + 1] = i + 1
+    local text = texts[due]
+    if text == nil then
+      text = int(due)
+      texts[due] = text
+    end
+    zadd[nz + 1], zadd[nz + 2], nz = text, id, nz + 2
+    np = np + 1
+    places[np] = i + 1
     if min_due == nil or due < min_due then min_due = due end
   end
+  if status ~= 'created' then list(i + 1, status, due) end
 end
 -- An id listed in active or dead without a record (broken, or of the older layout) took
 -- HSETNX as new: it exists, and must not be pending as well. One ZMSCORE per set for the

@@ -48,6 +48,9 @@ QWidget* FieldError::below(QWidget* field, FieldError* error, QWidget* parent)
     layout->setSpacing(2);
     layout->addWidget(field);
     layout->addWidget(error);
+    // Kept at the top when the box is taller than it needs (a page of a QStackedWidget whose
+    // other page shows an error): the field stays level with its form label.
+    layout->addStretch(1);
     return box;
 }
 
