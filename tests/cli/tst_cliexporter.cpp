@@ -5,6 +5,7 @@
 
 #include <delayq/connection.h>
 #include <delayq/queue.h>
+#include <delayq/schedules.h>
 
 #include <QProcess>
 #include <QTcpSocket>
@@ -78,6 +79,14 @@ protected:
         QCOMPARE(died.tasks.size(), size_t(1));
         QCOMPARE(late.claim(1, 600000, "alive").tasks.size(), size_t(1));
         QTRY_VERIFY(m_conn->serverTimeMs() > died.tasks[0].leaseDeadline);
+        // "mail" has a schedule whose next fire is 90 s late (no worker ticked it); "orders"
+        // has none.
+        delayq::ScheduleRule beat;
+        beat.name = "beat";
+        beat.everyMs = 60000;
+        delayq::Schedules(*m_conn, "mail").add(beat);
+        m_server.cli({"ZADD", "dq:{mail}:schedule_next",
+                      QByteArray::number(m_conn->serverTimeMs() - 90000), "beat"});
     }
 
     std::unique_ptr<CliRunner> m_cli;
@@ -113,6 +122,9 @@ private slots:
         QCOMPARE(m.value(sample("delayq_tasks", "late", "active"), -1), 2.0);
         QCOMPARE(m.value(sample("delayq_leases_expired", "late"), -1), 1.0);
         QCOMPARE(m.value(sample("delayq_leases_expired", "orders"), -1), 0.0);
+        const double lag = m.value(sample("delayq_schedule_lag_seconds", "mail"), -1);
+        QVERIFY2(lag >= 90 && lag < 300, qPrintable(QString::number(lag)));
+        QVERIFY(!m.contains(sample("delayq_schedule_lag_seconds", "orders")));
         QCOMPARE(m.value("delayq_up", -1), 1.0);
         QCOMPARE(m.value("delayq_scrape_skipped_queues", -1), 2.0);
         QVERIFY(!m.contains(sample("delayq_paused", "wrongtype")));
