@@ -41,11 +41,6 @@ Schedules::Schedules(Connection& connection, const std::string& queue, const std
     : m_connection(connection), m_keys(prefix, queue)
 {}
 
-std::vector<std::string> Schedules::scriptKeys() const
-{
-    return Queue(m_connection, m_keys.queue(), m_keys.prefix()).scriptKeys();
-}
-
 ScheduleInfo Schedules::add(ScheduleRule rule)
 {
     rule.validate();

@@ -54,7 +54,6 @@ public:
 private:
     std::optional<ScheduleInfo> write(const char* mode, const ScheduleRule& rule,
                                       long long expectVersion, long long serverNow);
-    std::vector<std::string> scriptKeys() const;
 
     Connection& m_connection;
     Keys m_keys;
