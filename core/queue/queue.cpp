@@ -211,6 +211,31 @@ long long Queue::extend(const std::string& id, const std::string& token, long lo
         .toInteger();
 }
 
+std::vector<std::optional<long long>>
+Queue::extend(const std::vector<std::pair<std::string, std::string>>& idTokens, long long leaseMs)
+{
+    requireWritable("extend leases");
+    checkLease(leaseMs);
+    std::vector<Connection::ScriptCall> calls;
+    const auto keys = scriptKeys();
+    for (const auto& [id, token] : idTokens) {
+        Keys::validateTaskId(id);
+        calls.push_back({keys, {id, token, std::to_string(leaseMs)}});
+    }
+    std::vector<std::optional<long long>> deadlines;
+    for (const auto& reply : m_connection.evalPipeline(scripts::extend, calls)) {
+        if (!reply.isError()) {
+            deadlines.emplace_back(reply.toInteger());
+            continue;
+        }
+        Error error = errorFromReply(reply.str);
+        if (error.code() != ErrorCode::LeaseLost)
+            throw error;
+        deadlines.emplace_back(std::nullopt);
+    }
+    return deadlines;
+}
+
 ReapResult Queue::reap(int maxTasks)
 {
     requireWritable("reap expired leases");

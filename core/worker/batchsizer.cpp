@@ -17,14 +17,14 @@ BatchSizer::BatchSizer(int base, int max)
     : m_base(base), m_max(std::max(base, max)), m_current(base)
 {}
 
-void BatchSizer::claimed(int asked, int got, std::chrono::steady_clock::duration sinceLastClaim,
+void BatchSizer::claimed(int asked, int got, std::chrono::steady_clock::duration handTime,
                          bool moreDue)
 {
     if (got < asked)
         m_current = m_base;
-    else if (sinceLastClaim > kSlow)
+    else if (handTime > kSlow)
         m_current = std::max(m_base, m_current / 2);
-    else if (sinceLastClaim < kQuick)
+    else if (handTime < kQuick)
         m_current = moreDue ? m_max : std::min(m_max, m_current * 2);
 }
 

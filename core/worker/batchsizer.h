@@ -17,11 +17,10 @@ public:
     BatchSizer(int base, int max);
 
     int next() const { return m_current; }
-    // A claim asked for `asked` tasks and got `got`; `sinceLastClaim` is how long this thread
+    // A claim asked for `asked` tasks and got `got`; `handTime` is how long this thread
     // took with the previous claim's tasks; `moreDue`: the claim's reply said more tasks are
     // due already (its next due time is not in the future), a backlog.
-    void claimed(int asked, int got, std::chrono::steady_clock::duration sinceLastClaim,
-                 bool moreDue);
+    void claimed(int asked, int got, std::chrono::steady_clock::duration handTime, bool moreDue);
 
 private:
     int m_base;

@@ -12,7 +12,7 @@
 #include <delayq/queue.h>
 
 #include <algorithm>
-#include <tuple>
+#include <map>
 #include <vector>
 
 namespace delayq {
@@ -131,29 +131,26 @@ void LeaseKeeper::releaseAll(Queue& queue)
 
 void LeaseKeeper::renew(Queue& queue)
 {
+    // The renewals due, by lease length (one per worker in practice), each group pipelined:
+    // one round trip renews a whole hand.
     const auto now = Clock::now();
-    std::vector<std::tuple<std::string, std::string, long long>> due;
+    std::map<long long, std::vector<std::pair<std::string, std::string>>> due;
     {
         std::lock_guard lock(m_mutex);
         for (auto& [key, h] : m_held)
             if (!h.lost && h.state != Held::State::Released && h.nextExtend <= now)
-                due.emplace_back(key.first, key.second, h.leaseMs);
+                due[h.leaseMs].push_back(key);
     }
-    for (const auto& [id, token, leaseMs] : due) {
-        bool lost = false;
-        try {
-            queue.extend(id, token, leaseMs);
-        } catch (const Error& e) {
-            if (e.code() != ErrorCode::LeaseLost)
-                throw;
-            lost = true;
-        }
+    for (const auto& [leaseMs, idTokens] : due) {
+        const auto deadlines = queue.extend(idTokens, leaseMs);
         std::lock_guard lock(m_mutex);
-        auto it = m_held.find({id, token});
-        if (it == m_held.end())
-            continue;
-        it->second.lost = lost;
-        it->second.nextExtend = Clock::now() + milliseconds(std::max(1LL, leaseMs / 3));
+        for (size_t i = 0; i < idTokens.size(); ++i) {
+            auto it = m_held.find(idTokens[i]);
+            if (it == m_held.end())
+                continue;
+            it->second.lost = !deadlines[i].has_value();
+            it->second.nextExtend = Clock::now() + milliseconds(std::max(1LL, leaseMs / 3));
+        }
     }
 }
 

@@ -71,6 +71,8 @@ bool WorkerThread::work()
             deliverWaiting();
         else
             runOne();
+        if (m_waiting.empty())
+            m_handRun = Clock::now();
         return true;
     }
     if (!m_finishing.empty())
@@ -179,11 +181,11 @@ bool WorkerThread::takeMore()
     }
     m_context.reportOk();
     m_context.settleBudget(want - static_cast<long long>(claim.tasks.size()));
-    const auto now = Clock::now();
     const bool moreDue = claim.nextDue && *claim.nextDue <= claim.serverNow;
-    m_batch.claimed(static_cast<int>(want), static_cast<int>(claim.tasks.size()), now - m_lastClaim,
+    const auto handTime = m_handRun > m_lastClaim ? m_handRun - m_lastClaim : Clock::duration{};
+    m_batch.claimed(static_cast<int>(want), static_cast<int>(claim.tasks.size()), handTime,
                     moreDue);
-    m_lastClaim = now;
+    m_lastClaim = Clock::now();
     m_claimNow = claim.serverNow;
     if (claim.tasks.empty())
         return sleepAfterEmpty(claim, activityBefore, generation);

@@ -65,7 +65,10 @@ private:
     long long m_claimNow = 0;             // the server's now at the last claim
     ReconnectBackoff m_backoff;
     BatchSizer m_batch;
-    std::chrono::steady_clock::time_point m_lastClaim;
+    std::chrono::steady_clock::time_point m_lastClaim; // when the last claim's reply came
+    // When the last claim's tasks were all run: the hand's time, without the round trips of
+    // its acks and of the next claim (on a slow link those would shrink every claim).
+    std::chrono::steady_clock::time_point m_handRun;
     Clock::time_point m_stopDeadline{};
     bool m_emptyRepeat = false; // the last claim came back empty with a task due now
 };

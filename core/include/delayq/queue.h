@@ -55,6 +55,11 @@ public:
                     long long retryDelayMs = -1);
     // Returns the new lease deadline (ms). leaseMs 0: the queue's lease_ms. Throws LeaseLost.
     long long extend(const std::string& id, const std::string& token, long long leaseMs);
+    // Many renewals pipelined, one round trip however many (a worker's renewals on a slow
+    // link would otherwise queue behind each other past their leases): per task, in order,
+    // its new deadline, or nullopt when its lease was lost. Other errors throw.
+    std::vector<std::optional<long long>>
+    extend(const std::vector<std::pair<std::string, std::string>>& idTokens, long long leaseMs);
     // Expired leases back to pending (due now), or to dead when attempts are spent; bounded.
     ReapResult reap(int maxTasks);
 

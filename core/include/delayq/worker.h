@@ -68,7 +68,8 @@ struct WorkerOptions
     // by +-50% so workers of one queue take turns instead of reaping together).
     int reapBatch = 100;
     std::chrono::milliseconds reapInterval{1000};
-    std::chrono::milliseconds maxReconnectDelay{5000};
+    // The longest wait between reconnect attempts: a healed network is used within it.
+    std::chrono::milliseconds maxReconnectDelay{1000};
     // Fire the queue's schedules (docs/schedules.md) from the maintenance thread; any number
     // of workers may, each fire is made once.
     bool fireSchedules = true;
