@@ -446,6 +446,14 @@ Qt %1</translation>
 <context>
     <name>delayq::ui::ConnectionNotice</name>
     <message>
+        <source>%1 has not answered for %2 s — reconnecting…</source>
+        <translation>%1 已 %2 秒未应答 — 正在重新连接…</translation>
+    </message>
+    <message>
+        <source>The server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
         <source>Connect…</source>
         <translation>连接…</translation>
     </message>
@@ -468,6 +476,14 @@ Qt %1</translation>
 </context>
 <context>
     <name>delayq::ui::ConnectionStatus</name>
+    <message>
+        <source>No answer from %1 for %2 s — reconnecting…</source>
+        <translation>%1 已 %2 秒无应答 — 正在重新连接…</translation>
+    </message>
+    <message>
+        <source>The server or the network in between has not answered the last request. The app gives up on it after 4 s, then reconnects every 2 s.</source>
+        <translation>服务器或中间的网络未应答上一个请求。应用在 4 秒后放弃该请求，然后每 2 秒重新连接一次。</translation>
+    </message>
     <message>
         <source>master %1 of %2</source>
         <translation>%2 的主节点 %1</translation>

@@ -1,6 +1,7 @@
 #include "client/adminclient.h"
 #include "connection/connectionnotice.h"
 #include "connection/connectionstatus.h"
+#include "faultproxy.h"
 #include "queue/queuecontrol.h"
 #include "queue/queuelist.h"
 #include "queue/refreshcontrol.h"
@@ -13,11 +14,13 @@
 #include <delayq/connectionoptions.h>
 
 #include <QAction>
+#include <QElapsedTimer>
 #include <QLabel>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTimer>
 #include <QToolBar>
 
 using namespace delayq::ui;
@@ -218,6 +221,59 @@ private slots:
         QVERIFY(!window->connectionNotice()->isVisible());
         QVERIFY(window->tabs()->isEnabled());
         QVERIFY(window->windowTitle().endsWith(url));
+    }
+
+    // A partition between the app and Redis (FaultProxy holds every byte): the GUI thread
+    // goes on (a 10 ms timer probe measures its longest gap), the status bar says the server
+    // is not answering and the figures are marked stale a second after a request went
+    // unanswered, and after the heal the app catches up on its own.
+    void partitionIsSaidAndHealed()
+    {
+        FaultProxy proxy(m_server.port());
+        m_fixture.pushTasks(QStringLiteral("orders"), {QStringLiteral("a")});
+        m_fixture.connectWindow(false, QString::fromStdString(proxy.url()));
+        m_fixture.openQueue(QStringLiteral("orders"));
+        MainWindow* window = m_fixture.window();
+        window->setRefreshInterval(1000);
+        QElapsedTimer clock;
+        qint64 last = 0;
+        qint64 worst = 0;
+        QTimer probe;
+        probe.setInterval(10);
+        connect(&probe, &QTimer::timeout, this, [&] {
+            worst = std::max(worst, clock.elapsed() - last);
+            last = clock.elapsed();
+        });
+        clock.start();
+        probe.start();
+
+        proxy.blackhole();
+        const qint64 cutAt = clock.elapsed();
+        // A refresh goes out within its 1 s interval and is called unanswered 1 s later.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window->connectionStatus()->text().contains(QStringLiteral("reconnecting")), 4000);
+        const qint64 saidAfter = clock.elapsed() - cutAt;
+        QVERIFY(window->connectionNotice()->isVisible());
+        QVERIFY(window->connectionNotice()->isStale());
+        QVERIFY(!window->tabs()->isEnabled());
+        // Past the request's timeout: disconnected, retried, still marked.
+        QTRY_VERIFY_WITH_TIMEOUT(!window->connectionStatus()->isUp(), 10000);
+        QVERIFY(window->connectionNotice()->isStale());
+        m_fixture.pushTasks(QStringLiteral("orders"), {QStringLiteral("b")});
+
+        proxy.heal();
+        const qint64 healAt = clock.elapsed();
+        QTRY_VERIFY_WITH_TIMEOUT(window->connectionStatus()->isUp(), 10000);
+        QTRY_VERIFY(!window->connectionNotice()->isStale());
+        QVERIFY(window->tabs()->isEnabled());
+        QTRY_COMPARE_WITH_TIMEOUT(m_fixture.pending()->model()->rowCount(), 2, 10000);
+        const qint64 caughtUp = clock.elapsed() - healAt;
+        probe.stop();
+        qInfo("partition: 'reconnecting' shown %lld ms after the cut, caught up %lld ms after "
+              "the heal, worst GUI-thread gap %lld ms",
+              saidAfter, caughtUp, worst);
+        // The probe's own 10 ms plus the event loop's turns; a wait on Redis would be seconds.
+        QVERIFY2(worst <= 250, qPrintable(QString::number(worst)));
     }
 
     // Freeze figures: named apart from Pause queue, and a banner says so while frozen.

@@ -9,7 +9,10 @@
 #include "client/scheduleclient.h"
 #include "client/taskclient.h"
 
+#include <QTimer>
+
 #include <atomic>
+#include <chrono>
 
 namespace delayq::ui {
 
@@ -36,6 +39,26 @@ AdminClient::AdminClient(QObject* parent)
     connect(m_io, &IoWorker::statusUpdated, this, &AdminClient::statusUpdated);
     connect(m_io, &IoWorker::readOnlyDetected, this, &AdminClient::readOnlyDetected);
     m_thread.start();
+    m_watch = new QTimer(this);
+    m_watch->setInterval(250);
+    connect(m_watch, &QTimer::timeout, this, &AdminClient::watch);
+    m_watch->start();
+}
+
+// The I/O thread is blocked inside the request it waits for, so it cannot say it is waiting:
+// this GUI-thread timer reads when the request was sent.
+void AdminClient::watch()
+{
+    const qint64 since = m_io->waitingSinceMs();
+    const qint64 now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                           std::chrono::steady_clock::now().time_since_epoch())
+                           .count();
+    const bool stalled = since > 0 && now - since >= kUnansweredMs && m_io->isUp();
+    if (stalled)
+        emit unanswered(now - since);
+    else if (m_stalled && m_io->isUp())
+        emit answered();
+    m_stalled = stalled;
 }
 
 AdminClient::~AdminClient()

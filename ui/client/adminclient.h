@@ -6,6 +6,8 @@
 #include <QString>
 #include <QThread>
 
+class QTimer;
+
 namespace delayq::ui {
 
 class ExportClient;
@@ -61,12 +63,25 @@ signals:
     // A request was refused for this user (ACL) and so was the write probe: the session is
     // read-only from now on, the embedded worker included.
     void readOnlyDetected(const QString& reason);
+    // While connected, a request has waited kUnansweredMs or more for Redis (a partition, a
+    // stuck server): sent every watch tick with the wait so far, until the request ends.
+    // The I/O thread gives up at its command timeout and reconnects (disconnected comes
+    // then); answered says the request came back first and the connection is still up.
+    void unanswered(qint64 waitedMs);
+    void answered();
+
+public:
+    static constexpr qint64 kUnansweredMs = 1000;
 
 private:
+    void watch();
+
     // The I/O thread, named for debuggers; the worker on it is deleted when it finishes.
     QThread m_thread;
     IoWorker* m_io;
     ConnectionSettings m_guiSettings; // read and written on the caller's thread only
+    QTimer* m_watch;        // reads the I/O thread's waitingSinceMs, which it cannot emit itself
+    bool m_stalled = false; // unanswered was sent since the last answer
     // Children: deleted after the destructor has ended the I/O thread, so no job outlives them.
     TaskClient* m_tasks;
     QueueClient* m_queues;

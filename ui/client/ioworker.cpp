@@ -11,6 +11,7 @@
 
 #include <QTimer>
 
+#include <algorithm>
 #include <chrono>
 
 namespace delayq::ui {
@@ -92,7 +93,7 @@ RequestError IoWorker::guarded(const QString& operation,
                                    tr("not connected to %1 (reconnecting)").arg(m_displayUrl),
                                    operation);
     try {
-        job(*m_connection);
+        timed([&] { job(*m_connection); });
         return {};
     } catch (const delayq::Error& e) {
         RequestError error = RequestError::fromCore(e, operation);
@@ -158,11 +159,27 @@ void IoWorker::heartbeat()
             m_up = true;
             emit connected(info);
         } else {
-            emit statusUpdated(probe());
+            ServerInfo info;
+            timed([&] { info = probe(); });
+            emit statusUpdated(info);
         }
     } catch (const delayq::Error& e) {
         failed(e);
     }
+}
+
+void IoWorker::timed(const std::function<void()>& call)
+{
+    const auto sent = std::chrono::steady_clock::now().time_since_epoch();
+    m_waitingSinceMs =
+        std::max<qint64>(1, std::chrono::duration_cast<std::chrono::milliseconds>(sent).count());
+    try {
+        call();
+    } catch (...) {
+        m_waitingSinceMs = 0;
+        throw;
+    }
+    m_waitingSinceMs = 0;
 }
 
 void IoWorker::markDown(const QString& reason)

@@ -40,6 +40,9 @@ public:
     void stop() { m_stopping.store(true); }
 
     bool isUp() const { return m_up.load(); }
+    // Steady-clock ms at which the request now waiting on Redis was sent, 0 when none waits:
+    // the GUI thread reads it to say, within a second, that the server is not answering.
+    qint64 waitingSinceMs() const { return m_waitingSinceMs.load(); }
     bool isReadOnly() const { return m_readOnly.load(); }
 
     void connectTo(const ConnectionSettings& settings);
@@ -86,6 +89,8 @@ private:
     void noticeRefusal(const QString& message);
     std::string writeProbeKey() const;
     void step(SteppedJob job, int connection);
+    // Runs call with m_waitingSinceMs set for its duration.
+    void timed(const std::function<void()>& call);
 
     std::unique_ptr<delayq::Connection> m_connection;
     QTimer* m_heartbeat = nullptr;
@@ -97,6 +102,7 @@ private:
     std::atomic<bool> m_up{false};
     std::atomic<bool> m_readOnly{false};
     std::atomic<bool> m_stopping{false};
+    std::atomic<qint64> m_waitingSinceMs{0};
     bool m_aclReadOnly = false;
     QString m_readOnlyWhy;
     QString m_plainKey;

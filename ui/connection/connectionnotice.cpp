@@ -25,6 +25,8 @@ ConnectionNotice::ConnectionNotice(AdminClient* client, QWidget* parent)
     connect(client, &AdminClient::connecting, this, &ConnectionNotice::onConnecting);
     connect(client, &AdminClient::connected, this, &ConnectionNotice::onConnected);
     connect(client, &AdminClient::disconnected, this, &ConnectionNotice::onDisconnected);
+    connect(client, &AdminClient::unanswered, this, &ConnectionNotice::onUnanswered);
+    connect(client, &AdminClient::answered, this, &ConnectionNotice::onAnswered);
     hide();
 }
 
@@ -66,6 +68,25 @@ void ConnectionNotice::onDisconnected(const QString& reason, bool retrying)
                       : tr("Not connected: %1 — retrying cannot fix this: change the URL, "
                            "user, password or TLS settings in Connect…")
                             .arg(reason));
+}
+
+// Figures cannot be refreshed while a request hangs: said as soon as the status bar says it,
+// not only once the request times out.
+void ConnectionNotice::onUnanswered(qint64 waitedMs)
+{
+    markStale();
+    showLine(tr("%1 has not answered for %2 s — reconnecting…")
+                 .arg(m_figuresFrom.isEmpty() ? tr("The server") : m_figuresFrom)
+                 .arg(waitedMs / 1000));
+}
+
+void ConnectionNotice::onAnswered()
+{
+    m_stale = false;
+    for (const auto& view : m_views)
+        if (view)
+            view->setEnabled(true);
+    hide();
 }
 
 void ConnectionNotice::markStale()

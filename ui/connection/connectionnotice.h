@@ -39,6 +39,8 @@ private:
     void onConnecting(const QString& displayUrl);
     void onConnected(const ServerInfo& info);
     void onDisconnected(const QString& reason, bool retrying);
+    void onUnanswered(qint64 waitedMs);
+    void onAnswered();
     void markStale();
     void showLine(const QString& line);
 

@@ -51,6 +51,22 @@ void ConnectionStatus::setConnecting(const QString& displayUrl)
     setToolTip({});
 }
 
+void ConnectionStatus::setUnanswered(qint64 waitedMs)
+{
+    setStyleSheet(QStringLiteral("color: white; background: #d35400; padding: 1px 6px;"));
+    setText(tr("No answer from %1 for %2 s — reconnecting…")
+                .arg(m_info.displayUrl)
+                .arg(waitedMs / 1000));
+    setToolTip(tr("The server or the network in between has not answered the last request. "
+                  "The app gives up on it after 4 s, then reconnects every 2 s."));
+}
+
+void ConnectionStatus::setAnswered()
+{
+    if (m_up)
+        render();
+}
+
 void ConnectionStatus::noticeMaster()
 {
     if (m_info.sentinelGroup.isEmpty() || m_info.serverAddress == m_master)

@@ -23,6 +23,10 @@ public:
     // Not connected until the server displayUrl ("" while not known yet) answers; its first
     // master is no failover.
     void setConnecting(const QString& displayUrl);
+    // Connected, but the request in flight has waited waitedMs for an answer; setAnswered
+    // goes back to the connected line.
+    void setUnanswered(qint64 waitedMs);
+    void setAnswered();
     bool isUp() const { return m_up; }
 
 signals:

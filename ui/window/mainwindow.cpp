@@ -203,6 +203,8 @@ void MainWindow::connectClient()
         refreshAll();
     });
     connect(m_client, &AdminClient::statusUpdated, m_status, &ConnectionStatus::setStatus);
+    connect(m_client, &AdminClient::unanswered, m_status, &ConnectionStatus::setUnanswered);
+    connect(m_client, &AdminClient::answered, m_status, &ConnectionStatus::setAnswered);
     connect(m_status, &ConnectionStatus::masterChanged, this,
             [this](const QString& group, const QString& address) {
                 const QString line =

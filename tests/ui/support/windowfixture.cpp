@@ -66,7 +66,8 @@ void WindowFixture::connectWindow(bool readOnly, const QString& url)
 
 void WindowFixture::openQueue(const QString& name)
 {
-    connectWindow();
+    if (!m_window->client()->isConnected())
+        connectWindow();
     QSignalSpy loaded(m_window.get(), &MainWindow::queueLoaded);
     m_window->openQueue(name);
     // Generous: a suite may open a queue of tens of thousands under a sanitizer.

@@ -37,7 +37,8 @@ public:
     // Connects to url (the suite's server when empty), read-only when asked; returns once
     // connected.
     void connectWindow(bool readOnly = false, const QString& url = {});
-    // Connects and opens the queue; returns once its first page and timeline are shown.
+    // Connects unless connected and opens the queue; returns once its first page and timeline
+    // are shown.
     void openQueue(const QString& name);
     // Connects unless connected and opens the plain sorted set key (scores in unit, "ms" or
     // "s"); returns once its first page is shown.
