@@ -2452,6 +2452,46 @@ This cannot be undone.</source>
 <context>
     <name>delayq::ui::ServerView</name>
     <message>
+        <source>Configuration checks (as delayq doctor makes them)</source>
+        <translation>配置检查（与命令行的诊断相同）</translation>
+    </message>
+    <message>
+        <source>Configuration checks could not run: %1</source>
+        <translation>无法进行配置检查：%1</translation>
+    </message>
+    <message>
+        <source>Level</source>
+        <translation>级别</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>检查项</translation>
+    </message>
+    <message>
+        <source>Found</source>
+        <translation>发现</translation>
+    </message>
+    <message>
+        <source>Risk and fix</source>
+        <translation>风险与修复</translation>
+    </message>
+    <message>
+        <source>problem</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>Fix: %1</source>
+        <translation>修复：%1</translation>
+    </message>
+    <message>
         <source>Server</source>
         <translation>服务器</translation>
     </message>

@@ -12,6 +12,7 @@
 
 #include <QDir>
 #include <QElapsedTimer>
+#include <QProcess>
 #include <QScopeGuard>
 #include <QTest>
 
@@ -358,6 +359,35 @@ private slots:
         QCOMPARE(m_queue->counts().pending, 1LL);
         QCOMPARE(m_queue->stats().at("pushed"), 1LL);
     }
+    // The same through `delayq push`: exit 3 and the cause on stderr, then one task for the id.
+    void cliPushDuringPartition()
+    {
+        const QStringList push{"--url",
+                               QString::fromStdString(m_proxy->url()),
+                               "push",
+                               "jobs",
+                               "cancel unpaid",
+                               "--id",
+                               "order-7",
+                               "--in",
+                               "1h"};
+        m_proxy->blackhole();
+        QProcess cut;
+        cut.start(DELAYQ_CLI, push);
+        QVERIFY(cut.waitForFinished(30000));
+        const QString said = QString::fromUtf8(cut.readAllStandardError());
+        QCOMPARE(cut.exitCode(), 3);
+        QVERIFY2(said.contains("timed out"), qPrintable(said));
+        m_proxy->heal();
+        QProcess again;
+        again.start(DELAYQ_CLI, push);
+        QVERIFY(again.waitForFinished(30000));
+        QCOMPARE(again.exitCode(), 0);
+        QTRY_COMPARE(m_queue->counts().pending, 1LL);
+        QCOMPARE(m_queue->stats().at("pushed"), 1LL);
+        qInfo("cut off: exit %d, %s", cut.exitCode(), qPrintable(said.trimmed()));
+    }
+
     // A server that refuses writes: the worker claims nothing (a claim is a write), leaves
     // the queue as it was, backs off, and drains it once the server accepts writes again.
     void refusingServerThenResume_data()

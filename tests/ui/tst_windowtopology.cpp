@@ -117,6 +117,33 @@ private slots:
         QCOMPARE(slotTotal, 16384);
         QVERIFY2(server->summary()->text().contains(QStringLiteral("3 masters")),
                  qPrintable(server->summary()->text()));
+        QVERIFY(rowOf(server->checks(), QStringLiteral("cluster")) >= 0);
+        QCOMPARE(cell(server->checks(), QStringLiteral("cluster"), 0), QStringLiteral("ok"));
+    }
+
+    // One server whose eviction policy may delete a queue's keys and which keeps nothing over
+    // a restart: the Server view lists both as problems first, with the risk and the fix.
+    void serverViewNamesWhatLosesTasks()
+    {
+        RedisServer server;
+        QVERIFY2(server.start(), qPrintable(server.errorString()));
+        server.cli({QStringLiteral("CONFIG"), QStringLiteral("SET"),
+                    QStringLiteral("maxmemory-policy"), QStringLiteral("allkeys-lru")});
+        MainWindow window;
+        window.show();
+        connectTo(window, QString::fromStdString(server.tcpUrl()));
+        ServerView* view = window.showServer();
+        QSignalSpy shown(view, &ServerView::loaded);
+        QVERIFY(shown.wait(5000));
+        QVERIFY(!view->table()->isVisible()); // one server: no node table
+        QTableWidget* checks = view->checks();
+        QCOMPARE(cell(checks, QStringLiteral("eviction"), 0), QStringLiteral("problem"));
+        QVERIFY(
+            cell(checks, QStringLiteral("eviction"), 3).contains(QStringLiteral("allkeys-lru")));
+        QVERIFY(cell(checks, QStringLiteral("eviction"), 4).contains(QStringLiteral("Fix: ")));
+        QCOMPARE(cell(checks, QStringLiteral("persistence"), 0), QStringLiteral("problem"));
+        QCOMPARE(checks->item(0, 0)->text(), QStringLiteral("problem")); // problems first
+        QCOMPARE(cell(checks, QStringLiteral("version"), 0), QStringLiteral("ok"));
     }
 
     void tlsShowsItsStateInTheStatusBar_data()
@@ -182,6 +209,19 @@ private:
         QVERIFY(connected.wait(10000));
     }
     static QString status(MainWindow& window) { return window.connectionStatus()->text(); }
+    // The row of a check in the Server view's checks table (-1 when missing), and a cell of it.
+    static int rowOf(QTableWidget* checks, const QString& check)
+    {
+        for (int r = 0; r < checks->rowCount(); ++r)
+            if (checks->item(r, 1)->text() == check)
+                return r;
+        return -1;
+    }
+    static QString cell(QTableWidget* checks, const QString& check, int column)
+    {
+        const int row = rowOf(checks, check);
+        return row < 0 ? QString() : checks->item(row, column)->text();
+    }
 };
 
 QTEST_MAIN(TestWindowTopology)

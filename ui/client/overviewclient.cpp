@@ -6,6 +6,7 @@
 #include "client/taskrequests.h"
 #include "client/taskrows.h"
 #include <delayq/connection.h>
+#include <delayq/error.h>
 #include <delayq/queue.h>
 
 #include <QElapsedTimer>
@@ -38,6 +39,13 @@ void OverviewClient::loadServer(quint64 tag)
                 r.cluster = c.isCluster();
                 if (r.cluster)
                     r.nodes = TaskRows::clusterNodes(c.clusterNodes());
+                // Without the growth sample: it would hold the I/O thread for a second.
+                try {
+                    for (const auto& f : delayq::Doctor(c).run(0))
+                        r.checks.append(TaskRows::check(f));
+                } catch (const delayq::Error& e) {
+                    r.checksError = TaskRows::text(e.what());
+                }
             });
 }
 

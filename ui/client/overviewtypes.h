@@ -114,12 +114,31 @@ struct ServerNodeRow
     bool reachable = false;
 };
 
+// One finding of the configuration checks (delayq::Doctor, as `delayq doctor` prints them).
+struct ServerCheckRow
+{
+    enum Level
+    {
+        Ok,
+        Warning,
+        Problem
+    };
+    Level level = Ok;
+    QString check;  // eviction | persistence | version | cluster | memory | clock | role
+    QString server; // host:port
+    QString what;
+    QString risk; // "" when ok
+    QString fix;  // "" when ok
+};
+
 struct ServerResult
 {
     quint64 tag = 0;
     bool cluster = false;
     QString displayUrl;
     QList<ServerNodeRow> nodes; // empty when not a cluster
+    QList<ServerCheckRow> checks;
+    QString checksError; // the checks could not run (a managed server denying INFO): why
     RequestError error;
 };
 

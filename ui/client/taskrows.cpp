@@ -62,6 +62,21 @@ QList<IdOutcome> TaskRows::outcomes(const std::vector<delayq::IdResult>& results
     return out;
 }
 
+ServerCheckRow TaskRows::check(const delayq::Finding& finding)
+{
+    using Level = delayq::Finding::Level;
+    ServerCheckRow row;
+    row.level = finding.level == Level::Problem   ? ServerCheckRow::Problem
+                : finding.level == Level::Warning ? ServerCheckRow::Warning
+                                                  : ServerCheckRow::Ok;
+    row.check = text(finding.check);
+    row.server = text(finding.server);
+    row.what = text(finding.what);
+    row.risk = text(finding.risk);
+    row.fix = text(finding.fix);
+    return row;
+}
+
 QList<ServerNodeRow> TaskRows::clusterNodes(const std::vector<delayq::ClusterNodeInfo>& nodes)
 {
     std::vector<const delayq::ClusterNodeInfo*> masters;

@@ -3,6 +3,7 @@
 #include "client/overviewtypes.h"
 #include "client/tasktypes.h"
 #include <delayq/clusternodeinfo.h>
+#include <delayq/doctor.h>
 #include <delayq/plainqueue.h>
 #include <delayq/task.h>
 
@@ -28,6 +29,7 @@ std::vector<std::string> ids(const QStringList& ids);
 QList<IdOutcome> outcomes(const std::vector<delayq::IdResult>& results);
 // Masters first (by their first slot), each followed by its replicas.
 QList<ServerNodeRow> clusterNodes(const std::vector<delayq::ClusterNodeInfo>& nodes);
+ServerCheckRow check(const delayq::Finding& finding);
 
 } // namespace TaskRows
 

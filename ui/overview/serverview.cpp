@@ -10,6 +10,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace delayq::ui {
 
 ServerView::ServerView(AdminClient* client, QWidget* parent) : QDialog(parent), m_client(client)
@@ -25,6 +27,15 @@ ServerView::ServerView(AdminClient* client, QWidget* parent) : QDialog(parent), 
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->verticalHeader()->setVisible(false);
     m_table->horizontalHeader()->setSectionResizeMode(3, QHeaderView::Stretch);
+    m_checksTitle = new QLabel(tr("Configuration checks (as delayq doctor makes them)"), this);
+    m_checks = new QTableWidget(0, 5, this);
+    m_checks->setHorizontalHeaderLabels(
+        {tr("Level"), tr("Check"), tr("Server"), tr("Found"), tr("Risk and fix")});
+    m_checks->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_checks->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_checks->setWordWrap(true);
+    m_checks->verticalHeader()->setVisible(false);
+    m_checks->horizontalHeader()->setSectionResizeMode(4, QHeaderView::Stretch);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     auto* refresh = buttons->addButton(tr("Refresh"), QDialogButtonBox::ActionRole);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -32,9 +43,11 @@ ServerView::ServerView(AdminClient* client, QWidget* parent) : QDialog(parent), 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
     layout->addWidget(m_table, 1);
+    layout->addWidget(m_checksTitle);
+    layout->addWidget(m_checks, 1);
     layout->addWidget(buttons);
     connect(m_client->overview(), &OverviewClient::serverLoaded, this, &ServerView::onLoaded);
-    resize(720, 360);
+    resize(820, 520);
     reload();
 }
 
@@ -77,7 +90,46 @@ void ServerView::onLoaded(const ServerResult& result)
             (down > 0 ? tr(", %1 unreachable").arg(down) : QString()));
         m_table->resizeColumnsToContents();
     }
+    m_table->setVisible(result.cluster);
+    showChecks(result);
     emit loaded();
+}
+
+void ServerView::showChecks(const ServerResult& result)
+{
+    m_checks->setRowCount(0);
+    if (!result.checksError.isEmpty()) {
+        m_checksTitle->setText(
+            tr("Configuration checks could not run: %1").arg(result.checksError));
+        return;
+    }
+    m_checksTitle->setText(tr("Configuration checks (as delayq doctor makes them)"));
+    QList<ServerCheckRow> rows = result.checks;
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const auto& a, const auto& b) { return a.level > b.level; });
+    for (const auto& c : rows) {
+        const int row = m_checks->rowCount();
+        m_checks->insertRow(row);
+        const QString level = c.level == ServerCheckRow::Problem   ? tr("problem")
+                              : c.level == ServerCheckRow::Warning ? tr("warning")
+                                                                   : tr("ok");
+        QString advice = c.risk;
+        if (!c.fix.isEmpty())
+            advice +=
+                (advice.isEmpty() ? QString() : QStringLiteral(" ")) + tr("Fix: %1").arg(c.fix);
+        const QStringList cells{level, c.check, c.server, c.what, advice};
+        for (int col = 0; col < cells.size(); ++col) {
+            auto* item = new QTableWidgetItem(cells.at(col)); // plain text: it quotes the server
+            item->setToolTip(cells.at(col));
+            m_checks->setItem(row, col, item);
+        }
+        if (c.level != ServerCheckRow::Ok)
+            m_checks->item(row, 0)->setForeground(c.level == ServerCheckRow::Problem
+                                                      ? QColor(0xc0, 0x39, 0x2b)
+                                                      : QColor(0xd3, 0x54, 0x00));
+    }
+    m_checks->resizeColumnsToContents();
+    m_checks->resizeRowsToContents();
 }
 
 } // namespace delayq::ui

@@ -13,7 +13,9 @@ class AdminClient;
 
 // What the app is connected to: on a Redis Cluster, every master with its slot ranges and
 // each replica under its master, with the ones the cluster flags as failing marked
-// unreachable; on one server, just its URL. Loaded on the I/O thread when opened.
+// unreachable; on one server, just its URL. Under it, the checks of `delayq doctor` (eviction
+// policy, persistence, version, slot coverage, memory, clock), each with what it risks and
+// how to fix it. Loaded on the I/O thread when opened.
 class ServerView : public QDialog
 {
     Q_OBJECT
@@ -23,6 +25,8 @@ public:
 
     void reload();
     QTableWidget* table() const { return m_table; }
+    // The configuration checks (what `delayq doctor` finds), problems first.
+    QTableWidget* checks() const { return m_checks; }
     QLabel* summary() const { return m_summary; }
 
 signals:
@@ -30,10 +34,13 @@ signals:
 
 private:
     void onLoaded(const ServerResult& result);
+    void showChecks(const ServerResult& result);
 
     AdminClient* m_client;
     QLabel* m_summary;
     QTableWidget* m_table;
+    QLabel* m_checksTitle;
+    QTableWidget* m_checks;
     quint64 m_tag = 0;
 };
 
