@@ -7,9 +7,12 @@
 
 #include <QCryptographicHash>
 #include <QTest>
+#include <QThread>
 
 #include <chrono>
+#include <cstdlib>
 #include <string>
+#include <thread>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -90,6 +93,23 @@ private slots:
         QVERIFY2(std::llabs(server - local) < 5000, qPrintable(QString::number(server - local)));
         QVERIFY(std::llabs(conn.clockOffsetMs()) < 5000);
         QVERIFY(std::llabs(conn.serverNowMs() - server) < 5000);
+    }
+
+    // A server busy when the connection measures its clock (DEBUG SLEEP, as a slow script or
+    // a fork would) answers that TIME a second late: the offset is taken again, not left half
+    // a second off (both ends share this machine's clock, so the truth is 0).
+    void clockOffsetSurvivesABusyServer()
+    {
+        Connection sleeper(ConnectionOptions::fromUrl(m_server.unixUrl()));
+        sleeper.pipeline({}); // connected now, so the sleep starts at once below
+        std::thread busy([&] { sleeper.command({"DEBUG", "SLEEP", "1"}); });
+        QThread::msleep(100);
+        Connection conn(ConnectionOptions::fromUrl(m_server.unixUrl()));
+        const long long now = conn.serverNowMs();
+        busy.join();
+        QVERIFY2(std::llabs(conn.clockOffsetMs()) < 50,
+                 qPrintable(QString("offset %1 ms").arg(conn.clockOffsetMs())));
+        QVERIFY(now > 0);
     }
 
     void serverNowConnectsAndNeverThrows()

@@ -116,7 +116,7 @@ void ServerView::showChecks(const ServerResult& result)
         QString advice = c.risk;
         if (!c.fix.isEmpty())
             advice +=
-                (advice.isEmpty() ? QString() : QStringLiteral(" ")) + tr("Fix: %1").arg(c.fix);
+                (advice.isEmpty() ? QString() : QStringLiteral("\n")) + tr("Fix: %1").arg(c.fix);
         const QStringList cells{level, c.check, c.server, c.what, advice};
         for (int col = 0; col < cells.size(); ++col) {
             auto* item = new QTableWidgetItem(cells.at(col)); // plain text: it quotes the server
@@ -128,7 +128,11 @@ void ServerView::showChecks(const ServerResult& result)
                                                       ? QColor(0xc0, 0x39, 0x2b)
                                                       : QColor(0xd3, 0x54, 0x00));
     }
-    m_checks->resizeColumnsToContents();
+    // The short columns fit their text; what was found gets a bounded width and the risk and
+    // its fix the rest, wrapped, so the advice is read without scrolling sideways.
+    for (int col = 0; col < 4; ++col)
+        m_checks->resizeColumnToContents(col);
+    m_checks->setColumnWidth(3, std::min(m_checks->columnWidth(3), 260));
     m_checks->resizeRowsToContents();
 }
 

@@ -99,6 +99,7 @@ void QueueList::connectViews()
 {
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
         m_error->setError({});
+        m_showsListError = false;
         m_proxy->setFilterFixedString(text);
         m_plainProxy->setFilterFixedString(text);
     });
@@ -133,6 +134,7 @@ void QueueList::connectViews()
 
 void QueueList::openTyped()
 {
+    m_showsListError = false; // what is shown from here on is about the typed name
     const QString name = m_filter->text().trimmed();
     if (name.isEmpty()) {
         m_error->setError(tr("type a queue name to open it"));
@@ -278,8 +280,13 @@ void QueueList::onListed(const QueueListResult& result)
     m_inFlight = false;
     if (!result.error.isEmpty()) {
         m_error->setError(result.error.message);
+        m_showsListError = true;
         return;
     }
+    // The listing works again: its old error goes (a typed name's stays until edited).
+    if (m_showsListError)
+        m_error->setError({});
+    m_showsListError = false;
     // Update rows in place so the selection and the scroll position stay.
     QSet<QString> seen;
     bool anyNode = false;

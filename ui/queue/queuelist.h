@@ -83,6 +83,7 @@ private:
     QString m_current;
     QSet<QString> m_paused;
     bool m_inFlight = false;
+    bool m_showsListError = false; // m_error holds a failed listing's message, not a name's
     quint64 m_tag = 0;
 };
 

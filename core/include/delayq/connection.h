@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace delayq {
@@ -120,6 +121,8 @@ private:
     void dropIfDemoted(const std::vector<Reply>& replies);
     void ensureConnected();
     void measureClockOffset();
+    // One TIME: {offset, round trip} in µs; round trip -1 when the user may not run TIME.
+    std::pair<long long, long long> sampleClockOffset();
     // Drops the broken link and throws the I/O error of `during` with its context.
     [[noreturn]] void failIo(const Error& error, const std::string& during);
 
