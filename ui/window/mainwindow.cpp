@@ -92,8 +92,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connectClient();
     connectViews();
     connectOverview();
-    // Never larger than the screen: on a laptop's 1024 x 700 it opened 1280 px wide.
-    resize(screen() ? QSize(1280, 820).boundedTo(screen()->availableSize()) : QSize(1280, 820));
+    // Never larger than the screen: on a laptop's 1024 x 700 it opened 1280 px wide. The size
+    // is the window's inside; the window manager's title bar comes on top (its height is not
+    // known before the window is shown), and at the screen's full height it pushed the status
+    // bar, where an outage is said, off the bottom.
+    constexpr int kTitleBarAllowance = 48;
+    resize(screen() ? QSize(1280, 820).boundedTo(screen()->availableSize() -
+                                                 QSize(0, kTitleBarAllowance))
+                    : QSize(1280, 820));
     updateTitle();
     updateZone();
 }
