@@ -12,7 +12,8 @@ class ReconnectBackoff
 public:
     explicit ReconnectBackoff(std::chrono::milliseconds ceiling);
 
-    // The wait before the next try; each call doubles the one after it.
+    // The wait before the next try (+-25 %, never past the ceiling); each call doubles the
+    // one after it.
     std::chrono::milliseconds next();
     // Redis answered: the next error starts from 100 ms again.
     void reset() { m_failures = 0; }
