@@ -40,7 +40,7 @@ AdminClient::AdminClient(QObject* parent)
     connect(m_io, &IoWorker::readOnlyDetected, this, &AdminClient::readOnlyDetected);
     m_thread.start();
     m_watch = new QTimer(this);
-    m_watch->setInterval(250);
+    m_watch->setInterval(100);
     connect(m_watch, &QTimer::timeout, this, &AdminClient::watch);
     m_watch->start();
 }

@@ -47,6 +47,9 @@ void IoWorker::connectTo(const ConnectionSettings& settings)
         m_heartbeat = new QTimer(this);
         m_heartbeat->setInterval(2000);
         connect(m_heartbeat, &QTimer::timeout, this, &IoWorker::heartbeat);
+        m_liveness = new QTimer(this);
+        m_liveness->setInterval(kLivenessMs);
+        connect(m_liveness, &QTimer::timeout, this, &IoWorker::checkAlive);
     }
     try {
         delayq::Keys::validatePrefix(prefix());
@@ -67,6 +70,7 @@ void IoWorker::connectTo(const ConnectionSettings& settings)
     } catch (const delayq::Error& e) {
         // A URL or prefix that does not parse: nothing to retry.
         m_heartbeat->stop();
+        m_liveness->stop();
         m_gaveUp = true;
         m_cause = QString::fromUtf8(e.what());
         emit disconnected(m_cause, false);
@@ -74,6 +78,7 @@ void IoWorker::connectTo(const ConnectionSettings& settings)
     }
     emit connecting(m_displayUrl);
     m_heartbeat->start();
+    m_liveness->start();
     heartbeat();
 }
 
@@ -168,6 +173,21 @@ void IoWorker::heartbeat()
     }
 }
 
+// A PING between heartbeats, so a link cut while nothing else is asked is noticed (the GUI
+// thread's watch sees the PING waiting) within a second, not at the next refresh or heartbeat.
+// While down the heartbeat alone tries to reach the server.
+void IoWorker::checkAlive()
+{
+    if (!m_up || !m_connection)
+        return;
+    try {
+        timed([&] { m_connection->ping(); });
+    } catch (const delayq::Error& e) {
+        if (e.isUnreachable())
+            failed(e);
+    }
+}
+
 void IoWorker::timed(const std::function<void()>& call)
 {
     const auto sent = std::chrono::steady_clock::now().time_since_epoch();
@@ -202,6 +222,7 @@ void IoWorker::failed(const delayq::Error& error)
     const bool wasUp = m_up.exchange(false);
     if (!retrying) {
         m_heartbeat->stop();
+        m_liveness->stop();
         m_connection.reset();
         m_gaveUp = true;
     }

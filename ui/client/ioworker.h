@@ -39,6 +39,10 @@ public:
     // Steps still to come are dropped from now on: the app is closing.
     void stop() { m_stopping.store(true); }
 
+    // While up, a PING goes out this often when nothing else is asked: with
+    // AdminClient::kUnansweredMs and its watch, a cut link is said within a second.
+    static constexpr int kLivenessMs = 250;
+
     bool isUp() const { return m_up.load(); }
     // Steady-clock ms at which the request now waiting on Redis was sent, 0 when none waits:
     // the GUI thread reads it to say, within a second, that the server is not answering.
@@ -81,6 +85,7 @@ signals:
 
 private:
     void heartbeat();
+    void checkAlive();
     void markDown(const QString& reason);
     void failed(const delayq::Error& error);
     QString causeOf(const delayq::Error& error) const;
@@ -94,6 +99,7 @@ private:
 
     std::unique_ptr<delayq::Connection> m_connection;
     QTimer* m_heartbeat = nullptr;
+    QTimer* m_liveness = nullptr; // checkAlive() every kLivenessMs
     ConnectionSettings m_settings;
     QString m_displayUrl;
     QString m_cause;             // the reason last reported while down

@@ -77,7 +77,7 @@ void ConnectionNotice::onUnanswered(qint64 waitedMs)
     markStale();
     showLine(tr("%1 has not answered for %2 s — reconnecting…")
                  .arg(m_figuresFrom.isEmpty() ? tr("The server") : m_figuresFrom)
-                 .arg(waitedMs / 1000));
+                 .arg(QString::number(waitedMs / 1000.0, 'f', 1)));
 }
 
 void ConnectionNotice::onAnswered()

@@ -56,7 +56,7 @@ void ConnectionStatus::setUnanswered(qint64 waitedMs)
     setStyleSheet(QStringLiteral("color: white; background: #d35400; padding: 1px 6px;"));
     setText(tr("No answer from %1 for %2 s — reconnecting…")
                 .arg(m_info.displayUrl)
-                .arg(waitedMs / 1000));
+                .arg(QString::number(waitedMs / 1000.0, 'f', 1)));
     setToolTip(tr("The server or the network in between has not answered the last request. "
                   "The app gives up on it after 4 s, then reconnects every 2 s."));
 }
