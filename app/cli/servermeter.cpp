@@ -2,7 +2,9 @@
 
 #include <delayq/error.h>
 
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 
 namespace cli {
 
@@ -10,7 +12,22 @@ ServerMeter::ServerMeter(delayq::ConnectionOptions options) : m_connection(std::
 
 double ServerMeter::cpuSeconds()
 {
+    waitForPendingFrees();
     return sumOverMasters("cpu", {"used_cpu_user", "used_cpu_sys"});
+}
+
+// Redis frees an UNLINKed key of more than 64 elements on a background thread, whose CPU is
+// in used_cpu_*: a reading waits until none is pending, so a phase is billed for the frees it
+// caused and for none that a cleanup before it left running.
+void ServerMeter::waitForPendingFrees()
+{
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (sumOverMasters("memory", {"lazyfree_pending_objects"}) > 0) {
+        if (std::chrono::steady_clock::now() > deadline)
+            throw delayq::Error(delayq::ErrorCode::Timeout,
+                                "Redis was still freeing deleted keys after 10 s");
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
 }
 
 long long ServerMeter::usedMemory()

@@ -17,7 +17,7 @@ class ServerMeter
 public:
     explicit ServerMeter(delayq::ConnectionOptions options);
 
-    // used_cpu_user + used_cpu_sys of INFO cpu, seconds.
+    // used_cpu_user + used_cpu_sys of INFO cpu, seconds, once no freed key is pending.
     double cpuSeconds();
     // used_memory of INFO memory, bytes.
     long long usedMemory();
@@ -30,6 +30,7 @@ public:
     static double infoField(std::string_view info, std::string_view name);
 
 private:
+    void waitForPendingFrees();
     double sumOverMasters(const std::string& section, const std::vector<std::string>& fields);
 
     delayq::Connection m_connection;
