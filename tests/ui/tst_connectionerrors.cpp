@@ -20,6 +20,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTest>
 #include <QTimer>
 #include <QToolBar>
@@ -260,9 +261,13 @@ private slots:
         QVERIFY(window->connectionNotice()->isVisible());
         QVERIFY(window->connectionNotice()->isStale());
         QVERIFY(!window->tabs()->isEnabled());
+        window->refreshAll();
         // Past the request's timeout: disconnected, retried, still marked.
         QTRY_VERIFY_WITH_TIMEOUT(!window->connectionStatus()->isUp(), 10000);
         QVERIFY(window->connectionNotice()->isStale());
+        // The counts asked for while the request hung fail once it is given up, and say so
+        // in the status bar, for 8 s unless the counts come back first.
+        QTRY_VERIFY(!window->statusBar()->currentMessage().isEmpty());
         m_fixture.pushTasks(QStringLiteral("orders"), {QStringLiteral("b")});
 
         proxy.heal();
@@ -272,6 +277,7 @@ private slots:
         QVERIFY(window->tabs()->isEnabled());
         QTRY_COMPARE_WITH_TIMEOUT(m_fixture.pending()->model()->rowCount(), 2, 10000);
         const qint64 caughtUp = clock.elapsed() - healAt;
+        QTRY_COMPARE_WITH_TIMEOUT(window->statusBar()->currentMessage(), QString(), 2000);
         // Nothing from the outage is left on screen as if current: the queue list's timeout
         // goes with its next listing, and the clock offset was not taken from a reply held
         // across the partition (both ends share this machine's clock).

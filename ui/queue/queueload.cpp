@@ -11,6 +11,8 @@
 #include <QItemSelectionModel>
 #include <QTableView>
 
+#include <utility>
+
 namespace delayq::ui {
 
 QueueLoad::QueueLoad(AdminClient* client, TaskTabs* tabs, TimelineChart* timeline,
@@ -69,9 +71,12 @@ void QueueLoad::onCounts(const CountsResult& result)
     }
     m_notice->hide();
     if (!result.error.isEmpty()) {
+        m_countsFailed = true;
         emit countsFailed(result.error.text());
         return;
     }
+    if (std::exchange(m_countsFailed, false))
+        emit countsRecovered();
     m_tabs->setCounts(result);
     m_timeline->setEarliest(result.earliest, result.serverNow);
     m_timeline->refresh();

@@ -32,11 +32,15 @@ public:
 signals:
     void loaded();
     void countsFailed(const QString& message);
+    // The counts came back after a countsFailed: that message is out of date.
+    void countsRecovered();
 
 private:
     void onCounts(const CountsResult& result);
     void onFirstPage();
     void checkLoaded();
+
+    bool m_countsFailed = false; // the last answer was an error
 
     AdminClient* m_client;
     TaskTabs* m_tabs;

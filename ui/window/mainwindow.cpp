@@ -85,8 +85,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     m_load = new QueueLoad(m_client, m_tabs, m_timeline, m_layoutNotice, this);
     connect(m_load, &QueueLoad::loaded, this, &MainWindow::queueLoaded);
-    connect(m_load, &QueueLoad::countsFailed, this,
-            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+    connect(m_load, &QueueLoad::countsFailed, this, [this](const QString& message) {
+        m_countsFailure = message;
+        statusBar()->showMessage(message, 8000);
+    });
+    // Its 8 s would outlast a short outage: "not connected" beside a live status bar.
+    connect(m_load, &QueueLoad::countsRecovered, this, [this] {
+        if (statusBar()->currentMessage() == m_countsFailure)
+            statusBar()->clearMessage();
+    });
 
     WindowLayout::place(this, makeParts());
     connectClient();

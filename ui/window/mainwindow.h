@@ -152,6 +152,7 @@ private:
     LayoutNotice* m_layoutNotice = nullptr;
     QString m_queue;
     QString m_displayUrl;
+    QString m_countsFailure; // the status bar's message of the last failed counts
     QPointer<ServerView> m_serverView;
     QPointer<WorkersView> m_workersView;
     AlertCenter* m_alerts;
