@@ -170,10 +170,9 @@ std::string RedisLink::securityDescription() const
 Error RedisLink::inContext(const Error& error, const std::string& during) const
 {
     if (error.code() == ErrorCode::Timeout)
-        return Error(ErrorCode::Timeout,
-                     during + " on " + m_where + " timed out after " +
-                         std::to_string(m_commandTimeout.count()) +
-                         " ms (the server is slow or unreachable)");
+        return Error(ErrorCode::Timeout, during + " on " + m_where + " timed out after " +
+                                             std::to_string(m_commandTimeout.count()) +
+                                             " ms (the server is slow or unreachable)");
     return Error(error.code(), during + " on " + m_where + " failed: " + error.what() +
                                    " (the next call reconnects)");
 }
