@@ -257,7 +257,8 @@ private slots:
                                   120000);
         const double seconds = timer.elapsed() / 1000.0;
         w.stop();
-        qInfo("100 +- 50 ms each way: %d tasks in %.1f s (%.1f tasks/s)", tasks, seconds, tasks / seconds);
+        qInfo("100 +- 50 ms each way: %d tasks in %.1f s (%.1f tasks/s)", tasks, seconds,
+              tasks / seconds);
         QCOMPARE(w.counters().leaseLost, 0LL);
         QCOMPARE(m_queue->stats().at("expired"), 0LL);
         QCOMPARE(seen.calls(), static_cast<long long>(tasks));
