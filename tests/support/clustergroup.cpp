@@ -62,12 +62,11 @@ std::string ClusterGroup::tlsUrl(const std::string& query) const
     return "rediss+cluster://" + seeds + "/" + query;
 }
 
-bool ClusterGroup::start()
+bool ClusterGroup::startNode(int i)
 {
-    QStringList create{QStringLiteral("--cluster"), QStringLiteral("create")};
-    for (int i = 0; i < kNodes; ++i) {
-        // The bus port defaults to port + 10000, which may be past 65535 for a port picked by
-        // the system: a port of its own, picked the same way.
+    // The bus port defaults to port + 10000, which may be past 65535 for a port picked by the
+    // system: a port of its own, picked the same way, and again if another suite took it.
+    for (int attempt = 1;; ++attempt) {
         QStringList args{QStringLiteral("--cluster-enabled"),
                          QStringLiteral("yes"),
                          QStringLiteral("--cluster-config-file"),
@@ -81,7 +80,19 @@ bool ClusterGroup::start()
                          QStringLiteral("--repl-diskless-sync-delay"),
                          QStringLiteral("0")};
         args << m_tlsArgs;
-        if (!node(i).start(args)) {
+        if (node(i).start(args))
+            return true;
+        if (attempt == 3 ||
+            !node(i).errorString().contains(QLatin1String("Address already in use")))
+            return false;
+    }
+}
+
+bool ClusterGroup::start()
+{
+    QStringList create{QStringLiteral("--cluster"), QStringLiteral("create")};
+    for (int i = 0; i < kNodes; ++i) {
+        if (!startNode(i)) {
             m_error = QStringLiteral("node %1: ").arg(i) + node(i).errorString();
             return false;
         }

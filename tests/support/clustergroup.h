@@ -61,6 +61,7 @@ public:
     QString errorString() const override { return m_error; }
 
 private:
+    bool startNode(int i);
     QByteArray nodeId(int i) const;
     int indexOfAddress(const QByteArray& address) const;
 

@@ -1,14 +1,49 @@
 #include "redisserver.h"
 
 #include <QElapsedTimer>
+#include <QFile>
+#include <QRandomGenerator>
 #include <QStandardPaths>
 #include <QTcpServer>
-#include <QThread>
 
 #include <csignal>
 
+namespace {
+
+// The kernel's range for the local port of an outgoing connection ("32768 60999" by default).
+std::pair<int, int> ephemeralPorts()
+{
+    QFile file(QStringLiteral("/proc/sys/net/ipv4/ip_local_port_range"));
+    int low = 32768, high = 60999;
+    if (file.open(QIODevice::ReadOnly)) {
+        const auto fields = file.readAll().simplified().split(' ');
+        if (fields.size() == 2) {
+            low = fields[0].toInt();
+            high = fields[1].toInt();
+        }
+    }
+    return {low, high};
+}
+
+} // namespace
+
 int RedisServer::freePort()
 {
+    // Not a port the kernel picks (bind to port 0 draws from the ephemeral range): between this
+    // probe and the server's bind, any client's connect() could take such a port as its local
+    // one, and the server would exit with "Address already in use". A CI run with RabbitMQ
+    // starting beside a cluster suite lost a node that way. Below the range, only another
+    // suite's pick can collide, and start() picks again then.
+    const auto [low, high] = ephemeralPorts();
+    const int first = low > 12000 ? 10000 : high + 1;
+    const int last = low > 12000 ? low - 1 : 65535;
+    for (int attempt = 0; attempt < 100 && first < last; ++attempt) {
+        const auto port =
+            static_cast<quint16>(first + QRandomGenerator::global()->bounded(last - first + 1));
+        QTcpServer probe;
+        if (probe.listen(QHostAddress::LocalHost, port))
+            return port;
+    }
     QTcpServer probe;
     if (!probe.listen(QHostAddress::LocalHost, 0))
         return 0;
@@ -50,9 +85,7 @@ void RedisServer::setTls(const TlsFiles& files)
 {
     if (m_tlsPort == 0)
         m_tlsPort = freePort();
-    m_tlsArgs = QStringList{QStringLiteral("--tls-port"),
-                            QString::number(m_tlsPort),
-                            QStringLiteral("--tls-cert-file"),
+    m_tlsArgs = QStringList{QStringLiteral("--tls-cert-file"),
                             files.cert,
                             QStringLiteral("--tls-key-file"),
                             files.key,
@@ -86,9 +119,23 @@ bool RedisServer::start(const QStringList& extraArgs)
         m_error = QStringLiteral("cannot create a temporary folder");
         return false;
     }
-    // Keep the port across restarts, so clients reconnect to the same address.
+    // Keep the ports across restarts, so clients reconnect to the same address; on the first
+    // start, ports another suite took in the meantime are picked again.
     if (m_port == 0)
         m_port = freePort();
+    for (int attempt = 1;; ++attempt) {
+        if (launch())
+            return true;
+        if (m_hasRun || attempt == 3 || !m_error.contains(QLatin1String("Address already in use")))
+            return false;
+        m_port = freePort();
+        if (m_tlsPort != 0)
+            m_tlsPort = freePort();
+    }
+}
+
+bool RedisServer::launch()
+{
     QStringList args{QStringLiteral("--port"), QString::number(m_port), QStringLiteral("--bind"),
                      QStringLiteral("127.0.0.1"), QStringLiteral("--unixsocket"), socketPath(),
                      QStringLiteral("--dir"), m_dir.path(), QStringLiteral("--save"), QString(),
@@ -98,7 +145,9 @@ bool RedisServer::start(const QStringList& extraArgs)
                      // Tests compare DEBUG DIGEST before and after a refusal, and stall the
                      // server with DEBUG SLEEP; Redis 7 disables DEBUG unless told.
                      QStringLiteral("--enable-debug-command"), QStringLiteral("local")};
-    args << m_tlsArgs << m_extraArgs;
+    if (m_tlsPort != 0)
+        args << QStringLiteral("--tls-port") << QString::number(m_tlsPort) << m_tlsArgs;
+    args << m_extraArgs;
     if (!m_configFile.isEmpty())
         args.prepend(m_configFile); // redis-server takes it only as the first argument
     m_process = std::make_unique<QProcess>();
@@ -111,14 +160,17 @@ bool RedisServer::start(const QStringList& extraArgs)
     QElapsedTimer timer;
     timer.start();
     while (timer.elapsed() < 10000) {
-        if (cli({QStringLiteral("PING")}).trimmed() == "PONG")
+        if (cli({QStringLiteral("PING")}).trimmed() == "PONG") {
+            m_hasRun = true;
             return true;
-        if (m_process->state() != QProcess::Running) {
+        }
+        // waitForFinished, not state(): QProcess learns of the exit only while it processes
+        // events or waits, so state() alone would report a dead server as running.
+        if (m_process->waitForFinished(20)) {
             m_error = QStringLiteral("redis-server exited: ") +
                       QString::fromLocal8Bit(m_process->readAll());
             return false;
         }
-        QThread::msleep(20);
     }
     m_error = QStringLiteral("redis-server did not answer PING within 10 s");
     return false;

@@ -65,12 +65,15 @@ public:
     static int freePort();
 
 private:
+    bool launch();
+
     QTemporaryDir m_dir;
     std::unique_ptr<QProcess> m_process;
     QStringList m_extraArgs;
     QString m_configFile;
     int m_port = 0;
     int m_tlsPort = 0;
-    QStringList m_tlsArgs;
+    QStringList m_tlsArgs; // all but --tls-port
+    bool m_hasRun = false; // a port that served once is kept, as clients know it
     QString m_error;
 };
