@@ -90,7 +90,7 @@ private slots:
         QCOMPARE(delayq({"push", "src", "t", "--id", "t1", "--in", "1h"}).exitCode, 0);
         QCOMPARE(delayq({"schedule", "add", "src", "digest", "--cron", "0 9 * * 1-5", "--tz",
                          "Europe/Berlin", "--max-attempts", "3", "--catch-up", "10m", "-"},
-                        QByteArray("\x00\xffbin", 5))
+                        QByteArray("\x00\xff" "bin", 5))
                      .exitCode,
                  0);
         QCOMPARE(delayq({"schedule", "add", "src", "beat", "--every", "30s", "--paused"}).exitCode,

@@ -195,8 +195,8 @@ void FaultProxy::acceptLoop()
 // Both ends are non-blocking: a write the peer cannot take yet is tried again next turn.
 void FaultProxy::pump(const std::shared_ptr<Link>& link)
 {
-    Direction up{link->client, link->server};
-    Direction down{link->server, link->client};
+    Direction up{link->client, link->server, {}};
+    Direction down{link->server, link->client, {}};
     bool reset = false;
     char buffer[65536];
     const auto readInto = [&](Direction& d, bool upstream) {
