@@ -74,20 +74,38 @@ export class Cli {
   }
 }
 
-// redis-benchmark -P 100 -c 1 ZADD of random members into one new sorted set: Redis CPU per
-// ZADD, read the same way as every phase. Not machine-independent itself, but a same-run
-// measure of what one pipelined write costs this server on this machine.
-export async function zaddAnchor(ctx, commands) {
-  const key = `${ctx.prefix}:anchor`;
+// redis-benchmark -P 100 -c 1 COMMAND...: Redis CPU per command, read the same way as every
+// phase; the keys matching `pattern` are deleted after.
+async function pipelined(ctx, commands, randomRange, command, pattern) {
   const cpuBefore = await ctx.meter.cpuSeconds();
   const auth = ctx.connection.password ? ['-a', ctx.connection.password] : [];
   if (ctx.connection.username)
     auth.push('--user', ctx.connection.username);
   await run('redis-benchmark', [...auth, '--dbnum', String(ctx.connection.db),
                                 '-h', ctx.connection.host, '-p', String(ctx.connection.port),
-                                '-n', String(commands), '-c', '1', '-P', '100', '-r', '100000000',
-                                '-q', 'ZADD', key, '__rand_int__', 'm:__rand_int__']);
+                                '-n', String(commands), '-c', '1', '-P', '100',
+                                '-r', String(randomRange), '-q', ...command]);
   const cpuUsPerCommand = await ctx.meter.cpuUsPerTask(cpuBefore, commands);
-  await ctx.meter.redis.unlink(key);
-  return { commands, pipeline: 100, clients: 1, cpu_us_per_zadd: cpuUsPerCommand };
+  await ctx.meter.deleteKeys(pattern);
+  return cpuUsPerCommand;
+}
+
+// A pipelined ZADD of random members into one new sorted set. Not machine-independent itself,
+// but a same-run measure of what one pipelined write costs this server on this machine.
+export async function zaddAnchor(ctx, commands) {
+  const key = `${ctx.prefix}:anchor`;
+  const us = await pipelined(ctx, commands, 100000000, ['ZADD', key, '__rand_int__',
+                                                         'm:__rand_int__'], key);
+  return { commands, pipeline: 100, clients: 1, cpu_us_per_zadd: us };
+}
+
+// The other write every pushed task makes besides its ZADD: its record (70 bytes for the
+// bench's 58-byte payload) into one of 8,192 hashes, here as a pipelined HSET of a new field.
+// Anchor + this is a push's floor, with no script, no check and no reply.
+export async function recordFloor(ctx, commands) {
+  const us = await pipelined(ctx, commands, 8192,
+                             ['HSET', `${ctx.prefix}:floor:__rand_int__`,
+                              'f:__rand_int__:__rand_int__', 'r'.repeat(70)],
+                             `${ctx.prefix}:floor:*`);
+  return { commands, record_bytes: 70, buckets: 8192, cpu_us_per_hset: us };
 }

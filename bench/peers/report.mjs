@@ -108,6 +108,9 @@ function main() {
   const cpuRows = [
     ['anchor: `redis-benchmark -P 100 -c 1 ZADD key __rand_int__ m:__rand_int__`, 200,000 ' +
      'commands, twice a run', (r) => anchor(r)],
+    ['floor of a push: the anchor + `redis-benchmark -P 100 -c 1 HSET KEY:__rand_int__ ' +
+     'f:__rand_int__:__rand_int__ RECORD` (70 bytes, 8,192 hashes), the two writes a pushed ' +
+     'task makes', (r) => (r.record_floor ? anchor(r) + r.record_floor.cpu_us_per_hset : undefined)],
     ['push: `delayq push Q PAYLOAD --count 100000` (200 a script call, 18-byte payload)',
      (r) => r.push_count.cpu_us_per_task],
     [`push: \`delayq bench\`'s batched phase (${s.tasks} tasks, 58-byte JSON payloads)`,

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import * as bull from './bullmq-bench.mjs';
-import { Cli, zaddAnchor } from './cli-bench.mjs';
+import { Cli, recordFloor, zaddAnchor } from './cli-bench.mjs';
 import { connectionOf, Meter } from './common.mjs';
 
 const say = (line) => console.error(`peers: ${line}`);
@@ -64,6 +64,8 @@ async function main() {
   try {
     say('anchor: redis-benchmark -P 100 ZADD, 200000 commands');
     out.anchor.push(await zaddAnchor(ctx, 200000));
+    say('floor of a push: redis-benchmark -P 100 HSET of a 70-byte record, 200000 commands');
+    out.record_floor = await recordFloor(ctx, 200000);
     say('delayq push --count 100000');
     out.push_count = await cli.pushCount(100000);
     let lead = 1500;
