@@ -19,12 +19,15 @@ if limit == nil or (mode ~= 'ids' and mode ~= 'all') then
   return redis.error_reply('INVALID delete_dead: mode and limit')
 end
 if #ARGV - 2 > 1000 then return redis.error_reply('INVALID delete_dead: at most 1000 ids a call') end
+-- Forgotten together after the loop, as cancel does: forget() costs about six calls a batch.
+local removed = {}
 local function remove(id)
   if redis.call('ZREM', KEYS[3], id) == 0 then return false end
-  forget({id})
+  removed[#removed + 1] = id
   return true
 end
 local done, statuses, taken = each_dead(mode, limit, 3, remove)
+forget(removed)
 if done > 0 then audit(who, 'delete', done, taken, mode == 'all' and 'all' or '') end
 -- A call by ids leaves nothing for a repeat of it to find: remaining is 0 there.
 return {done, mode == 'all' and redis.call('ZCARD', KEYS[3]) or 0, statuses}
