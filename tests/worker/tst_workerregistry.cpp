@@ -38,17 +38,25 @@ private slots:
     void aWorkerListsItselfWithItsFigures()
     {
         Queue q(*m_conn, "jobs");
-        for (int i = 0; i < 30; ++i)
-            q.push({});
+        // Due one ms apart, long past: claims of 5 take them in order, so tasks 0-19 fill
+        // four whole batches. A thread sends its acks when its batch is done (or 20 ms
+        // later, checked between tasks): a count of handled tasks as the blocking rule let a
+        // thread block halfway through a batch, its finished tasks not yet acked (15 of 20
+        // seen under ASan).
+        for (int i = 0; i < 30; ++i) {
+            PushRequest r;
+            r.payload = std::to_string(i);
+            r.dueAtMs = 1'000'000 + i;
+            q.push(r);
+        }
         std::atomic<bool> release{false};
-        std::atomic<int> handled{0};
         WorkerOptions o = options("w-figures");
         o.handlerKind = "test";
         o.batch = 5;
         o.maxBatch = 5;
-        // 20 tasks acked, then the handler holds the next ones until released.
-        Worker w(o, [&](const ClaimedTask&) {
-            if (++handled > 20)
+        // Tasks 0-19 acked, then the handler holds tasks 20-29 until released.
+        Worker w(o, [&](const ClaimedTask& t) {
+            if (std::stoi(t.payload) >= 20)
                 while (!release)
                     std::this_thread::sleep_for(5ms);
             return HandlerResult::ack();
