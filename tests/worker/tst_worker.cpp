@@ -256,7 +256,10 @@ private slots:
             QCOMPARE(e.attempt, 1);
         }
         QCOMPARE(q.counts().active, 0LL);
-        QCOMPARE(q.counts().dueNow, 3LL);
+        QCOMPARE(q.counts().pending, 3LL);
+        // Due at the server's time of the release; counts() judges "due" by its estimate of
+        // the server's clock, which may trail by a few ms (an ASan run saw 2 of 3).
+        QTRY_COMPARE(q.counts().dueNow, 3LL);
     }
 
     void reaperReturnsAnAbandonedTask()
