@@ -82,8 +82,7 @@ bool ClusterGroup::startNode(int i)
         args << m_tlsArgs;
         if (node(i).start(args))
             return true;
-        if (attempt == 3 ||
-            !node(i).errorString().contains(QLatin1String("Address already in use")))
+        if (attempt == 3 || !node(i).portTaken())
             return false;
     }
 }

@@ -126,7 +126,7 @@ bool RedisServer::start(const QStringList& extraArgs)
     for (int attempt = 1;; ++attempt) {
         if (launch())
             return true;
-        if (m_hasRun || attempt == 3 || !m_error.contains(QLatin1String("Address already in use")))
+        if (m_hasRun || attempt == 3 || !portTaken())
             return false;
         m_port = freePort();
         if (m_tlsPort != 0)

@@ -51,6 +51,8 @@ public:
     std::string tcpUrl() const;
     std::string unixUrl() const;
     QString errorString() const { return m_error; }
+    // The last start() failed because a port it was given was taken (another suite's pick).
+    bool portTaken() const { return m_error.contains(QLatin1String("Address already in use")); }
 
     // Runs redis-cli against this server and returns its output (for setup and checks
     // that must not go through the code under test).
