@@ -93,7 +93,8 @@ const std::vector<CommandInfo>& commandTable()
          "       [--handler ack|fail:P|sleep:MS|exec:CMD|pipe:CMD|amqp://…|http(s)://…]\n"
          "       [--max-tasks N | --until-empty] [--log FILE] [--quiet] [--answer-timeout D]\n"
          "       [--http-method M] [--http-header 'NAME: VALUE']... [--http-timeout D]\n"
-         "       [--http-ca FILE] [--webhook-secret-file FILE]\n"
+         "       [--http-ca FILE] [--webhook-secret-file FILE] [--shards K,L,...]\n"
+         "  --shards K,L   claim only from these shards of a sharded queue (default: all)\n"
          "  --handler H    ack (default); fail:P fails a share P (0..1) of the tasks;\n"
          "                 sleep:MS works MS ms then acks; exec:CMD runs CMD with sh -c,\n"
          "                 the payload on stdin and DELAYQ_TASK_ID, DELAYQ_QUEUE and\n"
@@ -193,6 +194,21 @@ const std::vector<CommandInfo>& commandTable()
          "  Redis. Interrupted and started again, it resumes: no task is lost or doubled.\n"
          "  Stop the queue's old workers and producers first.",
          "convert a queue from an older delayq's layout", runUpgrade},
+        {"reshard",
+         "reshard QUEUE --shards N [--batch K] [--steps M]\n"
+         "  spreads the queue over N shards (1 to 64; docs/design.md, \"Sharded queues\"):\n"
+         "  on a Redis Cluster each shard is its own slot, placed on the master holding\n"
+         "  fewest of the queue's shards. New tasks go to their new shard at once; this\n"
+         "  then moves the others, K tasks looked at a step (default 100), until done,\n"
+         "  printing progress each second. Workers may run meanwhile: no task is lost or\n"
+         "  run twice. Interrupted, or stopped by --steps M, it resumes when run again.",
+         "change how many shards a queue is spread over, moving its tasks", runReshard},
+        {"shards",
+         "shards QUEUE\n"
+         "  one line per shard: its hash tag, the node serving it and its pending, active\n"
+         "  and dead tasks; shards a shrink left are marked (retired); then the move under\n"
+         "  way, if any",
+         "show a queue's shards and where they live", runShards},
         {"schedule",
          "schedule add QUEUE NAME (--cron 'EXPR' [--tz ZONE] | --every D [--start TIME])\n"
          "       [PAYLOAD|-] [--catch-up D] [--max-attempts N] [--backoff B] [--paused]\n"

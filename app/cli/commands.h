@@ -41,6 +41,8 @@ int runWork(Context& ctx);
 int runBench(Context& ctx);
 int runMigrate(Context& ctx);
 int runUpgrade(Context& ctx);
+int runReshard(Context& ctx);
+int runShards(Context& ctx);
 int runExporter(Context& ctx);
 int runScripts(Context& ctx);
 int runSchedule(Context& ctx);

@@ -200,6 +200,23 @@ void printSummary(Context& ctx, const delayq::Worker& worker, bool plain, bool d
                  c.leaseLost, c.released, c.reaped, c.latenessP50, c.latenessP99, c.latenessMax);
 }
 
+// "0,2" -> {0, 2}; empty for "".
+std::vector<size_t> shardList(const std::string& text)
+{
+    std::vector<size_t> shards;
+    size_t at = 0;
+    while (at < text.size()) {
+        const size_t comma = std::min(text.find(',', at), text.size());
+        const std::string word = text.substr(at, comma - at);
+        if (word.empty() || word.size() > 2 || word.find_first_not_of("0123456789") != std::string::npos)
+            throw UsageError("--shards takes shard numbers separated by commas, like 0,2 (not '" +
+                             printable(word.substr(0, 16)) + "')");
+        shards.push_back(static_cast<size_t>(std::stoi(word)));
+        at = comma + 1;
+    }
+    return shards;
+}
+
 // The worker's options from the command line; refuses a bad value before anything connects.
 delayq::WorkerOptions workerOptionsFrom(Args& a, bool plain)
 {
@@ -207,7 +224,8 @@ delayq::WorkerOptions workerOptionsFrom(Args& a, bool plain)
         {"concurrency", true}, {"batch", true},      {"max-batch", true},    {"lease", true},
         {"poll", true},        {"handler", true},    {"max-tasks", true},    {"until-empty", false},
         {"log", true},         {"quiet", false},     {"stop-timeout", true}, {"name", true},
-        {"heartbeat", true},   {"forward-to", true}, {"retry-in", true}};
+        {"heartbeat", true},   {"forward-to", true}, {"retry-in", true},
+        {"shards", true}};
     for (auto& option : deliveryOptionSpecs())
         spec.push_back(std::move(option));
     a.parse(spec, 1, 1);
@@ -224,6 +242,7 @@ delayq::WorkerOptions workerOptionsFrom(Args& a, bool plain)
     } else {
         o.queue = a.positional()[0];
         delayq::Keys::validateQueueName(o.queue);
+        o.claimShards = shardList(a.value("shards"));
     }
     o.concurrency = static_cast<int>(a.number("concurrency", 1, 256, 1));
     o.batch = static_cast<int>(a.number("batch", 1, 1000, o.batch)); // the core's default

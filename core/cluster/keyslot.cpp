@@ -23,13 +23,6 @@ constexpr std::array<uint16_t, 256> makeTable()
 
 constexpr auto kTable = makeTable();
 
-uint16_t crc16(std::string_view data)
-{
-    uint16_t crc = 0;
-    for (unsigned char c : data)
-        crc = static_cast<uint16_t>((crc << 8) ^ kTable[((crc >> 8) ^ c) & 0xff]);
-    return crc;
-}
 
 bool equalsUpper(const std::string& word, const char* upper)
 {
@@ -49,6 +42,14 @@ bool isOneOf(const std::string& verb, std::initializer_list<const char*> words)
 }
 
 } // namespace
+
+int crc16(std::string_view data)
+{
+    uint16_t crc = 0;
+    for (unsigned char c : data)
+        crc = static_cast<uint16_t>((crc << 8) ^ kTable[((crc >> 8) ^ c) & 0xff]);
+    return crc;
+}
 
 int ofKey(std::string_view key)
 {

@@ -10,6 +10,8 @@ namespace delayq::keyslot {
 
 constexpr int kSlots = 16384;
 
+// CRC16/XMODEM of the bytes, as Redis Cluster hashes a key (0..65535).
+int crc16(std::string_view data);
 // The slot of a key: of the text between the first '{' and the next '}' when that is not
 // empty (the hash tag), else of the whole key.
 int ofKey(std::string_view key);

@@ -22,7 +22,39 @@ Keys::Keys(std::string prefix, std::string queue)
 {
     validatePrefix(m_prefix);
     validateQueueName(m_queue);
-    m_base = m_prefix + ":{" + m_queue + "}:";
+    m_tag = m_queue;
+    m_base = m_prefix + ":{" + m_tag + "}:";
+}
+
+Keys::Keys(std::string prefix, std::string queue, const std::string& tag)
+    : Keys(std::move(prefix), std::move(queue))
+{
+    if (!isShardTag(m_queue, tag))
+        throw Error(ErrorCode::InvalidArgument,
+                    "'" + tag + "' is not a shard of queue '" + m_queue + "'");
+    m_tag = tag;
+    m_base = m_prefix + ":{" + m_tag + "}:";
+}
+
+bool Keys::isShardTag(const std::string& queue, const std::string& tag)
+{
+    if (tag == queue)
+        return true;
+    if (tag.size() <= queue.size() + 1 || tag.compare(0, queue.size(), queue) != 0 ||
+        tag[queue.size()] != '#')
+        return false;
+    // "K" or "K.S", digits each.
+    bool digit = false, dot = false;
+    for (size_t i = queue.size() + 1; i < tag.size(); ++i) {
+        const char c = tag[i];
+        if (c >= '0' && c <= '9')
+            digit = true;
+        else if (c == '.' && digit && !dot)
+            dot = true, digit = false;
+        else
+            return false;
+    }
+    return digit;
 }
 
 std::string Keys::setKey(TaskSet set) const

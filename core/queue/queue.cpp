@@ -17,6 +17,86 @@ Queue::Queue(Connection& connection, const std::string& name, const std::string&
     : QueueReader(connection, name, prefix)
 {}
 
+Queue::Queue(Connection& connection, const Keys& shard, std::string tokenPrefix)
+    : QueueReader(connection, shard), m_tokenPrefix(std::move(tokenPrefix))
+{}
+
+Queue Queue::shardQueue(size_t shard)
+{
+    const Keys& keys = shardKeys(shard);
+    return Queue(m_connection, keys, layout().sharded() ? "s" + std::to_string(shard) + "." : "");
+}
+
+void Queue::setClaimShards(std::vector<size_t> shards)
+{
+    for (size_t shard : shards)
+        if (shard >= shardCount())
+            throw Error(ErrorCode::InvalidArgument,
+                        "queue '" + name() + "' has " + std::to_string(shardCount()) +
+                            " shards (0 to " + std::to_string(shardCount() - 1) + "), not " +
+                            std::to_string(shard));
+    m_claimShards = std::move(shards);
+    m_claimCursor.reset();
+}
+
+size_t Queue::shardOfToken(const std::string& token)
+{
+    // "sK." then the random part (hex, so it never starts with 's').
+    if (token.size() < 3 || token[0] != 's')
+        return 0;
+    const size_t dot = token.find('.');
+    if (dot == std::string::npos || dot == 1 || dot > 4)
+        return 0;
+    size_t shard = 0;
+    for (size_t i = 1; i < dot; ++i) {
+        if (token[i] < '0' || token[i] > '9')
+            return 0;
+        shard = shard * 10 + static_cast<size_t>(token[i] - '0');
+    }
+    return shard;
+}
+
+std::vector<IdResult> Queue::byIdsOnShards(
+    const std::vector<std::string>& ids,
+    const std::function<std::vector<IdResult>(Queue&, const std::vector<std::string>&)>& run)
+{
+    for (const auto& id : ids)
+        Keys::validateTaskId(id);
+    std::vector<IdResult> results(ids.size());
+    // Which ids each shard is asked about: first its home ones, then those not found yet.
+    std::vector<size_t> left(ids.size());
+    for (size_t i = 0; i < ids.size(); ++i)
+        left[i] = i;
+    const size_t shards = shardCount();
+    for (int round = 0; round < 2 && !left.empty(); ++round) {
+        for (size_t s = 0; s < shards; ++s) {
+            std::vector<size_t> asked;
+            std::vector<std::string> some;
+            for (size_t i : left) {
+                const bool home = static_cast<size_t>(layout().homeOf(ids[i])) == s;
+                if (round == 0 ? home : !home) {
+                    asked.push_back(i);
+                    some.push_back(ids[i]);
+                }
+            }
+            if (some.empty())
+                continue;
+            Queue shard = shardQueue(s);
+            const auto done = run(shard, some);
+            for (size_t j = 0; j < asked.size() && j < done.size(); ++j)
+                if (round == 0 || done[j].status != IdResult::Status::NotFound ||
+                    results[asked[j]].id.empty())
+                    results[asked[j]] = done[j];
+        }
+        std::vector<size_t> notFound;
+        for (size_t i = 0; i < ids.size(); ++i)
+            if (results[i].status == IdResult::Status::NotFound)
+                notFound.push_back(i);
+        left = std::move(notFound);
+    }
+    return results;
+}
+
 void Queue::requireWritable(const char* what) const
 {
     if (m_connection.options().readOnly)
@@ -63,6 +143,8 @@ std::vector<PushResult> Queue::pushBatch(const std::vector<PushRequest>& request
     requireWritable("push");
     if (requests.empty())
         return {};
+    if (shardCount() > 1)
+        return pushSharded(requests);
     // The server's now once, not per request: with the server unreachable each would try to
     // connect.
     const PushBatch batch(requests, m_connection.serverNowMs());
@@ -71,9 +153,59 @@ std::vector<PushResult> Queue::pushBatch(const std::vector<PushRequest>& request
     return batch.results(m_connection.evalPipeline(scripts::push, calls));
 }
 
+std::vector<PushResult> Queue::pushSharded(const std::vector<PushRequest>& requests)
+{
+    const ShardLayout& shards = layout();
+    // Every id known first: it picks the shard.
+    std::vector<std::vector<PushRequest>> groups(shards.tags.size());
+    std::vector<std::vector<size_t>> positions(shards.tags.size());
+    for (size_t i = 0; i < requests.size(); ++i) {
+        PushRequest request = requests[i];
+        if (request.id.empty())
+            request.id = generateTaskId();
+        const size_t home = static_cast<size_t>(shards.homeOf(request.id));
+        groups[home].push_back(std::move(request));
+        positions[home].push_back(i);
+    }
+    // All checked before anything is sent: one bad request refuses the whole batch.
+    const long long now = m_connection.serverNowMs();
+    std::vector<std::pair<size_t, PushBatch>> batches;
+    for (size_t s = 0; s < groups.size(); ++s)
+        if (!groups[s].empty())
+            batches.emplace_back(s, PushBatch(groups[s], now));
+    registerQueue();
+    // One pipeline: the connection splits it per node, so each master gets its shards' calls
+    // in one round trip.
+    std::vector<Connection::ScriptCall> calls;
+    std::vector<size_t> callsOf;
+    const std::string actor = actorArg();
+    for (const auto& [s, batch] : batches) {
+        const Keys& keys = shardKeys(s);
+        Queue shard = shardQueue(s);
+        auto some = batch.calls(shard.scriptKeys(), keys.wake(), actor);
+        callsOf.push_back(some.size());
+        calls.insert(calls.end(), some.begin(), some.end());
+    }
+    const std::vector<Reply> replies = m_connection.evalPipeline(scripts::push, calls);
+    std::vector<PushResult> results(requests.size());
+    size_t at = 0;
+    for (size_t b = 0; b < batches.size(); ++b) {
+        const std::vector<Reply> mine(replies.begin() + static_cast<long>(at),
+                                      replies.begin() + static_cast<long>(at + callsOf[b]));
+        at += callsOf[b];
+        const auto done = batches[b].second.results(mine);
+        for (size_t j = 0; j < done.size(); ++j)
+            results[positions[batches[b].first][j]] = done[j];
+    }
+    return results;
+}
+
 std::vector<IdResult> Queue::cancel(const std::vector<std::string>& ids, bool force)
 {
     requireWritable("cancel tasks");
+    if (shardCount() > 1)
+        return byIdsOnShards(
+            ids, [force](Queue& shard, const auto& some) { return shard.cancel(some, force); });
     return ScriptBatches(*this).byIds(scripts::cancel, {force ? "1" : "0"}, ids);
 }
 
@@ -84,6 +216,10 @@ std::vector<IdResult> Queue::reschedule(const std::vector<std::string>& ids,
     checkDelay(delayMs, m_connection.serverNowMs());
     if (dueAtMs)
         checkDueAt(*dueAtMs);
+    if (shardCount() > 1)
+        return byIdsOnShards(ids, [&](Queue& shard, const auto& some) {
+            return shard.reschedule(some, dueAtMs, delayMs);
+        });
     return ScriptBatches(*this).byIds(
         scripts::reschedule,
         {dueAtMs ? "at" : "in", std::to_string(dueAtMs ? *dueAtMs : delayMs), m_keys.wake()}, ids);
@@ -95,12 +231,46 @@ ClaimResult Queue::claim(int maxTasks, long long leaseMs, const std::string& wor
     if (maxTasks < 1 || maxTasks > 1000)
         throw Error(ErrorCode::InvalidArgument, "a claim takes 1 to 1000 tasks");
     checkLease(leaseMs);
+    if (shardCount() == 1)
+        return claimHere(maxTasks, leaseMs, worker);
+    std::vector<size_t> shards = m_claimShards;
+    if (shards.empty())
+        for (size_t s = 0; s < shardCount(); ++s)
+            shards.push_back(s);
+    // Each worker starts at its own shard (by its name), then takes them in turn: one claim
+    // asks one shard, and the next shard when that one has nothing due, so an empty shard
+    // never costs a poll interval.
+    if (!m_claimCursor || *m_claimCursor >= shards.size())
+        m_claimCursor = static_cast<size_t>(ShardLayout::hashOf(worker)) % shards.size();
+    ClaimResult out;
+    for (size_t k = 0; k < shards.size(); ++k) {
+        const size_t index = (*m_claimCursor + k) % shards.size();
+        Queue shard = shardQueue(shards[index]);
+        ClaimResult r = shard.claimHere(maxTasks, leaseMs, worker);
+        out.serverNow = r.serverNow;
+        out.paused = out.paused || r.paused;
+        if (r.nextDue)
+            out.nextDue = out.nextDue ? std::min(*out.nextDue, *r.nextDue) : *r.nextDue;
+        if (!r.tasks.empty()) {
+            out.tasks = std::move(r.tasks);
+            m_claimCursor = (index + 1) % shards.size();
+            // The shards not asked may hold due tasks: look again at once, not at nextDue.
+            if (k + 1 < shards.size())
+                out.nextDue = out.serverNow;
+            return out;
+        }
+    }
+    return out;
+}
+
+ClaimResult Queue::claimHere(int maxTasks, long long leaseMs, const std::string& worker)
+{
     const auto keys = scriptKeys();
     std::vector<Connection::ScriptCall> calls;
     for (int left = maxTasks; left > 0; left -= kTasksPerCall)
         calls.push_back({keys,
                          {std::to_string(std::min(left, kTasksPerCall)), std::to_string(leaseMs),
-                          worker, randomToken(8)}});
+                          worker, m_tokenPrefix + randomToken(8)}});
     ClaimResult result;
     const std::vector<Reply> replies = m_connection.evalPipeline(scripts::claim, calls);
     for (size_t callIndex = 0; callIndex < replies.size(); ++callIndex) {
@@ -153,6 +323,24 @@ std::vector<bool> Queue::ack(const std::vector<std::pair<std::string, std::strin
     requireWritable("ack tasks");
     for (const auto& idToken : idTokens)
         Keys::validateTaskId(idToken.first);
+    if (shardCount() > 1) {
+        std::vector<bool> results(idTokens.size(), false);
+        for (size_t s = 0; s < shardCount(); ++s) {
+            std::vector<size_t> mine;
+            std::vector<std::pair<std::string, std::string>> some;
+            for (size_t i = 0; i < idTokens.size(); ++i)
+                if (shardOfToken(idTokens[i].second) == s) {
+                    mine.push_back(i);
+                    some.push_back(idTokens[i]);
+                }
+            if (some.empty())
+                continue;
+            const auto done = shardQueue(s).ack(some);
+            for (size_t j = 0; j < mine.size(); ++j)
+                results[mine[j]] = done[j];
+        }
+        return results;
+    }
     std::vector<Connection::ScriptCall> calls;
     const auto keys = scriptKeys();
     for (size_t begin = 0; begin < idTokens.size(); begin += kTasksPerCall) {
@@ -188,6 +376,8 @@ NackResult Queue::nack(const std::string& id, const std::string& token, const st
 {
     requireWritable("nack a task");
     Keys::validateTaskId(id);
+    if (shardCount() > 1)
+        return shardQueue(shardOfToken(token)).nack(id, token, error, retryDelayMs);
     if (retryDelayMs >= 0)
         checkDelay(retryDelayMs, m_connection.serverNowMs());
     Reply reply =
@@ -206,6 +396,8 @@ long long Queue::extend(const std::string& id, const std::string& token, long lo
     requireWritable("extend a lease");
     Keys::validateTaskId(id);
     checkLease(leaseMs);
+    if (shardCount() > 1)
+        return shardQueue(shardOfToken(token)).extend(id, token, leaseMs);
     return m_connection
         .evalScript(scripts::extend, scriptKeys(), {id, token, std::to_string(leaseMs)})
         .toInteger();
@@ -216,6 +408,24 @@ Queue::extend(const std::vector<std::pair<std::string, std::string>>& idTokens, 
 {
     requireWritable("extend leases");
     checkLease(leaseMs);
+    if (shardCount() > 1) {
+        std::vector<std::optional<long long>> deadlines(idTokens.size());
+        for (size_t s = 0; s < shardCount(); ++s) {
+            std::vector<size_t> mine;
+            std::vector<std::pair<std::string, std::string>> some;
+            for (size_t i = 0; i < idTokens.size(); ++i)
+                if (shardOfToken(idTokens[i].second) == s) {
+                    mine.push_back(i);
+                    some.push_back(idTokens[i]);
+                }
+            if (some.empty())
+                continue;
+            const auto done = shardQueue(s).extend(some, leaseMs);
+            for (size_t j = 0; j < mine.size(); ++j)
+                deadlines[mine[j]] = done[j];
+        }
+        return deadlines;
+    }
     std::vector<Connection::ScriptCall> calls;
     const auto keys = scriptKeys();
     for (const auto& [id, token] : idTokens) {
@@ -241,6 +451,16 @@ ReapResult Queue::reap(int maxTasks)
     requireWritable("reap expired leases");
     if (maxTasks < 1 || maxTasks > 1000)
         throw Error(ErrorCode::InvalidArgument, "a reap takes 1 to 1000 tasks");
+    if (shardCount() > 1) {
+        ReapResult total;
+        for (size_t s = 0; s < shardCount(); ++s) {
+            const ReapResult r = shardQueue(s).reap(maxTasks);
+            total.requeued += r.requeued;
+            total.dead += r.dead;
+            total.more = total.more || r.more;
+        }
+        return total;
+    }
     const auto keys = scriptKeys();
     std::vector<Connection::ScriptCall> calls;
     for (int left = maxTasks; left > 0; left -= kTasksPerCall)
@@ -258,18 +478,25 @@ ReapResult Queue::reap(int maxTasks)
 std::vector<IdResult> Queue::requeue(const std::vector<std::string>& ids)
 {
     requireWritable("requeue dead tasks");
+    if (shardCount() > 1)
+        return byIdsOnShards(ids, [](Queue& shard, const auto& some) { return shard.requeue(some); });
     return ScriptBatches(*this).byIds(scripts::requeue, {"ids", "1", m_keys.wake()}, ids);
 }
 
 std::vector<IdResult> Queue::deleteDead(const std::vector<std::string>& ids)
 {
     requireWritable("delete dead tasks");
+    if (shardCount() > 1)
+        return byIdsOnShards(ids,
+                             [](Queue& shard, const auto& some) { return shard.deleteDead(some); });
     return ScriptBatches(*this).byIds(scripts::deleteDead, {"ids", "1"}, ids);
 }
 
 BulkResult Queue::requeueAll(int batch, int maxCalls)
 {
     requireWritable("requeue dead tasks");
+    if (shardCount() > 1)
+        return onEveryShard([&](Queue& shard) { return shard.requeueAll(batch, maxCalls); });
     return ScriptBatches(*this).untilDone(
         scripts::requeue, {"all", std::to_string(batch), m_keys.wake()}, batch, maxCalls);
 }
@@ -277,6 +504,8 @@ BulkResult Queue::requeueAll(int batch, int maxCalls)
 BulkResult Queue::deleteAllDead(int batch, int maxCalls)
 {
     requireWritable("delete dead tasks");
+    if (shardCount() > 1)
+        return onEveryShard([&](Queue& shard) { return shard.deleteAllDead(batch, maxCalls); });
     return ScriptBatches(*this).untilDone(scripts::deleteDead, {"all", std::to_string(batch)},
                                           batch, maxCalls);
 }
@@ -284,6 +513,8 @@ BulkResult Queue::deleteAllDead(int batch, int maxCalls)
 BulkResult Queue::purge(int batch, int maxCalls)
 {
     requireWritable("purge the queue");
+    if (shardCount() > 1)
+        return onEveryShard([&](Queue& shard) { return shard.purge(batch, maxCalls); });
     return ScriptBatches(*this).untilDone(scripts::purge, {std::to_string(batch)}, batch, maxCalls);
 }
 
@@ -306,9 +537,28 @@ void Queue::setConfig(const std::vector<std::pair<std::string, std::string>>& va
         args.push_back(normalizeConfig(key, value));
     }
     registerQueue();
-    args.push_back(actorArg());
-    // A script, so that the changes and their audit entry are one atomic step.
-    m_connection.evalScript(scripts::config, scriptKeys(), args);
+    // A script, so that the changes and their audit entry are one atomic step. Every shard
+    // keeps its own copy (its scripts read it); only shard 0's call writes the audit entry.
+    std::vector<Connection::ScriptCall> calls;
+    for (size_t s = 0; s < shardCount(); ++s) {
+        calls.push_back({shardQueue(s).scriptKeys(), args});
+        calls.back().args.push_back(s == 0 ? actorArg() : std::string());
+    }
+    for (const auto& reply : m_connection.evalPipeline(scripts::config, calls))
+        if (reply.isError())
+            throw errorFromReply(reply.str);
+}
+
+BulkResult Queue::onEveryShard(const std::function<BulkResult(Queue&)>& run)
+{
+    BulkResult total;
+    for (size_t s = 0; s < shardCount(); ++s) {
+        Queue shard = shardQueue(s);
+        const BulkResult r = run(shard);
+        total.done += r.done;
+        total.remaining += r.remaining;
+    }
+    return total;
 }
 
 std::string Queue::normalizeConfig(const std::string& key, const std::string& value)

@@ -61,14 +61,28 @@ std::string ScanCursor::toString() const
 {
     if (done)
         return "";
+    // A sharded queue's shards are searched one after the other: "K/" says which.
+    const std::string where = shard > 0 ? std::to_string(shard) + "/" : "";
     if (!started)
-        return "0";
-    return std::to_string(score) + ":" + std::to_string(sameScore) + ":" + lastId;
+        return shard > 0 ? where + "0" : "0";
+    return where + std::to_string(score) + ":" + std::to_string(sameScore) + ":" + lastId;
 }
 
-ScanCursor ScanCursor::fromString(const std::string& text)
+ScanCursor ScanCursor::fromString(const std::string& whole)
 {
     ScanCursor cursor;
+    std::string text = whole;
+    const auto slash = text.find('/');
+    const auto colon = text.find(':');
+    if (slash != std::string::npos && (colon == std::string::npos || slash < colon)) {
+        size_t shard = 0;
+        const auto r = std::from_chars(text.data(), text.data() + slash, shard);
+        if (r.ec != std::errc() || r.ptr != text.data() + slash || shard >= 64)
+            throw Error(ErrorCode::InvalidArgument,
+                        "a scan cursor is 0 or SCORE:COUNT:ID as a previous step gave it");
+        cursor.shard = shard;
+        text = text.substr(slash + 1);
+    }
     if (text == "0")
         return cursor;
     const auto first = text.find(':');
@@ -92,6 +106,22 @@ ScanCursor ScanCursor::fromString(const std::string& text)
     return cursor;
 }
 
+ScanStep TaskScan::shardStep(const TaskFilter& filter, const ScanCursor& cursor, int count)
+{
+    const size_t shard = std::min(cursor.shard, m_queue.shardCount() - 1);
+    Queue one = m_queue.shardQueue(shard);
+    ScanCursor inShard = cursor;
+    inShard.shard = 0;
+    ScanStep step = TaskScan(one).step(filter, inShard, count);
+    step.cursor.shard = shard;
+    // The end of a shard that is not the last goes on with the next one.
+    if (step.cursor.done && shard + 1 < m_queue.shardCount()) {
+        step.cursor = ScanCursor();
+        step.cursor.shard = shard + 1;
+    }
+    return step;
+}
+
 bool TaskScan::matches(const TaskFilter& filter, const Task& task)
 {
     if (task.score < filter.minScore || task.score > filter.maxScore)
@@ -106,10 +136,13 @@ bool TaskScan::matches(const TaskFilter& filter, const Task& task)
 
 long long TaskScan::inRange(const TaskFilter& filter)
 {
-    return m_queue.connection()
-        .command({"ZCOUNT", m_queue.keys().setKey(filter.set), bound(filter.minScore),
-                  bound(filter.maxScore)})
-        .toInteger();
+    long long total = 0;
+    for (size_t s = 0; s < m_queue.shardCount(); ++s)
+        total += m_queue.connection()
+                     .command({"ZCOUNT", m_queue.shardKeys(s).setKey(filter.set),
+                               bound(filter.minScore), bound(filter.maxScore)})
+                     .toInteger();
+    return total;
 }
 
 ScanStep TaskScan::step(const TaskFilter& filter, const ScanCursor& cursor, int count)
@@ -118,6 +151,8 @@ ScanStep TaskScan::step(const TaskFilter& filter, const ScanCursor& cursor, int 
         throw Error(ErrorCode::InvalidArgument, "a scan step reads 1 to 1000 tasks");
     if (filter.minScore > filter.maxScore)
         throw Error(ErrorCode::InvalidArgument, "the filter's earliest time is after its latest");
+    if (m_queue.shardCount() > 1 && !cursor.done)
+        return shardStep(filter, cursor, count);
     ScanStep result;
     result.cursor = cursor;
     if (cursor.done)

@@ -125,7 +125,11 @@ std::string normalizeConfigValue(const std::string& key, const std::string& valu
             stored = "0";
         else
             throw Error(ErrorCode::InvalidArgument, "paused must be 1 or 0 (true or false)");
-    } else
+    } else if (key == "shards")
+        throw Error(ErrorCode::InvalidArgument,
+                    "shards is not set like the other settings: 'delayq reshard QUEUE --shards N' "
+                    "changes it and moves the tasks to their new shards");
+    else
         throw Error(ErrorCode::InvalidArgument,
                     "unknown config key '" + key.substr(0, 64) +
                         "' (known: max_attempts, backoff, lease_ms, max_payload, paused, "

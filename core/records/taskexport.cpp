@@ -7,6 +7,7 @@
 #include <delayq/queue.h>
 
 #include <functional>
+#include <map>
 
 namespace delayq {
 
@@ -120,9 +121,10 @@ std::vector<Task> TaskExport::next()
     if (atEnd())
         return {};
     const TaskSet set = m_sets[m_setIndex];
+    // A sharded queue's sets are read shard after shard: in due order within each.
     if (!m_window)
-        m_window =
-            std::make_unique<ScoreWindow>(m_queue.connection(), m_queue.keys().setKey(set), m_step);
+        m_window = std::make_unique<ScoreWindow>(
+            m_queue.connection(), m_queue.shardKeys(m_shard).setKey(set), m_step);
     std::vector<std::string> ids;
     for (auto& member : m_window->next())
         ids.push_back(std::move(member.first));
@@ -131,7 +133,10 @@ std::vector<Task> TaskExport::next()
         tasks = readWindow(set, ids);
     if (m_window->atEnd()) {
         m_window.reset();
-        ++m_setIndex;
+        if (++m_shard >= m_queue.shardCount()) {
+            m_shard = 0;
+            ++m_setIndex;
+        }
     }
     std::erase_if(tasks, [this](const Task& t) { return !matches(t); });
     return tasks;
@@ -141,9 +146,10 @@ std::vector<Task> TaskExport::readWindow(TaskSet set, const std::vector<std::str
 {
     std::vector<std::vector<std::string>> commands;
     commands.reserve(ids.size() * kReadsPerTask);
-    const std::string key = m_queue.keys().setKey(set);
+    const Keys& keys = m_queue.shardKeys(m_shard);
+    const std::string key = keys.setKey(set);
     for (const auto& id : ids)
-        appendReads(commands, m_queue.keys(), key, id);
+        appendReads(commands, keys, key, id);
     auto replies = readAtomically(m_queue.connection(), std::move(commands));
     const ScoreWindow& window = *m_window;
     return tasksFrom(replies, ids, std::vector<TaskSet>(ids.size(), set), m_broken,
@@ -156,6 +162,22 @@ std::vector<Task> TaskExport::readIds(Queue& queue, const std::vector<std::strin
 {
     if (ids.size() > 1000)
         throw Error(ErrorCode::InvalidArgument, "read at most 1000 ids at a time");
+    if (queue.shardCount() > 1) {
+        // Shard after shard, each asked for the ids not found yet; then in the given order.
+        std::map<std::string, Task> found;
+        std::vector<std::string> left = ids;
+        for (size_t s = 0; s < queue.shardCount() && !left.empty(); ++s) {
+            Queue shard = queue.shardQueue(s);
+            for (auto& t : readIds(shard, left))
+                found.emplace(t.id, std::move(t));
+            std::erase_if(left, [&](const std::string& id) { return found.count(id) > 0; });
+        }
+        std::vector<Task> tasks;
+        for (const auto& id : ids)
+            if (auto it = found.find(id); it != found.end())
+                tasks.push_back(it->second);
+        return tasks;
+    }
     // Which set holds each id first (one pipeline), then each task whole from that set. A task
     // that moved in between is found nowhere and left out, as in next().
     std::vector<std::vector<std::string>> where;

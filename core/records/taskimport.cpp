@@ -67,7 +67,9 @@ std::vector<TaskEvent> lastEvents(const std::vector<TaskEvent>& history)
 
 } // namespace
 
-TaskImport::TaskImport(Queue& queue, bool replace) : m_queue(queue), m_replace(replace) {}
+TaskImport::TaskImport(Queue& queue, bool replace, bool audited)
+    : m_queue(queue), m_replace(replace), m_audited(audited)
+{}
 
 void TaskImport::check(const Task& task)
 {
@@ -113,7 +115,30 @@ std::vector<PushResult::Status> TaskImport::importBatch(const std::vector<Task>&
         connection.command({"SADD", Keys::queues(m_queue.keys().prefix()), m_queue.name()});
         m_registered = true;
     }
-    std::vector<std::string> args{m_replace ? "replace" : "skip", m_queue.keys().wake(),
+    // A sharded queue takes each task in its home shard, one call a shard.
+    std::vector<PushResult::Status> statuses(tasks.size());
+    const ShardLayout& layout = m_queue.layout();
+    for (size_t s = 0; s < m_queue.shardCount(); ++s) {
+        std::vector<Task> some;
+        std::vector<size_t> positions;
+        for (size_t i = 0; i < tasks.size(); ++i)
+            if (static_cast<size_t>(layout.homeOf(tasks[i].id)) == s) {
+                some.push_back(tasks[i]);
+                positions.push_back(i);
+            }
+        if (some.empty())
+            continue;
+        Queue shard = m_queue.shardQueue(s);
+        const auto done = importInto(shard, some);
+        for (size_t j = 0; j < done.size(); ++j)
+            statuses[positions[j]] = done[j];
+    }
+    return statuses;
+}
+
+std::vector<PushResult::Status> TaskImport::importInto(Queue& shard, const std::vector<Task>& tasks)
+{
+    std::vector<std::string> args{m_replace ? "replace" : "skip", shard.keys().wake(),
                                   std::to_string(tasks.size())};
     args.reserve(3 + tasks.size() * 11);
     for (const auto& t : tasks) {
@@ -126,8 +151,9 @@ std::vector<PushResult::Status> TaskImport::importBatch(const std::vector<Task>&
     }
     for (const auto& t : tasks)
         args.push_back(t.payload);
-    args.push_back(m_queue.actorArg());
-    const Reply reply = connection.evalScript(scripts::importTasks, m_queue.scriptKeys(), args);
+    args.push_back(m_audited ? m_queue.actorArg() : std::string());
+    const Reply reply =
+        m_queue.connection().evalScript(scripts::importTasks, shard.scriptKeys(), args);
     if (!reply.isArray() || reply.elements.size() != tasks.size())
         throw Error(ErrorCode::Protocol, "unexpected reply shape from import");
     std::vector<PushResult::Status> statuses;

@@ -76,25 +76,36 @@ void Subscriber::fail(const Error& error, const std::string& during)
 
 void Subscriber::subscribe(const std::string& channel)
 {
+    subscribe(std::vector<std::string>{channel});
+}
+
+void Subscriber::subscribe(const std::vector<std::string>& channels)
+{
     disconnect();
-    m_channel = channel;
+    m_channels = channels;
     if (m_options.sentinel.enabled())
         followMaster();
     if (m_options.cluster.enabled())
         openOnClusterNode();
     else
         openOnServer();
-    Reply confirmation;
-    try {
-        m_context->link->send({{"SUBSCRIBE", channel}});
-        confirmation = m_context->link->read();
-    } catch (const Error& e) {
-        fail(e, "SUBSCRIBE");
-    }
-    if (confirmation.isError()) {
-        disconnect();
-        const Error e = errorFromReply(confirmation.str);
-        throw Error(e.code(), "SUBSCRIBE on " + m_options.displayUrl() + " failed: " + e.what());
+    std::vector<std::string> command{"SUBSCRIBE"};
+    command.insert(command.end(), channels.begin(), channels.end());
+    // One confirmation a channel; the first refusal ends it.
+    for (size_t i = 0; i < channels.size(); ++i) {
+        Reply confirmation;
+        try {
+            if (i == 0)
+                m_context->link->send({command});
+            confirmation = m_context->link->read();
+        } catch (const Error& e) {
+            fail(e, "SUBSCRIBE");
+        }
+        if (confirmation.isError()) {
+            disconnect();
+            const Error e = errorFromReply(confirmation.str);
+            throw Error(e.code(), "SUBSCRIBE on " + m_options.displayUrl() + " failed: " + e.what());
+        }
     }
 }
 
@@ -193,7 +204,7 @@ bool Subscriber::openOnAnyOf(const std::vector<std::string>& addresses, std::str
 std::optional<std::string> Subscriber::waitMessage(std::chrono::milliseconds timeout)
 {
     if (!isConnected())
-        subscribe(m_channel);
+        subscribe(m_channels);
     RedisLink& link = *m_context->link;
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     try {

@@ -19,6 +19,11 @@ NativeWorkSource::NativeWorkSource(WorkerContext& context, LeaseKeeper& leases,
 
 ClaimResult NativeWorkSource::take(int want)
 {
+    // Checked against the queue's shards once, on the first claim (it reads the layout).
+    if (!m_shardsChosen) {
+        m_queue.setClaimShards(m_context.options().claimShards);
+        m_shardsChosen = true;
+    }
     ClaimResult claim = m_queue.claim(want, m_context.options().leaseMs, m_threadName);
     m_leases.hold(claim);
     return claim;

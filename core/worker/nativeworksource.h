@@ -36,6 +36,7 @@ private:
     LeaseKeeper& m_leases;
     Queue m_queue;
     std::string m_threadName; // the claimer's name in each task's hash
+    bool m_shardsChosen = false;
 };
 
 } // namespace delayq

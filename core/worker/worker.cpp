@@ -1,5 +1,7 @@
 #include <delayq/worker.h>
 
+#include <delayq/queuereader.h>
+
 #include "transport/reconnectbackoff.h"
 #include "transport/sigpipeblock.h"
 #include "worker/leasekeeper.h"
@@ -91,14 +93,24 @@ void Worker::Private::subscriberLoop()
 {
     // SIGPIPE blocked for the thread's whole life, as on the worker threads.
     const SigpipeBlock noSigpipe;
-    const std::string channel = Keys(options.prefix, options.queue).wake();
+    // The wake channel of every shard: a sharded queue's shards publish on their own.
+    Connection connection(options.connection);
+    QueueReader queue(connection, options.queue, options.prefix);
+    std::vector<std::string> channels;
     ReconnectBackoff backoff(options.maxReconnectDelay);
     Subscriber& subscriber = context.subscriber();
     bool subscribed = false;
     while (!context.stopping()) {
         try {
+            // layout() reads the config again at most once a second: a reshard that adds a
+            // shard is heard within about a poll interval.
+            if (subscribed && queue.layout().tags.size() != channels.size())
+                subscribed = false;
             if (!subscribed) {
-                subscriber.subscribe(channel);
+                channels.clear();
+                for (size_t s = 0; s < queue.shardCount(); ++s)
+                    channels.push_back(queue.shardKeys(s).wake());
+                subscriber.subscribe(channels);
                 subscribed = true;
                 backoff.reset();
                 context.wakeAll(); // messages sent while away are lost: every thread looks once

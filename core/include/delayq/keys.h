@@ -13,9 +13,18 @@ class Keys
 public:
     // Throws Error(InvalidArgument) for a bad prefix or queue name.
     Keys(std::string prefix, std::string queue);
+    // The keys of one shard of a sharded queue (docs/design.md, "Sharded queues"): `tag` is
+    // the shard's hash tag, the queue's name for shard 0, "QUEUE#K" or "QUEUE#K.S" for the
+    // others ('#' is not allowed in a queue name, so no queue's keys can be a shard's).
+    // Throws Error(InvalidArgument) for a tag that is not one of the queue's.
+    Keys(std::string prefix, std::string queue, const std::string& tag);
 
     const std::string& queue() const { return m_queue; }
     const std::string& prefix() const { return m_prefix; }
+    // The hash tag between the braces: the queue's name, or a shard's tag.
+    const std::string& tag() const { return m_tag; }
+    // Whether `tag` names a shard of `queue` (see the constructor).
+    static bool isShardTag(const std::string& queue, const std::string& tag);
 
     std::string pending() const { return m_base + "pending"; }
     std::string active() const { return m_base + "active"; }
@@ -57,6 +66,9 @@ public:
     }
     // Where delayq before layout 2 kept each task (a hash per task); only `upgrade` reads it.
     std::string oldTaskPrefix() const { return m_base + "t:"; }
+    // Tasks a reshard holds while it copies them to their new shard: id -> target shard
+    // (shard_take.lua, shard_release.lua).
+    std::string moving() const { return m_base + "moving"; }
 
     // The set of known queue names (outside any queue's slot).
     static std::string queues(const std::string& prefix) { return prefix + ":queues"; }
@@ -69,6 +81,7 @@ public:
 private:
     std::string m_prefix;
     std::string m_queue;
+    std::string m_tag;
     std::string m_base;
 };
 

@@ -4,6 +4,7 @@
 #include <delayq/queuereader.h>
 #include <delayq/task.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -17,6 +18,9 @@ namespace delayq {
 // as the change (docs/design.md, "Audit trail"); claim, ack, nack, extend and reap never do. Writes
 // run as Lua scripts (lua/); reads are plain pipelined commands so a read-only ACL user can still
 // look. Synchronous: the Connection's thread is the caller's thread. Throws Error.
+// On a sharded queue (docs/design.md, "Sharded queues") every operation goes to the shards it
+// concerns: a push to each task's home shard, an operation by id to the shard holding the id,
+// an ack, nack or extend to the shard its lease token names, a claim to the shards in turn.
 struct UpgradeResult
 {
     long long converted = 0;
@@ -28,6 +32,13 @@ class Queue : public QueueReader
 {
 public:
     Queue(Connection& connection, const std::string& name, const std::string& prefix = "dq");
+
+    // The queue of one shard alone (its scripts' keys, its wake channel): its lease tokens
+    // name the shard, so the sharded queue routes their acks back to it.
+    Queue shardQueue(size_t shard);
+    // The shards a claim visits, in turn from a per-worker start (empty: all). Throws
+    // InvalidArgument for a shard the queue does not have.
+    void setClaimShards(std::vector<size_t> shards);
 
     // --- producing
     PushResult push(const PushRequest& request);
@@ -106,10 +117,26 @@ public:
     std::string actorArg();
 
 private:
+    Queue(Connection& connection, const Keys& shard, std::string tokenPrefix);
+
     void requireWritable(const char* what) const;
     void registerQueue();
+    // The shard a lease token was handed out by ("sK." tokens; any other is shard 0's).
+    static size_t shardOfToken(const std::string& token);
+    // On a sharded queue: the ids grouped by home shard and run with `run` on each; an id no
+    // shard's home held is looked for in the others (a task a reshard has not moved yet).
+    std::vector<IdResult>
+    byIdsOnShards(const std::vector<std::string>& ids,
+                  const std::function<std::vector<IdResult>(Queue&, const std::vector<std::string>&)>& run);
+    std::vector<PushResult> pushSharded(const std::vector<PushRequest>& requests);
+    ClaimResult claimHere(int maxTasks, long long leaseMs, const std::string& worker);
+    // Calls of `batch` until done, on every shard; the totals.
+    BulkResult onEveryShard(const std::function<BulkResult(Queue&)>& run);
 
     bool m_registered = false;
+    std::string m_tokenPrefix;     // "sK." on a shard's queue of a sharded queue
+    std::vector<size_t> m_claimShards;
+    std::optional<size_t> m_claimCursor; // the next of the claim shards to visit
 };
 
 } // namespace delayq

@@ -3,8 +3,10 @@
 #include <delayq/auditentry.h>
 #include <delayq/connection.h>
 #include <delayq/keys.h>
+#include <delayq/shardlayout.h>
 #include <delayq/task.h>
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <utility>
@@ -15,15 +17,30 @@ namespace delayq {
 // The reads of one native queue, for the admin app and the CLI: plain pipelined commands,
 // never scripts, so a read-only ACL user can still look. Queue (queue.h) adds the writes.
 // Synchronous: the Connection's thread is the caller's thread. Throws Error.
+// A sharded queue (docs/design.md, "Sharded queues") reads as one: counts and counters are
+// summed over its shards, pages merged in due order, and a task is looked for in its home
+// shard first, then in the others.
 class QueueReader
 {
 public:
     // Throws Error(InvalidArgument) for a bad name or prefix (Keys).
     QueueReader(Connection& connection, const std::string& name, const std::string& prefix = "dq");
 
+    // The keys of shard 0: those of the queue itself when it is not sharded.
     const Keys& keys() const { return m_keys; }
     const std::string& name() const { return m_keys.queue(); }
     Connection& connection() { return m_connection; }
+
+    // --- shards
+    // The layout the queue's config records, read again when the copy is over a second old.
+    const ShardLayout& layout();
+    // Read again now.
+    const ShardLayout& reloadLayout();
+    // Shards to look at: every one in layout().tags (1 when not sharded).
+    size_t shardCount() { return layout().tags.size(); }
+    const Keys& shardKeys(size_t shard);
+    // A reader of that shard alone, as if it were an unsharded queue.
+    QueueReader shardReader(size_t shard);
 
     QueueCounts counts();
     Counters stats();
@@ -72,14 +89,31 @@ public:
     void requireCurrentLayout();
 
 protected:
+    // A reader of one shard: its layout is that shard alone.
+    QueueReader(Connection& connection, const Keys& shard);
+    // The shards in the order to look for an id: its home first.
+    std::vector<size_t> searchOrder(const std::string& id);
+
     Connection& m_connection;
     Keys m_keys;
 
 private:
+    // Tasks of a set merged from every shard by (score, id), from score on, skipping `skip`.
+    std::vector<Task> mergedPage(TaskSet set, long long fromScore, long long skip, long long limit);
+    // The highest score s with fewer than or exactly `rank` tasks of the set scored below s.
+    long long scoreAtRank(TaskSet set, long long rank);
+
+    bool m_pinned = false; // a shard's reader: no layout to read
+    std::optional<ShardLayout> m_layout;
+    std::chrono::steady_clock::time_point m_layoutRead;
+    std::vector<Keys> m_shards;
+
     // HGETs of a task's record, run entry and last error, in the order fillTask takes them.
-    std::vector<std::vector<std::string>> taskReads(const std::string& id) const;
+    static std::vector<std::vector<std::string>> taskReads(const Keys& keys, const std::string& id);
+    // The tasks with their fields, in one round trip; shards: where each is (empty: m_keys).
     std::vector<Task> loadTasks(TaskSet set,
-                                const std::vector<std::pair<std::string, long long>>& members);
+                                const std::vector<std::pair<std::string, long long>>& members,
+                                const std::vector<size_t>& shards = {});
 };
 
 } // namespace delayq

@@ -11,7 +11,7 @@
 
 namespace delayq {
 
-// A connection in Redis' subscribe mode, listening to one channel (a queue's wake channel),
+// A connection in Redis' subscribe mode, listening to a queue's wake channels (one a shard),
 // on the same transport as Connection (TCP, unix socket or TLS).
 // waitMessage() blocks on the socket (no polling) until a message, the timeout, or
 // interrupt() from another thread. Used by one thread; interrupt() is thread-safe.
@@ -29,6 +29,8 @@ public:
     // up (classic PUBLISH reaches every node of a cluster); with a redis:// URL to one
     // cluster node, on that node, or on one of its peers while it is away.
     void subscribe(const std::string& channel);
+    // Several channels on one stream (the wake channels of a sharded queue's shards).
+    void subscribe(const std::vector<std::string>& channels);
     void disconnect();
     bool isConnected() const;
 
@@ -50,7 +52,7 @@ private:
     bool openOnAnyOf(const std::vector<std::string>& addresses, std::string& failures);
 
     ConnectionOptions m_options;
-    std::string m_channel;
+    std::vector<std::string> m_channels;
     std::vector<std::string> m_clusterPeers; // the other nodes, when the server is a cluster node
     struct Context;
     std::unique_ptr<Context> m_context;

@@ -145,6 +145,7 @@ struct QueueConfig
     bool paused = false;
     long long auditLen = 10000; // the audit trail is trimmed to about this many entries
     int history = 0;            // events kept per task (docs/design.md, "Task history"); 0 = off
+    int shards = 1;             // shards new tasks spread over (docs/design.md, "Sharded queues")
 };
 
 // Counters: pushed, claimed, acked, retried, died, cancelled, expired, and broken (ids whose

@@ -49,6 +49,7 @@ private:
     int m_step;
     std::string m_match;
     size_t m_setIndex = 0;
+    size_t m_shard = 0; // of a sharded queue, read one after the other
     // The current set's walk in due order (core/scorewindow.h).
     std::unique_ptr<ScoreWindow> m_window;
     long long m_broken = 0;

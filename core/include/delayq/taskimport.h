@@ -21,7 +21,8 @@ public:
 
     // replace: an id already in the queue is overwritten (unless a worker holds it); else it
     // is left alone and reported as exists, so importing a file twice adds nothing.
-    TaskImport(Queue& queue, bool replace);
+    // audited false: no audit entry (a reshard moving tasks between shards).
+    TaskImport(Queue& queue, bool replace, bool audited = true);
 
     // Throws InvalidArgument saying what is wrong with the task (id, state, times, counts,
     // backoff); changes nothing.
@@ -33,8 +34,12 @@ public:
     std::vector<PushResult::Status> importBatch(const std::vector<Task>& tasks);
 
 private:
+    // One call on one shard (the queue itself when it is not sharded).
+    std::vector<PushResult::Status> importInto(Queue& shard, const std::vector<Task>& tasks);
+
     Queue& m_queue;
     bool m_replace;
+    bool m_audited;
     bool m_registered = false;
 };
 

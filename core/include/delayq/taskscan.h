@@ -43,6 +43,7 @@ struct ScanCursor
     std::string lastId;
     bool started = false;
     bool done = false;
+    size_t shard = 0; // of a sharded queue, searched one shard after the other
 
     // "score:sameScore:lastId", "0" to start; "" once done. For a resumed scan.
     std::string toString() const;
@@ -60,7 +61,8 @@ struct ScanStep
 // the set in score order (one ZRANGE BYSCORE, then the tasks' fields in one pipeline) and
 // matches them here, so no step holds Redis longer than a page read does, whatever the queue's
 // size. Binary-safe. A task moved by a claim, a retry or a reschedule during the scan may be
-// missed or seen twice: a scan is a search, not a snapshot.
+// missed or seen twice: a scan is a search, not a snapshot. A sharded queue is searched shard
+// after shard: matches come in score order within each.
 class TaskScan
 {
 public:
@@ -75,6 +77,9 @@ public:
     static bool matches(const TaskFilter& filter, const Task& task);
 
 private:
+    // A step of a sharded queue: in the cursor's shard, then on to the next.
+    ScanStep shardStep(const TaskFilter& filter, const ScanCursor& cursor, int count);
+
     Queue& m_queue;
 };
 

@@ -51,6 +51,8 @@ struct WorkerOptions
     ConnectionOptions connection;
     std::string queue;
     std::string prefix = "dq";
+    // A sharded queue's shards to claim from (Queue::setClaimShards); empty: all.
+    std::vector<size_t> claimShards;
     int concurrency = 1;                          // threads, each with its own connection
     int batch = 10;                               // tasks per claim (1..1000)
     // While a backlog drains quickly, claims grow up to this (1..1000; = batch: fixed size).

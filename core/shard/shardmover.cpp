@@ -1,0 +1,293 @@
+#include <delayq/shardmover.h>
+
+#include "records/taskrecord.h"
+#include "transport/replychecks.h"
+
+#include <delayq/error.h>
+#include <delayq/queue.h>
+#include <delayq/script.h>
+#include <delayq/taskhistory.h>
+#include <delayq/taskid.h>
+#include <delayq/taskimport.h>
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+namespace delayq {
+
+namespace {
+
+// The home config's cursor: "SHARD|SET|ZSCAN CURSOR|PASS".
+struct MoveCursor
+{
+    size_t shard = 0;
+    std::string set = "pending";
+    std::string scan = "0";
+    int pass = 1;
+
+    static MoveCursor parse(const std::string& text)
+    {
+        MoveCursor c;
+        std::istringstream in(text);
+        std::string shard, pass;
+        if (std::getline(in, shard, '|') && std::getline(in, c.set, '|') &&
+            std::getline(in, c.scan, '|') && std::getline(in, pass)) {
+            c.shard = static_cast<size_t>(wholeNumber(shard).value_or(0));
+            c.pass = static_cast<int>(wholeNumber(pass).value_or(1));
+        }
+        if (c.set != "dead")
+            c.set = "pending";
+        if (c.scan.empty())
+            c.scan = "0";
+        return c;
+    }
+    std::string text() const
+    {
+        return std::to_string(shard) + "|" + set + "|" + scan + "|" + std::to_string(pass);
+    }
+};
+
+// "FROM>TO" of shard_move.
+std::pair<int, int> parseMove(const std::string& move)
+{
+    const size_t gt = move.find('>');
+    if (gt == std::string::npos)
+        return {1, 1};
+    return {static_cast<int>(wholeNumber(move.substr(0, gt)).value_or(1)),
+            static_cast<int>(wholeNumber(move.substr(gt + 1)).value_or(1))};
+}
+
+// The settings every shard keeps a copy of (its scripts read them there).
+const char* const kCopiedSettings[] = {"max_attempts", "backoff", "lease_ms", "max_payload",
+                                       "paused",       "audit_len", "history"};
+
+} // namespace
+
+ShardMover::ShardMover(Queue& queue) : m_queue(queue) {}
+
+MoveProgress ShardMover::progress()
+{
+    const ShardLayout& layout = m_queue.reloadLayout();
+    MoveProgress p;
+    p.to = layout.count;
+    p.from = layout.count;
+    p.shards = static_cast<int>(layout.tags.size());
+    p.moved = layout.moved;
+    p.finished = !layout.moving();
+    if (!p.finished) {
+        p.from = parseMove(layout.move).first;
+        const MoveCursor cursor = MoveCursor::parse(
+            m_queue.connection().command({"HGET", m_queue.keys().config(), "shard_cursor"}).str);
+        p.shard = static_cast<int>(cursor.shard);
+        p.pass = cursor.pass;
+    }
+    return p;
+}
+
+MoveProgress ShardMover::start(int count)
+{
+    if (count < 1 || count > ShardLayout::kMaxShards)
+        throw Error(ErrorCode::InvalidArgument,
+                    "a queue has 1 to " + std::to_string(ShardLayout::kMaxShards) +
+                        " shards, not " + std::to_string(count));
+    if (m_queue.connection().options().readOnly)
+        throw Error(ErrorCode::NoPermission, "cannot reshard queue '" + m_queue.name() +
+                                                 "': this session is read-only");
+    m_queue.requireCurrentLayout();
+    const ShardLayout layout = m_queue.reloadLayout();
+    if (layout.moving()) {
+        const auto [from, to] = parseMove(layout.move);
+        if (to == count)
+            return progress();
+        throw Error(ErrorCode::InvalidArgument,
+                    "queue '" + m_queue.name() + "' is still moving its tasks from " +
+                        std::to_string(from) + " to " + std::to_string(to) +
+                        " shards: finish that first (delayq reshard " + m_queue.name() +
+                        " --shards " + std::to_string(to) + ")");
+    }
+    if (count == layout.count)
+        return progress();
+    std::vector<std::string> tags = layout.tags;
+    while (static_cast<int>(tags.size()) < count)
+        tags.push_back(placeShard(tags));
+    // New shards start with the queue's settings.
+    Connection& connection = m_queue.connection();
+    std::vector<std::string> read{"HMGET", m_queue.keys().config()};
+    read.insert(read.end(), std::begin(kCopiedSettings), std::end(kCopiedSettings));
+    const Reply settings = connection.command(read);
+    std::vector<std::vector<std::string>> writes;
+    for (size_t s = layout.tags.size(); s < tags.size(); ++s) {
+        std::vector<std::string> hset{"HSET", Keys(m_queue.keys().prefix(), m_queue.name(),
+                                                   tags[s]).config()};
+        for (size_t i = 0; i < std::size(kCopiedSettings); ++i)
+            if (i < settings.elements.size() && !settings.elements[i].isNil())
+                hset.insert(hset.end(), {kCopiedSettings[i], settings.elements[i].str});
+        if (hset.size() > 2)
+            writes.push_back(std::move(hset));
+    }
+    if (!writes.empty())
+        throwFirstError(connection.pipeline(writes));
+    ShardLayout next = layout;
+    next.tags = tags;
+    connection.command({"HSET", m_queue.keys().config(), "shards", std::to_string(count),
+                        "shard_tags", next.tagsField(), "shard_move",
+                        std::to_string(layout.count) + ">" + std::to_string(count), "shard_moved",
+                        "0", "shard_cursor", MoveCursor().text()});
+    connection.command({"SADD", Keys::queues(m_queue.keys().prefix()), m_queue.name()});
+    return progress();
+}
+
+std::string ShardMover::placeShard(const std::vector<std::string>& tags)
+{
+    const std::string base = m_queue.name() + "#" + std::to_string(tags.size());
+    Connection& connection = m_queue.connection();
+    connection.connect();
+    if (!connection.isCluster())
+        return base;
+    const auto nodeOf = [&](const std::string& tag) {
+        return connection.nodeForKey(Keys(m_queue.keys().prefix(), m_queue.name(), tag).config());
+    };
+    // The masters holding fewest of the queue's shards; the first tag whose slot one of them
+    // serves.
+    std::map<std::string, int> shardsOn;
+    for (const auto& master : connection.masters())
+        shardsOn[master] = 0;
+    for (const auto& tag : tags)
+        ++shardsOn[nodeOf(tag)];
+    int fewest = tags.empty() ? 0 : static_cast<int>(tags.size());
+    for (const auto& [master, n] : shardsOn)
+        fewest = std::min(fewest, n);
+    for (int salt = 0; salt < 1000; ++salt) {
+        const std::string tag = salt == 0 ? base : base + "." + std::to_string(salt);
+        if (shardsOn[nodeOf(tag)] == fewest)
+            return tag;
+    }
+    return base;
+}
+
+MoveProgress ShardMover::step(int batch)
+{
+    if (batch < 1 || batch > static_cast<int>(TaskImport::kBatch))
+        throw Error(ErrorCode::InvalidArgument, "a reshard step looks at 1 to 100 tasks");
+    const ShardLayout layout = m_queue.reloadLayout();
+    if (!layout.moving())
+        return progress();
+    Connection& connection = m_queue.connection();
+    MoveCursor cursor = MoveCursor::parse(
+        connection.command({"HGET", m_queue.keys().config(), "shard_cursor"}).str);
+    if (cursor.shard >= layout.tags.size())
+        cursor = MoveCursor();
+    long long moved = 0;
+    // Tasks an interrupted step took and did not release are finished first.
+    const Reply held = connection.command(
+        {"HKEYS", m_queue.shardKeys(cursor.shard).moving()});
+    std::vector<std::string> heldIds;
+    for (const auto& id : held.elements)
+        heldIds.push_back(id.str);
+    moved += move(cursor.shard, heldIds);
+
+    const Keys& keys = m_queue.shardKeys(cursor.shard);
+    const Reply scan = connection.command({"ZSCAN",
+                                           cursor.set == "dead" ? keys.dead() : keys.pending(),
+                                           cursor.scan, "COUNT", std::to_string(batch)});
+    requireArray(scan, 2, "ZSCAN");
+    std::vector<std::string> misplaced;
+    const auto& members = scan.elements[1].elements;
+    for (size_t i = 0; i < members.size(); i += 2)
+        if (static_cast<size_t>(layout.homeOf(members[i].str)) != cursor.shard)
+            misplaced.push_back(members[i].str);
+    moved += move(cursor.shard, misplaced);
+
+    cursor.scan = scan.elements[0].str;
+    bool finished = false;
+    if (cursor.scan == "0") {
+        if (cursor.set == "pending") {
+            cursor.set = "dead";
+        } else if (cursor.shard + 1 < layout.tags.size()) {
+            cursor = MoveCursor{cursor.shard + 1, "pending", "0", cursor.pass};
+        } else {
+            // A pass is over. Tasks a worker held through it (and any a stale producer put
+            // in a shard being left) are still where they were: look again until the shards
+            // past the new count are empty.
+            std::vector<std::vector<std::string>> sizes;
+            for (size_t s = static_cast<size_t>(layout.count); s < layout.tags.size(); ++s)
+                for (const auto& key : {m_queue.shardKeys(s).pending(), m_queue.shardKeys(s).active(),
+                                        m_queue.shardKeys(s).dead()})
+                    sizes.push_back({"ZCARD", key});
+            long long left = 0;
+            for (const auto& r : connection.pipeline(sizes))
+                left += r.isError() ? 0 : r.toInteger();
+            finished = left == 0;
+            cursor = MoveCursor{0, "pending", "0", cursor.pass + 1};
+        }
+    }
+    std::vector<std::vector<std::string>> writes{
+        {"HINCRBY", m_queue.keys().config(), "shard_moved", std::to_string(moved)}};
+    if (finished)
+        writes.push_back({"HDEL", m_queue.keys().config(), "shard_move", "shard_cursor"});
+    else
+        writes.push_back({"HSET", m_queue.keys().config(), "shard_cursor", cursor.text()});
+    throwFirstError(connection.pipeline(writes));
+    return progress();
+}
+
+long long ShardMover::move(size_t shard, const std::vector<std::string>& ids)
+{
+    if (ids.empty())
+        return 0;
+    Connection& connection = m_queue.connection();
+    Queue source = m_queue.shardQueue(shard);
+    std::vector<std::string> keys = source.scriptKeys();
+    keys.push_back(source.keys().moving());
+    long long moved = 0;
+    for (size_t begin = 0; begin < ids.size(); begin += TaskImport::kBatch) {
+        const size_t end = std::min(ids.size(), begin + TaskImport::kBatch);
+        std::vector<std::string> args{std::to_string(kHoldMs), randomToken(8),
+                                      std::to_string(end - begin)};
+        for (size_t i = begin; i < end; ++i)
+            args.insert(args.end(),
+                        {ids[i], std::to_string(m_queue.layout().homeOf(ids[i]))});
+        const Reply taken = connection.evalScript(scripts::shardTake, keys, args);
+        std::vector<Task> tasks;
+        for (const auto& entry : taken.elements) {
+            requireArray(entry, 7, "shard_take");
+            Task t;
+            t.id = entry.elements[0].str;
+            t.state = entry.elements[1].str;
+            t.due = entry.elements[2].toInteger();
+            t.score = t.due;
+            const auto record = parseTaskRecord(entry.elements[3].str);
+            if (record) {
+                t.created = record->created;
+                t.maxAttempts = record->maxAttempts;
+                t.backoff = record->backoff;
+                t.payload = record->payload;
+            }
+            t.attempts = static_cast<int>(entry.elements[4].toInteger());
+            t.lastError = entry.elements[5].str;
+            t.history = parseTaskEvents(entry.elements[6].str);
+            tasks.push_back(std::move(t));
+        }
+        if (tasks.empty())
+            continue;
+        // Copied with "skip": a copy an interrupted step already made is kept as it is.
+        const auto statuses = TaskImport(m_queue, false, false).importBatch(tasks);
+        std::vector<std::string> release{"0"};
+        for (size_t i = 0; i < tasks.size(); ++i) {
+            if (statuses[i] != PushResult::Status::Created &&
+                statuses[i] != PushResult::Status::Exists)
+                throw Error(ErrorCode::Protocol,
+                            "moving task " + tasks[i].id + " to shard " +
+                                std::to_string(m_queue.layout().homeOf(tasks[i].id)) +
+                                " failed; it is held in shard " + std::to_string(shard) +
+                                " until the move is resumed");
+            release.push_back(tasks[i].id);
+        }
+        release[0] = std::to_string(release.size() - 1);
+        moved += connection.evalScript(scripts::shardRelease, keys, release).toInteger();
+    }
+    return moved;
+}
+
+} // namespace delayq
