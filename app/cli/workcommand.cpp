@@ -411,6 +411,11 @@ int runWork(Context& ctx)
     const bool plain = ctx.global().plain;
     delayq::WorkerOptions o = workerOptionsFrom(a, plain);
     o.prefix = ctx.global().prefix;
+    if (!o.claimShards.empty()) {
+        // Refused here, before anything starts, not at each claim of the worker's threads.
+        delayq::Queue queue(ctx.connection(), o.queue, o.prefix);
+        queue.setClaimShards(o.claimShards);
+    }
 
     const delayq::Worker* self = nullptr;
     const std::string spec = handlerSpec(a, plain);

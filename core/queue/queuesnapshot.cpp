@@ -3,6 +3,7 @@
 #include <delayq/error.h>
 #include <delayq/keys.h>
 #include <delayq/queue.h>
+#include <delayq/shardlayout.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -15,6 +16,9 @@ namespace {
 
 // Commands sent per queue before the minute counters, in the order parse() reads them.
 constexpr size_t kBaseCommands = 10;
+// Commands sent per further shard of a sharded queue, before its minute counters, in the order
+// addShard() reads them (docs/design.md, "Sharded queues").
+constexpr size_t kShardCommands = 7;
 
 // The counters Queue::stats reports, present in every snapshot so readers need no default.
 const char* const kCounterNames[] = {"pushed", "claimed",   "acked",   "retried",
@@ -59,49 +63,108 @@ std::vector<QueueSnapshot> QueueSnapshotReader::read(const std::vector<std::stri
     const long long nowMs = m_connection.serverNowMs();
     const long long currentMinute = nowMs / 60000;
     const std::string now = std::to_string(nowMs);
-    const size_t perQueue = kBaseCommands + (withHistory ? QueueSnapshot::kMinutes : 0);
-    std::vector<std::vector<std::string>> commands;
-    std::vector<std::string> valid;
-    commands.reserve(names.size() * perQueue);
+    const size_t minutes = withHistory ? QueueSnapshot::kMinutes : 0;
+    std::vector<Keys> queues;
+    std::vector<std::vector<std::string>> layoutReads;
     for (const auto& name : names) {
-        std::optional<Keys> keys;
         try {
-            keys.emplace(m_prefix, name);
+            queues.emplace_back(m_prefix, name);
+            layoutReads.push_back({"HGET", queues.back().config(), "shard_tags"});
         } catch (const Error&) {
             ++m_skipped; // a name written into the registry by hand that is no queue name
-            continue;
         }
-        // Each is O(1) or O(log n) on the queue's size: nothing here reads a task.
-        commands.push_back({"ZCARD", keys->pending()});
-        commands.push_back({"ZCOUNT", keys->pending(), "-inf", now});
-        commands.push_back({"ZCARD", keys->active()});
-        commands.push_back({"ZCARD", keys->dead()});
-        commands.push_back({"ZRANGE", keys->pending(), "0", "0", "WITHSCORES"});
-        commands.push_back({"HGETALL", keys->stats()});
-        commands.push_back({"HGET", keys->config(), "paused"});
-        commands.push_back({"ZCOUNT", keys->active(), "-inf", now});
-        commands.push_back({"ZCOUNT", keys->workers(), "(" + now, "+inf"});
-        commands.push_back({"ZRANGE", keys->scheduleNext(), "0", "0", "WITHSCORES"});
-        if (withHistory)
-            for (long long m = currentMinute - QueueSnapshot::kMinutes + 1; m <= currentMinute; ++m)
-                commands.push_back({"HMGET", keys->minute(m), "acked", "died", "retried"});
-        valid.push_back(name);
     }
+    // A sharded queue's further shards are read too: which they are, first.
+    const auto layouts = m_connection.pipeline(layoutReads);
+    std::vector<std::vector<std::string>> commands;
+    std::vector<size_t> starts;
+    std::vector<std::vector<std::string>> tagsOf;
+    for (size_t q = 0; q < queues.size(); ++q) {
+        const Keys& keys = queues[q];
+        starts.push_back(commands.size());
+        // Each is O(1) or O(log n) on the queue's size: nothing here reads a task.
+        commands.push_back({"ZCARD", keys.pending()});
+        commands.push_back({"ZCOUNT", keys.pending(), "-inf", now});
+        commands.push_back({"ZCARD", keys.active()});
+        commands.push_back({"ZCARD", keys.dead()});
+        commands.push_back({"ZRANGE", keys.pending(), "0", "0", "WITHSCORES"});
+        commands.push_back({"HGETALL", keys.stats()});
+        commands.push_back({"HGET", keys.config(), "paused"});
+        commands.push_back({"ZCOUNT", keys.active(), "-inf", now});
+        commands.push_back({"ZCOUNT", keys.workers(), "(" + now, "+inf"});
+        commands.push_back({"ZRANGE", keys.scheduleNext(), "0", "0", "WITHSCORES"});
+        addMinutes(commands, keys, currentMinute, minutes);
+        const std::string tags = layouts[q].isError() ? std::string() : layouts[q].str;
+        tagsOf.push_back(ShardLayout::fromConfig(keys.queue(), "", tags, "", "").tags);
+        for (size_t t = 1; t < tagsOf.back().size(); ++t) {
+            const Keys shard(m_prefix, keys.queue(), tagsOf.back()[t]);
+            commands.push_back({"ZCARD", shard.pending()});
+            commands.push_back({"ZCOUNT", shard.pending(), "-inf", now});
+            commands.push_back({"ZCARD", shard.active()});
+            commands.push_back({"ZCARD", shard.dead()});
+            commands.push_back({"ZRANGE", shard.pending(), "0", "0", "WITHSCORES"});
+            commands.push_back({"HGETALL", shard.stats()});
+            commands.push_back({"ZCOUNT", shard.active(), "-inf", now});
+            addMinutes(commands, shard, currentMinute, minutes);
+        }
+    }
+    starts.push_back(commands.size());
     // On a cluster the connection splits this per master and sends every batch before reading.
     const auto replies = m_connection.pipeline(commands);
     std::vector<QueueSnapshot> out;
-    out.reserve(valid.size());
-    for (size_t i = 0; i < valid.size(); ++i) {
-        const Reply* r = &replies[i * perQueue];
-        if (std::any_of(r, r + perQueue, [](const Reply& x) { return x.isError(); })) {
+    out.reserve(queues.size());
+    for (size_t i = 0; i < queues.size(); ++i) {
+        const Reply* r = &replies[starts[i]];
+        if (std::any_of(r, &replies[0] + starts[i + 1], [](const Reply& x) { return x.isError(); })) {
             ++m_skipped; // a key of another type under the queue's name
             continue;
         }
         QueueSnapshot q;
-        parse(valid[i], r, nowMs, withHistory, q);
+        parse(queues[i].queue(), r, nowMs, withHistory, q);
+        r += kBaseCommands + minutes;
+        for (size_t t = 1; t < tagsOf[i].size(); ++t, r += kShardCommands + minutes)
+            addShard(r, nowMs, withHistory, q);
         out.push_back(std::move(q));
     }
     return out;
+}
+
+void QueueSnapshotReader::addMinutes(std::vector<std::vector<std::string>>& commands,
+                                     const Keys& keys, long long currentMinute, size_t minutes)
+{
+    for (long long m = currentMinute - static_cast<long long>(minutes) + 1;
+         minutes > 0 && m <= currentMinute; ++m)
+        commands.push_back({"HMGET", keys.minute(m), "acked", "died", "retried"});
+}
+
+void QueueSnapshotReader::addShard(const Reply* r, long long nowMs, bool withHistory,
+                                   QueueSnapshot& q) const
+{
+    q.counts.pending += r[0].toInteger();
+    q.counts.dueNow += r[1].toInteger();
+    q.counts.active += r[2].toInteger();
+    q.counts.dead += r[3].toInteger();
+    if (r[4].elements.size() >= 2)
+        q.oldestOverdueMs = std::max(
+            q.oldestOverdueMs,
+            std::max(0LL, nowMs - static_cast<long long>(
+                                      std::strtod(r[4].elements[1].str.c_str(), nullptr))));
+    for (size_t k = 0; k + 1 < r[5].elements.size(); k += 2)
+        q.counters[r[5].elements[k].str] += number(r[5].elements[k + 1]);
+    q.counts.leaseExpired += r[6].toInteger();
+    if (withHistory)
+        addMinuteCounters(r + kShardCommands, q);
+}
+
+void QueueSnapshotReader::addMinuteCounters(const Reply* r, QueueSnapshot& q)
+{
+    for (int m = 0; m < QueueSnapshot::kMinutes; ++m) {
+        const Reply& h = r[static_cast<size_t>(m)];
+        if (h.elements.size() < 3)
+            continue;
+        q.ackedPerMinute[static_cast<size_t>(m)] += number(h.elements[0]);
+        q.failedPerMinute[static_cast<size_t>(m)] += number(h.elements[1]) + number(h.elements[2]);
+    }
 }
 
 std::vector<QueueSnapshot> QueueSnapshotReader::readPlain(const std::vector<PlainKey>& keys)
@@ -178,13 +241,7 @@ void QueueSnapshotReader::parse(const std::string& name, const Reply* r, long lo
     if (!withHistory)
         return;
     q.hasHistory = true;
-    for (int m = 0; m < QueueSnapshot::kMinutes; ++m) {
-        const Reply& h = r[kBaseCommands + static_cast<size_t>(m)];
-        if (h.elements.size() < 3)
-            continue;
-        q.ackedPerMinute[static_cast<size_t>(m)] = number(h.elements[0]);
-        q.failedPerMinute[static_cast<size_t>(m)] = number(h.elements[1]) + number(h.elements[2]);
-    }
+    addMinuteCounters(r + kBaseCommands, q);
 }
 
 } // namespace delayq

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs the tasks of a delayq queue from Python: claim, then ack or nack, extending leases.
 
-Written from docs/protocol.md alone (protocol "layout 2.5"), with nothing but Debian's
+Written from docs/protocol.md alone (protocol "layout 2.6"), with nothing but Debian's
 python3-redis, beside producer.py (whose Producer checks and loads the scripts the same way).
 
     consumer.py [--url URL] [--prefix dq] [--scripts DIR] QUEUE [--batch N] [--lease MS]
@@ -23,12 +23,13 @@ import time
 
 import redis
 
-from producer import exit_code_of, load_script, queue_keys, text
+from producer import exit_code_of, load_script, queue_keys, refuse_sharded, text
 
 
 class Consumer:
     def __init__(self, client, queue, scripts_dir, prefix="dq"):
         self.client = client
+        refuse_sharded(client, prefix, queue, "consumer")
         self.keys, self.wake = queue_keys(prefix, queue)
         self.worker = f"{socket.gethostname()}:{os.getpid()}"
         self.scripts = {name: load_script(client, scripts_dir, name, "consumer")

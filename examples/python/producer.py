@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Pushes tasks to a delayq queue, and cancels them, from Python.
 
-Written from docs/protocol.md alone (protocol "layout 2.5"), with nothing but Debian's
+Written from docs/protocol.md alone (protocol "layout 2.6"), with nothing but Debian's
 python3-redis. The scripts come from `delayq scripts --dump DIR` or an installed delayq
 (/usr/share/delayq/lua).
 
@@ -25,7 +25,7 @@ import time
 
 import redis
 
-PROTOCOL = "delayq-protocol: layout 2.5"
+PROTOCOL = "delayq-protocol: layout 2.6"
 # Calls stay small so no script holds Redis long (docs/protocol.md, section 4).
 PUSH_CHUNK = 100
 CANCEL_CHUNK = 500
@@ -84,6 +84,15 @@ def queue_keys(prefix, queue):
     return keys, base + "wake"
 
 
+def refuse_sharded(client, prefix, queue, who):
+    """This example speaks to unsharded queues only (docs/protocol.md, section 8): on a sharded
+    one it would see shard 0 alone, so it refuses before anything is sent."""
+    config = queue_keys(prefix, queue)[0][4]
+    if len((client.hget(config, "shard_tags") or b"").split()) > 1:
+        raise ProtocolError(f"queue {queue!r} is sharded; this {who} handles unsharded queues "
+                            "only (docs/protocol.md, section 8)")
+
+
 def load_script(client, scripts_dir, name, who):
     """A script dumped by `delayq scripts --dump DIR`, refused unless DIR/PROTOCOL is ours."""
     try:
@@ -109,6 +118,7 @@ class Producer:
         self.keys, self.wake = queue_keys(prefix, queue)
         self.ids = IdMaker()
         self._registered = False
+        refuse_sharded(client, prefix, queue, "producer")
         self._push = load_script(client, scripts_dir, "push", "producer")
         self._cancel = load_script(client, scripts_dir, "cancel", "producer")
 

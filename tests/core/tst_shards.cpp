@@ -7,6 +7,7 @@
 #include <delayq/error.h>
 #include <delayq/keys.h>
 #include <delayq/queue.h>
+#include <delayq/queuesnapshot.h>
 #include <delayq/shardmover.h>
 #include <delayq/taskexport.h>
 #include <delayq/taskimport.h>
@@ -116,6 +117,12 @@ void TestShards::oneQueueAcrossShards()
              false);
     QCOMPARE(queue.counts().pending, 60LL);
     QCOMPARE(queue.size(TaskSet::Pending), 60LL);
+    // The overview and the exporter (snapshots) and the queue list (summaries) too.
+    const auto snapshot = QueueSnapshotReader(connection, "dq").read({"orders"}, true);
+    QCOMPARE(snapshot.size(), size_t(1));
+    QCOMPARE(snapshot[0].counts.pending, 60LL);
+    QCOMPARE(snapshot[0].counters.at("pushed"), 60LL);
+    QCOMPARE(Queue::summaries(connection, {"orders"}, "dq")[0].counts.pending, 60LL);
     QCOMPARE(queue.stats()["pushed"], 60LL);
     const long long now = connection.serverNowMs();
     const auto buckets = queue.histogram(now, now + 3'600'000 + 61'000, 2);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <delayq/keys.h>
+
 #include <delayq/connection.h>
 #include <delayq/plainqueue.h>
 #include <delayq/task.h>
@@ -70,6 +72,11 @@ private:
     void requireBounded(size_t count) const;
     void parse(const std::string& name, const Reply* r, long long nowMs, bool withHistory,
                QueueSnapshot& out) const;
+    // A further shard of a sharded queue, added to the snapshot of its shard 0.
+    void addShard(const Reply* r, long long nowMs, bool withHistory, QueueSnapshot& out) const;
+    static void addMinuteCounters(const Reply* r, QueueSnapshot& out);
+    static void addMinutes(std::vector<std::vector<std::string>>& commands, const Keys& keys,
+                           long long currentMinute, size_t minutes);
 
     Connection& m_connection;
     std::string m_prefix;
