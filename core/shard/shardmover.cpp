@@ -18,7 +18,7 @@ namespace delayq {
 
 namespace {
 
-// The home config's cursor: "SHARD|SET|ZSCAN CURSOR|PASS".
+// The home config's cursor: "SHARD|SET|ZSCAN CURSOR|PASS" (shard_layout.lua writes the first).
 struct MoveCursor
 {
     size_t shard = 0;
@@ -130,10 +130,13 @@ MoveProgress ShardMover::start(int count)
         throwFirstError(connection.pipeline(writes));
     ShardLayout next = layout;
     next.tags = tags;
-    connection.command({"HSET", m_queue.keys().config(), "shards", std::to_string(count),
-                        "shard_tags", next.tagsField(), "shard_move",
-                        std::to_string(layout.count) + ">" + std::to_string(count), "shard_moved",
-                        "0", "shard_cursor", MoveCursor().text()});
+    // One script: the check that no other change began meanwhile, the fields and the audit
+    // entry together.
+    const Reply started = connection.evalScript(
+        scripts::shardLayout, m_queue.scriptKeys(),
+        {std::to_string(count), next.tagsField(), std::to_string(layout.count), m_queue.actorArg()});
+    if (started.toInteger() != 1)
+        return start(count); // another process got there first: judged again on what it wrote
     connection.command({"SADD", Keys::queues(m_queue.keys().prefix()), m_queue.name()});
     return progress();
 }

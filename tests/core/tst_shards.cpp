@@ -3,6 +3,7 @@
 #include "runcount.h"
 #include "topologytasks.h"
 
+#include <delayq/actor.h>
 #include <delayq/connection.h>
 #include <delayq/error.h>
 #include <delayq/keys.h>
@@ -84,9 +85,16 @@ void TestShards::reshard(Queue& queue, int count)
 
 void TestShards::shardsLandOnDifferentMasters()
 {
-    Connection connection(options());
+    ConnectionOptions withActor = options();
+    withActor.actor = Actor::ofThisProcess("delayq-test", "9.9.9");
+    Connection connection(withActor);
     Queue queue = sharded(connection, "placed", 3);
     QCOMPARE(queue.layout().count, 3);
+    // Starting the change is audited, once.
+    const auto audit = queue.audit();
+    QCOMPARE(audit.size(), size_t(1));
+    QCOMPARE(audit[0].action, std::string("reshard"));
+    QCOMPARE(audit[0].detail, std::string("1>3"));
     std::set<std::string> nodes;
     for (size_t s = 0; s < 3; ++s)
         nodes.insert(connection.nodeForKey(queue.shardKeys(s).pending()));

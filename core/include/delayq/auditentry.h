@@ -12,6 +12,7 @@ struct AuditEntry
     std::string id;       // the stream id, "MS-SEQ"
     long long timeMs = 0; // the server's clock when the change was made (from the id)
     // push | cancel | reschedule | requeue | delete | purge | config | pause | resume | import
+    // | reshard (detail "FROM>TO")
     std::string action;
     long long count = 0;          // tasks the action changed (0 for config, pause and resume)
     std::vector<std::string> ids; // the first of them, at most 10
