@@ -4,9 +4,9 @@
 -- KEYS: the nine of every native-queue script (see push.lua), then [10] the shard's moving
 --   HASH (id -> "target|state|due|token")
 -- ARGV[1] n (0..500), then n ids
--- Reply: the number of tasks deleted. A held task is deleted only while the token of its take
---   (noted in KEYS[10]) still holds it, a dead one only while it is dead; every given id
---   leaves the moving hash.
+-- Reply: the number of tasks deleted. A held task is deleted while the token of its take
+--   (noted in KEYS[10]) still holds it, or once a reap put it back in pending; never while a
+--   worker holds it; a dead one only while it is dead. Every given id leaves the moving hash.
 -- Errors: INVALID on bad ARGV.
 local n = whole(ARGV[1], 0, 500)
 if n == nil or #ARGV ~= 1 + n then
@@ -21,7 +21,11 @@ for i = 1, n do
   local gone = false
   if state == 'pending' then
     local _, _, held_by = parse_run(redis.call('HGET', KEYS[8], id))
-    gone = held_by == token and redis.call('ZREM', KEYS[2], id) == 1
+    -- Held by the take's token, or handed back to pending by a reap once the hold ran out (a
+    -- move resumed late): either way the target has the task now. Claimed by a worker since,
+    -- it is left to that worker.
+    gone = (held_by == token and redis.call('ZREM', KEYS[2], id) == 1) or
+      redis.call('ZREM', KEYS[1], id) == 1
   elseif state == 'dead' then
     gone = redis.call('ZREM', KEYS[3], id) == 1
   end

@@ -9,6 +9,7 @@
 #include <delayq/keys.h>
 #include <delayq/queue.h>
 #include <delayq/queuesnapshot.h>
+#include <delayq/script.h>
 #include <delayq/shardmover.h>
 #include <delayq/taskexport.h>
 #include <delayq/taskimport.h>
@@ -48,6 +49,8 @@ private slots:
     void claimsKeepCrossShardOrder();
     void reshardingUnderWorkersLosesNothing();
     void aRefusedChangeChangesNothing();
+    void anInterruptedMoveResumes_data();
+    void anInterruptedMoveResumes();
     void shardMasterKilledMidDrain(); // last: it leaves one master dead
 
 private:
@@ -420,6 +423,61 @@ void TestShards::aRefusedChangeChangesNothing()
     QCOMPARE(queue.reloadLayout().count, 3);
     reshard(queue, 3); // the same count resumes it
     QCOMPARE(queue.find("r1")->first, TaskSet::Pending);
+    queue.purge();
+}
+
+void TestShards::anInterruptedMoveResumes_data()
+{
+    QTest::addColumn<bool>("late");
+    QTest::newRow("within the hold") << false;
+    QTest::newRow("after the hold ran out and a reap took the tasks back") << true;
+}
+
+// A mover that died between taking tasks and releasing them: the next step finishes its work,
+// and every task ends up once, in its home shard.
+void TestShards::anInterruptedMoveResumes()
+{
+    QFETCH(bool, late);
+    const std::string name = late ? "late" : "resumed";
+    Connection connection(options());
+    Queue queue(connection, name);
+    std::vector<PushRequest> requests;
+    for (int i = 0; i < 30; ++i)
+        requests.push_back(task("r" + std::to_string(i), 3'600'000));
+    queue.pushBatch(requests);
+    ShardMover mover(queue);
+    mover.start(3);
+    queue.reloadLayout();
+    // What a step does before it dies: shard_take on shard 0, no import, no release.
+    std::vector<std::string> args{"60000", "deadbeef", "0"};
+    std::vector<std::string> taken;
+    for (int i = 0; i < 30; ++i) {
+        const std::string id = "r" + std::to_string(i);
+        if (queue.layout().homeOf(id) != 0) {
+            args.insert(args.end(), {id, std::to_string(queue.layout().homeOf(id))});
+            taken.push_back(id);
+        }
+    }
+    args[2] = std::to_string(taken.size());
+    std::vector<std::string> keys = queue.shardQueue(0).scriptKeys();
+    keys.push_back(queue.shardKeys(0).moving());
+    QCOMPARE(connection.evalScript(scripts::shardTake, keys, args).elements.size(), taken.size());
+    QCOMPARE(queue.counts().active, static_cast<long long>(taken.size()));
+    if (late) {
+        for (const auto& id : taken)
+            connection.command({"ZADD", queue.shardKeys(0).active(), "1", id});
+        QCOMPARE(queue.reap(100).requeued, static_cast<int>(taken.size()));
+    }
+    reshard(queue, 3);
+    QCOMPARE(queue.counts().pending, 30LL);
+    QCOMPARE(queue.counts().active, 0LL);
+    for (int i = 0; i < 30; ++i) {
+        const std::string id = "r" + std::to_string(i);
+        for (size_t s = 0; s < 3; ++s)
+            QCOMPARE(connection.command({"ZSCORE", queue.shardKeys(s).pending(), id}).isNil(),
+                     static_cast<size_t>(queue.layout().homeOf(id)) != s);
+    }
+    QCOMPARE(connection.command({"EXISTS", queue.shardKeys(0).moving()}).toInteger(), 0LL);
     queue.purge();
 }
 
