@@ -10,6 +10,7 @@
 #include <delayq/taskid.h>
 
 #include <algorithm>
+#include <map>
 
 namespace delayq {
 
@@ -54,6 +55,15 @@ size_t Queue::shardOfToken(const std::string& token)
         shard = shard * 10 + static_cast<size_t>(token[i] - '0');
     }
     return shard;
+}
+
+std::map<size_t, std::vector<size_t>>
+Queue::byTokenShard(const std::vector<std::pair<std::string, std::string>>& idTokens)
+{
+    std::map<size_t, std::vector<size_t>> positions;
+    for (size_t i = 0; i < idTokens.size(); ++i)
+        positions[shardOfToken(idTokens[i].second)].push_back(i);
+    return positions;
 }
 
 std::vector<IdResult> Queue::byIdsOnShards(
@@ -325,19 +335,14 @@ std::vector<bool> Queue::ack(const std::vector<std::pair<std::string, std::strin
         Keys::validateTaskId(idToken.first);
     if (shardCount() > 1) {
         std::vector<bool> results(idTokens.size(), false);
-        for (size_t s = 0; s < shardCount(); ++s) {
-            std::vector<size_t> mine;
+        for (const auto& [shard, positions] : byTokenShard(idTokens)) {
             std::vector<std::pair<std::string, std::string>> some;
-            for (size_t i = 0; i < idTokens.size(); ++i)
-                if (shardOfToken(idTokens[i].second) == s) {
-                    mine.push_back(i);
-                    some.push_back(idTokens[i]);
-                }
-            if (some.empty())
-                continue;
-            const auto done = shardQueue(s).ack(some);
-            for (size_t j = 0; j < mine.size(); ++j)
-                results[mine[j]] = done[j];
+            some.reserve(positions.size());
+            for (size_t i : positions)
+                some.push_back(idTokens[i]);
+            const auto done = shardQueue(shard).ack(some);
+            for (size_t j = 0; j < positions.size(); ++j)
+                results[positions[j]] = done[j];
         }
         return results;
     }
@@ -410,19 +415,14 @@ Queue::extend(const std::vector<std::pair<std::string, std::string>>& idTokens, 
     checkLease(leaseMs);
     if (shardCount() > 1) {
         std::vector<std::optional<long long>> deadlines(idTokens.size());
-        for (size_t s = 0; s < shardCount(); ++s) {
-            std::vector<size_t> mine;
+        for (const auto& [shard, positions] : byTokenShard(idTokens)) {
             std::vector<std::pair<std::string, std::string>> some;
-            for (size_t i = 0; i < idTokens.size(); ++i)
-                if (shardOfToken(idTokens[i].second) == s) {
-                    mine.push_back(i);
-                    some.push_back(idTokens[i]);
-                }
-            if (some.empty())
-                continue;
-            const auto done = shardQueue(s).extend(some, leaseMs);
-            for (size_t j = 0; j < mine.size(); ++j)
-                deadlines[mine[j]] = done[j];
+            some.reserve(positions.size());
+            for (size_t i : positions)
+                some.push_back(idTokens[i]);
+            const auto done = shardQueue(shard).extend(some, leaseMs);
+            for (size_t j = 0; j < positions.size(); ++j)
+                deadlines[positions[j]] = done[j];
         }
         return deadlines;
     }

@@ -90,6 +90,8 @@ const ShardLayout& QueueReader::reloadLayout()
 
 const Keys& QueueReader::shardKeys(size_t shard)
 {
+    if (m_pinned && shard == 0)
+        return m_keys; // a shard's own reader: no layout to build
     layout();
     if (shard >= m_shards.size())
         throw Error(ErrorCode::InvalidArgument, "queue '" + name() + "' has no shard " +

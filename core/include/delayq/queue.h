@@ -5,6 +5,7 @@
 #include <delayq/task.h>
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -123,6 +124,9 @@ private:
     void registerQueue();
     // The shard a lease token was handed out by ("sK." tokens; any other is shard 0's).
     static size_t shardOfToken(const std::string& token);
+    // The positions of the pairs by the shard their token names.
+    static std::map<size_t, std::vector<size_t>>
+    byTokenShard(const std::vector<std::pair<std::string, std::string>>& idTokens);
     // On a sharded queue: the ids grouped by home shard and run with `run` on each; an id no
     // shard's home held is looked for in the others (a task a reshard has not moved yet).
     std::vector<IdResult>

@@ -37,7 +37,7 @@ public:
     // Read again now.
     const ShardLayout& reloadLayout();
     // Shards to look at: every one in layout().tags (1 when not sharded).
-    size_t shardCount() { return layout().tags.size(); }
+    size_t shardCount() { return m_pinned ? 1 : layout().tags.size(); }
     const Keys& shardKeys(size_t shard);
     // A reader of that shard alone, as if it were an unsharded queue.
     QueueReader shardReader(size_t shard);
