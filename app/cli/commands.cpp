@@ -76,7 +76,8 @@ const std::vector<CommandInfo>& commandTable()
         {"config",
          "config QUEUE [KEY [VALUE]]\n"
          "  KEY            max_attempts | backoff | lease_ms | max_payload | paused | audit_len\n"
-         "                 | history (events kept per task, 0 = off: 0 deletes the histories)",
+         "                 | history (events kept per task, 0 = off: 0 deletes the histories)\n"
+         "                 | shards (shown only: delayq reshard changes it)",
          "show or change a queue's defaults", runConfig},
         {"pause", "pause QUEUE", "stop workers from claiming (pushes still go in)", runPause},
         {"resume", "resume QUEUE", "let workers claim again", runResume},

@@ -220,11 +220,11 @@ int runConfig(Context& ctx)
         queue.setConfig(words[1], words[2]);
     } else if (words.size() == 2) {
         static const char* known[] = {"max_attempts", "backoff",   "lease_ms", "max_payload",
-                                      "paused",       "audit_len", "history"};
+                                      "paused",       "audit_len", "history",  "shards"};
         if (std::find(std::begin(known), std::end(known), words[1]) == std::end(known))
             throw UsageError("unknown config key '" + printable(words[1].substr(0, 64)) +
                              "' (known: max_attempts, backoff, lease_ms, max_payload, paused, "
-                             "audit_len, history)");
+                             "audit_len, history, shards)");
     }
     const delayq::QueueConfig c = queue.config();
     const std::vector<std::pair<std::string, std::string>> values = {
@@ -234,7 +234,8 @@ int runConfig(Context& ctx)
         {"max_payload", std::to_string(c.maxPayload)},
         {"paused", c.paused ? "1" : "0"},
         {"audit_len", std::to_string(c.auditLen)},
-        {"history", std::to_string(c.history)}};
+        {"history", std::to_string(c.history)},
+        {"shards", std::to_string(c.shards)}};
     if (ctx.json()) {
         JsonWriter j;
         j.beginObject().field("queue", queue.name());

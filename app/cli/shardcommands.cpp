@@ -15,8 +15,10 @@ namespace {
 
 std::string progressLine(const delayq::MoveProgress& p)
 {
-    return "moved " + std::to_string(p.moved) + " tasks; shard " + std::to_string(p.shard) +
-           " of " + std::to_string(p.shards) + ", pass " + std::to_string(p.pass);
+    // Shards numbered from 0, as `delayq shards` lists them.
+    return "moved " + std::to_string(p.moved) + " tasks; looking at shard " +
+           std::to_string(p.shard) + " (shards 0-" + std::to_string(p.shards - 1) + "), pass " +
+           std::to_string(p.pass);
 }
 
 void printProgressJson(Context& ctx, const std::string& queue, const delayq::MoveProgress& p)
@@ -105,8 +107,17 @@ int runShards(Context& ctx)
             .field("shard", static_cast<long long>(s))
             .field("tag", layout.tags[s])
             .field("node", node)
-            .field("retired", retired)
-            .endObject();
+            .field("retired", retired);
+        const char* names[] = {"pending", "active", "dead"};
+        for (size_t k = 0; k < 3; ++k) {
+            const delayq::Reply& size = sizes[3 * s + k];
+            j.key(names[k]);
+            if (size.isError())
+                j.null();
+            else
+                j.value(size.toInteger());
+        }
+        j.endObject();
     }
     j.endArray().field("moving", layout.moving()).endObject();
     if (ctx.json()) {
