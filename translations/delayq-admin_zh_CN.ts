@@ -2559,6 +2559,46 @@ This cannot be undone.</source>
         <source>, %1 unreachable</source>
         <translation>，%1 个无法访问</translation>
     </message>
+    <message>
+        <source>Shard</source>
+        <translation>分片</translation>
+    </message>
+    <message>
+        <source>Tag</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation>待处理</translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation>执行中</translation>
+    </message>
+    <message>
+        <source>Dead</source>
+        <translation>死信</translation>
+    </message>
+    <message>
+        <source>Shards of %1 could not be read: %2</source>
+        <translation>无法读取队列“%1”的分片：%2</translation>
+    </message>
+    <message>
+        <source>Shards of %1</source>
+        <translation>队列“%1”的分片</translation>
+    </message>
+    <message>
+        <source>Moving tasks from %1 to %2 shards: %3 moved; looking at shard %4 (shards 0–%5), pass %6</source>
+        <translation>正在把任务从 %1 个分片移到 %2 个分片：已移动 %3 个；正在查看分片 %4（分片 0–%5），第 %6 轮</translation>
+    </message>
+    <message>
+        <source>retired</source>
+        <translation>已停用</translation>
+    </message>
+    <message>
+        <source>in use</source>
+        <translation>使用中</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::SteppedRequests</name>

@@ -15,6 +15,7 @@
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTest>
 
 using namespace delayq::ui;
@@ -187,13 +188,18 @@ private slots:
         checkMinimumWidth("overview");
     }
 
-    // The server view fits a laptop's screen.
+    // The server view, with the open queue's shards, fits a laptop's screen.
     void serverViewFits()
     {
-        m_fixture.connectWindow();
-        ServerView view(window()->client(), window());
+        openFullQueue();
+        ServerView view(window()->client(), window()->queue(), window());
+        QSignalSpy loaded(&view, &ServerView::loaded);
+        QVERIFY(loaded.wait(5000));
+        QCOMPARE(view.shards()->rowCount(), 1);
         QVERIFY(view.sizeHint().width() <= 1024);
         QVERIFY(view.minimumSizeHint().width() <= 1024);
+        QVERIFY(view.minimumSizeHint().height() <= 700);
+        QVERIFY(view.width() <= 1024 && view.height() <= 700);
     }
 };
 

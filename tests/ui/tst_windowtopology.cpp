@@ -13,8 +13,11 @@
 #include <delayq/connection.h>
 #include <delayq/keys.h>
 #include <delayq/queue.h>
+#include <delayq/shardlayout.h>
+#include <delayq/shardmover.h>
 
 #include <QLabel>
+#include <QLocale>
 #include <QMap>
 #include <QPlainTextEdit>
 #include <QSet>
@@ -25,6 +28,8 @@
 #include <QTest>
 
 #include <memory>
+#include <string>
+#include <vector>
 
 using namespace delayq::ui;
 using delayq::TaskSet;
@@ -119,6 +124,25 @@ private slots:
                  qPrintable(server->summary()->text()));
         QVERIFY(rowOf(server->checks(), QStringLiteral("cluster")) >= 0);
         QCOMPARE(cell(server->checks(), QStringLiteral("cluster"), 0), QStringLiteral("ok"));
+
+        // A queue sharded over the cluster: each shard named with the master serving it.
+        delayq::Connection connection(delayq::ConnectionOptions::fromUrl(url));
+        delayq::Queue sharded(connection, "sharded");
+        delayq::ShardMover(sharded).start(3);
+        QSignalSpy loaded(&window, &MainWindow::queueLoaded);
+        window.openQueue(QStringLiteral("sharded"));
+        QVERIFY(loaded.wait(10000));
+        QCOMPARE(window.showServer(), server);
+        QVERIFY(shown.wait(5000));
+        QCOMPARE(server->shards()->rowCount(), 3);
+        QSet<QString> shardNodes;
+        for (int r = 0; r < 3; ++r) {
+            const QString node =
+                QString::fromStdString(connection.nodeForKey(sharded.shardKeys(r).pending()));
+            QCOMPARE(server->shards()->item(r, 2)->text(), node);
+            shardNodes.insert(node);
+        }
+        QCOMPARE(shardNodes.size(), 3); // placed on the masters with fewest of its shards
     }
 
     // One server whose eviction policy may delete a queue's keys and which keeps nothing over
@@ -144,6 +168,95 @@ private slots:
         QCOMPARE(cell(checks, QStringLiteral("persistence"), 0), QStringLiteral("problem"));
         QCOMPARE(checks->item(0, 0)->text(), QStringLiteral("problem")); // problems first
         QCOMPARE(cell(checks, QStringLiteral("version"), 0), QStringLiteral("ok"));
+    }
+
+    void serverViewListsTheQueuesShards_data()
+    {
+        QTest::addColumn<QList<int>>("reshards"); // ShardMover::start of each count, in turn
+        QTest::addColumn<bool>("finished");       // each change stepped to its end
+        QTest::addColumn<QStringList>("states");  // of each shard, in order
+        QTest::addColumn<QString>("moveLine");    // empty: hidden
+        const QString inUse = QStringLiteral("in use");
+        QTest::newRow("unsharded") << QList<int>{} << true << QStringList{inUse} << QString();
+        QTest::newRow("three shards")
+            << QList<int>{3} << true << QStringList{inUse, inUse, inUse} << QString();
+        QTest::newRow("three shards, moving")
+            << QList<int>{3} << false << QStringList{inUse, inUse, inUse}
+            << QStringLiteral("Moving tasks from 1 to 3 shards: 0 moved; looking at shard 0 (shards 0–2), pass 1");
+        QTest::newRow("shrunk to two")
+            << QList<int>{3, 2} << true << QStringList{inUse, inUse, QStringLiteral("retired")}
+            << QString();
+    }
+    // The Server view lists the shards of the queue open in the window: each one's tag, the
+    // node serving it and its counts, a retired shard marked, and a reshard under way.
+    void serverViewListsTheQueuesShards()
+    {
+        QFETCH(QList<int>, reshards);
+        QFETCH(bool, finished);
+        QFETCH(QStringList, states);
+        QFETCH(QString, moveLine);
+        RedisServer server;
+        QVERIFY2(server.start(), qPrintable(server.errorString()));
+        delayq::Connection connection(delayq::ConnectionOptions::fromUrl(server.tcpUrl()));
+        delayq::Queue queue(connection, "orders");
+        for (int count : reshards) {
+            delayq::MoveProgress p = delayq::ShardMover(queue).start(count);
+            while (finished && !p.finished)
+                p = delayq::ShardMover(queue).step();
+        }
+        // Pushed once the layout is set: each task goes to its home shard at once.
+        const int taken = static_cast<int>(states.count(QStringLiteral("in use")));
+        std::vector<delayq::PushRequest> requests(12);
+        QList<qint64> expected(states.size(), 0);
+        for (size_t i = 0; i < requests.size(); ++i) {
+            requests[i].id = "task-" + std::to_string(i);
+            requests[i].delayMs = 3600000;
+            ++expected[taken > 1 ? delayq::ShardLayout::hashOf(requests[i].id) % taken : 0];
+        }
+        queue.pushBatch(requests);
+
+        MainWindow window;
+        window.show();
+        connectTo(window, QString::fromStdString(server.tcpUrl()));
+        QSignalSpy queueLoaded(&window, &MainWindow::queueLoaded);
+        window.openQueue(QStringLiteral("orders"));
+        QVERIFY(queueLoaded.wait(10000));
+        ServerView* view = window.showServer();
+        QSignalSpy shown(view, &ServerView::loaded);
+        QVERIFY(shown.wait(5000));
+        QCOMPARE(view->shardsTitle()->text(), QStringLiteral("Shards of orders"));
+        QTableWidget* shards = view->shards();
+        QCOMPARE(shards->rowCount(), states.size());
+        const QString node = QString::fromStdString(connection.serverAddress());
+        qint64 total = 0;
+        for (int r = 0; r < shards->rowCount(); ++r) {
+            QCOMPARE(shards->item(r, 0)->text(), QString::number(r));
+            QCOMPARE(shards->item(r, 1)->text(),
+                     r == 0 ? QStringLiteral("orders") : QStringLiteral("orders#%1").arg(r));
+            QCOMPARE(shards->item(r, 2)->text(), node);
+            const auto count = [&](int column) {
+                return QLocale().toLongLong(shards->item(r, column)->text());
+            };
+            QCOMPARE(count(3), expected.at(r)); // pending
+            QCOMPARE(count(4), qint64(0));      // active
+            QCOMPARE(count(5), qint64(0));      // dead
+            QCOMPARE(shards->item(r, 6)->text(), states.at(r));
+            total += count(3) + count(4) + count(5);
+        }
+        QCOMPARE(total, qint64(requests.size()));
+        QCOMPARE(view->moveLine()->isVisibleTo(view), !moveLine.isEmpty());
+        if (!moveLine.isEmpty())
+            QCOMPARE(view->moveLine()->text(), moveLine);
+
+        // A plain sorted set open: it has no shards to list.
+        connection.command({"ZADD", "legacy", "1", "message"});
+        QSignalSpy plainLoaded(&window, &MainWindow::queueLoaded);
+        window.openPlainKey(QStringLiteral("legacy"), QStringLiteral("ms"), true);
+        QVERIFY(plainLoaded.wait(10000));
+        QCOMPARE(window.showServer(), view);
+        QVERIFY(shown.wait(5000));
+        QVERIFY(!view->shardsTitle()->isVisibleTo(view));
+        QVERIFY(!view->shards()->isVisibleTo(view));
     }
 
     void tlsShowsItsStateInTheStatusBar_data()

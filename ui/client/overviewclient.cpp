@@ -31,10 +31,10 @@ void OverviewClient::loadOverview(quint64 tag, const QList<PlainKeyRow>& plainKe
             });
 }
 
-void OverviewClient::loadServer(quint64 tag)
+void OverviewClient::loadServer(quint64 tag, const QString& queue)
 {
-    request(&OverviewClient::serverLoaded, answerTo<ServerResult>(tag), tr("describe the server"),
-            [](delayq::Connection& c, ServerResult& r) {
+    request(&OverviewClient::serverLoaded, answerTo<ServerResult>(tag, queue),
+            tr("describe the server"), [this, queue](delayq::Connection& c, ServerResult& r) {
                 r.displayUrl = TaskRows::text(c.options().displayUrl());
                 r.cluster = c.isCluster();
                 if (r.cluster)
@@ -45,6 +45,17 @@ void OverviewClient::loadServer(quint64 tag)
                         r.checks.append(TaskRows::check(f));
                 } catch (const delayq::Error& e) {
                     r.checksError = TaskRows::text(e.what());
+                }
+                if (queue.isEmpty())
+                    return;
+                try {
+                    auto q = io()->nativeQueue(c, queue);
+                    OverviewRequests::readShards(q, r);
+                } catch (const delayq::Error& e) {
+                    if (e.isUnreachable())
+                        throw; // the connection's trouble, not the queue's: the whole answer
+                    r.shards.clear();
+                    r.shardsError = TaskRows::text(e.what());
                 }
             });
 }

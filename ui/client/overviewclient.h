@@ -20,8 +20,9 @@ public:
     // Every queue with its counts, lag, pause and (withHistory) last hour per minute, and the
     // plain keys given, in one pipeline (per master on a cluster); answered by overviewLoaded.
     void loadOverview(quint64 tag, const QList<PlainKeyRow>& plainKeys, bool withHistory);
-    // The cluster's masters and replicas with their slots (answered by serverLoaded).
-    void loadServer(quint64 tag);
+    // The cluster's masters and replicas with their slots, the configuration checks and, when
+    // `queue` names a native queue, its shards (answered by serverLoaded).
+    void loadServer(quint64 tag, const QString& queue = {});
     // Every worker of every queue from its heartbeat (answered by workersLoaded).
     void loadWorkers(quint64 tag);
     void loadHistogram(quint64 tag, const QString& queue, qint64 fromMs, qint64 toMs, int buckets);

@@ -5,6 +5,7 @@
 #include <delayq/connection.h>
 #include <delayq/queue.h>
 #include <delayq/queuesnapshot.h>
+#include <delayq/shardmover.h>
 #include <delayq/workerregistry.h>
 
 #include <map>
@@ -111,6 +112,43 @@ void OverviewRequests::readWorkers(delayq::Connection& c, const std::string& pre
         result.workers.append(row);
     }
     result.serverNow = registry.nowMs();
+}
+
+void OverviewRequests::readShards(delayq::Queue& q, ServerResult& result)
+{
+    const delayq::ShardLayout layout = q.reloadLayout();
+    delayq::Connection& c = q.connection();
+    std::vector<std::vector<std::string>> reads;
+    for (size_t s = 0; s < layout.tags.size(); ++s) {
+        const delayq::Keys& keys = q.shardKeys(s);
+        for (const std::string& key : {keys.pending(), keys.active(), keys.dead()})
+            reads.push_back({"ZCARD", key});
+    }
+    const auto sizes = c.pipeline(reads);
+    const auto count = [&](size_t i) -> qint64 {
+        return i < sizes.size() && !sizes[i].isError() ? sizes[i].toInteger() : -1;
+    };
+    for (size_t s = 0; s < layout.tags.size(); ++s) {
+        ShardRow row;
+        row.index = static_cast<int>(s);
+        row.tag = TaskRows::text(layout.tags[s]);
+        row.node = TaskRows::text(c.nodeForKey(q.shardKeys(s).pending()));
+        row.pending = count(3 * s);
+        row.active = count(3 * s + 1);
+        row.dead = count(3 * s + 2);
+        row.retired = row.index >= layout.count;
+        result.shards.append(row);
+    }
+    if (!layout.moving())
+        return;
+    const delayq::MoveProgress p = delayq::ShardMover(q).progress();
+    result.move.moving = !p.finished;
+    result.move.from = p.from;
+    result.move.to = p.to;
+    result.move.moved = p.moved;
+    result.move.shard = p.shard;
+    result.move.shards = p.shards;
+    result.move.pass = p.pass;
 }
 
 void OverviewRequests::readConfig(delayq::Queue& q, QueueConfigResult& result)

@@ -23,6 +23,9 @@ void read(delayq::Connection& c, const std::string& prefix, const QList<PlainKey
           bool withHistory, OverviewResult& result);
 // Every worker of every queue under the prefix (WorkerRegistry: two commands a queue).
 void readWorkers(delayq::Connection& c, const std::string& prefix, WorkersResult& result);
+// The queue's shards, each with its node and its pending, active and dead counts (one ZCARD
+// pipeline), and the reshard under way if there is one.
+void readShards(delayq::Queue& q, ServerResult& result);
 void readConfig(delayq::Queue& q, QueueConfigResult& result);
 // One Queue::setConfig call: each value is checked before any is written, so a refused
 // one changes nothing, and the values that changed make one audit entry.

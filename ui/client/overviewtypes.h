@@ -131,6 +131,30 @@ struct ServerCheckRow
     QString fix;  // "" when ok
 };
 
+// One shard of the queue open in the window, for the Server view (QueueReader::shardKeys).
+struct ShardRow
+{
+    int index = 0;
+    QString tag;         // the hash tag of its keys: the queue's name for shard 0
+    QString node;        // the master serving it (the server's address when not on a cluster)
+    qint64 pending = -1; // -1: the count could not be read
+    qint64 active = -1;
+    qint64 dead = -1;
+    bool retired = false; // at or past the queue's shard count: still read, no new tasks
+};
+
+// A change of the queue's shard count under way (delayq::MoveProgress).
+struct ShardMoveRow
+{
+    bool moving = false;
+    int from = 1;
+    int to = 1;
+    qint64 moved = 0;
+    int shard = 0; // the shard being looked through, of `shards`
+    int shards = 1;
+    int pass = 1;
+};
+
 struct ServerResult
 {
     quint64 tag = 0;
@@ -139,6 +163,10 @@ struct ServerResult
     QList<ServerNodeRow> nodes; // empty when not a cluster
     QList<ServerCheckRow> checks;
     QString checksError; // the checks could not run (a managed server denying INFO): why
+    QString queue;       // the native queue whose shards were asked for; empty: none
+    QList<ShardRow> shards;
+    ShardMoveRow move;
+    QString shardsError; // the shards could not be read: why
     RequestError error;
 };
 

@@ -6,6 +6,7 @@
 #include <QDialogButtonBox>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -14,7 +15,8 @@
 
 namespace delayq::ui {
 
-ServerView::ServerView(AdminClient* client, QWidget* parent) : QDialog(parent), m_client(client)
+ServerView::ServerView(AdminClient* client, const QString& queue, QWidget* parent)
+    : QDialog(parent), m_client(client), m_queue(queue)
 {
     setWindowTitle(tr("Server"));
     m_summary = new QLabel(this);
@@ -27,6 +29,19 @@ ServerView::ServerView(AdminClient* client, QWidget* parent) : QDialog(parent), 
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->verticalHeader()->setVisible(false);
     m_table->horizontalHeader()->setSectionResizeMode(3, QHeaderView::Stretch);
+    m_shardsTitle = new QLabel(this);
+    m_shardsTitle->setTextFormat(Qt::PlainText);
+    m_shardsTitle->setWordWrap(true);
+    m_moveLine = new QLabel(this);
+    m_moveLine->setTextFormat(Qt::PlainText);
+    m_moveLine->setWordWrap(true);
+    m_shards = new QTableWidget(0, 7, this);
+    m_shards->setHorizontalHeaderLabels(
+        {tr("Shard"), tr("Tag"), tr("Node"), tr("Pending"), tr("Active"), tr("Dead"), tr("State")});
+    m_shards->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_shards->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_shards->verticalHeader()->setVisible(false);
+    m_shards->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     m_checksTitle = new QLabel(tr("Configuration checks (as delayq doctor makes them)"), this);
     m_checks = new QTableWidget(0, 5, this);
     m_checks->setHorizontalHeaderLabels(
@@ -43,11 +58,14 @@ ServerView::ServerView(AdminClient* client, QWidget* parent) : QDialog(parent), 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
     layout->addWidget(m_table, 1);
+    layout->addWidget(m_shardsTitle);
+    layout->addWidget(m_moveLine);
+    layout->addWidget(m_shards, 1);
     layout->addWidget(m_checksTitle);
     layout->addWidget(m_checks, 1);
     layout->addWidget(buttons);
     connect(m_client->overview(), &OverviewClient::serverLoaded, this, &ServerView::onLoaded);
-    resize(820, 520);
+    resize(820, 600);
     reload();
 }
 
@@ -55,7 +73,12 @@ void ServerView::reload()
 {
     m_summary->setText(tr("Asking the server…"));
     m_tag = AdminClient::newTag();
-    m_client->overview()->loadServer(m_tag);
+    m_client->overview()->loadServer(m_tag, m_queue);
+}
+
+void ServerView::setQueue(const QString& queue)
+{
+    m_queue = queue;
 }
 
 void ServerView::onLoaded(const ServerResult& result)
@@ -91,8 +114,64 @@ void ServerView::onLoaded(const ServerResult& result)
         m_table->resizeColumnsToContents();
     }
     m_table->setVisible(result.cluster);
+    showShards(result);
     showChecks(result);
     emit loaded();
+}
+
+void ServerView::showShards(const ServerResult& result)
+{
+    m_shards->setRowCount(0);
+    const bool shown = !result.queue.isEmpty() && result.error.isEmpty();
+    m_shardsTitle->setVisible(shown);
+    m_shards->setVisible(shown && result.shardsError.isEmpty());
+    m_moveLine->setVisible(shown && result.move.moving);
+    if (!shown)
+        return;
+    if (!result.shardsError.isEmpty()) {
+        m_shardsTitle->setText(
+            tr("Shards of %1 could not be read: %2").arg(result.queue, result.shardsError));
+        return;
+    }
+    const QLocale locale;
+    m_shardsTitle->setText(tr("Shards of %1").arg(result.queue));
+    const ShardMoveRow& move = result.move;
+    if (move.moving)
+        m_moveLine->setText(
+            tr("Moving tasks from %1 to %2 shards: %3 moved; looking at shard %4 (shards 0–%5), "
+               "pass %6")
+                .arg(move.from)
+                .arg(move.to)
+                .arg(locale.toString(move.moved))
+                .arg(move.shard)
+                .arg(move.shards - 1)
+                .arg(move.pass));
+    const auto count = [&](qint64 n) { return n < 0 ? QStringLiteral("?") : locale.toString(n); };
+    const QColor retiredColor = palette().color(QPalette::Disabled, QPalette::Text);
+    for (const auto& s : result.shards) {
+        const int row = m_shards->rowCount();
+        m_shards->insertRow(row);
+        const QStringList cells{QString::number(s.index),
+                                s.tag,
+                                s.node,
+                                count(s.pending),
+                                count(s.active),
+                                count(s.dead),
+                                s.retired ? tr("retired") : tr("in use")};
+        for (int col = 0; col < cells.size(); ++col) {
+            auto* item = new QTableWidgetItem(cells.at(col)); // plain text: tags and nodes
+            item->setToolTip(cells.at(col));
+            if (col == 0 || (col >= 3 && col <= 5))
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (s.retired)
+                item->setForeground(retiredColor);
+            m_shards->setItem(row, col, item);
+        }
+    }
+    // The tag takes what is left, elided (its tooltip has it whole).
+    for (int col = 0; col < m_shards->columnCount(); ++col)
+        if (col != 1)
+            m_shards->resizeColumnToContents(col);
 }
 
 void ServerView::showChecks(const ServerResult& result)

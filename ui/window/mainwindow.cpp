@@ -425,6 +425,8 @@ void MainWindow::showQueue(const QString& name)
     m_queues->setCurrentQueue(name);
     m_detailsFollower->setQueue(name, m_plain);
     m_control->setQueue(name, m_plain);
+    if (m_serverView)
+        m_serverView->setQueue(m_plain ? QString() : name); // from its next refresh
     m_pages->setCurrentIndex(name.isEmpty() ? 0 : 1);
     updateTitle();
     emit queueChanged(name);
@@ -491,10 +493,12 @@ void MainWindow::setUtc(bool utc)
 
 ServerView* MainWindow::showServer()
 {
+    const QString nativeQueue = m_plain ? QString() : m_queue; // a plain key has no shards
     if (!m_serverView) {
-        m_serverView = new ServerView(m_client, this);
+        m_serverView = new ServerView(m_client, nativeQueue, this);
         m_serverView->setAttribute(Qt::WA_DeleteOnClose);
     } else {
+        m_serverView->setQueue(nativeQueue);
         m_serverView->reload();
     }
     m_serverView->show();

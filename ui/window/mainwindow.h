@@ -90,7 +90,8 @@ public:
     // Opens the queue or plain key that was open when the window last closed, if that was
     // on the server this window is connected to; false when there is none.
     bool openLastQueue();
-    // The Server view (View → Server…): the cluster's nodes and slots, or the one server.
+    // The Server view (View → Server…): the cluster's nodes and slots, or the one server,
+    // and the shards of the native queue open.
     ServerView* showServer();
     AlertCenter* alerts() const { return m_alerts; }
     WorkersView* showWorkers();
