@@ -40,7 +40,8 @@ int runReshard(Context& ctx)
 {
     ctx.args().parse({{"shards", true}, {"batch", true}, {"steps", true}}, 1, 1);
     if (ctx.args().value("shards").empty())
-        throw UsageError("reshard needs --shards N (1 to 64): how many shards the queue is to have");
+        throw UsageError(
+            "reshard needs --shards N (1 to 64): how many shards the queue is to have");
     const int count = static_cast<int>(ctx.args().number("shards", 1, 64, 1));
     const int batch = static_cast<int>(ctx.args().number("batch", 1, 100, 100));
     const long long steps = ctx.args().number("steps", 0, 1'000'000'000, 0);
@@ -69,8 +70,8 @@ int runReshard(Context& ctx)
         ctx.print(queue.name() + " already has " + std::to_string(count) +
                   (count == 1 ? " shard" : " shards") + ": nothing to move\n");
     } else if (p.finished) {
-        ctx.print("resharded " + queue.name() + " to " + std::to_string(p.to) + " shards: " +
-                  std::to_string(p.moved) + " tasks moved\n");
+        ctx.print("resharded " + queue.name() + " to " + std::to_string(p.to) +
+                  " shards: " + std::to_string(p.moved) + " tasks moved\n");
     } else {
         ctx.print("resharding " + queue.name() + " " + std::to_string(p.from) + " -> " +
                   std::to_string(p.to) + " stopped after " + std::to_string(steps) +
@@ -87,8 +88,8 @@ int runShards(Context& ctx)
     delayq::Connection& connection = queue.connection();
     std::vector<std::vector<std::string>> reads;
     for (size_t s = 0; s < layout.tags.size(); ++s)
-        for (const auto& key : {queue.shardKeys(s).pending(), queue.shardKeys(s).active(),
-                                queue.shardKeys(s).dead()})
+        for (const auto& key :
+             {queue.shardKeys(s).pending(), queue.shardKeys(s).active(), queue.shardKeys(s).dead()})
             reads.push_back({"ZCARD", key});
     const auto sizes = connection.pipeline(reads);
     const auto count = [&](size_t i) {
@@ -96,7 +97,9 @@ int runShards(Context& ctx)
     };
     TextTable table({"SHARD", "TAG", "NODE", "PENDING", "ACTIVE", "DEAD", ""});
     JsonWriter j;
-    j.beginObject().field("queue", queue.name()).field("shards", static_cast<long long>(layout.count));
+    j.beginObject()
+        .field("queue", queue.name())
+        .field("shards", static_cast<long long>(layout.count));
     j.key("tags").beginArray();
     for (size_t s = 0; s < layout.tags.size(); ++s) {
         const std::string node = connection.nodeForKey(queue.shardKeys(s).pending());

@@ -208,7 +208,8 @@ std::vector<size_t> shardList(const std::string& text)
     while (at < text.size()) {
         const size_t comma = std::min(text.find(',', at), text.size());
         const std::string word = text.substr(at, comma - at);
-        if (word.empty() || word.size() > 2 || word.find_first_not_of("0123456789") != std::string::npos)
+        if (word.empty() || word.size() > 2 ||
+            word.find_first_not_of("0123456789") != std::string::npos)
             throw UsageError("--shards takes shard numbers separated by commas, like 0,2 (not '" +
                              printable(word.substr(0, 16)) + "')");
         shards.push_back(static_cast<size_t>(std::stoi(word)));
@@ -224,8 +225,7 @@ delayq::WorkerOptions workerOptionsFrom(Args& a, bool plain)
         {"concurrency", true}, {"batch", true},      {"max-batch", true},    {"lease", true},
         {"poll", true},        {"handler", true},    {"max-tasks", true},    {"until-empty", false},
         {"log", true},         {"quiet", false},     {"stop-timeout", true}, {"name", true},
-        {"heartbeat", true},   {"forward-to", true}, {"retry-in", true},
-        {"shards", true}};
+        {"heartbeat", true},   {"forward-to", true}, {"retry-in", true},     {"shards", true}};
     for (auto& option : deliveryOptionSpecs())
         spec.push_back(std::move(option));
     a.parse(spec, 1, 1);
@@ -456,8 +456,8 @@ int runWork(Context& ctx)
 
     EventPrinter printer(ctx.json(), a.has("quiet"), log.get(), plain);
     auto onEvent = [&printer](const delayq::WorkerEvent& e) { printer(e); };
-    delayq::Worker worker = delivers ? delayq::Worker(o, delivery, onEvent)
-                                     : delayq::Worker(o, handler, onEvent);
+    delayq::Worker worker =
+        delivers ? delayq::Worker(o, delivery, onEvent) : delayq::Worker(o, handler, onEvent);
     self = &worker;
     worker.start();
     printStart(ctx, worker, o, plain, delivers);

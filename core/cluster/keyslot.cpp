@@ -23,7 +23,6 @@ constexpr std::array<uint16_t, 256> makeTable()
 
 constexpr auto kTable = makeTable();
 
-
 bool equalsUpper(const std::string& word, const char* upper)
 {
     size_t i = 0;

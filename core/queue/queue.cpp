@@ -479,7 +479,8 @@ std::vector<IdResult> Queue::requeue(const std::vector<std::string>& ids)
 {
     requireWritable("requeue dead tasks");
     if (shardCount() > 1)
-        return byIdsOnShards(ids, [](Queue& shard, const auto& some) { return shard.requeue(some); });
+        return byIdsOnShards(ids,
+                             [](Queue& shard, const auto& some) { return shard.requeue(some); });
     return ScriptBatches(*this).byIds(scripts::requeue, {"ids", "1", m_keys.wake()}, ids);
 }
 

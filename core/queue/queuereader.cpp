@@ -94,8 +94,8 @@ const Keys& QueueReader::shardKeys(size_t shard)
         return m_keys; // a shard's own reader: no layout to build
     layout();
     if (shard >= m_shards.size())
-        throw Error(ErrorCode::InvalidArgument, "queue '" + name() + "' has no shard " +
-                                                    std::to_string(shard));
+        throw Error(ErrorCode::InvalidArgument,
+                    "queue '" + name() + "' has no shard " + std::to_string(shard));
     return m_shards[shard];
 }
 
@@ -260,7 +260,8 @@ QueueReader::loadTasks(TaskSet set, const std::vector<std::pair<std::string, lon
     std::vector<std::vector<std::string>> commands;
     commands.reserve(members.size() * 3);
     for (size_t i = 0; i < members.size(); ++i)
-        for (auto& read : taskReads(shards.empty() ? m_keys : shardKeys(shards[i]), members[i].first))
+        for (auto& read :
+             taskReads(shards.empty() ? m_keys : shardKeys(shards[i]), members[i].first))
             commands.push_back(std::move(read));
     auto replies = m_connection.pipeline(commands);
     throwFirstError(replies);
@@ -348,7 +349,8 @@ long long QueueReader::rankOfScore(TaskSet set, long long score)
 {
     std::vector<std::vector<std::string>> commands;
     for (size_t s = 0; s < shardCount(); ++s)
-        commands.push_back({"ZCOUNT", shardKeys(s).setKey(set), "-inf", "(" + std::to_string(score)});
+        commands.push_back(
+            {"ZCOUNT", shardKeys(s).setKey(set), "-inf", "(" + std::to_string(score)});
     return sumOf(m_connection.pipeline(commands));
 }
 

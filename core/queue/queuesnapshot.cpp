@@ -14,11 +14,12 @@ namespace delayq {
 
 namespace {
 
-// Commands sent per queue before the minute counters, in the order parse() reads them.
-constexpr size_t kBaseCommands = 10;
-// Commands sent per further shard of a sharded queue, before its minute counters, in the order
-// addShard() reads them (docs/design.md, "Sharded queues").
+// Commands sent per shard (addShardReads), in the order addShard() reads them: every shard of
+// a sharded queue (docs/design.md, "Sharded queues"), and an unsharded queue's one.
 constexpr size_t kShardCommands = 7;
+// Commands sent for shard 0 before its minute counters: its shard reads, then paused, the
+// live workers and the next schedule fire, in the order parse() reads them.
+constexpr size_t kBaseCommands = kShardCommands + 3;
 
 // The counters Queue::stats reports, present in every snapshot so readers need no default.
 const char* const kCounterNames[] = {"pushed", "claimed",   "acked",   "retried",
@@ -82,15 +83,10 @@ std::vector<QueueSnapshot> QueueSnapshotReader::read(const std::vector<std::stri
     for (size_t q = 0; q < queues.size(); ++q) {
         const Keys& keys = queues[q];
         starts.push_back(commands.size());
-        // Each is O(1) or O(log n) on the queue's size: nothing here reads a task.
-        commands.push_back({"ZCARD", keys.pending()});
-        commands.push_back({"ZCOUNT", keys.pending(), "-inf", now});
-        commands.push_back({"ZCARD", keys.active()});
-        commands.push_back({"ZCARD", keys.dead()});
-        commands.push_back({"ZRANGE", keys.pending(), "0", "0", "WITHSCORES"});
-        commands.push_back({"HGETALL", keys.stats()});
+        // Each is O(1) or O(log n) on the queue's size: nothing here reads a task. Shard 0's
+        // tasks as every shard's, then what only shard 0 holds.
+        addShardReads(commands, keys, now);
         commands.push_back({"HGET", keys.config(), "paused"});
-        commands.push_back({"ZCOUNT", keys.active(), "-inf", now});
         commands.push_back({"ZCOUNT", keys.workers(), "(" + now, "+inf"});
         commands.push_back({"ZRANGE", keys.scheduleNext(), "0", "0", "WITHSCORES"});
         addMinutes(commands, keys, currentMinute, minutes);
@@ -98,13 +94,7 @@ std::vector<QueueSnapshot> QueueSnapshotReader::read(const std::vector<std::stri
         tagsOf.push_back(ShardLayout::fromConfig(keys.queue(), "", tags, "", "").tags);
         for (size_t t = 1; t < tagsOf.back().size(); ++t) {
             const Keys shard(m_prefix, keys.queue(), tagsOf.back()[t]);
-            commands.push_back({"ZCARD", shard.pending()});
-            commands.push_back({"ZCOUNT", shard.pending(), "-inf", now});
-            commands.push_back({"ZCARD", shard.active()});
-            commands.push_back({"ZCARD", shard.dead()});
-            commands.push_back({"ZRANGE", shard.pending(), "0", "0", "WITHSCORES"});
-            commands.push_back({"HGETALL", shard.stats()});
-            commands.push_back({"ZCOUNT", shard.active(), "-inf", now});
+            addShardReads(commands, shard, now);
             addMinutes(commands, shard, currentMinute, minutes);
         }
     }
@@ -115,7 +105,8 @@ std::vector<QueueSnapshot> QueueSnapshotReader::read(const std::vector<std::stri
     out.reserve(queues.size());
     for (size_t i = 0; i < queues.size(); ++i) {
         const Reply* r = &replies[starts[i]];
-        if (std::any_of(r, &replies[0] + starts[i + 1], [](const Reply& x) { return x.isError(); })) {
+        if (std::any_of(r, &replies[0] + starts[i + 1],
+                        [](const Reply& x) { return x.isError(); })) {
             ++m_skipped; // a key of another type under the queue's name
             continue;
         }
@@ -127,6 +118,18 @@ std::vector<QueueSnapshot> QueueSnapshotReader::read(const std::vector<std::stri
         out.push_back(std::move(q));
     }
     return out;
+}
+
+void QueueSnapshotReader::addShardReads(std::vector<std::vector<std::string>>& commands,
+                                        const Keys& keys, const std::string& now)
+{
+    commands.push_back({"ZCARD", keys.pending()});
+    commands.push_back({"ZCOUNT", keys.pending(), "-inf", now});
+    commands.push_back({"ZCARD", keys.active()});
+    commands.push_back({"ZCARD", keys.dead()});
+    commands.push_back({"ZRANGE", keys.pending(), "0", "0", "WITHSCORES"});
+    commands.push_back({"HGETALL", keys.stats()});
+    commands.push_back({"ZCOUNT", keys.active(), "-inf", now});
 }
 
 void QueueSnapshotReader::addMinutes(std::vector<std::vector<std::string>>& commands,
@@ -144,11 +147,11 @@ void QueueSnapshotReader::addShard(const Reply* r, long long nowMs, bool withHis
     q.counts.dueNow += r[1].toInteger();
     q.counts.active += r[2].toInteger();
     q.counts.dead += r[3].toInteger();
+    // ZRANGE … WITHSCORES: [member, score]; scores are whole ms, written by Redis as a double.
     if (r[4].elements.size() >= 2)
         q.oldestOverdueMs = std::max(
-            q.oldestOverdueMs,
-            std::max(0LL, nowMs - static_cast<long long>(
-                                      std::strtod(r[4].elements[1].str.c_str(), nullptr))));
+            q.oldestOverdueMs, std::max(0LL, nowMs - static_cast<long long>(std::strtod(
+                                                         r[4].elements[1].str.c_str(), nullptr))));
     for (size_t k = 0; k + 1 < r[5].elements.size(); k += 2)
         q.counters[r[5].elements[k].str] += number(r[5].elements[k + 1]);
     q.counts.leaseExpired += r[6].toInteger();
@@ -221,22 +224,16 @@ void QueueSnapshotReader::parse(const std::string& name, const Reply* r, long lo
     q.name = name;
     if (m_connection.isCluster())
         q.node = m_connection.nodeForKey(Keys(m_prefix, name).pending());
-    q.counts = {r[0].toInteger(), r[1].toInteger(), r[2].toInteger(), r[3].toInteger()};
-    // ZRANGE … WITHSCORES: [member, score]; scores are whole ms, written by Redis as a double.
-    if (r[4].elements.size() >= 2)
-        q.oldestOverdueMs = std::max(0LL, nowMs - static_cast<long long>(std::strtod(
-                                                      r[4].elements[1].str.c_str(), nullptr)));
     for (const char* c : kCounterNames)
         q.counters[c] = 0;
-    for (size_t k = 0; k + 1 < r[5].elements.size(); k += 2)
-        q.counters[r[5].elements[k].str] = number(r[5].elements[k + 1]);
-    q.paused = r[6].toString() == "1";
-    q.counts.leaseExpired = r[7].toInteger();
-    q.consumers = r[8].toInteger();
-    if (r[9].elements.size() >= 2) {
+    addShard(r, nowMs, false, q);
+    q.paused = r[kShardCommands].toString() == "1";
+    q.consumers = r[kShardCommands + 1].toInteger();
+    const Reply& schedule = r[kShardCommands + 2];
+    if (schedule.elements.size() >= 2) {
         q.hasSchedules = true;
         q.scheduleLagMs = std::max(0LL, nowMs - static_cast<long long>(std::strtod(
-                                                    r[9].elements[1].str.c_str(), nullptr)));
+                                                    schedule.elements[1].str.c_str(), nullptr)));
     }
     if (!withHistory)
         return;

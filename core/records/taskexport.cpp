@@ -123,8 +123,8 @@ std::vector<Task> TaskExport::next()
     const TaskSet set = m_sets[m_setIndex];
     // A sharded queue's sets are read shard after shard: in due order within each.
     if (!m_window)
-        m_window = std::make_unique<ScoreWindow>(
-            m_queue.connection(), m_queue.shardKeys(m_shard).setKey(set), m_step);
+        m_window = std::make_unique<ScoreWindow>(m_queue.connection(),
+                                                 m_queue.shardKeys(m_shard).setKey(set), m_step);
     std::vector<std::string> ids;
     for (auto& member : m_window->next())
         ids.push_back(std::move(member.first));

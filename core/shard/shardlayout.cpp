@@ -38,7 +38,8 @@ ShardLayout ShardLayout::fromConfig(const std::string& queue, const std::string&
         layout.tags.push_back(tag);
     }
     const long long n = wholeNumber(shards).value_or(1);
-    layout.count = static_cast<int>(std::clamp<long long>(n, 1, static_cast<long long>(layout.tags.size())));
+    layout.count =
+        static_cast<int>(std::clamp<long long>(n, 1, static_cast<long long>(layout.tags.size())));
     layout.move = move;
     layout.moved = wholeNumber(moved).value_or(0);
     return layout;

@@ -59,7 +59,7 @@ std::pair<int, int> parseMove(const std::string& move)
 }
 
 // The settings every shard keeps a copy of (its scripts read them there).
-const char* const kCopiedSettings[] = {"max_attempts", "backoff", "lease_ms", "max_payload",
+const char* const kCopiedSettings[] = {"max_attempts", "backoff",   "lease_ms", "max_payload",
                                        "paused",       "audit_len", "history"};
 
 } // namespace
@@ -88,12 +88,12 @@ MoveProgress ShardMover::progress()
 MoveProgress ShardMover::start(int count)
 {
     if (count < 1 || count > ShardLayout::kMaxShards)
-        throw Error(ErrorCode::InvalidArgument,
-                    "a queue has 1 to " + std::to_string(ShardLayout::kMaxShards) +
-                        " shards, not " + std::to_string(count));
+        throw Error(ErrorCode::InvalidArgument, "a queue has 1 to " +
+                                                    std::to_string(ShardLayout::kMaxShards) +
+                                                    " shards, not " + std::to_string(count));
     if (m_queue.connection().options().readOnly)
-        throw Error(ErrorCode::NoPermission, "cannot reshard queue '" + m_queue.name() +
-                                                 "': this session is read-only");
+        throw Error(ErrorCode::NoPermission,
+                    "cannot reshard queue '" + m_queue.name() + "': this session is read-only");
     m_queue.requireCurrentLayout();
     const ShardLayout layout = m_queue.reloadLayout();
     if (layout.moving()) {
@@ -118,8 +118,8 @@ MoveProgress ShardMover::start(int count)
     const Reply settings = connection.command(read);
     std::vector<std::vector<std::string>> writes;
     for (size_t s = layout.tags.size(); s < tags.size(); ++s) {
-        std::vector<std::string> hset{"HSET", Keys(m_queue.keys().prefix(), m_queue.name(),
-                                                   tags[s]).config()};
+        std::vector<std::string> hset{
+            "HSET", Keys(m_queue.keys().prefix(), m_queue.name(), tags[s]).config()};
         for (size_t i = 0; i < std::size(kCopiedSettings); ++i)
             if (i < settings.elements.size() && !settings.elements[i].isNil())
                 hset.insert(hset.end(), {kCopiedSettings[i], settings.elements[i].str});
@@ -132,9 +132,9 @@ MoveProgress ShardMover::start(int count)
     next.tags = tags;
     // One script: the check that no other change began meanwhile, the fields and the audit
     // entry together.
-    const Reply started = connection.evalScript(
-        scripts::shardLayout, m_queue.scriptKeys(),
-        {std::to_string(count), next.tagsField(), std::to_string(layout.count), m_queue.actorArg()});
+    const Reply started = connection.evalScript(scripts::shardLayout, m_queue.scriptKeys(),
+                                                {std::to_string(count), next.tagsField(),
+                                                 std::to_string(layout.count), m_queue.actorArg()});
     if (started.toInteger() != 1)
         return start(count); // another process got there first: judged again on what it wrote
     connection.command({"SADD", Keys::queues(m_queue.keys().prefix()), m_queue.name()});
@@ -183,17 +183,16 @@ MoveProgress ShardMover::step(int batch)
         cursor = MoveCursor();
     long long moved = 0;
     // Tasks an interrupted step took and did not release are finished first.
-    const Reply held = connection.command(
-        {"HKEYS", m_queue.shardKeys(cursor.shard).moving()});
+    const Reply held = connection.command({"HKEYS", m_queue.shardKeys(cursor.shard).moving()});
     std::vector<std::string> heldIds;
     for (const auto& id : held.elements)
         heldIds.push_back(id.str);
     moved += move(cursor.shard, heldIds);
 
     const Keys& keys = m_queue.shardKeys(cursor.shard);
-    const Reply scan = connection.command({"ZSCAN",
-                                           cursor.set == "dead" ? keys.dead() : keys.pending(),
-                                           cursor.scan, "COUNT", std::to_string(batch)});
+    const Reply scan =
+        connection.command({"ZSCAN", cursor.set == "dead" ? keys.dead() : keys.pending(),
+                            cursor.scan, "COUNT", std::to_string(batch)});
     requireArray(scan, 2, "ZSCAN");
     std::vector<std::string> misplaced;
     const auto& members = scan.elements[1].elements;
@@ -215,8 +214,8 @@ MoveProgress ShardMover::step(int batch)
             // past the new count are empty.
             std::vector<std::vector<std::string>> sizes;
             for (size_t s = static_cast<size_t>(layout.count); s < layout.tags.size(); ++s)
-                for (const auto& key : {m_queue.shardKeys(s).pending(), m_queue.shardKeys(s).active(),
-                                        m_queue.shardKeys(s).dead()})
+                for (const auto& key : {m_queue.shardKeys(s).pending(),
+                                        m_queue.shardKeys(s).active(), m_queue.shardKeys(s).dead()})
                     sizes.push_back({"ZCARD", key});
             long long left = 0;
             for (const auto& r : connection.pipeline(sizes))
@@ -249,8 +248,7 @@ long long ShardMover::move(size_t shard, const std::vector<std::string>& ids)
         std::vector<std::string> args{std::to_string(kHoldMs), randomToken(8),
                                       std::to_string(end - begin)};
         for (size_t i = begin; i < end; ++i)
-            args.insert(args.end(),
-                        {ids[i], std::to_string(m_queue.layout().homeOf(ids[i]))});
+            args.insert(args.end(), {ids[i], std::to_string(m_queue.layout().homeOf(ids[i]))});
         const Reply taken = connection.evalScript(scripts::shardTake, keys, args);
         std::vector<Task> tasks;
         for (const auto& entry : taken.elements) {

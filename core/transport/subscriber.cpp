@@ -104,7 +104,8 @@ void Subscriber::subscribe(const std::vector<std::string>& channels)
         if (confirmation.isError()) {
             disconnect();
             const Error e = errorFromReply(confirmation.str);
-            throw Error(e.code(), "SUBSCRIBE on " + m_options.displayUrl() + " failed: " + e.what());
+            throw Error(e.code(),
+                        "SUBSCRIBE on " + m_options.displayUrl() + " failed: " + e.what());
         }
     }
 }

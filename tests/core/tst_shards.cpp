@@ -55,6 +55,16 @@ private slots:
 
 private:
     ConnectionOptions options() const { return ConnectionOptions::fromUrl(m_group.url()); }
+    // A worker of two threads claiming 5 at a time, as the drains under change use.
+    WorkerOptions drainer(const std::string& queue) const
+    {
+        WorkerOptions o;
+        o.connection = options();
+        o.queue = queue;
+        o.concurrency = 2;
+        o.batch = 5;
+        return o;
+    }
     // A fresh queue with `shards` shards.
     Queue sharded(Connection& connection, const std::string& name, int shards);
     // Steps a change to `count` shards to its end.
@@ -121,9 +131,12 @@ void TestShards::oneQueueAcrossShards()
     for (size_t s = 0; s < 3; ++s) {
         const long long here =
             connection.command({"ZCARD", queue.shardKeys(s).pending()}).toInteger();
-        QVERIFY2(here > 5, ("shard " + std::to_string(s) + " holds " + std::to_string(here)).c_str());
+        QVERIFY2(here > 5,
+                 ("shard " + std::to_string(s) + " holds " + std::to_string(here)).c_str());
     }
-    QCOMPARE(connection.command({"ZSCORE", queue.shardKeys(size_t(queue.layout().homeOf("o7"))).pending(), "o7"})
+    QCOMPARE(connection
+                 .command({"ZSCORE", queue.shardKeys(size_t(queue.layout().homeOf("o7"))).pending(),
+                           "o7"})
                  .isNil(),
              false);
     QCOMPARE(queue.counts().pending, 60LL);
@@ -260,7 +273,8 @@ void TestShards::findExportAndImportSeeEveryShard()
     Queue copy = sharded(connection, "copied", 3);
     for (size_t i = 0; i < exported.size(); i += 10) {
         const std::vector<Task> some(exported.begin() + static_cast<long>(i),
-                                     exported.begin() + static_cast<long>(std::min(i + 10, exported.size())));
+                                     exported.begin() +
+                                         static_cast<long>(std::min(i + 10, exported.size())));
         for (auto status : TaskImport(copy, false).importBatch(some))
             QCOMPARE(status, PushResult::Status::Created);
     }
@@ -374,11 +388,7 @@ void TestShards::reshardingUnderWorkersLosesNothing()
         requests.push_back(task("m" + std::to_string(i), 500 + (i % 40) * 100)); // over 4.5 s
     queue.pushBatch(requests);
     RunCount runs;
-    WorkerOptions o;
-    o.connection = options();
-    o.queue = "moving";
-    o.concurrency = 2;
-    o.batch = 5;
+    WorkerOptions o = drainer("moving");
     o.pollInterval = std::chrono::milliseconds(100);
     Worker worker(o, [&](const ClaimedTask& t) {
         runs.add(t.id);
@@ -502,11 +512,7 @@ void TestShards::shardMasterKilledMidDrain()
             master = i;
     QVERIFY(master >= 0);
     RunCount runs;
-    WorkerOptions o;
-    o.connection = options();
-    o.queue = "killed";
-    o.concurrency = 2;
-    o.batch = 5;
+    WorkerOptions o = drainer("killed");
     o.leaseMs = 1000;
     o.maxReconnectDelay = std::chrono::milliseconds(500);
     Worker worker(o, [&](const ClaimedTask& t) {

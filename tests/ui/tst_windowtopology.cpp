@@ -182,7 +182,8 @@ private slots:
             << QList<int>{3} << true << QStringList{inUse, inUse, inUse} << QString();
         QTest::newRow("three shards, moving")
             << QList<int>{3} << false << QStringList{inUse, inUse, inUse}
-            << QStringLiteral("Moving tasks from 1 to 3 shards: 0 moved; looking at shard 0 (shards 0–2), pass 1");
+            << QStringLiteral("Moving tasks from 1 to 3 shards: 0 moved; looking at shard 0 "
+                              "(shards 0–2), pass 1");
         QTest::newRow("shrunk to two")
             << QList<int>{3, 2} << true << QStringList{inUse, inUse, QStringLiteral("retired")}
             << QString();

@@ -129,16 +129,16 @@ private:
     byTokenShard(const std::vector<std::pair<std::string, std::string>>& idTokens);
     // On a sharded queue: the ids grouped by home shard and run with `run` on each; an id no
     // shard's home held is looked for in the others (a task a reshard has not moved yet).
-    std::vector<IdResult>
-    byIdsOnShards(const std::vector<std::string>& ids,
-                  const std::function<std::vector<IdResult>(Queue&, const std::vector<std::string>&)>& run);
+    std::vector<IdResult> byIdsOnShards(
+        const std::vector<std::string>& ids,
+        const std::function<std::vector<IdResult>(Queue&, const std::vector<std::string>&)>& run);
     std::vector<PushResult> pushSharded(const std::vector<PushRequest>& requests);
     ClaimResult claimHere(int maxTasks, long long leaseMs, const std::string& worker);
     // Calls of `batch` until done, on every shard; the totals.
     BulkResult onEveryShard(const std::function<BulkResult(Queue&)>& run);
 
     bool m_registered = false;
-    std::string m_tokenPrefix;     // "sK." on a shard's queue of a sharded queue
+    std::string m_tokenPrefix; // "sK." on a shard's queue of a sharded queue
     std::vector<size_t> m_claimShards;
     std::optional<size_t> m_claimCursor; // the next of the claim shards to visit
 };

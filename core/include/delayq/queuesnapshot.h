@@ -27,7 +27,7 @@ struct QueueSnapshot
     // fire is (0 when none is late).
     bool hasSchedules = false;
     long long scheduleLagMs = 0;
-    Counters counters;             // cumulative, every counter present (0 when never written)
+    Counters counters; // cumulative, every counter present (0 when never written)
     bool paused = false;
     // Workers whose last heartbeat is still live (<delayq/workerregistry.h>).
     long long consumers = 0;
@@ -72,9 +72,11 @@ private:
     void requireBounded(size_t count) const;
     void parse(const std::string& name, const Reply* r, long long nowMs, bool withHistory,
                QueueSnapshot& out) const;
-    // A further shard of a sharded queue, added to the snapshot of its shard 0.
+    // A shard's counts, counters and (withHistory) minute counters added to the snapshot.
     void addShard(const Reply* r, long long nowMs, bool withHistory, QueueSnapshot& out) const;
     static void addMinuteCounters(const Reply* r, QueueSnapshot& out);
+    static void addShardReads(std::vector<std::vector<std::string>>& commands, const Keys& keys,
+                              const std::string& now);
     static void addMinutes(std::vector<std::vector<std::string>>& commands, const Keys& keys,
                            long long currentMinute, size_t minutes);
 

@@ -10,13 +10,13 @@ class Queue;
 // Where a change of a queue's shard count stands (docs/design.md, "Sharded queues").
 struct MoveProgress
 {
-    int from = 1;          // shards before the change
-    int to = 1;            // shards after it (the queue's `shards` now)
-    long long moved = 0;   // tasks this change has moved so far
-    int shard = 0;         // the shard being looked through
-    int shards = 1;        // of how many (every shard the queue has used)
-    int pass = 1;          // a shrink looks again until the shards it leaves are empty
-    bool finished = true;  // no change is under way
+    int from = 1;         // shards before the change
+    int to = 1;           // shards after it (the queue's `shards` now)
+    long long moved = 0;  // tasks this change has moved so far
+    int shard = 0;        // the shard being looked through
+    int shards = 1;       // of how many (every shard the queue has used)
+    int pass = 1;         // a shrink looks again until the shards it leaves are empty
+    bool finished = true; // no change is under way
 };
 
 // Changes how many shards a queue has, and moves each task whose home shard the change moved

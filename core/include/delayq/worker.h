@@ -20,9 +20,9 @@ struct HandlerResult
     enum class Kind
     {
         Ack,    // done: the task is deleted
-        Fail,    // nacked with the error: retried on its backoff (or retryDelayMs), or dead
-        Dead,    // nacked with the error and dead at once, attempts left or not (HTTP 410)
-        Abandon  // neither: the lease runs out and the reaper takes it back (for tests)
+        Fail,   // nacked with the error: retried on its backoff (or retryDelayMs), or dead
+        Dead,   // nacked with the error and dead at once, attempts left or not (HTTP 410)
+        Abandon // neither: the lease runs out and the reaper takes it back (for tests)
     };
     Kind kind = Kind::Ack;
     std::string error;
@@ -53,8 +53,8 @@ struct WorkerOptions
     std::string prefix = "dq";
     // A sharded queue's shards to claim from (Queue::setClaimShards); empty: all.
     std::vector<size_t> claimShards;
-    int concurrency = 1;                          // threads, each with its own connection
-    int batch = 10;                               // tasks per claim (1..1000)
+    int concurrency = 1; // threads, each with its own connection
+    int batch = 10;      // tasks per claim (1..1000)
     // While a backlog drains quickly, claims grow up to this (1..1000; = batch: fixed size).
     int maxBatch = 200;
     long long leaseMs = 30000;                    // 0: the queue's lease_ms
