@@ -57,6 +57,16 @@ size_t Queue::shardOfToken(const std::string& token)
     return shard;
 }
 
+bool Queue::namesOtherShards(const std::vector<std::pair<std::string, std::string>>& idTokens) const
+{
+    // Decided by the tokens alone, so an unsharded queue's acks and renewals never wait for a
+    // read of the layout (on a slow link that read could make a renewal late).
+    if (isShardReader())
+        return false;
+    return std::any_of(idTokens.begin(), idTokens.end(),
+                       [](const auto& idToken) { return shardOfToken(idToken.second) != 0; });
+}
+
 std::map<size_t, std::vector<size_t>>
 Queue::byTokenShard(const std::vector<std::pair<std::string, std::string>>& idTokens)
 {
@@ -333,7 +343,7 @@ std::vector<bool> Queue::ack(const std::vector<std::pair<std::string, std::strin
     requireWritable("ack tasks");
     for (const auto& idToken : idTokens)
         Keys::validateTaskId(idToken.first);
-    if (shardCount() > 1) {
+    if (namesOtherShards(idTokens)) {
         std::vector<bool> results(idTokens.size(), false);
         for (const auto& [shard, positions] : byTokenShard(idTokens)) {
             std::vector<std::pair<std::string, std::string>> some;
@@ -381,7 +391,7 @@ NackResult Queue::nack(const std::string& id, const std::string& token, const st
 {
     requireWritable("nack a task");
     Keys::validateTaskId(id);
-    if (shardCount() > 1)
+    if (!isShardReader() && shardOfToken(token) != 0)
         return shardQueue(shardOfToken(token)).nack(id, token, error, retryDelayMs);
     if (retryDelayMs >= 0)
         checkDelay(retryDelayMs, m_connection.serverNowMs());
@@ -401,7 +411,7 @@ long long Queue::extend(const std::string& id, const std::string& token, long lo
     requireWritable("extend a lease");
     Keys::validateTaskId(id);
     checkLease(leaseMs);
-    if (shardCount() > 1)
+    if (!isShardReader() && shardOfToken(token) != 0)
         return shardQueue(shardOfToken(token)).extend(id, token, leaseMs);
     return m_connection
         .evalScript(scripts::extend, scriptKeys(), {id, token, std::to_string(leaseMs)})
@@ -413,7 +423,7 @@ Queue::extend(const std::vector<std::pair<std::string, std::string>>& idTokens, 
 {
     requireWritable("extend leases");
     checkLease(leaseMs);
-    if (shardCount() > 1) {
+    if (namesOtherShards(idTokens)) {
         std::vector<std::optional<long long>> deadlines(idTokens.size());
         for (const auto& [shard, positions] : byTokenShard(idTokens)) {
             std::vector<std::pair<std::string, std::string>> some;

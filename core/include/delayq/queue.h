@@ -124,6 +124,8 @@ private:
     void registerQueue();
     // The shard a lease token was handed out by ("sK." tokens; any other is shard 0's).
     static size_t shardOfToken(const std::string& token);
+    // Whether a token names a shard other than this queue's keys (shard 0, or this shard).
+    bool namesOtherShards(const std::vector<std::pair<std::string, std::string>>& idTokens) const;
     // The positions of the pairs by the shard their token names.
     static std::map<size_t, std::vector<size_t>>
     byTokenShard(const std::vector<std::pair<std::string, std::string>>& idTokens);

@@ -91,6 +91,8 @@ public:
 protected:
     // A reader of one shard: its layout is that shard alone.
     QueueReader(Connection& connection, const Keys& shard);
+    // A reader of one shard (shardReader, Queue::shardQueue), not of the whole queue.
+    bool isShardReader() const { return m_pinned; }
     // The shards in the order to look for an id: its home first.
     std::vector<size_t> searchOrder(const std::string& id);
 
