@@ -176,12 +176,21 @@ void LeaseKeeper::run()
             }
             m_newHold = false;
             const bool holding = anyHeld();
-            if (holding)
-                renew(queue);
+            // Renewals first, and again after each piece of upkeep: on a slow link a reap, a
+            // schedule tick and a heartbeat are several round trips together, and a renewal
+            // waiting behind all of them could come after its lease ran out.
+            const auto renewDue = [&] {
+                if (holding)
+                    renew(queue);
+            };
+            renewDue();
             if (!m_context.stopping()) {
                 reaper.reapIfDue(queue);
-                if (options.fireSchedules)
+                renewDue();
+                if (options.fireSchedules) {
                     ticker.tickIfDue(connection);
+                    renewDue();
+                }
             }
             heartbeat.beatIfDue(connection);
             backoff.reset();
