@@ -67,13 +67,26 @@ bool Queue::namesOtherShards(const std::vector<std::pair<std::string, std::strin
                        [](const auto& idToken) { return shardOfToken(idToken.second) != 0; });
 }
 
-std::map<size_t, std::vector<size_t>>
-Queue::byTokenShard(const std::vector<std::pair<std::string, std::string>>& idTokens)
+template <typename Result>
+std::vector<Result>
+Queue::onTokenShards(const IdTokens& idTokens,
+                     const std::function<std::vector<Result>(Queue&, const IdTokens&)>& run)
 {
     std::map<size_t, std::vector<size_t>> positions;
     for (size_t i = 0; i < idTokens.size(); ++i)
         positions[shardOfToken(idTokens[i].second)].push_back(i);
-    return positions;
+    std::vector<Result> results(idTokens.size());
+    for (const auto& [shard, mine] : positions) {
+        IdTokens some;
+        some.reserve(mine.size());
+        for (size_t i : mine)
+            some.push_back(idTokens[i]);
+        Queue one = shardQueue(shard);
+        const auto done = run(one, some);
+        for (size_t j = 0; j < mine.size() && j < done.size(); ++j)
+            results[mine[j]] = done[j];
+    }
+    return results;
 }
 
 std::vector<IdResult> Queue::byIdsOnShards(
@@ -82,19 +95,21 @@ std::vector<IdResult> Queue::byIdsOnShards(
 {
     for (const auto& id : ids)
         Keys::validateTaskId(id);
+    std::vector<size_t> homes;
+    for (const auto& id : ids)
+        homes.push_back(static_cast<size_t>(layout().homeOf(id)));
+    // Round 0 asks each shard about its home ids; round 1 asks the other shards about the
+    // ids still not found (a task a reshard has not moved yet).
     std::vector<IdResult> results(ids.size());
-    // Which ids each shard is asked about: first its home ones, then those not found yet.
-    std::vector<size_t> left(ids.size());
-    for (size_t i = 0; i < ids.size(); ++i)
-        left[i] = i;
-    const size_t shards = shardCount();
-    for (int round = 0; round < 2 && !left.empty(); ++round) {
-        for (size_t s = 0; s < shards; ++s) {
+    for (int round = 0; round < 2; ++round) {
+        for (size_t s = 0; s < shardCount(); ++s) {
             std::vector<size_t> asked;
             std::vector<std::string> some;
-            for (size_t i : left) {
-                const bool home = static_cast<size_t>(layout().homeOf(ids[i])) == s;
-                if (round == 0 ? home : !home) {
+            for (size_t i = 0; i < ids.size(); ++i) {
+                const bool ask =
+                    round == 0 ? homes[i] == s
+                               : homes[i] != s && results[i].status == IdResult::Status::NotFound;
+                if (ask) {
                     asked.push_back(i);
                     some.push_back(ids[i]);
                 }
@@ -104,15 +119,9 @@ std::vector<IdResult> Queue::byIdsOnShards(
             Queue shard = shardQueue(s);
             const auto done = run(shard, some);
             for (size_t j = 0; j < asked.size() && j < done.size(); ++j)
-                if (round == 0 || done[j].status != IdResult::Status::NotFound ||
-                    results[asked[j]].id.empty())
+                if (round == 0 || done[j].status != IdResult::Status::NotFound)
                     results[asked[j]] = done[j];
         }
-        std::vector<size_t> notFound;
-        for (size_t i = 0; i < ids.size(); ++i)
-            if (results[i].status == IdResult::Status::NotFound)
-                notFound.push_back(i);
-        left = std::move(notFound);
     }
     return results;
 }
@@ -200,9 +209,8 @@ std::vector<PushResult> Queue::pushSharded(const std::vector<PushRequest>& reque
     std::vector<size_t> callsOf;
     const std::string actor = actorArg();
     for (const auto& [s, batch] : batches) {
-        const Keys& keys = shardKeys(s);
         Queue shard = shardQueue(s);
-        auto some = batch.calls(shard.scriptKeys(), keys.wake(), actor);
+        auto some = batch.calls(shard.scriptKeys(), shard.keys().wake(), actor);
         callsOf.push_back(some.size());
         calls.insert(calls.end(), some.begin(), some.end());
     }
@@ -343,19 +351,9 @@ std::vector<bool> Queue::ack(const std::vector<std::pair<std::string, std::strin
     requireWritable("ack tasks");
     for (const auto& idToken : idTokens)
         Keys::validateTaskId(idToken.first);
-    if (namesOtherShards(idTokens)) {
-        std::vector<bool> results(idTokens.size(), false);
-        for (const auto& [shard, positions] : byTokenShard(idTokens)) {
-            std::vector<std::pair<std::string, std::string>> some;
-            some.reserve(positions.size());
-            for (size_t i : positions)
-                some.push_back(idTokens[i]);
-            const auto done = shardQueue(shard).ack(some);
-            for (size_t j = 0; j < positions.size(); ++j)
-                results[positions[j]] = done[j];
-        }
-        return results;
-    }
+    if (namesOtherShards(idTokens))
+        return onTokenShards<bool>(
+            idTokens, [](Queue& shard, const IdTokens& some) { return shard.ack(some); });
     std::vector<Connection::ScriptCall> calls;
     const auto keys = scriptKeys();
     for (size_t begin = 0; begin < idTokens.size(); begin += kTasksPerCall) {
@@ -423,19 +421,10 @@ Queue::extend(const std::vector<std::pair<std::string, std::string>>& idTokens, 
 {
     requireWritable("extend leases");
     checkLease(leaseMs);
-    if (namesOtherShards(idTokens)) {
-        std::vector<std::optional<long long>> deadlines(idTokens.size());
-        for (const auto& [shard, positions] : byTokenShard(idTokens)) {
-            std::vector<std::pair<std::string, std::string>> some;
-            some.reserve(positions.size());
-            for (size_t i : positions)
-                some.push_back(idTokens[i]);
-            const auto done = shardQueue(shard).extend(some, leaseMs);
-            for (size_t j = 0; j < positions.size(); ++j)
-                deadlines[positions[j]] = done[j];
-        }
-        return deadlines;
-    }
+    if (namesOtherShards(idTokens))
+        return onTokenShards<std::optional<long long>>(
+            idTokens,
+            [leaseMs](Queue& shard, const IdTokens& some) { return shard.extend(some, leaseMs); });
     std::vector<Connection::ScriptCall> calls;
     const auto keys = scriptKeys();
     for (const auto& [id, token] : idTokens) {

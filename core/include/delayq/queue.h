@@ -5,7 +5,6 @@
 #include <delayq/task.h>
 
 #include <functional>
-#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -126,9 +125,12 @@ private:
     static size_t shardOfToken(const std::string& token);
     // Whether a token names a shard other than this queue's keys (shard 0, or this shard).
     bool namesOtherShards(const std::vector<std::pair<std::string, std::string>>& idTokens) const;
-    // The positions of the pairs by the shard their token names.
-    static std::map<size_t, std::vector<size_t>>
-    byTokenShard(const std::vector<std::pair<std::string, std::string>>& idTokens);
+    using IdTokens = std::vector<std::pair<std::string, std::string>>;
+    // `run` on each shard with the pairs whose token names it; the results in the pairs' order.
+    template <typename Result>
+    std::vector<Result>
+    onTokenShards(const IdTokens& idTokens,
+                  const std::function<std::vector<Result>(Queue&, const IdTokens&)>& run);
     // On a sharded queue: the ids grouped by home shard and run with `run` on each; an id no
     // shard's home held is looked for in the others (a task a reshard has not moved yet).
     std::vector<IdResult> byIdsOnShards(
