@@ -61,7 +61,8 @@ void writeHistory(JsonWriter& j, const delayq::TaskHistory& history)
         j.beginObject().field("at", e.at).field("kind", e.kind);
         if (e.due)
             j.field("due", *e.due);
-        j.field("who", e.who).field("text", e.text).endObject();
+        // who and text come from workers and handlers: *_base64 keeps bytes that are not UTF-8.
+        j.bytesField("who", e.who).bytesField("text", e.text).endObject();
     }
     j.endArray();
 }

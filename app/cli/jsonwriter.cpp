@@ -99,6 +99,14 @@ JsonWriter& JsonWriter::null()
     return *this;
 }
 
+JsonWriter& JsonWriter::bytesField(std::string_view name, std::string_view text)
+{
+    field(name, text);
+    if (!isValidUtf8(text))
+        field(std::string(name) + "_base64", base64(text));
+    return *this;
+}
+
 const std::string& JsonWriter::str() const
 {
     m_out = m_root.dump(-1, ' ', false, Json::error_handler_t::replace);

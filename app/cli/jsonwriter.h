@@ -32,6 +32,11 @@ public:
         return value(v);
     }
 
+    // Untrusted text that may hold any bytes (an error, a worker's name, an event's text):
+    // name as text, plus name_base64 with every byte when the text is not valid UTF-8, since
+    // name alone then has U+FFFD where the bad bytes were.
+    JsonWriter& bytesField(std::string_view name, std::string_view text);
+
     // The document, compact, on one line.
     const std::string& str() const;
 

@@ -48,7 +48,8 @@ std::string leaseRelative(long long deadline, long long now)
 
 } // namespace
 
-// Binary payloads keep every byte in JSON: payload_base64 is added when the text is not UTF-8.
+// Binary payloads keep every byte in JSON: payload_base64 is added when the text is not UTF-8,
+// and so are worker_base64 and last_error_base64 (an exec handler's stderr can be any bytes).
 void writeTask(JsonWriter& j, const delayq::Task& t, delayq::TaskSet set,
                std::optional<long long> now)
 {
@@ -61,8 +62,8 @@ void writeTask(JsonWriter& j, const delayq::Task& t, delayq::TaskSet set,
         .field("attempts", t.attempts)
         .field("max_attempts", t.maxAttempts)
         .field("backoff", t.backoff)
-        .field("worker", t.worker)
-        .field("last_error", t.lastError)
+        .bytesField("worker", t.worker)
+        .bytesField("last_error", t.lastError)
         .field("state", t.state)
         .field("broken", t.broken)
         .field("payload", t.payload);

@@ -59,6 +59,59 @@ private slots:
                               "claimed", "acked"}));
     }
 
+    // An exec handler's stderr is any bytes: JSON keeps them all in last_error_base64 and the
+    // failed event's text_base64 (last_error and text alone have U+FFFD there); text output
+    // shows them as \xff escapes, never raw.
+    void errorBytesThatAreNotUtf8()
+    {
+        const QByteArray error("exec: exit 3: no \xff\xfe way");
+        QCOMPARE(delayq({"config", "mail", "history", "10"}).exitCode, 0);
+        QCOMPARE(delayq({"push", "mail", "hello", "--id", "t1"}).exitCode, 0);
+        QCOMPARE(delayq({"work", "mail", "--name", "flaky", "--quiet", "--handler",
+                         "exec:printf 'no \\377\\376 way' >&2; exit 3", "--max-tasks", "1"})
+                     .exitCode,
+                 0);
+        auto bytes = [](const QJsonObject& o, const char* name) {
+            return QByteArray::fromBase64(o.value(name).toString().toLatin1());
+        };
+
+        const QJsonObject listed = json(delayq({"ls", "mail", "--json"}))
+                                       .object()
+                                       .value("tasks")
+                                       .toArray()
+                                       .at(0)
+                                       .toObject();
+        QCOMPARE(bytes(listed, "last_error_base64"), error);
+        QCOMPARE(listed.value("last_error").toString(),
+                 QStringLiteral("exec: exit 3: no \uFFFD\uFFFD way"));
+        QVERIFY(!listed.contains("worker_base64"));
+        QVERIFY(!listed.contains("payload_base64"));
+
+        const QJsonObject shown =
+            json(delayq({"show", "mail", "t1", "--history", "--json"})).object();
+        QCOMPARE(bytes(shown.value("task").toObject(), "last_error_base64"), error);
+        int failed = 0;
+        for (const auto& value : shown.value("history").toArray()) {
+            const QJsonObject e = value.toObject();
+            QVERIFY(!e.contains("who_base64"));
+            if (e.value("kind").toString() != "failed") {
+                QVERIFY(!e.contains("text_base64"));
+                continue;
+            }
+            ++failed;
+            QCOMPARE(e.value("who").toString(), QStringLiteral("flaky#0"));
+            QCOMPARE(bytes(e, "text_base64"), error);
+        }
+        QCOMPARE(failed, 1);
+
+        const CliRun text = delayq({"show", "mail", "t1", "--history"});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(!text.out.contains('\xff') && !text.out.contains('\xfe'), text.out);
+        QVERIFY2(text.out.contains("last error    exec: exit 3: no \\xff\\xfe way\n"), text.out);
+        QVERIFY2(text.out.contains("by flaky#0, exec: exit 3: no \\xff\\xfe way, retry at"),
+                 text.out);
+    }
+
     void offSaysHowToTurnItOn()
     {
         QCOMPARE(delayq({"push", "mail", "hello", "--id", "t1", "--in", "1h"}).exitCode, 0);
