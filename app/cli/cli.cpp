@@ -173,12 +173,13 @@ const CommandInfo& findCommand(const std::string& command)
 void checkGlobalOptionsApply(const CommandLine& line)
 {
     static const std::vector<std::string> plainCommands = {
-        "ls", "stats", "push", "cancel", "reschedule", "work", "export", "import"};
+        "ls",      "show",    "stats", "push",    "cancel", "reschedule",
+        "requeue", "rm-dead", "work",  "workers", "export", "import"};
     const bool plainCommand =
         std::find(plainCommands.begin(), plainCommands.end(), line.command) != plainCommands.end();
     if (line.global.plain && !plainCommand)
-        throw UsageError(
-            "--plain applies to ls, stats, push, cancel, reschedule, work, export and import");
+        throw UsageError("--plain applies to ls, show, stats, push, cancel, reschedule, requeue, "
+                         "rm-dead, work, workers, export and import");
     if (!line.global.scoreUnit.empty() && !line.global.plain && line.command != "migrate")
         throw UsageError("--score-unit applies with --plain, or to migrate");
 }

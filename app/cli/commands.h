@@ -67,5 +67,8 @@ int runPlainStats(Context& ctx);
 int runPlainPush(Context& ctx);
 int runPlainCancel(Context& ctx);
 int runPlainReschedule(Context& ctx);
+int runPlainShow(Context& ctx);
+int runPlainRequeue(Context& ctx);
+int runPlainRmDead(Context& ctx);
 
 } // namespace cli

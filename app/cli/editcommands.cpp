@@ -147,6 +147,8 @@ int runReschedule(Context& ctx)
 
 int runRequeue(Context& ctx)
 {
+    if (ctx.global().plain)
+        return runPlainRequeue(ctx);
     return idsOrAll(
         ctx, "requeue", "requeued", [](delayq::Queue& q) { return q.requeueAll(); },
         [](delayq::Queue& q, const std::vector<std::string>& named) { return q.requeue(named); });
@@ -154,6 +156,8 @@ int runRequeue(Context& ctx)
 
 int runRmDead(Context& ctx)
 {
+    if (ctx.global().plain)
+        return runPlainRmDead(ctx);
     return idsOrAll(
         ctx, "delete", "deleted", [](delayq::Queue& q) { return q.deleteAllDead(); },
         [](delayq::Queue& q, const std::vector<std::string>& named) {

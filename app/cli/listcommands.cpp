@@ -149,6 +149,8 @@ int runLs(Context& ctx)
 
 int runShow(Context& ctx)
 {
+    if (ctx.global().plain)
+        return runPlainShow(ctx);
     Args& a = ctx.args();
     a.parse({{"history", false}}, 2, 2);
     const std::string& id = a.positional()[1];

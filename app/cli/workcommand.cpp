@@ -6,6 +6,7 @@
 #include <delayq/deliveries.h>
 #include <delayq/doctor.h>
 #include <delayq/error.h>
+#include <delayq/plainfailures.h>
 #include <delayq/timeparse.h>
 #include <delayq/worker.h>
 
@@ -225,12 +226,14 @@ delayq::WorkerOptions workerOptionsFrom(Args& a, bool plain)
         {"concurrency", true}, {"batch", true},      {"max-batch", true},    {"lease", true},
         {"poll", true},        {"handler", true},    {"max-tasks", true},    {"until-empty", false},
         {"log", true},         {"quiet", false},     {"stop-timeout", true}, {"name", true},
-        {"heartbeat", true},   {"forward-to", true}, {"retry-in", true},     {"shards", true}};
+        {"heartbeat", true},   {"forward-to", true}, {"retry-in", true},     {"shards", true},
+        {"max-attempts", true}};
     for (auto& option : deliveryOptionSpecs())
         spec.push_back(std::move(option));
     a.parse(spec, 1, 1);
-    if (!plain && (a.has("forward-to") || a.has("retry-in")))
-        throw UsageError("--forward-to and --retry-in apply to plain keys (--plain)");
+    if (!plain && (a.has("forward-to") || a.has("retry-in") || a.has("max-attempts")))
+        throw UsageError("--forward-to, --retry-in and --max-attempts apply to plain keys "
+                         "(--plain); a queue's own max_attempts is set with delayq config");
     delayq::WorkerOptions o;
     if (plain) {
         o.plainKey = a.positional()[0];
@@ -239,6 +242,8 @@ delayq::WorkerOptions workerOptionsFrom(Args& a, bool plain)
         if (a.has("forward-to") && a.value("forward-to").empty())
             throw UsageError("--forward-to needs a list key or a delivery target");
         o.plainRetryMs = a.has("retry-in") ? a.duration("retry-in", 0) : -1;
+        o.plainMaxAttempts = static_cast<int>(
+            a.number("max-attempts", 1, 1000000, delayq::PlainFailures::kDefaultMaxAttempts));
     } else {
         o.queue = a.positional()[0];
         delayq::Keys::validateQueueName(o.queue);
@@ -300,9 +305,16 @@ void checkTarget(Context& ctx, delayq::WorkerOptions& o, bool plain)
                             "work claims and acks tasks: it cannot run with --read-only");
     if (!plain)
         return;
-    // Refuses a key of another type now, and fixes the unit for every thread (an empty key
-    // cannot tell: --score-unit then says what later pushes will use).
-    o.plainUnit = ctx.plainQueue().unit();
+    // Refuses a key of another type now, and fixes the unit for every thread. An empty key
+    // cannot tell it, and a guess is how a member scored in s 30 minutes ahead, read as ms
+    // (decades overdue), was delivered at once: refused, naming the fix.
+    const delayq::PlainQueue plainQueue = ctx.plainQueue();
+    if (!plainQueue.unitKnown())
+        throw UsageError("plain key '" + printable(plainQueue.key().substr(0, 200)) +
+                         "' is empty, so its scores cannot say whether due times are in s or "
+                         "ms (a time in s read as ms is decades overdue and would be delivered "
+                         "at once): give --score-unit s or --score-unit ms");
+    o.plainUnit = plainQueue.unit();
     if (!o.forwardTo.empty()) {
         const std::string type = conn.command({"TYPE", o.forwardTo}).str;
         if (type != "list" && type != "none")
@@ -420,6 +432,9 @@ int runWork(Context& ctx)
     const delayq::Worker* self = nullptr;
     const std::string spec = handlerSpec(a, plain);
     const bool delivers = delayq::isDeliverySpec(spec);
+    if (plain && !delivers && a.has("max-attempts"))
+        throw UsageError("--max-attempts applies to a forwarder (--forward-to TARGET): a pop "
+                         "consumer takes each member once");
     o.handlerKind = handlerKind(spec);
     delayq::Handler handler;
     delayq::DeliveryFactory delivery;

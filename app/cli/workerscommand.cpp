@@ -39,6 +39,7 @@ void writeJson(Context& ctx, const std::vector<delayq::WorkerInfo>& workers,
     for (const auto& w : workers)
         j.beginObject()
             .field("queue", w.queue)
+            .field("plain", w.plain)
             .field("name", w.name)
             .field("live", w.live)
             .field("host", w.host)
@@ -79,7 +80,7 @@ std::string workerTable(const std::vector<delayq::WorkerInfo>& workers, long lon
     TextTable table({"QUEUE", "WORKER", "STATE", "HOST", "PID", "HANDLER", "THREADS", "UP", "SEEN",
                      "HELD", "ACKED", "FAILED", "LATE P99"});
     for (const auto& w : workers)
-        table.addRow({printable(w.queue), printable(w.name),
+        table.addRow({printable(w.queue) + (w.plain ? " (plain)" : ""), printable(w.name),
                       w.stalled(now) ? "stalled"
                       : w.live       ? "live"
                                      : "gone",
@@ -95,19 +96,27 @@ std::string workerTable(const std::vector<delayq::WorkerInfo>& workers, long lon
 
 int runWorkers(Context& ctx)
 {
-    ctx.args().parse({}, 0, 1);
+    ctx.args().parse({}, ctx.global().plain ? 1 : 0, 1);
     auto& conn = ctx.connection();
     const std::string& prefix = ctx.global().prefix;
+    // Plain keys' consumers are listed after the queues': every plain key with a consumer
+    // that beat lately when no name is given, or the one --plain names.
     std::vector<std::string> names;
-    if (ctx.args().positional().empty()) {
+    std::vector<std::string> plainKeys;
+    if (ctx.global().plain) {
+        plainKeys = ctx.args().positional();
+    } else if (ctx.args().positional().empty()) {
         names = delayq::Queue::listQueues(conn, prefix);
         std::sort(names.begin(), names.end());
+        plainKeys = delayq::WorkerRegistry::plainKeysWithWorkers(conn, prefix);
     } else {
         names = ctx.args().positional();
         delayq::Keys::validateQueueName(names.front());
     }
     delayq::WorkerRegistry registry(conn, prefix);
-    const auto workers = registry.read(names);
+    auto workers = registry.read(names);
+    const auto plainWorkers = registry.readPlain(plainKeys);
+    workers.insert(workers.end(), plainWorkers.begin(), plainWorkers.end());
     delayq::QueueSnapshotReader reader(conn, prefix);
     const auto snapshots = reader.read(names, false);
     const long long now = registry.nowMs();

@@ -5,6 +5,7 @@
 
 #include <delayq/error.h>
 #include <delayq/keys.h>
+#include <delayq/plainkeys.h>
 #include <delayq/queue.h>
 
 #include <cmath>
@@ -41,7 +42,9 @@ PlainQueue::PlainQueue(Connection& connection, std::string key, std::optional<Sc
     if (type != "zset" && type != "none")
         throw Error(ErrorCode::WrongType, "key '" + m_key.substr(0, 200) + "' holds a " + type +
                                               ", not a sorted set: it is not a delay queue");
-    m_unit = unit ? *unit : detectUnit(m_connection, m_key);
+    const std::optional<ScoreUnit> known = unit ? unit : unitFromScores(m_connection, m_key);
+    m_unit = known.value_or(ScoreUnit::Milliseconds);
+    m_unitKnown = known.has_value();
 }
 
 PlainQueue::ScoreUnit PlainQueue::parseUnit(const std::string& text)
@@ -54,6 +57,13 @@ PlainQueue::ScoreUnit PlainQueue::parseUnit(const std::string& text)
 }
 
 PlainQueue::ScoreUnit PlainQueue::detectUnit(Connection& connection, const std::string& key)
+{
+    // An empty key: ms is what most producers write.
+    return unitFromScores(connection, key).value_or(ScoreUnit::Milliseconds);
+}
+
+std::optional<PlainQueue::ScoreUnit> PlainQueue::unitFromScores(Connection& connection,
+                                                                const std::string& key)
 {
     auto replies = connection.pipeline(
         {{"ZRANGE", key, "0", "0", "WITHSCORES"}, {"ZRANGE", key, "-1", "-1", "WITHSCORES"}});
@@ -72,7 +82,7 @@ PlainQueue::ScoreUnit PlainQueue::detectUnit(Connection& connection, const std::
                 return ScoreUnit::Seconds;
         }
     }
-    return ScoreUnit::Milliseconds; // an empty key: ms is what most producers write
+    return std::nullopt;
 }
 
 std::string PlainQueue::scoreFor(long long dueMs) const
@@ -434,8 +444,11 @@ std::vector<PlainQueue::Candidate> PlainQueue::discover(Connection& connection, 
     Reply r = scanStep(connection, cursor, scan);
     std::vector<std::string> keys;
     const std::string native = nativePrefix + ":{";
+    // delayq's own keys beside a plain key (its parked set, its worker registry) hold ms
+    // times too, but are not queues.
+    const std::string plainOwn = PlainKeys::keyPrefix(nativePrefix);
     for (const auto& k : r.elements[1].elements)
-        if (k.str.rfind(native, 0) != 0)
+        if (k.str.rfind(native, 0) != 0 && k.str.rfind(plainOwn, 0) != 0)
             keys.push_back(k.str);
     std::vector<std::vector<std::string>> commands;
     for (const auto& k : keys) {

@@ -20,6 +20,14 @@ const char* const kLeftAlone =
 
 } // namespace
 
+std::string PlainWorkSource::unknownUnitText(const std::string& key)
+{
+    return "plain key '" + key.substr(0, 200) +
+           "' is empty, so its scores cannot say whether they are s or ms (a due time in s "
+           "read as ms is decades overdue and would be delivered at once): give "
+           "--score-unit s or --score-unit ms (WorkerOptions::plainUnit)";
+}
+
 PlainWorkSource::PlainWorkSource(WorkerContext& context, Connection& connection)
     : m_context(context), m_connection(connection), m_leased(context.hasDelivery())
 {}
@@ -28,7 +36,15 @@ void PlainWorkSource::prepare()
 {
     if (!m_plain) {
         const WorkerOptions& o = m_context.options();
-        m_plain = std::make_unique<PlainQueue>(m_connection, o.plainKey, o.plainUnit);
+        auto plain = std::make_unique<PlainQueue>(m_connection, o.plainKey, o.plainUnit);
+        // An empty key cannot say its unit: taking members on a guess would deliver a score in
+        // s read as ms (decades overdue) at once. Reported and tried again after a backoff, so
+        // a library worker started before the first push starts once a member tells the unit.
+        if (!plain->unitKnown())
+            throw Error(ErrorCode::InvalidArgument, unknownUnitText(o.plainKey));
+        m_plain = std::move(plain);
+        if (m_leased)
+            m_failures = std::make_unique<PlainFailures>(m_connection, o.prefix, o.plainKey);
     }
 }
 
@@ -47,18 +63,50 @@ ClaimResult PlainWorkSource::take(int want)
     ClaimResult claim;
     claim.nextDue = popped.nextDue;
     claim.serverNow = popped.serverNow;
-    for (auto& m : popped.members) {
+    // A leased member's attempts so far, from its failures (a second read, on the slot of
+    // delayq's own keys). If it throws, the members stay leased and come back at its end.
+    std::vector<PlainFailure> failures;
+    if (m_leased && !popped.members.empty())
+        popped.members = finishParks(std::move(popped.members), popped.leaseScore, failures);
+    for (size_t i = 0; i < popped.members.size(); ++i) {
+        PlainQueue::Member& m = popped.members[i];
         ClaimedTask t;
         t.id = m.member;
         t.payload = std::move(m.member);
         t.due = m.dueMs;
-        t.attempts = 1;
-        t.maxAttempts = 1;
+        t.attempts =
+            m_leased ? static_cast<int>(std::min<long long>(failures[i].attempts + 1, 1LL << 30))
+                     : 1;
+        t.maxAttempts = m_leased ? m_context.options().plainMaxAttempts : 1;
         t.token = popped.leaseScore;
         t.leaseDeadline = popped.leaseUntil;
         claim.tasks.push_back(std::move(t));
     }
     return claim;
+}
+
+std::vector<PlainQueue::Member>
+PlainWorkSource::finishParks(std::vector<PlainQueue::Member> members, const std::string& leaseScore,
+                             std::vector<PlainFailure>& failures)
+{
+    std::vector<std::string> names;
+    names.reserve(members.size());
+    for (const auto& m : members)
+        names.push_back(m.member);
+    std::vector<PlainFailure> read = m_failures->read(names);
+    std::vector<PlainQueue::Member> keep;
+    std::vector<PlainQueue::Settlement> parks;
+    for (size_t i = 0; i < members.size(); ++i) {
+        if (read[i].parkedMs) {
+            parks.push_back({members[i].member, leaseScore, std::nullopt});
+            continue;
+        }
+        keep.push_back(std::move(members[i]));
+        failures.push_back(std::move(read[i]));
+    }
+    if (!parks.empty())
+        m_plain->settle(parks); // only while it holds this lease: a producer's write wins
+    return keep;
 }
 
 void PlainWorkSource::flush(std::deque<FinishedTask>& finishing)
@@ -120,29 +168,80 @@ std::optional<long long> PlainWorkSource::dueAfter(const HandlerResult& result, 
 
 void PlainWorkSource::flushLeased(std::deque<FinishedTask>& finishing)
 {
-    // One settle for all: each member leaves its lease only if it still holds it, so a
-    // repeat after a lost reply changes nothing it should not (it then reads as left alone).
     const long long now = m_connection.serverNowMs();
+    const int maxAttempts = m_context.options().plainMaxAttempts;
+    // 1. Failures first, on delayq's own keys: each one's record, and a copy in the parked set
+    //    for those out of attempts. A crash after this step leaves the member leased in the
+    //    plain key: its record has counted the attempt, and a parked copy makes the next
+    //    worker that leases it finish the park without delivering it again.
+    std::vector<PlainFailure> failed;
     std::vector<PlainQueue::Settlement> settlements;
     settlements.reserve(finishing.size());
-    for (const FinishedTask& f : finishing)
-        settlements.push_back({f.task.payload, f.task.token, dueAfter(f.result, now)});
+    for (const FinishedTask& f : finishing) {
+        std::optional<long long> due = dueAfter(f.result, now);
+        if (f.result.kind == HandlerResult::Kind::Fail) {
+            PlainFailure record;
+            record.member = f.task.payload;
+            record.attempts = f.task.attempts;
+            record.lastFailedMs = now;
+            record.lastError = f.result.error;
+            if (f.task.attempts >= maxAttempts) {
+                record.parkedMs = now;
+                due.reset(); // parked: it leaves the key
+            }
+            failed.push_back(std::move(record));
+        }
+        settlements.push_back({f.task.payload, f.task.token, due});
+    }
+    m_failures->write(failed);
+    // 2. One settle for all: each member leaves its lease only if it still holds it, so a
+    //    repeat after a lost reply changes nothing it should not (it then reads as left
+    //    alone).
     const std::vector<bool> done = m_plain->settle(settlements);
+    // 3. What the settle decided: the records of members gone for good are forgotten, and a
+    //    parked copy whose member stayed (rescheduled by its producer, taken again) removed.
+    std::vector<std::string> forget;
+    std::vector<std::string> unpark;
+    std::vector<WorkerEvent> events;
     for (size_t i = 0; i < done.size(); ++i) {
         WorkerEvent event = std::move(finishing.front().event);
         const HandlerResult::Kind kind = finishing.front().result.kind;
+        const int attempts = finishing.front().task.attempts;
         finishing.pop_front();
+        const bool parking = kind == HandlerResult::Kind::Fail && attempts >= maxAttempts;
         if (!done[i]) {
             event.outcome = TaskOutcome::LeaseLost;
             event.error += kLeftAlone;
+            if (parking)
+                unpark.push_back(settlements[i].member);
         } else if (kind == HandlerResult::Kind::Ack) {
             event.outcome = TaskOutcome::Acked;
+            if (attempts > 1)
+                forget.push_back(settlements[i].member);
+        } else if (parking) {
+            event.outcome = TaskOutcome::Dead;
+            event.error += "; parked after " + std::to_string(attempts) +
+                           " failed attempts (delayq ls --plain KEY --parked)";
         } else if (!settlements[i].newDueMs) {
             event.outcome = TaskOutcome::Dropped;
+            if (attempts > 1)
+                forget.push_back(settlements[i].member);
         } else {
             event.outcome = TaskOutcome::Retried;
             event.retryAt = *settlements[i].newDueMs;
         }
+        events.push_back(std::move(event));
+    }
+    try {
+        m_failures->forget(forget);
+        m_failures->unpark(unpark);
+    } catch (const Error& e) {
+        // The outcomes stand: a stale record only counts too many attempts if the member is
+        // pushed again, and a stale parked copy parks its member at its next lease (kept,
+        // never lost).
+        m_context.reportError(e);
+    }
+    for (WorkerEvent& event : events) {
         event.finished = m_connection.serverNowMs();
         m_context.taskFinished(event);
     }

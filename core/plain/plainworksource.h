@@ -1,6 +1,7 @@
 #pragma once
 
 #include "worker/worksource.h"
+#include <delayq/plainfailures.h>
 #include <delayq/plainqueue.h>
 
 #include <memory>
@@ -23,6 +24,9 @@ class PlainWorkSource final : public WorkSource
 public:
     PlainWorkSource(WorkerContext& context, Connection& connection);
 
+    // Why a worker refuses a plain key whose unit is neither given nor readable from a score.
+    static std::string unknownUnitText(const std::string& key);
+
     void prepare() override;
     ClaimResult take(int want) override;
     bool beginRun(const ClaimedTask&) override { return true; }
@@ -37,11 +41,18 @@ private:
     // A leased member's new due time after the target's answer; empty: remove it.
     std::optional<long long> dueAfter(const HandlerResult& result, long long now) const;
     long long leaseMs() const;
+    // Leased members found parked (a park that died between its copy and the removal from
+    // the key, or a requeue that died before leaving the parked set): removed from the key
+    // without a delivery, so the park completes. Returns the others.
+    std::vector<PlainQueue::Member> finishParks(std::vector<PlainQueue::Member> members,
+                                                const std::string& leaseScore,
+                                                std::vector<PlainFailure>& failures);
 
     WorkerContext& m_context;
     Connection& m_connection;
     const bool m_leased;
     std::unique_ptr<PlainQueue> m_plain; // made in prepare(): it asks Redis for the key's type
+    std::unique_ptr<PlainFailures> m_failures; // leased only: attempts, errors, parked members
 };
 
 } // namespace delayq

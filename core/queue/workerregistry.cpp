@@ -2,6 +2,7 @@
 
 #include <delayq/error.h>
 #include <delayq/keys.h>
+#include <delayq/plainkeys.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -110,8 +111,7 @@ WorkerRegistry::WorkerRegistry(Connection& connection, std::string prefix)
 
 std::vector<WorkerInfo> WorkerRegistry::read(const std::vector<std::string>& queues)
 {
-    std::vector<std::vector<std::string>> commands;
-    std::vector<std::string> valid;
+    std::vector<Registry> registries;
     for (const auto& queue : queues) {
         std::optional<Keys> keys;
         try {
@@ -119,14 +119,51 @@ std::vector<WorkerInfo> WorkerRegistry::read(const std::vector<std::string>& que
         } catch (const Error&) {
             continue; // a name written into the registry by hand that is no queue name
         }
-        commands.push_back({"ZRANGE", keys->workers(), "0", "-1", "WITHSCORES"});
-        commands.push_back({"HGETALL", keys->workerRecords()});
-        valid.push_back(queue);
+        registries.push_back({queue, keys->workers(), keys->workerRecords()});
+    }
+    return readRegistries(registries, false);
+}
+
+std::vector<WorkerInfo> WorkerRegistry::readPlain(const std::vector<std::string>& plainKeys)
+{
+    std::vector<Registry> registries;
+    for (const auto& key : plainKeys) {
+        std::optional<PlainKeys> keys;
+        try {
+            keys.emplace(m_prefix, key);
+        } catch (const Error&) {
+            continue;
+        }
+        registries.push_back({key, keys->workers(), keys->workerRecords()});
+    }
+    return readRegistries(registries, true);
+}
+
+std::vector<std::string> WorkerRegistry::plainKeysWithWorkers(Connection& connection,
+                                                              const std::string& prefix)
+{
+    const Reply r = connection.command({"SMEMBERS", PlainKeys::plainKeys(prefix)});
+    if (r.isError())
+        throw errorFromReply(r.str);
+    std::vector<std::string> keys;
+    for (const auto& e : r.elements)
+        keys.push_back(e.str);
+    std::sort(keys.begin(), keys.end());
+    return keys;
+}
+
+std::vector<WorkerInfo> WorkerRegistry::readRegistries(const std::vector<Registry>& registries,
+                                                       bool plain)
+{
+    std::vector<std::vector<std::string>> commands;
+    for (const auto& r : registries) {
+        commands.push_back({"ZRANGE", r.workers, "0", "-1", "WITHSCORES"});
+        commands.push_back({"HGETALL", r.records});
     }
     m_nowMs = m_connection.serverNowMs();
     const auto replies = m_connection.pipeline(commands);
     std::vector<WorkerInfo> out;
-    for (size_t q = 0; q < valid.size(); ++q) {
+    for (size_t q = 0; q < registries.size(); ++q) {
         const Reply& scores = replies[2 * q];
         const Reply& records = replies[2 * q + 1];
         if (scores.isError() || records.isError())
@@ -137,7 +174,8 @@ std::vector<WorkerInfo> WorkerRegistry::read(const std::vector<std::string>& que
                 static_cast<long long>(std::strtod(scores.elements[k + 1].str.c_str(), nullptr));
         for (size_t i = 0; i + 1 < records.elements.size(); i += 2) {
             WorkerInfo info;
-            info.queue = valid[q];
+            info.queue = registries[q].name;
+            info.plain = plain;
             info.name = records.elements[i].str;
             if (!parseWorkerRecord(records.elements[i + 1].str, info))
                 continue;

@@ -2,6 +2,8 @@
 
 #include "worker/workercontext.h"
 #include <delayq/error.h>
+#include <delayq/keys.h>
+#include <delayq/plainkeys.h>
 #include <delayq/script.h>
 #include <delayq/version.h>
 #include <delayq/workerregistry.h>
@@ -26,10 +28,23 @@ std::string hostName()
 
 } // namespace
 
-Heartbeat::Heartbeat(WorkerContext& context)
-    : m_context(context), m_keys(context.options().prefix, context.options().queue),
-      m_nextBeat(Clock::now())
-{}
+Heartbeat::Heartbeat(WorkerContext& context) : m_context(context), m_nextBeat(Clock::now())
+{
+    const WorkerOptions& o = context.options();
+    if (o.plainKey.empty()) {
+        const Keys keys(o.prefix, o.queue);
+        m_listed = o.queue;
+        m_listKey = Keys::queues(o.prefix);
+        m_workersKey = keys.workers();
+        m_recordsKey = keys.workerRecords();
+    } else {
+        const PlainKeys keys(o.prefix, o.plainKey);
+        m_listed = o.plainKey;
+        m_listKey = PlainKeys::plainKeys(o.prefix);
+        m_workersKey = keys.workers();
+        m_recordsKey = keys.workerRecords();
+    }
+}
 
 void Heartbeat::beatIfDue(Connection& connection)
 {
@@ -52,14 +67,18 @@ void Heartbeat::beatIfDue(Connection& connection)
 void Heartbeat::beat(Connection& connection, long long intervalMs)
 {
     const long long nowMs = connection.serverNowMs(); // the local clock plus the measured offset
-    if (m_startedMs == 0) {
-        m_startedMs = nowMs;
+    const bool plain = !m_context.options().plainKey.empty();
+    if (m_startedMs == 0 || plain) {
         // Listed among the queues (as a push lists it), so that a worker of a queue nobody
-        // pushed to yet is found by `delayq workers` and the app.
-        connection.command({"SADD", Keys::queues(m_keys.prefix()), m_keys.queue()});
+        // pushed to yet is found by `delayq workers` and the app. A plain key is listed at
+        // every beat: the last of its workers to leave takes it off the list, and a worker
+        // still running puts it back within a beat.
+        connection.command({"SADD", m_listKey, m_listed});
+        if (m_startedMs == 0)
+            m_startedMs = nowMs;
     }
     connection.evalScript(
-        scripts::heartbeat, {m_keys.workers(), m_keys.workerRecords()},
+        scripts::heartbeat, {m_workersKey, m_recordsKey},
         {"beat", m_context.name(), std::to_string(WorkerRegistry::kLiveIntervals * intervalMs),
          std::to_string(WorkerRegistry::kGoneKeptIntervals * intervalMs), record(nowMs)});
 }
@@ -69,8 +88,13 @@ void Heartbeat::leave(Connection& connection)
     if (m_startedMs == 0)
         return; // never listed
     try {
-        connection.evalScript(scripts::heartbeat, {m_keys.workers(), m_keys.workerRecords()},
+        connection.evalScript(scripts::heartbeat, {m_workersKey, m_recordsKey},
                               {"leave", m_context.name()});
+        // The last worker of a plain key takes it off the list of keys with workers (a
+        // native queue stays listed: it has tasks and settings of its own).
+        if (!m_context.options().plainKey.empty() &&
+            connection.command({"ZCARD", m_workersKey}).toInteger() == 0)
+            connection.command({"SREM", m_listKey, m_listed});
     } catch (const Error& e) {
         m_context.reportError(e);
     }
@@ -97,6 +121,8 @@ std::string Heartbeat::record(long long nowMs)
     info.version = DELAYQ_VERSION;
     info.handler = options.handlerKind.empty() ? (m_context.hasDelivery() ? "delivery" : "library")
                                                : options.handlerKind;
+    if (!options.plainKey.empty()) // how it consumes, for `delayq stats --plain`
+        info.handler = (m_context.hasDelivery() ? "lease:" : "pop:") + info.handler;
     for (char& c : info.handler)
         if (c == '|')
             c = '_';

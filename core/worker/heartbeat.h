@@ -1,7 +1,6 @@
 #pragma once
 
 #include <delayq/connection.h>
-#include <delayq/keys.h>
 
 #include <chrono>
 #include <string>
@@ -11,9 +10,11 @@ namespace delayq {
 class WorkerContext;
 
 // Keeps this worker listed in its queue's worker registry (heartbeat.lua, docs/design.md,
-// "Workers"): a beat at start and then every heartbeatInterval from the maintenance thread,
-// with what the worker holds and did, and a leave at a clean stop. A worker that dies stops
-// beating; readers show it gone after WorkerRegistry::kLiveIntervals missed beats.
+// "Workers"), or for a plain key in that key's registry (PlainKeys; its handler field says
+// "lease:KIND" for a forwarder, at least once, or "pop:KIND", at most once): a beat at start and
+// then every heartbeatInterval from the maintenance thread, with what the worker holds and did, and
+// a leave at a clean stop. A worker that dies stops beating; readers show it gone after
+// WorkerRegistry::kLiveIntervals missed beats.
 class Heartbeat
 {
 public:
@@ -35,7 +36,10 @@ private:
     std::string record(long long nowMs);
 
     WorkerContext& m_context;
-    Keys m_keys;
+    std::string m_listed;     // the queue's name, or the plain key's
+    std::string m_listKey;    // where m_listed is listed: Keys::queues, PlainKeys::plainKeys
+    std::string m_workersKey; // the registry
+    std::string m_recordsKey;
     Clock::time_point m_nextBeat;
     long long m_startedMs = 0; // server clock, at the first beat
     long long m_acked = 0;     // at the last beat

@@ -4,6 +4,7 @@
 
 #include "transport/reconnectbackoff.h"
 #include "transport/sigpipeblock.h"
+#include "worker/heartbeat.h"
 #include "worker/leasekeeper.h"
 #include "worker/workercontext.h"
 #include "worker/workerthread.h"
@@ -49,6 +50,8 @@ void validate(const WorkerOptions& o)
         throw Error(ErrorCode::InvalidArgument, "a plain queue key must be 1 to 4096 bytes");
     if (!o.forwardTo.empty() && o.plainKey.empty())
         throw Error(ErrorCode::InvalidArgument, "forwarding applies to plain queues only");
+    if (o.plainMaxAttempts < 1 || o.plainMaxAttempts > 1000000)
+        throw Error(ErrorCode::InvalidArgument, "a plain key's max attempts must be 1 to 1000000");
     if (o.concurrency < 1 || o.concurrency > 256)
         throw Error(ErrorCode::InvalidArgument, "concurrency must be 1 to 256 threads");
     if (o.batch < 1 || o.batch > 1000)
@@ -81,6 +84,8 @@ public:
     // The wake channel's listener: a message, or a resubscribe after an outage, wakes the
     // sleeping worker threads.
     void subscriberLoop();
+    // A plain key's maintenance: its heartbeat alone (no leases to renew, nothing to reap).
+    void plainBeatLoop();
     void joinThreads();
 
     WorkerContext context;
@@ -124,6 +129,26 @@ void Worker::Private::subscriberLoop()
         }
     }
     subscriber.disconnect();
+}
+
+void Worker::Private::plainBeatLoop()
+{
+    const SigpipeBlock noSigpipe;
+    Connection connection(options.connection);
+    Heartbeat heartbeat(context);
+    ReconnectBackoff backoff(options.maxReconnectDelay);
+    const auto never = [] { return false; };
+    while (context.workersRunning()) {
+        try {
+            heartbeat.beatIfDue(connection);
+            backoff.reset();
+            context.sleepWhileWorking(heartbeat.nextBeat(), never);
+        } catch (const Error& e) {
+            context.reportError(e);
+            context.sleepWhileWorking(Clock::now() + backoff.next(), never);
+        }
+    }
+    heartbeat.leave(connection);
 }
 
 void Worker::Private::joinThreads()
@@ -177,6 +202,8 @@ bool Worker::start()
     if (o.plainKey.empty()) {
         m_d->threads.emplace_back([this] { m_d->leases.run(); });
         m_d->threads.emplace_back([this] { m_d->subscriberLoop(); });
+    } else {
+        m_d->threads.emplace_back([this] { m_d->plainBeatLoop(); });
     }
     return true;
 }

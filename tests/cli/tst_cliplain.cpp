@@ -1,6 +1,7 @@
 #include "clisuite.h"
 
 #include <QDateTime>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -132,8 +133,11 @@ private slots:
             << "not a list";
         QTest::newRow("no members")
             << QStringList{"push", "--plain", "q"} << 2 << "missing arguments";
-        QTest::newRow("plain on show")
-            << QStringList{"show", "--plain", "q", "x"} << 2 << "--plain applies";
+        QTest::newRow("plain on purge")
+            << QStringList{"purge", "--plain", "q", "--yes"} << 2 << "--plain applies";
+        QTest::newRow("max attempts on a pop consumer")
+            << QStringList{"work", "--plain", "q", "--max-attempts", "3", "--until-empty"} << 2
+            << "--max-attempts applies to a forwarder";
         QTest::newRow("bad unit") << QStringList{"ls", "--plain", "q", "--score-unit", "h"} << 2
                                   << "ms or s";
         QTest::newRow("forward without plain")
@@ -208,12 +212,8 @@ private slots:
     {
         QTest::addColumn<QStringList>("how");
         QTest::addColumn<QString>("summary");
-        const QString acker = "pipe:python3 -c 'import sys, json\n"
-                              "for line in sys.stdin:\n"
-                              "    print(json.dumps({\"id\": json.loads(line)[\"id\"], "
-                              "\"ack\": True}), flush=True)'";
         QTest::newRow("a pipe target: leased")
-            << QStringList{"--forward-to", acker} << "leased 4, acked 4,";
+            << QStringList{"--forward-to", acker()} << "leased 4, acked 4,";
         QTest::newRow("a handler: popped")
             << QStringList{"--handler", "ack"} << "popped 4, acked 4,";
     }
@@ -226,6 +226,60 @@ private slots:
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.err.contains(summary.toUtf8()), r.err.constData());
         QCOMPARE(m_server.cli({"ZCARD", "q"}).trimmed(), QByteArray("0"));
+    }
+
+    // An empty key cannot say its score unit: a worker refuses it (exit 2, naming the cause
+    // and --score-unit) before it takes anything, rather than read a time in s as ms.
+    void emptyKeyWithoutAUnitIsRefused_data()
+    {
+        QTest::addColumn<QStringList>("how");
+        QTest::newRow("forward to a target")
+            << QStringList{"--forward-to", "amqp://guest:guest@127.0.0.1:1/?exchange=e"};
+        QTest::newRow("pop with a handler") << QStringList{"--handler", "ack"};
+        QTest::newRow("pop onto a list") << QStringList{"--forward-to", "broker"};
+    }
+    void emptyKeyWithoutAUnitIsRefused()
+    {
+        QFETCH(QStringList, how);
+        const CliRun r = delayq(QStringList{"work", "--plain", "k", "--until-empty"} + how);
+        expectUsageError(r, "is empty, so its scores cannot say whether due times are in s or ms");
+        QVERIFY2(r.err.contains("--score-unit s or --score-unit ms"), r.err.constData());
+        QCOMPARE(m_server.cli({"DBSIZE"}).trimmed(), QByteArray("0"));
+    }
+
+    // The outside check's reproduction: DEL k; a forwarder on k; ZADD k <now + 1800 s in s>.
+    // With --score-unit s the member waits its 30 minutes while one due now is delivered.
+    void aSecondsScoreOnAnEmptyKeyIsNotDeliveredEarly()
+    {
+        m_server.cli({"DEL", "k"});
+        const QString log = m_dir.filePath("unit.log");
+        const QByteArray later = QByteArray::number(QDateTime::currentSecsSinceEpoch() + 1800);
+        // Without --score-unit: the worker refuses the empty key at once, so the member pushed
+        // next stays where the producer put it. (A push that beats the worker's first look
+        // tells it the unit: s, below 1e11.)
+        const CliRun refused = delayq({"work", "--plain", "k", "--forward-to", acker(), "--poll",
+                                       "50ms", "--quiet", "--log", log});
+        m_server.cli({"ZADD", "k", QString::fromLatin1(later), "cancel-unpaid-order-42"});
+        expectUsageError(refused, "--score-unit s or --score-unit ms");
+        QVERIFY(!QFile::exists(log) || readLines(log).isEmpty());
+        QCOMPARE(m_server.cli({"ZSCORE", "k", "cancel-unpaid-order-42"}).trimmed(), later);
+
+        m_server.cli({"DEL", "k"});
+        auto worker = m_cli.start({"--score-unit", "s", "work", "--plain", "k", "--forward-to",
+                                   acker(), "--poll", "50ms", "--quiet", "--log", log});
+        QVERIFY(worker->waitForStarted());
+        const qint64 nowS = QDateTime::currentSecsSinceEpoch();
+        m_server.cli({"ZADD", "k", QString::fromLatin1(later), "cancel-unpaid-order-42",
+                      QString::number(nowS - 1), "due-now"});
+        // The member due now goes through, so the worker ran and looked at the key...
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(log) && readLines(log).size() == 1, 20000);
+        QCOMPARE(readLines(log).front().value("id").toString(), QStringLiteral("due-now"));
+        // ...and a few more polls leave the one due in 30 minutes at its own score.
+        QTest::qWait(300);
+        worker->terminate();
+        QVERIFY(CliRunner::finished(*worker));
+        QCOMPARE(readLines(log).size(), 1);
+        QCOMPARE(m_server.cli({"ZSCORE", "k", "cancel-unpaid-order-42"}).trimmed(), later);
     }
 
     void failedMembersAreDroppedUnlessRetried()
@@ -297,6 +351,15 @@ private slots:
     }
 
 private:
+    // A pipe consumer that confirms every line.
+    static QString acker()
+    {
+        return "pipe:python3 -c 'import sys, json\n"
+               "for line in sys.stdin:\n"
+               "    print(json.dumps({\"id\": json.loads(line)[\"id\"], \"ack\": True}), "
+               "flush=True)'";
+    }
+
     // n members "prefix+i" (numeric ids, the second seed shape) due in dueInMs, scores in ms.
     void fill(const QString& key, int n, qint64 dueInMs, int first = 0)
     {

@@ -69,7 +69,14 @@ public:
     // "ms" | "s"; throws InvalidArgument otherwise.
     static ScoreUnit parseUnit(const std::string& text);
     // From the scores: below 1e11 they are seconds (1e11 ms is 1973, 1e11 s is year 5138).
+    // An empty key (or one without a positive score) says nothing: ms then.
     static ScoreUnit detectUnit(Connection& connection, const std::string& key);
+    // The same, but empty when the scores cannot tell (an empty key).
+    static std::optional<ScoreUnit> unitFromScores(Connection& connection, const std::string& key);
+    // Whether unit() was given or read from a score, not assumed for an empty key. A consumer
+    // must not take members on an assumed unit: a member scored in s read as ms is 50 years
+    // overdue and would be delivered at once (docs/targets/plain.md, "The score unit").
+    bool unitKnown() const { return m_unitKnown; }
 
     long long size();
     long long dueNow();
@@ -135,6 +142,7 @@ private:
     Connection& m_connection;
     std::string m_key;
     ScoreUnit m_unit;
+    bool m_unitKnown = false;
 };
 
 } // namespace delayq

@@ -88,11 +88,16 @@ struct WorkerOptions
     // leaseMs, 0 meaning 30 s) and removed only once the target confirmed it; a failure moves
     // it to now + the target's retry delay, else plainRetryMs, else leaseMs.
     std::string plainKey;
-    std::optional<PlainQueue::ScoreUnit> plainUnit; // empty: detected from the scores
+    // Empty: read from the scores; a worker takes nothing from an empty key until a member
+    // tells it (an error event says so), rather than guess.
+    std::optional<PlainQueue::ScoreUnit> plainUnit;
     // plain with a Handler: LPUSH each popped member to this list (same script); not used
     // with a Delivery.
     std::string forwardTo;
     long long plainRetryMs = -1; // plain: a failed member is added back (NX) at now + this
+    // plain with a Delivery: each failed delivery is recorded (PlainFailures), and a member
+    // that failed this many times is parked instead of retried (1..1000000).
+    int plainMaxAttempts = 20;
 };
 
 // A snapshot of what a Worker did since start().

@@ -29,6 +29,11 @@ struct WorkerInfo
     long long lastAckMs = 0; // about when its acked count last grew (to a beat); 0: never
     long long latenessP99Ms = 0;
     bool live = false; // liveUntilMs is still ahead of the server's now
+    // A plain key's consumer (WorkerRegistry::readPlain): `queue` is the key's name, and
+    // `handler` says how it consumes: "lease:KIND" (a forwarder: at least once) or "pop:KIND"
+    // (at most once).
+    bool plain = false;
+    bool atLeastOnce() const { return plain && handler.rfind("lease:", 0) == 0; }
 
     // Live, holding tasks, and nothing acked for WorkerRegistry::kStalledMs since it started
     // or last acked.
@@ -59,10 +64,23 @@ public:
     // The workers of each queue, live ones first, then by name; a name that is no queue
     // name is skipped. Throws delayq::Error when Redis cannot be read.
     std::vector<WorkerInfo> read(const std::vector<std::string>& queues);
+    // The same for plain keys (PlainKeys::workers()): their consumers, with `plain` set.
+    std::vector<WorkerInfo> readPlain(const std::vector<std::string>& plainKeys);
+    // The plain keys whose consumers beat lately (PlainKeys::plainKeys), sorted.
+    static std::vector<std::string> plainKeysWithWorkers(Connection& connection,
+                                                         const std::string& prefix = "dq");
     // The server's now of the last read (ms), to say how long ago a worker was seen.
     long long nowMs() const { return m_nowMs; }
 
 private:
+    struct Registry
+    {
+        std::string name; // the queue's, or the plain key's
+        std::string workers;
+        std::string records;
+    };
+    std::vector<WorkerInfo> readRegistries(const std::vector<Registry>& registries, bool plain);
+
     Connection& m_connection;
     std::string m_prefix;
     long long m_nowMs = 0;

@@ -4,7 +4,9 @@
 #include "rabbitnode.h"
 #include <delayq/connection.h>
 #include <delayq/delivery.h>
+#include <delayq/plainfailures.h>
 #include <delayq/worker.h>
+#include <delayq/workerregistry.h>
 
 #include <QDateTime>
 #include <QDeadlineTimer>
@@ -265,6 +267,186 @@ private slots:
         QCOMPARE(outcomes["m2"], confirm ? TaskOutcome::Acked : TaskOutcome::Retried);
         QCOMPARE(m_server.cli({"ZSCORE", "q", "m2"}).trimmed().isEmpty(), confirm);
         QCOMPARE(worker.counters().leaseLost, 1);
+    }
+
+    // A worker given no unit on an empty key takes nothing until a member says the unit: a
+    // time in s 30 minutes ahead, read as ms, would be decades overdue and delivered at once.
+    void anEmptyKeyWaitsForAScoreToTellItsUnit()
+    {
+        WorkerOptions o = options(false);
+        o.plainUnit.reset();
+        Answers answers([](const ClaimedTask&) { return HandlerResult::ack(); });
+        EventLog log;
+        Worker worker(o, factoryFor(answers), [&log](const WorkerEvent& e) { log.add(e); });
+        QVERIFY(worker.start());
+        // Said as an error (and tried again) while the key is empty.
+        QTRY_VERIFY(log.count(WorkerEvent::Kind::Error) > 0);
+        for (const auto& e : log.all())
+            if (e.kind == WorkerEvent::Kind::Error)
+                QVERIFY2(e.error.find("--score-unit") != std::string::npos, e.error.c_str());
+        const qint64 nowS = nowMs() / 1000;
+        const QByteArray later = QByteArray::number(nowS + 1800);
+        m_server.cli({"ZADD", "q", QString::fromLatin1(later), "cancel-unpaid-order-42",
+                      QString::number(nowS - 1), "due-now"});
+        QTRY_COMPARE_WITH_TIMEOUT(answers.count(), size_t(1), 20000);
+        QCOMPARE(answers.got().front().id, std::string("due-now"));
+        QTest::qWait(300); // more polls: the later one stays
+        worker.stop();
+        QCOMPARE(answers.count(), size_t(1));
+        QCOMPARE(m_server.cli({"ZSCORE", "q", "cancel-unpaid-order-42"}).trimmed(), later);
+    }
+
+    // A member the target keeps refusing counts its attempts in delayq's failures hash (with
+    // the last error), and after maxAttempts it is parked: out of the plain key, into the
+    // parked set, where an operator sees it. Never around forever.
+    void aMemberThatKeepsFailingIsParked()
+    {
+        m_server.cli({"ZADD", "q", "1000", "unroutable", "1001", "fine"});
+        WorkerOptions o = options(false);
+        o.plainRetryMs = 0; // due again at once: three attempts without waiting
+        o.plainMaxAttempts = 3;
+        Answers answers([](const ClaimedTask& t) {
+            return t.id == "fine" ? HandlerResult::ack()
+                                  : HandlerResult::fail("NO_ROUTE: no queue bound to order.x");
+        });
+        EventLog log;
+        Worker worker(o, factoryFor(answers), [&log](const WorkerEvent& e) { log.add(e); });
+        QVERIFY(worker.start());
+        QTRY_COMPARE_WITH_TIMEOUT(log.tasks().size(), size_t(4), 20000);
+        QTest::qWait(200); // no fifth delivery
+        worker.stop();
+        QCOMPARE(answers.count(), size_t(4));
+        std::vector<int> attempts;
+        std::vector<TaskOutcome> outcomes;
+        for (const auto& e : log.tasks())
+            if (e.id == "unroutable") {
+                attempts.push_back(e.attempt);
+                outcomes.push_back(e.outcome);
+            }
+        QCOMPARE(attempts, (std::vector<int>{1, 2, 3}));
+        QCOMPARE(outcomes, (std::vector<TaskOutcome>{TaskOutcome::Retried, TaskOutcome::Retried,
+                                                     TaskOutcome::Dead}));
+        QCOMPARE(worker.counters().dead, 1);
+        QCOMPARE(m_server.cli({"EXISTS", "q"}).trimmed(), QByteArray("0"));
+        QCOMPARE(m_server.cli({"ZRANGE", "dq:plain:{q}:parked", "0", "-1"}).trimmed(),
+                 QByteArray("unroutable"));
+        const QByteArray record =
+            m_server.cli({"HGET", "dq:plain:{q}:failures", "unroutable"}).trimmed();
+        QVERIFY2(record.startsWith("3|") && record.endsWith("|NO_ROUTE: no queue bound to order.x"),
+                 record.constData());
+        // The member confirmed at once has no record.
+        QCOMPARE(m_server.cli({"HEXISTS", "dq:plain:{q}:failures", "fine"}).trimmed(),
+                 QByteArray("0"));
+
+        // The library's view of it, as `delayq ls --plain KEY --parked` shows it.
+        Connection c(ConnectionOptions::fromUrl(m_server.unixUrl()));
+        PlainFailures failures(c, "dq", "q");
+        const auto parked = failures.parkedPage(0, 10);
+        QCOMPARE(parked.size(), size_t(1));
+        QCOMPARE(parked[0].attempts, 3LL);
+        QVERIFY(parked[0].parkedMs.has_value());
+        // A requeue puts it back due now with its count reset; a worker then delivers it.
+        PlainQueue queue(c, "q", PlainQueue::ScoreUnit::Milliseconds);
+        QCOMPARE(failures.requeue(queue, {"unroutable", "never-parked"}, c.serverNowMs()),
+                 (std::vector<bool>{true, false}));
+        QCOMPARE(failures.parkedCount(), 0LL);
+        QCOMPARE(failures.read({"unroutable"}).front().attempts, 0LL);
+        QCOMPARE(m_server.cli({"ZCARD", "q"}).trimmed(), QByteArray("1"));
+    }
+
+    // Each failure is recorded before the settle, and a member confirmed later forgets its
+    // record; the target sees the attempt number.
+    void aMemberDeliveredAfterFailuresForgetsThem()
+    {
+        m_server.cli({"ZADD", "q", "1000", "m1"});
+        WorkerOptions o = options(false);
+        o.plainRetryMs = 0;
+        std::atomic<int> calls{0};
+        Answers answers([&](const ClaimedTask&) {
+            return ++calls < 3 ? HandlerResult::fail("busy") : HandlerResult::ack();
+        });
+        Worker worker(o, factoryFor(answers));
+        QVERIFY(worker.start());
+        QTRY_COMPARE_WITH_TIMEOUT(m_server.cli({"EXISTS", "q"}).trimmed(), QByteArray("0"), 20000);
+        worker.stop();
+        const auto got = answers.got();
+        QCOMPARE(got.size(), size_t(3));
+        QCOMPARE(got[2].attempts, 3);
+        QCOMPARE(got[2].maxAttempts, 20); // the default
+        QTRY_COMPARE(m_server.cli({"EXISTS", "dq:plain:{q}:failures"}).trimmed(), QByteArray("0"));
+    }
+
+    // A worker that died between a park's two steps (the copy is in the parked set, the member
+    // still leased in the plain key): the next lease finishes the park, delivering nothing.
+    void aParkInterruptedByACrashIsFinished()
+    {
+        m_server.cli({"ZADD", "q", "1000", "m1", "1001", "m2"});
+        m_server.cli({"ZADD", "dq:plain:{q}:parked", "1700000000000", "m1"});
+        m_server.cli({"HSET", "dq:plain:{q}:failures", "m1", "20|1700000000000|refused"});
+        Answers answers([](const ClaimedTask&) { return HandlerResult::ack(); });
+        WorkerOptions o = options(false);
+        o.untilEmpty = true;
+        Worker worker(o, factoryFor(answers));
+        QVERIFY(worker.start());
+        QVERIFY(worker.wait(20s));
+        QCOMPARE(answers.count(), size_t(1));
+        QCOMPARE(answers.got().front().id, std::string("m2"));
+        QCOMPARE(m_server.cli({"EXISTS", "q"}).trimmed(), QByteArray("0"));
+        QCOMPARE(m_server.cli({"ZRANGE", "dq:plain:{q}:parked", "0", "-1"}).trimmed(),
+                 QByteArray("m1"));
+    }
+
+    // A park that loses its race (the producer moved the member during the delivery) removes
+    // its copy: the member stays where the producer put it, and is not parked.
+    void aParkThatLostItsRaceRemovesItsCopy()
+    {
+        m_server.cli({"ZADD", "q", "1000", "m1"});
+        const QString newScore = QString::number(nowMs() + 7200000);
+        WorkerOptions o = options(false);
+        o.plainMaxAttempts = 1;
+        o.maxTasks = 1;
+        Connection producer(ConnectionOptions::fromUrl(m_server.unixUrl()));
+        Answers answers([&](const ClaimedTask&) {
+            producer.command({"ZADD", "q", newScore.toStdString(), "m1"});
+            return HandlerResult::fail("refused");
+        });
+        EventLog log;
+        Worker worker(o, factoryFor(answers), [&log](const WorkerEvent& e) { log.add(e); });
+        QVERIFY(worker.start());
+        QVERIFY(worker.wait(20s));
+        worker.stop();
+        QCOMPARE(log.tasks().size(), size_t(1));
+        QCOMPARE(log.tasks().front().outcome, TaskOutcome::LeaseLost);
+        QCOMPARE(m_server.cli({"ZSCORE", "q", "m1"}).trimmed(), newScore.toLatin1());
+        QCOMPARE(m_server.cli({"EXISTS", "dq:plain:{q}:parked"}).trimmed(), QByteArray("0"));
+    }
+
+    // A plain key's consumers beat into a registry of its own (PlainKeys::workers()), listed
+    // in PlainKeys::plainKeys(); a forwarder says "lease:" (at least once).
+    void forwardersAreListedInTheirKeysRegistry()
+    {
+        m_server.cli({"ZADD", "q", QString::number(nowMs() + 3600000), "later"});
+        Answers answers([](const ClaimedTask&) { return HandlerResult::ack(); });
+        WorkerOptions o = options(false);
+        o.name = "forwarder-1";
+        o.handlerKind = "amqp";
+        o.heartbeatInterval = 200ms;
+        Worker worker(o, factoryFor(answers));
+        QVERIFY(worker.start());
+        Connection c(ConnectionOptions::fromUrl(m_server.unixUrl()));
+        WorkerRegistry registry(c, "dq");
+        QTRY_COMPARE(registry.readPlain({"q"}).size(), size_t(1));
+        const WorkerInfo w = registry.readPlain({"q"}).front();
+        QCOMPARE(w.name, std::string("forwarder-1"));
+        QVERIFY(w.live);
+        QVERIFY(w.plain);
+        QCOMPARE(w.handler, std::string("lease:amqp"));
+        QVERIFY(w.atLeastOnce());
+        QCOMPARE(WorkerRegistry::plainKeysWithWorkers(c, "dq"), std::vector<std::string>{"q"});
+        worker.stop();
+        // Left at a clean stop, and the key off the list with its last worker.
+        QCOMPARE(registry.readPlain({"q"}).size(), size_t(0));
+        QCOMPARE(WorkerRegistry::plainKeysWithWorkers(c, "dq"), std::vector<std::string>{});
     }
 
     void twoWorkersNeverHoldOneMemberAtOnce()
