@@ -282,6 +282,113 @@ private slots:
         QCOMPARE(m_server.cli({"ZSCORE", "k", "cancel-unpaid-order-42"}).trimmed(), later);
     }
 
+    // A forwarder's failed deliveries are where an operator looks: attempts and the last
+    // error in ls and show, the member parked after --max-attempts, and requeue / rm-dead
+    // --plain to act on it.
+    void parkedMembersAreShownRequeuedAndDeleted()
+    {
+        const QString nacker = "pipe:python3 -c 'import sys, json\n"
+                               "for line in sys.stdin:\n"
+                               "    print(json.dumps({\"id\": json.loads(line)[\"id\"], "
+                               "\"retry_in_ms\": 0, \"error\": \"NO_ROUTE order.x\"}), "
+                               "flush=True)'";
+        m_server.cli({"ZADD", "q", "1000", "a", "1001", "b"});
+        CliRun r = delayq({"work", "--plain", "q", "--forward-to", nacker, "--max-attempts", "2",
+                           "--max-tasks", "4", "--quiet", "--log", m_dir.filePath("park.log")});
+        QCOMPARE(r.exitCode, 0);
+        const auto lines = readLines(m_dir.filePath("park.log"));
+        QCOMPARE(lines.size(), 4);
+        QMap<QString, QStringList> seen;
+        for (const auto& line : lines)
+            seen[line.value("id").toString()] << QString::number(line.value("attempt").toInt()) +
+                                                     " " + line.value("outcome").toString();
+        QCOMPARE(seen.value("a"), (QStringList{"1 retried", "2 dead"}));
+        QCOMPARE(seen.value("b"), (QStringList{"1 retried", "2 dead"}));
+        QCOMPARE(m_server.cli({"EXISTS", "q"}).trimmed(), QByteArray("0"));
+
+        r = delayq({"--json", "ls", "--plain", "q", "--parked"});
+        QCOMPARE(r.exitCode, 0);
+        QJsonObject o = json(r).object();
+        QCOMPARE(o.value("parked_total").toInt(), 2);
+        const QJsonObject first = o.value("parked").toArray().at(0).toObject();
+        QCOMPARE(first.value("attempts").toInt(), 2);
+        QCOMPARE(first.value("last_error").toString(), QStringLiteral("NO_ROUTE order.x"));
+        r = delayq({"ls", "--plain", "q", "--parked"});
+        QVERIFY2(r.out.contains("NO_ROUTE order.x") && r.out.contains("2 of 2 parked"),
+                 r.out.constData());
+        r = delayq({"show", "--plain", "q", "a"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("failed:      2 attempt(s)") && r.out.contains("parked:"),
+                 r.out.constData());
+        r = delayq({"--json", "stats", "--plain", "q", "--score-unit", "ms"});
+        QCOMPARE(json(r).object().value("parked").toInt(), 2);
+
+        // Back into the key due now, its attempts starting again; then the other deleted.
+        r = delayq({"requeue", "--plain", "q", "a", "--score-unit", "ms"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(m_server.cli({"ZCARD", "q"}).trimmed(), QByteArray("1"));
+        r = delayq({"--json", "ls", "--plain", "q"});
+        const QJsonObject back = json(r).object().value("members").toArray().at(0).toObject();
+        QCOMPARE(back.value("member").toString(), QStringLiteral("a"));
+        QVERIFY(!back.contains("attempts"));
+        r = delayq({"rm-dead", "--plain", "q", "--all"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("deleted: b"), r.out.constData());
+        QCOMPARE(m_server.cli({"EXISTS", "dq:plain:{q}:parked"}).trimmed(), QByteArray("0"));
+        QCOMPARE(m_server.cli({"EXISTS", "dq:plain:{q}:failures"}).trimmed(), QByteArray("0"));
+        // Not parked: reported, exit 1.
+        r = delayq({"rm-dead", "--plain", "q", "a"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains("not parked: a"), r.out.constData());
+
+        // A failure that is not yet final shows in ls: attempts and the last error.
+        m_server.cli({"HSET", "dq:plain:{q}:failures", "a", "1|1700000000000|HTTP 503"});
+        r = delayq({"ls", "--plain", "q"});
+        QVERIFY2(r.out.contains("FAILED") && r.out.contains("HTTP 503"), r.out.constData());
+    }
+
+    // `delayq workers` lists the consumers of plain keys beside the queues' (every key with
+    // one, or the one --plain names), and stats --plain says what they guarantee.
+    void plainConsumersAreListedWithTheirGuarantee()
+    {
+        const QString later = QString::number(QDateTime::currentMSecsSinceEpoch() + 3600000);
+        m_server.cli({"ZADD", "fwd", later, "x"});
+        m_server.cli({"ZADD", "popped", later, "y"});
+        CliRun r = delayq({"stats", "--plain", "fwd"});
+        QVERIFY2(r.out.contains("delivery:   no live consumer"), r.out.constData());
+        auto forwarder = m_cli.start({"work", "--plain", "fwd", "--forward-to", acker(), "--name",
+                                      "fw-1", "--heartbeat", "200ms", "--quiet"});
+        auto popper = m_cli.start({"work", "--plain", "popped", "--handler", "ack", "--name",
+                                   "pop-1", "--heartbeat", "200ms", "--quiet"});
+        QTRY_VERIFY_WITH_TIMEOUT(delayq({"workers"}).out.contains("pop-1") &&
+                                     delayq({"workers"}).out.contains("fw-1"),
+                                 20000);
+        r = delayq({"--json", "workers"});
+        QJsonObject fw;
+        for (const auto& w : json(r).object().value("workers").toArray())
+            if (w.toObject().value("name").toString() == "fw-1")
+                fw = w.toObject();
+        QCOMPARE(fw.value("queue").toString(), QStringLiteral("fwd"));
+        QCOMPARE(fw.value("plain").toBool(), true);
+        QCOMPARE(fw.value("handler").toString(), QStringLiteral("lease:pipe"));
+        QVERIFY(fw.value("live").toBool());
+        r = delayq({"workers", "--plain", "fwd"});
+        QVERIFY2(r.out.contains("fwd (plain)") && !r.out.contains("pop-1"), r.out.constData());
+
+        r = delayq({"stats", "--plain", "fwd"});
+        QVERIFY2(r.out.contains("delivery:   at least once: 1 forwarder"), r.out.constData());
+        r = delayq({"--json", "stats", "--plain", "popped"});
+        QCOMPARE(json(r).object().value("delivery").toString(), QStringLiteral("at_most_once"));
+        QCOMPARE(json(r).object().value("pop_consumers").toInt(), 1);
+
+        forwarder->terminate();
+        popper->terminate();
+        QVERIFY(CliRunner::finished(*forwarder));
+        QVERIFY(CliRunner::finished(*popper));
+        r = delayq({"workers"});
+        QVERIFY2(!r.out.contains("fw-1"), r.out.constData()); // left at a clean stop
+    }
+
     void failedMembersAreDroppedUnlessRetried()
     {
         fill("q", 3, 0);
