@@ -23,14 +23,18 @@ const std::vector<CommandInfo>& commandTable()
          "  --state S      which set to list (default pending)\n"
          "  --limit N      at most N tasks (default 20, at most 10000)\n"
          "  --offset N     skip the first N; --from TIME starts at that due time\n"
-         "ls --plain KEY [--limit N] [--offset N | --from TIME]\n"
+         "ls --plain KEY [--limit N] [--offset N | --from TIME | --parked]\n"
          "  members in due order; {\"id\",\"msg\"} and {\"data\",\"times\"} JSON shapes get\n"
-         "  their own columns; --json gives each member exactly as member_base64",
+         "  their own columns; --json gives each member exactly as member_base64; a forwarder's\n"
+         "  failed attempts and last error as FAILED, LAST ERROR; --parked: the members it\n"
+         "  parked after --max-attempts",
          "list tasks in due order", runLs},
         {"show",
          "show QUEUE ID [--history]\n"
          "  --history      also the task's recorded events (config history N turns them on);\n"
-         "                 for a task acked or cancelled lately, its events alone",
+         "                 for a task acked or cancelled lately, its events alone\n"
+         "show --plain KEY MEMBER\n"
+         "  its due time, failed attempts, last error and whether it is parked",
          "show every field of one task", runShow},
         {"find",
          "find QUEUE TEXT [--state pending|active|dead] [--in FIELD] [--limit N]\n"
@@ -46,8 +50,9 @@ const std::vector<CommandInfo>& commandTable()
          "  --names-only   the names alone, one a line (no counts: one cheap read)",
          "list the queues under the prefix with their counts", runQueues},
         {"workers",
-         "workers [QUEUE]\n"
-         "  every worker of the queue (default: of every queue) from its heartbeat: live or\n"
+         "workers [QUEUE] | workers --plain KEY\n"
+         "  every worker of the queue (default: of every queue, and of every plain key with\n"
+         "  one, shown as KEY (plain)) from its heartbeat: live or\n"
          "  gone (3 beats missed; listed for 20 beats more), host, pid, handler, threads,\n"
          "  uptime, last seen, tasks held now, acked and failed since it started, lateness\n"
          "  p99 (stalled: live, holding tasks, and nothing acked for 5 min). Under the table,\n"
@@ -55,7 +60,10 @@ const std::vector<CommandInfo>& commandTable()
          "  with a stalled worker: then exit 1.\n"
          "  Reads only: --read-only is enough.",
          "list the workers consuming the queues, and queues nobody consumes", runWorkers},
-        {"stats", "stats QUEUE\nstats --plain KEY   (size, due now, next due, score unit)",
+        {"stats",
+         "stats QUEUE\nstats --plain KEY   (size, due now, next due, score unit, failing and\n"
+         "  parked members, and the guarantee of its live consumers: at least once for\n"
+         "  forwarders, at most once for pop consumers)",
          "counts, cumulative counters, next due and oldest overdue task of a queue", runStats},
         {"cancel",
          "cancel QUEUE ID... [--force]\n"
@@ -68,9 +76,16 @@ const std::vector<CommandInfo>& commandTable()
          "reschedule --plain KEY (MEMBER...|-) (--in D | --at TIME | --now)\n"
          "  members no longer there are reported (exit 1), never added back",
          "move pending tasks to a new due time", runReschedule},
-        {"requeue", "requeue QUEUE (ID... | --all)", "give dead tasks a new life, due now",
-         runRequeue},
-        {"rm-dead", "rm-dead QUEUE (ID... | --all)", "delete dead tasks", runRmDead},
+        {"requeue",
+         "requeue QUEUE (ID... | --all)\n"
+         "requeue --plain KEY (MEMBER...|- | --all) [--in D | --at TIME]\n"
+         "  parked members back into the key (default due now), their attempts reset;\n"
+         "  members not parked are reported (exit 1)",
+         "give dead tasks a new life, due now", runRequeue},
+        {"rm-dead",
+         "rm-dead QUEUE (ID... | --all)\n"
+         "rm-dead --plain KEY (MEMBER...|- | --all)   (parked members and their failures)",
+         "delete dead tasks", runRmDead},
         {"purge", "purge QUEUE --yes", "delete every task of a queue (config and counters stay)",
          runPurge},
         {"config",
@@ -142,7 +157,11 @@ const std::vector<CommandInfo>& commandTable()
          "  --forward-to LIST  also LPUSH each popped member to LIST in the same script\n"
          "  --forward-to TARGET  (amqp://, http(s)://, pipe:CMD) AT LEAST ONCE instead: the\n"
          "                 member is leased in place (score = now + --lease) and removed\n"
-         "                 only once the target confirmed it",
+         "                 only once the target confirmed it; each failure is recorded\n"
+         "                 (attempts, last error: ls/show --plain)\n"
+         "  --max-attempts N  with a TARGET: park a member whose Nth delivery failed\n"
+         "                 (default 20; ls --plain KEY --parked, requeue/rm-dead --plain)\n"
+         "  An empty KEY cannot say its score unit: give --score-unit s|ms (else exit 2)",
          "run a worker on a queue", runWork},
         {"bench",
          "bench [--force] [--tasks N] [--threads C] [--batch N] [--rate R] [--duration D]\n"
