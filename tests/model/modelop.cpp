@@ -1,0 +1,94 @@
+#include "modelop.h"
+
+#include <random>
+#include <utility>
+
+namespace {
+
+struct Weighted
+{
+    ModelOp::Kind kind;
+    int weight;
+};
+
+// Everyday operations often, operators' ones now and then, a purge rarely.
+constexpr Weighted kWeights[] = {
+    {ModelOp::Kind::PushNx, 16},      {ModelOp::Kind::PushReplace, 5},
+    {ModelOp::Kind::Claim, 14},       {ModelOp::Kind::Ack, 9},
+    {ModelOp::Kind::Nack, 7},         {ModelOp::Kind::Extend, 3},
+    {ModelOp::Kind::Kill, 3},         {ModelOp::Kind::Cancel, 4},
+    {ModelOp::Kind::Reschedule, 4},   {ModelOp::Kind::Requeue, 3},
+    {ModelOp::Kind::DeleteDead, 2},   {ModelOp::Kind::Purge, 1},
+    {ModelOp::Kind::ReshardStart, 2}, {ModelOp::Kind::ReshardStep, 7},
+    {ModelOp::Kind::Wait, 4},
+};
+
+const char* name(ModelOp::Kind kind)
+{
+    switch (kind) {
+    case ModelOp::Kind::PushNx:
+        return "push-nx";
+    case ModelOp::Kind::PushReplace:
+        return "push-replace";
+    case ModelOp::Kind::Claim:
+        return "claim";
+    case ModelOp::Kind::Ack:
+        return "ack";
+    case ModelOp::Kind::Nack:
+        return "nack";
+    case ModelOp::Kind::Extend:
+        return "extend";
+    case ModelOp::Kind::Kill:
+        return "kill-worker";
+    case ModelOp::Kind::Cancel:
+        return "cancel";
+    case ModelOp::Kind::Reschedule:
+        return "reschedule";
+    case ModelOp::Kind::Requeue:
+        return "requeue";
+    case ModelOp::Kind::DeleteDead:
+        return "delete-dead";
+    case ModelOp::Kind::Purge:
+        return "purge";
+    case ModelOp::Kind::ReshardStart:
+        return "reshard-start";
+    case ModelOp::Kind::ReshardStep:
+        return "reshard-step";
+    case ModelOp::Kind::Wait:
+        return "wait";
+    }
+    return "?";
+}
+
+} // namespace
+
+std::string ModelOp::text() const
+{
+    return std::string(name(kind)) + "(" + std::to_string(a) + "," + std::to_string(b) + "," +
+           std::to_string(c) + ")";
+}
+
+std::vector<ModelOp> ModelOp::generate(uint64_t seed, int count, bool sharding)
+{
+    std::mt19937_64 random(seed);
+    int total = 0;
+    for (const auto& w : kWeights)
+        total += w.weight;
+    std::vector<ModelOp> ops;
+    while (static_cast<int>(ops.size()) < count) {
+        int pick = static_cast<int>(random() % static_cast<uint64_t>(total));
+        Kind kind = Kind::Wait;
+        for (const auto& w : kWeights) {
+            if (pick < w.weight) {
+                kind = w.kind;
+                break;
+            }
+            pick -= w.weight;
+        }
+        if (!sharding && (kind == Kind::ReshardStart || kind == Kind::ReshardStep))
+            continue;
+        ops.push_back({kind, static_cast<uint32_t>(random()), static_cast<uint32_t>(random()),
+                       static_cast<uint32_t>(random())});
+    }
+    return ops;
+}

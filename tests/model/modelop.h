@@ -1,0 +1,41 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+// One step of a model-based run (tests/model/tst_model.cpp): what to do, with three random
+// numbers that pick its target and arguments when it is applied (an index into the model's
+// tasks of the moment, a delay, a count). An op therefore still means something after the ops
+// before it were dropped, which is what lets a failing run be shortened.
+struct ModelOp
+{
+    enum class Kind
+    {
+        PushNx,
+        PushReplace,
+        Claim,
+        Ack,
+        Nack,
+        Extend,
+        Kill, // a worker dies: its leases run out and a reap takes them back
+        Cancel,
+        Reschedule,
+        Requeue,
+        DeleteDead,
+        Purge,
+        ReshardStart,
+        ReshardStep,
+        Wait,
+    };
+
+    Kind kind = Kind::Wait;
+    uint32_t a = 0;
+    uint32_t b = 0;
+    uint32_t c = 0;
+
+    std::string text() const;
+    // `count` ops drawn from `seed`, weighted towards the everyday ones (push, claim, ack).
+    // sharding: whether reshard ops may be drawn.
+    static std::vector<ModelOp> generate(uint64_t seed, int count, bool sharding);
+};

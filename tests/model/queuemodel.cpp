@@ -1,0 +1,606 @@
+#include "queuemodel.h"
+
+#include "records/taskrecord.h"
+
+#include <delayq/error.h>
+#include <delayq/keys.h>
+#include <delayq/shardmover.h>
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+#include <stdexcept>
+#include <thread>
+
+using namespace delayq;
+
+namespace {
+
+// What differed: thrown inside an op, caught by apply().
+struct Mismatch : std::runtime_error
+{
+    using std::runtime_error::runtime_error;
+};
+
+void expect(bool ok, const std::string& what)
+{
+    if (!ok)
+        throw Mismatch(what);
+}
+
+std::string shortId(const std::string& id)
+{
+    return id.size() > 24 ? id.substr(0, 12) + "…(" + std::to_string(id.size()) + " bytes)" : id;
+}
+
+const char* statusName(IdResult::Status s)
+{
+    return idStatusName(s);
+}
+
+void sleepMs(long long ms)
+{
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+}
+
+// A whole number of a reply that may come as text (ZRANGE WITHSCORES) or as an integer.
+long long number(const Reply& r)
+{
+    return r.type == Reply::Type::Integer ? r.toInteger() : wholeNumber(r.str).value_or(-1);
+}
+
+} // namespace
+
+QueueModel::QueueModel(Connection& connection, const std::string& queue)
+    : m_connection(connection), m_queue(connection, queue)
+{
+    for (int i = 0; i < 22; ++i)
+        m_ids.push_back("o-" + std::to_string(i));
+    m_ids.push_back(std::string(255, 'x') + "1");
+    m_ids.push_back(std::string(255, 'y') + "2");
+    m_queue.setConfig({{"max_attempts", std::to_string(kMaxAttempts)}, {"backoff", "100ms"}});
+}
+
+std::string QueueModel::apply(const ModelOp& op)
+{
+    try {
+        run(op);
+        verify();
+    } catch (const Mismatch& m) {
+        return m.what();
+    } catch (const Error& e) {
+        return std::string("unexpected error: ") + e.what();
+    }
+    return {};
+}
+
+void QueueModel::run(const ModelOp& op)
+{
+    using K = ModelOp::Kind;
+    switch (op.kind) {
+    case K::PushNx:
+        push(op, false);
+        break;
+    case K::PushReplace:
+        push(op, true);
+        break;
+    case K::Claim:
+        claim(op);
+        break;
+    case K::Ack:
+        ack(op);
+        break;
+    case K::Nack:
+        nack(op);
+        break;
+    case K::Extend:
+        extend(op);
+        break;
+    case K::Kill:
+        kill(op);
+        break;
+    case K::Cancel:
+    case K::Reschedule:
+    case K::Requeue:
+    case K::DeleteDead:
+        byIds(op);
+        break;
+    case K::Purge:
+        purge();
+        break;
+    case K::ReshardStart:
+        reshardStart(op);
+        break;
+    case K::ReshardStep:
+        reshardSteps(1 + static_cast<int>(op.b % 3), 1 + op.c % 20);
+        break;
+    case K::Wait:
+        sleepMs(op.c % 60);
+        break;
+    }
+}
+
+const std::string& QueueModel::pickId(uint32_t r) const
+{
+    return m_ids[r % m_ids.size()];
+}
+
+void QueueModel::push(const ModelOp& op, bool replace)
+{
+    const std::string& id = pickId(op.a);
+    PushRequest request;
+    request.id = id;
+    request.payload = "v" + std::to_string(op.b % 1000);
+    request.delayMs = op.c % 5 == 0 ? 0 : op.c % 400;
+    request.replace = replace;
+    const PushResult r = m_queue.push(request);
+    const auto it = m_tasks.find(id);
+    const std::string what = std::string(replace ? "push replace " : "push nx ") + shortId(id);
+    if (it == m_tasks.end()) {
+        expect(r.status == PushResult::Status::Created,
+               what + ": a new id answered " + pushStatusName(r.status));
+    } else if (!replace) {
+        expect(r.status == PushResult::Status::Exists,
+               what + ": an existing " + it->second.state + " task answered " +
+                   pushStatusName(r.status) + " (nx must change nothing)");
+        if (it->second.state == "pending")
+            expect(r.due == it->second.due, what + ": exists with another due time");
+        return;
+    } else if (it->second.state == "active") {
+        expect(r.status == PushResult::Status::Active,
+               what + ": a task a worker holds answered " + pushStatusName(r.status));
+        return;
+    } else {
+        expect(r.status == PushResult::Status::Replaced, what + ": an existing " +
+                                                             it->second.state + " task answered " +
+                                                             pushStatusName(r.status));
+    }
+    m_tasks[id] = Task{request.payload, "pending", r.due, 0, {}, -1};
+    count("pushed");
+}
+
+void QueueModel::claim(const ModelOp& op)
+{
+    const int worker = static_cast<int>(op.a % kWorkers);
+    const int max = 1 + static_cast<int>(op.b % 4);
+    const ClaimResult r = m_queue.claim(max, 60000, "w" + std::to_string(worker));
+    m_now = std::max(m_now, r.serverNow);
+    for (const auto& t : r.tasks) {
+        const auto it = m_tasks.find(t.id);
+        const std::string what = "claim by w" + std::to_string(worker) + " of " + shortId(t.id);
+        expect(it != m_tasks.end(), what + ": the model has no such task");
+        Task& m = it->second;
+        expect(m.state == "pending",
+               what + ": handed out while " + m.state + " (run twice, or run while dead)");
+        expect(m.due <= r.serverNow, what + ": handed out " + std::to_string(m.due - r.serverNow) +
+                                         " ms before it was due");
+        expect(t.due == m.due, what + ": due " + std::to_string(t.due) + ", the model says " +
+                                   std::to_string(m.due));
+        expect(t.payload == m.payload,
+               what + ": payload '" + t.payload + "', the model says '" + m.payload + "'");
+        expect(t.attempts == m.attempts + 1, what + ": attempt " + std::to_string(t.attempts) +
+                                                 ", the model says " +
+                                                 std::to_string(m.attempts + 1));
+        m.state = "active";
+        m.attempts = t.attempts;
+        m.token = t.token;
+        m.worker = worker;
+        count("claimed");
+    }
+    // One shard: a claim that took fewer than it asked left nothing due behind.
+    if (static_cast<int>(r.tasks.size()) < max && m_queue.reloadLayout().tags.size() == 1)
+        for (const auto& [id, m] : m_tasks)
+            expect(!(m.state == "pending" && m.due <= r.serverNow),
+                   "claim: " + shortId(id) + " was due and not handed out");
+}
+
+std::vector<QueueModel::Pair> QueueModel::pairsOf(int worker) const
+{
+    std::vector<Pair> pairs;
+    for (const auto& [id, m] : m_tasks)
+        if (m.state == "active" && m.worker == worker)
+            pairs.emplace_back(id, m.token);
+    pairs.insert(pairs.end(), m_lost[worker].begin(), m_lost[worker].end());
+    return pairs;
+}
+
+bool QueueModel::holds(const Pair& pair) const
+{
+    const auto it = m_tasks.find(pair.first);
+    return it != m_tasks.end() && it->second.state == "active" && it->second.token == pair.second;
+}
+
+void QueueModel::lose(const std::string& id)
+{
+    Task& m = m_tasks.at(id);
+    if (m.state == "active" && m.worker >= 0)
+        m_lost[m.worker].emplace_back(id, m.token);
+    m.token.clear();
+    m.worker = -1;
+}
+
+void QueueModel::ack(const ModelOp& op)
+{
+    const int worker = static_cast<int>(op.a % kWorkers);
+    const auto all = pairsOf(worker);
+    std::vector<Pair> chosen;
+    for (size_t i = 0; i < all.size(); ++i)
+        if ((op.b >> (i % 32)) & 1)
+            chosen.push_back(all[i]);
+    if (chosen.empty())
+        return;
+    std::vector<bool> expected;
+    std::set<std::string> once; // an id given twice is acked once
+    for (const auto& p : chosen)
+        expected.push_back(holds(p) && once.insert(p.first).second);
+    const std::vector<bool> got = m_queue.ack(chosen);
+    expect(got.size() == chosen.size(), "ack: a reply per pair");
+    for (size_t i = 0; i < chosen.size(); ++i) {
+        expect(got[i] == expected[i], "ack by w" + std::to_string(worker) + " of " +
+                                          shortId(chosen[i].first) + ": answered " +
+                                          (got[i] ? "acked" : "lease lost") + ", the model says " +
+                                          (expected[i] ? "acked" : "lease lost"));
+        if (got[i]) {
+            m_tasks.erase(chosen[i].first);
+            count("acked");
+        }
+    }
+}
+
+void QueueModel::nack(const ModelOp& op)
+{
+    const int worker = static_cast<int>(op.a % kWorkers);
+    const auto all = pairsOf(worker);
+    if (all.empty())
+        return;
+    const Pair pair = all[op.b % all.size()];
+    const int how = static_cast<int>(op.c % 4);
+    const long long delay = how == 0 ? -1 : how == 1 ? Queue::kNackDeadNow : op.c % 300;
+    const std::string what = "nack by w" + std::to_string(worker) + " of " + shortId(pair.first);
+    if (!holds(pair)) {
+        try {
+            m_queue.nack(pair.first, pair.second, "failed", delay);
+        } catch (const Error& e) {
+            expect(e.code() == ErrorCode::LeaseLost, what + ": " + e.what());
+            return;
+        }
+        throw Mismatch(what + ": taken with a lease the worker lost");
+    }
+    const NackResult r = m_queue.nack(pair.first, pair.second, "failed", delay);
+    Task& m = m_tasks.at(pair.first);
+    const bool dies = delay == Queue::kNackDeadNow || m.attempts >= kMaxAttempts;
+    expect(r.dead == dies, what + ": " + (r.dead ? "dead" : "retry") + ", the model says " +
+                               (dies ? "dead" : "retry"));
+    m.token.clear();
+    m.worker = -1;
+    if (dies) {
+        m.state = "dead";
+        count("died");
+    } else {
+        m.state = "pending";
+        m.due = r.when;
+        count("retried");
+    }
+}
+
+void QueueModel::extend(const ModelOp& op)
+{
+    const int worker = static_cast<int>(op.a % kWorkers);
+    const auto all = pairsOf(worker);
+    if (all.empty())
+        return;
+    const Pair pair = all[op.b % all.size()];
+    const auto got = m_queue.extend(std::vector<Pair>{pair}, 60000);
+    expect(got.size() == 1 && got[0].has_value() == holds(pair),
+           "extend by w" + std::to_string(worker) + " of " + shortId(pair.first) + ": " +
+               (got.at(0) ? "renewed" : "lease lost") + ", the model says " +
+               (holds(pair) ? "renewed" : "lease lost"));
+}
+
+void QueueModel::kill(const ModelOp& op)
+{
+    const int worker = static_cast<int>(op.a % kWorkers);
+    std::vector<Pair> held;
+    for (const auto& p : pairsOf(worker))
+        if (holds(p))
+            held.push_back(p);
+    if (held.empty())
+        return;
+    // Its leases run out (1 ms left), then a reap takes them back.
+    for (const auto& deadline : m_queue.extend(held, 1))
+        expect(deadline.has_value(), "kill: a held lease could not be shortened");
+    sleepMs(5);
+    int requeued = 0, died = 0;
+    for (const auto& p : held)
+        (m_tasks.at(p.first).attempts >= kMaxAttempts ? died : requeued)++;
+    const ReapResult r = m_queue.reap(1000);
+    expect(r.requeued == requeued && r.dead == died,
+           "reap after w" + std::to_string(worker) + " died: " + std::to_string(r.requeued) +
+               " requeued and " + std::to_string(r.dead) + " dead, the model says " +
+               std::to_string(requeued) + " and " + std::to_string(died));
+    count("expired", static_cast<long long>(held.size()));
+    count("died", died);
+    for (const auto& p : held) {
+        lose(p.first);
+        Task& m = m_tasks.at(p.first);
+        m.state = m.attempts >= kMaxAttempts ? "dead" : "pending";
+        if (m.state == "pending")
+            m.due = pendingScore(p.first);
+    }
+}
+
+void QueueModel::byIds(const ModelOp& op)
+{
+    std::vector<std::string> ids;
+    for (int i = 0; i < 3; ++i)
+        if ((op.b >> i) & 1 || ids.empty())
+            ids.push_back(pickId(op.a + static_cast<uint32_t>(i) * 7919u));
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    using K = ModelOp::Kind;
+    using S = IdResult::Status;
+    const bool force = op.c % 3 == 0;
+    const long long at = m_now + static_cast<long long>(op.c % 500);
+    std::vector<IdResult> got;
+    std::string what;
+    switch (op.kind) {
+    case K::Cancel:
+        got = m_queue.cancel(ids, force);
+        what = force ? "cancel --force" : "cancel";
+        break;
+    case K::Reschedule:
+        got = m_queue.reschedule(ids, at);
+        what = "reschedule";
+        break;
+    case K::Requeue:
+        got = m_queue.requeue(ids);
+        what = "requeue";
+        break;
+    default:
+        got = m_queue.deleteDead(ids);
+        what = "delete dead";
+        break;
+    }
+    expect(got.size() == ids.size(), what + ": a status per id");
+    for (size_t i = 0; i < ids.size(); ++i) {
+        const auto it = m_tasks.find(ids[i]);
+        const std::string state = it == m_tasks.end() ? "" : it->second.state;
+        S want = state == ""         ? S::NotFound
+                 : state == "active" ? S::Active
+                 : state == "dead"   ? S::Dead
+                                     : S::Pending;
+        // Each acts on one set; it answers done there.
+        if ((op.kind == K::Cancel && (state == "pending" || (state == "active" && force))) ||
+            (op.kind == K::Reschedule && state == "pending") ||
+            ((op.kind == K::Requeue || op.kind == K::DeleteDead) && state == "dead"))
+            want = S::Done;
+        expect(got[i].status == want, what + " " + shortId(ids[i]) + " (" +
+                                          (state.empty() ? "absent" : state) + "): answered " +
+                                          statusName(got[i].status) + ", the model says " +
+                                          statusName(want));
+        if (want != S::Done)
+            continue;
+        if (op.kind == K::Cancel) {
+            lose(ids[i]);
+            m_tasks.erase(ids[i]);
+            count("cancelled");
+        } else if (op.kind == K::Reschedule) {
+            it->second.due = at;
+        } else if (op.kind == K::Requeue) {
+            it->second.state = "pending";
+            it->second.attempts = 0;
+            it->second.due = pendingScore(ids[i]);
+        } else {
+            m_tasks.erase(ids[i]);
+        }
+    }
+}
+
+void QueueModel::purge()
+{
+    const BulkResult r = m_queue.purge(200);
+    expect(r.done == static_cast<long long>(m_tasks.size()) && r.remaining == 0,
+           "purge: deleted " + std::to_string(r.done) + ", the model has " +
+               std::to_string(m_tasks.size()));
+    for (auto& [id, m] : m_tasks)
+        if (m.state == "active")
+            lose(id);
+    m_tasks.clear();
+}
+
+void QueueModel::reshardStart(const ModelOp& op)
+{
+    const int count = 1 + static_cast<int>(op.a % 3);
+    ShardMover mover(m_queue);
+    const MoveProgress now = mover.progress();
+    if (!now.finished && now.to != count) {
+        try {
+            mover.start(count);
+        } catch (const Error& e) {
+            expect(e.code() == ErrorCode::InvalidArgument, std::string("reshard: ") + e.what());
+            return;
+        }
+        throw Mismatch("reshard to " + std::to_string(count) +
+                       " was started while another change was under way");
+    }
+    mover.start(count);
+}
+
+void QueueModel::reshardSteps(int steps, int batch)
+{
+    ShardMover mover(m_queue);
+    for (int i = 0; i < steps; ++i)
+        if (mover.step(batch).finished)
+            break;
+}
+
+long long QueueModel::pendingScore(const std::string& id)
+{
+    const size_t shards = m_queue.reloadLayout().tags.size();
+    for (size_t s = 0; s < shards; ++s) {
+        const Reply r = m_connection.command({"ZSCORE", m_queue.shardKeys(s).pending(), id});
+        if (!r.isNil())
+            return number(r);
+    }
+    throw Mismatch("requeued or reaped " + shortId(id) + " is not pending");
+}
+
+std::string QueueModel::drain()
+{
+    // Rounds of: every lease acked (a reshard waits for tasks workers hold outside their
+    // home), the reshard stepped, the pending tasks left to fall due and claimed. Every task
+    // must come out exactly once, and the reshard must finish.
+    try {
+        ShardMover mover(m_queue);
+        for (int round = 0; round < 400; ++round) {
+            for (int w = 0; w < kWorkers; ++w)
+                ack({ModelOp::Kind::Ack, static_cast<uint32_t>(w), 0xffffffffu, 0});
+            verify();
+            for (int i = 0; i < 50 && !mover.step(100).finished; ++i) {
+            }
+            verify();
+            long long latest = 0;
+            bool pending = false;
+            for (const auto& [id, m] : m_tasks)
+                if (m.state == "pending") {
+                    latest = std::max(latest, m.due);
+                    pending = true;
+                }
+            if (!pending && mover.progress().finished)
+                break;
+            sleepMs(std::clamp(latest - m_connection.serverNowMs(), 0LL, 500LL) + 5);
+            claim({ModelOp::Kind::Claim, static_cast<uint32_t>(round), 3, 0});
+            verify();
+        }
+        expect(mover.progress().finished, "drain: the reshard did not finish");
+        for (const auto& [id, m] : m_tasks)
+            expect(m.state == "dead", "drain: " + shortId(id) + " is still " + m.state);
+    } catch (const Mismatch& m) {
+        return m.what();
+    } catch (const Error& e) {
+        return std::string("unexpected error: ") + e.what();
+    }
+    return {};
+}
+
+void QueueModel::verify()
+{
+    const ShardLayout layout = m_queue.reloadLayout();
+    struct Place
+    {
+        size_t shard;
+        std::string set;
+        long long score;
+    };
+    std::map<std::string, std::vector<Place>> places;
+    std::map<std::string, RunEntry> runs;
+    std::map<std::string, long long> heldForMove; // id -> the due time its move noted
+    std::vector<std::vector<std::string>> reads;
+    for (size_t s = 0; s < layout.tags.size(); ++s) {
+        const Keys& k = m_queue.shardKeys(s);
+        reads.push_back({"ZRANGE", k.pending(), "0", "-1", "WITHSCORES"});
+        reads.push_back({"ZRANGE", k.active(), "0", "-1", "WITHSCORES"});
+        reads.push_back({"ZRANGE", k.dead(), "0", "-1", "WITHSCORES"});
+        reads.push_back({"HGETALL", k.run()});
+        reads.push_back({"HGETALL", k.moving()});
+    }
+    const std::vector<Reply> replies = m_connection.pipeline(reads);
+    const char* const sets[] = {"pending", "active", "dead"};
+    for (size_t s = 0; s < layout.tags.size(); ++s) {
+        for (int set = 0; set < 3; ++set) {
+            const auto& flat = replies[s * 5 + static_cast<size_t>(set)].elements;
+            for (size_t i = 0; i + 1 < flat.size(); i += 2)
+                places[flat[i].str].push_back({s, sets[set], number(flat[i + 1])});
+        }
+        const auto& run = replies[s * 5 + 3].elements;
+        for (size_t i = 0; i + 1 < run.size(); i += 2)
+            if (!run[i].str.empty())
+                runs[run[i].str] = parseRunEntry(run[i + 1].str);
+        const auto& moving = replies[s * 5 + 4].elements;
+        for (size_t i = 0; i + 1 < moving.size(); i += 2) {
+            // target|state|due|token
+            const std::string& note = moving[i + 1].str;
+            const size_t a = note.find('|'), b = note.find('|', a + 1), c = note.find('|', b + 1);
+            if (note.compare(a + 1, b - a - 1, "pending") == 0)
+                heldForMove[moving[i].str] =
+                    wholeNumber(note.substr(b + 1, c - b - 1)).value_or(-1);
+        }
+    }
+    for (const auto& [id, where] : places) {
+        std::string list;
+        for (const auto& p : where)
+            list += " " + p.set + "@shard" + std::to_string(p.shard);
+        expect(where.size() == 1, shortId(id) + " is on the server " +
+                                      std::to_string(where.size()) + " times:" + list);
+        expect(m_tasks.count(id) == 1, shortId(id) + " is on the server (" + list.substr(1) +
+                                           ") but the model has no such task");
+        const Place& p = where.front();
+        const Task& m = m_tasks.at(id);
+        if (!layout.moving())
+            expect(static_cast<int>(p.shard) == layout.homeOf(id),
+                   shortId(id) + " is in shard " + std::to_string(p.shard) +
+                       " with no reshard under way; its home is shard " +
+                       std::to_string(layout.homeOf(id)));
+        const bool moving = p.set == "active" && runs[id].worker == "delayq-reshard";
+        const std::string set = moving ? "pending" : p.set;
+        expect(set == m.state,
+               shortId(id) + " is " + set + " on the server, " + m.state + " in the model");
+        if (m.state == "pending") {
+            const long long due = moving ? heldForMove[id] : p.score;
+            expect(due == m.due, shortId(id) + " is due at " + std::to_string(due) +
+                                     ", the model says " + std::to_string(m.due));
+        }
+        if (m.state == "active") {
+            expect(runs[id].token == m.token, shortId(id) + " is held by another lease");
+            expect(runs[id].attempts == m.attempts,
+                   shortId(id) + " has " + std::to_string(runs[id].attempts) +
+                       " attempts, the model says " + std::to_string(m.attempts));
+        }
+    }
+    for (const auto& [id, m] : m_tasks)
+        expect(places.count(id) == 1,
+               shortId(id) + " (" + m.state + " in the model) is gone from the server");
+    verifyPayloads();
+    verifyCounters();
+}
+
+void QueueModel::verifyPayloads()
+{
+    // Each task's record, looked for in every shard (the check above placed it in one).
+    const ShardLayout& layout = m_queue.layout();
+    std::vector<std::vector<std::string>> reads;
+    std::vector<std::string> ids;
+    for (const auto& [id, m] : m_tasks)
+        for (size_t s = 0; s < layout.tags.size(); ++s) {
+            reads.push_back({"HGET", m_queue.shardKeys(s).dataKey(id), id});
+            ids.push_back(id);
+        }
+    const std::vector<Reply> replies = m_connection.pipeline(reads);
+    std::map<std::string, int> records;
+    for (size_t i = 0; i < replies.size(); ++i) {
+        if (replies[i].isNil())
+            continue;
+        ++records[ids[i]];
+        const auto record = parseTaskRecord(replies[i].str);
+        const Task& m = m_tasks.at(ids[i]);
+        expect(record && record->payload == m.payload, shortId(ids[i]) + " holds payload '" +
+                                                           (record ? record->payload : "?") +
+                                                           "', the model says '" + m.payload + "'");
+    }
+    for (const auto& [id, m] : m_tasks)
+        expect(records[id] == 1,
+               shortId(id) + " has " + std::to_string(records[id]) + " records over the shards");
+}
+
+void QueueModel::verifyCounters()
+{
+    const Counters server = m_queue.stats();
+    for (const char* name :
+         {"pushed", "claimed", "acked", "retried", "died", "cancelled", "expired"}) {
+        const auto it = server.find(name);
+        const long long got = it == server.end() ? 0 : it->second;
+        expect(got == m_counters[name], std::string("counter ") + name + " is " +
+                                            std::to_string(got) + ", the model says " +
+                                            std::to_string(m_counters[name]));
+    }
+}

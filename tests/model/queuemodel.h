@@ -1,0 +1,87 @@
+#pragma once
+
+#include "modelop.h"
+
+#include <delayq/connection.h>
+#include <delayq/queue.h>
+#include <delayq/task.h>
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+// A reference model of one native queue, kept beside a real one: every op is applied to the
+// server through the public API, its reply is checked against what the model says it must be,
+// the model takes the change, and then the whole server (every shard's sets, run entries,
+// records and counters) is compared with the model. Three workers ("w0".."w2") hold leases;
+// nothing runs in the background, so every expectation is exact: a lease runs out only when
+// a Kill op shortens it and reaps.
+//
+// The promises checked after every op:
+//  - each id is at most once in pending ∪ active ∪ dead over every shard;
+//  - the server holds exactly the model's tasks, each in the model's set, with its due time,
+//    lease token, attempts and payload (so `nx` never changed one and `replace` replaced one);
+//  - nothing is claimed before it is due or claimed twice while a lease holds;
+//  - with no reshard under way, every task is in its home shard;
+//  - the counters equal the model's.
+class QueueModel
+{
+public:
+    QueueModel(delayq::Connection& connection, const std::string& queue);
+
+    // Empty when the op did what the model said and the server then equalled the model;
+    // else what differed.
+    std::string apply(const ModelOp& op);
+    // Finishes a reshard under way, lets every pending task fall due, claims and acks them
+    // all: every one must come out exactly once. Same reply as apply().
+    std::string drain();
+
+    static constexpr int kWorkers = 3;
+    static constexpr int kMaxAttempts = 3;
+
+private:
+    struct Task
+    {
+        std::string payload;
+        std::string state; // pending | active | dead
+        long long due = 0;
+        int attempts = 0;
+        std::string token; // while active
+        int worker = -1;   // while active
+    };
+    using Pair = std::pair<std::string, std::string>; // id, lease token
+
+    void run(const ModelOp& op);
+    void push(const ModelOp& op, bool replace);
+    void claim(const ModelOp& op);
+    void ack(const ModelOp& op);
+    void nack(const ModelOp& op);
+    void extend(const ModelOp& op);
+    void kill(const ModelOp& op);
+    void byIds(const ModelOp& op);
+    void purge();
+    void reshardStart(const ModelOp& op);
+    void reshardSteps(int steps, int batch);
+    void verify();
+    void verifyPayloads();
+    void verifyCounters();
+
+    // The id pool: short ids and two of the longest allowed (256 bytes).
+    const std::string& pickId(uint32_t r) const;
+    // A lease the worker holds or held: its held ones first, then ones it lost.
+    std::vector<Pair> pairsOf(int worker) const;
+    bool holds(const Pair& pair) const;
+    void lose(const std::string& id);
+    // The pending score of the id on the server (requeue and reap set "now").
+    long long pendingScore(const std::string& id);
+    void count(const std::string& counter, long long n = 1) { m_counters[counter] += n; }
+
+    delayq::Connection& m_connection;
+    delayq::Queue m_queue;
+    std::vector<std::string> m_ids;
+    std::map<std::string, Task> m_tasks;
+    std::map<std::string, long long> m_counters;
+    std::vector<Pair> m_lost[kWorkers]; // leases each worker lost: its acks must be refused
+    long long m_now = 0;                // the latest server time seen
+};
