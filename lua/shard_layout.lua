@@ -1,6 +1,8 @@
 -- shard_layout.lua: starts a change of a queue's shard count (docs/design.md, "Sharded
 -- queues"), on shard 0, with its audit entry in the same call: writes shards, shard_tags,
--- shard_move ("FROM>TO"), shard_moved 0 and the mover's cursor at its start.
+-- shard_move ("FROM>TO"), shard_moved 0, shard_since (the server's ms now: the mover's last
+-- pass begins at least 2 s later) and the mover's cursor at its start
+-- ("SHARD|SET|ZSCAN CURSOR|PASS|SEEN|HELD|PASS START", see ShardMover).
 -- KEYS: the nine of every native-queue script (see push.lua), shard 0's
 -- ARGV[1] the new count (1..64)  ARGV[2] shard_tags, the tags of every shard, space-separated
 --   (the first the queue's name; at least as many as the count)  ARGV[3] the count the change
@@ -25,7 +27,9 @@ if tags < count then
   return redis.error_reply('INVALID shard_layout: fewer tags than shards')
 end
 if redis.call('HEXISTS', KEYS[5], 'shard_move') == 1 then return 0 end
+local now = now_ms()
 redis.call('HSET', KEYS[5], 'shards', count, 'shard_tags', ARGV[2],
-  'shard_move', from .. '>' .. count, 'shard_moved', 0, 'shard_cursor', '0|pending|0|1')
+  'shard_move', from .. '>' .. count, 'shard_moved', 0, 'shard_since', int(now),
+  'shard_cursor', '0|pending|0|1|0|0|' .. int(now))
 audit(who, 'reshard', 0, {}, from .. '>' .. count)
 return 1

@@ -51,16 +51,24 @@ int runReshard(Context& ctx)
     delayq::MoveProgress p = mover.start(count);
     auto said = std::chrono::steady_clock::now();
     int lastPass = p.pass;
+    long long held = 0; // in the last pass that ended
     for (long long n = 0; !p.finished && (steps == 0 || n < steps); ++n) {
         p = mover.step(batch);
-        // A pass that ends with the leaving shards not yet empty waits for the tasks workers
-        // hold there: looking again at once would only spin.
-        if (p.pass != lastPass && !p.finished)
-            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        // A pass that could move nothing waits (for tasks workers hold outside their home,
+        // or for producers' copies of the layout to be the new one): looking again at once
+        // would only spin.
+        if (p.waitMs > 0)
+            std::this_thread::sleep_for(std::chrono::milliseconds(p.waitMs));
+        if (p.pass != lastPass)
+            held = p.held;
         lastPass = p.pass;
         if (!ctx.json() && std::chrono::steady_clock::now() - said > std::chrono::seconds(1)) {
-            std::fprintf(stderr, "resharding %s %d -> %d: %s\n", printable(queue.name()).c_str(),
-                         p.from, p.to, progressLine(p).c_str());
+            std::fprintf(stderr, "resharding %s %d -> %d: %s%s\n", printable(queue.name()).c_str(),
+                         p.from, p.to, progressLine(p).c_str(),
+                         held > 0 ? (", waiting for " + std::to_string(held) +
+                                     " tasks workers hold outside their home shard")
+                                        .c_str()
+                                  : "");
             said = std::chrono::steady_clock::now();
         }
     }

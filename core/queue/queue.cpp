@@ -184,25 +184,34 @@ std::vector<PushResult> Queue::pushBatch(const std::vector<PushRequest>& request
 
 std::vector<PushResult> Queue::pushSharded(const std::vector<PushRequest>& requests)
 {
-    const ShardLayout& shards = layout();
+    const ShardLayout shards = layout();
     // Every id known first: it picks the shard.
-    std::vector<std::vector<PushRequest>> groups(shards.tags.size());
-    std::vector<std::vector<size_t>> positions(shards.tags.size());
-    for (size_t i = 0; i < requests.size(); ++i) {
-        PushRequest request = requests[i];
+    std::vector<PushRequest> all = requests;
+    for (auto& request : all)
         if (request.id.empty())
             request.id = generateTaskId();
-        const size_t home = static_cast<size_t>(shards.homeOf(request.id));
-        groups[home].push_back(std::move(request));
-        positions[home].push_back(i);
-    }
     // All checked before anything is sent: one bad request refuses the whole batch.
     const long long now = m_connection.serverNowMs();
+    (void)PushBatch(all, now);
+    registerQueue();
+    std::vector<PushResult> results(all.size());
+    std::vector<bool> answered(all.size(), false); // by the former home: not pushed
+    std::vector<bool> replaced(all.size(), false); // a former home's copy was deleted
+    if (shards.moving())
+        displaceFormerCopies(shards, all, results, answered, replaced);
+    std::vector<std::vector<PushRequest>> groups(shards.tags.size());
+    std::vector<std::vector<size_t>> positions(shards.tags.size());
+    for (size_t i = 0; i < all.size(); ++i) {
+        if (answered[i])
+            continue;
+        const size_t home = static_cast<size_t>(shards.homeOf(all[i].id));
+        groups[home].push_back(all[i]);
+        positions[home].push_back(i);
+    }
     std::vector<std::pair<size_t, PushBatch>> batches;
     for (size_t s = 0; s < groups.size(); ++s)
         if (!groups[s].empty())
             batches.emplace_back(s, PushBatch(groups[s], now));
-    registerQueue();
     // One pipeline: the connection splits it per node, so each master gets its shards' calls
     // in one round trip.
     std::vector<Connection::ScriptCall> calls;
@@ -215,17 +224,69 @@ std::vector<PushResult> Queue::pushSharded(const std::vector<PushRequest>& reque
         calls.insert(calls.end(), some.begin(), some.end());
     }
     const std::vector<Reply> replies = m_connection.evalPipeline(scripts::push, calls);
-    std::vector<PushResult> results(requests.size());
     size_t at = 0;
     for (size_t b = 0; b < batches.size(); ++b) {
         const std::vector<Reply> mine(replies.begin() + static_cast<long>(at),
                                       replies.begin() + static_cast<long>(at + callsOf[b]));
         at += callsOf[b];
         const auto done = batches[b].second.results(mine);
-        for (size_t j = 0; j < done.size(); ++j)
-            results[positions[batches[b].first][j]] = done[j];
+        for (size_t j = 0; j < done.size(); ++j) {
+            const size_t i = positions[batches[b].first][j];
+            results[i] = done[j];
+            if (replaced[i] && results[i].status == PushResult::Status::Created)
+                results[i].status = PushResult::Status::Replaced;
+        }
     }
     return results;
+}
+
+void Queue::displaceFormerCopies(const ShardLayout& shards, const std::vector<PushRequest>& all,
+                                 std::vector<PushResult>& results, std::vector<bool>& answered,
+                                 std::vector<bool>& replaced)
+{
+    // The requests whose task may still be in its former home, by that shard and mode.
+    std::map<std::pair<size_t, bool>, std::vector<size_t>> asked;
+    for (size_t i = 0; i < all.size(); ++i) {
+        const size_t former = static_cast<size_t>(shards.formerHomeOf(all[i].id));
+        if (former != static_cast<size_t>(shards.homeOf(all[i].id)) && former < shards.tags.size())
+            asked[{former, all[i].replace}].push_back(i);
+    }
+    std::vector<Connection::ScriptCall> calls;
+    std::vector<std::vector<size_t>> callIndexes;
+    for (const auto& [where, indexes] : asked) {
+        Queue former = shardQueue(where.first);
+        auto keys = former.scriptKeys();
+        keys.push_back(former.keys().moving());
+        for (size_t begin = 0; begin < indexes.size(); begin += 1000) {
+            const size_t end = std::min(indexes.size(), begin + 1000);
+            Connection::ScriptCall call{
+                keys, {where.second ? "replace" : "nx", std::to_string(end - begin)}};
+            for (size_t k = begin; k < end; ++k)
+                call.args.push_back(all[indexes[k]].id);
+            calls.push_back(std::move(call));
+            callIndexes.emplace_back(indexes.begin() + static_cast<long>(begin),
+                                     indexes.begin() + static_cast<long>(end));
+        }
+    }
+    const std::vector<Reply> replies = m_connection.evalPipeline(scripts::shardDisplace, calls);
+    for (size_t c = 0; c < replies.size(); ++c) {
+        if (replies[c].isError())
+            throw errorFromReply(replies[c].str);
+        const auto& flat = replies[c].elements;
+        for (size_t k = 0; k + 2 < flat.size(); k += 3) {
+            const long long place = flat[k].toInteger();
+            if (place < 1 || static_cast<size_t>(place) > callIndexes[c].size())
+                throw Error(ErrorCode::Protocol, "shard_displace named a task it was not given");
+            const size_t i = callIndexes[c][static_cast<size_t>(place - 1)];
+            const PushResult::Status status = pushStatusFromName(flat[k + 1].str);
+            if (status == PushResult::Status::Replaced) {
+                replaced[i] = true;
+                continue;
+            }
+            answered[i] = true;
+            results[i] = {all[i].id, status, flat[k + 2].toInteger()};
+        }
+    }
 }
 
 std::vector<IdResult> Queue::cancel(const std::vector<std::string>& ids, bool force)

@@ -20,6 +20,18 @@ int ShardLayout::homeOf(const std::string& id) const
     return count <= 1 ? 0 : hashOf(id) % count;
 }
 
+int ShardLayout::formerHomeOf(const std::string& id) const
+{
+    if (!moving())
+        return homeOf(id);
+    const size_t gt = move.find('>');
+    const long long from =
+        gt == std::string::npos ? 1 : wholeNumber(move.substr(0, gt)).value_or(1);
+    const int shards =
+        static_cast<int>(std::clamp<long long>(from, 1, static_cast<long long>(tags.size())));
+    return shards <= 1 ? 0 : hashOf(id) % shards;
+}
+
 ShardLayout ShardLayout::fromConfig(const std::string& queue, const std::string& shards,
                                     const std::string& tags, const std::string& move,
                                     const std::string& moved)

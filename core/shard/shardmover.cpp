@@ -18,25 +18,38 @@ namespace delayq {
 
 namespace {
 
-// The home config's cursor: "SHARD|SET|ZSCAN CURSOR|PASS" (shard_layout.lua writes the first).
+// The home config's cursor: "SHARD|SET|ZSCAN CURSOR|PASS|SEEN|HELD|PASS START" (shard_layout.lua
+// writes the first). SEEN counts the tasks this pass found outside their home (moved or not),
+// HELD those of them a worker held, and PASS START is the server's ms when the pass began: a
+// reshard is over only after a pass that found nothing, begun late enough (kSettleMs).
 struct MoveCursor
 {
     size_t shard = 0;
     std::string set = "pending";
     std::string scan = "0";
     int pass = 1;
+    long long seen = 0;
+    long long held = 0;
+    long long passStart = 0;
 
     static MoveCursor parse(const std::string& text)
     {
         MoveCursor c;
+        std::vector<std::string> parts;
         std::istringstream in(text);
-        std::string shard, pass;
-        if (std::getline(in, shard, '|') && std::getline(in, c.set, '|') &&
-            std::getline(in, c.scan, '|') && std::getline(in, pass)) {
-            c.shard = static_cast<size_t>(wholeNumber(shard).value_or(0));
-            c.pass = static_cast<int>(wholeNumber(pass).value_or(1));
+        for (std::string part; std::getline(in, part, '|');)
+            parts.push_back(part);
+        if (parts.size() >= 4) {
+            c.shard = static_cast<size_t>(wholeNumber(parts[0]).value_or(0));
+            c.set = parts[1];
+            c.scan = parts[2];
+            c.pass = static_cast<int>(wholeNumber(parts[3]).value_or(1));
         }
-        if (c.set != "dead")
+        // A cursor of an older delayq (four fields) counts as a pass that found something.
+        c.seen = parts.size() >= 7 ? wholeNumber(parts[4]).value_or(1) : 1;
+        c.held = parts.size() >= 7 ? wholeNumber(parts[5]).value_or(0) : 0;
+        c.passStart = parts.size() >= 7 ? wholeNumber(parts[6]).value_or(0) : 0;
+        if (c.set != "dead" && c.set != "active")
             c.set = "pending";
         if (c.scan.empty())
             c.scan = "0";
@@ -44,7 +57,8 @@ struct MoveCursor
     }
     std::string text() const
     {
-        return std::to_string(shard) + "|" + set + "|" + scan + "|" + std::to_string(pass);
+        return std::to_string(shard) + "|" + set + "|" + scan + "|" + std::to_string(pass) + "|" +
+               std::to_string(seen) + "|" + std::to_string(held) + "|" + std::to_string(passStart);
     }
 };
 
@@ -177,61 +191,83 @@ MoveProgress ShardMover::step(int batch)
     if (!layout.moving())
         return progress();
     Connection& connection = m_queue.connection();
-    MoveCursor cursor = MoveCursor::parse(
-        connection.command({"HGET", m_queue.keys().config(), "shard_cursor"}).str);
+    const Reply fields =
+        connection.command({"HMGET", m_queue.keys().config(), "shard_cursor", "shard_since"});
+    requireArray(fields, 2, "HMGET");
+    MoveCursor cursor = MoveCursor::parse(fields.elements[0].str);
+    const long long since = wholeNumber(fields.elements[1].str).value_or(0);
     if (cursor.shard >= layout.tags.size())
         cursor = MoveCursor();
+    if (cursor.shard == 0 && cursor.set == "pending" && cursor.scan == "0")
+        cursor.passStart = connection.serverNowMs(); // a pass begins
     long long moved = 0;
     // Tasks an interrupted step took and did not release are finished first.
-    const Reply held = connection.command({"HKEYS", m_queue.shardKeys(cursor.shard).moving()});
-    std::vector<std::string> heldIds;
-    for (const auto& id : held.elements)
-        heldIds.push_back(id.str);
-    moved += move(cursor.shard, heldIds);
+    const Reply noted = connection.command({"HKEYS", m_queue.shardKeys(cursor.shard).moving()});
+    std::vector<std::string> notedIds;
+    for (const auto& id : noted.elements)
+        notedIds.push_back(id.str);
+    moved += move(cursor.shard, notedIds);
+    cursor.seen += static_cast<long long>(notedIds.size());
 
     const Keys& keys = m_queue.shardKeys(cursor.shard);
+    const std::string set = cursor.set == "dead"     ? keys.dead()
+                            : cursor.set == "active" ? keys.active()
+                                                     : keys.pending();
     const Reply scan =
-        connection.command({"ZSCAN", cursor.set == "dead" ? keys.dead() : keys.pending(),
-                            cursor.scan, "COUNT", std::to_string(batch)});
+        connection.command({"ZSCAN", set, cursor.scan, "COUNT", std::to_string(batch)});
     requireArray(scan, 2, "ZSCAN");
     std::vector<std::string> misplaced;
     const auto& members = scan.elements[1].elements;
     for (size_t i = 0; i < members.size(); i += 2)
         if (static_cast<size_t>(layout.homeOf(members[i].str)) != cursor.shard)
             misplaced.push_back(members[i].str);
-    moved += move(cursor.shard, misplaced);
+    cursor.seen += static_cast<long long>(misplaced.size());
+    if (cursor.set == "active")
+        // Held by a worker (the take's own holds were finished above): moved once its worker
+        // acks, nacks or loses it; until then the reshard is not over.
+        cursor.held += static_cast<long long>(misplaced.size());
+    else
+        moved += move(cursor.shard, misplaced);
 
     cursor.scan = scan.elements[0].str;
     bool finished = false;
+    long long waitMs = 0;
+    long long heldInPass = 0;
     if (cursor.scan == "0") {
         if (cursor.set == "pending") {
+            cursor.set = "active";
+        } else if (cursor.set == "active") {
             cursor.set = "dead";
         } else if (cursor.shard + 1 < layout.tags.size()) {
-            cursor = MoveCursor{cursor.shard + 1, "pending", "0", cursor.pass};
+            cursor.shard += 1;
+            cursor.set = "pending";
         } else {
-            // A pass is over. Tasks a worker held through it (and any a stale producer put
-            // in a shard being left) are still where they were: look again until the shards
-            // past the new count are empty.
-            std::vector<std::vector<std::string>> sizes;
-            for (size_t s = static_cast<size_t>(layout.count); s < layout.tags.size(); ++s)
-                for (const auto& key : {m_queue.shardKeys(s).pending(),
-                                        m_queue.shardKeys(s).active(), m_queue.shardKeys(s).dead()})
-                    sizes.push_back({"ZCARD", key});
-            long long left = 0;
-            for (const auto& r : connection.pipeline(sizes))
-                left += r.isError() ? 0 : r.toInteger();
-            finished = left == 0;
-            cursor = MoveCursor{0, "pending", "0", cursor.pass + 1};
+            // A pass is over. It is the last when it found no task outside its home and began
+            // late enough that no producer still pushes by the old layout (a copy of the
+            // layout is read again after a second): a stale producer's task, a task a worker
+            // held through the pass and then nacked, lands where a later pass finds it.
+            const long long now = connection.serverNowMs();
+            finished = cursor.seen == 0 && cursor.passStart >= since + kSettleMs;
+            if (!finished && cursor.seen == cursor.held)
+                // Nothing could be moved: wait for the workers, or for the settle time.
+                waitMs =
+                    cursor.held > 0 ? kWaitMs : std::clamp(since + kSettleMs - now, 1LL, kSettleMs);
+            heldInPass = cursor.held;
+            cursor = MoveCursor{0, "pending", "0", cursor.pass + 1, 0, 0, 0};
         }
     }
     std::vector<std::vector<std::string>> writes{
         {"HINCRBY", m_queue.keys().config(), "shard_moved", std::to_string(moved)}};
     if (finished)
-        writes.push_back({"HDEL", m_queue.keys().config(), "shard_move", "shard_cursor"});
+        writes.push_back(
+            {"HDEL", m_queue.keys().config(), "shard_move", "shard_cursor", "shard_since"});
     else
         writes.push_back({"HSET", m_queue.keys().config(), "shard_cursor", cursor.text()});
     throwFirstError(connection.pipeline(writes));
-    return progress();
+    MoveProgress p = progress();
+    p.waitMs = waitMs;
+    p.held = heldInPass;
+    return p;
 }
 
 long long ShardMover::move(size_t shard, const std::vector<std::string>& ids)

@@ -27,6 +27,9 @@
 #include <QTableWidget>
 #include <QTest>
 
+#include <chrono>
+#include <thread>
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -202,8 +205,10 @@ private slots:
         delayq::Queue queue(connection, "orders");
         for (int count : reshards) {
             delayq::MoveProgress p = delayq::ShardMover(queue).start(count);
-            while (finished && !p.finished)
+            while (finished && !p.finished) {
                 p = delayq::ShardMover(queue).step();
+                std::this_thread::sleep_for(std::chrono::milliseconds(p.waitMs));
+            }
         }
         // Pushed once the layout is set: each task goes to its home shard at once.
         const int taken = static_cast<int>(states.count(QStringLiteral("in use")));

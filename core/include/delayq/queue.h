@@ -137,6 +137,14 @@ private:
         const std::vector<std::string>& ids,
         const std::function<std::vector<IdResult>(Queue&, const std::vector<std::string>&)>& run);
     std::vector<PushResult> pushSharded(const std::vector<PushRequest>& requests);
+    // While a reshard runs, a task may still be in its former home shard, which a push to the
+    // new home cannot see (shard_displace.lua): an nx request whose id has a task there is
+    // answered `exists` from it (answered: not pushed), a replace request deletes that copy
+    // (replaced: the push's `created` is a replacement) or is answered `active` when a worker
+    // holds it.
+    void displaceFormerCopies(const ShardLayout& shards, const std::vector<PushRequest>& all,
+                              std::vector<PushResult>& results, std::vector<bool>& answered,
+                              std::vector<bool>& replaced);
     ClaimResult claimHere(int maxTasks, long long leaseMs, const std::string& worker);
     // Calls of `batch` until done, on every shard; the totals.
     BulkResult onEveryShard(const std::function<BulkResult(Queue&)>& run);

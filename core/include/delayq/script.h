@@ -39,6 +39,7 @@ extern const Script scheduleFire;
 extern const Script shardLayout;
 extern const Script shardTake;
 extern const Script shardRelease;
+extern const Script shardDisplace;
 // Every script above, once, in the order `delayq scripts` lists them (DELAYQ_LUA_SCRIPTS in
 // core/CMakeLists.txt); each names itself (Script::name).
 std::span<const Script* const> all();

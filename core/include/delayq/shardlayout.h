@@ -27,6 +27,10 @@ struct ShardLayout
     bool moving() const { return !move.empty(); }
     // The shard a task lives in once the layout settles: hashOf(id) mod count.
     int homeOf(const std::string& id) const;
+    // While a change is under way, the shard the id's task lived in before it (its home by
+    // the count the change started from): a task not moved yet is still there. homeOf(id)
+    // when no change is under way.
+    int formerHomeOf(const std::string& id) const;
     // CRC16/XMODEM of the whole id (Redis Cluster's slot hash, braces not special).
     static int hashOf(const std::string& id);
 

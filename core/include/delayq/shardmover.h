@@ -15,8 +15,13 @@ struct MoveProgress
     long long moved = 0;  // tasks this change has moved so far
     int shard = 0;        // the shard being looked through
     int shards = 1;       // of how many (every shard the queue has used)
-    int pass = 1;         // a shrink looks again until the shards it leaves are empty
+    int pass = 1;         // passes look again until one finds no task outside its home
     bool finished = true; // no change is under way
+    // Set by a step that ended a pass: tasks workers held outside their home in that pass
+    // (moved once their workers let them go), and how long to wait before the next step when
+    // the pass could move nothing (0: step again at once).
+    long long held = 0;
+    long long waitMs = 0;
 };
 
 // Changes how many shards a queue has, and moves each task whose home shard the change moved
@@ -31,6 +36,12 @@ class ShardMover
 public:
     // A held task stays held this long if its mover dies: resume within it.
     static constexpr long long kHoldMs = 3600 * 1000;
+    // The last pass begins at least this long after the change started: every producer's
+    // copy of the layout (QueueReader::layout(), read again after a second) is the new one
+    // by then, so no task is pushed by the old layout after the pass that finishes.
+    static constexpr long long kSettleMs = 2000;
+    // The wait suggested between passes that found only tasks workers hold.
+    static constexpr long long kWaitMs = 200;
 
     explicit ShardMover(Queue& queue);
 
@@ -38,8 +49,10 @@ public:
     // fewest of the queue's shards. The same count as an unfinished change resumes it; another
     // is refused (InvalidArgument), as is one on a queue in the older layout.
     MoveProgress start(int count);
-    // One step: at most `batch` (1..100) tasks looked at, in one shard; finishes the change
-    // once a whole pass found nothing to move and the shards it leaves are empty.
+    // One step: at most `batch` (1..100) tasks looked at, in one set of one shard (pending,
+    // active, dead in turn); finishes the change once a whole pass, begun kSettleMs or more
+    // after the change started, found no task outside its home shard (none to move, none a
+    // worker held there) and the shards it leaves are empty.
     MoveProgress step(int batch = 100);
     MoveProgress progress();
 
