@@ -8,7 +8,8 @@ namespace delayq::amqp {
 namespace {
 
 const UrlText kUrl("RabbitMQ URL",
-                   "amqp://[user[:password]@]host[:port][/vhost]?exchange=E[&routing_key=K], or "
+                   "amqp://[user[:password]@]host[:port][/vhost]?exchange=E[&routing_key=K]"
+                   "[&max_message_size=BYTES], or "
                    "amqps://… with the TLS keys ca, ca_dir, cert, key, sni, insecure",
                    "amqp://", "amqps://");
 
@@ -22,6 +23,9 @@ void applyQuery(const std::string& query, AmqpUrl& url, bool& hasExchange)
             hasExchange = true;
         } else if (name == "routing_key") {
             url.routingKey = kUrl.percentDecode(value, "routing key");
+        } else if (name == "max_message_size") {
+            // RabbitMQ refuses a max_message_size over 512 MiB.
+            url.maxMessageSize = kUrl.parseNumber(value, 1, 536870912, "max_message_size");
         } else if (hasValue && UrlText::isTlsParameter(name) && url.tls.enabled) {
             kUrl.applyTlsParameter(name, value, url.tls);
         } else if (hasValue && UrlText::isTlsParameter(name)) {
@@ -29,7 +33,8 @@ void applyQuery(const std::string& query, AmqpUrl& url, bool& hasExchange)
         } else {
             kUrl.refuse("unknown parameter " + name +
                         " in the query (known: exchange, "
-                        "routing_key; with amqps:// also ca, ca_dir, cert, key, sni, insecure)");
+                        "routing_key, max_message_size; with amqps:// also ca, ca_dir, cert, key, "
+                        "sni, insecure)");
         }
     }
     kUrl.requireCertAndKey(url.tls);

@@ -7,7 +7,8 @@
 namespace delayq::amqp {
 
 // What an amqp:// or amqps:// --handler URL says (docs/targets/amqp.md):
-//   amqp[s]://[user[:password]@]host[:port][/vhost]?exchange=E[&routing_key=K][&TLS keys]
+//   amqp[s]://[user[:password]@]host[:port][/vhost]?exchange=E[&routing_key=K]
+//   [&max_message_size=BYTES][&TLS keys]
 struct AmqpUrl
 {
     std::string host;
@@ -17,6 +18,9 @@ struct AmqpUrl
     std::string vhost = "/";        // the path, %-decoded ("%2F" is "/"); empty path: "/"
     std::string exchange;           // "" (the default exchange) only when written exchange=
     std::string routingKey;
+    // The broker's max_message_size (RabbitMQ's default since 3.8: 128 MiB; at most 512 MiB):
+    // a task whose payload is larger fails alone, before anything of it is sent.
+    long long maxMessageSize = 134217728;
     TlsOptions tls; // the same query keys as rediss:// (ca, ca_dir, cert, key, sni, insecure)
 };
 

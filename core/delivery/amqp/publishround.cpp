@@ -25,8 +25,9 @@ PublishRound::PublishRound(AmqpConnection& connection, BrokerEvents& events, con
       m_firstTag(firstTag), m_results(tasks.size()), m_done(tasks.size(), false),
       m_returned(tasks.size())
 {
+    m_published.reserve(tasks.size());
     for (size_t i = 0; i < tasks.size(); ++i)
-        m_byId.emplace(tasks[i].id, i);
+        m_byMessageId.emplace(messageIdFor(tasks[i].id), i);
 }
 
 std::vector<HandlerResult> PublishRound::run()
@@ -41,7 +42,7 @@ std::vector<HandlerResult> PublishRound::run()
         }
         if (m_events.blocked)
             lastProgress = Clock::now(); // the timeout starts again when it unblocks
-        const bool canPublish = m_sent < m_tasks.size() && !m_events.blocked;
+        const bool canPublish = m_next < m_tasks.size() && !m_events.blocked;
         if (canPublish) {
             publishSome();
             lastProgress = Clock::now();
@@ -69,19 +70,30 @@ std::vector<HandlerResult> PublishRound::run()
 
 void PublishRound::publishSome()
 {
-    const uint64_t end = std::min<uint64_t>(m_sent + kChunk, m_tasks.size());
-    while (m_sent < end && !m_events.lost) {
-        if (!publish(m_tasks[m_sent]))
+    const size_t end = std::min<size_t>(m_next + kChunk, m_tasks.size());
+    while (m_next < end && !m_events.lost) {
+        if (!publish(m_next))
             return;
-        ++m_sent;
+        ++m_next;
     }
 }
 
-bool PublishRound::publish(const ClaimedTask& task)
+bool PublishRound::publish(size_t index)
 {
-    const int status = publishTask(m_connection, m_url, m_options.queue, task);
-    if (status == AMQP_STATUS_OK)
+    const ClaimedTask& task = m_tasks[index];
+    if (const std::string why = unpublishable(m_connection, m_url, m_options.queue, task);
+        !why.empty()) {
+        // Nothing of it was sent: it fails alone, its claim-mates and the channel go on.
+        m_done[index] = true;
+        ++m_answered;
+        m_results[index] = HandlerResult::fail(why);
         return true;
+    }
+    const int status = publishTask(m_connection, m_url, m_options.queue, task);
+    if (status == AMQP_STATUS_OK) {
+        m_published.push_back(index);
+        return true;
+    }
     m_events.lost = std::string("the connection to RabbitMQ broke while publishing: ") +
                     amqp_error_string2(status);
     return false;
@@ -124,26 +136,26 @@ void PublishRound::onFrame(const amqp_frame_t& frame)
 
 void PublishRound::onReturnHeader(const amqp_frame_t& frame)
 {
-    // The message_id is the task id: the only link from a return to its publish (a return
-    // carries no delivery tag).
+    // The message_id (messageIdFor the task id) is the link from a return to its publish (a
+    // return carries no delivery tag).
     m_returnHeaderNext = false;
     m_returnBodyLeft = frame.payload.properties.body_size;
     const auto* props =
         static_cast<const amqp_basic_properties_t*>(frame.payload.properties.decoded);
     if (!(props->_flags & AMQP_BASIC_MESSAGE_ID_FLAG))
         return;
-    const auto found = m_byId.find(text(props->message_id));
-    if (found != m_byId.end() && !m_done[found->second])
+    const auto found = m_byMessageId.find(text(props->message_id));
+    if (found != m_byMessageId.end() && !m_done[found->second])
         m_returned[found->second] = m_returnReason;
 }
 
 void PublishRound::confirm(uint64_t tag, bool multiple, bool acked)
 {
-    if (tag < m_firstTag || tag >= m_firstTag + m_sent)
+    if (tag < m_firstTag || tag >= m_firstTag + m_published.size())
         return; // not one of this round's publishes
     const size_t last = tag - m_firstTag;
     for (size_t i = multiple ? 0 : last; i <= last; ++i)
-        answer(i, acked);
+        answer(m_published[i], acked);
 }
 
 void PublishRound::answer(size_t index, bool acked)

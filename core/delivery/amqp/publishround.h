@@ -14,7 +14,8 @@ namespace delayq::amqp {
 // One deliver() call: publishes a claim's tasks on a channel in confirm mode, all in flight
 // at once, and reads frames until each has its basic.ack or basic.nack (a basic.return before
 // the ack makes it unroutable), the connection is lost, no answer comes in time, or the worker
-// is stopped at once. Publishing pauses while the broker has blocked the connection.
+// is stopped at once. Publishing pauses while the broker has blocked the connection. A task
+// whose message cannot be sent (amqpmessage.h, unpublishable()) fails alone, unsent.
 class PublishRound
 {
 public:
@@ -27,11 +28,11 @@ public:
     // timed out, or abandoned with publishes unanswered).
     std::vector<HandlerResult> run();
     // How many publishes went out (the next round's first tag is firstTag + published()).
-    uint64_t published() const { return m_sent; }
+    uint64_t published() const { return m_published.size(); }
 
 private:
     void publishSome();
-    bool publish(const ClaimedTask& task);
+    bool publish(size_t index);
     void onFrame(const amqp_frame_t& frame);
     void confirm(uint64_t tag, bool multiple, bool acked);
     void answer(size_t index, bool acked);
@@ -44,12 +45,13 @@ private:
     const DeliveryOptions& m_options;
     const std::vector<ClaimedTask>& m_tasks;
     const uint64_t m_firstTag;
-    uint64_t m_sent = 0;
+    size_t m_next = 0;               // the next task to publish (or to fail unsent)
+    std::vector<size_t> m_published; // by delivery tag - m_firstTag: the task's index
     size_t m_answered = 0;
     std::vector<HandlerResult> m_results;
     std::vector<bool> m_done;
     std::vector<std::string> m_returned; // the return's reason, until its ack comes
-    std::unordered_map<std::string, size_t> m_byId;
+    std::unordered_map<std::string, size_t> m_byMessageId;
     // A basic.return's content follows it: its header (with the message_id), then bodies.
     std::string m_returnReason;
     bool m_returnHeaderNext = false;

@@ -18,13 +18,19 @@ void TestAmqpDelivery::unroutableTasksDie()
                 QStringLiteral("--backoff"), QStringLiteral("100ms")})
             .exitCode,
         0);
+    // A 256-byte id's return is matched by its shortened message_id (amqpmessage.h).
+    QCOMPARE(delayq({QStringLiteral("push"), m_queue, QStringLiteral("x"), QStringLiteral("--id"),
+                     QString(256, QLatin1Char('r')), QStringLiteral("--max-attempts"),
+                     QStringLiteral("2"), QStringLiteral("--backoff"), QStringLiteral("100ms")})
+                 .exitCode,
+             0);
     auto worker = startWorker();
     QVERIFY(CliRunner::finished(*worker));
     const QJsonObject dead = json(delayq({QStringLiteral("--json"), QStringLiteral("ls"), m_queue,
                                           QStringLiteral("--state"), QStringLiteral("dead")}))
                                  .object();
     const QJsonArray tasks = dead.value(QStringLiteral("tasks")).toArray();
-    QCOMPARE(tasks.size(), 3);
+    QCOMPARE(tasks.size(), 4);
     for (const auto& t : tasks) {
         QCOMPARE(t.toObject().value(QStringLiteral("attempts")).toInt(), 2); // retried once
         QCOMPARE(t.toObject().value(QStringLiteral("last_error")).toString(),
@@ -168,6 +174,9 @@ void TestAmqpDelivery::refusesBadUrls_data()
                                 << QStringLiteral("bad %-escape in the vhost");
     QTest::newRow("two hosts") << QStringLiteral("amqp://u:secret@h1,h2/?exchange=e")
                                << QStringLiteral("it names more than one host");
+    QTest::newRow("max_message_size over RabbitMQ's 512 MiB")
+        << QStringLiteral("amqp://u:secret@h/?exchange=e&max_message_size=536870913")
+        << QStringLiteral("max_message_size must be a whole number from 1 to 536870912");
     QTest::newRow("cert without key")
         << QStringLiteral("amqps://u:secret@h/?exchange=e&cert=/c.pem") << QStringLiteral("key");
 }

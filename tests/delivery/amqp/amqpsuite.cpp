@@ -32,6 +32,10 @@ void AmqpSuite::cleanupTest()
     if (m_alarmSet) // a failed alarm test must not leave every later publish blocked
         m_node.ctl({QStringLiteral("set_vm_memory_high_watermark"), QStringLiteral("0.4")});
     m_alarmSet = false;
+    if (m_maxMessageSizeSet) // RabbitMQ's default, for the channels of later tests
+        m_node.ctl({QStringLiteral("eval"),
+                    QStringLiteral("application:set_env(rabbit, max_message_size, 134217728).")});
+    m_maxMessageSizeSet = false;
 }
 
 void AmqpSuite::makeRoute(int maxLength)

@@ -20,8 +20,8 @@ protected:
     void cleanupTest() override;
 
     // Declares m_exchange and a durable queue m_amqpQueue bound to it with routing key "k"
-    // (room for maxLength messages with reject-publish when > 0).
-    void makeRoute(int maxLength = 0);
+    // (room for maxLength messages with reject-publish when >= 0).
+    void makeRoute(int maxLength = -1);
     QString handler(const QString& exchange) const;
     QStringList ids(const QString& state = QStringLiteral("pending"));
     QJsonObject stats();
@@ -37,5 +37,6 @@ protected:
     QString m_queue;    // the delayq queue
     QString m_exchange; // and its RabbitMQ route
     QString m_amqpQueue;
-    bool m_alarmSet = false; // a memory alarm to clear after the test, also a failed one
+    bool m_alarmSet = false;          // a memory alarm to clear after the test, also a failed one
+    bool m_maxMessageSizeSet = false; // the broker's max_message_size to put back, likewise
 };

@@ -92,13 +92,19 @@ bool BrokerClient::declareBoundQueue(const QString& queue, const QString& exchan
     args[1].key = amqp_cstring_bytes("x-overflow");
     args[1].value.kind = AMQP_FIELD_KIND_UTF8;
     args[1].value.value.bytes = amqp_cstring_bytes("reject-publish");
-    const amqp_table_t table{maxLength > 0 ? 2 : 0, args};
+    const amqp_table_t table{maxLength >= 0 ? 2 : 0, args};
     amqp_queue_declare(m_state, kChannel, bytes(queue.toUtf8()), 0, 1, 0, 0, table);
     if (!ok("declare a queue"))
         return false;
     amqp_queue_bind(m_state, kChannel, bytes(queue.toUtf8()), bytes(exchange.toUtf8()),
                     bytes(routingKey.toUtf8()), amqp_empty_table);
     return ok("bind a queue");
+}
+
+bool BrokerClient::deleteQueue(const QString& queue)
+{
+    amqp_queue_delete(m_state, kChannel, bytes(queue.toUtf8()), 0, 0);
+    return ok("delete a queue");
 }
 
 int BrokerClient::messageCount(const QString& queue)

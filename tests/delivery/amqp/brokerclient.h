@@ -31,10 +31,12 @@ public:
 
     bool declareExchange(const QString& name);
     bool deleteExchange(const QString& name);
-    // A durable queue bound to exchange with routingKey; maxLength > 0 adds x-max-length and
-    // x-overflow=reject-publish (the broker nacks what does not fit).
+    // A durable queue bound to exchange with routingKey; maxLength >= 0 adds x-max-length and
+    // x-overflow=reject-publish (the broker nacks what does not fit; 0: every message, which
+    // other queues bound alike still get).
     bool declareBoundQueue(const QString& queue, const QString& exchange, const QString& routingKey,
-                           int maxLength = 0);
+                           int maxLength = -1);
+    bool deleteQueue(const QString& queue);
     // How many messages the queue holds (-1 on an error).
     int messageCount(const QString& queue);
     // Every message in the queue, taken off it (basic.get with no_ack).

@@ -6,7 +6,8 @@
 // consumer receives; every task at least once (exactly once by message_id) through worker
 // SIGKILLs, a broker crash and restart, a frozen broker and the memory alarm
 // (tst_amqpdelivery.cpp); returns, a deleted exchange, nacks, the refusals before anything is
-// claimed, bad URLs and the TLS checks (amqpfailures.cpp).
+// claimed, bad URLs and the TLS checks (amqpfailures.cpp); ids and members too long for a
+// message_id, and a payload the broker refuses (amqplimits.cpp).
 class TestAmqpDelivery : public AmqpSuite
 {
     Q_OBJECT
@@ -18,6 +19,12 @@ private slots:
     void survivesBrokerRestart();
     void silentBrokerTimesOut();
     void memoryAlarmHoldsClaims();
+
+    void longIdKeepsItsMessageIdAcrossRetries();
+    void longPlainMemberIsForwarded();
+    void oversizedPayloadFailsAlone();
+    void unsendableTaskFailsAloneInItsClaim_data();
+    void unsendableTaskFailsAloneInItsClaim();
 
     void unroutableTasksDie();
     void deletedExchangeFailsWithTheBrokersReason();
