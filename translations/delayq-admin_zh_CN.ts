@@ -3870,6 +3870,18 @@ DISCONNECTED, retrying</source>
         <translation>显示持有的任务</translation>
     </message>
     <message>
+        <source>%1 (plain)</source>
+        <translation>%1（普通键）</translation>
+    </message>
+    <message>
+        <source>Forwards the plain key %1: at least once</source>
+        <translation>转发普通键 %1：至少一次</translation>
+    </message>
+    <message>
+        <source>Pops the plain key %1: at most once</source>
+        <translation>弹出普通键 %1：至多一次</translation>
+    </message>
+    <message>
         <source>Open the worker&apos;s queue on its Active tab, found by the worker&apos;s name</source>
         <translation>打开该工作进程所在队列的“执行中”标签页，按工作进程名查找</translation>
     </message>

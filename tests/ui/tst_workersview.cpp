@@ -7,6 +7,7 @@
 #include "windowsuite.h"
 #include "workerbeat.h"
 #include <delayq/connection.h>
+#include <delayq/delivery.h>
 #include <delayq/queue.h>
 #include <delayq/worker.h>
 #include <delayq/workerregistry.h>
@@ -134,6 +135,36 @@ private slots:
         QVERIFY2(found.join(' ').contains("held-1") && found.join(' ').contains("held-2"),
                  qPrintable(found.join('\n')));
         release = true;
+        worker.stop();
+    }
+
+    // A plain key's forwarder beats into that key's own registry, and the view lists it as
+    // "KEY (plain)"; Show held tasks stays off for it (a plain key has no Active tab).
+    void listsAPlainKeysForwarder()
+    {
+        delayq::Connection c(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+        c.command({"ZADD", "legacy:delay", std::to_string(c.serverTimeMs() + 3600000), "later"});
+        delayq::WorkerOptions o;
+        o.connection = delayq::ConnectionOptions::fromUrl(m_server.unixUrl());
+        o.plainKey = "legacy:delay";
+        o.name = "fw-plain";
+        o.handlerKind = "amqp";
+        o.heartbeatInterval = 200ms;
+        delayq::Worker worker(o, [](int) -> std::unique_ptr<delayq::Delivery> { return nullptr; });
+        QVERIFY(worker.start());
+        m_fixture.connectWindow();
+        WorkersView* view = m_fixture.window()->showWorkers();
+        QTableWidget* table = view->table();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (view->reload(), QSignalSpy(view, &WorkersView::loaded).wait(3000)) &&
+                rowOf(table, "fw-plain") >= 0,
+            10000);
+        QCOMPARE(cell(table, "fw-plain", 0), QStringLiteral("legacy:delay (plain)"));
+        QCOMPARE(cell(table, "fw-plain", 2), QStringLiteral("live"));
+        QCOMPARE(cell(table, "fw-plain", 5), QStringLiteral("lease:amqp"));
+        table->selectRow(rowOf(table, "fw-plain"));
+        auto* held = view->findChild<QPushButton*>(QStringLiteral("showHeldTasks"));
+        QVERIFY(!held->isEnabled());
         worker.stop();
     }
 };

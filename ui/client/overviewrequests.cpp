@@ -92,7 +92,11 @@ void OverviewRequests::readWorkers(delayq::Connection& c, const std::string& pre
 {
     auto names = delayq::Queue::listQueues(c, prefix);
     delayq::WorkerRegistry registry(c, prefix);
-    for (const auto& w : registry.read(names)) {
+    auto workers = registry.read(names);
+    // Plain keys' consumers (their own registries, listed in PlainKeys::plainKeys).
+    const auto plain = registry.readPlain(delayq::WorkerRegistry::plainKeysWithWorkers(c, prefix));
+    workers.insert(workers.end(), plain.begin(), plain.end());
+    for (const auto& w : workers) {
         WorkerRow row;
         row.queue = TaskRows::text(w.queue);
         row.name = TaskRows::text(w.name);
@@ -109,6 +113,7 @@ void OverviewRequests::readWorkers(delayq::Connection& c, const std::string& pre
         row.latenessP99Ms = w.latenessP99Ms;
         row.live = w.live;
         row.stalled = w.stalled(registry.nowMs());
+        row.plain = w.plain;
         result.workers.append(row);
     }
     result.serverNow = registry.nowMs();

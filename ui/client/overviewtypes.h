@@ -65,12 +65,15 @@ struct WorkerRow
     qint64 latenessP99Ms = 0;
     bool live = false;
     bool stalled = false;
+    bool plain = false; // a consumer of the plain key `queue` (a forwarder or a pop consumer)
 };
 
 struct WorkersResult
 {
     quint64 tag = 0;
-    QList<WorkerRow> workers; // of every queue under the prefix, live ones first per queue
+    // Of every queue under the prefix, then of every plain key with a consumer; live ones
+    // first per queue.
+    QList<WorkerRow> workers;
     qint64 serverNow = 0;
     RequestError error;
 };

@@ -65,7 +65,7 @@ WorkersView::WorkersView(AdminClient* client, QWidget* parent) : QDialog(parent)
     connect(refresh, &QPushButton::clicked, this, &WorkersView::reload);
     connect(held, &QPushButton::clicked, this, &WorkersView::requestHeldTasks);
     connect(m_table, &QTableWidget::itemSelectionChanged, this,
-            [this, held] { held->setEnabled(!m_table->selectedItems().isEmpty()); });
+            [this, held] { held->setEnabled(!selectedRowIsPlain().value_or(true)); });
     connect(m_table, &QTableWidget::itemDoubleClicked, this, &WorkersView::requestHeldTasks);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
@@ -157,7 +157,14 @@ void WorkersView::addRow(const WorkerRow& w, qint64 now)
     const qint64 seenAgo = std::max<qint64>(0, now - w.lastSeenMs);
     const QString state = w.stalled ? tr("stalled") : w.live ? tr("live") : tr("gone");
     const auto number = [&](qint64 v) { return new SortedItem(locale.toString(v), v); };
-    m_table->setItem(row, Queue, new QTableWidgetItem(w.queue));
+    // A plain key's consumer says so: its "queue" is a sorted set with no Active tab.
+    auto* queue = new QTableWidgetItem(w.plain ? tr("%1 (plain)").arg(w.queue) : w.queue);
+    queue->setData(Qt::UserRole, w.plain);
+    if (w.plain)
+        queue->setToolTip(w.handler.startsWith(QLatin1String("lease:"))
+                              ? tr("Forwards the plain key %1: at least once").arg(w.queue)
+                              : tr("Pops the plain key %1: at most once").arg(w.queue));
+    m_table->setItem(row, Queue, queue);
     m_table->setItem(row, Worker, new QTableWidgetItem(w.name));
     m_table->setItem(row, State, new SortedItem(state, w.stalled ? 1 : w.live ? 0 : 2));
     m_table->setItem(row, Host, new QTableWidgetItem(w.host));
@@ -181,11 +188,19 @@ void WorkersView::addRow(const WorkerRow& w, qint64 now)
         m_table->item(row, State)->setForeground(QColor(0xc0, 0x39, 0x2b));
 }
 
-void WorkersView::requestHeldTasks()
+std::optional<bool> WorkersView::selectedRowIsPlain() const
 {
     const auto rows = m_table->selectionModel()->selectedRows();
     if (rows.isEmpty())
-        return;
+        return std::nullopt;
+    return m_table->item(rows.first().row(), Queue)->data(Qt::UserRole).toBool();
+}
+
+void WorkersView::requestHeldTasks()
+{
+    const auto rows = m_table->selectionModel()->selectedRows();
+    if (rows.isEmpty() || selectedRowIsPlain().value_or(true))
+        return; // a plain key's members have no Active tab to find them in
     const int row = rows.first().row();
     emit heldTasksRequested(m_table->item(row, Queue)->text(), m_table->item(row, Worker)->text());
 }

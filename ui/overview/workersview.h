@@ -4,6 +4,8 @@
 
 #include <QDialog>
 
+#include <optional>
+
 class QLabel;
 class QTableWidget;
 class QTimer;
@@ -54,6 +56,8 @@ private:
     void fill(const WorkersResult& result);
     void addRow(const WorkerRow& w, qint64 now);
     void requestHeldTasks();
+    // Whether the selected row is a plain key's consumer; empty when nothing is selected.
+    std::optional<bool> selectedRowIsPlain() const;
 
     AdminClient* m_client;
     QLabel* m_summary;
