@@ -126,7 +126,8 @@ private slots:
         int visible = 0;
         for (int i = 0; i < tabs->count(); ++i)
             visible += tabs->isTabVisible(i) ? 1 : 0;
-        QCOMPARE(visible, 1);
+        QCOMPARE(visible, 2); // Pending, and Dead for the members a forwarder parked
+        QVERIFY(!tabs->isTabVisible(static_cast<int>(TaskSet::Active)));
         QVERIFY(!m_fixture.window()->actions()->requeue()->isEnabled());
 
         // Cancel: the member leaves Redis.
@@ -417,6 +418,38 @@ private slots:
         push = qobject_cast<PushDialog*>(m_fixture.window()->actions()->activeDialog());
         QVERIFY(push && push->idEdit()->isVisibleTo(push));
         push->reject();
+    }
+
+    // A forwarder's failures are on the key's members (attempts, last error in the details),
+    // and the members it parked are the Dead tab, read-only (the CLI requeues or deletes).
+    void failuresAndParkedMembersAreShown()
+    {
+        const QStringList members = fillPlain(QStringLiteral("failing"), false, 2);
+        m_server.cli({QStringLiteral("HSET"), QStringLiteral("dq:plain:{failing}:failures"),
+                      members.at(0), QStringLiteral("4|1700000000000|NO_ROUTE order.x"),
+                      QStringLiteral("gone-member"),
+                      QStringLiteral("20|1700000000000|HTTP 500 from the endpoint")});
+        m_server.cli({QStringLiteral("ZADD"), QStringLiteral("dq:plain:{failing}:parked"),
+                      QStringLiteral("1700000000000"), QStringLiteral("gone-member")});
+        openKey(QStringLiteral("failing"), QStringLiteral("ms"));
+        TaskModel* model = pending()->model();
+        QTRY_COMPARE(model->rowCount(), 2);
+        QTRY_VERIFY(model->taskAt(0) && model->taskAt(1));
+        QCOMPARE(model->taskAt(0)->attempts, 4);
+        QCOMPARE(model->taskAt(0)->lastError, QStringLiteral("NO_ROUTE order.x"));
+        QCOMPARE(model->taskAt(1)->attempts, 0);
+        const int attempts = model->columnOf(TaskModel::Field::Attempts);
+        QVERIFY(attempts >= 0 && !pending()->view()->isColumnHidden(attempts));
+
+        TaskTable* dead = m_fixture.window()->tabs()->table(TaskSet::Dead);
+        m_fixture.window()->tabs()->setCurrentSet(TaskSet::Dead);
+        QTRY_COMPARE(dead->model()->rowCount(), 1);
+        QTRY_VERIFY(dead->model()->taskAt(0));
+        QCOMPARE(dead->model()->idAt(0), QStringLiteral("gone-member"));
+        QCOMPARE(dead->model()->taskAt(0)->attempts, 20);
+        QCOMPARE(dead->model()->taskAt(0)->lastError, QStringLiteral("HTTP 500 from the endpoint"));
+        m_fixture.selectRows(dead, {0});
+        QVERIFY(!m_fixture.window()->actions()->requeue()->isEnabled());
     }
 
 private:

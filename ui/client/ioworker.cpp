@@ -323,7 +323,8 @@ std::unique_ptr<delayq::PlainQueue> IoWorker::plainFor(delayq::Connection& c, co
 std::unique_ptr<TaskQueue> IoWorker::queueFor(delayq::Connection& c, const QString& queue)
 {
     if (!m_plainKey.isEmpty() && queue == m_plainKey)
-        return std::make_unique<PlainTaskQueue>(c, MemberText::toBytes(queue), m_plainUnit);
+        return std::make_unique<PlainTaskQueue>(c, MemberText::toBytes(queue), m_plainUnit,
+                                                prefix());
     nativeQueue(c, queue);
     return std::make_unique<NativeTaskQueue>(c, MemberText::toBytes(queue), prefix());
 }

@@ -2,12 +2,38 @@
 
 #include <delayq/connection.h>
 
+#include <algorithm>
+
 namespace delayq::ui {
 
 PlainTaskQueue::PlainTaskQueue(Connection& connection, const std::string& key,
-                               PlainQueue::ScoreUnit unit)
-    : m_connection(connection), m_plain(connection, key, unit)
+                               PlainQueue::ScoreUnit unit, const std::string& prefix)
+    : m_connection(connection), m_plain(connection, key, unit), m_failures(connection, prefix, key)
 {}
+
+namespace {
+
+// A forwarder's record of a member's failed deliveries, on its task.
+void addFailure(Task& t, const PlainFailure& f)
+{
+    t.attempts = static_cast<int>(std::min<long long>(f.attempts, 1 << 30));
+    t.lastError = f.lastError;
+}
+
+// A parked member: the dead set's task, scored by when it was parked.
+Task parkedTask(const PlainFailure& f)
+{
+    Task t;
+    t.id = f.member;
+    t.payload = f.member;
+    t.score = f.parkedMs.value_or(0);
+    t.due = t.score;
+    t.state = "dead";
+    addFailure(t, f);
+    return t;
+}
+
+} // namespace
 
 Task PlainTaskQueue::toTask(const PlainQueue::Member& member)
 {
@@ -31,6 +57,8 @@ std::vector<IdResult> PlainTaskQueue::outcomes(const std::vector<std::string>& i
 
 long long PlainTaskQueue::size(TaskSet set)
 {
+    if (set == TaskSet::Dead)
+        return m_failures.parkedCount();
     return set == TaskSet::Pending ? m_plain.size() : 0;
 }
 
@@ -39,11 +67,16 @@ QueueCounts PlainTaskQueue::counts()
     QueueCounts counts;
     counts.pending = m_plain.size();
     counts.dueNow = m_plain.dueNow();
+    counts.dead = m_failures.parkedCount();
     return counts;
 }
 
 std::optional<long long> PlainTaskQueue::earliest(TaskSet set)
 {
+    if (set == TaskSet::Dead) {
+        const auto first = m_failures.parkedPage(0, 1);
+        return first.empty() ? std::nullopt : first.front().parkedMs;
+    }
     if (set != TaskSet::Pending)
         return std::nullopt;
     const auto first = m_plain.page(0, 1);
@@ -53,28 +86,54 @@ std::optional<long long> PlainTaskQueue::earliest(TaskSet set)
 std::vector<Task> PlainTaskQueue::page(TaskSet set, long long offset, long long limit)
 {
     std::vector<Task> tasks;
+    if (set == TaskSet::Dead) {
+        for (const auto& f : m_failures.parkedPage(offset, limit))
+            tasks.push_back(parkedTask(f));
+        return tasks;
+    }
     if (set != TaskSet::Pending)
         return tasks;
-    for (const auto& m : m_plain.page(offset, limit))
+    std::vector<std::string> members;
+    for (const auto& m : m_plain.page(offset, limit)) {
         tasks.push_back(toTask(m));
+        members.push_back(m.member);
+    }
+    const auto failures = m_failures.read(members);
+    for (size_t i = 0; i < tasks.size(); ++i)
+        addFailure(tasks[i], failures[i]);
     return tasks;
 }
 
 long long PlainTaskQueue::rankOfScore(TaskSet set, long long score)
 {
+    if (set == TaskSet::Dead)
+        return m_connection
+            .command({"ZCOUNT", m_failures.keys().parked(), "-inf", "(" + std::to_string(score)})
+            .toInteger();
     return set == TaskSet::Pending ? m_plain.rankOfTime(score) : 0;
 }
 
 std::optional<std::pair<TaskSet, Task>> PlainTaskQueue::find(const std::string& id)
 {
     const auto member = m_plain.find(id);
-    if (!member)
-        return std::nullopt;
-    return std::make_pair(TaskSet::Pending, toTask(*member));
+    const PlainFailure failure = m_failures.read({id}).front();
+    if (!member) {
+        if (!failure.parkedMs)
+            return std::nullopt;
+        return std::make_pair(TaskSet::Dead, parkedTask(failure));
+    }
+    Task t = toTask(*member);
+    addFailure(t, failure);
+    return std::make_pair(TaskSet::Pending, t);
 }
 
 std::optional<long long> PlainTaskQueue::rankOf(TaskSet set, const std::string& id)
 {
+    if (set == TaskSet::Dead) {
+        const Reply rank = m_connection.command({"ZRANK", m_failures.keys().parked(), id});
+        return rank.isNil() || rank.isError() ? std::nullopt
+                                              : std::optional<long long>(rank.toInteger());
+    }
     return set == TaskSet::Pending ? m_plain.rankOf(id) : std::nullopt;
 }
 

@@ -2,6 +2,7 @@
 
 #include "client/taskqueue.h"
 
+#include <delayq/plainfailures.h>
 #include <delayq/plainqueue.h>
 
 namespace delayq::ui {
@@ -11,7 +12,10 @@ namespace delayq::ui {
 class PlainTaskQueue : public TaskQueue
 {
 public:
-    PlainTaskQueue(Connection& connection, const std::string& key, PlainQueue::ScoreUnit unit);
+    // prefix: where delayq keeps the key's failures and parked members (PlainKeys), shown as
+    // the attempts and last error of pending members and as the dead set.
+    PlainTaskQueue(Connection& connection, const std::string& key, PlainQueue::ScoreUnit unit,
+                   const std::string& prefix = "dq");
 
     PlainQueue& plain() { return m_plain; }
 
@@ -38,6 +42,7 @@ private:
 
     Connection& m_connection;
     PlainQueue m_plain;
+    PlainFailures m_failures;
 };
 
 } // namespace delayq::ui

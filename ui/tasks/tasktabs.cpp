@@ -120,9 +120,10 @@ void TaskTabs::setPlain(bool plain)
     for (int i = 0; i < m_tables.size(); ++i) {
         TaskTable* table = m_tables.at(i);
         table->model()->setPlain(plain);
-        m_tabs->setTabVisible(i, !plain || table->set() == TaskSet::Pending);
-        for (auto field : {TaskModel::Field::Attempts, TaskModel::Field::Worker,
-                           TaskModel::Field::LastError, TaskModel::Field::Payload}) {
+        // A plain key's dead set is the members a forwarder parked (read-only here: the CLI's
+        // requeue/rm-dead --plain act on them); its members show a forwarder's failures.
+        m_tabs->setTabVisible(i, !plain || table->set() != TaskSet::Active);
+        for (auto field : {TaskModel::Field::Worker, TaskModel::Field::Payload}) {
             const int column = table->model()->columnOf(field);
             if (column >= 0)
                 table->view()->setColumnHidden(column, plain);
