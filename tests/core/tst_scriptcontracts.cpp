@@ -57,29 +57,10 @@ QStringList imported(const QString& id, const QString& state = "pending",
 
 const Script* scriptNamed(const QString& name)
 {
-    static const std::map<QString, const Script*> all{
-        {"push", &scripts::push},
-        {"claim", &scripts::claim},
-        {"ack", &scripts::ack},
-        {"nack", &scripts::nack},
-        {"extend", &scripts::extend},
-        {"reap", &scripts::reap},
-        {"cancel", &scripts::cancel},
-        {"reschedule", &scripts::reschedule},
-        {"requeue", &scripts::requeue},
-        {"delete_dead", &scripts::deleteDead},
-        {"purge", &scripts::purge},
-        {"config", &scripts::config},
-        {"upgrade", &scripts::upgrade},
-        {"plain_pop", &scripts::plainPop},
-        {"plain_reschedule", &scripts::plainReschedule},
-        {"import_tasks", &scripts::importTasks},
-        {"plain_lease", &scripts::plainLease},
-        {"plain_settle", &scripts::plainSettle},
-        {"heartbeat", &scripts::heartbeat},
-    };
-    const auto it = all.find(name);
-    return it == all.end() ? nullptr : it->second;
+    for (const Script* script : scripts::all())
+        if (QString::fromStdString(std::string(script->name)) == name)
+            return script;
+    return nullptr;
 }
 
 // The nine KEYS of every native-queue script of the queue "orders", in the order of their
@@ -372,6 +353,14 @@ private slots:
                                  QStringList(101, "1000|claimed|1000|w|attempt 1").join('\n'))}));
         row("the second task bad", "import_tasks", queue,
             importArgv("replace", {imported("new"), imported("p", "dead", "inf")}));
+
+        const QStringList shard{"shard"};
+        row("mode neither nx nor replace", "shard_displace", shard, {"upsert", "1", "due"});
+        row("n not a number", "shard_displace", shard, {"nx", "one", "due"});
+        row("n above 1000", "shard_displace", shard, {"nx", "1001", "due"});
+        row("an id missing", "shard_displace", shard, {"replace", "2", "due"});
+        row("an id too many", "shard_displace", shard, {"replace", "1", "due", "later"});
+        row("no ARGV", "shard_displace", shard, {});
     }
     void badArgvIsInvalid()
     {
@@ -382,11 +371,15 @@ private slots:
         QVERIFY2(s, qPrintable(script));
 
         std::vector<std::string> keyNames;
-        if (keys == QStringList{"queue"} || keys == QStringList{"upgrade"}) {
-            // upgrade takes one more KEY than the nine of every native-queue script.
+        if (keys == QStringList{"queue"} || keys == QStringList{"upgrade"} ||
+            keys == QStringList{"shard"}) {
+            // upgrade and the shard scripts take one more KEY than the nine of every
+            // native-queue script.
             keyNames = queueKeys();
             if (keys == QStringList{"upgrade"})
                 keyNames.push_back(Keys("dq", "orders").oldTaskPrefix());
+            if (keys == QStringList{"shard"})
+                keyNames.push_back(Keys("dq", "orders").moving());
         } else {
             for (const auto& key : keys)
                 keyNames.push_back(key.toStdString());
