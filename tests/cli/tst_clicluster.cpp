@@ -3,7 +3,9 @@
 #include "exporterprocess.h"
 #include "groupsuite.h"
 
+#include <QCryptographicHash>
 #include <QJsonArray>
+#include <QJsonObject>
 #include <QSet>
 #include <QTest>
 
@@ -151,6 +153,49 @@ private slots:
         QCOMPARE(cli.run({"import", name}, first.out).exitCode, 0);
         QCOMPARE(cli.run({"export", name, "--state", "pending"}).out, first.out);
         QCOMPARE(cli.run({"purge", name, "--yes"}).exitCode, 0);
+    }
+
+    // A forwarder on a cluster: delayq's keys beside the plain key share a tag of their own,
+    // the key's name (the plain key's own slot) or, for a name with braces, its SHA1 (here on
+    // another master): a member that keeps failing is parked either way, and requeued.
+    void plainForwarderParksAcrossSlots_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::newRow("no braces: one slot") << QStringLiteral("legacy:delay");
+        QTest::newRow("a hash tag of its own: two masters") << QStringLiteral("{shop}:delay");
+    }
+    void plainForwarderParksAcrossSlots()
+    {
+        QFETCH(QString, key);
+        const CliRunner cli(m_group.url());
+        const QString nacker = "pipe:python3 -c 'import sys, json\n"
+                               "for line in sys.stdin:\n"
+                               "    print(json.dumps({\"id\": json.loads(line)[\"id\"], "
+                               "\"fail\": \"NO_ROUTE\"}), flush=True)'";
+        const bool braces = key.contains('{');
+        const QString tag =
+            braces ? "#sha1:" +
+                         QCryptographicHash::hash(key.toUtf8(), QCryptographicHash::Sha1).toHex()
+                   : key;
+        const auto masterOf = [&](const QString& k) {
+            return m_group.masterOf(
+                m_group.node(0).cli({"CLUSTER", "KEYSLOT", k}).trimmed().toInt());
+        };
+        QCOMPARE(masterOf(key) != masterOf("dq:plain:{" + tag + "}:parked"), braces);
+        QCOMPARE(cli.run({"push", "--plain", key, "m1", "m2"}).exitCode, 0);
+        CliRun r = cli.run({"work", "--plain", key, "--forward-to", nacker, "--max-attempts", "1",
+                            "--max-tasks", "2", "--quiet"});
+        QCOMPARE(r.exitCode, 0);
+        r = cli.run({"--json", "ls", "--plain", key, "--parked"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(json(r).object().value("parked_total").toInt(), 2);
+        r = cli.run({"--json", "stats", "--plain", key});
+        QCOMPARE(json(r).object().value("total").toInt(), 0);
+        QCOMPARE(cli.run({"requeue", "--plain", key, "--all", "--score-unit", "ms"}).exitCode, 0);
+        r = cli.run({"--json", "stats", "--plain", key});
+        QCOMPARE(json(r).object().value("total").toInt(), 2);
+        QCOMPARE(json(r).object().value("parked").toInt(), 0);
+        QCOMPARE(cli.run({"cancel", "--plain", key, "m1", "m2"}).exitCode, 0);
     }
 
     void refusals()

@@ -7,8 +7,9 @@ namespace delayq {
 // The keys delayq keeps beside a plain sorted-set key (docs/protocol.md, "Plain keys"): the
 // registry of its consumers, each member's failures and the members parked after too many.
 // The plain key itself belongs to its producers and is never renamed or tagged; these keys
-// share one hash tag of their own, so in a Redis Cluster they sit in one slot, most likely not
-// the plain key's (docs/targets/plain.md says in which order they are written, and why).
+// share one hash tag of their own, so in a Redis Cluster they sit in one slot: the plain key's
+// when its name has no brace, maybe another node's when it has (docs/targets/plain.md says in
+// which order they are written, and why).
 class PlainKeys
 {
 public:
