@@ -2,9 +2,12 @@
 #include "transport/sha1.h"
 #include <delayq/connection.h>
 #include <delayq/error.h>
+#include <delayq/plainfailures.h>
+#include <delayq/plainkeys.h>
 #include <delayq/plainqueue.h>
 #include <delayq/queue.h>
 
+#include <QSet>
 #include <QTest>
 
 #include <set>
@@ -231,6 +234,8 @@ private slots:
         m_server.cli({"ZADD", "leaderboard", "42", "player"});
         Queue native(*m_conn, "nativeq");
         native.push(PushRequest{});
+        // delayq's own parked set beside a plain key holds ms times too: not a queue.
+        m_server.cli({"ZADD", "dq:plain:{orders:delay}:parked", QString::number(now), "x"});
         std::string cursor = "0";
         std::map<std::string, PlainQueue::ScoreUnit> found;
         int steps = 0;
@@ -241,6 +246,69 @@ private slots:
         QCOMPARE(found.size(), size_t(2));
         QVERIFY(found["orders:delay"] == PlainQueue::ScoreUnit::Milliseconds);
         QVERIFY(found["py:delay"] == PlainQueue::ScoreUnit::Seconds);
+    }
+
+    // An empty key cannot tell its unit: unitKnown() says so (a worker then refuses it);
+    // a given unit or one score is enough.
+    void unitIsKnownFromAScoreOrWhenGiven()
+    {
+        QVERIFY(!PlainQueue(*m_conn, "empty").unitKnown());
+        QVERIFY(PlainQueue(*m_conn, "empty", PlainQueue::ScoreUnit::Seconds).unitKnown());
+        QVERIFY(!PlainQueue::unitFromScores(*m_conn, "empty").has_value());
+        m_server.cli({"ZADD", "s", QString::number(nowMs() / 1000 + 1800), "later"});
+        PlainQueue s(*m_conn, "s");
+        QVERIFY(s.unitKnown());
+        QVERIFY(s.unit() == PlainQueue::ScoreUnit::Seconds);
+    }
+
+    // delayq's keys beside a plain key share one tag: the key's name, or its SHA1 when a
+    // brace in it would end or empty the tag; the slots agree (CLUSTER KEYSLOT is the
+    // server's own rule, answered without cluster mode).
+    void plainKeysShareOneSlot_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<bool>("hashed");
+        QTest::newRow("plain name") << "orders:delay" << false;
+        QTest::newRow("a brace closes first") << "}odd{key}" << true;
+        QTest::newRow("a hash tag of its own") << "{shop}:delay" << true;
+        QTest::newRow("long") << QString(201, 'k') << true;
+    }
+    void plainKeysShareOneSlot()
+    {
+        QFETCH(QString, key);
+        QFETCH(bool, hashed);
+        const PlainKeys keys("dq", key.toStdString());
+        QCOMPARE(keys.tag() == key.toStdString(), !hashed);
+        if (hashed)
+            QCOMPARE(keys.tag(), "#sha1:" + sha1Hex(key.toStdString()));
+        QSet<QByteArray> keySlots;
+        for (const std::string& k :
+             {keys.workers(), keys.workerRecords(), keys.failures(), keys.parked()})
+            keySlots.insert(
+                m_server.cli({"CLUSTER", "KEYSLOT", QString::fromStdString(k)}).trimmed());
+        QCOMPARE(keySlots.size(), 1);
+        QVERIFY_THROWS_EXCEPTION(Error, PlainKeys("dq", ""));
+        QVERIFY_THROWS_EXCEPTION(Error, PlainKeys("bad prefix", "k"));
+    }
+
+    // The failure record: attempts, when, and an error that may hold '|'.
+    void failureRecordsRoundTrip()
+    {
+        PlainFailure f;
+        f.member = "m";
+        f.attempts = 3;
+        f.lastFailedMs = 1700000000123;
+        f.lastError = "HTTP 500 | body";
+        PlainFailure back;
+        QVERIFY(PlainFailures::parseRecord(PlainFailures::recordText(f), back));
+        QCOMPARE(back.attempts, 3LL);
+        QCOMPARE(back.lastFailedMs, 1700000000123LL);
+        QCOMPARE(back.lastError, std::string("HTTP 500 | body"));
+        for (const char* bad : {"", "3", "x|1|e", "3|y|e", "-1|1|e"})
+            QVERIFY2(!PlainFailures::parseRecord(bad, back), bad);
+        f.lastError = std::string(5000, 'e');
+        QVERIFY(PlainFailures::parseRecord(PlainFailures::recordText(f), back));
+        QCOMPARE(back.lastError.size(), PlainFailures::kErrorBytes);
     }
 
     void readOnlyRefusesWrites()
