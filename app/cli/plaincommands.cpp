@@ -476,7 +476,23 @@ int runPlainCancel(Context& ctx)
     ctx.args().parse({}, 2, -1);
     const auto members = membersFrom(ctx);
     PlainQueue queue = ctx.plainQueue();
-    return report(ctx, queue, members, queue.cancel(members), "cancelled", "no longer there");
+    const std::vector<bool> done = queue.cancel(members);
+    // A cancelled member's failure record has nothing left to describe (a parked one keeps
+    // its own: the parked set shows it).
+    std::vector<std::string> gone;
+    for (size_t i = 0; i < members.size() && i < done.size(); ++i)
+        if (done[i])
+            gone.push_back(members[i]);
+    if (!gone.empty()) {
+        delayq::PlainFailures failures = failuresOf(ctx, queue);
+        const auto records = failures.read(gone);
+        std::vector<std::string> forget;
+        for (const auto& f : records)
+            if (f.attempts > 0 && !f.parkedMs)
+                forget.push_back(f.member);
+        failures.forget(forget);
+    }
+    return report(ctx, queue, members, done, "cancelled", "no longer there");
 }
 
 int runPlainReschedule(Context& ctx)

@@ -345,6 +345,9 @@ private slots:
         m_server.cli({"HSET", "dq:plain:{q}:failures", "a", "1|1700000000000|HTTP 503"});
         r = delayq({"ls", "--plain", "q"});
         QVERIFY2(r.out.contains("FAILED") && r.out.contains("HTTP 503"), r.out.constData());
+        // Cancelled, it takes its record along.
+        QCOMPARE(delayq({"cancel", "--plain", "q", "a"}).exitCode, 0);
+        QCOMPARE(m_server.cli({"EXISTS", "dq:plain:{q}:failures"}).trimmed(), QByteArray("0"));
     }
 
     // `delayq workers` lists the consumers of plain keys beside the queues' (every key with
