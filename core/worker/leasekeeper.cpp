@@ -2,9 +2,6 @@
 
 #include "transport/reconnectbackoff.h"
 #include "transport/sigpipeblock.h"
-#include "worker/heartbeat.h"
-#include "worker/reaper.h"
-#include "worker/scheduleticker.h"
 #include "worker/workercontext.h"
 #include "worker/worksource.h"
 #include <delayq/connection.h>
@@ -65,12 +62,6 @@ void LeaseKeeper::forget(const ClaimedTask& task)
 {
     std::lock_guard lock(m_mutex);
     m_held.erase({task.id, task.token});
-}
-
-bool LeaseKeeper::anyHeld()
-{
-    std::lock_guard lock(m_mutex);
-    return !m_held.empty();
 }
 
 void LeaseKeeper::releaseIfHeld(Queue& queue, const ClaimedTask& task, long long lateness,
@@ -142,6 +133,9 @@ void LeaseKeeper::renew(Queue& queue)
                 due[h.leaseMs].push_back(key);
     }
     for (const auto& [leaseMs, idTokens] : due) {
+        // The next renewal counts from the send, not the reply: Redis extended the lease
+        // from a moment after the send, so a slow reply does not push the next one late.
+        const auto sent = Clock::now();
         const auto deadlines = queue.extend(idTokens, leaseMs);
         std::lock_guard lock(m_mutex);
         for (size_t i = 0; i < idTokens.size(); ++i) {
@@ -149,9 +143,33 @@ void LeaseKeeper::renew(Queue& queue)
             if (it == m_held.end())
                 continue;
             it->second.lost = !deadlines[i].has_value();
-            it->second.nextExtend = Clock::now() + milliseconds(std::max(1LL, leaseMs / 3));
+            it->second.nextExtend = sent + milliseconds(std::max(1LL, leaseMs / 3));
         }
     }
+}
+
+LeaseKeeper::Clock::time_point LeaseKeeper::nextRenewal()
+{
+    auto next = Clock::time_point::max();
+    std::lock_guard lock(m_mutex);
+    for (const auto& [key, h] : m_held)
+        if (!h.lost && h.state != Held::State::Released)
+            next = std::min(next, h.nextExtend);
+    return next;
+}
+
+LeaseKeeper::Clock::duration LeaseKeeper::retryDelay(Clock::duration backoff)
+{
+    long long shortest = 0;
+    {
+        std::lock_guard lock(m_mutex);
+        for (const auto& [key, h] : m_held)
+            if (!h.lost && h.state != Held::State::Released)
+                shortest = shortest == 0 ? h.leaseMs : std::min(shortest, h.leaseMs);
+    }
+    if (shortest == 0)
+        return backoff;
+    return std::min(backoff, Clock::duration(milliseconds(std::max(10LL, shortest / 6))));
 }
 
 void LeaseKeeper::run()
@@ -159,54 +177,40 @@ void LeaseKeeper::run()
     // SIGPIPE blocked for the thread's whole life, as on the worker threads.
     const SigpipeBlock noSigpipe;
     const WorkerOptions& options = m_context.options();
+    // A connection for renewals alone: on a slow link a reap, a schedule tick or a heartbeat
+    // is several round trips, a claim or an ack of a big hand more, and a renewal queued
+    // behind them on a shared connection could arrive after its lease ran out (tst_faults
+    // renewalsDoNotWaitForReaps: a reap turn of ten calls outlasted a 1.5 s lease).
     Connection connection(options.connection);
     Queue queue(connection, options.queue, options.prefix);
-    Reaper reaper(m_context);
-    Heartbeat heartbeat(m_context);
-    ScheduleTicker ticker(m_context);
     ReconnectBackoff backoff(options.maxReconnectDelay);
     bool releasedAll = false;
     const auto abortPending = [&] { return m_context.aborting() && !releasedAll; };
     const auto wakeUp = [&] { return abortPending() || m_newHold.load(); };
     while (m_context.workersRunning()) {
+        Clock::time_point until;
         try {
+            // Connected ahead of the first renewal, and again after an error: a connect is
+            // several round trips, which the renewal due next should not wait for.
+            connection.connect();
             if (abortPending()) {
                 releaseAll(queue);
                 releasedAll = true;
             }
+            // Cleared before the renewals are read: a hold after this wakes the sleep below,
+            // one before it is in nextRenewal().
             m_newHold = false;
-            const bool holding = anyHeld();
-            // Renewals first, and again after each piece of upkeep: on a slow link a reap, a
-            // schedule tick and a heartbeat are several round trips together, and a renewal
-            // waiting behind all of them could come after its lease ran out.
-            const auto renewDue = [&] {
-                if (holding)
-                    renew(queue);
-            };
-            renewDue();
-            if (!m_context.stopping()) {
-                reaper.reapIfDue(queue);
-                renewDue();
-                if (options.fireSchedules) {
-                    ticker.tickIfDue(connection);
-                    renewDue();
-                }
-            }
-            heartbeat.beatIfDue(connection);
+            renew(queue);
             backoff.reset();
-            // Renewals are due at a third of the lease; 50 ms is fine enough for any lease
-            // a worker accepts, and costs nothing while idle.
-            auto until = holding ? Clock::now() + milliseconds(50)
-                                 : std::min(reaper.nextTurn(), heartbeat.nextBeat());
-            if (options.fireSchedules)
-                until = std::min(until, ticker.nextTurn());
-            m_context.sleepWhileWorking(until, wakeUp);
+            // No polling: asleep until the earliest renewal due, or a new hold (a second at
+            // most, which costs nothing: no renewal due, no call).
+            until = std::min(nextRenewal(), Clock::now() + std::chrono::seconds(1));
         } catch (const Error& e) {
             m_context.reportError(e);
-            m_context.sleepWhileWorking(Clock::now() + backoff.next(), abortPending);
+            until = Clock::now() + retryDelay(backoff.next());
         }
+        m_context.sleepWhileWorking(until, wakeUp);
     }
-    heartbeat.leave(connection);
 }
 
 } // namespace delayq

@@ -14,11 +14,12 @@ namespace delayq {
 class Queue;
 class WorkerContext;
 
-// The native tasks one Worker holds, from claim to their final outcome, and its maintenance
-// thread (run()), which renews their leases a third of the way through, gives the Reaper its
-// turns (other workers' expired leases), and on an abort hands back every held task that has
-// not finished. A task's state here decides, under one mutex, whether its
-// worker thread or the maintenance thread hands it back, so it is handed back once.
+// The native tasks one Worker holds, from claim to their final outcome, and its renewal
+// thread (run()), which renews their leases on its own connection and schedule, and on an
+// abort hands back every held task that has not finished. A task's state here decides, under
+// one mutex, whether its worker thread or the renewal thread hands it back, so it is handed
+// back once. The reaps, schedule ticks and heartbeats are the Upkeep thread's, on another
+// connection: a renewal never waits behind them, nor behind a claim or an ack.
 class LeaseKeeper
 {
 public:
@@ -38,7 +39,7 @@ public:
     // Hands the task back unrun (a nack of delay 0), unless an abort already did.
     void releaseIfHeld(Queue& queue, const ClaimedTask& task, long long lateness, const char* why);
 
-    // The maintenance thread; returns once every worker thread has ended.
+    // The renewal thread; returns once every worker thread has ended.
     void run();
 
 private:
@@ -63,24 +64,32 @@ private:
         int attempt = 0;
         long long due = 0;
         long long leaseMs = 0;
+        // A third of a lease after the claim's reply, then after each renewal was sent (its
+        // lease runs from when Redis ran it, later still): two thirds of a lease are left
+        // when a renewal is due, so one that fails or comes late is tried again in time.
         Clock::time_point nextExtend;
         State state = State::Waiting;
         bool lost = false;
     };
 
-    bool anyHeld();
     // A held task moves on to `state`; false when it is gone or was handed back meanwhile.
     bool advance(const ClaimedTask& task, Held::State state);
-    // Extends every lease that is a third of the way through.
+    // Extends every lease that is a third of the way through. Throws Error: the renewals
+    // not sent stay due.
     void renew(Queue& queue);
+    // When the next renewal is due; far off when none is held.
+    Clock::time_point nextRenewal();
+    // The wait before renewals that failed are sent again: the reconnect backoff, but at most
+    // a sixth of the shortest lease held, so a lease sees several tries before it runs out.
+    Clock::duration retryDelay(Clock::duration backoff);
     void releaseAll(Queue& queue);
     void release(Queue& queue, const ClaimedTask& task, long long lateness, const char* why);
 
     WorkerContext& m_context;
     std::mutex m_mutex; // guards m_held
     std::map<HeldKey, Held> m_held;
-    // Set by hold(): the maintenance thread, idle until its next reap (up to 1.5 s), must
-    // wake now, or the first renewal of a short lease would come after the lease ran out.
+    // Set by hold(): the renewal thread, asleep until the next renewal it knew of (a second
+    // at most), must look at the new hold's schedule.
     std::atomic<bool> m_newHold{false};
 };
 

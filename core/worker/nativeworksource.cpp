@@ -37,7 +37,7 @@ bool NativeWorkSource::beginRun(const ClaimedTask& task)
 bool NativeWorkSource::endRun(const ClaimedTask& task, long long lateness)
 {
     if (m_context.aborting()) {
-        // stopNow() discards the result of a handler that was running; the maintenance
+        // stopNow() discards the result of a handler that was running; the renewal
         // thread may not have handed the task back yet, so do it here (once: the state
         // in the LeaseKeeper decides who does).
         m_leases.releaseIfHeld(m_queue, task, lateness, "the worker was stopped at once");

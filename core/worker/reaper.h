@@ -8,7 +8,7 @@ class Queue;
 class WorkerContext;
 
 // Takes back the tasks of any worker of the queue whose lease ran out (reap.lua: retried, or
-// dead after their last attempt). A worker's maintenance thread asks it about once per
+// dead after their last attempt). A worker's upkeep thread (Upkeep) asks it about once per
 // reapInterval, randomised by +-50 % so the workers of one queue take turns instead of
 // reaping together; a turn is at most ten calls, the rest waits for the next turn.
 class Reaper

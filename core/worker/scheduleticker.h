@@ -8,7 +8,7 @@ namespace delayq {
 
 class WorkerContext;
 
-// Fires the queue's schedules (docs/schedules.md) from the worker's maintenance thread: a
+// Fires the queue's schedules (docs/schedules.md) from the worker's upkeep thread: a
 // turn when the earliest next fire comes (it is read each turn), and at least every poll
 // interval to see schedules added meanwhile. Any number of workers take turns safely: each
 // fire is made once by whichever worker's schedule_fire call comes first.

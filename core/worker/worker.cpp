@@ -6,6 +6,7 @@
 #include "transport/sigpipeblock.h"
 #include "worker/heartbeat.h"
 #include "worker/leasekeeper.h"
+#include "worker/upkeep.h"
 #include "worker/workercontext.h"
 #include "worker/workerthread.h"
 #include <delayq/error.h>
@@ -201,6 +202,7 @@ bool Worker::start()
     // until the next due time the pop reported, or the poll interval.
     if (o.plainKey.empty()) {
         m_d->threads.emplace_back([this] { m_d->leases.run(); });
+        m_d->threads.emplace_back([this] { Upkeep(m_d->context).run(); });
         m_d->threads.emplace_back([this] { m_d->subscriberLoop(); });
     } else {
         m_d->threads.emplace_back([this] { m_d->plainBeatLoop(); });

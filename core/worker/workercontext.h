@@ -77,8 +77,8 @@ public:
     void wakeAll();
     // Sleeps until `until`, a stop request, or (when `generation` is given) a wake.
     void sleepUntil(Clock::time_point until, const uint64_t* generation);
-    // The maintenance thread's sleep: until `until`, the last worker thread's end, or `done`
-    // (read under the sleep mutex).
+    // The renewal and upkeep threads' sleep: until `until`, the last worker thread's end, or
+    // `done` (read under the sleep mutex).
     void sleepWhileWorking(Clock::time_point until, const std::function<bool()>& done);
     // Makes sleepWhileWorking look at its `done` again (a new hold to renew soon).
     void nudgeMaintenance();

@@ -19,6 +19,8 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <numeric>
+#include <set>
 #include <thread>
 
 using namespace delayq;
@@ -263,6 +265,63 @@ private slots:
         QCOMPARE(m_queue->stats().at("expired"), 0LL);
         QCOMPARE(seen.calls(), static_cast<long long>(tasks));
         checkNothingLost(seen, tasks, "latency");
+    }
+
+    // Renewals never wait behind upkeep: a dead worker left 40 expired leases, which this
+    // worker reaps one a call (reapBatch 1), ten calls a turn: on this link a turn is about
+    // 2 s, longer than the 1.5 s lease of the 3 s tasks it holds meanwhile. Renewals that
+    // shared the reaper's connection (and so waited for its turn) lost those leases.
+    void renewalsDoNotWaitForReaps()
+    {
+        const int orphans = 40;
+        const int tasks = 4;
+        std::vector<PushRequest> batch(orphans);
+        for (auto& r : batch)
+            r.maxAttempts = 1; // reaped straight to dead, never run here
+        m_queue->pushBatch(batch);
+        QCOMPARE(static_cast<int>(m_queue->claim(orphans, 300, "gone").tasks.size()), orphans);
+        QTRY_COMPARE(m_queue->counts().leaseExpired, static_cast<long long>(orphans));
+        m_proxy->setLatency(100ms, 50ms);
+        pushDue(tasks);
+        Seen seen;
+        WorkerOptions o = options(2, 1500);
+        o.reapBatch = 1;
+        Worker w(
+            o,
+            [&](const ClaimedTask& t) {
+                seen.ran(t.id);
+                std::this_thread::sleep_for(3s);
+                return HandlerResult::ack();
+            },
+            [&](const WorkerEvent& e) { seen.event(e); });
+        QVERIFY(w.start());
+        // Watched from the server's side, straight (not through the proxy): a lease of this
+        // worker's that ran out while it held the task (an ack still finds an unreaped one,
+        // so the outcome alone would not tell), read as a deadline at or before a server time
+        // taken before the read.
+        std::set<std::string> ranOut;
+        QElapsedTimer timer;
+        timer.start();
+        while ((m_queue->stats().at("acked") < tasks || m_queue->counts().dead < orphans) &&
+               timer.elapsed() < 60000) {
+            const long long now = m_conn->serverTimeMs();
+            for (const Task& t : m_queue->page(TaskSet::Active, 0, 100))
+                if (t.worker != "gone" && t.score <= now)
+                    ranOut.insert(t.id);
+            std::this_thread::sleep_for(10ms);
+        }
+        w.stop();
+        qInfo("reaps beside renewals: %zu leases ran out, %lld lost, %lld expired (%d orphans)",
+              ranOut.size(), w.counters().leaseLost, m_queue->stats().at("expired"), orphans);
+        QVERIFY2(ranOut.empty(),
+                 qPrintable(QString::fromStdString(std::accumulate(
+                     ranOut.begin(), ranOut.end(), std::string("ran out:"),
+                     [](std::string a, const std::string& id) { return a + " " + id; }))));
+        QCOMPARE(m_queue->counts().dead, static_cast<long long>(orphans));
+        QCOMPARE(w.counters().leaseLost, 0LL);
+        QCOMPARE(m_queue->stats().at("expired"), static_cast<long long>(orphans));
+        QCOMPARE(seen.calls(), static_cast<long long>(tasks));
+        QCOMPARE(seen.unique(), static_cast<long long>(tasks));
     }
 
     // A partition (the proxy holds every byte) mid-drain, then healed: the workers notice

@@ -72,7 +72,7 @@ struct WorkerOptions
     std::chrono::milliseconds reapInterval{1000};
     // The longest wait between reconnect attempts: a healed network is used within it.
     std::chrono::milliseconds maxReconnectDelay{1000};
-    // Fire the queue's schedules (docs/schedules.md) from the maintenance thread; any number
+    // Fire the queue's schedules (docs/schedules.md) from the upkeep thread; any number
     // of workers may, each fire is made once.
     bool fireSchedules = true;
     long long maxTasks = 0; // > 0: claim at most this many in all, then stop on its own
