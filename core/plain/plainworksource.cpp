@@ -64,10 +64,25 @@ ClaimResult PlainWorkSource::take(int want)
     claim.nextDue = popped.nextDue;
     claim.serverNow = popped.serverNow;
     // A leased member's attempts so far, from its failures (a second read, on the slot of
-    // delayq's own keys). If it throws, the members stay leased and come back at its end.
-    std::vector<PlainFailure> failures;
-    if (m_leased && !popped.members.empty())
-        popped.members = finishParks(std::move(popped.members), popped.leaseScore, failures);
+    // delayq's own keys). Redis away: thrown, and the members come back at the lease's end. A
+    // refusal (an ACL without delayq's keys) is reported, and the members go out as first
+    // attempts: delivery must not depend on the bookkeeping.
+    std::vector<PlainFailure> failures(popped.members.size());
+    if (m_leased && !popped.members.empty()) {
+        std::vector<std::string> names;
+        names.reserve(popped.members.size());
+        for (const auto& m : popped.members)
+            names.push_back(m.member);
+        try {
+            failures = m_failures->read(names);
+        } catch (const Error& e) {
+            if (e.code() == ErrorCode::Connection || e.code() == ErrorCode::Timeout)
+                throw;
+            m_context.reportError(e);
+            failures.assign(popped.members.size(), PlainFailure{});
+        }
+        finishParks(popped.members, popped.leaseScore, failures);
+    }
     for (size_t i = 0; i < popped.members.size(); ++i) {
         PlainQueue::Member& m = popped.members[i];
         ClaimedTask t;
@@ -85,28 +100,25 @@ ClaimResult PlainWorkSource::take(int want)
     return claim;
 }
 
-std::vector<PlainQueue::Member>
-PlainWorkSource::finishParks(std::vector<PlainQueue::Member> members, const std::string& leaseScore,
-                             std::vector<PlainFailure>& failures)
+void PlainWorkSource::finishParks(std::vector<PlainQueue::Member>& members,
+                                  const std::string& leaseScore,
+                                  std::vector<PlainFailure>& failures)
 {
-    std::vector<std::string> names;
-    names.reserve(members.size());
-    for (const auto& m : members)
-        names.push_back(m.member);
-    std::vector<PlainFailure> read = m_failures->read(names);
-    std::vector<PlainQueue::Member> keep;
+    std::vector<PlainQueue::Member> keepMembers;
+    std::vector<PlainFailure> keepFailures;
     std::vector<PlainQueue::Settlement> parks;
     for (size_t i = 0; i < members.size(); ++i) {
-        if (read[i].parkedMs) {
+        if (failures[i].parkedMs) {
             parks.push_back({members[i].member, leaseScore, std::nullopt});
             continue;
         }
-        keep.push_back(std::move(members[i]));
-        failures.push_back(std::move(read[i]));
+        keepMembers.push_back(std::move(members[i]));
+        keepFailures.push_back(std::move(failures[i]));
     }
+    members = std::move(keepMembers);
+    failures = std::move(keepFailures);
     if (!parks.empty())
         m_plain->settle(parks); // only while it holds this lease: a producer's write wins
-    return keep;
 }
 
 void PlainWorkSource::flush(std::deque<FinishedTask>& finishing)
@@ -193,7 +205,24 @@ void PlainWorkSource::flushLeased(std::deque<FinishedTask>& finishing)
         }
         settlements.push_back({f.task.payload, f.task.token, due});
     }
-    m_failures->write(failed);
+    std::vector<bool> parking(finishing.size(), false);
+    for (size_t i = 0; i < finishing.size(); ++i)
+        parking[i] = finishing[i].result.kind == HandlerResult::Kind::Fail &&
+                     finishing[i].task.attempts >= maxAttempts;
+    try {
+        m_failures->write(failed);
+    } catch (const Error& e) {
+        if (e.code() == ErrorCode::Connection || e.code() == ErrorCode::Timeout)
+            throw; // tried again with the whole flush: nothing was settled
+        // Refused (an ACL without delayq's keys): reported, and no member is parked without
+        // its copy: those out of attempts are retried instead.
+        m_context.reportError(e);
+        for (size_t i = 0; i < finishing.size(); ++i)
+            if (parking[i]) {
+                parking[i] = false;
+                settlements[i].newDueMs = dueAfter(finishing[i].result, now);
+            }
+    }
     // 2. One settle for all: each member leaves its lease only if it still holds it, so a
     //    repeat after a lost reply changes nothing it should not (it then reads as left
     //    alone).
@@ -208,17 +237,16 @@ void PlainWorkSource::flushLeased(std::deque<FinishedTask>& finishing)
         const HandlerResult::Kind kind = finishing.front().result.kind;
         const int attempts = finishing.front().task.attempts;
         finishing.pop_front();
-        const bool parking = kind == HandlerResult::Kind::Fail && attempts >= maxAttempts;
         if (!done[i]) {
             event.outcome = TaskOutcome::LeaseLost;
             event.error += kLeftAlone;
-            if (parking)
+            if (parking[i])
                 unpark.push_back(settlements[i].member);
         } else if (kind == HandlerResult::Kind::Ack) {
             event.outcome = TaskOutcome::Acked;
             if (attempts > 1)
                 forget.push_back(settlements[i].member);
-        } else if (parking) {
+        } else if (parking[i]) {
             event.outcome = TaskOutcome::Dead;
             event.error += "; parked after " + std::to_string(attempts) +
                            " failed attempts (delayq ls --plain KEY --parked)";

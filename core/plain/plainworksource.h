@@ -43,10 +43,9 @@ private:
     long long leaseMs() const;
     // Leased members found parked (a park that died between its copy and the removal from
     // the key, or a requeue that died before leaving the parked set): removed from the key
-    // without a delivery, so the park completes. Returns the others.
-    std::vector<PlainQueue::Member> finishParks(std::vector<PlainQueue::Member> members,
-                                                const std::string& leaseScore,
-                                                std::vector<PlainFailure>& failures);
+    // without a delivery, so the park completes. Both vectors keep the others, in step.
+    void finishParks(std::vector<PlainQueue::Member>& members, const std::string& leaseScore,
+                     std::vector<PlainFailure>& failures);
 
     WorkerContext& m_context;
     Connection& m_connection;

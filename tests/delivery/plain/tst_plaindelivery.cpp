@@ -421,6 +421,38 @@ private slots:
         QCOMPARE(m_server.cli({"EXISTS", "dq:plain:{q}:parked"}).trimmed(), QByteArray("0"));
     }
 
+    // A forwarder whose ACL reaches the plain key only (not delayq's keys beside it) still
+    // delivers: the refused bookkeeping is reported, and a member out of attempts is retried,
+    // never removed without its parked copy.
+    void anAclWithoutDelayqsKeysStillDelivers()
+    {
+        m_server.cli({"ACL", "SETUSER", "fw", "on", ">fw-secret", "~q", "+@all"});
+        m_server.cli({"ZADD", "q", "1000", "ok", "1001", "refused"});
+        WorkerOptions o = options(false);
+        o.connection.user = "fw";
+        o.connection.password = "fw-secret";
+        o.plainMaxAttempts = 1;
+        o.plainRetryMs = 3600000;
+        o.maxTasks = 2;
+        Answers answers([](const ClaimedTask& t) {
+            return t.id == "ok" ? HandlerResult::ack() : HandlerResult::fail("refused");
+        });
+        EventLog log;
+        Worker worker(o, factoryFor(answers), [&log](const WorkerEvent& e) { log.add(e); });
+        QVERIFY(worker.start());
+        QVERIFY(worker.wait(20s));
+        worker.stop();
+        m_server.cli({"ACL", "DELUSER", "fw"});
+        std::map<std::string, TaskOutcome> outcomes;
+        for (const auto& e : log.tasks())
+            outcomes[e.id] = e.outcome;
+        QCOMPARE(outcomes["ok"], TaskOutcome::Acked);
+        QCOMPARE(outcomes["refused"], TaskOutcome::Retried);
+        QVERIFY(log.count(WorkerEvent::Kind::Error) > 0);
+        QCOMPARE(m_server.cli({"ZRANGE", "q", "0", "-1"}).trimmed(), QByteArray("refused"));
+        QCOMPARE(m_server.cli({"EXISTS", "dq:plain:{q}:parked"}).trimmed(), QByteArray("0"));
+    }
+
     // A plain key's consumers beat into a registry of its own (PlainKeys::workers()), listed
     // in PlainKeys::plainKeys(); a forwarder says "lease:" (at least once).
     void forwardersAreListedInTheirKeysRegistry()
