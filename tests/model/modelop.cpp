@@ -20,6 +20,7 @@ constexpr Weighted kWeights[] = {
     {ModelOp::Kind::Reschedule, 4},   {ModelOp::Kind::Requeue, 3},
     {ModelOp::Kind::DeleteDead, 2},   {ModelOp::Kind::Purge, 1},
     {ModelOp::Kind::ReshardStart, 2}, {ModelOp::Kind::ReshardStep, 7},
+    {ModelOp::Kind::ScheduleTick, 3}, {ModelOp::Kind::Pause, 2},
     {ModelOp::Kind::Wait, 4},
 };
 

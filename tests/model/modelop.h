@@ -26,6 +26,8 @@ struct ModelOp
         Purge,
         ReshardStart,
         ReshardStep,
+        ScheduleTick, // a worker's schedule turn: the due fires of an every-second schedule
+        Pause,        // pauses a running queue, resumes a paused one
         Wait,
     };
 

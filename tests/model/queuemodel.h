@@ -4,6 +4,7 @@
 
 #include <delayq/connection.h>
 #include <delayq/queue.h>
+#include <delayq/schedule.h>
 #include <delayq/task.h>
 
 #include <map>
@@ -23,7 +24,8 @@
 //  - the server holds exactly the model's tasks, each in the model's set, with its due time,
 //    lease token, attempts and payload (so `nx` never changed one and `replace` replaced one);
 //  - nothing is claimed before it is due or claimed twice while a lease holds;
-//  - with no reshard under way, every task is in its home shard;
+//  - with no reshard under way, every task is in its home shard (a schedule's fires are
+//    written to shard 0: docs/protocol.md, section 8);
 //  - the counters equal the model's.
 class QueueModel
 {
@@ -63,6 +65,8 @@ private:
     void purge();
     void reshardStart(const ModelOp& op);
     void reshardSteps(int steps, int batch);
+    void scheduleTick();
+    void pauseOrResume();
     void verify();
     void verifyPayloads();
     void verifyCounters();
@@ -84,4 +88,7 @@ private:
     std::map<std::string, long long> m_counters;
     std::vector<Pair> m_lost[kWorkers]; // leases each worker lost: its acks must be refused
     long long m_now = 0;                // the latest server time seen
+    delayq::ScheduleRule m_schedule;    // fires every second into the queue
+    long long m_nextFire = 0;
+    bool m_paused = false;
 };
