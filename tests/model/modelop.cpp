@@ -21,7 +21,8 @@ constexpr Weighted kWeights[] = {
     {ModelOp::Kind::DeleteDead, 2},   {ModelOp::Kind::Purge, 1},
     {ModelOp::Kind::ReshardStart, 2}, {ModelOp::Kind::ReshardStep, 7},
     {ModelOp::Kind::ScheduleTick, 3}, {ModelOp::Kind::Pause, 2},
-    {ModelOp::Kind::Wait, 4},
+    {ModelOp::Kind::PlainAdd, 4},     {ModelOp::Kind::PlainLease, 3},
+    {ModelOp::Kind::PlainSettle, 3},  {ModelOp::Kind::Wait, 4},
 };
 
 const char* name(ModelOp::Kind kind)

@@ -28,6 +28,9 @@ struct ModelOp
         ReshardStep,
         ScheduleTick, // a worker's schedule turn: the due fires of an every-second schedule
         Pause,        // pauses a running queue, resumes a paused one
+        PlainAdd,     // a producer's ZADD into the plain key beside the queue (plainmodel.h)
+        PlainLease,   // a forwarder leases due members (some leases run out at once)
+        PlainSettle,  // ... and settles one: removed, or moved to a retry
         Wait,
     };
 

@@ -53,7 +53,7 @@ long long number(const Reply& r)
 } // namespace
 
 QueueModel::QueueModel(Connection& connection, const std::string& queue)
-    : m_connection(connection), m_queue(connection, queue)
+    : m_connection(connection), m_queue(connection, queue), m_plain(connection, queue + ":plain")
 {
     for (int i = 0; i < 22; ++i)
         m_ids.push_back("o-" + std::to_string(i));
@@ -76,6 +76,8 @@ std::string QueueModel::apply(const ModelOp& op)
         return m.what();
     } catch (const Error& e) {
         return std::string("unexpected error: ") + e.what();
+    } catch (const std::runtime_error& e) {
+        return e.what(); // the plain key's model
     }
     return {};
 }
@@ -601,6 +603,7 @@ void QueueModel::verify()
                shortId(id) + " (" + m.state + " in the model) is gone from the server");
     verifyPayloads();
     verifyCounters();
+    m_plain.verify();
 }
 
 void QueueModel::verifyPayloads()

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "modelop.h"
+#include "plainmodel.h"
 
 #include <delayq/connection.h>
 #include <delayq/queue.h>
@@ -91,4 +92,5 @@ private:
     delayq::ScheduleRule m_schedule;    // fires every second into the queue
     long long m_nextFire = 0;
     bool m_paused = false;
+    PlainModel m_plain; // a plain key beside the queue
 };
