@@ -1,5 +1,7 @@
 #include "clisuite.h"
+#include <delayq/connection.h>
 #include <delayq/keys.h>
+#include <delayq/queue.h>
 
 #include <QFile>
 #include <QJsonArray>
@@ -60,6 +62,39 @@ private slots:
         r = delayq({"queues"});
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.contains("mail"));
+    }
+
+    // The outside check's case: a worker holds every task while `reshard --shards 3` runs.
+    // The reshard waits for them (it used to report "0 tasks moved" and leave most of them
+    // outside their home for good), and once they are handed back it moves them; then a push
+    // of an id that exists answers exists (exit 1), as the help says.
+    void reshardWaitsForTasksAWorkerHolds()
+    {
+        for (int i = 0; i < 20; ++i)
+            QCOMPARE(delayq({"push", "held", "v1", "--id", "h" + QString::number(i)}).exitCode, 0);
+        delayq::Connection connection(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+        delayq::Queue queue(connection, "held");
+        const auto claimed = queue.claim(20, 60'000, "holder");
+        QCOMPARE(claimed.tasks.size(), size_t(20));
+
+        CliRun r = delayq({"reshard", "held", "--shards", "3", "--steps", "40"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("stopped after 40 steps"), r.out.constData());
+        for (const auto& t : claimed.tasks)
+            queue.nack(t.id, t.token, "not now", 0);
+        r = delayq({"reshard", "held", "--shards", "3"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.startsWith("resharded held to 3 shards: "), r.out.constData());
+        QVERIFY2(!r.out.contains(": 0 tasks moved"), r.out.constData());
+
+        for (int i = 0; i < 20; ++i) {
+            r = delayq({"push", "held", "v2", "--id", "h" + QString::number(i)});
+            QCOMPARE(r.exitCode, 1);
+            QVERIFY2(r.out.startsWith("exists "), r.out.constData());
+        }
+        r = delayq({"work", "held", "--until-empty", "--quiet"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(queue.stats()["acked"], 20LL);
     }
 
     void refusals_data()

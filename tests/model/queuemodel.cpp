@@ -260,13 +260,21 @@ void QueueModel::ack(const ModelOp& op)
     }
 }
 
+std::optional<QueueModel::Pair> QueueModel::pickPair(const ModelOp& op) const
+{
+    const auto all = pairsOf(static_cast<int>(op.a % kWorkers));
+    if (all.empty())
+        return std::nullopt;
+    return all[op.b % all.size()];
+}
+
 void QueueModel::nack(const ModelOp& op)
 {
     const int worker = static_cast<int>(op.a % kWorkers);
-    const auto all = pairsOf(worker);
-    if (all.empty())
+    const auto picked = pickPair(op);
+    if (!picked)
         return;
-    const Pair pair = all[op.b % all.size()];
+    const Pair pair = *picked;
     const int how = static_cast<int>(op.c % 4);
     const long long delay = how == 0 ? -1 : how == 1 ? Queue::kNackDeadNow : op.c % 300;
     const std::string what = "nack by w" + std::to_string(worker) + " of " + shortId(pair.first);
@@ -299,10 +307,10 @@ void QueueModel::nack(const ModelOp& op)
 void QueueModel::extend(const ModelOp& op)
 {
     const int worker = static_cast<int>(op.a % kWorkers);
-    const auto all = pairsOf(worker);
-    if (all.empty())
+    const auto picked = pickPair(op);
+    if (!picked)
         return;
-    const Pair pair = all[op.b % all.size()];
+    const Pair pair = *picked;
     const auto got = m_queue.extend(std::vector<Pair>{pair}, 60000);
     expect(got.size() == 1 && got[0].has_value() == holds(pair),
            "extend by w" + std::to_string(worker) + " of " + shortId(pair.first) + ": " +

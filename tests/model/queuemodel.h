@@ -9,6 +9,7 @@
 #include <delayq/task.h>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -76,6 +77,8 @@ private:
     const std::string& pickId(uint32_t r) const;
     // A lease the worker holds or held: its held ones first, then ones it lost.
     std::vector<Pair> pairsOf(int worker) const;
+    // One of the pairs of worker op.a (mod kWorkers), by op.b; none when it has none.
+    std::optional<Pair> pickPair(const ModelOp& op) const;
     bool holds(const Pair& pair) const;
     void lose(const std::string& id);
     // The pending score of the id on the server (requeue and reap set "now").
