@@ -409,7 +409,14 @@ private slots:
         actions[4]->trigger();
         QCOMPARE(QApplication::clipboard()->text(), QStringLiteral("calm"));
         QSignalSpy paused(m_fixture.window()->queueControl(), &QueueControl::pausedChanged);
+        QStringList asked;
+        m_fixture.window()->queueControl()->setConfirmHandler([&asked](const Confirmation& c) {
+            asked.append(c.text);
+            return true;
+        });
         actions[1]->trigger();
+        QCOMPARE(asked.size(), 1); // pausing asks, naming the queue
+        QVERIFY2(asked.first().contains(QStringLiteral("calm")), qPrintable(asked.first()));
         QVERIFY(paused.wait(5000));
         const auto conn = connection();
         QVERIFY(delayq::Queue(*conn, "calm").config().paused);

@@ -1,6 +1,7 @@
 #include "client/adminclient.h"
 #include "overview/overviewmodel.h"
 #include "overview/overviewpage.h"
+#include "queue/queueactions.h"
 #include "queue/queuecontrol.h"
 #include "queue/queuelist.h"
 #include "queue/queuesettingsdialog.h"
@@ -18,6 +19,8 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTableView>
 #include <QTest>
 
 #include <atomic>
@@ -290,15 +293,23 @@ private slots:
         m_fixture.openQueue(QStringLiteral("jobs"));
         QAction* pause = control()->pauseAction();
         QVERIFY(pause->isEnabled());
-        QCOMPARE(pause->text(), QStringLiteral("Pause queue"));
+        QCOMPARE(pause->text(), QStringLiteral("Pause jobs…"));
         QSignalSpy changed(control(), &QueueControl::pausedChanged);
+        QList<Confirmation> asked;
+        control()->setConfirmHandler([&asked](const Confirmation& c) {
+            asked.append(c);
+            return true;
+        });
         pause->trigger();
+        QCOMPARE(asked.size(), 1);
+        QVERIFY2(asked.first().text.contains(QStringLiteral("Pause queue jobs on ")),
+                 qPrintable(asked.first().text));
         QVERIFY(changed.wait(5000));
         const auto conn = connection();
         QVERIFY(delayq::Queue(*conn, "jobs").config().paused);
         QTRY_VERIFY(m_fixture.window()->windowTitle().contains(QStringLiteral("(paused)")));
         QTRY_VERIFY(m_fixture.window()->queueList()->isMarkedPaused(QStringLiteral("jobs")));
-        QCOMPARE(pause->text(), QStringLiteral("Resume queue"));
+        QCOMPARE(pause->text(), QStringLiteral("Resume jobs"));
 
         // A worker polls the paused queue and gets nothing.
         delayq::WorkerOptions options;
@@ -318,11 +329,65 @@ private slots:
 
         pause->trigger(); // resume
         QVERIFY(changed.wait(5000));
+        QCOMPARE(asked.size(), 1); // resuming does not ask
         QVERIFY(!delayq::Queue(*conn, "jobs").config().paused);
         QTRY_COMPARE(handled.load(), 1);
         QTRY_VERIFY(!m_fixture.window()->windowTitle().contains(QStringLiteral("(paused)")));
         QTRY_VERIFY(!m_fixture.window()->queueList()->isMarkedPaused(QStringLiteral("jobs")));
         worker.stop();
+    }
+
+    // On the Overview the queue-wide actions aim at the selected row, name it, and are off
+    // with no row selected: never at the queue open behind the page (issue 49, path 1).
+    void overviewActionsAimAtSelectedRow()
+    {
+        m_fixture.pushTasks(QStringLiteral("orders"), {QStringLiteral("a")});
+        m_fixture.pushTasks(QStringLiteral("mail"), {QStringLiteral("m")});
+        m_fixture.openQueue(QStringLiteral("orders"));
+        MainWindow* window = m_fixture.window();
+        QCOMPARE(control()->pauseAction()->text(), QStringLiteral("Pause orders…"));
+        window->showOverview();
+        OverviewPage* page = window->overview();
+        QTRY_VERIFY(page->model()->rowNamed(QStringLiteral("mail")));
+        page->view()->clearSelection();
+        // Nothing selected on the page: nothing to aim at.
+        QTRY_VERIFY(!control()->pauseAction()->isEnabled());
+        QVERIFY(!window->queueActions()->purge()->isEnabled());
+        QVERIFY(!control()->settingsAction()->isEnabled());
+        const auto hits =
+            page->proxy()->match(page->proxy()->index(0, OverviewModel::Name), Qt::DisplayRole,
+                                 QStringLiteral("mail"), 1, Qt::MatchExactly);
+        QCOMPARE(hits.size(), 1);
+        page->view()->setCurrentIndex(hits.first());
+        QVERIFY(control()->pauseAction()->isEnabled());
+        QCOMPARE(control()->pauseAction()->text(), QStringLiteral("Pause mail…"));
+        QCOMPARE(window->queueActions()->purge()->text(), QStringLiteral("Purge mail…"));
+        QCOMPARE(control()->settingsAction()->text(), QStringLiteral("Settings of mail…"));
+        // A refusal changes nothing; a yes pauses mail, not orders.
+        QList<Confirmation> asked;
+        bool answer = false;
+        control()->setConfirmHandler([&](const Confirmation& c) {
+            asked.append(c);
+            return answer;
+        });
+        control()->pauseAction()->trigger();
+        QCOMPARE(asked.size(), 1);
+        QVERIFY2(asked.first().text.contains(QStringLiteral("Pause queue mail on ")),
+                 qPrintable(asked.first().text));
+        m_fixture.drainRequests();
+        const auto conn = connection();
+        QVERIFY(!delayq::Queue(*conn, "mail").config().paused);
+        answer = true;
+        QSignalSpy changed(control(), &QueueControl::pausedChanged);
+        control()->pauseAction()->trigger();
+        QVERIFY(changed.wait(5000));
+        QVERIFY(delayq::Queue(*conn, "mail").config().paused);
+        QVERIFY(!delayq::Queue(*conn, "orders").config().paused);
+        QTRY_COMPARE(control()->pauseAction()->text(), QStringLiteral("Resume mail"));
+        // Back on the queue's page the actions aim at the open queue again.
+        m_fixture.openQueue(QStringLiteral("orders"));
+        QCOMPARE(control()->pauseAction()->text(), QStringLiteral("Pause orders…"));
+        QCOMPARE(window->queueActions()->purge()->text(), QStringLiteral("Purge orders…"));
     }
 
     void readOnlyDisablesEveryWrite()

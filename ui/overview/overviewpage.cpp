@@ -12,6 +12,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -54,6 +55,10 @@ OverviewPage::OverviewPage(AdminClient* client, QWidget* parent) : QWidget(paren
     connect(m_view, &QTableView::doubleClicked, this, &OverviewPage::open);
     connect(m_view, &QTableView::activated, this, &OverviewPage::open);
     connect(m_view, &QWidget::customContextMenuRequested, this, &OverviewPage::showMenu);
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &OverviewPage::selectedRowChanged);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &OverviewPage::selectedRowChanged);
     m_legend = new QLabel(this);
     m_legend->setTextFormat(Qt::PlainText);
     m_legend->setWordWrap(true);
@@ -132,12 +137,24 @@ void OverviewPage::onLoaded(const OverviewResult& result)
         if (!hits.isEmpty())
             m_view->setCurrentIndex(hits.first());
     }
+    emit selectedRowChanged(); // its pause state may be new
     showConsumerAlarms();
     m_status->setText(result.skipped > 0
                           ? tr("%1 registered names left out: not a queue, or keys of another type")
                                 .arg(result.skipped)
                           : QString());
     emit refreshed(result);
+}
+
+const OverviewRow* OverviewPage::selectedRow() const
+{
+    const QModelIndexList rows = m_view->selectionModel()->selectedRows(OverviewModel::Name);
+    if (rows.size() != 1)
+        return nullptr;
+    const QModelIndex source = m_proxy->mapToSource(rows.first());
+    if (!source.isValid() || source.row() >= m_model->rows().size())
+        return nullptr;
+    return &m_model->rows().at(source.row());
 }
 
 void OverviewPage::open(const QModelIndex& proxyIndex)

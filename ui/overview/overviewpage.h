@@ -46,6 +46,9 @@ public:
     // The queues of the watched servers, under the window's own.
     WatchedServersView* watched() const { return m_watched; }
     bool isRefreshing() const { return m_inFlight; }
+    // The row of the window's own server selected in the table (nullptr: none), as the last
+    // snapshot shows it: the target of the queue-wide actions while the page is shown.
+    const OverviewRow* selectedRow() const;
     // Widths of an overview table from the rows it shows now, its sparkline last: every column
     // on screen at a laptop's width (the watched servers' table too).
     static void fitColumns(QTableView* view, ColumnFit* fit);
@@ -61,6 +64,8 @@ signals:
     void pauseRequested(const QString& queue, bool pause);
     void settingsRequested(const QString& queue);
     void thresholdsRequested(const QString& queue);
+    // Another row (or none) is selected: the queue-wide actions aim at it.
+    void selectedRowChanged();
     // A snapshot was shown (or its error).
     void refreshed(const delayq::ui::OverviewResult& result);
 

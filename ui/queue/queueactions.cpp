@@ -73,11 +73,18 @@ void QueueActions::updateEnabled()
     if (m_readOnly)
         why = tr("Read-only: %1").arg(m_readOnlyReason);
     else if (m_queue.isEmpty())
-        why = tr("Open a queue first");
+        why = tr("Open a queue, or select one in the Overview");
     else if (m_plain)
         why = tr("Not for a plain sorted set: it has no dead tasks, and Cancel removes members");
     else if (m_running != 0 || m_countsTag != 0)
         why = tr("A queue-wide action is already under way");
+    // The texts name the queue a click acts on (on the Overview: the row selected there).
+    const bool named = !m_queue.isEmpty() && !m_plain;
+    const QString name = m_queue.size() > 24 ? m_queue.left(23) + QChar(0x2026) : m_queue;
+    m_requeueAll->setText(named ? tr("Requeue all dead of %1…").arg(name)
+                                : tr("Requeue all dead…"));
+    m_deleteAll->setText(named ? tr("Delete all dead of %1…").arg(name) : tr("Delete all dead…"));
+    m_purge->setText(named ? tr("Purge %1…").arg(name) : tr("Purge queue…"));
     for (QAction* action : actions()) {
         action->setEnabled(why.isEmpty());
         action->setToolTip(why.isEmpty() ? action->data().toString() : plainToolTip(why));

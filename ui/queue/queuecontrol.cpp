@@ -47,14 +47,40 @@ void QueueControl::setReadOnly(bool readOnly, const QString& reason)
     updateActions();
 }
 
+namespace {
+
+// A queue's name in an action's text: its start, so a long name cannot stretch the toolbar.
+QString shortName(const QString& queue)
+{
+    constexpr int kShown = 24;
+    return queue.size() > kShown ? queue.left(kShown - 1) + QChar(0x2026) : queue;
+}
+
+} // namespace
+
 void QueueControl::updateActions()
 {
     const bool native = !m_queue.isEmpty() && !m_plain;
-    m_pause->setText(m_paused ? tr("Resume queue") : tr("Pause queue"));
+    // The text names the queue the click acts on: on the Overview it is the selected row,
+    // not the queue open behind the page.
+    if (m_queue.isEmpty() || m_plain) {
+        m_pause->setText(tr("Pause queue"));
+        m_settings->setText(tr("Queue settings…"));
+        m_thresholds->setText(tr("Queue thresholds…"));
+    } else {
+        const QString name = shortName(m_queue);
+        m_pause->setText(m_paused ? tr("Resume %1").arg(name) : tr("Pause %1…").arg(name));
+        m_settings->setText(tr("Settings of %1…").arg(name));
+        m_thresholds->setText(tr("Thresholds of %1…").arg(name));
+    }
+    if (!m_queue.isEmpty() && m_plain)
+        m_thresholds->setText(tr("Thresholds of %1…").arg(shortName(m_queue)));
     m_pause->setEnabled(native && !m_readOnly);
     m_pause->setToolTip(m_readOnly ? tr("Not in a read-only session: %1").arg(m_readOnlyReason)
-                        : m_paused ? tr("Let workers claim this queue's tasks again")
-                                   : tr("Workers claim nothing from this queue until resumed"));
+                        : m_queue.isEmpty() ? tr("Open a queue, or select one in the Overview")
+                        : m_paused
+                            ? tr("Let workers claim the tasks of %1 again").arg(m_queue)
+                            : tr("Workers claim nothing from %1 until resumed").arg(m_queue));
     m_settings->setEnabled(native);
     m_thresholds->setEnabled(!m_queue.isEmpty());
 }
@@ -63,6 +89,25 @@ void QueueControl::setPaused(const QString& queue, bool pause)
 {
     if (queue.isEmpty() || m_readOnly)
         return;
+    if (pause) {
+        // Named, with the server: a paused queue stops every worker of it, wherever they run.
+        Confirmation confirmation;
+        confirmation.icon = QMessageBox::Warning;
+        confirmation.title = tr("Pause queue %1").arg(shortName(queue));
+        confirmation.text =
+            (m_server.isEmpty() ? tr("Pause queue %1?").arg(queue)
+                                : tr("Pause queue %1 on %2?").arg(queue, m_server)) +
+            QStringLiteral("\n\n") +
+            tr("Workers claim none of its tasks until it is resumed; the tasks keep their due "
+               "times and wait.");
+        confirmation.acceptText = tr("Pause %1").arg(shortName(queue));
+        confirmation.rejectText = tr("Keep running");
+        if (!(m_confirm ? m_confirm(confirmation) : confirmation.ask(m_window)))
+            return;
+        // Asked while snapshots went on: read-only may have come meanwhile.
+        if (m_readOnly)
+            return;
+    }
     const quint64 tag = AdminClient::newTag();
     m_pauseTags.append(tag);
     m_client->queues()->writeConfig(

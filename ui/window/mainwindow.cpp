@@ -207,6 +207,7 @@ void MainWindow::connectClient()
         const QString profile = ConnectionProfiles::nameFor(
             ConnectionProfiles::stripPassword(m_client->settings().url));
         m_alerts->setOwnServer(profile.isEmpty() ? info.displayUrl : profile);
+        m_control->setServer(info.displayUrl);
         m_clockOffsetMs = info.clockOffsetMs;
         m_tabs->setClockOffset(info.clockOffsetMs);
         m_actions->setClockOffset(info.clockOffsetMs);
@@ -305,6 +306,8 @@ void MainWindow::connectOverview()
     connect(m_overview, &OverviewPage::thresholdsRequested, m_control,
             &QueueControl::openThresholds);
     connect(m_overview, &OverviewPage::refreshed, this, &MainWindow::onOverview);
+    connect(m_overview, &OverviewPage::selectedRowChanged, this, &MainWindow::updateQueueTarget);
+    connect(m_pages, &QStackedWidget::currentChanged, this, &MainWindow::updateQueueTarget);
     connect(m_overview, &OverviewPage::refreshed, m_alerts, &AlertCenter::ownReadingDone);
     WatchedServersView* watched = m_overview->watched();
     connect(m_alerts, &AlertCenter::watchedRead, watched, &WatchedServersView::setReading);
@@ -317,10 +320,15 @@ void MainWindow::connectOverview()
     });
     connect(m_control, &QueueControl::thresholdsChanged, m_overview,
             &OverviewPage::reloadThresholds);
-    connect(m_control, &QueueControl::pausedChanged, this, [this] {
-        updateTitle();
-        m_overview->refresh();
-    });
+    connect(m_control, &QueueControl::pausedChanged, this,
+            [this](const QString& queue, bool paused) {
+                if (paused)
+                    m_pausedQueues.insert(queue);
+                else
+                    m_pausedQueues.remove(queue);
+                updateTitle();
+                m_overview->refresh();
+            });
     connect(m_control, &QueueControl::settingsSaved, m_overview, &OverviewPage::refresh);
     connect(m_control, &QueueControl::resultReported, this, &MainWindow::showResult);
 }
@@ -334,9 +342,25 @@ void MainWindow::onOverview(const OverviewResult& result)
         if (row.paused)
             paused.insert(row.name);
     m_queues->setPausedQueues(paused);
-    if (!m_plain && !m_queue.isEmpty())
-        m_control->setQueuePaused(paused.contains(m_queue));
+    m_pausedQueues = paused;
+    updateQueueTarget();
     updateTitle();
+}
+
+void MainWindow::updateQueueTarget()
+{
+    QString target = m_queue;
+    bool plain = m_plain;
+    if (isOverviewShown()) {
+        // What the operator selected on the page they see, never the queue hidden behind it.
+        const OverviewRow* row = m_overview->selectedRow();
+        target = row ? row->name : QString();
+        plain = row && row->plain;
+    }
+    m_control->setQueue(target, plain);
+    m_control->setQueuePaused(!plain && m_pausedQueues.contains(target));
+    m_queueActions->setPlain(plain);
+    m_queueActions->setQueue(target);
 }
 
 void MainWindow::showOverview()
@@ -424,7 +448,7 @@ void MainWindow::showQueue(const QString& name)
     m_workerDock->setQueue(name);
     m_queues->setCurrentQueue(name);
     m_detailsFollower->setQueue(name, m_plain);
-    m_control->setQueue(name, m_plain);
+    updateQueueTarget();
     if (m_serverView)
         m_serverView->setQueue(m_plain ? QString() : name); // from its next refresh
     m_pages->setCurrentIndex(name.isEmpty() ? 0 : 1);
@@ -529,7 +553,7 @@ void MainWindow::updateTitle()
     QString title = QStringLiteral("delayq-admin");
     if (!m_queue.isEmpty())
         title += QStringLiteral(" — ") + m_queue;
-    if (!m_queue.isEmpty() && m_control->isQueuePaused())
+    if (!m_queue.isEmpty() && !m_plain && m_pausedQueues.contains(m_queue))
         title += QLatin1Char(' ') + tr("(paused)");
     if (!m_displayUrl.isEmpty())
         title += QStringLiteral(" — ") + m_displayUrl;

@@ -6,6 +6,7 @@
 
 #include <QMainWindow>
 #include <QPointer>
+#include <QSet>
 
 class QLabel;
 class QStackedWidget;
@@ -125,6 +126,9 @@ private:
     // Closes for real, even with a tray to hide in (File → Quit, the tray's Quit).
     void quit();
     void connectOverview();
+    // The queue the Queue menu and the toolbar's queue actions aim at: the open queue, or
+    // while the Overview is shown the row selected there (none: they are off).
+    void updateQueueTarget();
 
     AdminClient* m_client;
     TaskTabs* m_tabs;
@@ -160,6 +164,7 @@ private:
     bool m_quitting = false; // File → Quit: close for real, even with a tray
     qint64 m_clockOffsetMs = 0;
     bool m_plain = false;
+    QSet<QString> m_pausedQueues; // as the last overview snapshot says
 };
 
 } // namespace delayq::ui
