@@ -36,6 +36,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTest>
 #include <qcustomplot.h>
@@ -142,6 +143,44 @@ private slots:
                      qint64(1893553445678));
     }
 
+    // Workers consume the head while a task is selected further down: it stays selected at
+    // the same place on the screen (the rows around it move, not it); when it leaves, it is
+    // unselected and the status bar says so (issue 49, path 3).
+    void tableKeepsItsPlaceByTask()
+    {
+        QStringList ids;
+        for (int i = 0; i < 60; ++i)
+            ids.append(QStringLiteral("t%1").arg(i, 2, 10, QLatin1Char('0')));
+        pushTasks(QStringLiteral("orders"), ids);
+        openQueue(QStringLiteral("orders"));
+        QTRY_COMPARE(pending()->model()->rowCount(), 60);
+        QTableView* view = pending()->view();
+        view->scrollTo(pending()->model()->index(20, 0), QAbstractItemView::PositionAtCenter);
+        selectRows({20});
+        QTRY_VERIFY(view->visualRect(pending()->model()->index(20, 0)).isValid());
+        const int y = view->visualRect(view->currentIndex()).top();
+        QVERIFY(y > 0);
+        delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+        delayq::Queue q(conn, "orders");
+        std::vector<std::string> head;
+        for (int i = 0; i < 10; ++i)
+            head.push_back(ids.at(i).toStdString());
+        q.cancel(head);
+        m_fixture.window()->refreshAll();
+        QTRY_COMPARE(pending()->model()->rowCount(), 50);
+        QTRY_COMPARE(pending()->selectedIds(), QStringList{QStringLiteral("t20")});
+        QCOMPARE(view->currentIndex().row(), 10);
+        QCOMPARE(view->visualRect(view->currentIndex()).top(), y);
+        // The selected task itself goes: nothing is selected, and the window says so.
+        q.cancel({"t20"});
+        m_fixture.window()->refreshAll();
+        QTRY_COMPARE(pending()->model()->rowCount(), 49);
+        QTRY_VERIFY(pending()->selectedIds().isEmpty());
+        const QString said = m_fixture.window()->statusBar()->currentMessage();
+        QVERIFY2(said.contains(QStringLiteral("Task t20 left the pending tasks of orders")),
+                 qPrintable(said));
+    }
+
     void openingAQueueSelectsNothing()
     {
         pushTasks(QStringLiteral("orders"), {"a", "b", "c"});
@@ -196,7 +235,11 @@ private slots:
         QTest::keyClick(pending()->view(), Qt::Key_R, Qt::ControlModifier);
         auto* dialog = qobject_cast<RescheduleDialog*>(actions->activeDialog());
         QVERIFY(dialog);
-        QCOMPARE(dialog->windowTitle(), QStringLiteral("Reschedule"));
+        QCOMPARE(dialog->windowTitle(), QStringLiteral("Reschedule: orders"));
+        // It names what it acts on, as Cancel does: the queue, the id, the due time, the payload.
+        QCOMPARE(dialog->introText(), QStringLiteral("Reschedule this task of queue orders:"));
+        QVERIFY2(dialog->tasksText().startsWith(QStringLiteral("• a — due ")),
+                 qPrintable(dialog->tasksText()));
         QTRY_COMPARE(QApplication::focusWidget(), dialog->delayEdit());
         QVERIFY(dialog->delayEdit()->text().isEmpty());
         // Enter at once accepts nothing unseen: it asks for a delay, and changes nothing.

@@ -106,15 +106,17 @@ private slots:
         table.jumpToRow(10);
         const QString id = table.model()->idAt(10);
         QVERIFY(!id.isEmpty());
-        const int scroll = table.view()->verticalScrollBar()->value();
+        QTableView* view = table.view();
+        const int y = view->visualRect(view->currentIndex()).top();
 
-        // Five tasks due earlier push the selected one down by five rows.
+        // Five tasks due earlier push the selected one down by five rows; the table keeps its
+        // place by task: the selected one stays where it was on the screen.
         pushTasks(QStringLiteral("sel"), 5, base - 60000, 1);
         table.refresh();
         QVERIFY(refreshed.wait(5000));
         QCOMPARE(table.view()->selectionModel()->currentIndex().row(), 15);
         QCOMPARE(table.selectedIds(), QStringList{id});
-        QCOMPARE(table.view()->verticalScrollBar()->value(), scroll);
+        QCOMPARE(view->visualRect(view->currentIndex()).top(), y);
 
         // Tasks before it leave (cancelled): it moves up and stays selected.
         delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
@@ -129,6 +131,10 @@ private slots:
         QCOMPARE(table.view()->selectionModel()->currentIndex().row(), 7);
         QCOMPARE(table.selectedIds(), QStringList{id});
         QCOMPARE(table.model()->rowCount(), 297);
+        // Eight rows left above it, with only five scrolled past: the table is at its top and
+        // the task moved up three rows, still in view.
+        QCOMPARE(view->verticalScrollBar()->value(), 0);
+        QVERIFY(view->viewport()->rect().contains(view->visualRect(view->currentIndex())));
     }
 
     void refreshDropsASelectionWhoseTaskWent_data()
@@ -159,8 +165,12 @@ private slots:
             QCOMPARE(q.claim(1, 60000, "w").tasks.at(0).id, id.toStdString());
         else
             QCOMPARE(q.cancel({id.toStdString()}).at(0).status, delayq::IdResult::Status::Done);
+        QSignalSpy left(&table, &TaskTable::selectionLeft);
         table.refresh();
         QVERIFY(refreshed.wait(5000));
+        // Said, not silent (the window shows it in the status bar).
+        QCOMPARE(left.size(), 1);
+        QCOMPARE(left.first().at(0).toStringList(), QStringList{id});
         // The row it left holds the next task now: that one was not chosen.
         QCOMPARE(table.model()->rowCount(), 49);
         QCOMPARE(table.selectedIds(), QStringList());

@@ -28,8 +28,16 @@ RescheduleDialog::RescheduleDialog(const QList<TaskRow>& tasks, QWidget* parent)
     }
     m_current = new QLabel(this);
     m_current->setTextFormat(Qt::PlainText);
-    auto* intro = new QLabel(tr("Reschedule %1 to:").arg(Confirmation::tasks(tasks.size())), this);
-    intro->setTextFormat(Qt::PlainText);
+    m_count = tasks.size();
+    m_intro = new QLabel(tr("Reschedule %1 to:").arg(Confirmation::tasks(tasks.size())), this);
+    m_intro->setTextFormat(Qt::PlainText);
+    m_intro->setWordWrap(true);
+    // Ids and payloads are untrusted text: plain, and cut by describeTasks.
+    m_tasks = new QLabel(this);
+    m_tasks->setObjectName(QStringLiteral("rescheduleTasks"));
+    m_tasks->setTextFormat(Qt::PlainText);
+    m_tasks->setWordWrap(true);
+    m_tasks->setVisible(false);
 
     m_inMode = new QRadioButton(tr("In"), this);
     // Empty, like Push's: Enter on an untouched dialog reschedules nothing (it asks for a
@@ -76,12 +84,34 @@ RescheduleDialog::RescheduleDialog(const QList<TaskRow>& tasks, QWidget* parent)
     m_delay->setFocus(Qt::OtherFocusReason);
 
     auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_intro);
+    layout->addWidget(m_tasks);
     layout->addWidget(m_current);
-    layout->addWidget(intro);
     layout->addLayout(grid);
     layout->addStretch(1);
     layout->addWidget(buttons);
     resize(480, 260);
+}
+
+void RescheduleDialog::setTarget(const QString& queue, const QString& described)
+{
+    setWindowTitle(tr("Reschedule: %1").arg(queue));
+    m_intro->setText(
+        m_count == 1
+            ? tr("Reschedule this task of queue %1:").arg(queue)
+            : tr("Reschedule these %1 of queue %2:").arg(Confirmation::tasks(m_count), queue));
+    m_tasks->setText(described);
+    m_tasks->setVisible(!described.isEmpty());
+}
+
+QString RescheduleDialog::introText() const
+{
+    return m_intro->text();
+}
+
+QString RescheduleDialog::tasksText() const
+{
+    return m_tasks->text();
 }
 
 void RescheduleDialog::read()

@@ -12,8 +12,9 @@ namespace delayq::ui {
 
 class FieldError;
 
-// Reschedule the selected tasks to an absolute time, a delay from now, or now. Says when the
-// tasks are due now and, as the fields are typed, when they will be.
+// Reschedule the selected tasks to an absolute time, a delay from now, or now. Names what it
+// acts on as the Cancel confirmation does (the queue; each task's id, due time and payload's
+// start), says when the tasks are due now and, as the fields are typed, when they will be.
 class RescheduleDialog : public QDialog
 {
     Q_OBJECT
@@ -21,6 +22,10 @@ class RescheduleDialog : public QDialog
 public:
     explicit RescheduleDialog(const QList<TaskRow>& tasks, QWidget* parent = nullptr);
 
+    // The queue and the tasks as listed (TaskActions::describeTasks), shown above the fields.
+    void setTarget(const QString& queue, const QString& described);
+    QString introText() const;
+    QString tasksText() const;
     // The server's clock (offset from this machine's) and the zone of the shown times.
     void setClock(qint64 clockOffsetMs, bool utc);
     QString currentDueText() const;
@@ -52,6 +57,9 @@ private:
     QLineEdit* m_delay;
     FieldError* m_error;
     QLabel* m_current;
+    QLabel* m_intro;
+    QLabel* m_tasks;
+    qsizetype m_count = 0;
     QLabel* m_newDue;
     qint64 m_earliest = 0;
     qint64 m_latest = 0;

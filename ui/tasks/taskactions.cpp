@@ -11,6 +11,7 @@
 #include "tasks/rescheduledialog.h"
 #include "tasks/taskclipboard.h"
 #include "tasks/taskmenu.h"
+#include "tasks/taskmodel.h"
 #include "tasks/tasktable.h"
 #include "tasks/tasktabs.h"
 #include "widgets/duetext.h"
@@ -296,10 +297,18 @@ void TaskActions::onReschedule()
         return;
     auto* dialog = new RescheduleDialog(tasks, m_window);
     dialog->setClock(m_clockOffsetMs, m_utc);
-    connect(dialog, &QDialog::accepted, this, [this, dialog, ids = idsOf(tasks)] {
+    // Named as Cancel names them: a task that slid under the pointer is seen before it moves.
+    dialog->setTarget(m_queue, describeTasks(tasks, TaskSet::Pending, m_plain, serverNow(), m_utc));
+    connect(dialog, &QDialog::accepted, this, [this, dialog, tasks, queue = m_queue] {
         // The rescheduled tasks move away from their rows: select nothing, as after Cancel.
         m_tabs->table(TaskSet::Pending)->clearSelection();
-        m_client->tasks()->reschedule(track(), m_queue, ids, dialog->dueAtMs(), dialog->delayMs());
+        if (const QString changed = changedSince(tasks, TaskSet::Pending, queue);
+            !changed.isEmpty()) {
+            emit resultReported(changed, false);
+            return;
+        }
+        m_client->tasks()->reschedule(track(), queue, idsOf(tasks), dialog->dueAtMs(),
+                                      dialog->delayMs());
     });
     m_dialog = dialog;
     showDialog(dialog);
@@ -363,11 +372,40 @@ void TaskActions::confirmThen(const QList<TaskRow>& tasks, TaskSet set, Confirma
 {
     confirmation.text +=
         QStringLiteral("\n\n") + describeTasks(tasks, set, m_plain, serverNow(), m_utc);
+    const QString queue = m_queue;
     if (!confirm(confirmation))
         return;
     // The row a removed task leaves is taken by the next one: nothing stays aimed at.
     m_tabs->current()->clearSelection();
-    send(m_client->tasks(), track(), m_queue, idsOf(tasks));
+    // The table went on refreshing while the operator read the confirmation.
+    if (const QString changed = changedSince(tasks, set, queue); !changed.isEmpty()) {
+        emit resultReported(changed, false);
+        return;
+    }
+    send(m_client->tasks(), track(), queue, idsOf(tasks));
+}
+
+QString TaskActions::changedSince(const QList<TaskRow>& tasks, TaskSet set,
+                                  const QString& queue) const
+{
+    if (queue != m_queue)
+        return tr("Nothing was done: the window shows queue %1 now, not %2").arg(m_queue, queue);
+    const TaskModel* model = m_tabs->table(set)->model();
+    if (model->queue() != queue)
+        return {};
+    for (const TaskRow& task : tasks) {
+        const TaskRow* now = model->findTask(task.id);
+        const QString id = MemberText::displayText(task.id.left(200));
+        if (!now)
+            return tr("Nothing was done: task %1 left queue %2 (consumed, cancelled or moved) "
+                      "since it was shown")
+                .arg(id, queue);
+        if (now->score != task.score)
+            return tr("Nothing was done: task %1 of queue %2 is due %3 now, not %4 as shown")
+                .arg(id, queue, DueText::describe(now->score, serverNow(), m_utc),
+                     DueText::describe(task.score, serverNow(), m_utc));
+    }
+    return {};
 }
 
 quint64 TaskActions::track()

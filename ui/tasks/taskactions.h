@@ -98,6 +98,10 @@ private:
     // none. None while the action is off or the session read-only.
     QList<TaskRow> selection(QAction* action, const QString& verb);
     qint64 serverNow() const;
+    // Before sending: the tasks are still in `queue`'s table of `set` as the operator was
+    // shown them (same due time), as far as the window last read; else what changed ("" when
+    // nothing did). The server then still refuses what it no longer holds.
+    QString changedSince(const QList<TaskRow>& tasks, TaskSet set, const QString& queue) const;
     // The task tables are on screen (not behind the overview): only then can a task action
     // aim at what the operator sees selected.
     bool tablesShown() const;

@@ -120,6 +120,15 @@ const TaskRow* TaskModel::taskAt(int row) const
     return inPage < it->size() ? &it->at(inPage) : nullptr;
 }
 
+const TaskRow* TaskModel::findTask(const QString& id) const
+{
+    for (auto page = m_pages.cbegin(); page != m_pages.cend(); ++page)
+        for (const TaskRow& task : page.value())
+            if (task.id == id)
+                return &task;
+    return nullptr;
+}
+
 QString TaskModel::idAt(int row) const
 {
     const TaskRow* task = taskAt(row);

@@ -59,6 +59,8 @@ public:
     // nullptr when the row's page is not loaded (yet).
     const TaskRow* taskAt(int row) const;
     QString idAt(int row) const;
+    // The task `id` on the pages read (nullptr: not there, or its page not read).
+    const TaskRow* findTask(const QString& id) const;
     // Asks for the page holding row (for jump and find); pageLoaded tells when it is there.
     void ensureLoaded(int row);
     // Reads the page holding row again even when it is cached (find: the row the server

@@ -9,6 +9,7 @@
 
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QScrollBar>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -80,6 +81,56 @@ TaskTable::TaskTable(AdminClient* client, TaskSet set, QWidget* parent)
         emit currentTaskChanged();
     });
     connect(client->tasks(), &TaskClient::located, this, &TaskTable::onLocated);
+    connect(m_model, &QAbstractItemModel::layoutAboutToBeChanged, this, &TaskTable::rememberPlace);
+    connect(m_model, &QAbstractItemModel::layoutChanged, this, &TaskTable::restorePlace);
+}
+
+void TaskTable::rememberPlace()
+{
+    m_anchor = QPersistentModelIndex();
+    m_anchorRow = -1;
+    m_selectedBefore = selectedIds();
+    const int top = m_view->rowAt(0);
+    if (top < 0)
+        return;
+    int bottom = m_view->rowAt(m_view->viewport()->height() - 1);
+    if (bottom < 0)
+        bottom = m_model->rowCount() - 1;
+    // The selected task the operator sees, else the one at the top.
+    int row = top;
+    const QModelIndex current = m_view->selectionModel()->currentIndex();
+    if (hasCurrentSelected() && current.row() >= top && current.row() <= bottom)
+        row = current.row();
+    if (m_model->idAt(row).isEmpty())
+        return; // its page is not loaded: it names no task to follow
+    m_anchor = QPersistentModelIndex(m_model->index(row, 0));
+    m_anchorRow = row;
+}
+
+void TaskTable::restorePlace()
+{
+    if (m_anchor.isValid() && m_anchorRow >= 0 && m_anchor.row() != m_anchorRow) {
+        // The scroll bar's range follows the new row count first.
+        m_view->doItemsLayout();
+        const int rows = m_anchor.row() - m_anchorRow;
+        QScrollBar* bar = m_view->verticalScrollBar();
+        const int step = m_view->verticalScrollMode() == QAbstractItemView::ScrollPerItem
+                             ? 1
+                             : m_view->verticalHeader()->defaultSectionSize();
+        bar->setValue(bar->value() + rows * step);
+    }
+    m_anchor = QPersistentModelIndex();
+    m_anchorRow = -1;
+    if (m_selectedBefore.isEmpty())
+        return;
+    const QStringList now = selectedIds();
+    QStringList left;
+    for (const QString& id : std::as_const(m_selectedBefore))
+        if (!now.contains(id))
+            left.append(id);
+    m_selectedBefore.clear();
+    if (!left.isEmpty())
+        emit selectionLeft(left);
 }
 
 int TaskTable::idWidth() const

@@ -2,6 +2,7 @@
 
 #include "client/tasktypes.h"
 
+#include <QPersistentModelIndex>
 #include <QWidget>
 
 class QTableView;
@@ -13,7 +14,11 @@ class ColumnFit;
 class TaskModel;
 
 // One set's table: a lazily paged TaskModel in a view tuned for millions of rows (fixed
-// row heights, no per-row sizing), with jump to a row or a time.
+// row heights, no per-row sizing), with jump to a row or a time. It keeps its place by task,
+// not by row number: when a refresh moves the tasks (workers consume the head), the selected
+// task stays selected where it was on the screen (or, with none in view, the top row's task
+// stays at the top); a selected task that leaves the table is unselected and said
+// (selectionLeft), never replaced by the task that slid into its row.
 class TaskTable : public QWidget
 {
     Q_OBJECT
@@ -61,6 +66,9 @@ signals:
     void rowShown(int row);
     void jumpFailed(const QString& message);
     void taskMissed(const QString& id);
+    // Selected tasks left the table since the last read (consumed, cancelled, moved): they
+    // are unselected; `ids` are those that left.
+    void selectionLeft(const QStringList& ids);
 
 private:
     void onPageLoaded(int firstRow, int rows);
@@ -68,6 +76,9 @@ private:
     // The page of the task selectTask waits for was read: select it there, or say missed.
     void resolveWanted(int firstRow, int rows);
     void selectRow(int row);
+    // Before and after a refresh moves rows: the task to keep in place, and the selection.
+    void rememberPlace();
+    void restorePlace();
     void sizeColumns();
     int idWidth() const;
     int leastIdWidth() const;
@@ -84,6 +95,9 @@ private:
     bool m_fitIdColumn = false;
     bool m_selectOnJump = true;
     quint64 m_locateTag = 0;
+    QPersistentModelIndex m_anchor; // the task kept where it was on the screen
+    int m_anchorRow = -1;           // its row before the move
+    QStringList m_selectedBefore;   // the selected tasks' ids before the move
 };
 
 } // namespace delayq::ui

@@ -54,6 +54,20 @@ TaskTabs::TaskTabs(AdminClient* client, QWidget* parent) : QWidget(parent), m_cl
             emit statusMessage(message);
         });
         connect(table, &TaskTable::taskMissed, this, &TaskTabs::onMissed);
+        // Said where the operator looks, so a selection does not vanish silently.
+        connect(table, &TaskTable::selectionLeft, this, [this, table](const QStringList& ids) {
+            const QString first = MemberText::displayText(ids.first().left(200));
+            const QString message =
+                ids.size() == 1
+                    ? tr("Task %1 left the %2 tasks of %3 (consumed, cancelled or moved): it "
+                         "is no longer selected")
+                          .arg(first, setName(table->set()), m_queue)
+                    : tr("%1 selected tasks left the %2 tasks of %3 (consumed, cancelled or "
+                         "moved), %4 among them: they are no longer selected")
+                          .arg(ids.size())
+                          .arg(setName(table->set()), m_queue, first);
+            emit statusMessage(message);
+        });
     }
     setCounts({});
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
