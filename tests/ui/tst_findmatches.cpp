@@ -32,6 +32,8 @@
 #include <QTableView>
 #include <QTest>
 
+#include <utility>
+
 using namespace delayq::ui;
 using delayq::TaskSet;
 
@@ -372,6 +374,48 @@ private slots:
                  qPrintable(bar->findChild<FieldError*>()->text()));
         QCOMPARE(deadTable->selectedIds(), QStringList());
         QCOMPARE(bar->searchStatus()->text(), QStringLiteral("4 found; 1 no longer match"));
+    }
+
+    // A click on a match whose task went shows why without moving the list: a second click
+    // on the same spot lands on the same gone match and selects nothing (issue 49, path 2).
+    void aSecondClickOnAGoneMatchSelectsNothing()
+    {
+        const QStringList pending = ids(QStringLiteral("p"), 6);
+        m_fixture.pushTasks(QStringLiteral("orders"), pending);
+        m_fixture.openQueue(QStringLiteral("orders"));
+        FindBar* bar = m_fixture.window()->tabs()->findBar();
+        m_fixture.window()->tabs()->showFind();
+        bar->fieldBox()->setCurrentIndex(0); // in payloads
+        bar->input()->setText(QStringLiteral("\"n\""));
+        bar->findTextButton()->click();
+        QTRY_COMPARE(bar->matchList()->count(), 6);
+        delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+        delayq::Queue q(conn, "orders");
+        q.cancel({pending.at(3).toStdString()});
+        QWidget* window = m_fixture.window();
+        QListWidget* list = bar->matchList();
+        auto listRect = [&] { return QRect(list->mapTo(window, QPoint(0, 0)), list->size()); };
+        // The window's layout settled after the bar opened (the same place twice in a row).
+        QRect seen;
+        QTRY_VERIFY(std::exchange(seen, listRect()) == listRect());
+        const QRect listBefore = listRect();
+        const QPoint spot =
+            list->viewport()->mapTo(window, list->visualItemRect(list->item(3)).center());
+        auto clickSpot = [&] {
+            QWidget* under = window->childAt(spot);
+            QVERIFY(under);
+            QTest::mouseClick(under, Qt::LeftButton, {}, under->mapFrom(window, spot));
+        };
+        clickSpot();
+        QTRY_VERIFY(list->item(3)->text().contains(QStringLiteral("gone")));
+        QTRY_VERIFY(bar->findChild<FieldError*>()->isVisible());
+        QCOMPARE(listRect(), listBefore);
+        clickSpot();
+        drainRequests();
+        QCOMPARE(list->currentRow(), 3);
+        for (auto set : {TaskSet::Pending, TaskSet::Active, TaskSet::Dead})
+            QCOMPARE(m_fixture.table(set)->selectedIds(), QStringList());
+        QVERIFY(!m_fixture.window()->actions()->cancel()->isEnabled());
     }
 
     void findByIdSelectsTheTaskNotItsOldRow()

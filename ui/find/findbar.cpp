@@ -55,6 +55,15 @@ void FindBar::makeWidgets()
     m_close->setAutoRaise(true);
     m_close->setToolTip(tr("Close (Esc)"));
     m_error = new FieldError(this);
+    // Its room is kept, shown or not, and never grows: a message appearing must not move the
+    // match list under the pointer (a second click on a gone match landed on its neighbour).
+    // Two lines; a longer message is cut there and whole in the tooltip.
+    m_error->setObjectName(QStringLiteral("findError"));
+    m_error->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_error->setFixedHeight(m_error->fontMetrics().lineSpacing() * 2 + 2);
+    QSizePolicy kept(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    kept.setRetainSizeWhenHidden(true);
+    m_error->setSizePolicy(kept);
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 1000);
     m_progress->setTextVisible(false);
@@ -66,7 +75,9 @@ void FindBar::makeWidgets()
     // A long status ("the first 1,000 matches …") wraps instead of widening the window.
     m_status->setWordWrap(true);
     m_status->setMinimumWidth(0);
-    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    // Two lines, kept: "1 no longer match" added to a wrapped status must not move the list.
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    m_status->setFixedHeight(m_status->fontMetrics().lineSpacing() * 2 + 2);
     m_matches = new QListWidget(this);
     setObjectName(QStringLiteral("findBar"));
     m_input->setObjectName(QStringLiteral("findInput"));
@@ -267,6 +278,7 @@ void FindBar::activate()
 void FindBar::setError(const QString& message)
 {
     m_error->setError(message);
+    m_error->setToolTip(message);
 }
 
 qint64 FindBar::parseWhen(const QString& text, qint64 nowMs)
