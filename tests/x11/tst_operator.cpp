@@ -73,6 +73,15 @@ private slots:
     void consumedTaskLeavesNothingSelected();
     // On the Overview page no task of the queue behind it is a target.
     void overviewDeleteCancelsNothing();
+    // Issue 49, path 1: on the Overview, the toolbar's Pause acts on the row selected there,
+    // and asks first, naming it; the queue open behind the page is left alone.
+    void overviewPauseAsksForTheSelectedRow();
+    // Issue 49, path 2: a click on a find match whose task went shows why without moving the
+    // list; a second click on the same spot selects nothing.
+    void secondClickOnAGoneMatchSelectsNothing();
+    // Issue 49, path 3: workers consume the head while a task further down is selected: it
+    // stays selected where it was on the screen, and Reschedule names it.
+    void consumedHeadLeavesTheSelectedTaskInPlace();
     // A server the app cannot use: the window says why, as the CLI does.
     void connectionErrorNamesCause_data();
     void connectionErrorNamesCause();
@@ -81,6 +90,8 @@ private:
     void pushTasks(int count, qint64 firstInMs = 3600 * 1000);
     bool startApp(const QString& url);
     QPoint cellOf(const QString& name);
+    // The first shown node whose role and name match (regular expressions); null when none.
+    AccessibilityBus::Node nodeOf(const QString& role, const QString& name);
     void waitForCell(const QString& name);
     void clickCell(const QString& name);
     QString shownTexts();
@@ -128,6 +139,17 @@ QPoint TestOperator::cellOf(const QString& name)
     for (const AccessibilityBus::Node& node : m_a11y.nodes(m_app->pid()))
         if (node.role == QLatin1String("cell") && node.name == name && !node.extents.isEmpty())
             return node.extents.center();
+    return {};
+}
+
+AccessibilityBus::Node TestOperator::nodeOf(const QString& role, const QString& name)
+{
+    const QRegularExpression roleRe(role);
+    const QRegularExpression nameRe(name);
+    for (const AccessibilityBus::Node& node : m_a11y.nodes(m_app->pid()))
+        if (roleRe.match(node.role).hasMatch() && nameRe.match(node.name).hasMatch() &&
+            !node.extents.isEmpty())
+            return node;
     return {};
 }
 
@@ -322,6 +344,189 @@ void TestOperator::overviewDeleteCancelsNothing()
     expectNoCancelOffered(QStringLiteral("Delete on the Overview page"));
     QCOMPARE(dueTimes().size(), 5);
     QCOMPARE(cancelledCount(), 0);
+}
+
+void TestOperator::overviewPauseAsksForTheSelectedRow()
+{
+    pushTasks(3);
+    const CliRun mail = m_cli->run({QStringLiteral("push"), QStringLiteral("mail"),
+                                    QStringLiteral("{\"to\":\"a\"}"), QStringLiteral("--in"),
+                                    QStringLiteral("1h")});
+    QVERIFY2(mail.exitCode == 0, mail.err.constData());
+    if (QTest::currentTestFailed())
+        return;
+    QVERIFY(startApp(QString::fromStdString(m_server.tcpUrl()))); // orders open
+    waitForCell(QStringLiteral("order-1"));
+    if (QTest::currentTestFailed())
+        return;
+    QVERIFY(m_app->key(m_app->mainWindow(), {QStringLiteral("alt+v"), QStringLiteral("Return")}));
+    clickCell(QStringLiteral("mail")); // the mail row of the Overview
+    if (QTest::currentTestFailed())
+        return;
+    // The toolbar's pause button, as the operator sees it after the click.
+    AccessibilityBus::Node pause;
+    WAIT_VERIFY2(
+        !(pause = nodeOf(QStringLiteral("button"), QStringLiteral("^Pause"))).extents.isEmpty(),
+        "no Pause button shown", kWaitMs);
+    QVERIFY2(pause.name.contains(QStringLiteral("mail")),
+             qPrintable(QStringLiteral("the Pause button names no mail: \"%1\"").arg(pause.name)));
+    QVERIFY(m_app->click(m_app->mainWindow(), pause.extents.center()));
+    QString dialog;
+    WAIT_VERIFY2(!(dialog = m_app->findWindow(QStringLiteral("^Pause queue"))).isEmpty(),
+                 qPrintable(QStringLiteral("no confirmation; orders paused: %1")
+                                .arg(QString::fromUtf8(m_server.cli(
+                                    {QStringLiteral("HGET"), QStringLiteral("dq:{orders}:config"),
+                                     QStringLiteral("paused")})))),
+                 kWaitMs);
+    QCOMPARE(m_app->title(dialog), QStringLiteral("Pause queue mail"));
+    // It names the queue and the server.
+    const QString shown = shownTexts();
+    QVERIFY2(shown.contains(QStringLiteral("Pause queue mail on ")), qPrintable(shown));
+    AccessibilityBus::Node yes;
+    WAIT_VERIFY(
+        !(yes = nodeOf(QStringLiteral("button"), QStringLiteral("^Pause mail$"))).extents.isEmpty(),
+        kWaitMs);
+    QVERIFY(m_app->click(dialog, yes.extents.center()));
+    auto paused = [this](const QString& queue) {
+        return m_server
+                   .cli({QStringLiteral("HGET"), QStringLiteral("dq:{%1}:config").arg(queue),
+                         QStringLiteral("paused")})
+                   .trimmed() == "1";
+    };
+    WAIT_VERIFY2(paused(QStringLiteral("mail")), "mail is not paused", kWaitMs);
+    QVERIFY2(!paused(kQueue), "orders, open behind the Overview, was paused");
+}
+
+void TestOperator::secondClickOnAGoneMatchSelectsNothing()
+{
+    pushTasks(6);
+    if (QTest::currentTestFailed())
+        return;
+    QVERIFY(startApp(QString::fromStdString(m_server.tcpUrl())));
+    waitForCell(QStringLiteral("order-1"));
+    if (QTest::currentTestFailed())
+        return;
+    QVERIFY(m_app->key(m_app->mainWindow(), {QStringLiteral("ctrl+f")}));
+    QVERIFY(m_app->type(m_app->mainWindow(), QStringLiteral("\"order\"")));
+    AccessibilityBus::Node findText;
+    WAIT_VERIFY(!(findText = nodeOf(QStringLiteral("button"), QStringLiteral("^Find text$")))
+                     .extents.isEmpty(),
+                kWaitMs);
+    QVERIFY(m_app->click(m_app->mainWindow(), findText.extents.center()));
+    AccessibilityBus::Node match;
+    WAIT_VERIFY2(
+        !(match = nodeOf(QStringLiteral("item"), QStringLiteral("order-4 "))).extents.isEmpty(),
+        "no match of order-4 listed", kWaitMs);
+    // Cancelled from the CLI after the search listed it.
+    const CliRun cancel = m_cli->run({QStringLiteral("cancel"), kQueue, QStringLiteral("order-4")});
+    QVERIFY2(cancel.exitCode == 0, cancel.err.constData());
+    const QPoint spot = match.extents.center();
+    QVERIFY(m_app->click(m_app->mainWindow(), spot));
+    WAIT_VERIFY2(
+        !nodeOf(QStringLiteral("item"), QStringLiteral("order-4 .*\\(gone\\)")).extents.isEmpty(),
+        "the match of order-4 is not marked gone", kWaitMs);
+    // The list did not move: the gone match is still under the pointer.
+    const AccessibilityBus::Node gone =
+        nodeOf(QStringLiteral("item"), QStringLiteral("order-4 .*\\(gone\\)"));
+    QVERIFY2(gone.extents.contains(spot),
+             qPrintable(QStringLiteral("the match moved from (%1, %2) to (%3, %4)")
+                            .arg(spot.x())
+                            .arg(spot.y())
+                            .arg(gone.extents.center().x())
+                            .arg(gone.extents.center().y())));
+    // The same spot again (the pointer leaves it first: xdotool's --sync waits for a move).
+    QVERIFY(
+        m_x.xdotool({QStringLiteral("mousemove"), QStringLiteral("0"), QStringLiteral("0")}).ok);
+    QVERIFY(m_app->click(m_app->mainWindow(), spot));
+    QVERIFY(m_app->key(m_app->mainWindow(), {QStringLiteral("Delete")}));
+    expectNoCancelOffered(QStringLiteral("Delete after a second click on a gone match"));
+    QCOMPARE(dueTimes().size(), 5);
+}
+
+void TestOperator::consumedHeadLeavesTheSelectedTaskInPlace()
+{
+    // head-1 … head-5 due now, for the worker; order-1 … order-100 an hour apart after them:
+    // enough rows that two pages down are mid-table, not at its end (where the old scroll
+    // by row number happened to keep the rows in place).
+    for (int i = 1; i <= 5; ++i) {
+        const CliRun run =
+            m_cli->run({QStringLiteral("push"), kQueue, QStringLiteral("{\"head\":%1}").arg(i),
+                        QStringLiteral("--id"), QStringLiteral("head-%1").arg(i),
+                        QStringLiteral("--in"), QStringLiteral("%1ms").arg(i)});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+    }
+    pushTasks(100);
+    if (QTest::currentTestFailed())
+        return;
+    QVERIFY(startApp(QString::fromStdString(m_server.tcpUrl())));
+    // Scrolled down the table as an operator reading it: a click, then Page Down twice.
+    clickCell(QStringLiteral("order-1"));
+    if (QTest::currentTestFailed())
+        return;
+    QVERIFY(m_app->key(m_app->mainWindow(), {QStringLiteral("Next"), QStringLiteral("Next")}));
+    // The task on the second row shown: with the rows kept by number, five rows leaving
+    // above it would take it out of sight.
+    QString target;
+    WAIT_VERIFY2(
+        [&] {
+            int top = INT_MAX;
+            int second = INT_MAX;
+            target.clear();
+            QString topName;
+            for (const AccessibilityBus::Node& node : m_a11y.nodes(m_app->pid())) {
+                if (node.role != QLatin1String("cell") || !node.showing ||
+                    !node.name.startsWith(QStringLiteral("order-")) || node.extents.isEmpty())
+                    continue;
+                const int y = node.extents.top();
+                if (y < top) {
+                    second = top;
+                    target = topName;
+                    top = y;
+                    topName = node.name;
+                } else if (y > top && y < second) {
+                    second = y;
+                    target = node.name;
+                }
+            }
+            return !target.isEmpty() && target != QLatin1String("order-1") &&
+                   target != QLatin1String("order-2");
+        }(),
+        "the table did not scroll down", kWaitMs);
+    clickCell(target);
+    if (QTest::currentTestFailed())
+        return;
+    const QPoint before = cellOf(target);
+    const CliRun work = m_cli->run({QStringLiteral("work"), kQueue, QStringLiteral("--max-tasks"),
+                                    QStringLiteral("5"), QStringLiteral("--quiet")});
+    QVERIFY2(work.exitCode == 0, work.err.constData());
+    QCOMPARE(dueTimes().size(), 100);
+    // Then a task due just before the target: once the table shows it, the table has read
+    // the queue after the worker's consumption too.
+    const int n = target.mid(6).toInt();
+    const CliRun marker =
+        m_cli->run({QStringLiteral("push"), kQueue, QStringLiteral("{}"), QStringLiteral("--id"),
+                    QStringLiteral("marker"), QStringLiteral("--in"),
+                    QStringLiteral("%1ms").arg(qint64(n) * 3600 * 1000 - 1800 * 1000)});
+    QVERIFY2(marker.exitCode == 0, marker.err.constData());
+    WAIT_VERIFY2(!cellOf(QStringLiteral("marker")).isNull() || cellOf(target) != before,
+                 "the window did not read the queue again", kWaitMs);
+    const QPoint after = cellOf(target);
+    QVERIFY2(after == before,
+             qPrintable(QStringLiteral("%1 slid from y %2 to y %3 (0: out of sight)")
+                            .arg(target)
+                            .arg(before.y())
+                            .arg(after.y())));
+    // Still the target, and the dialog names it.
+    QVERIFY(m_app->key(m_app->mainWindow(), {QStringLiteral("ctrl+r")}));
+    QString dialog;
+    WAIT_VERIFY(!(dialog = m_app->findWindow(QStringLiteral("^Reschedule"))).isEmpty(), kWaitMs);
+    const QString shown = shownTexts();
+    QVERIFY2(shown.contains(QStringLiteral("Reschedule this task of queue orders")) &&
+                 shown.contains(target + QStringLiteral(" — due ")) &&
+                 shown.contains(QStringLiteral("{\"order\":%1}").arg(n)),
+             qPrintable(shown));
+    QVERIFY(m_app->key(dialog, {QStringLiteral("Escape")}));
+    WAIT_VERIFY(m_app->findWindow(QStringLiteral("^Reschedule")).isEmpty(), kWaitMs);
 }
 
 void TestOperator::connectionErrorNamesCause_data()
