@@ -1712,10 +1712,6 @@ This deletes every task of the queue: %2 pending, %3 active (their workers lose 
         <translation>只读：%1</translation>
     </message>
     <message>
-        <source>Open a queue first</source>
-        <translation>请先打开一个队列</translation>
-    </message>
-    <message>
         <source>Not for a plain sorted set: it has no dead tasks, and Cancel removes members</source>
         <translation>不适用于普通有序集合：它没有死信任务，“取消”会移除成员</translation>
     </message>
@@ -1843,6 +1839,22 @@ This cannot be undone.</source>
         <source>Purging %1: %2 tasks…</source>
         <translation>正在清空 %1：%2 个任务…</translation>
     </message>
+    <message>
+        <source>Open a queue, or select one in the Overview</source>
+        <translation>请打开一个队列，或在概览中选中一个</translation>
+    </message>
+    <message>
+        <source>Requeue all dead of %1…</source>
+        <translation>将 %1 的全部死信重新入队…</translation>
+    </message>
+    <message>
+        <source>Delete all dead of %1…</source>
+        <translation>删除 %1 的全部死信…</translation>
+    </message>
+    <message>
+        <source>Purge %1…</source>
+        <translation>清空 %1…</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::QueueClient</name>
@@ -1882,20 +1894,8 @@ This cannot be undone.</source>
         <translation>所有队列的阈值…</translation>
     </message>
     <message>
-        <source>Resume queue</source>
-        <translation>恢复队列</translation>
-    </message>
-    <message>
         <source>Not in a read-only session: %1</source>
         <translation>只读会话中不可用：%1</translation>
-    </message>
-    <message>
-        <source>Let workers claim this queue&apos;s tasks again</source>
-        <translation>让工作进程重新领取此队列的任务</translation>
-    </message>
-    <message>
-        <source>Workers claim nothing from this queue until resumed</source>
-        <translation>恢复之前，工作进程不会从此队列领取任务</translation>
     </message>
     <message>
         <source>%1 is paused: workers claim nothing from it</source>
@@ -1908,6 +1908,58 @@ This cannot be undone.</source>
     <message>
         <source>Settings of %1 saved</source>
         <translation>%1 的设置已保存</translation>
+    </message>
+    <message>
+        <source>Resume %1</source>
+        <translation>恢复 %1</translation>
+    </message>
+    <message>
+        <source>Pause %1…</source>
+        <translation>暂停 %1…</translation>
+    </message>
+    <message>
+        <source>Settings of %1…</source>
+        <translation>%1 的设置…</translation>
+    </message>
+    <message>
+        <source>Thresholds of %1…</source>
+        <translation>%1 的阈值…</translation>
+    </message>
+    <message>
+        <source>Open a queue, or select one in the Overview</source>
+        <translation>请打开一个队列，或在概览中选中一个</translation>
+    </message>
+    <message>
+        <source>Let workers claim the tasks of %1 again</source>
+        <translation>让工作进程重新领取 %1 的任务</translation>
+    </message>
+    <message>
+        <source>Workers claim nothing from %1 until resumed</source>
+        <translation>恢复之前，工作进程不会从 %1 领取任何任务</translation>
+    </message>
+    <message>
+        <source>Pause queue %1</source>
+        <translation>暂停队列 %1</translation>
+    </message>
+    <message>
+        <source>Pause queue %1?</source>
+        <translation>暂停队列 %1？</translation>
+    </message>
+    <message>
+        <source>Pause queue %1 on %2?</source>
+        <translation>暂停 %2 上的队列 %1？</translation>
+    </message>
+    <message>
+        <source>Workers claim none of its tasks until it is resumed; the tasks keep their due times and wait.</source>
+        <translation>恢复之前，工作进程不会领取它的任何任务；任务保留各自的到期时间并等待。</translation>
+    </message>
+    <message>
+        <source>Pause %1</source>
+        <translation>暂停 %1</translation>
+    </message>
+    <message>
+        <source>Keep running</source>
+        <translation>继续运行</translation>
     </message>
 </context>
 <context>
@@ -2128,6 +2180,18 @@ This cannot be undone.</source>
     <message>
         <source>New due time: type a delay or a time.</source>
         <translation>新的到期时间：请输入延迟或时间。</translation>
+    </message>
+    <message>
+        <source>Reschedule: %1</source>
+        <translation>改期：%1</translation>
+    </message>
+    <message>
+        <source>Reschedule this task of queue %1:</source>
+        <translation>为队列 %1 的这个任务改期：</translation>
+    </message>
+    <message>
+        <source>Reschedule these %1 of queue %2:</source>
+        <translation>为队列 %2 的这 %1 改期：</translation>
     </message>
 </context>
 <context>
@@ -2936,6 +3000,18 @@ Its attempts start again from 0: it gets the full number of tries again.</source
 
 它的尝试次数从 0 重新开始：会重新获得全部尝试次数。</translation>
     </message>
+    <message>
+        <source>Nothing was done: the window shows queue %1 now, not %2</source>
+        <translation>未执行任何操作：窗口现在显示的是队列 %1，而不是 %2</translation>
+    </message>
+    <message>
+        <source>Nothing was done: task %1 left queue %2 (consumed, cancelled or moved) since it was shown</source>
+        <translation>未执行任何操作：任务 %1 在显示之后已离开队列 %2（已被消费、取消或移动）</translation>
+    </message>
+    <message>
+        <source>Nothing was done: task %1 of queue %2 is due %3 now, not %4 as shown</source>
+        <translation>未执行任何操作：队列 %2 的任务 %1 现在于 %3 到期，而不是显示的 %4</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::TaskClient</name>
@@ -3268,6 +3344,14 @@ Its attempts start again from 0: it gets the full number of tries again.</source
     <message>
         <source>task %1 is no longer %2: it is %3 now; nothing is selected</source>
         <translation>任务 %1 已不再是%2：现为%3；未选中任何任务</translation>
+    </message>
+    <message>
+        <source>Task %1 left the %2 tasks of %3 (consumed, cancelled or moved): it is no longer selected</source>
+        <translation>任务 %1 已离开 %3 的%2任务（已被消费、取消或移动）：不再选中</translation>
+    </message>
+    <message>
+        <source>%1 selected tasks left the %2 tasks of %3 (consumed, cancelled or moved), %4 among them: they are no longer selected</source>
+        <translation>%1 个选中的任务已离开 %3 的%2任务（已被消费、取消或移动），其中包括 %4：不再选中</translation>
     </message>
 </context>
 <context>

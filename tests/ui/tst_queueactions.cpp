@@ -271,7 +271,7 @@ private slots:
         QTest::addColumn<QString>("why");
         QTest::newRow("native queue, writable") << QStringLiteral("native") << true << QString();
         QTest::newRow("no queue open")
-            << QStringLiteral("none") << false << QStringLiteral("Open a queue first");
+            << QStringLiteral("none") << false << QStringLiteral("Open a queue, or select one in the Overview");
         QTest::newRow("read-only session")
             << QStringLiteral("read-only") << false << QStringLiteral("Read-only: ");
         QTest::newRow("user without write access")
