@@ -1,5 +1,6 @@
 #include <delayq/plainfailures.h>
 
+#include "records/taskrecord.h"
 #include "transport/replychecks.h"
 
 #include <delayq/error.h>
@@ -12,15 +13,6 @@ namespace delayq {
 namespace {
 
 constexpr size_t kChunk = 500;
-
-bool toNumber(const std::string& text, long long& out)
-{
-    if (text.empty())
-        return false;
-    char* end = nullptr;
-    out = std::strtoll(text.c_str(), &end, 10);
-    return *end == '\0';
-}
 
 } // namespace
 
@@ -41,13 +33,12 @@ bool PlainFailures::parseRecord(const std::string& text, PlainFailure& failure)
     const size_t second = first == std::string::npos ? first : text.find('|', first + 1);
     if (second == std::string::npos)
         return false;
-    long long attempts = 0;
-    long long at = 0;
-    if (!toNumber(text.substr(0, first), attempts) ||
-        !toNumber(text.substr(first + 1, second - first - 1), at) || attempts < 0)
+    const std::optional<long long> attempts = wholeNumber(text.substr(0, first));
+    const std::optional<long long> at = wholeNumber(text.substr(first + 1, second - first - 1));
+    if (!attempts || !at || *attempts < 0)
         return false;
-    failure.attempts = attempts;
-    failure.lastFailedMs = at;
+    failure.attempts = *attempts;
+    failure.lastFailedMs = *at;
     failure.lastError = text.substr(second + 1);
     return true;
 }

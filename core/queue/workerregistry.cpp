@@ -1,5 +1,7 @@
 #include <delayq/workerregistry.h>
 
+#include "records/taskrecord.h"
+
 #include <delayq/error.h>
 #include <delayq/keys.h>
 #include <delayq/plainkeys.h>
@@ -29,15 +31,6 @@ std::vector<std::string> splitBars(const std::string& text, size_t count)
     return out;
 }
 
-bool toNumber(const std::string& text, long long& out)
-{
-    if (text.empty())
-        return false;
-    char* end = nullptr;
-    out = std::strtoll(text.c_str(), &end, 10);
-    return *end == '\0';
-}
-
 // Fields of the stored record, in order (docs/protocol.md, "Workers").
 constexpr size_t kRecordFields = 13;
 
@@ -57,9 +50,12 @@ bool parseWorkerRecord(const std::string& stored, WorkerInfo& info)
     if (f.size() != kRecordFields)
         return false;
     long long n[10];
-    for (size_t i = 0; i < 10; ++i)
-        if (!toNumber(f[i], n[i]))
+    for (size_t i = 0; i < 10; ++i) {
+        const std::optional<long long> number = wholeNumber(f[i]);
+        if (!number)
             return false;
+        n[i] = *number;
+    }
     info.lastSeenMs = n[0];
     info.startedMs = n[1];
     info.intervalMs = n[2];
