@@ -115,14 +115,29 @@ std::vector<PushResult::Status> TaskImport::importBatch(const std::vector<Task>&
         connection.command({"SADD", Keys::queues(m_queue.keys().prefix()), m_queue.name()});
         m_registered = true;
     }
-    // A sharded queue takes each task in its home shard, one call a shard.
+    // A sharded queue takes each task in its home shard, one call a shard. While a reshard
+    // runs, an id's former home is asked first, as a push does (Queue::displaceFormerCopies);
+    // the reshard's own copies (not audited) come from there and skip it.
     std::vector<PushResult::Status> statuses(tasks.size());
-    const ShardLayout& layout = m_queue.layout();
+    const ShardLayout layout = m_queue.layout();
+    std::vector<bool> answered(tasks.size(), false), replaced(tasks.size(), false);
+    if (layout.moving() && m_audited) {
+        std::vector<PushRequest> asks(tasks.size());
+        std::vector<PushResult> results(tasks.size());
+        for (size_t i = 0; i < tasks.size(); ++i) {
+            asks[i].id = tasks[i].id;
+            asks[i].replace = m_replace;
+        }
+        m_queue.displaceFormerCopies(layout, asks, results, answered, replaced);
+        for (size_t i = 0; i < tasks.size(); ++i)
+            if (answered[i])
+                statuses[i] = results[i].status;
+    }
     for (size_t s = 0; s < m_queue.shardCount(); ++s) {
         std::vector<Task> some;
         std::vector<size_t> positions;
         for (size_t i = 0; i < tasks.size(); ++i)
-            if (static_cast<size_t>(layout.homeOf(tasks[i].id)) == s) {
+            if (!answered[i] && static_cast<size_t>(layout.homeOf(tasks[i].id)) == s) {
                 some.push_back(tasks[i]);
                 positions.push_back(i);
             }
@@ -130,8 +145,12 @@ std::vector<PushResult::Status> TaskImport::importBatch(const std::vector<Task>&
             continue;
         Queue shard = m_queue.shardQueue(s);
         const auto done = importInto(shard, some);
-        for (size_t j = 0; j < done.size(); ++j)
-            statuses[positions[j]] = done[j];
+        for (size_t j = 0; j < done.size(); ++j) {
+            const size_t i = positions[j];
+            statuses[i] = replaced[i] && done[j] == PushResult::Status::Created
+                              ? PushResult::Status::Replaced
+                              : done[j];
+        }
     }
     return statuses;
 }

@@ -507,6 +507,19 @@ void TestShards::aPushDuringAReshardSeesTheFormerHome()
         QCOMPARE(again[i].status, PushResult::Status::Exists);
         QCOMPARE(again[i].due, first[i].due);
     }
+    // An import of the file of an id not moved yet finds it where it is, as a push does.
+    Task imported;
+    for (int i = 100; i < 200 && imported.id.empty(); ++i) {
+        const std::string id = "f" + std::to_string(i);
+        if (queue.layout().homeOf(id) != 0 &&
+            !connection.command({"ZSCORE", queue.shardKeys(0).pending(), id}).isNil())
+            imported.id = id;
+    }
+    QVERIFY(!imported.id.empty());
+    imported.state = "pending";
+    imported.due = 1;
+    imported.payload = "v3";
+    QCOMPARE(TaskImport(queue, false).importBatch({imported}).front(), PushResult::Status::Exists);
     // Replace half of them while the move goes on.
     std::vector<PushRequest> replacing(v2.begin(), v2.begin() + 100);
     for (auto& r : replacing)

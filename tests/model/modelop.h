@@ -14,6 +14,7 @@ struct ModelOp
     {
         PushNx,
         PushReplace,
+        Import, // an exported task written back (TaskImport), skip or replace
         Claim,
         Ack,
         Nack,

@@ -6,6 +6,7 @@
 #include <delayq/keys.h>
 #include <delayq/schedules.h>
 #include <delayq/shardmover.h>
+#include <delayq/taskimport.h>
 
 #include <algorithm>
 #include <chrono>
@@ -165,6 +166,28 @@ void QueueModel::push(const ModelOp& op, bool replace)
     }
     m_tasks[id] = Task{request.payload, "pending", r.due, 0, {}, -1};
     count("pushed");
+}
+
+void QueueModel::import(const ModelOp& op)
+{
+    const bool replace = op.c % 2 == 1;
+    delayq::Task task;
+    task.id = pickId(op.a);
+    task.state = "pending";
+    task.payload = "i" + std::to_string(op.b % 1000);
+    task.due = m_connection.serverNowMs() + static_cast<long long>(op.c % 400);
+    const PushResult::Status got = TaskImport(m_queue, replace).importBatch({task}).front();
+    const auto it = m_tasks.find(task.id);
+    PushResult::Status want = PushResult::Status::Created;
+    if (it != m_tasks.end())
+        want = !replace                       ? PushResult::Status::Exists
+               : it->second.state == "active" ? PushResult::Status::Active
+                                              : PushResult::Status::Replaced;
+    expect(got == want, std::string(replace ? "import replace " : "import skip ") +
+                            shortId(task.id) + ": answered " + pushStatusName(got) +
+                            ", the model says " + pushStatusName(want));
+    if (want == PushResult::Status::Created || want == PushResult::Status::Replaced)
+        m_tasks[task.id] = Task{task.payload, "pending", task.due, 0, {}, -1};
 }
 
 void QueueModel::claim(const ModelOp& op)

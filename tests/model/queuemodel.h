@@ -58,6 +58,7 @@ private:
 
     void run(const ModelOp& op);
     void push(const ModelOp& op, bool replace);
+    void import(const ModelOp& op);
     void claim(const ModelOp& op);
     void ack(const ModelOp& op);
     void nack(const ModelOp& op);

@@ -109,6 +109,16 @@ public:
     // what is wrong next to the field before anything is sent. Throws InvalidArgument.
     static std::string normalizeConfig(const std::string& key, const std::string& value);
 
+    // While a reshard runs, a task may still be in its former home shard, which a push to the
+    // new home cannot see (shard_displace.lua): an nx request whose id has a task there is
+    // answered `exists` from it (answered: not pushed), a replace request deletes that copy
+    // (replaced: the push's `created` is a replacement) or is answered `active` when a worker
+    // holds it.
+    // Public for TaskImport, which imports by the same rule.
+    void displaceFormerCopies(const ShardLayout& shards, const std::vector<PushRequest>& all,
+                              std::vector<PushResult>& results, std::vector<bool>& answered,
+                              std::vector<bool>& replaced);
+
     // The nine KEYS every native-queue script takes, in the order of their contracts. Public
     // for scripts run beside Queue's own (TaskImport's import_tasks.lua).
     std::vector<std::string> scriptKeys() const;
@@ -137,14 +147,6 @@ private:
         const std::vector<std::string>& ids,
         const std::function<std::vector<IdResult>(Queue&, const std::vector<std::string>&)>& run);
     std::vector<PushResult> pushSharded(const std::vector<PushRequest>& requests);
-    // While a reshard runs, a task may still be in its former home shard, which a push to the
-    // new home cannot see (shard_displace.lua): an nx request whose id has a task there is
-    // answered `exists` from it (answered: not pushed), a replace request deletes that copy
-    // (replaced: the push's `created` is a replacement) or is answered `active` when a worker
-    // holds it.
-    void displaceFormerCopies(const ShardLayout& shards, const std::vector<PushRequest>& all,
-                              std::vector<PushResult>& results, std::vector<bool>& answered,
-                              std::vector<bool>& replaced);
     ClaimResult claimHere(int maxTasks, long long leaseMs, const std::string& worker);
     // Calls of `batch` until done, on every shard; the totals.
     BulkResult onEveryShard(const std::function<BulkResult(Queue&)>& run);

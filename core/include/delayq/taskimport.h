@@ -21,7 +21,8 @@ public:
 
     // replace: an id already in the queue is overwritten (unless a worker holds it); else it
     // is left alone and reported as exists, so importing a file twice adds nothing.
-    // audited false: no audit entry (a reshard moving tasks between shards).
+    // audited false: no audit entry (a reshard moving tasks between shards; such an import
+    // does not ask a task's former home, where the reshard takes it from).
     TaskImport(Queue& queue, bool replace, bool audited = true);
 
     // Throws InvalidArgument saying what is wrong with the task (id, state, times, counts,
