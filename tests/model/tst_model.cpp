@@ -119,7 +119,15 @@ void TestModel::promisesHold()
 TestModel::Outcome TestModel::replay(const std::string& url, const std::vector<ModelOp>& ops)
 {
     Connection connection(ConnectionOptions::fromUrl(url));
-    QueueModel model(connection, "model-" + std::to_string(++m_queues));
+    // Setting up the queue and its schedule can throw: a failure, not an abort that would
+    // leave the servers running.
+    std::unique_ptr<QueueModel> made;
+    try {
+        made = std::make_unique<QueueModel>(connection, "model-" + std::to_string(++m_queues));
+    } catch (const std::exception& e) {
+        return {0, std::string("setting up the queue: ") + e.what()};
+    }
+    QueueModel& model = *made;
     for (size_t i = 0; i < ops.size(); ++i) {
         const std::string what = model.apply(ops[i]);
         if (!what.empty())
