@@ -190,15 +190,17 @@ std::vector<PushResult> Queue::pushSharded(const std::vector<PushRequest>& reque
     for (auto& request : all)
         if (request.id.empty())
             request.id = generateTaskId();
-    // All checked before anything is sent: one bad request refuses the whole batch.
+    // All checked before anything is sent (the shards' batches below are all built before
+    // the pipeline goes): one bad request refuses the whole batch. During a move the former
+    // homes are asked first, and a replace deletes there, so the batch is checked before that.
     const long long now = m_connection.serverNowMs();
-    (void)PushBatch(all, now);
-    registerQueue();
     std::vector<PushResult> results(all.size());
     std::vector<bool> answered(all.size(), false); // by the former home: not pushed
     std::vector<bool> replaced(all.size(), false); // a former home's copy was deleted
-    if (shards.moving())
+    if (shards.moving()) {
+        (void)PushBatch(all, now);
         displaceFormerCopies(shards, all, results, answered, replaced);
+    }
     std::vector<std::vector<PushRequest>> groups(shards.tags.size());
     std::vector<std::vector<size_t>> positions(shards.tags.size());
     for (size_t i = 0; i < all.size(); ++i) {
@@ -212,6 +214,7 @@ std::vector<PushResult> Queue::pushSharded(const std::vector<PushRequest>& reque
     for (size_t s = 0; s < groups.size(); ++s)
         if (!groups[s].empty())
             batches.emplace_back(s, PushBatch(groups[s], now));
+    registerQueue();
     // One pipeline: the connection splits it per node, so each master gets its shards' calls
     // in one round trip.
     std::vector<Connection::ScriptCall> calls;

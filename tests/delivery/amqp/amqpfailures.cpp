@@ -97,13 +97,7 @@ void TestAmqpDelivery::nackedTaskFails()
     QVERIFY(CliRunner::finished(*worker));
     const QStringList dead = ids(QStringLiteral("dead"));
     QCOMPARE(dead.size(), 1);
-    const QJsonObject task = json(delayq({QStringLiteral("--json"), QStringLiteral("ls"), m_queue,
-                                          QStringLiteral("--state"), QStringLiteral("dead")}))
-                                 .object()
-                                 .value(QStringLiteral("tasks"))
-                                 .toArray()
-                                 .first()
-                                 .toObject();
+    const QJsonObject task = firstTask(QStringLiteral("dead"));
     QCOMPARE(task.value(QStringLiteral("last_error")).toString(),
              QStringLiteral("the broker nacked the message"));
     const QMap<QString, int> seen = arrivals();
@@ -149,12 +143,7 @@ void TestAmqpDelivery::refusesBeforeClaiming()
     const QJsonObject s = stats();
     QCOMPARE(s.value(QStringLiteral("pending")).toInt(), 1);
     QCOMPARE(s.value(QStringLiteral("counters"))[QStringLiteral("claimed")].toInt(), 0);
-    const QJsonObject task = json(delayq({QStringLiteral("--json"), QStringLiteral("ls"), m_queue}))
-                                 .object()
-                                 .value(QStringLiteral("tasks"))
-                                 .toArray()
-                                 .first()
-                                 .toObject();
+    const QJsonObject task = firstTask();
     QCOMPARE(task.value(QStringLiteral("attempts")).toInt(), 0);
 }
 

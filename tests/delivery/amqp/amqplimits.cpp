@@ -180,13 +180,7 @@ void TestAmqpDelivery::oversizedPayloadFailsAlone()
     QVERIFY2(!err.contains("lost the connection"), err.constData());
 
     QCOMPARE(ids(QStringLiteral("dead")), QStringList{QStringLiteral("big")});
-    const QJsonObject dead = json(delayq({QStringLiteral("--json"), QStringLiteral("ls"), m_queue,
-                                          QStringLiteral("--state"), QStringLiteral("dead")}))
-                                 .object()
-                                 .value(QStringLiteral("tasks"))
-                                 .toArray()
-                                 .first()
-                                 .toObject();
+    const QJsonObject dead = firstTask(QStringLiteral("dead"));
     QCOMPARE(dead.value(QStringLiteral("last_error")).toString(),
              QStringLiteral("the payload of 5000 bytes is over the broker's max_message_size of "
                             "4096 bytes (max_message_size= in the URL)"));

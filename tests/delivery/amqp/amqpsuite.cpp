@@ -64,6 +64,13 @@ QStringList AmqpSuite::ids(const QString& state)
     return list;
 }
 
+QJsonObject AmqpSuite::firstTask(const QString& state)
+{
+    const CliRun run = delayq({QStringLiteral("--json"), QStringLiteral("ls"), m_queue,
+                               QStringLiteral("--state"), state});
+    return json(run).object().value(QStringLiteral("tasks")).toArray().first().toObject();
+}
+
 QJsonObject AmqpSuite::stats()
 {
     return json(delayq({QStringLiteral("--json"), QStringLiteral("stats"), m_queue})).object();

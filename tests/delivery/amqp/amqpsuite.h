@@ -24,6 +24,8 @@ protected:
     void makeRoute(int maxLength = -1);
     QString handler(const QString& exchange) const;
     QStringList ids(const QString& state = QStringLiteral("pending"));
+    // The first task of a set as `ls --json` shows it.
+    QJsonObject firstTask(const QString& state = QStringLiteral("pending"));
     QJsonObject stats();
     // delayq work m_queue --handler amqp://…m_exchange… --until-empty --quiet EXTRA
     std::unique_ptr<QProcess> startWorker(const QStringList& extra = {});
