@@ -5,6 +5,7 @@
 #include "charts/historychart.h"
 #include "charts/timelinechart.h"
 #include "client/adminclient.h"
+#include "client/openqueue.h"
 #include "client/plainclient.h"
 #include "connection/connectiondialog.h"
 #include "connection/connectionnotice.h"
@@ -52,6 +53,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
     setObjectName(QStringLiteral("MainWindow"));
     m_client = new AdminClient(this);
+    m_open = new OpenQueue(this);
     m_tabs = new TaskTabs(m_client, this);
     m_details = new TaskDetails(this);
     m_detailsFollower = new DetailsFollower(m_client, m_tabs, m_details, this);
@@ -96,6 +98,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     });
 
     WindowLayout::place(this, makeParts());
+    followOpenQueue();
     connectClient();
     connectViews();
     connectOverview();
@@ -208,10 +211,8 @@ void MainWindow::connectClient()
             ConnectionProfiles::stripPassword(m_client->settings().url));
         m_alerts->setOwnServer(profile.isEmpty() ? info.displayUrl : profile);
         m_control->setServer(info.displayUrl);
-        m_clockOffsetMs = info.clockOffsetMs;
-        m_tabs->setClockOffset(info.clockOffsetMs);
-        m_actions->setClockOffset(info.clockOffsetMs);
-        setReadOnly(info.readOnly, info.readOnlyReason);
+        m_open->setClockOffset(info.clockOffsetMs);
+        m_open->setReadOnly(info.readOnly, info.readOnlyReason);
         updateTitle();
         m_queues->refresh();
         refreshAll();
@@ -241,15 +242,9 @@ void MainWindow::connectClient()
     connectAlerts();
     // The embedded worker logs in as the same user, so it stops too rather than fail each claim.
     connect(m_client, &AdminClient::readOnlyDetected, this,
-            [this](const QString& reason) { setReadOnly(true, reason); });
+            [this](const QString& reason) { m_open->setReadOnly(true, reason); });
     // The unit detected on the I/O thread, when none was given or remembered.
-    connect(m_client->plain(), &PlainClient::plainKeySet, this,
-            [this](const QString& key, const QString& unit) {
-                if (!m_plain || key != m_queue)
-                    return;
-                m_plainBar->setKey(key, unit);
-                m_workerDock->setPlain(true, unit);
-            });
+    connect(m_client->plain(), &PlainClient::plainKeySet, m_open, &OpenQueue::setUnit);
 }
 
 void MainWindow::connectViews()
@@ -281,12 +276,12 @@ void MainWindow::connectViews()
     // The operator sees the task just pushed, selected, without looking for it.
     connect(m_actions, &TaskActions::taskPushed, this,
             [this](const QString& queue, const QString& id) {
-                if (queue == m_queue)
+                if (queue == m_open->name())
                     m_tabs->selectTask(id);
             });
     // A schedule added, changed or deleted: its fires on the timeline follow at once.
     connect(m_schedules, &SchedulesTab::changeFinished, this, [this](const QString& queue) {
-        if (queue == m_queue)
+        if (queue == m_open->name())
             m_timeline->refresh();
     });
     connect(m_schedules, &SchedulesTab::resultReported, this, &MainWindow::showResult);
@@ -349,8 +344,8 @@ void MainWindow::onOverview(const OverviewResult& result)
 
 void MainWindow::updateQueueTarget()
 {
-    QString target = m_queue;
-    bool plain = m_plain;
+    QString target = m_open->name();
+    bool plain = m_open->isPlain();
     if (isOverviewShown()) {
         // What the operator selected on the page they see, never the queue hidden behind it.
         const OverviewRow* row = m_overview->selectedRow();
@@ -393,68 +388,80 @@ void MainWindow::chooseConnection()
 void MainWindow::connectTo(const ConnectionSettings& settings)
 {
     m_status->setConnecting({});
-    setReadOnly(settings.readOnly, tr("this connection is read-only"));
+    m_open->setReadOnly(settings.readOnly, tr("this connection is read-only"));
     m_client->connectTo(settings);
     m_workerDock->followConnection();
 }
 
 void MainWindow::openQueue(const QString& name)
 {
-    if (m_plain) {
+    if (m_open->isPlain())
         m_client->plain()->setPlainKey({}, {});
-        setPlainMode(false, {});
-    }
-    showQueue(name);
+    m_open->open(name, false);
 }
 
 void MainWindow::openPlainKey(const QString& key, const QString& unit, bool chosen)
 {
     const QString effective = PlainKeyBar::unitFor(key, unit, chosen);
-    // Posted before the loads showQueue() asks for, so they already go to the plain key.
+    // Posted before the loads the pieces ask for, so they already go to the plain key.
     m_client->plain()->setPlainKey(key, effective);
-    m_plainBar->setKey(key, effective);
-    setPlainMode(true, effective);
-    showQueue(key);
+    m_open->open(key, true, effective);
 }
 
-void MainWindow::setPlainMode(bool plain, const QString& unit)
+void MainWindow::followOpenQueue()
 {
-    m_plain = plain;
-    m_plainBar->setVisible(plain);
-    m_history->setPlain(plain);
-    m_audit->setPlain(plain);
-    m_schedules->setPlain(plain);
-    m_timeline->setPlain(plain);
-    m_details->setPlain(plain);
-    m_workerDock->setPlain(plain, unit);
-    m_tabs->setPlain(plain);
-    m_actions->setPlain(plain);
-    m_queueActions->setPlain(plain);
-    m_export->setPlain(plain);
+    // The load of a queue just opened is waited for before its pieces ask for their pages.
+    connect(m_open, &OpenQueue::opened, m_load, [this] { m_load->start(m_open->name()); });
+    m_open->follow(m_tabs);
+    m_open->follow(m_timeline);
+    m_open->follow(m_history);
+    m_open->follow(m_audit);
+    m_open->follow(m_schedules);
+    m_open->follow(m_details);
+    m_open->follow(m_detailsFollower);
+    m_open->follow(m_actions);
+    m_open->follow(m_export);
+    m_open->follow(m_workerDock);
+    m_open->follow(m_overview);
+    // The queue-wide actions aim at the open queue or the Overview's row (updateQueueTarget):
+    // of the state they follow only whether the connection may write.
+    connect(m_open, &OpenQueue::readOnlyChanged, this, [this] {
+        m_queueActions->setReadOnly(m_open->isReadOnly(), m_open->readOnlyReason());
+        m_control->setReadOnly(m_open->isReadOnly(), m_open->readOnlyReason());
+    });
+    connect(m_open, &OpenQueue::unitChanged, m_plainBar,
+            [this] { m_plainBar->setKey(m_open->name(), m_open->unit()); });
+    connect(m_open, &OpenQueue::utcChanged, this, [this] {
+        updateZone();
+        m_detailsFollower->follow(); // the details again, in the new zone
+    });
+    connect(m_open, &OpenQueue::opened, this, &MainWindow::onOpened);
 }
 
-void MainWindow::showQueue(const QString& name)
+void MainWindow::onOpened()
 {
-    m_queue = name;
-    m_load->start(name);
-    m_tabs->setQueue(name);
-    m_timeline->setQueue(name);
-    m_history->setQueue(name);
-    m_audit->setQueue(name);
-    m_schedules->setQueue(name);
-    m_actions->setQueue(name);
-    m_queueActions->setQueue(name);
-    m_export->setQueue(name);
-    m_workerDock->setQueue(name);
+    const QString name = m_open->name();
+    m_plainBar->setVisible(m_open->isPlain());
+    if (m_open->isPlain())
+        m_plainBar->setKey(name, m_open->unit());
     m_queues->setCurrentQueue(name);
-    m_detailsFollower->setQueue(name, m_plain);
     updateQueueTarget();
     if (m_serverView)
-        m_serverView->setQueue(m_plain ? QString() : name); // from its next refresh
+        m_serverView->setQueue(m_open->isPlain() ? QString() : name); // from its next refresh
     m_pages->setCurrentIndex(name.isEmpty() ? 0 : 1);
     updateTitle();
     emit queueChanged(name);
     refreshAll();
+}
+
+QString MainWindow::queue() const
+{
+    return m_open->name();
+}
+
+bool MainWindow::isPlain() const
+{
+    return m_open->isPlain();
 }
 
 void MainWindow::refreshAll()
@@ -463,7 +470,7 @@ void MainWindow::refreshAll()
         return;
     m_queues->refresh();
     m_overview->refresh();
-    if (m_queue.isEmpty())
+    if (m_open->name().isEmpty())
         return;
     m_tabs->refresh();
     m_history->refresh();
@@ -471,16 +478,6 @@ void MainWindow::refreshAll()
     m_schedules->refresh();
     // The timeline waits for the counts: its default window starts at the oldest task.
     m_load->refreshCounts();
-}
-
-void MainWindow::setReadOnly(bool readOnly, const QString& reason)
-{
-    m_actions->setReadOnly(readOnly, reason);
-    m_queueActions->setReadOnly(readOnly, reason);
-    m_workerDock->setReadOnly(readOnly, reason);
-    m_control->setReadOnly(readOnly, reason);
-    m_schedules->setReadOnly(readOnly, reason);
-    m_overview->setReadOnly(readOnly);
 }
 
 void MainWindow::showResult(const QString& summary)
@@ -504,20 +501,13 @@ void MainWindow::setUtc(bool utc)
         m_utc->setChecked(utc); // toggled() comes back here and does the rest
         return;
     }
-    m_actions->setUtc(utc);
-    updateZone();
-    m_tabs->setUtc(utc);
-    m_details->setUtc(utc);
-    m_timeline->setUtc(utc);
-    m_history->setUtc(utc);
-    m_audit->setUtc(utc);
-    m_schedules->setUtc(utc);
-    m_detailsFollower->follow();
+    m_open->setUtc(utc);
 }
 
 ServerView* MainWindow::showServer()
 {
-    const QString nativeQueue = m_plain ? QString() : m_queue; // a plain key has no shards
+    // A plain key has no shards.
+    const QString nativeQueue = m_open->isPlain() ? QString() : m_open->name();
     if (!m_serverView) {
         m_serverView = new ServerView(m_client, nativeQueue, this);
         m_serverView->setAttribute(Qt::WA_DeleteOnClose);
@@ -550,10 +540,11 @@ WorkersView* MainWindow::showWorkers()
 
 void MainWindow::updateTitle()
 {
+    const QString queue = m_open->name();
     QString title = QStringLiteral("delayq-admin");
-    if (!m_queue.isEmpty())
-        title += QStringLiteral(" — ") + m_queue;
-    if (!m_queue.isEmpty() && !m_plain && m_pausedQueues.contains(m_queue))
+    if (!queue.isEmpty())
+        title += QStringLiteral(" — ") + queue;
+    if (!queue.isEmpty() && !m_open->isPlain() && m_pausedQueues.contains(queue))
         title += QLatin1Char(' ') + tr("(paused)");
     if (!m_displayUrl.isEmpty())
         title += QStringLiteral(" — ") + m_displayUrl;
@@ -606,7 +597,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
         return;
     }
     SessionStore::saveView({saveGeometry(), saveState(), isUtc()});
-    SessionStore::saveOpenQueue({m_client->settings().url, m_queue, m_plain});
+    SessionStore::saveOpenQueue({m_client->settings().url, m_open->name(), m_open->isPlain()});
     QMainWindow::closeEvent(event);
 }
 

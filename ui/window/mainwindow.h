@@ -21,6 +21,7 @@ class DetailsFollower;
 class AuditTab;
 class HistoryChart;
 class LayoutNotice;
+class OpenQueue;
 class OverviewPage;
 class PlainKeyBar;
 class QueueLoad;
@@ -70,7 +71,9 @@ public:
     // The overview in place of the task tables (the open queue stays open behind it).
     void showOverview();
     bool isOverviewShown() const;
-    QString queue() const { return m_queue; }
+    QString queue() const;
+    // What is open, for every piece of the window to follow.
+    const OpenQueue* open() const { return m_open; }
 
     void connectTo(const ConnectionSettings& settings);
     void openQueue(const QString& name);
@@ -79,7 +82,7 @@ public:
     // (detected on the I/O thread) gives way to one the user chose for this key before.
     void openPlainKey(const QString& key, const QString& unit, bool chosen = false);
     PlainKeyBar* plainBar() const { return m_plainBar; }
-    bool isPlain() const { return m_plain; }
+    bool isPlain() const;
     // Everything the open queue shows, now (coalesced with what is in flight).
     void refreshAll();
     void setRefreshInterval(int ms);
@@ -112,12 +115,11 @@ private:
     void connectViews();
     void updateTitle();
     void updateZone();
-    void setPlainMode(bool plain, const QString& unit);
-    // The connection's read-only state, to every piece that writes.
-    void setReadOnly(bool readOnly, const QString& reason);
+    // Every piece that shows the open queue follows m_open; the window does the rest here.
+    void followOpenQueue();
+    void onOpened();
     void showResult(const QString& summary);
     void chooseConnection();
-    void showQueue(const QString& name);
     // The overview's snapshot: pause markers in the queue list, the title and the actions.
     void onOverview(const OverviewResult& result);
     void connectAlerts();
@@ -131,6 +133,7 @@ private:
     void updateQueueTarget();
 
     AdminClient* m_client;
+    OpenQueue* m_open;
     TaskTabs* m_tabs;
     TaskDetails* m_details;
     DetailsFollower* m_detailsFollower;
@@ -155,15 +158,12 @@ private:
     QAction* m_utc = nullptr;
     QLabel* m_zone = nullptr;
     LayoutNotice* m_layoutNotice = nullptr;
-    QString m_queue;
     QString m_displayUrl;
     QString m_countsFailure; // the status bar's message of the last failed counts
     QPointer<ServerView> m_serverView;
     QPointer<WorkersView> m_workersView;
     AlertCenter* m_alerts;
-    bool m_quitting = false; // File → Quit: close for real, even with a tray
-    qint64 m_clockOffsetMs = 0;
-    bool m_plain = false;
+    bool m_quitting = false;      // File → Quit: close for real, even with a tray
     QSet<QString> m_pausedQueues; // as the last overview snapshot says
 };
 
