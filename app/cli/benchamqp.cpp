@@ -1,14 +1,12 @@
 #include "benchamqp.h"
 
 #include "bench.h"
-#include "benchreport.h"
 #include "benchdrainclock.h"
+#include "benchreport.h"
 #include "commands.h"
 #include "servermeter.h"
 
-#include "amqp/amqpconnection.h" // the target's own connect, login and confirm mode
-#include "amqp/amqpmessage.h"
-#include "amqp/amqpurl.h"
+#include <delayq/ceilingpublisher.h> // the target's own connect, login, confirm mode, message
 #include <delayq/connection.h>
 #include <delayq/deliveries.h>
 #include <delayq/error.h>
@@ -29,7 +27,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
-using delayq::amqp::AmqpConnection;
+using delayq::amqp::CeilingPublisher;
 
 constexpr const char* kQueue = "amqp"; // the delayq queue, under the private prefix
 constexpr long long kTimeoutMs = 30000;
@@ -56,107 +54,16 @@ std::string benchSpec(const std::string& url, const std::string& queue)
     return spec;
 }
 
-void checkReply(AmqpConnection& c, const char* doing)
+// The target's own message for a first attempt of bench task i, due now.
+delayq::ClaimedTask ceilingMessage(long long i)
 {
-    const amqp_rpc_reply_t reply = amqp_get_rpc_reply(c.state());
-    if (reply.reply_type != AMQP_RESPONSE_NORMAL)
-        throw delayq::Error(delayq::ErrorCode::Connection, std::string("RabbitMQ refused to ") +
-                                                               doing + ": " +
-                                                               delayq::amqp::replyText(reply));
+    delayq::ClaimedTask task;
+    task.id = delayq::generateTaskId();
+    task.payload = benchPayload(i);
+    task.attempts = 1;
+    task.due = BenchDrainClock::localNowMs();
+    return task;
 }
-
-// The plain confirmed publisher: one connection, `count` messages in rounds of `window`,
-// each round published at once and then waited for until every publish has its confirm.
-// The messages are the ones the target sends for bench tasks (same body, properties and
-// headers), so only delayq's own work differs.
-class CeilingPublisher
-{
-public:
-    CeilingPublisher(const delayq::amqp::AmqpUrl& url, int window)
-        : m_url(url), m_connection(url, kTimeoutMs), m_window(window)
-    {
-        m_connection.confirmSelect();
-    }
-
-    // Returns how many the broker nacked.
-    long long publish(long long first, long long count)
-    {
-        long long nacked = 0;
-        for (long long done = 0; done < count;) {
-            const long long n = std::min<long long>(m_window, count - done);
-            for (long long i = 0; i < n; ++i)
-                publishOne(first + done + i);
-            nacked += awaitConfirms(n);
-            m_firstTag += static_cast<uint64_t>(n);
-            done += n;
-            amqp_maybe_release_buffers(m_connection.state());
-        }
-        return nacked;
-    }
-
-private:
-    void publishOne(long long i)
-    {
-        // The target's own message for a first attempt due now (amqpmessage.h).
-        delayq::ClaimedTask task;
-        task.id = delayq::generateTaskId();
-        task.payload = benchPayload(i);
-        task.attempts = 1;
-        task.due = BenchDrainClock::localNowMs();
-        const int status = delayq::amqp::publishTask(m_connection, m_url, kQueue, task);
-        if (status != AMQP_STATUS_OK)
-            throw delayq::Error(delayq::ErrorCode::Connection,
-                                std::string("publishing to RabbitMQ failed: ") +
-                                    amqp_error_string2(status));
-    }
-
-    long long awaitConfirms(long long n)
-    {
-        std::vector<bool> done(static_cast<size_t>(n), false);
-        long long answered = 0;
-        long long nacked = 0;
-        const auto mark = [&](uint64_t tag, bool multiple, bool acked) {
-            if (tag < m_firstTag || tag >= m_firstTag + static_cast<uint64_t>(n))
-                return;
-            for (uint64_t t = multiple ? m_firstTag : tag; t <= tag; ++t) {
-                if (done[t - m_firstTag])
-                    continue;
-                done[t - m_firstTag] = true;
-                ++answered;
-                nacked += acked ? 0 : 1;
-            }
-        };
-        while (answered < n) {
-            amqp_frame_t frame;
-            timeval timeout{kTimeoutMs / 1000, 0};
-            const int status =
-                amqp_simple_wait_frame_noblock(m_connection.state(), &frame, &timeout);
-            if (status != AMQP_STATUS_OK)
-                throw delayq::Error(delayq::ErrorCode::Connection,
-                                    std::string("no confirm from RabbitMQ: ") +
-                                        amqp_error_string2(status));
-            if (frame.frame_type != AMQP_FRAME_METHOD)
-                continue; // a return's content: the route is ours, so there is none
-            const amqp_method_t& m = frame.payload.method;
-            if (m.id == AMQP_BASIC_ACK_METHOD) {
-                const auto* ack = static_cast<const amqp_basic_ack_t*>(m.decoded);
-                mark(ack->delivery_tag, ack->multiple != 0, true);
-            } else if (m.id == AMQP_BASIC_NACK_METHOD) {
-                const auto* nack = static_cast<const amqp_basic_nack_t*>(m.decoded);
-                mark(nack->delivery_tag, nack->multiple != 0, false);
-            } else if (m.id == AMQP_CHANNEL_CLOSE_METHOD || m.id == AMQP_CONNECTION_CLOSE_METHOD) {
-                throw delayq::Error(delayq::ErrorCode::Connection,
-                                    "RabbitMQ closed the channel during the ceiling run");
-            }
-        }
-        return nacked;
-    }
-
-    const delayq::amqp::AmqpUrl& m_url;
-    AmqpConnection m_connection;
-    const int m_window;
-    uint64_t m_firstTag = 1;
-};
 
 double ratioOf(const AmqpBenchFigures& f)
 {
@@ -171,7 +78,7 @@ AmqpBench::AmqpBench(delayq::ConnectionOptions options, AmqpBenchSettings settin
       m_progress(std::move(progress)), m_prefix("dqbench-" + delayq::randomToken(4)),
       m_spec(benchSpec(m_settings.url, m_prefix))
 {
-    delayq::amqp::parseAmqpUrl(m_spec); // a malformed URL is refused before anything runs
+    CeilingPublisher::checkUrl(m_spec); // a malformed URL is refused before anything runs
     // The window of the target is a claim, and while a backlog drains claims grow to the
     // largest batch: the same rule as delayq work's.
     const delayq::WorkerOptions defaults;
@@ -215,7 +122,6 @@ PhaseFigures AmqpBench::ceiling()
     m_progress("ceiling: a plain confirmed publisher, " + std::to_string(m_settings.tasks) +
                " messages on " + std::to_string(m_settings.threads) + " connections, " +
                std::to_string(m_window) + " in flight per confirm round");
-    const delayq::amqp::AmqpUrl url = delayq::amqp::parseAmqpUrl(m_spec);
     const int threads = m_settings.threads;
     std::latch ready(threads + 1);
     std::latch go(1);
@@ -227,7 +133,8 @@ PhaseFigures AmqpBench::ceiling()
         publishers.emplace_back([&, t, share] {
             std::unique_ptr<CeilingPublisher> publisher;
             try {
-                publisher = std::make_unique<CeilingPublisher>(url, m_window);
+                publisher =
+                    std::make_unique<CeilingPublisher>(m_spec, kQueue, m_window, kTimeoutMs);
             } catch (const std::exception& e) {
                 errors[static_cast<size_t>(t)] = e.what();
             }
@@ -235,7 +142,8 @@ PhaseFigures AmqpBench::ceiling()
             go.wait();
             try {
                 if (publisher)
-                    nacked += publisher->publish(static_cast<long long>(t) << 32, share);
+                    nacked +=
+                        publisher->publish(static_cast<long long>(t) << 32, share, ceilingMessage);
             } catch (const std::exception& e) {
                 errors[static_cast<size_t>(t)] = e.what();
             }
@@ -336,26 +244,11 @@ PhaseFigures AmqpBench::drainOnce(long long leadMs, bool& late)
 
 void AmqpBench::brokerQueue(const char* what)
 {
-    const delayq::amqp::AmqpUrl url = delayq::amqp::parseAmqpUrl(m_spec);
-    AmqpConnection c(url, kTimeoutMs);
-    const amqp_bytes_t name = amqp_cstring_bytes(m_prefix.c_str());
     const std::string op = what;
-    if (op == "declare") {
-        // Durable, as a queue that keeps persistent messages is, so a confirm means "on disk";
-        // gone an hour after its last use if the bench dies before its cleanup.
-        amqp_table_entry_t expires;
-        expires.key = amqp_cstring_bytes("x-expires");
-        expires.value.kind = AMQP_FIELD_KIND_I32;
-        expires.value.value.i32 = 3600000;
-        amqp_queue_declare(c.state(), AmqpConnection::kChannel, name, 0, 1, 0, 0,
-                           amqp_table_t{1, &expires});
-    } else if (op == "purge") {
-        amqp_queue_purge(c.state(), AmqpConnection::kChannel, name);
-    } else {
-        amqp_queue_delete(c.state(), AmqpConnection::kChannel, name, 0, 0);
-    }
-    checkReply(c, (op + " the bench's queue " + m_prefix).c_str());
-    c.closeCleanly();
+    const auto change = op == "declare" ? CeilingPublisher::QueueChange::Declare
+                        : op == "purge" ? CeilingPublisher::QueueChange::Purge
+                                        : CeilingPublisher::QueueChange::Delete;
+    CeilingPublisher::changeQueue(m_spec, m_prefix, change, kTimeoutMs);
 }
 
 void AmqpBench::cleanup()

@@ -12,7 +12,7 @@ namespace delayq {
 
 namespace {
 
-constexpr size_t kChunk = 500;
+constexpr size_t kFailuresChunk = 500; // named apart from plainqueue.cpp's in the unity build
 
 } // namespace
 
@@ -54,8 +54,8 @@ void PlainFailures::requireWritable(const char* what) const
 std::vector<PlainFailure> PlainFailures::read(const std::vector<std::string>& members)
 {
     std::vector<PlainFailure> out(members.size());
-    for (size_t begin = 0; begin < members.size(); begin += kChunk) {
-        const size_t end = std::min(members.size(), begin + kChunk);
+    for (size_t begin = 0; begin < members.size(); begin += kFailuresChunk) {
+        const size_t end = std::min(members.size(), begin + kFailuresChunk);
         std::vector<std::vector<std::string>> commands;
         std::vector<std::string> hmget{"HMGET", m_keys.failures()};
         for (size_t i = begin; i < end; ++i)
@@ -97,20 +97,22 @@ void PlainFailures::write(const std::vector<PlainFailure>& failures)
 
 void PlainFailures::forget(const std::vector<std::string>& members)
 {
-    for (size_t begin = 0; begin < members.size(); begin += kChunk) {
+    for (size_t begin = 0; begin < members.size(); begin += kFailuresChunk) {
         std::vector<std::string> hdel{"HDEL", m_keys.failures()};
         hdel.insert(hdel.end(), members.begin() + static_cast<long>(begin),
-                    members.begin() + static_cast<long>(std::min(members.size(), begin + kChunk)));
+                    members.begin() +
+                        static_cast<long>(std::min(members.size(), begin + kFailuresChunk)));
         throwIfError(m_connection.command(hdel));
     }
 }
 
 void PlainFailures::unpark(const std::vector<std::string>& members)
 {
-    for (size_t begin = 0; begin < members.size(); begin += kChunk) {
+    for (size_t begin = 0; begin < members.size(); begin += kFailuresChunk) {
         std::vector<std::string> zrem{"ZREM", m_keys.parked()};
         zrem.insert(zrem.end(), members.begin() + static_cast<long>(begin),
-                    members.begin() + static_cast<long>(std::min(members.size(), begin + kChunk)));
+                    members.begin() +
+                        static_cast<long>(std::min(members.size(), begin + kFailuresChunk)));
         throwIfError(m_connection.command(zrem));
     }
 }
@@ -141,9 +143,9 @@ std::vector<PlainFailure> PlainFailures::parkedPage(long long offset, long long 
 std::vector<std::string> PlainFailures::parkedMembers(long long limit)
 {
     std::vector<std::string> out;
-    for (long long offset = 0;; offset += static_cast<long long>(kChunk)) {
-        const long long want = limit > 0 ? std::min<long long>(kChunk, limit - offset)
-                                         : static_cast<long long>(kChunk);
+    for (long long offset = 0;; offset += static_cast<long long>(kFailuresChunk)) {
+        const long long want = limit > 0 ? std::min<long long>(kFailuresChunk, limit - offset)
+                                         : static_cast<long long>(kFailuresChunk);
         if (want <= 0)
             break;
         const Reply page = m_connection.command(

@@ -1,4 +1,4 @@
-#include "plain/plainworksource.h"
+#include "worker/plainworksource.h"
 
 #include "worker/workercontext.h"
 #include <delayq/error.h>

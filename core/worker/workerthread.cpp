@@ -1,9 +1,9 @@
 #include "worker/workerthread.h"
 
-#include "plain/plainworksource.h"
 #include "transport/sigpipeblock.h"
 #include "worker/leasekeeper.h"
 #include "worker/nativeworksource.h"
+#include "worker/plainworksource.h"
 #include "worker/workercontext.h"
 #include <delayq/delivery.h>
 #include <delayq/error.h>
