@@ -5,6 +5,7 @@
 #include "find/matchfilterdialog.h"
 #include "tasks/taskactions.h"
 #include "tasks/taskclipboard.h"
+#include "tasks/taskdetails.h"
 #include "tasks/taskmenu.h"
 #include "tasks/taskmodel.h"
 #include "tasks/tasktable.h"
@@ -435,6 +436,68 @@ private slots:
         QVERIFY(shown.wait(5000));
         QCOMPARE(table->selectedIds(), QStringList{QStringLiteral("p10")});
         QCOMPARE(table->currentTask()->id, QStringLiteral("p10"));
+    }
+
+    // "Did order 42 run?": Find id of a task that was acked shows its kept events in the
+    // details pane, says how it finished, and selects and arms nothing (issue 49, item 6).
+    void findIdOfAFinishedTaskShowsItsHistory()
+    {
+        delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+        delayq::Queue q(conn, "orders");
+        q.setConfig("history", "10");
+        delayq::PushRequest r;
+        r.id = "pay-flaky";
+        r.payload = "{\"order\":42}";
+        r.maxAttempts = 3;
+        q.push(r);
+        delayq::ClaimResult claimed;
+        claimed = q.claim(1, 60'000, "worker-7");
+        QCOMPARE(claimed.tasks.size(), size_t(1));
+        const delayq::NackResult retry =
+            q.nack("pay-flaky", claimed.tasks[0].token, "gateway timeout", 0);
+        QVERIFY2(!retry.dead, "died on its first failure");
+        claimed = q.claim(1, 60'000, "worker-8"); // due again at once
+        QCOMPARE(claimed.tasks.size(), size_t(1));
+        q.ack("pay-flaky", claimed.tasks[0].token);
+        m_fixture.pushTasks(QStringLiteral("orders"), {QStringLiteral("p2")});
+
+        m_fixture.openQueue(QStringLiteral("orders"));
+        TaskTable* table = m_fixture.pending();
+        QTRY_VERIFY(table->model()->taskAt(0));
+        table->selectTask(QStringLiteral("p2"), 0);
+        QTRY_COMPARE(table->selectedIds(), QStringList{QStringLiteral("p2")});
+        TaskTabs* tabs = m_fixture.window()->tabs();
+        tabs->showFind();
+        FindBar* bar = tabs->findBar();
+        bar->input()->setText(QStringLiteral("pay-flaky"));
+        bar->findButton()->click();
+        TaskDetails* details = m_fixture.window()->details();
+        QTRY_VERIFY2(details->historyText().contains(QStringLiteral("acked  by worker-8")),
+                     qPrintable(details->historyText()));
+        const QString history = details->historyText();
+        QVERIFY2(history.contains(QStringLiteral("failed  by worker-7, gateway timeout")),
+                 qPrintable(history));
+        QCOMPARE(details->idText(), QStringLiteral("pay-flaky"));
+        QVERIFY2(bar->searchStatus()->text().contains(QStringLiteral("acked at")),
+                 qPrintable(bar->searchStatus()->text()));
+        QVERIFY2(!bar->findChild<FieldError*>()->isVisible(),
+                 qPrintable(bar->findChild<FieldError*>()->text()));
+        // Nothing selected, nothing armed: the task is gone, and p2 is no longer the aim.
+        for (auto set : {TaskSet::Pending, TaskSet::Active, TaskSet::Dead})
+            QCOMPARE(m_fixture.table(set)->selectedIds(), QStringList());
+        QVERIFY(!m_fixture.window()->actions()->cancel()->isEnabled());
+        QVERIFY(!m_fixture.window()->actions()->reschedule()->isEnabled());
+        // A refresh keeps the answer on screen.
+        m_fixture.window()->actions()->refresh()->trigger();
+        drainRequests();
+        QVERIFY(details->historyText().contains(QStringLiteral("acked  by worker-8")));
+
+        // An id never seen still says there is no such task.
+        bar->input()->setText(QStringLiteral("never-was"));
+        bar->findButton()->click();
+        QTRY_VERIFY2(bar->findChild<FieldError*>()->text().contains(QStringLiteral("no task")),
+                     qPrintable(bar->findChild<FieldError*>()->text()));
+        QCOMPARE(details->historyText(), QString());
     }
 
     void eachTabKeepsItsFieldChoice()

@@ -281,6 +281,14 @@ void FindBar::setError(const QString& message)
     m_error->setToolTip(message);
 }
 
+void FindBar::setNote(const QString& message)
+{
+    m_showsCount = false;
+    m_status->setText(message);
+    m_status->setToolTip(message);
+    m_status->setVisible(!message.isEmpty());
+}
+
 qint64 FindBar::parseWhen(const QString& text, qint64 nowMs)
 {
     const std::string s = text.trimmed().toStdString();

@@ -59,6 +59,9 @@ public:
     void setWritable(bool writable);
     QLabel* searchStatus() const { return m_status; }
     void setError(const QString& message);
+    // A finding that is no error, where the search's count goes (e.g. a finished task's
+    // history shown in the details pane).
+    void setNote(const QString& message);
     // Parses a time as typed; throws delayq::Error with the reason.
     static qint64 parseWhen(const QString& text, qint64 nowMs);
 

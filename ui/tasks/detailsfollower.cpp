@@ -2,6 +2,7 @@
 
 #include "client/adminclient.h"
 #include "client/taskclient.h"
+#include "find/findbar.h"
 #include "tasks/taskdetails.h"
 #include "tasks/tasktable.h"
 #include "tasks/tasktabs.h"
@@ -16,6 +17,17 @@ DetailsFollower::DetailsFollower(AdminClient* client, TaskTabs* tabs, TaskDetail
     connect(m_client->tasks(), &TaskClient::taskLoaded, this, &DetailsFollower::onTaskLoaded);
     connect(m_client->tasks(), &TaskClient::taskHistoryLoaded, this,
             &DetailsFollower::onTaskHistoryLoaded);
+    connect(m_tabs, &TaskTabs::finishedTaskFound, this, [this](const TaskHistoryResult& history) {
+        m_fullTaskId.clear();
+        m_details->showFinished(history);
+    });
+    // Another find starts: the finished task shown by the last one is no longer the answer.
+    auto dropFinished = [this] {
+        if (m_details->showsFinished())
+            m_details->clear();
+    };
+    connect(m_tabs->findBar(), &FindBar::findIdRequested, this, dropFinished);
+    connect(m_tabs->findBar(), &FindBar::memberChosen, this, dropFinished);
 }
 
 void DetailsFollower::setQueue(const QString& queue, bool plain)
@@ -45,9 +57,10 @@ void DetailsFollower::follow()
             m_askedId = task->id;
             m_client->tasks()->loadTask(m_tag, m_queue, task->id);
         }
-    } else if (!table->hasCurrentSelected()) {
+    } else if (!table->hasCurrentSelected() && !m_details->showsFinished()) {
         // Nothing selected: an old task left in the pane would look like the target of the
-        // actions, which are off. A selected row whose page is loading keeps the pane.
+        // actions, which are off. A selected row whose page is loading keeps the pane, and
+        // so does a finished task's history that Find id showed (nothing can act on it).
         m_details->clear();
         m_fullTaskId.clear();
     }

@@ -7,6 +7,7 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QEvent>
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -46,6 +47,8 @@ TaskDetails::TaskDetails(QWidget* parent) : QWidget(parent)
     m_form->setLabelAlignment(Qt::AlignRight);
     layout->addLayout(m_form);
     m_id = addField(tr("Id"));
+    m_id->setWordWrap(false);
+    m_id->installEventFilter(this);
     m_state = addField(tr("State"));
     m_time = addField(tr("Due"));
     m_created = addField(tr("Created"));
@@ -128,6 +131,9 @@ QString TaskDetails::formatPayload(const QByteArray& payload, bool* isJson)
 
 void TaskDetails::showTask(const TaskRow& task, TaskSet set)
 {
+    if (m_finished)
+        m_hasTask = false;
+    m_finished = false;
     if (!m_hasTask || task.id != m_task.id)
         m_historyLoaded = false;
     m_task = task;
@@ -136,9 +142,20 @@ void TaskDetails::showTask(const TaskRow& task, TaskSet set)
     render();
 }
 
+void TaskDetails::showFinished(const TaskHistoryResult& history)
+{
+    m_task = {};
+    m_task.id = history.id;
+    m_hasTask = true;
+    m_finished = true;
+    m_historyResult = history;
+    m_historyLoaded = true;
+    render();
+}
+
 void TaskDetails::showHistory(const TaskHistoryResult& result)
 {
-    if (!m_hasTask || result.id != m_task.id)
+    if (!m_hasTask || m_finished || result.id != m_task.id)
         return;
     m_historyResult = result;
     m_historyLoaded = true;
@@ -184,6 +201,7 @@ void TaskDetails::setHistoryText(const QString& text)
 void TaskDetails::clear()
 {
     m_hasTask = false;
+    m_finished = false;
     m_historyLoaded = false;
     m_task = {};
     render();
@@ -213,7 +231,30 @@ QString TaskDetails::payloadText() const
 
 QString TaskDetails::idText() const
 {
-    return m_id->text();
+    return m_idFull;
+}
+
+void TaskDetails::setIdText(const QString& id)
+{
+    m_idFull = id;
+    m_id->setToolTip(id);
+    elideId();
+}
+
+void TaskDetails::elideId()
+{
+    // One line, cut in the middle with an ellipsis (a ULID's time and its random end both
+    // stay): a cut without one read as a whole, wrong id. Copy id copies it whole.
+    const int room = m_id->contentsRect().width();
+    m_id->setText(room > 0 ? m_id->fontMetrics().elidedText(m_idFull, Qt::ElideMiddle, room)
+                           : m_idFull);
+}
+
+bool TaskDetails::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_id && event->type() == QEvent::Resize)
+        elideId();
+    return QWidget::eventFilter(watched, event);
 }
 
 void TaskDetails::render()
@@ -225,9 +266,15 @@ void TaskDetails::render()
     if (!m_hasTask) {
         for (auto* label : labels)
             label->clear();
+        m_idFull.clear();
+        m_id->setToolTip({});
         m_format->setText(tr("Select a task to see its payload."));
         m_payload->clear();
         renderHistory();
+        return;
+    }
+    if (m_finished) {
+        renderFinished();
         return;
     }
     auto time = [this](qint64 ms) {
@@ -238,7 +285,7 @@ void TaskDetails::render()
         timeLabel->setText(m_set == TaskSet::Pending  ? tr("Due")
                            : m_set == TaskSet::Active ? tr("Lease until")
                                                       : tr("Died"));
-    m_id->setText(MemberText::displayText(m_task.id));
+    setIdText(MemberText::displayText(m_task.id));
     m_state->setText(m_task.broken ? tr("broken") : stateText(m_task.state));
     m_time->setText(time(m_task.score));
     m_created->setText(time(m_task.created));
@@ -268,6 +315,49 @@ void TaskDetails::render()
                      : (json ? tr("Payload (JSON, %1 bytes)") : tr("Payload (text, %1 bytes)")))
                 .arg(size));
     m_payload->setPlainText(forDisplay(text, m_format));
+    renderHistory();
+}
+
+void TaskDetails::renderFinished()
+{
+    const QList<TaskEventRow>& events = m_historyResult.events;
+    const TaskEventRow last = events.isEmpty() ? TaskEventRow{} : events.constLast();
+    const QString when = QString::fromStdString(delayq::formatTime(last.at, m_utc));
+    if (auto* timeLabel = qobject_cast<QLabel*>(m_form->labelForField(m_time)))
+        timeLabel->setText(tr("Finished"));
+    setIdText(MemberText::displayText(m_task.id));
+    m_state->setText(last.kind == QLatin1String("acked") ? tr("finished — acked at %1").arg(when)
+                     : last.kind == QLatin1String("cancelled")
+                         ? tr("finished — cancelled at %1").arg(when)
+                         : tr("finished at %1").arg(when));
+    m_time->setText(when);
+    // What the kept events tell of its last attempt; the rest left the queue with it.
+    int attempts = 0;
+    QString worker;
+    QString error;
+    for (const TaskEventRow& e : events) {
+        if (e.kind == QLatin1String("claimed")) {
+            ++attempts;
+            worker = e.who;
+        } else if (e.kind == QLatin1String("failed") || e.kind == QLatin1String("died")) {
+            error = e.text;
+        }
+    }
+    const QString none = QStringLiteral("-");
+    m_created->setText(
+        events.isEmpty() || events.constFirst().kind != QLatin1String("pushed")
+            ? none
+            : QString::fromStdString(delayq::formatTime(events.constFirst().at, m_utc)));
+    m_attempts->setText(attempts > 0 ? QString::number(attempts) : none);
+    m_backoff->setText(none);
+    m_worker->setText(worker.isEmpty() ? none : worker);
+    m_lastError->setText(error.isEmpty() ? none : error);
+    m_format->setText(tr("The task has left the queue: its payload is not kept, only its last "
+                         "%n event(s), above.",
+                         nullptr, int(events.size())));
+    m_payload->clear();
+    m_copyId->setEnabled(true);
+    m_copyPayload->setEnabled(false);
     renderHistory();
 }
 

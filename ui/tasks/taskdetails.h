@@ -28,6 +28,10 @@ public:
     void showTask(const TaskRow& task, TaskSet set);
     // The recorded events of the task shown (an answer for another id is ignored).
     void showHistory(const TaskHistoryResult& result);
+    // A task that has left the queue (acked or cancelled), known by its kept events only:
+    // how it finished, and its events; no payload, and no task to act on.
+    void showFinished(const TaskHistoryResult& history);
+    bool showsFinished() const { return m_finished; }
     void clear();
     void setUtc(bool utc);
     // A plain member is both id and message: it is shown once, as the message, without the
@@ -48,14 +52,20 @@ private:
     static QString forDisplay(const QString& text, QLabel* note);
     QLabel* addField(const QString& name);
     void render();
+    void renderFinished();
+    void setIdText(const QString& id);
+    void elideId();
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void renderHistory();
     void setHistoryText(const QString& text);
 
     TaskRow m_task;
     TaskSet m_set = TaskSet::Pending;
     bool m_hasTask = false;
+    bool m_finished = false; // m_task is a finished task's id only, m_historyResult its events
     bool m_utc = false;
     QLabel* m_id = nullptr;
+    QString m_idFull; // the id as shown whole (the label may show it elided)
     QLabel* m_state = nullptr;
     QLabel* m_time = nullptr;
     QLabel* m_created = nullptr;

@@ -8,6 +8,7 @@
 #include "find/findbar.h"
 #include "tasks/taskmodel.h"
 #include "tasks/tasktable.h"
+#include <delayq/timeparse.h>
 
 #include <QLocale>
 #include <QTabWidget>
@@ -105,6 +106,7 @@ TaskTabs::TaskTabs(AdminClient* client, QWidget* parent) : QWidget(parent), m_cl
     connect(m_findBar, &FindBar::jumpToTimeRequested, this,
             [this](qint64 ms) { current()->jumpToTime(ms); });
     connect(client->tasks(), &TaskClient::located, this, &TaskTabs::onLocated);
+    connect(client->tasks(), &TaskClient::taskHistoryLoaded, this, &TaskTabs::onMissHistory);
 }
 
 TaskTable* TaskTabs::table(TaskSet set) const
@@ -156,6 +158,7 @@ void TaskTabs::setQueue(const QString& queue)
     m_checkTag = 0;
     m_checkAgain = false;
     m_findTag = 0;
+    m_historyTag = 0;
     m_findBar->setPlain(m_plain);
     for (auto* table : m_tables)
         table->setQueue(queue);
@@ -192,6 +195,7 @@ void TaskTabs::setCounts(const CountsResult& counts)
 
 void TaskTabs::setUtc(bool utc)
 {
+    m_utc = utc;
     for (auto* table : m_tables)
         table->setUtc(utc);
 }
@@ -245,6 +249,7 @@ void TaskTabs::locate(const QString& id, Find kind, bool again)
         m_findTries = 0;
     m_findKind = kind;
     m_findingId = id;
+    m_historyTag = 0;
     ++m_findTries;
     m_findTag = AdminClient::newTag();
     m_client->tasks()->locateId(m_findTag, m_queue, id);
@@ -273,6 +278,29 @@ void TaskTabs::onMissed(const QString& id)
     if (m_findKind != Find::Quietly)
         m_findBar->setError(message);
     emit statusMessage(message);
+}
+
+void TaskTabs::onMissHistory(const TaskHistoryResult& result)
+{
+    if (result.tag != m_historyTag || m_historyTag == 0)
+        return;
+    m_historyTag = 0;
+    if (!result.error.isEmpty() || !result.finished || result.events.isEmpty()) {
+        m_findBar->setError(m_missMessage);
+        return;
+    }
+    const TaskEventRow& last = result.events.constLast();
+    const QString id = MemberText::displayText(result.id.left(200));
+    const QString when = QString::fromStdString(delayq::formatTime(last.at, m_utc));
+    const QString how = last.kind == QLatin1String("acked")       ? tr("acked at %1").arg(when)
+                        : last.kind == QLatin1String("cancelled") ? tr("cancelled at %1").arg(when)
+                                                                  : tr("finished at %1").arg(when);
+    m_findBar->setError({});
+    m_findBar->setNote(tr("task %1 has left queue %2 (%3): its %n kept event(s) are in the "
+                          "details pane; nothing is selected",
+                          nullptr, int(result.events.size()))
+                           .arg(id, m_queue, how));
+    emit finishedTaskFound(result);
 }
 
 void TaskTabs::findText(const QString& text)
@@ -309,6 +337,14 @@ void TaskTabs::onLocated(const LocateResult& result)
                                 .arg(id, m_queue);
         }
         // A pushed task already taken by a worker is no error: the push's report stays.
+        if (m_findKind == Find::Id && !m_plain && result.error.isEmpty()) {
+            // Acked or cancelled tasks keep their last events a while: "did order 42 run?"
+            // has an answer. Asked on the I/O thread; the miss is said if there is none.
+            m_missMessage = message;
+            m_historyTag = AdminClient::newTag();
+            m_client->tasks()->loadTaskHistory(m_historyTag, m_queue, result.id);
+            return;
+        }
         if (m_findKind != Find::Quietly)
             m_findBar->setError(message);
         return;

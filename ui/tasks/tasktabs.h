@@ -41,6 +41,7 @@ public:
     void refresh();
     void setCounts(const CountsResult& counts);
     void setUtc(bool utc);
+    bool utc() const { return m_utc; }
     void setClockOffset(qint64 ms);
     void showFind();
     // The Active tab, searched for the tasks the named worker holds.
@@ -65,6 +66,9 @@ signals:
     void statusMessage(const QString& message);
     // "Act on all matches" of the find bar: every task the last search's filter matches.
     void actOnMatchesRequested(const delayq::ui::MatchFilter& filter);
+    // Find id met a task that has left the queue but whose last events are kept: its
+    // history, for the details pane. Nothing is selected for it.
+    void finishedTaskFound(const delayq::ui::TaskHistoryResult& history);
 
 private:
     enum class Find
@@ -77,6 +81,8 @@ private:
     void locate(const QString& id, Find kind, bool again = false);
     void onLocated(const LocateResult& result);
     void onMissed(const QString& id);
+    // The answer to "has this missing id a kept history?" (asked on a miss of Find id).
+    void onMissHistory(const TaskHistoryResult& result);
     // Nothing selected in any table: the operator's aim moved to the task being found.
     void clearSelections();
 
@@ -90,6 +96,9 @@ private:
     QString m_findingId;
     int m_findTries = 0; // locates of m_findingId: a task moving fast is given up on
     quint64 m_checkTag = 0;
+    quint64 m_historyTag = 0; // Find id missed: its kept history asked for
+    QString m_missMessage;    // said if the missing id has no kept history either
+    bool m_utc = false;
     bool m_checkAgain = false;
     QElapsedTimer m_lastCheck;
     quint64 m_scanTag = 0;
