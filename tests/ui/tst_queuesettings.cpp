@@ -354,6 +354,13 @@ private slots:
         QTRY_VERIFY(!control()->pauseAction()->isEnabled());
         QVERIFY(!window->queueActions()->purge()->isEnabled());
         QVERIFY(!control()->settingsAction()->isEnabled());
+        // The queue list marks what the actions aim at, not the queue behind the page.
+        QTableView* list = window->queueList()->view();
+        const auto marked = [list] {
+            const auto rows = list->selectionModel()->selectedRows();
+            return rows.isEmpty() ? QString() : rows.first().data().toString();
+        };
+        QTRY_COMPARE(marked(), QString());
         const auto hits =
             page->proxy()->match(page->proxy()->index(0, OverviewModel::Name), Qt::DisplayRole,
                                  QStringLiteral("mail"), 1, Qt::MatchExactly);
@@ -363,6 +370,7 @@ private slots:
         QCOMPARE(control()->pauseAction()->text(), QStringLiteral("Pause mail…"));
         QCOMPARE(window->queueActions()->purge()->text(), QStringLiteral("Purge mail…"));
         QCOMPARE(control()->settingsAction()->text(), QStringLiteral("Settings of mail…"));
+        QTRY_COMPARE(marked(), QStringLiteral("mail"));
         // A refusal changes nothing; a yes pauses mail, not orders.
         QList<Confirmation> asked;
         bool answer = false;
@@ -388,6 +396,7 @@ private slots:
         m_fixture.openQueue(QStringLiteral("orders"));
         QCOMPARE(control()->pauseAction()->text(), QStringLiteral("Pause orders…"));
         QCOMPARE(window->queueActions()->purge()->text(), QStringLiteral("Purge orders…"));
+        QTRY_COMPARE(marked(), QStringLiteral("orders"));
     }
 
     void readOnlyDisablesEveryWrite()

@@ -352,6 +352,8 @@ void MainWindow::updateQueueTarget()
         target = row ? row->name : QString();
         plain = row && row->plain;
     }
+    // The queue list marks the same queue, never the one hidden behind the Overview.
+    m_queues->setCurrentQueue(target);
     m_control->setQueue(target, plain);
     m_control->setQueuePaused(!plain && m_pausedQueues.contains(target));
     m_queueActions->setPlain(plain);
@@ -444,7 +446,6 @@ void MainWindow::onOpened()
     m_plainBar->setVisible(m_open->isPlain());
     if (m_open->isPlain())
         m_plainBar->setKey(name, m_open->unit());
-    m_queues->setCurrentQueue(name);
     updateQueueTarget();
     if (m_serverView)
         m_serverView->setQueue(m_open->isPlain() ? QString() : name); // from its next refresh

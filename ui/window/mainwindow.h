@@ -128,8 +128,9 @@ private:
     // Closes for real, even with a tray to hide in (File → Quit, the tray's Quit).
     void quit();
     void connectOverview();
-    // The queue the Queue menu and the toolbar's queue actions aim at: the open queue, or
-    // while the Overview is shown the row selected there (none: they are off).
+    // The queue the Queue menu and the toolbar's queue actions aim at, and the queue list
+    // marks: the open queue, or while the Overview is shown the row selected there (none:
+    // they are off and nothing is marked).
     void updateQueueTarget();
 
     AdminClient* m_client;
