@@ -1,6 +1,6 @@
 #include "args.h"
 
-#include "textoutput.h"
+#include "output/textoutput.h"
 
 #include <delayq/error.h>
 #include <delayq/timeparse.h>

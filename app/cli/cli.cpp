@@ -1,10 +1,10 @@
 #include "cli.h"
 
-#include "commands.h"
-#include "completion.h"
-#include "manpage.h"
-#include "textoutput.h"
-#include "usage.h"
+#include "commands/commands.h"
+#include "help/completion.h"
+#include "help/manpage.h"
+#include "help/usage.h"
+#include "output/textoutput.h"
 
 #include <delayq/error.h>
 #include <delayq/version.h>

@@ -1,6 +1,6 @@
 #include "context.h"
 
-#include "textoutput.h"
+#include "output/textoutput.h"
 
 #include <delayq/timeparse.h>
 #include <delayq/version.h>

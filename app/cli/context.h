@@ -1,7 +1,7 @@
 #pragma once
 
 #include "args.h"
-#include "jsonwriter.h"
+#include "output/jsonwriter.h"
 
 #include <delayq/connection.h>
 #include <delayq/plainqueue.h>

@@ -1,0 +1,334 @@
+#include "commands/commands.h"
+#include "output/historyoutput.h"
+#include "output/textoutput.h"
+
+#include <delayq/error.h>
+#include <delayq/keys.h>
+#include <delayq/timeparse.h>
+
+#include <cstdio>
+#include <cstring>
+
+namespace cli {
+
+delayq::TaskSet parseState(const std::string& text)
+{
+    for (auto set : {delayq::TaskSet::Pending, delayq::TaskSet::Active, delayq::TaskSet::Dead})
+        if (text == delayq::taskSetName(set))
+            return set;
+    throw UsageError("--state must be pending, active or dead");
+}
+
+namespace {
+
+std::string attempts(const delayq::Task& t)
+{
+    return std::to_string(t.attempts) + "/" + std::to_string(t.maxAttempts);
+}
+
+// After stats' active count: the leases that ran out and wait for a reap (nothing when none).
+std::string leasesExpired(const delayq::QueueCounts& counts)
+{
+    if (counts.leaseExpired == 0)
+        return {};
+    return " (" + std::to_string(counts.leaseExpired) + " lease" +
+           (counts.leaseExpired == 1 ? "" : "s") + " expired, waiting for a reap)";
+}
+
+// An active task's deadline as ls shows it beside the time: "in 25s", or, once it has passed,
+// that the task waits for a reap (its worker died or hung; a reap hands it on).
+std::string leaseRelative(long long deadline, long long now)
+{
+    if (deadline > now)
+        return delayq::formatRelative(deadline, now);
+    const long long ago = (now - deadline) / 1000 * 1000;
+    return "expired" + (ago > 0 ? " " + delayq::formatDuration(ago) + " ago" : std::string()) +
+           ", waiting for a reap";
+}
+
+} // namespace
+
+// Binary payloads keep every byte in JSON: payload_base64 is added when the text is not UTF-8,
+// and so are worker_base64 and last_error_base64 (an exec handler's stderr can be any bytes).
+void writeTask(JsonWriter& j, const delayq::Task& t, delayq::TaskSet set,
+               std::optional<long long> now)
+{
+    j.beginObject()
+        .field("id", t.id)
+        .field("set", delayq::taskSetName(set))
+        .field("score", t.score)
+        .field("due", t.due)
+        .field("created", t.created)
+        .field("attempts", t.attempts)
+        .field("max_attempts", t.maxAttempts)
+        .field("backoff", t.backoff)
+        .bytesField("worker", t.worker)
+        .bytesField("last_error", t.lastError)
+        .field("state", t.state)
+        .field("broken", t.broken)
+        .field("payload", t.payload);
+    if (set == delayq::TaskSet::Active && now)
+        j.field("lease_expired", t.score <= *now);
+    if (!JsonWriter::isValidUtf8(t.payload))
+        j.field("payload_base64", JsonWriter::base64(t.payload));
+    j.endObject();
+}
+
+int runLs(Context& ctx)
+{
+    if (ctx.global().plain)
+        return runPlainLs(ctx);
+    Args& a = ctx.args();
+    a.parse({{"state", true}, {"limit", true}, {"offset", true}, {"from", true}}, 1, 1);
+    a.exclusive({"offset", "from"});
+    const delayq::TaskSet set = parseState(a.value("state", "pending"));
+    const long long limit = a.number("limit", 1, 10000, 20);
+    const long long offset = a.number("offset", 0, 1LL << 50, 0);
+    const std::optional<long long> from = a.time("from");
+    delayq::Queue queue = ctx.queue();
+    const auto tasks =
+        from ? queue.pageFromScore(set, *from, limit) : queue.page(set, offset, limit);
+    const long long total = queue.size(set);
+    if (ctx.json()) {
+        JsonWriter j;
+        j.beginObject()
+            .field("queue", queue.name())
+            .field("state", delayq::taskSetName(set))
+            .field("total", total)
+            .key("tasks")
+            .beginArray();
+        const long long now = ctx.serverNow();
+        for (const auto& t : tasks)
+            writeTask(j, t, set, now);
+        j.endArray().endObject();
+        ctx.printJson(j);
+        return ExitOk;
+    }
+    if (tasks.empty()) {
+        ctx.print("no " + std::string(delayq::taskSetName(set)) + " tasks in " + queue.name() +
+                  (total > 0 ? " at that position (" + std::to_string(total) + " in all)" : "") +
+                  "\n");
+        return ExitOk;
+    }
+    const long long now = ctx.serverNow();
+    const char* when = set == delayq::TaskSet::Pending  ? "DUE"
+                       : set == delayq::TaskSet::Active ? "LEASE UNTIL"
+                                                        : "DIED";
+    TextTable table({when, "", "ID", "ATTEMPTS",
+                     set == delayq::TaskSet::Pending ? "PAYLOAD" : "WORKER / LAST ERROR",
+                     set == delayq::TaskSet::Pending ? "" : "PAYLOAD"});
+    long long expired = 0;
+    for (const auto& t : tasks) {
+        const bool active = set == delayq::TaskSet::Active;
+        if (active && t.score <= now)
+            ++expired;
+        // A death is in the past: "21m 53s ago", not "overdue".
+        std::vector<std::string> row = {delayq::formatTime(t.score),
+                                        active ? leaseRelative(t.score, now)
+                                        : set == delayq::TaskSet::Dead
+                                            ? formatAgo(t.score, now)
+                                            : delayq::formatRelative(t.score, now),
+                                        printable(t.id), attempts(t)};
+        if (set == delayq::TaskSet::Pending) {
+            row.push_back(t.broken ? "(broken: " + preview(t.lastError, 60) + ")"
+                                   : preview(t.payload, 60));
+        } else {
+            row.push_back(preview(set == delayq::TaskSet::Active ? t.worker : t.lastError, 50));
+            row.push_back(preview(t.payload, 40));
+        }
+        table.addRow(row);
+    }
+    ctx.print(table.render());
+    ctx.print(std::to_string(tasks.size()) + " of " + std::to_string(total) + " " +
+              delayq::taskSetName(set) + " tasks" +
+              (expired > 0 ? ", " + std::to_string(expired) + " shown with an expired lease"
+                           : std::string()) +
+              "\n");
+    return ExitOk;
+}
+
+int runShow(Context& ctx)
+{
+    if (ctx.global().plain)
+        return runPlainShow(ctx);
+    Args& a = ctx.args();
+    a.parse({{"history", false}}, 2, 2);
+    const std::string& id = a.positional()[1];
+    delayq::Keys::validateTaskId(id);
+    delayq::Queue queue = ctx.queue();
+    auto found = queue.find(id);
+    std::optional<delayq::TaskHistory> history;
+    if (a.has("history"))
+        history = queue.taskHistory(id);
+    // A task that finished (acked, cancelled) is gone, but its kept history says what happened.
+    const bool finished = !found && history && history->finished && !history->events.empty();
+    if (ctx.json()) {
+        JsonWriter j;
+        j.beginObject().field("queue", queue.name());
+        if (!found || history) // else the task's own fields name it
+            j.field("id", id);
+        j.key("task");
+        if (found)
+            writeTask(j, found->second, found->first, ctx.serverNow());
+        else
+            j.null();
+        if (history) {
+            j.field("finished", finished).key("history");
+            writeHistory(j, *history);
+        }
+        j.endObject();
+        ctx.printJson(j);
+    }
+    if (finished) {
+        if (!ctx.json())
+            ctx.print("task " + printable(id) + " has left queue " + queue.name() +
+                      "; its kept history:\n" + historyText(*history));
+        return ExitOk;
+    }
+    if (!found) {
+        std::fprintf(stderr, "delayq: task %s not found in queue %s\n", printable(id).c_str(),
+                     queue.name().c_str());
+        return ExitRefused;
+    }
+    if (ctx.json())
+        return ExitOk;
+    const auto& [set, t] = *found;
+    std::string text;
+    auto line = [&](const char* name, const std::string& value) {
+        text += std::string(name) + std::string(14 - std::strlen(name), ' ') + value + "\n";
+    };
+    line("id", printable(t.id));
+    line("set", delayq::taskSetName(set));
+    if (set == delayq::TaskSet::Active)
+        line("lease until",
+             delayq::formatTime(t.score) + " (" + leaseRelative(t.score, ctx.serverNow()) + ")");
+    if (set == delayq::TaskSet::Dead)
+        line("died", ctx.whenPast(t.score));
+    // A dead task's due time passed long ago and is owed no more: "ago", not "overdue".
+    line("due", set == delayq::TaskSet::Dead ? ctx.whenPast(t.due) : ctx.when(t.due));
+    line("created", delayq::formatTime(t.created));
+    line("attempts", attempts(t));
+    line("backoff", t.backoff.empty() ? "(queue default)" : printable(t.backoff));
+    if (!t.worker.empty())
+        line("worker", printable(t.worker));
+    if (!t.lastError.empty())
+        line("last error", printable(t.lastError));
+    if (t.broken)
+        line("broken", "yes: the task's data is missing or garbled");
+    if (history)
+        text += historyText(*history);
+    line("payload", std::to_string(t.payload.size()) + " bytes");
+    ctx.print(text + printable(t.payload) + "\n");
+    return ExitOk;
+}
+
+int runQueues(Context& ctx)
+{
+    ctx.args().parse({{"names-only", false}}, 0, 0);
+    auto& conn = ctx.connection();
+    const auto names = delayq::Queue::listQueues(conn, ctx.global().prefix);
+    // One SSCAN and no counts: cheap enough for shell completion to ask while one types.
+    if (ctx.args().has("names-only")) {
+        std::string text;
+        for (const auto& name : names)
+            text += printable(name) + "\n";
+        ctx.print(text);
+        return ExitOk;
+    }
+    const auto summaries = delayq::Queue::summaries(conn, names, ctx.global().prefix);
+    // On a cluster each queue lives on the master of its slot: say which.
+    std::vector<std::string> nodes;
+    if (conn.isCluster())
+        for (const auto& s : summaries)
+            nodes.push_back(conn.nodeForKey(delayq::Keys(ctx.global().prefix, s.name).pending()));
+    if (ctx.json()) {
+        JsonWriter j;
+        j.beginArray();
+        for (size_t i = 0; i < summaries.size(); ++i) {
+            const auto& s = summaries[i];
+            j.beginObject().field("name", s.name);
+            if (!nodes.empty())
+                j.field("node", nodes[i]);
+            j.field("pending", s.counts.pending)
+                .field("due_now", s.counts.dueNow)
+                .field("active", s.counts.active)
+                .field("dead", s.counts.dead)
+                .endObject();
+        }
+        j.endArray();
+        ctx.printJson(j);
+        return ExitOk;
+    }
+    if (summaries.empty()) {
+        ctx.print("no queues under the prefix " + ctx.global().prefix + "\n");
+        return ExitOk;
+    }
+    std::vector<std::string> header{"QUEUE", "PENDING", "DUE NOW", "ACTIVE", "DEAD"};
+    if (!nodes.empty())
+        header.insert(header.begin() + 1, "NODE");
+    TextTable table(header);
+    for (size_t i = 0; i < summaries.size(); ++i) {
+        const auto& s = summaries[i];
+        std::vector<std::string> row{
+            printable(s.name), std::to_string(s.counts.pending), std::to_string(s.counts.dueNow),
+            std::to_string(s.counts.active), std::to_string(s.counts.dead)};
+        if (!nodes.empty())
+            row.insert(row.begin() + 1, nodes[i]);
+        table.addRow(row);
+    }
+    ctx.print(table.render());
+    return ExitOk;
+}
+
+int runStats(Context& ctx)
+{
+    if (ctx.global().plain)
+        return runPlainStats(ctx);
+    ctx.args().parse({}, 1, 1);
+    delayq::Queue queue = ctx.queue();
+    const auto counts = queue.counts();
+    const auto counters = queue.stats();
+    const auto config = queue.config();
+    const auto next = queue.earliest(delayq::TaskSet::Pending);
+    const long long now = ctx.serverNow();
+    const bool overdue = next && *next <= now;
+    if (ctx.json()) {
+        JsonWriter j;
+        j.beginObject()
+            .field("queue", queue.name())
+            .field("server_now", now)
+            .field("pending", counts.pending)
+            .field("due_now", counts.dueNow)
+            .field("active", counts.active)
+            .field("leases_expired", counts.leaseExpired)
+            .field("dead", counts.dead)
+            .field("paused", config.paused)
+            .key("counters")
+            .beginObject();
+        for (const auto& [name, n] : counters)
+            j.field(name, n);
+        j.endObject().key("next_due");
+        next ? j.value(*next) : j.null();
+        j.key("oldest_overdue_ms");
+        overdue ? j.value(now - *next) : j.null();
+        j.endObject();
+        ctx.printJson(j);
+        return ExitOk;
+    }
+    std::string text =
+        "queue           " + queue.name() + (config.paused ? " (paused)" : "") + "\n";
+    text += "pending         " + std::to_string(counts.pending) + " (" +
+            std::to_string(counts.dueNow) + " due now)\n";
+    text += "active          " + std::to_string(counts.active) + leasesExpired(counts) + "\n";
+    text += "dead            " + std::to_string(counts.dead) + "\n";
+    text += "next due        " + (next ? ctx.when(*next) : std::string("-")) + "\n";
+    text += "oldest overdue  " +
+            (overdue ? delayq::formatDuration(now - *next) + " late" : std::string("-")) + "\n";
+    text += "counters       ";
+    for (const auto& [name, n] : counters)
+        text += " " + name + "=" + std::to_string(n);
+    ctx.print(text + "\n");
+    return ExitOk;
+}
+
+} // namespace cli

@@ -1,0 +1,161 @@
+#include "exporter/metricsscraper.h"
+
+#include "exporter/prometheustext.h"
+#include "output/textoutput.h"
+
+#include <delayq/error.h>
+#include <delayq/queue.h>
+#include <delayq/workerregistry.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iterator>
+
+namespace cli {
+
+namespace {
+
+// The counters `delayq stats` shows (Queue::stats), each a Prometheus counter of its own: they
+// count different events, so a sum over one label would mean nothing.
+struct CounterInfo
+{
+    const char* field;
+    const char* help;
+};
+const CounterInfo kCounters[] = {
+    {"pushed", "Tasks pushed (new ids; a replaced id counts again)."},
+    {"claimed", "Tasks handed to a worker."},
+    {"acked", "Tasks a worker finished (acked)."},
+    {"retried", "Tasks a worker failed that were scheduled again after their backoff."},
+    {"died", "Tasks moved to the dead letters (attempts spent)."},
+    {"cancelled", "Pending tasks cancelled."},
+    {"expired", "Leases that ran out (the worker died or hung) and were reaped."},
+    {"broken", "Ids whose task data was missing or garbled when due."},
+};
+
+} // namespace
+
+MetricsScraper::MetricsScraper(delayq::Connection& connection, std::string prefix,
+                               std::vector<std::string> queues)
+    : m_connection(connection), m_prefix(std::move(prefix)), m_queues(std::move(queues))
+{}
+
+MetricsScraper::Reading MetricsScraper::read()
+{
+    const std::vector<std::string> names =
+        m_queues.empty() ? delayq::Queue::listQueues(m_connection, m_prefix) : m_queues;
+    delayq::QueueSnapshotReader reader(m_connection, m_prefix);
+    delayq::WorkerRegistry registry(m_connection, m_prefix);
+    Reading out;
+    out.queues.reserve(names.size());
+    for (size_t first = 0; first < names.size(); first += kQueuesPerRoundTrip) {
+        const size_t last = std::min(names.size(), first + kQueuesPerRoundTrip);
+        const std::vector<std::string> chunk(names.begin() + static_cast<long>(first),
+                                             names.begin() + static_cast<long>(last));
+        auto snapshots = reader.read(chunk, false);
+        out.skipped += reader.skipped();
+        std::move(snapshots.begin(), snapshots.end(), std::back_inserter(out.queues));
+        for (const auto& worker : registry.read(chunk)) {
+            const double age = static_cast<double>(registry.nowMs() - worker.lastSeenMs) / 1000.0;
+            auto [it, added] = out.heartbeatAge.emplace(worker.queue, age);
+            if (!added)
+                it->second = std::min(it->second, age);
+        }
+    }
+    return out;
+}
+
+void MetricsScraper::renderQueues(PrometheusText& text, const Reading& reading)
+{
+    const auto& queues = reading.queues;
+    text.family("delayq_tasks", "gauge",
+                "Tasks of a queue by state. 'due' is the part of 'pending' whose due time has "
+                "come (not a state of its own: do not add it to the others).");
+    for (const auto& q : queues) {
+        text.sample({{"queue", q.name}, {"state", "pending"}}, q.counts.pending);
+        text.sample({{"queue", q.name}, {"state", "due"}}, q.counts.dueNow);
+        text.sample({{"queue", q.name}, {"state", "active"}}, q.counts.active);
+        text.sample({{"queue", q.name}, {"state", "dead"}}, q.counts.dead);
+    }
+    text.family("delayq_leases_expired", "gauge",
+                "Active tasks whose lease ran out (server clock) that no reap has taken back yet: "
+                "their worker died or hung. Part of state 'active', not a state of its own.");
+    for (const auto& q : queues)
+        text.sample({{"queue", q.name}}, q.counts.leaseExpired);
+    text.family("delayq_oldest_overdue_seconds", "gauge",
+                "How late the earliest pending task is (server clock): the schedule lag. 0 when "
+                "nothing is overdue.");
+    for (const auto& q : queues)
+        text.sample({{"queue", q.name}}, static_cast<double>(q.oldestOverdueMs) / 1000.0);
+    text.family("delayq_schedule_lag_seconds", "gauge",
+                "How late the earliest unfired fire of the queue's schedules is (server clock): "
+                "0 while the workers keep up; no sample when the queue has no active schedule.");
+    for (const auto& q : queues)
+        if (q.hasSchedules)
+            text.sample({{"queue", q.name}}, static_cast<double>(q.scheduleLagMs) / 1000.0);
+    for (const auto& c : kCounters) {
+        text.family(std::string("delayq_tasks_") + c.field + "_total", "counter", c.help);
+        for (const auto& q : queues)
+            text.sample({{"queue", q.name}}, q.counters.at(c.field));
+    }
+    text.family("delayq_paused", "gauge", "1 when the queue is paused (workers do not claim).");
+    for (const auto& q : queues)
+        text.sample({{"queue", q.name}}, q.paused ? 1LL : 0LL);
+    text.family("delayq_workers", "gauge",
+                "Workers of the queue whose heartbeat is live (delayq workers): 0 with tasks due "
+                "means nobody consumes them.");
+    for (const auto& q : queues)
+        text.sample({{"queue", q.name}}, q.consumers);
+    text.family("delayq_worker_heartbeat_age_seconds", "gauge",
+                "Since the freshest heartbeat of any worker of the queue (server clock); no "
+                "sample when no worker is listed.");
+    for (const auto& [queue, age] : reading.heartbeatAge)
+        text.sample({{"queue", queue}}, age);
+}
+
+std::string MetricsScraper::scrape()
+{
+    const std::lock_guard lock(m_mutex);
+    const auto start = std::chrono::steady_clock::now();
+    PrometheusText text;
+    Reading reading;
+    std::string error;
+    try {
+        reading = read();
+    } catch (const delayq::Error& e) {
+        error = e.what();
+        ++m_failedScrapes;
+    }
+    noteOutcome(error);
+    if (error.empty())
+        renderQueues(text, reading);
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    text.family("delayq_up", "gauge", "1 when this scrape read Redis, 0 when it could not.");
+    text.sample({}, error.empty() ? 1LL : 0LL);
+    text.family("delayq_scrape_duration_seconds", "gauge",
+                "How long this scrape took to read Redis and render.");
+    text.sample({}, took.count());
+    text.family("delayq_scrape_errors_total", "counter",
+                "Scrapes since the exporter started that could not read Redis.");
+    text.sample({}, m_failedScrapes);
+    text.family("delayq_scrape_skipped_queues", "gauge",
+                "Registered names this scrape skipped: not a queue name, or a key of the wrong "
+                "type.");
+    text.sample({}, static_cast<long long>(reading.skipped));
+    return text.text();
+}
+
+void MetricsScraper::noteOutcome(const std::string& error)
+{
+    if (error == m_lastError)
+        return;
+    const std::string line =
+        error.empty()
+            ? "delayq: exporter: reading Redis again\n"
+            : "delayq: exporter: cannot read Redis: " + printable(error) + " (delayq_up is 0)\n";
+    std::fputs(line.c_str(), stderr);
+    m_lastError = error;
+}
+
+} // namespace cli
