@@ -23,6 +23,7 @@
 #include <QFont>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -181,6 +182,38 @@ private slots:
 
     // The figure above its limit is marked in its own cell (bold, a stronger colour, its own
     // reason), so three coloured rows say without hovering which limit each crossed.
+    // A breach names two figures that differ as the comparison says: "1m is above 1m" when
+    // both round to the same second is said in milliseconds (issue 49, item 7).
+    void breachTextsShowFiguresThatDiffer_data()
+    {
+        QTest::addColumn<qint64>("overdueMs");
+        QTest::addColumn<qint64>("limitMs");
+        QTest::addColumn<QString>("text");
+        const QLocale l;
+        QTest::newRow("the same second") << qint64(60400) << qint64(60000)
+                                         << QStringLiteral("oldest overdue %1ms is above %2ms")
+                                                .arg(l.toString(60400), l.toString(60000));
+        QTest::newRow("seconds apart") << qint64(72000) << qint64(60000)
+                                       << QStringLiteral("oldest overdue 1m 12s is above 1m");
+        QTest::newRow("a minute apart") << qint64(2 * 60000) << qint64(60000)
+                                        << QStringLiteral("oldest overdue 2m is above 1m");
+    }
+    void breachTextsShowFiguresThatDiffer()
+    {
+        QFETCH(qint64, overdueMs);
+        QFETCH(qint64, limitMs);
+        QFETCH(QString, text);
+        OverviewRow row;
+        row.name = QStringLiteral("orders");
+        row.oldestOverdueMs = overdueMs;
+        row.consumers = 1;
+        Thresholds::Limits limits;
+        limits.overdueMs = limitMs;
+        const QList<Thresholds::Breach> breaches = Thresholds::breaches(row, limits);
+        QCOMPARE(breaches.size(), 1);
+        QCOMPARE(breaches.first().text, text);
+    }
+
     void marksTheCellAboveItsLimit_data()
     {
         QTest::addColumn<QString>("queue");

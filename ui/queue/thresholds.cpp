@@ -77,10 +77,17 @@ QList<Thresholds::Breach> Thresholds::breaches(const OverviewRow& row, const Lim
 {
     QList<Breach> out;
     const QLocale locale;
-    if (limits.overdueMs >= 0 && row.oldestOverdueMs > limits.overdueMs)
-        out.append({Figure::OldestOverdue, tr("oldest overdue %1 is above %2")
-                                               .arg(DueText::duration(row.oldestOverdueMs),
-                                                    DueText::duration(limits.overdueMs))});
+    if (limits.overdueMs >= 0 && row.oldestOverdueMs > limits.overdueMs) {
+        // To the second both may read the same ("1m is above 1m" for 60.4 s against 60 s):
+        // then both in milliseconds, so the figures shown differ as the comparison says.
+        QString figure = DueText::duration(row.oldestOverdueMs);
+        QString limit = DueText::duration(limits.overdueMs);
+        if (figure == limit) {
+            figure = DueText::milliseconds(row.oldestOverdueMs);
+            limit = DueText::milliseconds(limits.overdueMs);
+        }
+        out.append({Figure::OldestOverdue, tr("oldest overdue %1 is above %2").arg(figure, limit)});
+    }
     if (limits.dueNow >= 0 && row.dueNow > limits.dueNow)
         out.append({Figure::DueNow,
                     tr("due now %1 is above %2")

@@ -50,6 +50,11 @@ QString DueText::ago(qint64 ms, qint64 nowMs)
         .arg(duration(past / 1000 * 1000));
 }
 
+QString DueText::milliseconds(qint64 ms)
+{
+    return QCoreApplication::translate("delayq::ui::DueText", "%1ms").arg(QLocale().toString(ms));
+}
+
 QString DueText::duration(qint64 ms)
 {
     if (ms < 0)

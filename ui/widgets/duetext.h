@@ -22,6 +22,9 @@ qint64 parseDelay(const QString& text);
 // A duration in the app's language, at most the two largest adjacent units: "3m 20s",
 // "1d 1h", "250ms" in English (as delayq::formatDuration), "3分钟20秒" in Chinese.
 QString duration(qint64 ms);
+// A duration in milliseconds, whatever its size: "60,400ms" (when duration() would round two
+// different figures to the same text).
+QString milliseconds(qint64 ms);
 // "in 3m 20s" / "2m overdue" / "now", to the second (as delayq::formatRelative).
 QString relative(qint64 ms, qint64 nowMs);
 // An active task's lease deadline: "in 25s" while it holds, "expired 3m ago, waiting for a
