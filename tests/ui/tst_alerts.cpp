@@ -185,6 +185,65 @@ private slots:
         QVERIFY2(got[1].startsWith("delayq: orders on " + server +
                                    " is back to normal | no longer: no consumer"),
                  qPrintable(got[1]));
+        // Today's figures, not those of when it began (issue 49, item 7).
+        QVERIFY2(got[1].endsWith("; now: 1 live consumers, 2 due"), qPrintable(got[1]));
+    }
+
+    // A queue paused 32 minutes ago, as its audit entry in Redis says, alerts at the window's
+    // first reading: the 30 minutes count from the pause, not from the app's start or from
+    // when a reading first saw it (issue 49, item 7). One paused just now does not.
+    void aPauseCountsFromItsTimeInRedis()
+    {
+        m_fixture.pushTasks(QStringLiteral("orders"), {"t1"});
+        m_fixture.pushTasks(QStringLiteral("mail"), {"m1"});
+        beat(m_server.unixUrl(), "orders");
+        beat(m_server.unixUrl(), "mail");
+        const qint64 pausedAt = QDateTime::currentMSecsSinceEpoch() - 32 * 60 * 1000;
+        m_server.cli({"HSET", "dq:{orders}:config", "paused", "1"});
+        m_server.cli({"XADD",
+                      "dq:{orders}:audit",
+                      QString::number(pausedAt) + "-0",
+                      "action",
+                      "pause",
+                      "count",
+                      "0",
+                      "ids",
+                      "",
+                      "detail",
+                      "",
+                      "user",
+                      "ops",
+                      "os_user",
+                      "ops",
+                      "host",
+                      "h",
+                      "tool",
+                      "cli",
+                      "version",
+                      "1"});
+        m_server.cli({"HSET", "dq:{mail}:config", "paused", "1"});
+        m_server.cli({"XADD",  "dq:{mail}:audit",
+                      "*",     "action",
+                      "pause", "count",
+                      "0",     "ids",
+                      "",      "detail",
+                      "",      "user",
+                      "ops",   "os_user",
+                      "ops",   "host",
+                      "h",     "tool",
+                      "cli",   "version",
+                      "1"});
+        minimise();
+        QSignalSpy sent(m_fixture.window()->alerts()->notifier(), &DesktopNotifier::sent);
+        m_fixture.connectWindow();
+        refresh();
+        AlertCenter* alerts = m_fixture.window()->alerts();
+        QVERIFY(alerts->rules().isRaised(alerts->ownServer(), "orders", "paused"));
+        QVERIFY(!alerts->rules().isRaised(alerts->ownServer(), "mail", "paused"));
+        QTRY_COMPARE(sent.count(), 1);
+        const QStringList got = shown();
+        QCOMPARE(got.size(), 1);
+        QVERIFY2(got[0].contains(" | paused for 32m"), qPrintable(got[0]));
     }
 
     void clickingTheNotificationOpensTheQueue()

@@ -138,6 +138,35 @@ private slots:
         worker.stop();
     }
 
+    // A gone worker's last beat said it held 106: the view shows what it holds now, its tasks
+    // still in active, and nothing once a reap took them back (issue 49, item 7).
+    void aGoneWorkerShowsWhatItHoldsNow()
+    {
+        m_fixture.pushTasks(QStringLiteral("jobs"), {"t1", "t2", "t3"});
+        delayq::Connection c(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+        delayq::Queue q(c, "jobs");
+        QCOMPARE(q.claim(2, 700, "w-gone").tasks.size(), size_t(2));
+        delayq::WorkerInfo info = workerInfo(c.serverTimeMs(), 1000);
+        info.held = 106;
+        beatAs(c, "jobs", "w-gone", info, 1);
+        m_fixture.connectWindow();
+        WorkersView* view = m_fixture.window()->showWorkers();
+        QTableWidget* table = view->table();
+        auto reloaded = [&] {
+            QSignalSpy loaded(view, &WorkersView::loaded);
+            view->reload();
+            return loaded.wait(5000);
+        };
+        QVERIFY(reloaded());
+        QCOMPARE(cell(table, "w-gone", 2), QStringLiteral("gone"));
+        QCOMPARE(cell(table, "w-gone", 9), QStringLiteral("2"));
+        // Its leases run out and a reap hands the tasks back.
+        QTRY_VERIFY_WITH_TIMEOUT((q.reap(100), q.size(delayq::TaskSet::Active) == 0), 10000);
+        QCOMPARE(q.size(delayq::TaskSet::Pending), 3LL);
+        QVERIFY(reloaded());
+        QCOMPARE(cell(table, "w-gone", 9), QStringLiteral("0"));
+    }
+
     // A plain key's forwarder beats into that key's own registry, and the view lists it as
     // "KEY (plain)"; Show held tasks stays off for it (a plain key has no Active tab).
     void listsAPlainKeysForwarder()

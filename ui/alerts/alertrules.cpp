@@ -3,6 +3,7 @@
 #include "queue/thresholds.h"
 #include "widgets/duetext.h"
 
+#include <QLocale>
 #include <QSet>
 
 namespace delayq::ui {
@@ -20,7 +21,7 @@ QList<AlertChange> AlertRules::read(const QString& server, const QList<OverviewR
                                     qint64 nowMs)
 {
     QList<AlertChange> out;
-    set(server, {}, {QStringLiteral("unreachable"), {}}, false, out);
+    set(server, {}, {QStringLiteral("unreachable"), {}}, false, out, tr("read again"));
     QSet<QString> listed;
     for (const OverviewRow& row : rows) {
         if (row.plain)
@@ -33,7 +34,8 @@ QList<AlertChange> AlertRules::read(const QString& server, const QList<OverviewR
             for (const Condition& c : now)
                 if (c.name == condition)
                     found = c;
-            set(server, row.name, found, !found.text.isEmpty(), out);
+            set(server, row.name, found, !found.text.isEmpty(), out,
+                found.text.isEmpty() ? figuresNow(condition, row) : QString());
         }
     }
     // Queues gone from the server: their conditions end quietly.
@@ -95,7 +97,10 @@ QList<AlertRules::Condition> AlertRules::conditionsOf(const QString& server, con
     if (!row.paused) {
         m_pausedSince.remove(pausedKey);
     } else {
-        const qint64 since = m_pausedSince.value(pausedKey, nowMs);
+        // From the pause Redis keeps: a queue paused before the app started (or before the
+        // window was minimised and noticed it) has been paused that long already.
+        const qint64 since =
+            row.pausedForMs >= 0 ? nowMs - row.pausedForMs : m_pausedSince.value(pausedKey, nowMs);
         m_pausedSince.insert(pausedKey, since);
         if (nowMs - since >= m_pausedLimitMs)
             out.append({QStringLiteral("paused"),
@@ -104,8 +109,38 @@ QList<AlertRules::Condition> AlertRules::conditionsOf(const QString& server, con
     return out;
 }
 
+QString AlertRules::label(const QString& condition)
+{
+    if (condition == QLatin1String("overdue"))
+        return tr("oldest overdue above its limit");
+    if (condition == QLatin1String("dead"))
+        return tr("dead tasks above their limit");
+    if (condition == QLatin1String("no_consumer"))
+        return tr("no consumer");
+    if (condition == QLatin1String("stalled"))
+        return tr("a stalled consumer");
+    if (condition == QLatin1String("paused"))
+        return tr("paused");
+    return tr("cannot be reached");
+}
+
+QString AlertRules::figuresNow(const QString& condition, const OverviewRow& row)
+{
+    const QLocale locale;
+    if (condition == QLatin1String("overdue"))
+        return row.oldestOverdueMs > 0
+                   ? tr("oldest overdue %1").arg(DueText::duration(row.oldestOverdueMs))
+                   : tr("nothing overdue");
+    if (condition == QLatin1String("dead"))
+        return tr("%1 dead").arg(locale.toString(row.dead));
+    if (condition == QLatin1String("paused"))
+        return tr("running");
+    return tr("%1 live consumers, %2 due")
+        .arg(locale.toString(row.consumers), locale.toString(row.dueNow));
+}
+
 void AlertRules::set(const QString& server, const QString& queue, const Condition& condition,
-                     bool on, QList<AlertChange>& out)
+                     bool on, QList<AlertChange>& out, const QString& now)
 {
     const QString key = keyOf(server, queue, condition.name);
     const bool was = m_raised.contains(key);
@@ -117,9 +152,11 @@ void AlertRules::set(const QString& server, const QString& queue, const Conditio
         out.append(
             {server, queue, condition.name, true, tr("delayq: %1").arg(where), condition.text});
     } else {
-        const QString text = m_raised.take(key);
+        // The figures of this reading: those of when it began would read as today's.
+        m_raised.remove(key);
         out.append({server, queue, condition.name, false,
-                    tr("delayq: %1 is back to normal").arg(where), tr("no longer: %1").arg(text)});
+                    tr("delayq: %1 is back to normal").arg(where),
+                    tr("no longer: %1; now: %2").arg(label(condition.name), now)});
     }
 }
 

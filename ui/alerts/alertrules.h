@@ -34,8 +34,9 @@ public:
     static constexpr qint64 kDefaultPausedLimitMs = 30 * 60 * 1000;
     void setPausedLimit(qint64 ms) { m_pausedLimitMs = ms; }
 
-    // A reading of the server's queues at nowMs (the app's clock, for how long a pause lasts).
-    // A queue no longer listed ends its conditions without a change: it is gone.
+    // A reading of the server's queues at nowMs (the app's clock). A pause lasts from the time
+    // Redis keeps for it (row.pausedForMs), else from when a reading first saw it. A queue no
+    // longer listed ends its conditions without a change: it is gone.
     QList<AlertChange> read(const QString& server, const QList<OverviewRow>& rows, qint64 nowMs);
     QList<AlertChange> unreachable(const QString& server, const QString& reason);
     // A server is no longer watched: its conditions end without a change.
@@ -49,9 +50,13 @@ private:
         QString text;
     };
     QList<Condition> conditionsOf(const QString& server, const OverviewRow& row, qint64 nowMs);
-    // Raises or ends `key`'s condition; appends the change, if any.
+    // Raises or ends `key`'s condition; appends the change, if any. `now`: the figures of
+    // this reading, said when the condition ends (not those of when it began).
     void set(const QString& server, const QString& queue, const Condition& condition, bool on,
-             QList<AlertChange>& out);
+             QList<AlertChange>& out, const QString& now = {});
+    // What an ended condition was, in words ("no consumer"), and its figures in `row` now.
+    static QString label(const QString& condition);
+    static QString figuresNow(const QString& condition, const OverviewRow& row);
 
     qint64 m_pausedLimitMs = kDefaultPausedLimitMs;
     QHash<QString, QString> m_raised;     // server \x1f queue \x1f condition -> its text

@@ -2,13 +2,17 @@
 
 #include "client/membertext.h"
 #include "client/taskrows.h"
+#include <delayq/auditlog.h>
 #include <delayq/connection.h>
+#include <delayq/error.h>
 #include <delayq/queue.h>
 #include <delayq/queuesnapshot.h>
 #include <delayq/shardmover.h>
 #include <delayq/workerregistry.h>
 
+#include <algorithm>
 #include <map>
+#include <optional>
 
 namespace delayq::ui {
 
@@ -35,6 +39,49 @@ OverviewRow rowOf(const delayq::QueueSnapshot& s)
         row.failedSeries = QList<qint64>(s.failedPerMinute.begin(), s.failedPerMinute.end());
     }
     return row;
+}
+
+// How long ago the queue was paused, as its audit trail says: the newest pause or resume
+// among the latest entries (a paused queue gets few: nothing is claimed or acked). -1 when
+// none is there (trimmed, or paused without an audit entry).
+qint64 pausedFor(delayq::Connection& c, const std::string& prefix, const std::string& queue,
+                 qint64 serverNowMs)
+{
+    constexpr int kEntriesRead = 100;
+    delayq::AuditLog log(c, delayq::Keys(prefix, queue));
+    try {
+        for (const auto& entry : log.read(0, kEntriesRead)) {
+            if (entry.action == "resume")
+                return -1;
+            if (entry.action == "pause")
+                return std::max<qint64>(0, serverNowMs - entry.timeMs);
+        }
+    } catch (const delayq::Error& e) {
+        // An ACL that keeps the audit from this user must not cost the overview: the pause
+        // is then counted from when the app first saw it.
+        if (e.code() != delayq::ErrorCode::NoPermission)
+            throw;
+    }
+    return -1;
+}
+
+// What each worker of `queue` holds now: its active tasks, counted by the worker that claimed
+// them. For the workers that are gone: their last beat's count goes stale once a reap takes
+// their tasks back. nullopt when the active set is too large to read here.
+std::optional<std::map<std::string, qint64>>
+heldNow(delayq::Connection& c, const std::string& prefix, const std::string& queue)
+{
+    constexpr long long kMaxActive = 20000;
+    constexpr long long kPage = 1000;
+    delayq::Queue q(c, queue, prefix);
+    const long long active = q.size(delayq::TaskSet::Active);
+    if (active > kMaxActive)
+        return std::nullopt;
+    std::map<std::string, qint64> held;
+    for (long long offset = 0; offset < active; offset += kPage)
+        for (const delayq::Task& t : q.page(delayq::TaskSet::Active, offset, kPage))
+            ++held[t.worker];
+    return held;
 }
 
 void readPlain(delayq::QueueSnapshotReader& reader, const QList<PlainKeyRow>& keys,
@@ -80,6 +127,8 @@ void OverviewRequests::read(delayq::Connection& c, const std::string& prefix,
     for (const auto& s : snapshots) {
         OverviewRow row = rowOf(s);
         row.consumerState = delayq::consumerState(s, workers, registry.nowMs());
+        if (row.paused)
+            row.pausedForMs = pausedFor(c, prefix, s.name, registry.nowMs());
         result.rows.append(row);
     }
     result.skipped = static_cast<qint64>(reader.skipped());
@@ -96,6 +145,12 @@ void OverviewRequests::readWorkers(delayq::Connection& c, const std::string& pre
     // Plain keys' consumers (their own registries, listed in PlainKeys::plainKeys).
     const auto plain = registry.readPlain(delayq::WorkerRegistry::plainKeysWithWorkers(c, prefix));
     workers.insert(workers.end(), plain.begin(), plain.end());
+    // A gone worker's beat said what it held then; its tasks may have been reaped since.
+    std::map<std::string, std::map<std::string, qint64>> heldByQueue;
+    for (const auto& w : workers)
+        if (!w.live && !w.plain && w.held > 0 && !heldByQueue.count(w.queue))
+            if (auto held = heldNow(c, prefix, w.queue))
+                heldByQueue[w.queue] = std::move(*held);
     for (const auto& w : workers) {
         WorkerRow row;
         row.queue = TaskRows::text(w.queue);
@@ -108,6 +163,9 @@ void OverviewRequests::readWorkers(delayq::Connection& c, const std::string& pre
         row.startedMs = w.startedMs;
         row.lastSeenMs = w.lastSeenMs;
         row.held = w.held;
+        if (const auto it = heldByQueue.find(w.queue);
+            !w.plain && !w.live && it != heldByQueue.end())
+            row.held = it->second.count(w.name) ? it->second.at(w.name) : 0;
         row.acked = w.acked;
         row.failed = w.failed;
         row.latenessP99Ms = w.latenessP99Ms;

@@ -29,6 +29,9 @@ struct OverviewRow
     qint64 active = 0;
     qint64 dead = 0;
     bool paused = false;
+    // While paused: how long since the pause as Redis keeps it (its audit entry, read on the
+    // server's clock); -1 when unknown (no pause entry among the latest).
+    qint64 pausedForMs = -1;
     qint64 ackedMinute = 0;
     qint64 failedMinute = 0; // died + retried
     qint64 ackedHour = 0;
