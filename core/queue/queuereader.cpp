@@ -354,6 +354,16 @@ long long QueueReader::rankOfScore(TaskSet set, long long score)
     return sumOf(m_connection.pipeline(commands));
 }
 
+std::optional<long long> QueueReader::scoreOf(TaskSet set, const std::string& id)
+{
+    for (size_t s : searchOrder(id)) {
+        const Reply r = m_connection.command({"ZSCORE", shardKeys(s).setKey(set), id});
+        if (!r.isNil())
+            return r.toInteger();
+    }
+    return std::nullopt;
+}
+
 std::optional<long long> QueueReader::rankOf(TaskSet set, const std::string& id)
 {
     if (shardCount() == 1) {

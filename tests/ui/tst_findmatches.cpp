@@ -15,12 +15,14 @@
 #include "windowsuite.h"
 #include <delayq/connection.h>
 #include <delayq/queue.h>
+#include <delayq/timeparse.h>
 
 #include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDateTime>
 #include <QGuiApplication>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -375,6 +377,86 @@ private slots:
                  qPrintable(bar->findChild<FieldError*>()->text()));
         QCOMPARE(deadTable->selectedIds(), QStringList());
         QCOMPARE(bar->searchStatus()->text(), QStringLiteral("4 found; 1 no longer match"));
+    }
+
+    // A match keeps up with its task: a reschedule by someone else shows the new due time at
+    // the next check, not the one of the search (issue 49, item 7).
+    void aRescheduledMatchShowsItsNewDue()
+    {
+        const QStringList pending = ids(QStringLiteral("p"), 3);
+        m_fixture.pushTasks(QStringLiteral("orders"), pending);
+        m_fixture.openQueue(QStringLiteral("orders"));
+        TaskTabs* tabs = m_fixture.window()->tabs();
+        FindBar* bar = tabs->findBar();
+        tabs->showFind();
+        bar->fieldBox()->setCurrentIndex(0); // in payloads
+        bar->input()->setText(QStringLiteral("\"n\""));
+        bar->findTextButton()->click();
+        QTRY_COMPARE(bar->matchList()->count(), 3);
+        delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+        delayq::Queue q(conn, "orders");
+        const qint64 due = QDateTime::currentMSecsSinceEpoch() + 5 * 3600 * 1000;
+        q.reschedule({pending.at(1).toStdString()}, due);
+        const QString dueText = QString::fromStdString(delayq::formatTime(due, false));
+        QVERIFY(!bar->matchList()->item(1)->text().startsWith(dueText));
+        tabs->checkMatches();
+        QTRY_VERIFY2(bar->matchList()->item(1)->text().startsWith(dueText),
+                     qPrintable(bar->matchList()->item(1)->text()));
+        QVERIFY(bar->matchList()->item(1)->text().contains(pending.at(1)));
+        QVERIFY(!bar->matchList()->item(0)->text().startsWith(dueText));
+        QCOMPARE(bar->liveMatches(), pending);
+    }
+
+    // What the bar said about one queue goes when another opens (issue 49, item 7).
+    void aFindMessageGoesWithItsQueue()
+    {
+        m_fixture.pushTasks(QStringLiteral("orders"), {"a"});
+        m_fixture.pushTasks(QStringLiteral("webhooks"), {"b"});
+        m_fixture.openQueue(QStringLiteral("orders"));
+        TaskTabs* tabs = m_fixture.window()->tabs();
+        FindBar* bar = tabs->findBar();
+        tabs->showFind();
+        bar->input()->setText(QStringLiteral("nope"));
+        bar->findButton()->click();
+        auto* error = bar->findChild<FieldError*>();
+        QTRY_VERIFY2(error->text().contains(QStringLiteral("orders")), qPrintable(error->text()));
+        m_fixture.openQueue(QStringLiteral("webhooks"));
+        QCOMPARE(error->text(), QString());
+        drainRequests();
+        QCOMPARE(error->text(), QString());
+        QVERIFY(!bar->searchStatus()->text().contains(QStringLiteral("orders")));
+    }
+
+    // Enter in the find field runs the search the bar shows: on the Dead tab, "in last
+    // errors", a text search, not Find id (issue 49, item 7).
+    void enterRunsTheModeShown_data()
+    {
+        QTest::addColumn<int>("field");
+        QTest::addColumn<bool>("text");
+        QTest::newRow("in last errors: Find text") << 1 << true;
+        QTest::newRow("in payloads: Find id") << 0 << false;
+    }
+    void enterRunsTheModeShown()
+    {
+        QFETCH(int, field);
+        QFETCH(bool, text);
+        const QStringList dead = ids(QStringLiteral("d"), 3);
+        m_fixture.pushDead(QStringLiteral("orders"), dead);
+        m_fixture.openQueue(QStringLiteral("orders"));
+        TaskTabs* tabs = m_fixture.window()->tabs();
+        tabs->setCurrentSet(TaskSet::Dead);
+        FindBar* bar = tabs->findBar();
+        tabs->showFind();
+        bar->fieldBox()->setCurrentIndex(field);
+        QSignalSpy byText(bar, &FindBar::findTextRequested);
+        QSignalSpy byId(bar, &FindBar::findIdRequested);
+        bar->input()->setText(QStringLiteral("boom"));
+        QTest::keyClick(bar->input(), Qt::Key_Return);
+        QCOMPARE(byText.count(), text ? 1 : 0);
+        QCOMPARE(byId.count(), text ? 0 : 1);
+        if (text)
+            QTRY_COMPARE(bar->searchStatus()->text(), QStringLiteral("3 found"));
+        drainRequests();
     }
 
     // A click on a match whose task went shows why without moving the list: a second click

@@ -69,8 +69,11 @@ void MatchClient::check(quint64 tag, const QString& queue, TaskSet set, const QS
         for (; state->next < end; ++state->next) {
             const QString& id = state->ids.at(state->next);
             const std::string bytes = MemberText::toBytes(id);
-            if (q->rankOf(searched, bytes))
+            if (const auto score = q->scoreOf(searched, bytes)) {
+                result.still.append(id);
+                result.scores.append(*score);
                 continue;
+            }
             const auto found = q->find(bytes);
             if (!found) {
                 result.gone.append(id);

@@ -17,8 +17,8 @@ struct MatchFilter
     TaskSet set = TaskSet::Pending;
     QString text;
     delayq::ScanField field = delayq::ScanField::Payload;
-    qint64 fromMs = -1;   // -1: no earliest time
-    qint64 toMs = -1;     // -1: no latest time
+    qint64 fromMs = -1; // -1: no earliest time
+    qint64 toMs = -1;   // -1: no latest time
 };
 
 // One step of a stepped scan of a native queue (search, or the count before a bulk action).
@@ -63,9 +63,11 @@ struct MatchCheckResult
     quint64 tag = 0;
     QString queue;
     TaskSet set = TaskSet::Pending;
-    QStringList gone;           // in no set: acked, cancelled or deleted
-    QStringList moved;          // in another set now ...
-    QList<TaskSet> movedTo;     // ... this one, one per id of `moved`
+    QStringList gone;       // in no set: acked, cancelled or deleted
+    QStringList moved;      // in another set now ...
+    QList<TaskSet> movedTo; // ... this one, one per id of `moved`
+    QStringList still;      // still in `set` ...
+    QList<qint64> scores;   // ... with this score now (a reschedule moves a due time)
     RequestError error;
 };
 

@@ -42,6 +42,11 @@ std::optional<long long> NativeTaskQueue::rankOf(TaskSet set, const std::string&
     return m_queue.rankOf(set, id);
 }
 
+std::optional<long long> NativeTaskQueue::scoreOf(TaskSet set, const std::string& id)
+{
+    return m_queue.scoreOf(set, id);
+}
+
 std::vector<long long> NativeTaskQueue::histogram(long long fromMs, long long toMs, int buckets)
 {
     return m_queue.histogram(fromMs, toMs, buckets);

@@ -137,6 +137,20 @@ std::optional<long long> PlainTaskQueue::rankOf(TaskSet set, const std::string& 
     return set == TaskSet::Pending ? m_plain.rankOf(id) : std::nullopt;
 }
 
+std::optional<long long> PlainTaskQueue::scoreOf(TaskSet set, const std::string& id)
+{
+    // The key's only set is pending; its parked members are the dead ones.
+    if (set == TaskSet::Dead) {
+        const auto found = find(id);
+        return found && found->first == TaskSet::Dead ? std::optional(found->second.score)
+                                                      : std::nullopt;
+    }
+    if (set != TaskSet::Pending)
+        return std::nullopt;
+    const auto member = m_plain.find(id);
+    return member ? std::optional(member->dueMs) : std::nullopt;
+}
+
 std::vector<long long> PlainTaskQueue::histogram(long long fromMs, long long toMs, int buckets)
 {
     return m_plain.histogram(fromMs, toMs, buckets);

@@ -27,6 +27,7 @@ public:
     long long rankOfScore(TaskSet set, long long score) override;
     std::optional<std::pair<TaskSet, Task>> find(const std::string& id) override;
     std::optional<long long> rankOf(TaskSet set, const std::string& id) override;
+    std::optional<long long> scoreOf(TaskSet set, const std::string& id) override;
     std::vector<long long> histogram(long long fromMs, long long toMs, int buckets) override;
     long long dueBy(long long ms) override;
     std::vector<PushResult> push(const std::vector<PushRequest>& requests) override;

@@ -34,6 +34,8 @@ public:
     // Which set holds the id, and the task; nullopt when it is nowhere.
     virtual std::optional<std::pair<TaskSet, Task>> find(const std::string& id) = 0;
     virtual std::optional<long long> rankOf(TaskSet set, const std::string& id) = 0;
+    // The task's score in the set (pending: its due ms); nullopt when the set does not hold it.
+    virtual std::optional<long long> scoreOf(TaskSet set, const std::string& id) = 0;
     // Pending tasks per bucket between fromMs and toMs; and those due at or before ms.
     virtual std::vector<long long> histogram(long long fromMs, long long toMs, int buckets) = 0;
     virtual long long dueBy(long long ms) = 0;

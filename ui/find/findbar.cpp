@@ -24,6 +24,9 @@ namespace delayq::ui {
 namespace {
 constexpr int kMemberRole = Qt::UserRole + 1;
 constexpr int kGoneRole = Qt::UserRole + 2;
+// A native match's score and its text after the time, to show a new time (setMatchScore).
+constexpr int kScoreRole = Qt::UserRole + 3;
+constexpr int kRestRole = Qt::UserRole + 4;
 } // namespace
 
 FindBar::FindBar(QWidget* parent) : QWidget(parent)
@@ -154,8 +157,19 @@ void FindBar::onReturnPressed()
     }
     if (time)
         jumpToTime();
+    else if (m_plain || field() != delayq::ScanField::Payload)
+        findText(); // the mode shown beside Find text ("in last errors", "in workers")
     else
-        m_plain ? findText() : findId();
+        findId();
+}
+
+void FindBar::setQueue(const QString& queue)
+{
+    if (queue == m_queue)
+        return;
+    m_queue = queue;
+    setError({});
+    setPlain(m_plain); // its matches and their count go too
 }
 
 void FindBar::setPlain(bool plain)
@@ -240,6 +254,20 @@ void FindBar::markGone(const QString& id, const QString& note)
     }
     if (m_showsCount)
         m_status->setText(foundText());
+}
+
+void FindBar::setMatchScore(const QString& id, qint64 score)
+{
+    for (int i = 0; i < m_matches->count(); ++i) {
+        QListWidgetItem* item = m_matches->item(i);
+        if (item->data(kGoneRole).toBool() || item->data(kMemberRole).toString() != id ||
+            !item->data(kRestRole).isValid() || item->data(kScoreRole).toLongLong() == score)
+            continue;
+        item->setData(kScoreRole, score);
+        item->setText(
+            QStringLiteral("%1   %2").arg(QString::fromStdString(delayq::formatTime(score, false)),
+                                          item->data(kRestRole).toString()));
+    }
 }
 
 QString FindBar::foundText() const
@@ -355,10 +383,14 @@ void FindBar::addTaskStep(const MatchScanResult& step)
                               : step.filter.field == delayq::ScanField::Worker
                                   ? row.worker
                                   : MemberText::displayBytes(row.payload.left(300).toStdString());
-        addMatch(QStringLiteral("%1   %2   %3")
-                     .arg(QString::fromStdString(delayq::formatTime(row.score, false)),
-                          MemberText::displayText(row.id), found.simplified().left(200)),
+        const QString rest = QStringLiteral("%1   %2").arg(MemberText::displayText(row.id),
+                                                           found.simplified().left(200));
+        addMatch(QStringLiteral("%1   %2").arg(
+                     QString::fromStdString(delayq::formatTime(row.score, false)), rest),
                  row.id);
+        QListWidgetItem* item = m_matches->item(m_matches->count() - 1);
+        item->setData(kScoreRole, row.score);
+        item->setData(kRestRole, rest);
     }
     showStep(step.read, step.total, step.finished, step.error, step.cancelled, step.capped);
 }

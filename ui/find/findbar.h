@@ -33,6 +33,9 @@ public:
 
     void activate();
     void setPlain(bool plain);
+    // The queue (or plain key) open in the window: when it changes, the matches, counts and
+    // messages of the last one go (a message about `orders` must not stay under `webhooks`).
+    void setQueue(const QString& queue);
     QLineEdit* input() const { return m_input; }
     QListWidget* matchList() const { return m_matches; }
     QPushButton* findButton() const { return m_find; }
@@ -55,6 +58,9 @@ public:
     // The match of task `id` is no longer one: greyed, struck out, `note` added, and out of
     // the count.
     void markGone(const QString& id, const QString& note);
+    // The match of task `id` is still one, its score (pending: due ms) now `score`: its time
+    // shown follows (a reschedule moved it).
+    void setMatchScore(const QString& id, qint64 score);
     // Writes allowed (not a read-only session): "Act on all matches" is offered.
     void setWritable(bool writable);
     QLabel* searchStatus() const { return m_status; }
@@ -111,6 +117,7 @@ private:
     QListWidget* m_matches;
     FieldError* m_error;
     bool m_plain = false;
+    QString m_queue;
     int m_matchCount = 0;
     int m_goneCount = 0;
     bool m_showsCount = false; // the status is the final count, to follow markGone

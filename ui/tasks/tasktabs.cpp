@@ -89,6 +89,8 @@ TaskTabs::TaskTabs(AdminClient* client, QWidget* parent) : QWidget(parent), m_cl
         for (qsizetype i = 0; i < result.moved.size(); ++i)
             m_findBar->markGone(result.moved.at(i),
                                 tr("now %1").arg(setName(result.movedTo.at(i))));
+        for (qsizetype i = 0; i < result.still.size(); ++i)
+            m_findBar->setMatchScore(result.still.at(i), result.scores.at(i));
     });
     connect(m_findBar, &FindBar::findTextRequested, this, &TaskTabs::findText);
     connect(m_findBar, &FindBar::searchCancelled, client->plain(), &PlainClient::cancelScan);
@@ -160,6 +162,7 @@ void TaskTabs::setQueue(const QString& queue)
     m_findTag = 0;
     m_historyTag = 0;
     m_findBar->setPlain(m_plain);
+    m_findBar->setQueue(queue);
     for (auto* table : m_tables)
         table->setQueue(queue);
 }

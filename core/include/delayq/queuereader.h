@@ -60,6 +60,8 @@ public:
     long long rankOfScore(TaskSet set, long long score);
     // Rank of the task in its set; nullopt when the set does not hold it.
     std::optional<long long> rankOf(TaskSet set, const std::string& id);
+    // Score of the task in the set (pending: its due ms); nullopt when the set does not hold it.
+    std::optional<long long> scoreOf(TaskSet set, const std::string& id);
     long long size(TaskSet set);
     std::optional<long long> earliest(TaskSet set);
     // Which set holds the id, and all its fields; nullopt when it is nowhere.
