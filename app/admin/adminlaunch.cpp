@@ -107,6 +107,8 @@ ConnectionSettings AdminLaunch::connectionSettings() const
 
 bool AdminLaunch::connectWindow(ConnectionSettings settings)
 {
+    // A password given in the URL is kept for this session, as one typed in Connect… is.
+    SessionStore::keepPassword(settings);
     // The last server's password, if a profile keeps it in the keychain: connecting (and
     // opening what was asked for) waits for the keychain's answer, found or not, for 5 s at most.
     const QString keychainKey = m_useLast ? ConnectionDialog::rememberedKey(m_last.url) : QString();

@@ -1,7 +1,12 @@
+#include "alerts/alertcenter.h"
 #include "client/adminclient.h"
+#include "connection/connectiondialog.h"
 #include "connection/connectionnotice.h"
+#include "connection/connectionprofiles.h"
 #include "connection/connectionstatus.h"
 #include "faultproxy.h"
+#include "overview/overviewmodel.h"
+#include "overview/overviewpage.h"
 #include "queue/queuecontrol.h"
 #include "queue/queuelist.h"
 #include "queue/refreshcontrol.h"
@@ -15,8 +20,13 @@
 #include <delayq/connectionoptions.h>
 
 #include <QAction>
+#include <QDateTime>
 #include <QElapsedTimer>
+#include <QFont>
+#include <QGuiApplication>
 #include <QLabel>
+#include <QLineEdit>
+#include <QPalette>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -202,6 +212,108 @@ private slots:
         QVERIFY(window->queueList()->isEnabled());
         QVERIFY(!window->windowTitle().contains(QStringLiteral("(not connected)")));
         QVERIFY(window->windowTitle().endsWith(displayUrl(m_locked.tcpUrl(), right.password)));
+    }
+
+    // A password typed in Connect… is kept for this session, as the dialog says: a watch of a
+    // saved profile of that server (no keychain) reads it with that password, and the dialog
+    // shows it, masked, when the profile is loaded again (issue 49, item 4).
+    void aSessionPasswordServesTheWatchAndTheDialog()
+    {
+        const QString url = QString::fromStdString(m_locked.tcpUrl());
+        ConnectionProfiles::write(QStringLiteral("locked"), {url, "dq", false, false});
+        MainWindow* window = m_fixture.window();
+        // Not watched before this test (a watch the window started from older settings ends).
+        window->alerts()->setWatched(QStringLiteral("locked"), false);
+        {
+            ConnectionDialog dialog(window);
+            dialog.startFrom(ConnectionSettings::forUrl(url));
+            QCOMPARE(dialog.profileName(), QStringLiteral("locked"));
+            QCOMPARE(dialog.passwordEdit()->text(), QString());
+            dialog.passwordEdit()->setText(QStringLiteral("secret"));
+            QSignalSpy connected(window->client(), &AdminClient::connected);
+            connect(&dialog, &QDialog::accepted, window,
+                    [&] { window->connectTo(dialog.settings()); });
+            dialog.accept();
+            QVERIFY(connected.wait(5000));
+        }
+        AlertCenter* alerts = window->alerts();
+        QSignalSpy read(alerts, &AlertCenter::watchedRead);
+        QSignalSpy unreachable(alerts, &AlertCenter::watchedUnreachable);
+        alerts->setWatched(QStringLiteral("locked"), true);
+        QTRY_VERIFY_WITH_TIMEOUT(read.count() + unreachable.count() > 0, 10000);
+        QVERIFY2(unreachable.isEmpty(), qPrintable(unreachable.value(0).value(1).toString()));
+        QCOMPARE(read.first().at(0).toString(), QStringLiteral("locked"));
+        alerts->setWatched(QStringLiteral("locked"), false);
+
+        ConnectionDialog again(window);
+        again.startFrom(window->client()->settings());
+        QCOMPARE(again.profileName(), QStringLiteral("locked"));
+        QCOMPARE(again.passwordEdit()->text(), QStringLiteral("secret"));
+        QCOMPARE(again.passwordEdit()->echoMode(), QLineEdit::Password);
+        // Another server's URL takes it away: it is not sent there.
+        again.urlEdit()->setText(QString::fromStdString(m_server.tcpUrl()));
+        QCOMPARE(again.passwordEdit()->text(), QString());
+        ConnectionProfiles::remove(QStringLiteral("locked"));
+    }
+
+    // Switched to a server that refuses the password: every overview row of the old server
+    // looks stale the same way, the rows above a threshold and the no-consumer line too
+    // (greyed, italic, "Not live" with the time); live again once connected (issue 49, item 5).
+    void overviewRowsOfAnOldServerAllLookStale()
+    {
+        m_fixture.pushTasks(QStringLiteral("orders"), {QStringLiteral("a")});   // no consumer
+        m_fixture.pushDead(QStringLiteral("webhooks"), {QStringLiteral("d1")}); // dead > 0
+        m_fixture.pushAt(QStringLiteral("mail"), // ordinary: due in an hour
+                         {QDateTime::currentMSecsSinceEpoch() + 3600 * 1000});
+        MainWindow* window = m_fixture.window();
+        m_fixture.connectWindow();
+        window->showOverview();
+        OverviewPage* page = window->overview();
+        OverviewModel* model = page->model();
+        QTRY_COMPARE(model->rowCount(), 3);
+        QTRY_VERIFY(page->consumerAlarms()->isVisible());
+        auto rowOf = [&](const QString& name) {
+            for (int r = 0; r < model->rowCount(); ++r)
+                if (model->index(r, OverviewModel::Name).data().toString() == name)
+                    return r;
+            return -1;
+        };
+        const int webhooks = rowOf(QStringLiteral("webhooks"));
+        QVERIFY(
+            model->index(webhooks, OverviewModel::Dead).data(Qt::FontRole).value<QFont>().bold());
+        QVERIFY(model->index(webhooks, OverviewModel::Name).data(Qt::BackgroundRole).isValid());
+
+        window->connectTo(settingsFor(WrongPassword));
+        QTRY_VERIFY_WITH_TIMEOUT(window->connectionNotice()->isStale(), 10000);
+        QVERIFY(!page->isEnabled());
+        QVERIFY(model->isStale());
+        const QColor grey = QGuiApplication::palette().color(QPalette::Disabled, QPalette::Text);
+        for (int r = 0; r < model->rowCount(); ++r)
+            for (int c = 0; c < OverviewModel::ColumnCount; ++c) {
+                const QModelIndex i = model->index(r, c);
+                const QString where = QStringLiteral("row %1 column %2").arg(r).arg(c);
+                QVERIFY2(!i.data(Qt::BackgroundRole).isValid(), qPrintable(where));
+                QVERIFY2(i.data(Qt::ForegroundRole).value<QColor>() == grey, qPrintable(where));
+                const QFont font = i.data(Qt::FontRole).value<QFont>();
+                QVERIFY2(!font.bold() && font.italic(), qPrintable(where));
+                QVERIFY2(i.data(Qt::ToolTipRole)
+                             .toString()
+                             .startsWith(QStringLiteral("Not live: figures as of ")),
+                         qPrintable(where));
+            }
+        QVERIFY2(page->consumerAlarms()->text().startsWith(QStringLiteral("Not live, as of ")),
+                 qPrintable(page->consumerAlarms()->text()));
+        QVERIFY(!page->consumerAlarms()->styleSheet().contains(QStringLiteral("bold")));
+
+        m_fixture.connectWindow();
+        window->showOverview();
+        QTRY_VERIFY(page->isEnabled());
+        QVERIFY(!model->isStale());
+        QTRY_COMPARE(model->rowCount(), 3);
+        QTRY_VERIFY(model->index(rowOf(QStringLiteral("webhooks")), OverviewModel::Name)
+                        .data(Qt::BackgroundRole)
+                        .isValid());
+        QVERIFY(page->consumerAlarms()->styleSheet().contains(QStringLiteral("bold")));
     }
 
     // A server that stops can come back: retried, with the cause, figures marked; then live.

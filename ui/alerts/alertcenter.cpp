@@ -4,6 +4,7 @@
 #include "alerts/serverwatch.h"
 #include "connection/connectionprofiles.h"
 #include "connection/passwordstore.h"
+#include "connection/sessionstore.h"
 
 #include <QAction>
 #include <QApplication>
@@ -126,9 +127,12 @@ void AlertCenter::startWatch(const QString& profile)
     const ConnectionProfiles::Profile p = ConnectionProfiles::read(profile);
     ConnectionSettings settings = ConnectionSettings::forUrl(p.url);
     settings.prefix = p.prefix;
-    settings.readOnly = true; // watching only reads
+    settings.readOnly = true;           // watching only reads
     m_watches.insert(profile, nullptr); // watched, connecting once its password is read
-    if (!p.keychain) {
+    // The password this session connected with (typed in Connect…): the window reads that
+    // server with it, so the watch does too, keychain or not.
+    settings.password = SessionStore::keptPassword(p.url);
+    if (!p.keychain || !settings.password.isEmpty()) {
         watch(profile, settings);
         return;
     }

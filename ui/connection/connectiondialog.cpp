@@ -1,6 +1,7 @@
 #include "connection/connectiondialog.h"
 
 #include "connection/connectionprofiles.h"
+#include "connection/sessionstore.h"
 #include "connection/transportfields.h"
 #include "widgets/dialogbuttons.h"
 #include "widgets/fielderror.h"
@@ -145,6 +146,7 @@ void ConnectionDialog::startFrom(const ConnectionSettings& current)
     m_name->clear();
     m_url->setText(server);
     m_password->clear();
+    fillKeptPassword();
     m_prefix->setText(current.prefix.isEmpty() ? QStringLiteral("dq") : current.prefix);
     m_readOnly->setChecked(current.readOnly);
 }
@@ -170,10 +172,24 @@ void ConnectionDialog::loadProfile(const QString& name)
     const bool remember = PasswordStore::isBuiltIn() && profile.keychain;
     m_remember->setChecked(remember);
     m_pendingRead.clear();
+    // The one this session connected with comes first: no keychain needed for it.
+    if (fillKeptPassword())
+        return;
     if (remember) {
         m_pendingRead = m_url->text();
         m_store->read(m_pendingRead);
     }
+}
+
+bool ConnectionDialog::fillKeptPassword()
+{
+    const QString kept = SessionStore::keptPassword(m_url->text());
+    if (kept.isEmpty())
+        return false;
+    m_password->setText(kept); // shown masked (the field's echo mode)
+    m_filledFrom = stripPassword(m_url->text().trimmed());
+    m_filledFromSession = true;
+    return true;
 }
 
 void ConnectionDialog::readAnswered(const QString& key, PasswordStore::Result result,
@@ -193,6 +209,7 @@ void ConnectionDialog::readAnswered(const QString& key, PasswordStore::Result re
     if (result == PasswordStore::Result::Done) {
         m_password->setText(password);
         m_filledFrom = server;
+        m_filledFromSession = false;
         showKeychainNote(tr("Password from the system keychain."));
     } else {
         showKeychainNote(tr("The system keychain holds no password for this server."));
@@ -206,8 +223,11 @@ void ConnectionDialog::urlChanged()
     // Kept, it would be sent to the new server (and saved under its name if remembered).
     m_filledFrom.clear();
     m_password->clear();
-    showKeychainNote(tr("The password from the system keychain was for another server: "
-                        "cleared."));
+    showKeychainNote(m_filledFromSession
+                         ? tr("The password kept for this session was for another server: "
+                              "cleared.")
+                         : tr("The password from the system keychain was for another server: "
+                              "cleared."));
 }
 
 void ConnectionDialog::rewriteUrl()
@@ -319,8 +339,11 @@ bool ConnectionDialog::validate()
 
 void ConnectionDialog::accept()
 {
-    if (validate())
-        QDialog::accept();
+    if (!validate())
+        return;
+    // As the password field says: kept for this session (for the watches and a reload).
+    SessionStore::keepPassword(m_settings);
+    QDialog::accept();
 }
 
 } // namespace delayq::ui

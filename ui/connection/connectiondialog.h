@@ -93,6 +93,8 @@ private:
     // The mode or a TLS field changed: the URL follows.
     void rewriteUrl();
     void readAnswered(const QString& key, PasswordStore::Result result, const QString& password);
+    // Fills the password field with the one kept this session for the URL's server, if any.
+    bool fillKeptPassword();
     void writeAnswered(PasswordStore::Result result);
     void removeAnswered(PasswordStore::Result result);
 
@@ -112,6 +114,7 @@ private:
     // The server (stripped URL) whose keychain password fills the field; empty once the user
     // types a password.
     QString m_filledFrom;
+    bool m_filledFromSession = false; // m_filledFrom's password was kept this session
     TransportFields* m_transport;
     bool m_rewriting = false; // the URL is being set from the fields, not typed
     ConnectionSettings m_settings;

@@ -2,6 +2,7 @@
 
 #include "connection/connectiondialog.h"
 
+#include <QHash>
 #include <QSettings>
 #include <QVariant>
 
@@ -11,6 +12,13 @@
 namespace delayq::ui {
 
 namespace {
+
+// Server (URL without password) -> password: memory only, gone with the process.
+QHash<QString, QString>& keptPasswords()
+{
+    static QHash<QString, QString> kept;
+    return kept;
+}
 
 // One saved group: each key with its value.
 void store(std::initializer_list<std::pair<const char*, QVariant>> values)
@@ -62,6 +70,20 @@ void SessionStore::saveOpenQueue(const OpenQueue& queue)
     store({{"lastQueue/server", ConnectionDialog::stripPassword(queue.server)},
            {"lastQueue/name", queue.name},
            {"lastQueue/plain", queue.plain}});
+}
+
+void SessionStore::keepPassword(const ConnectionSettings& settings)
+{
+    QString inUrl;
+    const QString server = ConnectionDialog::stripPassword(settings.url.trimmed(), &inUrl);
+    const QString password = settings.password.isEmpty() ? inUrl : settings.password;
+    if (!server.isEmpty() && !password.isEmpty())
+        keptPasswords().insert(server, password);
+}
+
+QString SessionStore::keptPassword(const QString& url)
+{
+    return keptPasswords().value(ConnectionDialog::stripPassword(url.trimmed()));
 }
 
 SessionStore::OpenQueue SessionStore::openQueue()

@@ -8,7 +8,8 @@
 namespace delayq::ui {
 
 // What the app remembers between starts, in QSettings: the server last chosen (never with
-// a password), the window's layout and UTC choice, and the queue that was open.
+// a password), the window's layout and UTC choice, and the queue that was open. And, in this
+// process's memory only, the passwords "kept for this session".
 namespace SessionStore {
 
 struct View
@@ -31,6 +32,13 @@ void saveView(const View& view);
 View view();
 void saveOpenQueue(const OpenQueue& queue);
 OpenQueue openQueue();
+// Keeps the password a connection was made with (its password field, else its URL's) for
+// this session, under the URL without it; never written anywhere. The watches of Alerts and
+// the connection dialog find it there when no keychain holds it.
+void keepPassword(const ConnectionSettings& settings);
+// The password kept for this server (any URL of it, with or without a password); empty
+// when none is.
+QString keptPassword(const QString& url);
 
 } // namespace SessionStore
 

@@ -4,7 +4,9 @@
 
 #include <QColor>
 #include <QFont>
+#include <QGuiApplication>
 #include <QLocale>
+#include <QPalette>
 
 #include <algorithm>
 
@@ -88,6 +90,15 @@ void OverviewModel::reloadThresholds()
         emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
 }
 
+void OverviewModel::setStale(const QDateTime& since)
+{
+    if (since == m_staleSince)
+        return;
+    m_staleSince = since;
+    if (!m_rows.isEmpty())
+        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+}
+
 const OverviewRow* OverviewModel::rowNamed(const QString& name) const
 {
     for (const auto& r : m_rows)
@@ -113,6 +124,25 @@ QVariant OverviewModel::data(const QModelIndex& index, int role) const
     const OverviewRow& row = m_rows[index.row()];
     const bool breached = !m_breaches[index.row()].isEmpty();
     const bool cell = breachIn(index.row(), index.column()) != nullptr;
+    if (isStale()) {
+        // Not live: the rows that matter most must not look live either.
+        switch (role) {
+        case Qt::BackgroundRole:
+            return {};
+        case Qt::ForegroundRole:
+            return QGuiApplication::palette().color(QPalette::Disabled, QPalette::Text);
+        case Qt::FontRole: {
+            QFont old;
+            old.setItalic(true);
+            return old;
+        }
+        case Qt::ToolTipRole:
+            return tr("Not live: figures as of %1")
+                .arg(m_staleSince.toString(QStringLiteral("HH:mm:ss")));
+        default:
+            break;
+        }
+    }
     switch (role) {
     case Qt::DisplayRole:
         return display(row, index.column());

@@ -5,6 +5,7 @@
 
 #include <QAbstractTableModel>
 #include <QColor>
+#include <QDateTime>
 
 namespace delayq::ui {
 
@@ -52,6 +53,12 @@ public:
     void setRows(const QList<OverviewRow>& rows);
     // Thresholds changed: every row's colour is computed again.
     void reloadThresholds();
+    // The server can no longer be read (since `since`): every row looks the same way, greyed
+    // and in italics, its tooltip saying when the figures were live; no threshold colour or
+    // bold cell passes for live. An invalid `since` makes the rows live again.
+    void setStale(const QDateTime& since);
+    bool isStale() const { return m_staleSince.isValid(); }
+    const QDateTime& staleSince() const { return m_staleSince; }
     const QList<OverviewRow>& rows() const { return m_rows; }
     const OverviewRow* rowNamed(const QString& name) const;
     // Why the row is coloured, one line per limit; empty when it is fine.
@@ -73,6 +80,7 @@ private:
 
     QList<OverviewRow> m_rows;
     QList<QList<Thresholds::Breach>> m_breaches;
+    QDateTime m_staleSince;
     bool m_anyNode = false;
     bool m_anyServer = false;
 };

@@ -11,6 +11,8 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QDateTime>
+#include <QEvent>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -255,8 +257,26 @@ QStringList OverviewPage::consumerAlarms(const QList<OverviewRow>& rows)
 void OverviewPage::showConsumerAlarms()
 {
     const QStringList lines = consumerAlarms(m_model->rows());
-    m_consumers->setText(lines.join(QLatin1Char('\n')));
+    QString text = lines.join(QLatin1Char('\n'));
+    // Red and bold only while live: an old server's alarm must look as old as its rows.
+    if (m_model->isStale() && !text.isEmpty())
+        text = tr("Not live, as of %1:\n%2")
+                   .arg(m_model->staleSince().toString(QStringLiteral("HH:mm:ss")), text);
+    m_consumers->setStyleSheet(m_model->isStale()
+                                   ? QStringLiteral("font-style: italic")
+                                   : QStringLiteral("color: #a93226; font-weight: bold"));
+    m_consumers->setText(text);
     m_consumers->setVisible(!lines.isEmpty());
+}
+
+void OverviewPage::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    // Disabled by the connection notice: the server shown can no longer be read.
+    if (event->type() != QEvent::EnabledChange || isEnabled() == !m_model->isStale())
+        return;
+    m_model->setStale(isEnabled() ? QDateTime() : QDateTime::currentDateTime());
+    showConsumerAlarms();
 }
 
 void OverviewPage::updateLegend()

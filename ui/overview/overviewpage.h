@@ -76,6 +76,8 @@ private:
     void updateLegend();
     // A line per queue with no consumer or a stalled one, under the table.
     void showConsumerAlarms();
+    // Disabled (the server can no longer be read) or enabled again: the rows say so.
+    void changeEvent(QEvent* event) override;
     // Widths from the rows shown now (ColumnFit keeps them fitting as the page resizes).
     void fitColumns();
 
