@@ -135,6 +135,57 @@ private slots:
         dialog->reject();
     }
 
+    // Typing never grows the dialog or moves a field under the pointer: refusals that come and
+    // go and a preview that lengthens keep the room they had (issue 49, item 7).
+    void typingKeepsTheDialogStill()
+    {
+        m_fixture.pushTasks(QStringLiteral("orders"), {QStringLiteral("a")});
+        m_fixture.openQueue(QStringLiteral("orders"));
+        QueueSettingsDialog* dialog = openLoaded(QStringLiteral("orders"));
+        QVERIFY(dialog);
+        QVERIFY(QTest::qWaitForWindowExposed(dialog));
+        QLineEdit* fields[] = {dialog->maxAttemptsField(), dialog->backoffField(),
+                               dialog->leaseField(), dialog->maxPayloadField()};
+        auto where = [&] {
+            QList<QRect> at{dialog->geometry()};
+            for (QLineEdit* field : fields)
+                at.append(QRect(field->mapTo(dialog, QPoint(0, 0)), field->size()));
+            at.append(QRect(dialog->saveButton()->mapTo(dialog, QPoint(0, 0)),
+                            dialog->saveButton()->size()));
+            return at;
+        };
+        QCoreApplication::sendPostedEvents();
+        const QList<QRect> before = where();
+        // The room kept for the refusals still fits a laptop's screen.
+        QVERIFY2(dialog->height() <= 650, qPrintable(QString::number(dialog->height())));
+        const QList<QPair<int, QString>> typed = {
+            {1, QStringLiteral("exp:5m:1s")},
+            {2, QStringLiteral("50ms")},
+            {3, QStringLiteral("x")},
+            {0, QStringLiteral("1000000")},
+            {1, QStringLiteral("1s,2s,3s,4s,5s,6s,7s,8s,9s,10s,11s")},
+            {0, QStringLiteral("abc")}};
+        for (const auto& [field, text] : typed) {
+            fields[field]->clear();
+            QTest::keyClicks(fields[field], text);
+            QCoreApplication::sendPostedEvents(); // the layout runs
+            QCOMPARE(where(), before);
+        }
+        QVERIFY(dialog->errorOf(0)->isVisible());
+        QVERIFY(dialog->errorOf(2)->isVisible());
+        // Fixed again, the refusals go and still nothing moves.
+        for (int i = 0; i < 4; ++i)
+            fields[i]->clear();
+        QTest::keyClicks(fields[0], QStringLiteral("5"));
+        QTest::keyClicks(fields[1], QStringLiteral("5s"));
+        QTest::keyClicks(fields[2], QStringLiteral("30s"));
+        QTest::keyClicks(fields[3], QStringLiteral("2048"));
+        QCoreApplication::sendPostedEvents();
+        QVERIFY(!dialog->errorOf(2)->isVisible());
+        QCOMPARE(where(), before);
+        dialog->reject();
+    }
+
     // What max attempts and backoff do to tasks already queued is said next to them (what
     // push.lua and nack.lua do: tst_queuepush and tst_queueclaim).
     void notesSayWhatQueuedTasksKeep()

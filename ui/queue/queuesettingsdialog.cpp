@@ -36,6 +36,19 @@ QLabel* noteLabel(const QString& text, QWidget* parent)
     return label;
 }
 
+// The room of a text that comes, goes or changes while the operator types (a refusal, the
+// preview): `lines` lines, kept whether shown or not, so the dialog never grows and no field
+// moves under the pointer. A longer text is cut there and whole in the tooltip.
+void keepRoom(QLabel* label, int lines)
+{
+    label->setWordWrap(true);
+    label->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    label->setFixedHeight(label->fontMetrics().lineSpacing() * lines + 2);
+    QSizePolicy kept(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    kept.setRetainSizeWhenHidden(true);
+    label->setSizePolicy(kept);
+}
+
 } // namespace
 
 QueueSettingsDialog::QueueSettingsDialog(AdminClient* client, const QString& queue, bool readOnly,
@@ -67,6 +80,8 @@ QueueSettingsDialog::QueueSettingsDialog(AdminClient* client, const QString& que
         m_fields[i]->setPlaceholderText(hints[i]);
         m_fields[i]->setEnabled(false); // until the settings are read
         m_errors[i] = new FieldError(this);
+        // The backoff's refusal explains both of its forms: three lines; the others' two.
+        keepRoom(m_errors[i], i == 1 ? 3 : 2);
         QWidget* box = FieldError::below(m_fields[i], m_errors[i], this);
         if (i == 0)
             box->layout()->addWidget(m_notes[0] = noteLabel(notes[0], this));
@@ -77,7 +92,7 @@ QueueSettingsDialog::QueueSettingsDialog(AdminClient* client, const QString& que
         if (i == 1) {
             m_preview = new QLabel(this);
             m_preview->setTextFormat(Qt::PlainText);
-            m_preview->setWordWrap(true);
+            keepRoom(m_preview, 2);
             form->addRow(tr("Retries after"), m_preview);
             // Rows of the form, not a box in one: the form sees the preview's new height
             // as it wraps (a box's cached height did not follow it).
@@ -162,9 +177,11 @@ bool QueueSettingsDialog::validate()
                 m_preview->setText(QStringLiteral("—"));
         }
         m_errors[i]->setError(m_loaded ? error : QString());
+        m_errors[i]->setToolTip(m_loaded ? error : QString());
         fine = fine && error.isEmpty();
     }
     saveButton()->setEnabled(fine && m_loaded && !m_readOnly && m_writeTag == 0);
+    m_preview->setToolTip(m_preview->text());
     fitHeight();
     return fine;
 }
