@@ -24,8 +24,56 @@
         <translation>delayq：%1 已恢复正常</translation>
     </message>
     <message>
-        <source>no longer: %1</source>
-        <translation>已解除：%1</translation>
+        <source>read again</source>
+        <translation>已可读取</translation>
+    </message>
+    <message>
+        <source>oldest overdue above its limit</source>
+        <translation>最久逾期超过上限</translation>
+    </message>
+    <message>
+        <source>dead tasks above their limit</source>
+        <translation>死信任务超过上限</translation>
+    </message>
+    <message>
+        <source>no consumer</source>
+        <translation>无消费者</translation>
+    </message>
+    <message>
+        <source>a stalled consumer</source>
+        <translation>消费者停滞</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>cannot be reached</source>
+        <translation>无法连接</translation>
+    </message>
+    <message>
+        <source>oldest overdue %1</source>
+        <translation>最久逾期 %1</translation>
+    </message>
+    <message>
+        <source>nothing overdue</source>
+        <translation>没有逾期任务</translation>
+    </message>
+    <message>
+        <source>%1 dead</source>
+        <translation>死信 %1</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>%1 live consumers, %2 due</source>
+        <translation>在线消费者 %1 个，已到期 %2 个</translation>
+    </message>
+    <message>
+        <source>no longer: %1; now: %2</source>
+        <translation>不再：%1；当前：%2</translation>
     </message>
 </context>
 <context>
@@ -441,6 +489,10 @@ Qt %1</translation>
     <message>
         <source>redis://[user:password@]host:6379/0 or unix:///path/redis.sock</source>
         <translation>redis://[用户:密码@]主机:6379/0 或 unix:///路径/redis.sock</translation>
+    </message>
+    <message>
+        <source>The password kept for this session was for another server: cleared.</source>
+        <translation>本次会话保留的密码属于另一台服务器：已清除。</translation>
     </message>
 </context>
 <context>
@@ -1454,6 +1506,10 @@ The action applies to these %4 tasks only; tasks that arrive meanwhile are left 
         <source>Server</source>
         <translation>服务器</translation>
     </message>
+    <message>
+        <source>Not live: figures as of %1</source>
+        <translation>非实时：数据截至 %1</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::OverviewPage</name>
@@ -1506,6 +1562,12 @@ The action applies to these %4 tasks only; tasks that arrive meanwhile are left 
     <message>
         <source>%1 on %2</source>
         <translation>%2 上的 %1</translation>
+    </message>
+    <message>
+        <source>Not live, as of %1:
+%2</source>
+        <translation>非实时，截至 %1：
+%2</translation>
     </message>
 </context>
 <context>
