@@ -78,6 +78,9 @@ private slots:
         for (const QString& word : words)
             QVERIFY2(asked.text.contains(word),
                      qPrintable(word + QStringLiteral(" in ") + asked.text));
+        // The server too: the same queue name elsewhere is another queue.
+        QVERIFY2(asked.text.contains(QStringLiteral("\n\nServer: unix://") + m_server.socketPath()),
+                 qPrintable(asked.text));
         // Up to five ids are named; the rest are counted.
         for (int i = 0; i < qMin(selected, 5); ++i)
             QVERIFY2(asked.text.contains(table->model()->idAt(i)), qPrintable(asked.text));
@@ -260,7 +263,8 @@ private slots:
         m_server.cli(restore);
         const auto result = finished.first().at(0).value<ActionResult>();
         QCOMPARE(result.action, TaskAction::Reschedule);
-        QVERIFY2(int(result.error.code) == code, qPrintable(result.error.text()));
+        QVERIFY2(result.error.code && int(*result.error.code) == code,
+                 qPrintable(result.error.text()));
         QCOMPARE(result.error.operation, QStringLiteral("reschedule"));
         QVERIFY2(result.error.message.contains(word), qPrintable(result.error.text()));
         const QByteArray score = m_server.cli({"ZSCORE", "dq:{orders}:pending", "kept"}).trimmed();

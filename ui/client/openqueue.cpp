@@ -25,6 +25,14 @@ void OpenQueue::setReadOnly(bool readOnly, const QString& reason)
     emit readOnlyChanged();
 }
 
+void OpenQueue::setServer(const QString& server)
+{
+    if (server == m_server)
+        return;
+    m_server = server;
+    emit serverChanged();
+}
+
 void OpenQueue::setUtc(bool utc)
 {
     if (utc == m_utc)

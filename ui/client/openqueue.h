@@ -5,7 +5,8 @@
 
 namespace delayq::ui {
 
-// What the window has open, in one place: the queue or plain key (with its unit), whether the
+// What the window has open, in one place: the server (as shown, password masked), the queue or
+// plain key (with its unit), whether the
 // connection may write and why not, the zone of the times shown and the server clock's
 // offset. The pieces of the window follow it instead of the window calling each piece's
 // setters by hand, so no piece can be left showing or acting on another queue.
@@ -16,6 +17,7 @@ class OpenQueue : public QObject
 public:
     explicit OpenQueue(QObject* parent = nullptr) : QObject(parent) {}
 
+    QString server() const { return m_server; }
     QString name() const { return m_name; }
     bool isPlain() const { return m_plain; }
     QString unit() const { return m_unit; }
@@ -30,20 +32,23 @@ public:
     // The unit detected for a plain key; ignored when another is open by then.
     void setUnit(const QString& key, const QString& unit);
     void setReadOnly(bool readOnly, const QString& reason);
+    // The server the window is connected to, as confirmations name it.
+    void setServer(const QString& server);
     void setUtc(bool utc);
     void setClockOffset(qint64 ms);
 
     // From now on `piece` shows what is open: each of these setters it has is called with the
     // state now and again on each change — setPlain(bool) or setPlain(bool, unit) before
     // setQueue(name) or setQueue(name, plain), setReadOnly(bool, reason) or setReadOnly(bool),
-    // setUtc(bool), setClockOffset(ms). A piece that aims elsewhere (the queue actions aim at
-    // the Overview's selected row while it is shown) is not given to follow().
+    // setServer(server), setUtc(bool), setClockOffset(ms). A piece that aims elsewhere (the queue
+    // actions aim at the Overview's selected row while it is shown) is not given to follow().
     template <class Piece> void follow(Piece* piece);
 
 signals:
     void opened();
     void unitChanged();
     void readOnlyChanged();
+    void serverChanged();
     void utcChanged();
     void clockOffsetChanged();
 
@@ -51,6 +56,7 @@ private:
     template <class Piece> void showTarget(Piece* piece) const;
     template <class Piece> void showReadOnly(Piece* piece) const;
 
+    QString m_server;
     QString m_name;
     bool m_plain = false;
     QString m_unit;
@@ -102,6 +108,11 @@ template <class Piece> void OpenQueue::follow(Piece* piece)
         requires { piece->setReadOnly(true); }) {
         showReadOnly(piece);
         connect(this, &OpenQueue::readOnlyChanged, piece, [this, piece] { showReadOnly(piece); });
+    }
+    if constexpr (requires { piece->setServer(QString()); }) {
+        piece->setServer(m_server);
+        connect(this, &OpenQueue::serverChanged, piece,
+                [this, piece] { piece->setServer(m_server); });
     }
     if constexpr (requires { piece->setUtc(true); }) {
         piece->setUtc(m_utc);

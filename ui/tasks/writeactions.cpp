@@ -31,7 +31,12 @@ void WriteActions::setPlain(bool plain)
 
 bool WriteActions::confirm(const Confirmation& confirmation)
 {
-    return m_confirm ? m_confirm(confirmation) : false;
+    // Every question names the server too: the same queue name on another server is another
+    // queue, and an operator may have several windows open.
+    Confirmation asked = confirmation;
+    if (!m_server.isEmpty())
+        asked.text += QStringLiteral("\n\n") + tr("Server: %1").arg(m_server);
+    return m_confirm ? m_confirm(asked) : false;
 }
 
 void WriteActions::showDialog(QDialog* dialog)

@@ -26,6 +26,8 @@ public:
     void setQueue(const QString& queue);
     void setReadOnly(bool readOnly, const QString& reason);
     void setPlain(bool plain);
+    // The server the confirmations name (as shown, password masked).
+    void setServer(const QString& server) { m_server = server; }
     bool isReadOnly() const { return m_readOnly; }
 
 signals:
@@ -45,6 +47,7 @@ protected:
 
     AdminClient* m_client;
     QWidget* m_window;
+    QString m_server;
     QString m_queue;
     bool m_readOnly = false;
     bool m_plain = false;

@@ -2,7 +2,7 @@
 
 #include "alerts/alertcenter.h"
 #include "audit/audittab.h"
-#include "charts/historychart.h"
+#include "charts/throughputchart.h"
 #include "charts/timelinechart.h"
 #include "client/adminclient.h"
 #include "client/openqueue.h"
@@ -66,7 +66,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_pages = new QStackedWidget(this);
     m_connectionNotice = new ConnectionNotice(m_client, this);
     m_timeline = new TimelineChart(m_client, this);
-    m_history = new HistoryChart(m_client, this);
+    m_throughput = new ThroughputChart(m_client, this);
     m_audit = new AuditTab(m_client, this);
     m_schedules = new SchedulesTab(m_client, this);
     m_queues = new QueueList(m_client, this);
@@ -151,7 +151,7 @@ WindowParts MainWindow::makeParts()
             .refresh = m_refresh,
             .queues = m_queues,
             .timeline = m_timeline,
-            .history = m_history,
+            .throughput = m_throughput,
             .audit = m_audit,
             .schedules = m_schedules,
             .workerDock = m_workerDock,
@@ -210,7 +210,7 @@ void MainWindow::connectClient()
         const QString profile = ConnectionProfiles::nameFor(
             ConnectionProfiles::stripPassword(m_client->settings().url));
         m_alerts->setOwnServer(profile.isEmpty() ? info.displayUrl : profile);
-        m_control->setServer(info.displayUrl);
+        m_open->setServer(info.displayUrl);
         m_open->setClockOffset(info.clockOffsetMs);
         m_open->setReadOnly(info.readOnly, info.readOnlyReason);
         updateTitle();
@@ -250,7 +250,7 @@ void MainWindow::connectClient()
 void MainWindow::connectViews()
 {
     // What shows a server's figures; the worker dock has a connection of its own.
-    m_connectionNotice->setViews({m_pages, m_queues, m_timeline, m_history, m_audit, m_schedules});
+    m_connectionNotice->setViews({m_pages, m_queues, m_timeline, m_throughput, m_audit, m_schedules});
     connect(m_connectionNotice, &ConnectionNotice::connectRequested, this,
             &MainWindow::chooseConnection);
     connect(m_queues, &QueueList::queueOpened, this, &MainWindow::openQueue);
@@ -416,7 +416,7 @@ void MainWindow::followOpenQueue()
     connect(m_open, &OpenQueue::opened, m_load, [this] { m_load->start(m_open->name()); });
     m_open->follow(m_tabs);
     m_open->follow(m_timeline);
-    m_open->follow(m_history);
+    m_open->follow(m_throughput);
     m_open->follow(m_audit);
     m_open->follow(m_schedules);
     m_open->follow(m_details);
@@ -431,6 +431,8 @@ void MainWindow::followOpenQueue()
         m_queueActions->setReadOnly(m_open->isReadOnly(), m_open->readOnlyReason());
         m_control->setReadOnly(m_open->isReadOnly(), m_open->readOnlyReason());
     });
+    connect(m_open, &OpenQueue::serverChanged, m_control,
+            [this] { m_control->setServer(m_open->server()); });
     connect(m_open, &OpenQueue::unitChanged, m_plainBar,
             [this] { m_plainBar->setKey(m_open->name(), m_open->unit()); });
     connect(m_open, &OpenQueue::utcChanged, this, [this] {
@@ -474,7 +476,7 @@ void MainWindow::refreshAll()
     if (m_open->name().isEmpty())
         return;
     m_tabs->refresh();
-    m_history->refresh();
+    m_throughput->refresh();
     m_audit->refresh();
     m_schedules->refresh();
     // The timeline waits for the counts: its default window starts at the oldest task.
