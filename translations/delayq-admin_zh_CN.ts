@@ -914,29 +914,6 @@ Qt %1</translation>
     </message>
 </context>
 <context>
-    <name>delayq::ui::HistoryChart</name>
-    <message>
-        <source>per minute</source>
-        <translation>每分钟</translation>
-    </message>
-    <message>
-        <source>acked</source>
-        <translation>确认</translation>
-    </message>
-    <message>
-        <source>failed</source>
-        <translation>失败</translation>
-    </message>
-    <message>
-        <source>A plain sorted set keeps no per-minute counts of acked and failed messages: only delayq queues do.</source>
-        <translation>普通有序集合不记录每分钟确认和失败的消息数：只有 delayq 队列才有。</translation>
-    </message>
-    <message>
-        <source>Open a queue to see its acked and failed tasks per minute.</source>
-        <translation>打开一个队列以查看每分钟确认和失败的任务数。</translation>
-    </message>
-</context>
-<context>
     <name>delayq::ui::IoWorker</name>
     <message>
         <source>not connected: choose a server first</source>
@@ -3461,6 +3438,29 @@ Its attempts start again from 0: it gets the full number of tries again.</source
     <message>
         <source>a whole number from 0, or empty for no limit</source>
         <translation>从 0 起的整数，留空表示不设阈值</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::ThroughputChart</name>
+    <message>
+        <source>per minute</source>
+        <translation>每分钟</translation>
+    </message>
+    <message>
+        <source>acked</source>
+        <translation>确认</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>A plain sorted set keeps no per-minute counts of acked and failed messages: only delayq queues do.</source>
+        <translation>普通有序集合不记录每分钟确认和失败的消息数：只有 delayq 队列才有。</translation>
+    </message>
+    <message>
+        <source>Open a queue to see its acked and failed tasks per minute.</source>
+        <translation>打开一个队列以查看每分钟确认和失败的任务数。</translation>
     </message>
 </context>
 <context>

@@ -1,4 +1,4 @@
-#include "charts/historychart.h"
+#include "charts/throughputchart.h"
 #include "client/adminclient.h"
 #include "client/plainclient.h"
 #include "find/findbar.h"
@@ -405,14 +405,14 @@ private slots:
                  QByteArray("2"));
 
         // The per-minute chart has nothing to show for a plain key, and says why.
-        auto* note = m_fixture.window()->history()->findChild<QLabel*>();
-        QVERIFY(note && note->isVisibleTo(m_fixture.window()->history()));
+        auto* note = m_fixture.window()->throughput()->findChild<QLabel*>();
+        QVERIFY(note && note->isVisibleTo(m_fixture.window()->throughput()));
         QVERIFY(note->text().contains(QStringLiteral("plain sorted set")));
 
         // Back on a native queue, everything is there again.
         pushNative(QStringLiteral("orders"));
         m_fixture.window()->openQueue(QStringLiteral("orders"));
-        QVERIFY(!note->isVisibleTo(m_fixture.window()->history()));
+        QVERIFY(!note->isVisibleTo(m_fixture.window()->throughput()));
         QVERIFY(!m_fixture.window()->plainBar()->isVisibleTo(m_fixture.window()));
         m_fixture.window()->actions()->push()->trigger();
         push = qobject_cast<PushDialog*>(m_fixture.window()->actions()->activeDialog());

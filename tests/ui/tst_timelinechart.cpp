@@ -1,4 +1,4 @@
-#include "charts/historychart.h"
+#include "charts/throughputchart.h"
 #include "charts/timelinechart.h"
 #include "redisserver.h"
 #include "window/mainwindow.h"
@@ -72,15 +72,15 @@ private slots:
         MainWindow* window = m_fixture.window();
         QVERIFY(window->timeline()->isEmptyStateShown());
         QVERIFY(!window->timeline()->plot()->isVisibleTo(window->timeline()));
-        QVERIFY(window->history()->isNoteShown());
+        QVERIFY(window->throughput()->isNoteShown());
         m_fixture.pushTasks(QStringLiteral("orders"), {QStringLiteral("a")});
         m_fixture.openQueue(QStringLiteral("orders"));
         QVERIFY(!window->timeline()->isEmptyStateShown());
         QVERIFY(window->timeline()->plot()->isVisibleTo(window->timeline()));
-        QVERIFY(!window->history()->isNoteShown());
+        QVERIFY(!window->throughput()->isNoteShown());
         window->openQueue(QString());
         QVERIFY(window->timeline()->isEmptyStateShown());
-        QVERIFY(window->history()->isNoteShown());
+        QVERIFY(window->throughput()->isNoteShown());
     }
 
 private:

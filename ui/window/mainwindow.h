@@ -19,7 +19,7 @@ class ConnectionNotice;
 class ConnectionStatus;
 class DetailsFollower;
 class AuditTab;
-class HistoryChart;
+class ThroughputChart;
 class LayoutNotice;
 class OpenQueue;
 class OverviewPage;
@@ -54,7 +54,7 @@ public:
     TaskTabs* tabs() const { return m_tabs; }
     TaskDetails* details() const { return m_details; }
     TimelineChart* timeline() const { return m_timeline; }
-    HistoryChart* history() const { return m_history; }
+    ThroughputChart* throughput() const { return m_throughput; }
     AuditTab* audit() const { return m_audit; }
     SchedulesTab* schedules() const { return m_schedules; }
     QueueList* queueList() const { return m_queues; }
@@ -139,7 +139,7 @@ private:
     TaskDetails* m_details;
     DetailsFollower* m_detailsFollower;
     TimelineChart* m_timeline;
-    HistoryChart* m_history;
+    ThroughputChart* m_throughput;
     AuditTab* m_audit;
     SchedulesTab* m_schedules;
     QueueList* m_queues;

@@ -1,7 +1,7 @@
 #include "window/windowlayout.h"
 
 #include "audit/audittab.h"
-#include "charts/historychart.h"
+#include "charts/throughputchart.h"
 #include "charts/timelinechart.h"
 #include "connection/connectionnotice.h"
 #include "connection/layoutnotice.h"
@@ -75,20 +75,21 @@ void placeDocks(QMainWindow* w, const WindowParts& p)
                         QStringLiteral("queuesdock"), p.queues, Qt::LeftDockWidgetArea);
     auto* timeline = dock(w, QCoreApplication::translate("delayq::ui::WindowLayout", "Timeline"),
                           QStringLiteral("timelinedock"), p.timeline, Qt::BottomDockWidgetArea);
-    auto* history = dock(
+    auto* throughput = dock(
         w, QCoreApplication::translate("delayq::ui::WindowLayout", "Acked / failed per minute"),
-        QStringLiteral("historydock"), p.history, Qt::BottomDockWidgetArea);
-    w->splitDockWidget(timeline, history, Qt::Horizontal);
-    w->resizeDocks({timeline, history}, {3, 1}, Qt::Horizontal);
+        QStringLiteral("historydock"), p.throughput, // the saved window states name it so
+        Qt::BottomDockWidgetArea);
+    w->splitDockWidget(timeline, throughput, Qt::Horizontal);
+    w->resizeDocks({timeline, throughput}, {3, 1}, Qt::Horizontal);
     // A tab behind the history chart: it reads the trail only while it is in front.
     auto* audit = dock(w, QCoreApplication::translate("delayq::ui::WindowLayout", "Audit"),
                        QStringLiteral("auditdock"), p.audit, Qt::BottomDockWidgetArea);
-    w->tabifyDockWidget(history, audit);
+    w->tabifyDockWidget(throughput, audit);
     // The open queue's recurring schedules, a tab beside the audit trail: loaded only in front.
     auto* schedules = dock(w, QCoreApplication::translate("delayq::ui::WindowLayout", "Schedules"),
                            QStringLiteral("schedulesdock"), p.schedules, Qt::BottomDockWidgetArea);
     w->tabifyDockWidget(audit, schedules);
-    history->raise();
+    throughput->raise();
     // A tab beside the queue list, not a third column: opened on the right it squeezed the
     // task table to two columns. It starts hidden (View menu) and comes to the front when shown.
     WorkerDock* worker = p.workerDock;

@@ -10,7 +10,7 @@ namespace delayq::ui {
 class AuditTab;
 class ConnectionNotice;
 class ExportAction;
-class HistoryChart;
+class ThroughputChart;
 class LayoutNotice;
 class OverviewPage;
 class PlainKeyBar;
@@ -41,7 +41,7 @@ struct WindowParts
     // The docks.
     QueueList* queues;
     TimelineChart* timeline;
-    HistoryChart* history;
+    ThroughputChart* throughput;
     AuditTab* audit;
     SchedulesTab* schedules;
     WorkerDock* workerDock;

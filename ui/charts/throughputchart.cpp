@@ -1,4 +1,4 @@
-#include "charts/historychart.h"
+#include "charts/throughputchart.h"
 
 #include "charts/chartparts.h"
 #include "client/adminclient.h"
@@ -17,7 +17,7 @@ constexpr int kMinutes = 60;
 
 } // namespace
 
-HistoryChart::HistoryChart(AdminClient* client, QWidget* parent) : QWidget(parent), m_client(client)
+ThroughputChart::ThroughputChart(AdminClient* client, QWidget* parent) : QWidget(parent), m_client(client)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
@@ -53,10 +53,10 @@ HistoryChart::HistoryChart(AdminClient* client, QWidget* parent) : QWidget(paren
     m_plainNote->setEnabled(false);
     layout->addWidget(m_plainNote, 1);
     updateNote();
-    connect(client->overview(), &OverviewClient::historyLoaded, this, &HistoryChart::onLoaded);
+    connect(client->overview(), &OverviewClient::historyLoaded, this, &ThroughputChart::onLoaded);
 }
 
-void HistoryChart::setQueue(const QString& queue)
+void ThroughputChart::setQueue(const QString& queue)
 {
     m_queue = queue;
     m_inFlight = false;
@@ -69,13 +69,13 @@ void HistoryChart::setQueue(const QString& queue)
     m_plot->replot();
 }
 
-void HistoryChart::setPlain(bool plain)
+void ThroughputChart::setPlain(bool plain)
 {
     m_plain = plain;
     updateNote();
 }
 
-void HistoryChart::updateNote()
+void ThroughputChart::updateNote()
 {
     // Without a queue the axes would only show the epoch: a sentence says what goes here.
     const bool note = m_plain || m_queue.isEmpty();
@@ -87,18 +87,18 @@ void HistoryChart::updateNote()
     m_plainNote->setVisible(note);
 }
 
-bool HistoryChart::isNoteShown() const
+bool ThroughputChart::isNoteShown() const
 {
     return !m_plainNote->isHidden();
 }
 
-void HistoryChart::setUtc(bool utc)
+void ThroughputChart::setUtc(bool utc)
 {
     ChartParts::setUtc(m_plot, utc);
     m_plot->replot();
 }
 
-void HistoryChart::refresh()
+void ThroughputChart::refresh()
 {
     if (m_queue.isEmpty() || m_inFlight || m_plain)
         return;
@@ -108,7 +108,7 @@ void HistoryChart::refresh()
     m_client->overview()->loadHistory(m_tag, m_queue, minute - kMinutes + 1, minute);
 }
 
-void HistoryChart::onLoaded(const HistoryResult& result)
+void ThroughputChart::onLoaded(const HistoryResult& result)
 {
     if (result.tag != m_tag)
         return;

@@ -13,14 +13,14 @@ namespace delayq::ui {
 
 class AdminClient;
 
-// Acked and failed (retried or died) tasks per minute over the last hour, from the queue's
-// per-minute counters.
-class HistoryChart : public QWidget
+// The throughput chart: acked and failed (retried or died) tasks per minute over the last
+// hour, from the queue's per-minute counters. Not "history", which is a task's events.
+class ThroughputChart : public QWidget
 {
     Q_OBJECT
 
 public:
-    explicit HistoryChart(AdminClient* client, QWidget* parent = nullptr);
+    explicit ThroughputChart(AdminClient* client, QWidget* parent = nullptr);
 
     void setQueue(const QString& queue);
     // A plain sorted set keeps no counters: the chart gives way to a note saying so.
