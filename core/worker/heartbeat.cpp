@@ -52,14 +52,14 @@ void Heartbeat::beatIfDue(Connection& connection)
         return;
     const auto interval = m_context.options().heartbeatInterval;
     // Whatever happens, the next try is an interval away: a beat Redis refuses (an ACL user
-    // without the registry's keys) must never send the maintenance thread into its error
-    // backoff, which would hold back the lease renewals that share the thread.
+    // without the registry's keys) must never send the Upkeep thread into its error backoff,
+    // which would hold back the reaps and schedule fires that share the thread.
     m_nextBeat = Clock::now() + interval;
     try {
         beat(connection, interval.count());
     } catch (const Error& e) {
         if (e.code() == ErrorCode::Connection || e.code() == ErrorCode::Timeout)
-            throw; // Redis is away: the renewals fail too, and the thread's backoff applies
+            throw; // Redis is away: the reaps fail too, and the thread's backoff applies
         m_context.reportError(e);
     }
 }

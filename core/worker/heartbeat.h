@@ -12,8 +12,8 @@ class WorkerContext;
 // Keeps this worker listed in its queue's worker registry (heartbeat.lua, docs/design.md,
 // "Workers"), or for a plain key in that key's registry (PlainKeys; its handler field says
 // "lease:KIND" for a forwarder, at least once, or "pop:KIND", at most once): a beat at start and
-// then every heartbeatInterval from the maintenance thread, with what the worker holds and did, and
-// a leave at a clean stop. A worker that dies stops beating; readers show it gone after
+// then every heartbeatInterval from the Upkeep thread (a plain key's worker: its beat thread), with
+// what the worker holds and did, and a leave at a clean stop. A worker that dies stops beating; readers show it gone after
 // WorkerRegistry::kLiveIntervals missed beats.
 class Heartbeat
 {

@@ -35,7 +35,7 @@ void LeaseKeeper::hold(const ClaimResult& claim)
         }
     }
     m_newHold = true;
-    m_context.nudgeMaintenance();
+    m_context.nudgeRenewals();
 }
 
 bool LeaseKeeper::startRunning(const ClaimedTask& task)

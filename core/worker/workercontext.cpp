@@ -194,7 +194,7 @@ void WorkerContext::sleepWhileWorking(Clock::time_point until, const std::functi
     m_cv.wait_until(lock, until, [&] { return m_workersAlive == 0 || done(); });
 }
 
-void WorkerContext::nudgeMaintenance()
+void WorkerContext::nudgeRenewals()
 {
     {
         std::lock_guard lock(m_mutex); // a sleeper between its check and its wait gets it too

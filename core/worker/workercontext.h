@@ -81,7 +81,7 @@ public:
     // `done` (read under the sleep mutex).
     void sleepWhileWorking(Clock::time_point until, const std::function<bool()>& done);
     // Makes sleepWhileWorking look at its `done` again (a new hold to renew soon).
-    void nudgeMaintenance();
+    void nudgeRenewals();
 
     // --- the worker threads
     bool workersRunning() const { return m_workersAlive > 0; }

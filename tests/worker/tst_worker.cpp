@@ -155,8 +155,8 @@ private slots:
         QCOMPARE(q.stats()["expired"], 0LL);
     }
 
-    // The maintenance thread, idle until its next reap, must wake for a new claim: with a
-    // rare reap (an hour here) the first renewal of a 600 ms lease would otherwise come far
+    // The renewal thread (LeaseKeeper), asleep until its next renewal, must wake for a new
+    // claim: with a rare reap (an hour here) the first renewal of a 600 ms lease would otherwise come far
     // too late, and another worker's reap (run here by the handler itself, after the first
     // deadline) would take the task back.
     void renewsFromTheFirstClaimWhenReapsAreRare()

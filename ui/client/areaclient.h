@@ -18,7 +18,7 @@ namespace delayq::ui {
 
 class IoWorker;
 
-// What every client of one area (tasks, queues, overview, plain keys, export, matches) does
+// What every client of one area (tasks, queues, overview, plain keys, export, matches, schedules) does
 // the same way: post a request to the admin connection's I/O thread (IoWorker) and answer it
 // with one of its own signals, emitted on its own thread. AdminClient makes one client of
 // each area and ends the I/O thread before they go, so no job outlives the client it answers.

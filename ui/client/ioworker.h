@@ -53,7 +53,7 @@ public:
     // Runs job with the connection. A lost connection is reported once and left to the
     // heartbeat; an ACL refusal, when the write probe is refused too, makes the session
     // read-only. Returns the error
-    // text for the result, "" when it went through.
+    // for the result, empty (no code) when it went through.
     RequestError guarded(const QString& operation,
                          const std::function<void(delayq::Connection&)>& job);
     // Starts a stepped job (see SteppedJob); it ends by itself on a change of server.

@@ -5,14 +5,17 @@
 #include <QMetaType>
 #include <QString>
 
+#include <optional>
+
 namespace delayq::ui {
 
 // Why a request from the app failed, as it travels from the I/O thread to a view: the
 // core's code (so a view can tell "no right" from "unreachable" without reading the text),
-// what the app was doing, and the message to show. Empty when the request succeeded.
+// what the app was doing, and the message to show. Empty when the request succeeded, and then
+// it carries no code: a success is not some error.
 struct RequestError
 {
-    delayq::ErrorCode code = delayq::ErrorCode::Protocol;
+    std::optional<delayq::ErrorCode> code;
     QString operation; // "list queues", "cancel", ...: what the app was doing
     QString message;   // the core's message: what happened and what to do
 
