@@ -4,6 +4,7 @@
 #include "queue/scriptbatches.h"
 #include "queue/valuechecks.h"
 #include "records/taskrecord.h"
+#include "shard/shardrouter.h"
 #include "transport/replychecks.h"
 
 #include <delayq/error.h>
@@ -24,106 +25,39 @@ Queue::Queue(Connection& connection, const Keys& shard, std::string tokenPrefix)
 
 Queue Queue::shardQueue(size_t shard)
 {
-    const Keys& keys = shardKeys(shard);
-    return Queue(m_connection, keys, layout().sharded() ? "s" + std::to_string(shard) + "." : "");
+    // A copy: reading the layout again rebuilds the shards' keys.
+    const Keys keys = shardKeys(shard);
+    const bool sharded = layout().sharded();
+    return Queue(m_connection, keys, sharded ? "s" + std::to_string(shard) + "." : "");
 }
 
 void Queue::setClaimShards(std::vector<size_t> shards)
 {
-    for (size_t shard : shards)
-        if (shard >= shardCount())
-            throw Error(ErrorCode::InvalidArgument,
-                        "queue '" + name() + "' has " + std::to_string(shardCount()) +
-                            " shards (0 to " + std::to_string(shardCount() - 1) + "), not " +
-                            std::to_string(shard));
-    m_claimShards = std::move(shards);
-    m_claimCursor.reset();
+    m_router->setClaimShards(std::move(shards), name());
 }
 
-size_t Queue::shardOfToken(const std::string& token)
+Queue Queue::tokenShard(const std::string& token)
 {
-    // "sK." then the random part (hex, so it never starts with 's').
-    if (token.size() < 3 || token[0] != 's')
-        return 0;
-    const size_t dot = token.find('.');
-    if (dot == std::string::npos || dot == 1 || dot > 4)
-        return 0;
-    size_t shard = 0;
-    for (size_t i = 1; i < dot; ++i) {
-        if (token[i] < '0' || token[i] > '9')
-            return 0;
-        shard = shard * 10 + static_cast<size_t>(token[i] - '0');
-    }
-    return shard;
+    // Decided by the token alone: shard 0 (an unsharded queue's only shard) is this queue's
+    // own keys, so its acks and renewals never wait for a read of the layout (on a slow link
+    // that read could make a renewal late).
+    const size_t shard = isShardReader() ? 0 : ShardRouter::shardOfToken(token);
+    return shard == 0 ? Queue(m_connection, m_keys, m_tokenPrefix) : shardQueue(shard);
 }
 
-bool Queue::namesOtherShards(const std::vector<std::pair<std::string, std::string>>& idTokens) const
+std::vector<IdResult>
+Queue::byIds(const Script& script, const std::vector<std::string>& ids,
+             const std::function<std::vector<std::string>(const Keys&)>& leading)
 {
-    // Decided by the tokens alone, so an unsharded queue's acks and renewals never wait for a
-    // read of the layout (on a slow link that read could make a renewal late).
-    if (isShardReader())
-        return false;
-    return std::any_of(idTokens.begin(), idTokens.end(),
-                       [](const auto& idToken) { return shardOfToken(idToken.second) != 0; });
-}
-
-template <typename Result>
-std::vector<Result>
-Queue::onTokenShards(const IdTokens& idTokens,
-                     const std::function<std::vector<Result>(Queue&, const IdTokens&)>& run)
-{
-    std::map<size_t, std::vector<size_t>> positions;
-    for (size_t i = 0; i < idTokens.size(); ++i)
-        positions[shardOfToken(idTokens[i].second)].push_back(i);
-    std::vector<Result> results(idTokens.size());
-    for (const auto& [shard, mine] : positions) {
-        IdTokens some;
-        some.reserve(mine.size());
-        for (size_t i : mine)
-            some.push_back(idTokens[i]);
-        Queue one = shardQueue(shard);
-        const auto done = run(one, some);
-        for (size_t j = 0; j < mine.size() && j < done.size(); ++j)
-            results[mine[j]] = done[j];
-    }
-    return results;
-}
-
-std::vector<IdResult> Queue::byIdsOnShards(
-    const std::vector<std::string>& ids,
-    const std::function<std::vector<IdResult>(Queue&, const std::vector<std::string>&)>& run)
-{
-    for (const auto& id : ids)
-        Keys::validateTaskId(id);
-    std::vector<size_t> homes;
-    for (const auto& id : ids)
-        homes.push_back(static_cast<size_t>(layout().homeOf(id)));
-    // Round 0 asks each shard about its home ids; round 1 asks the other shards about the
-    // ids still not found (a task a reshard has not moved yet).
-    std::vector<IdResult> results(ids.size());
-    for (int round = 0; round < 2; ++round) {
-        for (size_t s = 0; s < shardCount(); ++s) {
-            std::vector<size_t> asked;
-            std::vector<std::string> some;
-            for (size_t i = 0; i < ids.size(); ++i) {
-                const bool ask =
-                    round == 0 ? homes[i] == s
-                               : homes[i] != s && results[i].status == IdResult::Status::NotFound;
-                if (ask) {
-                    asked.push_back(i);
-                    some.push_back(ids[i]);
-                }
-            }
-            if (some.empty())
-                continue;
-            Queue shard = shardQueue(s);
-            const auto done = run(shard, some);
-            for (size_t j = 0; j < asked.size() && j < done.size(); ++j)
-                if (round == 0 || done[j].status != IdResult::Status::NotFound)
-                    results[asked[j]] = done[j];
-        }
-    }
-    return results;
+    const std::string actor = actorArg();
+    return m_router->byIds(
+        ids, script,
+        [&](const Keys& shard, const std::vector<std::string>& some) {
+            return ScriptBatches::idCalls(scriptKeysOf(shard), leading(shard), some, actor);
+        },
+        [&](const std::vector<std::string>& some, const std::vector<Reply>& replies) {
+            return ScriptBatches::idResults(script, some, replies);
+        });
 }
 
 void Queue::requireWritable(const char* what) const
@@ -143,9 +77,13 @@ std::string Queue::actorArg()
 
 std::vector<std::string> Queue::scriptKeys() const
 {
-    return {m_keys.pending(),      m_keys.active(), m_keys.dead(),
-            m_keys.dataPrefix(),   m_keys.config(), m_keys.stats(),
-            m_keys.minutePrefix(), m_keys.run(),    m_keys.errors()};
+    return scriptKeysOf(m_keys);
+}
+
+std::vector<std::string> Queue::scriptKeysOf(const Keys& keys)
+{
+    return {keys.pending(), keys.active(),       keys.dead(), keys.dataPrefix(), keys.config(),
+            keys.stats(),   keys.minutePrefix(), keys.run(),  keys.errors()};
 }
 
 void Queue::registerQueue()
@@ -172,18 +110,6 @@ std::vector<PushResult> Queue::pushBatch(const std::vector<PushRequest>& request
     requireWritable("push");
     if (requests.empty())
         return {};
-    if (shardCount() > 1)
-        return pushSharded(requests);
-    // The server's now once, not per request: with the server unreachable each would try to
-    // connect.
-    const PushBatch batch(requests, m_connection.serverNowMs());
-    registerQueue();
-    const auto calls = batch.calls(scriptKeys(), m_keys.wake(), actorArg());
-    return batch.results(m_connection.evalPipeline(scripts::push, calls));
-}
-
-std::vector<PushResult> Queue::pushSharded(const std::vector<PushRequest>& requests)
-{
     const ShardLayout shards = layout();
     // Every id known first: it picks the shard.
     std::vector<PushRequest> all = requests;
@@ -191,7 +117,8 @@ std::vector<PushResult> Queue::pushSharded(const std::vector<PushRequest>& reque
         if (request.id.empty())
             request.id = generateTaskId();
     // All checked before anything is sent (the shards' batches below are all built before
-    // the pipeline goes): one bad request refuses the whole batch. During a move the former
+    // the pipeline goes; the server's now once, not per request: with the server unreachable
+    // each would try to connect): one bad request refuses the whole batch. During a move the former
     // homes are asked first, and a replace deletes there, so the batch is checked before that.
     const long long now = m_connection.serverNowMs();
     std::vector<PushResult> results(all.size());
@@ -295,10 +222,8 @@ void Queue::displaceFormerCopies(const ShardLayout& shards, const std::vector<Pu
 std::vector<IdResult> Queue::cancel(const std::vector<std::string>& ids, bool force)
 {
     requireWritable("cancel tasks");
-    if (shardCount() > 1)
-        return byIdsOnShards(
-            ids, [force](Queue& shard, const auto& some) { return shard.cancel(some, force); });
-    return ScriptBatches(*this).byIds(scripts::cancel, {force ? "1" : "0"}, ids);
+    return byIds(scripts::cancel, ids,
+                 [force](const Keys&) { return std::vector<std::string>{force ? "1" : "0"}; });
 }
 
 std::vector<IdResult> Queue::reschedule(const std::vector<std::string>& ids,
@@ -308,13 +233,10 @@ std::vector<IdResult> Queue::reschedule(const std::vector<std::string>& ids,
     checkDelay(delayMs, m_connection.serverNowMs());
     if (dueAtMs)
         checkDueAt(*dueAtMs);
-    if (shardCount() > 1)
-        return byIdsOnShards(ids, [&](Queue& shard, const auto& some) {
-            return shard.reschedule(some, dueAtMs, delayMs);
-        });
-    return ScriptBatches(*this).byIds(
-        scripts::reschedule,
-        {dueAtMs ? "at" : "in", std::to_string(dueAtMs ? *dueAtMs : delayMs), m_keys.wake()}, ids);
+    const std::string when = std::to_string(dueAtMs ? *dueAtMs : delayMs);
+    return byIds(scripts::reschedule, ids, [&](const Keys& shard) {
+        return std::vector<std::string>{dueAtMs ? "at" : "in", when, shard.wake()};
+    });
 }
 
 ClaimResult Queue::claim(int maxTasks, long long leaseMs, const std::string& worker)
@@ -323,36 +245,9 @@ ClaimResult Queue::claim(int maxTasks, long long leaseMs, const std::string& wor
     if (maxTasks < 1 || maxTasks > 1000)
         throw Error(ErrorCode::InvalidArgument, "a claim takes 1 to 1000 tasks");
     checkLease(leaseMs);
-    if (shardCount() == 1)
-        return claimHere(maxTasks, leaseMs, worker);
-    std::vector<size_t> shards = m_claimShards;
-    if (shards.empty())
-        for (size_t s = 0; s < shardCount(); ++s)
-            shards.push_back(s);
-    // Each worker starts at its own shard (by its name), then takes them in turn: one claim
-    // asks one shard, and the next shard when that one has nothing due, so an empty shard
-    // never costs a poll interval.
-    if (!m_claimCursor || *m_claimCursor >= shards.size())
-        m_claimCursor = static_cast<size_t>(ShardLayout::hashOf(worker)) % shards.size();
-    ClaimResult out;
-    for (size_t k = 0; k < shards.size(); ++k) {
-        const size_t index = (*m_claimCursor + k) % shards.size();
-        Queue shard = shardQueue(shards[index]);
-        ClaimResult r = shard.claimHere(maxTasks, leaseMs, worker);
-        out.serverNow = r.serverNow;
-        out.paused = out.paused || r.paused;
-        if (r.nextDue)
-            out.nextDue = out.nextDue ? std::min(*out.nextDue, *r.nextDue) : *r.nextDue;
-        if (!r.tasks.empty()) {
-            out.tasks = std::move(r.tasks);
-            m_claimCursor = (index + 1) % shards.size();
-            // The shards not asked may hold due tasks: look again at once, not at nextDue.
-            if (k + 1 < shards.size())
-                out.nextDue = out.serverNow;
-            return out;
-        }
-    }
-    return out;
+    return m_router->claimInTurn(worker, [&](size_t shard) {
+        return shardQueue(shard).claimHere(maxTasks, leaseMs, worker);
+    });
 }
 
 ClaimResult Queue::claimHere(int maxTasks, long long leaseMs, const std::string& worker)
@@ -415,9 +310,13 @@ std::vector<bool> Queue::ack(const std::vector<std::pair<std::string, std::strin
     requireWritable("ack tasks");
     for (const auto& idToken : idTokens)
         Keys::validateTaskId(idToken.first);
-    if (namesOtherShards(idTokens))
-        return onTokenShards<bool>(
-            idTokens, [](Queue& shard, const IdTokens& some) { return shard.ack(some); });
+    return m_router->onTokens<bool>(idTokens, [&](size_t, const IdTokens& some) {
+        return tokenShard(some.front().second).ackHere(some);
+    });
+}
+
+std::vector<bool> Queue::ackHere(const IdTokens& idTokens)
+{
     std::vector<Connection::ScriptCall> calls;
     const auto keys = scriptKeys();
     for (size_t begin = 0; begin < idTokens.size(); begin += kTasksPerCall) {
@@ -453,10 +352,14 @@ NackResult Queue::nack(const std::string& id, const std::string& token, const st
 {
     requireWritable("nack a task");
     Keys::validateTaskId(id);
-    if (!isShardReader() && shardOfToken(token) != 0)
-        return shardQueue(shardOfToken(token)).nack(id, token, error, retryDelayMs);
     if (retryDelayMs >= 0)
         checkDelay(retryDelayMs, m_connection.serverNowMs());
+    return tokenShard(token).nackHere(id, token, error, retryDelayMs);
+}
+
+NackResult Queue::nackHere(const std::string& id, const std::string& token,
+                           const std::string& error, long long retryDelayMs)
+{
     Reply reply =
         m_connection.evalScript(scripts::nack, scriptKeys(),
                                 {id, token, error,
@@ -473,9 +376,8 @@ long long Queue::extend(const std::string& id, const std::string& token, long lo
     requireWritable("extend a lease");
     Keys::validateTaskId(id);
     checkLease(leaseMs);
-    if (!isShardReader() && shardOfToken(token) != 0)
-        return shardQueue(shardOfToken(token)).extend(id, token, leaseMs);
-    return m_connection
+    return tokenShard(token)
+        .m_connection
         .evalScript(scripts::extend, scriptKeys(), {id, token, std::to_string(leaseMs)})
         .toInteger();
 }
@@ -485,10 +387,14 @@ Queue::extend(const std::vector<std::pair<std::string, std::string>>& idTokens, 
 {
     requireWritable("extend leases");
     checkLease(leaseMs);
-    if (namesOtherShards(idTokens))
-        return onTokenShards<std::optional<long long>>(
-            idTokens,
-            [leaseMs](Queue& shard, const IdTokens& some) { return shard.extend(some, leaseMs); });
+    return m_router->onTokens<std::optional<long long>>(
+        idTokens, [&](size_t, const IdTokens& some) {
+            return tokenShard(some.front().second).extendHere(some, leaseMs);
+        });
+}
+
+std::vector<std::optional<long long>> Queue::extendHere(const IdTokens& idTokens, long long leaseMs)
+{
     std::vector<Connection::ScriptCall> calls;
     const auto keys = scriptKeys();
     for (const auto& [id, token] : idTokens) {
@@ -514,16 +420,17 @@ ReapResult Queue::reap(int maxTasks)
     requireWritable("reap expired leases");
     if (maxTasks < 1 || maxTasks > 1000)
         throw Error(ErrorCode::InvalidArgument, "a reap takes 1 to 1000 tasks");
-    if (shardCount() > 1) {
-        ReapResult total;
-        for (size_t s = 0; s < shardCount(); ++s) {
-            const ReapResult r = shardQueue(s).reap(maxTasks);
+    return m_router->overEveryShard<ReapResult>(
+        [&](size_t shard) { return shardQueue(shard).reapHere(maxTasks); },
+        [](ReapResult& total, const ReapResult& r) {
             total.requeued += r.requeued;
             total.dead += r.dead;
             total.more = total.more || r.more;
-        }
-        return total;
-    }
+        });
+}
+
+ReapResult Queue::reapHere(int maxTasks)
+{
     const auto keys = scriptKeys();
     std::vector<Connection::ScriptCall> calls;
     for (int left = maxTasks; left > 0; left -= kTasksPerCall)
@@ -541,45 +448,57 @@ ReapResult Queue::reap(int maxTasks)
 std::vector<IdResult> Queue::requeue(const std::vector<std::string>& ids)
 {
     requireWritable("requeue dead tasks");
-    if (shardCount() > 1)
-        return byIdsOnShards(ids,
-                             [](Queue& shard, const auto& some) { return shard.requeue(some); });
-    return ScriptBatches(*this).byIds(scripts::requeue, {"ids", "1", m_keys.wake()}, ids);
+    return byIds(scripts::requeue, ids, [](const Keys& shard) {
+        return std::vector<std::string>{"ids", "1", shard.wake()};
+    });
 }
 
 std::vector<IdResult> Queue::deleteDead(const std::vector<std::string>& ids)
 {
     requireWritable("delete dead tasks");
-    if (shardCount() > 1)
-        return byIdsOnShards(ids,
-                             [](Queue& shard, const auto& some) { return shard.deleteDead(some); });
-    return ScriptBatches(*this).byIds(scripts::deleteDead, {"ids", "1"}, ids);
+    return byIds(scripts::deleteDead, ids, [](const Keys&) {
+        return std::vector<std::string>{"ids", "1"};
+    });
+}
+
+BulkResult Queue::onEveryShard(const std::function<BulkResult(Queue&)>& run)
+{
+    return m_router->overEveryShard<BulkResult>(
+        [&](size_t shard) {
+            Queue one = shardQueue(shard);
+            return run(one);
+        },
+        [](BulkResult& total, const BulkResult& r) {
+            total.done += r.done;
+            total.remaining += r.remaining;
+        });
 }
 
 BulkResult Queue::requeueAll(int batch, int maxCalls)
 {
     requireWritable("requeue dead tasks");
-    if (shardCount() > 1)
-        return onEveryShard([&](Queue& shard) { return shard.requeueAll(batch, maxCalls); });
-    return ScriptBatches(*this).untilDone(
-        scripts::requeue, {"all", std::to_string(batch), m_keys.wake()}, batch, maxCalls);
+    return onEveryShard([&](Queue& shard) {
+        return ScriptBatches(shard).untilDone(
+            scripts::requeue, {"all", std::to_string(batch), shard.keys().wake()}, batch, maxCalls);
+    });
 }
 
 BulkResult Queue::deleteAllDead(int batch, int maxCalls)
 {
     requireWritable("delete dead tasks");
-    if (shardCount() > 1)
-        return onEveryShard([&](Queue& shard) { return shard.deleteAllDead(batch, maxCalls); });
-    return ScriptBatches(*this).untilDone(scripts::deleteDead, {"all", std::to_string(batch)},
-                                          batch, maxCalls);
+    return onEveryShard([&](Queue& shard) {
+        return ScriptBatches(shard).untilDone(scripts::deleteDead, {"all", std::to_string(batch)},
+                                              batch, maxCalls);
+    });
 }
 
 BulkResult Queue::purge(int batch, int maxCalls)
 {
     requireWritable("purge the queue");
-    if (shardCount() > 1)
-        return onEveryShard([&](Queue& shard) { return shard.purge(batch, maxCalls); });
-    return ScriptBatches(*this).untilDone(scripts::purge, {std::to_string(batch)}, batch, maxCalls);
+    return onEveryShard([&](Queue& shard) {
+        return ScriptBatches(shard).untilDone(scripts::purge, {std::to_string(batch)}, batch,
+                                              maxCalls);
+    });
 }
 
 void Queue::setConfig(const std::string& key, const std::string& value)
@@ -611,18 +530,6 @@ void Queue::setConfig(const std::vector<std::pair<std::string, std::string>>& va
     for (const auto& reply : m_connection.evalPipeline(scripts::config, calls))
         if (reply.isError())
             throw errorFromReply(reply.str);
-}
-
-BulkResult Queue::onEveryShard(const std::function<BulkResult(Queue&)>& run)
-{
-    BulkResult total;
-    for (size_t s = 0; s < shardCount(); ++s) {
-        Queue shard = shardQueue(s);
-        const BulkResult r = run(shard);
-        total.done += r.done;
-        total.remaining += r.remaining;
-    }
-    return total;
 }
 
 std::string Queue::normalizeConfig(const std::string& key, const std::string& value)

@@ -2,32 +2,19 @@
 
 #include "queue/valuechecks.h"
 #include "records/taskrecord.h"
+#include "shard/shardreads.h"
+#include "shard/shardrouter.h"
 #include "transport/replychecks.h"
 
 #include <delayq/auditlog.h>
 #include <delayq/error.h>
 
 #include <algorithm>
-#include <tuple>
+#include <functional>
 
 namespace delayq {
 
 namespace {
-
-std::vector<std::pair<std::string, long long>> membersWithScores(const Reply& reply)
-{
-    std::vector<std::pair<std::string, long long>> out;
-    for (size_t i = 0; i + 1 < reply.elements.size(); i += 2) {
-        long long score = 0;
-        try {
-            score = reply.elements[i + 1].toInteger();
-        } catch (const Error&) {
-            score = 0; // "inf" or a float: shown as broken by its missing fields, not a crash
-        }
-        out.emplace_back(reply.elements[i].str, score);
-    }
-    return out;
-}
 
 // The sum of integer replies; the first error reply is thrown.
 long long sumOf(const std::vector<Reply>& replies)
@@ -38,9 +25,6 @@ long long sumOf(const std::vector<Reply>& replies)
         total += reply.toInteger();
     return total;
 }
-
-// Below any score a task can have (a due time may be before 1970).
-constexpr long long kEarliestScore = -kLatestDueMs;
 
 // The fields of an HGETALL reply added to the counters (a sharded queue's shards add up); a
 // value that is not a whole number counts 0.
@@ -53,50 +37,46 @@ void addCounters(Counters& counters, const Reply& reply)
 } // namespace
 
 QueueReader::QueueReader(Connection& connection, const std::string& name, const std::string& prefix)
-    : m_connection(connection), m_keys(prefix, name)
+    : m_connection(connection), m_keys(prefix, name),
+      m_router(std::make_unique<ShardRouter>(connection, m_keys, false))
 {}
 
 QueueReader::QueueReader(Connection& connection, const Keys& shard)
-    : m_connection(connection), m_keys(shard), m_pinned(true)
+    : m_connection(connection), m_keys(shard),
+      m_router(std::make_unique<ShardRouter>(connection, m_keys, true))
 {}
+
+QueueReader::QueueReader(const QueueReader& other)
+    : m_connection(other.m_connection), m_keys(other.m_keys),
+      m_router(std::make_unique<ShardRouter>(*other.m_router))
+{}
+
+QueueReader::QueueReader(QueueReader&& other) noexcept = default;
+QueueReader::~QueueReader() = default;
 
 const ShardLayout& QueueReader::layout()
 {
-    if (!m_layout || std::chrono::steady_clock::now() - m_layoutRead > std::chrono::seconds(1))
-        return reloadLayout();
-    return *m_layout;
+    return m_router->layout();
 }
 
 const ShardLayout& QueueReader::reloadLayout()
 {
-    ShardLayout layout;
-    if (m_pinned) {
-        layout.tags = {m_keys.tag()};
-    } else {
-        const Reply reply = m_connection.command(
-            {"HMGET", m_keys.config(), "shards", "shard_tags", "shard_move", "shard_moved"});
-        std::string fields[4];
-        for (size_t i = 0; i < 4 && i < reply.elements.size(); ++i)
-            fields[i] = reply.elements[i].str;
-        layout = ShardLayout::fromConfig(name(), fields[0], fields[1], fields[2], fields[3]);
-    }
-    m_shards.clear();
-    for (const auto& tag : layout.tags)
-        m_shards.push_back(tag == m_keys.tag() ? m_keys : Keys(m_keys.prefix(), name(), tag));
-    m_layout = std::move(layout);
-    m_layoutRead = std::chrono::steady_clock::now();
-    return *m_layout;
+    return m_router->reloadLayout();
+}
+
+size_t QueueReader::shardCount()
+{
+    return m_router->count();
+}
+
+bool QueueReader::isShardReader() const
+{
+    return m_router->pinned();
 }
 
 const Keys& QueueReader::shardKeys(size_t shard)
 {
-    if (m_pinned && shard == 0)
-        return m_keys; // a shard's own reader: no layout to build
-    layout();
-    if (shard >= m_shards.size())
-        throw Error(ErrorCode::InvalidArgument,
-                    "queue '" + name() + "' has no shard " + std::to_string(shard));
-    return m_shards[shard];
+    return m_router->shardKeys(shard);
 }
 
 QueueReader QueueReader::shardReader(size_t shard)
@@ -106,12 +86,7 @@ QueueReader QueueReader::shardReader(size_t shard)
 
 std::vector<size_t> QueueReader::searchOrder(const std::string& id)
 {
-    const size_t home = static_cast<size_t>(layout().homeOf(id));
-    std::vector<size_t> order{home};
-    for (size_t i = 0; i < shardCount(); ++i)
-        if (i != home)
-            order.push_back(i);
-    return order;
+    return m_router->searchOrder(id);
 }
 
 QueueConfig QueueReader::config()
@@ -140,26 +115,28 @@ QueueConfig QueueReader::config()
         else if (field == "paused")
             config.paused = value == "1";
     }
-    config.shards = m_pinned ? 1 : reloadLayout().count;
+    config.shards = reloadLayout().count;
     return config;
 }
 
 QueueCounts QueueReader::counts()
 {
     const std::string now = std::to_string(m_connection.serverNowMs());
-    std::vector<std::vector<std::string>> commands;
-    for (size_t s = 0; s < shardCount(); ++s) {
-        const Keys& k = shardKeys(s);
-        commands.push_back({"ZCARD", k.pending()});
-        commands.push_back({"ZCOUNT", k.pending(), "-inf", now});
-        commands.push_back({"ZCARD", k.active()});
-        commands.push_back({"ZCARD", k.dead()});
-        commands.push_back({"ZCOUNT", k.active(), "-inf", now});
-    }
-    auto replies = m_connection.pipeline(commands);
+    const auto read = m_router->read([&](const std::vector<Keys>& shards) {
+        std::vector<std::vector<std::string>> commands;
+        for (const Keys& k : shards) {
+            commands.push_back({"ZCARD", k.pending()});
+            commands.push_back({"ZCOUNT", k.pending(), "-inf", now});
+            commands.push_back({"ZCARD", k.active()});
+            commands.push_back({"ZCARD", k.dead()});
+            commands.push_back({"ZCOUNT", k.active(), "-inf", now});
+        }
+        return commands;
+    });
+    const auto& replies = read.replies;
     throwFirstError(replies);
     QueueCounts total{0, 0, 0, 0, 0};
-    for (size_t i = 0; i < replies.size(); i += 5) {
+    for (size_t i = 0; i + 4 < replies.size(); i += 5) {
         total.pending += replies[i].toInteger();
         total.dueNow += replies[i + 1].toInteger();
         total.active += replies[i + 2].toInteger();
@@ -171,16 +148,18 @@ QueueCounts QueueReader::counts()
 
 Counters QueueReader::stats()
 {
-    std::vector<std::vector<std::string>> commands;
-    for (size_t s = 0; s < shardCount(); ++s)
-        commands.push_back({"HGETALL", shardKeys(s).stats()});
-    auto replies = m_connection.pipeline(commands);
-    throwFirstError(replies);
+    const auto read = m_router->read([](const std::vector<Keys>& shards) {
+        std::vector<std::vector<std::string>> commands;
+        for (const Keys& k : shards)
+            commands.push_back({"HGETALL", k.stats()});
+        return commands;
+    });
+    throwFirstError(read.replies);
     Counters counters;
     for (const char* name :
          {"pushed", "claimed", "acked", "retried", "died", "cancelled", "expired", "broken"})
         counters[name] = 0;
-    for (const auto& reply : replies)
+    for (const auto& reply : read.replies)
         addCounters(counters, reply);
     return counters;
 }
@@ -189,15 +168,18 @@ std::vector<MinuteCounters> QueueReader::history(long long fromMinute, long long
 {
     if (fromMinute < 0 || toMinute < fromMinute || toMinute - fromMinute > 48 * 60)
         throw Error(ErrorCode::InvalidArgument, "history covers at most 48 hours");
-    const size_t shards = shardCount();
-    std::vector<std::vector<std::string>> commands;
-    for (long long m = fromMinute; m <= toMinute; ++m)
-        for (size_t s = 0; s < shards; ++s)
-            commands.push_back({"HGETALL", shardKeys(s).minute(m)});
-    auto replies = m_connection.pipeline(commands);
+    const auto read = m_router->read([&](const std::vector<Keys>& shards) {
+        std::vector<std::vector<std::string>> commands;
+        for (long long m = fromMinute; m <= toMinute; ++m)
+            for (const Keys& k : shards)
+                commands.push_back({"HGETALL", k.minute(m)});
+        return commands;
+    });
+    const auto& replies = read.replies;
+    const size_t shards = read.shards.size();
     throwFirstError(replies);
     std::vector<MinuteCounters> out;
-    for (size_t i = 0; i < replies.size(); i += shards) {
+    for (size_t i = 0; i + shards <= replies.size(); i += shards) {
         MinuteCounters mc;
         mc.minute = fromMinute + static_cast<long long>(i / shards);
         for (size_t s = 0; s < shards; ++s)
@@ -219,32 +201,40 @@ std::vector<long long> QueueReader::histogram(long long fromMs, long long toMs, 
     if (fromMs < -kBound || toMs > kBound)
         throw Error(ErrorCode::InvalidArgument,
                     "a histogram's times must lie within 4e15 ms of 1970 (about 127,000 years)");
-    const size_t shards = shardCount();
-    std::vector<std::vector<std::string>> commands;
-    commands.reserve(static_cast<size_t>(buckets) * shards);
     const double width = static_cast<double>(toMs - fromMs) / buckets;
-    for (int i = 0; i < buckets; ++i) {
-        long long lo = fromMs + static_cast<long long>(width * i);
-        long long hi = i + 1 == buckets ? toMs : fromMs + static_cast<long long>(width * (i + 1));
-        // "(" makes the upper bound exclusive, so no task is counted twice.
-        for (size_t s = 0; s < shards; ++s)
-            commands.push_back(
-                {"ZCOUNT", shardKeys(s).pending(), std::to_string(lo), "(" + std::to_string(hi)});
-    }
+    const auto read = m_router->read([&](const std::vector<Keys>& shards) {
+        std::vector<std::vector<std::string>> commands;
+        commands.reserve(static_cast<size_t>(buckets) * shards.size());
+        for (int i = 0; i < buckets; ++i) {
+            long long lo = fromMs + static_cast<long long>(width * i);
+            long long hi =
+                i + 1 == buckets ? toMs : fromMs + static_cast<long long>(width * (i + 1));
+            // "(" makes the upper bound exclusive, so no task is counted twice.
+            for (const Keys& k : shards)
+                commands.push_back(
+                    {"ZCOUNT", k.pending(), std::to_string(lo), "(" + std::to_string(hi)});
+        }
+        return commands;
+    });
+    const size_t shards = read.shards.size();
     std::vector<long long> counts(static_cast<size_t>(buckets), 0);
-    const auto replies = m_connection.pipeline(commands);
-    throwFirstError(replies);
-    for (size_t i = 0; i < replies.size(); ++i)
-        counts[i / shards] += replies[i].toInteger();
+    throwFirstError(read.replies);
+    for (size_t i = 0; i < read.replies.size(); ++i)
+        counts[i / shards] += read.replies[i].toInteger();
     return counts;
 }
 
 long long QueueReader::dueBy(long long ms)
 {
-    std::vector<std::vector<std::string>> commands;
-    for (size_t s = 0; s < shardCount(); ++s)
-        commands.push_back({"ZCOUNT", shardKeys(s).pending(), "-inf", std::to_string(ms)});
-    return sumOf(m_connection.pipeline(commands));
+    return sumOf(
+        m_router
+            ->read([&](const std::vector<Keys>& shards) {
+                std::vector<std::vector<std::string>> commands;
+                for (const Keys& k : shards)
+                    commands.push_back({"ZCOUNT", k.pending(), "-inf", std::to_string(ms)});
+                return commands;
+            })
+            .replies);
 }
 
 std::vector<std::vector<std::string>> QueueReader::taskReads(const Keys& keys,
@@ -253,15 +243,33 @@ std::vector<std::vector<std::string>> QueueReader::taskReads(const Keys& keys,
     return {{"HGET", keys.dataKey(id), id}, {"HGET", keys.run(), id}, {"HGET", keys.errors(), id}};
 }
 
+namespace {
+
+// A page's members for loadTasks: (id, score) and their shards' keys.
+std::vector<Task> withShards(
+    const std::vector<ShardReads::Member>& members,
+    const std::function<std::vector<Task>(const std::vector<std::pair<std::string, long long>>&,
+                                          const std::vector<Keys>&)>& load)
+{
+    std::vector<std::pair<std::string, long long>> scored;
+    std::vector<Keys> shards;
+    for (const auto& member : members) {
+        scored.emplace_back(member.id, member.score);
+        shards.push_back(member.shard);
+    }
+    return load(scored, shards);
+}
+
+} // namespace
+
 std::vector<Task>
 QueueReader::loadTasks(TaskSet set, const std::vector<std::pair<std::string, long long>>& members,
-                       const std::vector<size_t>& shards)
+                       const std::vector<Keys>& shards)
 {
     std::vector<std::vector<std::string>> commands;
     commands.reserve(members.size() * 3);
     for (size_t i = 0; i < members.size(); ++i)
-        for (auto& read :
-             taskReads(shards.empty() ? m_keys : shardKeys(shards[i]), members[i].first))
+        for (auto& read : taskReads(shards[i], members[i].first))
             commands.push_back(std::move(read));
     auto replies = m_connection.pipeline(commands);
     throwFirstError(replies);
@@ -282,76 +290,23 @@ std::vector<Task> QueueReader::page(TaskSet set, long long offset, long long lim
     // The offset bound keeps offset + limit from overflowing.
     if (offset < 0 || offset > kLatestDueMs || limit < 1 || limit > 10000)
         throw Error(ErrorCode::InvalidArgument, "a page is 1 to 10000 tasks from offset 0 on");
-    if (shardCount() == 1) {
-        Reply reply = m_connection.command({"ZRANGE", m_keys.setKey(set), std::to_string(offset),
-                                            std::to_string(offset + limit - 1), "WITHSCORES"});
-        return loadTasks(set, membersWithScores(reply));
-    }
-    if (offset == 0)
-        return mergedPage(set, kEarliestScore, 0, limit);
-    // Seek the score at that rank (a binary search of summed ZCOUNTs), then merge from there:
-    // a deep page costs some 60 round trips, not a read of every task before it.
-    const long long score = scoreAtRank(set, offset);
-    return mergedPage(set, score, offset - rankOfScore(set, score), limit);
+    return withShards(
+        ShardReads(*m_router).page(set, offset, limit),
+        [&](const auto& scored, const auto& shards) { return loadTasks(set, scored, shards); });
 }
 
 std::vector<Task> QueueReader::pageFromScore(TaskSet set, long long fromScore, long long limit)
 {
     if (limit < 1 || limit > 10000)
         throw Error(ErrorCode::InvalidArgument, "a page is 1 to 10000 tasks");
-    return mergedPage(set, fromScore, 0, limit);
-}
-
-std::vector<Task> QueueReader::mergedPage(TaskSet set, long long fromScore, long long skip,
-                                          long long limit)
-{
-    const std::string take = std::to_string(skip + limit);
-    std::vector<std::vector<std::string>> commands;
-    for (size_t s = 0; s < shardCount(); ++s)
-        commands.push_back({"ZRANGEBYSCORE", shardKeys(s).setKey(set), std::to_string(fromScore),
-                            "+inf", "WITHSCORES", "LIMIT", "0", take});
-    const auto replies = m_connection.pipeline(commands);
-    throwFirstError(replies);
-    // (score, id, shard): Redis orders equal scores by member, so the merge does too.
-    std::vector<std::tuple<long long, std::string, size_t>> merged;
-    for (size_t s = 0; s < replies.size(); ++s)
-        for (auto& [id, score] : membersWithScores(replies[s]))
-            merged.emplace_back(score, std::move(id), s);
-    std::sort(merged.begin(), merged.end());
-    const size_t from = std::min(merged.size(), static_cast<size_t>(skip));
-    const size_t to = std::min(merged.size(), static_cast<size_t>(skip + limit));
-    std::vector<std::pair<std::string, long long>> members;
-    std::vector<size_t> shards;
-    for (size_t i = from; i < to; ++i) {
-        members.emplace_back(std::get<1>(merged[i]), std::get<0>(merged[i]));
-        shards.push_back(std::get<2>(merged[i]));
-    }
-    return loadTasks(set, members, shards);
-}
-
-long long QueueReader::scoreAtRank(TaskSet set, long long rank)
-{
-    long long lo = kEarliestScore, hi = kLatestDueMs + 1;
-    if (const auto first = earliest(set))
-        lo = *first;
-    // Invariant: rankOfScore(lo) <= rank; the answer is in [lo, hi).
-    while (hi - lo > 1) {
-        const long long mid = lo + (hi - lo) / 2;
-        if (rankOfScore(set, mid) <= rank)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
+    return withShards(
+        ShardReads(*m_router).fromScore(set, fromScore, 0, limit),
+        [&](const auto& scored, const auto& shards) { return loadTasks(set, scored, shards); });
 }
 
 long long QueueReader::rankOfScore(TaskSet set, long long score)
 {
-    std::vector<std::vector<std::string>> commands;
-    for (size_t s = 0; s < shardCount(); ++s)
-        commands.push_back(
-            {"ZCOUNT", shardKeys(s).setKey(set), "-inf", "(" + std::to_string(score)});
-    return sumOf(m_connection.pipeline(commands));
+    return ShardReads(*m_router).rankOfScore(set, score);
 }
 
 std::optional<long long> QueueReader::scoreOf(TaskSet set, const std::string& id)
@@ -366,79 +321,49 @@ std::optional<long long> QueueReader::scoreOf(TaskSet set, const std::string& id
 
 std::optional<long long> QueueReader::rankOf(TaskSet set, const std::string& id)
 {
-    if (shardCount() == 1) {
-        const Reply rank = m_connection.command({"ZRANK", m_keys.setKey(set), id});
-        return rank.isNil() ? std::nullopt : std::optional<long long>(rank.toInteger());
-    }
-    std::optional<long long> score;
-    for (size_t s : searchOrder(id)) {
-        const Reply r = m_connection.command({"ZSCORE", shardKeys(s).setKey(set), id});
-        if (!r.isNil()) {
-            score = r.toInteger();
-            break;
-        }
-    }
-    if (!score)
-        return std::nullopt;
-    // Tasks scored below it, then those of its score whose id sorts before it.
-    long long rank = rankOfScore(set, *score);
-    std::vector<std::vector<std::string>> commands;
-    for (size_t s = 0; s < shardCount(); ++s)
-        commands.push_back({"ZRANGEBYSCORE", shardKeys(s).setKey(set), std::to_string(*score),
-                            std::to_string(*score)});
-    for (const auto& reply : m_connection.pipeline(commands))
-        for (const auto& member : reply.elements)
-            rank += member.str < id ? 1 : 0;
-    return rank;
+    return ShardReads(*m_router).rankOf(set, id);
 }
 
 long long QueueReader::size(TaskSet set)
 {
-    std::vector<std::vector<std::string>> commands;
-    for (size_t s = 0; s < shardCount(); ++s)
-        commands.push_back({"ZCARD", shardKeys(s).setKey(set)});
-    return sumOf(m_connection.pipeline(commands));
+    return sumOf(m_router
+                     ->read([&](const std::vector<Keys>& shards) {
+                         std::vector<std::vector<std::string>> commands;
+                         for (const Keys& k : shards)
+                             commands.push_back({"ZCARD", k.setKey(set)});
+                         return commands;
+                     })
+                     .replies);
 }
 
 std::optional<long long> QueueReader::earliest(TaskSet set)
 {
-    std::vector<std::vector<std::string>> commands;
-    for (size_t s = 0; s < shardCount(); ++s)
-        commands.push_back({"ZRANGE", shardKeys(s).setKey(set), "0", "0", "WITHSCORES"});
-    const auto replies = m_connection.pipeline(commands);
-    throwFirstError(replies);
-    std::optional<long long> first;
-    for (const auto& reply : replies)
-        for (const auto& member : membersWithScores(reply))
-            first = first ? std::min(*first, member.second) : member.second;
-    return first;
+    return ShardReads(*m_router).earliest(set);
 }
 
 std::optional<std::pair<TaskSet, Task>> QueueReader::find(const std::string& id)
 {
     Keys::validateTaskId(id);
-    if (shardCount() > 1) {
-        for (size_t s : searchOrder(id))
-            if (auto found = shardReader(s).find(id))
-                return found;
-        return std::nullopt;
-    }
-    std::vector<std::vector<std::string>> commands = {{"ZSCORE", m_keys.pending(), id},
-                                                      {"ZSCORE", m_keys.active(), id},
-                                                      {"ZSCORE", m_keys.dead(), id}};
-    for (auto& read : taskReads(m_keys, id))
-        commands.push_back(std::move(read));
-    auto replies = m_connection.pipeline(commands);
-    throwFirstError(replies);
-    const TaskSet sets[] = {TaskSet::Pending, TaskSet::Active, TaskSet::Dead};
-    for (int i = 0; i < 3; ++i) {
-        if (replies[static_cast<size_t>(i)].isNil())
-            continue;
-        Task t;
-        t.id = id;
-        t.score = replies[static_cast<size_t>(i)].toInteger();
-        fillTask(t, sets[i], replies[3], replies[4], replies[5]);
-        return std::make_pair(sets[i], std::move(t));
+    // The home shard first, then the others (a task a reshard has not moved yet).
+    for (size_t s : searchOrder(id)) {
+        const Keys& keys = shardKeys(s);
+        std::vector<std::vector<std::string>> commands = {{"ZSCORE", keys.pending(), id},
+                                                          {"ZSCORE", keys.active(), id},
+                                                          {"ZSCORE", keys.dead(), id}};
+        for (auto& read : taskReads(keys, id))
+            commands.push_back(std::move(read));
+        auto replies = m_connection.pipeline(commands);
+        throwFirstError(replies);
+        const TaskSet sets[] = {TaskSet::Pending, TaskSet::Active, TaskSet::Dead};
+        for (int i = 0; i < 3; ++i) {
+            if (replies[static_cast<size_t>(i)].isNil())
+                continue;
+            Task t;
+            t.id = id;
+            t.score = replies[static_cast<size_t>(i)].toInteger();
+            fillTask(t, sets[i], replies[3], replies[4], replies[5]);
+            return std::make_pair(sets[i], std::move(t));
+        }
     }
     return std::nullopt;
 }
@@ -446,19 +371,16 @@ std::optional<std::pair<TaskSet, Task>> QueueReader::find(const std::string& id)
 TaskHistory QueueReader::taskHistory(const std::string& id)
 {
     Keys::validateTaskId(id);
-    if (shardCount() > 1) {
-        for (size_t s : searchOrder(id))
-            if (TaskHistory h = shardReader(s).taskHistory(id); !h.events.empty())
-                return h;
-        return {};
+    for (size_t s : searchOrder(id)) {
+        const Keys& keys = shardKeys(s);
+        auto replies = m_connection.pipeline(
+            {{"HGET", keys.taskHistory(), id}, {"HGET", keys.finishedHistory(), id}});
+        throwFirstError(replies);
+        if (!replies[0].isNil())
+            return {parseTaskEvents(replies[0].str), false};
+        if (!replies[1].isNil())
+            return {parseTaskEvents(replies[1].str), true};
     }
-    auto replies = m_connection.pipeline(
-        {{"HGET", m_keys.taskHistory(), id}, {"HGET", m_keys.finishedHistory(), id}});
-    throwFirstError(replies);
-    if (!replies[0].isNil())
-        return {parseTaskEvents(replies[0].str), false};
-    if (!replies[1].isNil())
-        return {parseTaskEvents(replies[1].str), true};
     return {};
 }
 

@@ -19,14 +19,11 @@ constexpr size_t kChunk = 500;
 
 ScriptBatches::ScriptBatches(Queue& queue) : m_queue(queue) {}
 
-std::vector<IdResult> ScriptBatches::byIds(const Script& script,
-                                           const std::vector<std::string>& leadingArgs,
-                                           const std::vector<std::string>& ids)
+std::vector<Connection::ScriptCall>
+ScriptBatches::idCalls(const std::vector<std::string>& keys,
+                       const std::vector<std::string>& leadingArgs,
+                       const std::vector<std::string>& ids, const std::string& actor)
 {
-    for (const auto& id : ids)
-        Keys::validateTaskId(id);
-    const auto keys = m_queue.scriptKeys();
-    const std::string actor = m_queue.actorArg();
     std::vector<Connection::ScriptCall> calls;
     for (size_t begin = 0; begin < ids.size(); begin += kChunk) {
         size_t end = std::min(ids.size(), begin + kChunk);
@@ -36,7 +33,13 @@ std::vector<IdResult> ScriptBatches::byIds(const Script& script,
         call.args.push_back(actor);
         calls.push_back(std::move(call));
     }
-    auto replies = m_queue.connection().evalPipeline(script, calls);
+    return calls;
+}
+
+std::vector<IdResult> ScriptBatches::idResults(const Script& script,
+                                               const std::vector<std::string>& ids,
+                                               const std::vector<Reply>& replies)
+{
     std::vector<IdResult> results;
     results.reserve(ids.size());
     size_t index = 0;
@@ -51,6 +54,16 @@ std::vector<IdResult> ScriptBatches::byIds(const Script& script,
                 results.push_back({ids[index++], idStatusFromName(word.str)});
     }
     return results;
+}
+
+std::vector<IdResult> ScriptBatches::byIds(const Script& script,
+                                           const std::vector<std::string>& leadingArgs,
+                                           const std::vector<std::string>& ids)
+{
+    for (const auto& id : ids)
+        Keys::validateTaskId(id);
+    const auto calls = idCalls(m_queue.scriptKeys(), leadingArgs, ids, m_queue.actorArg());
+    return idResults(script, ids, m_queue.connection().evalPipeline(script, calls));
 }
 
 BulkResult ScriptBatches::untilDone(const Script& script, const std::vector<std::string>& args,

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <delayq/connection.h>
 #include <delayq/script.h>
 #include <delayq/task.h>
 
@@ -20,6 +21,15 @@ public:
     // Calls with queue's scriptKeys() and, last, its actorArg().
     explicit ScriptBatches(Queue& queue);
 
+    // The calls byIds sends: of at most 500 ids, each leadingArgs, its ids, then the actor.
+    static std::vector<Connection::ScriptCall> idCalls(const std::vector<std::string>& keys,
+                                                       const std::vector<std::string>& leadingArgs,
+                                                       const std::vector<std::string>& ids,
+                                                       const std::string& actor);
+    // A status for every id, in order, from the replies of idCalls.
+    static std::vector<IdResult> idResults(const Script& script,
+                                           const std::vector<std::string>& ids,
+                                           const std::vector<Reply>& replies);
     // The ids in calls of at most 500, each call leadingArgs then its ids, pipelined in one
     // round trip; a status for every id, in order.
     std::vector<IdResult> byIds(const Script& script, const std::vector<std::string>& leadingArgs,

@@ -2,6 +2,7 @@
 
 #include <delayq/connection.h>
 #include <delayq/queuereader.h>
+#include <delayq/script.h>
 #include <delayq/task.h>
 
 #include <functional>
@@ -131,30 +132,28 @@ private:
 
     void requireWritable(const char* what) const;
     void registerQueue();
-    // The shard a lease token was handed out by ("sK." tokens; any other is shard 0's).
-    static size_t shardOfToken(const std::string& token);
-    // Whether a token names a shard other than this queue's keys (shard 0, or this shard).
-    bool namesOtherShards(const std::vector<std::pair<std::string, std::string>>& idTokens) const;
-    using IdTokens = std::vector<std::pair<std::string, std::string>>;
-    // `run` on each shard with the pairs whose token names it; the results in the pairs' order.
-    template <typename Result>
-    std::vector<Result>
-    onTokenShards(const IdTokens& idTokens,
-                  const std::function<std::vector<Result>(Queue&, const IdTokens&)>& run);
-    // On a sharded queue: the ids grouped by home shard and run with `run` on each; an id no
-    // shard's home held is looked for in the others (a task a reshard has not moved yet).
-    std::vector<IdResult> byIdsOnShards(
-        const std::vector<std::string>& ids,
-        const std::function<std::vector<IdResult>(Queue&, const std::vector<std::string>&)>& run);
-    std::vector<PushResult> pushSharded(const std::vector<PushRequest>& requests);
-    ClaimResult claimHere(int maxTasks, long long leaseMs, const std::string& worker);
+    static std::vector<std::string> scriptKeysOf(const Keys& keys);
+    // The queue of the shard a lease token names ("sK." tokens; any other is shard 0's, which
+    // is this queue's own keys: no layout read).
+    Queue tokenShard(const std::string& token);
+    // A script by id, routed by the shard room (ShardRouter::byIds); leading: the ARGV before
+    // the ids on a shard.
+    std::vector<IdResult>
+    byIds(const Script& script, const std::vector<std::string>& ids,
+          const std::function<std::vector<std::string>(const Keys&)>& leading);
     // Calls of `batch` until done, on every shard; the totals.
     BulkResult onEveryShard(const std::function<BulkResult(Queue&)>& run);
+    // One shard's own work (this queue's keys).
+    using IdTokens = std::vector<std::pair<std::string, std::string>>;
+    ClaimResult claimHere(int maxTasks, long long leaseMs, const std::string& worker);
+    std::vector<bool> ackHere(const IdTokens& idTokens);
+    NackResult nackHere(const std::string& id, const std::string& token, const std::string& error,
+                        long long retryDelayMs);
+    std::vector<std::optional<long long>> extendHere(const IdTokens& idTokens, long long leaseMs);
+    ReapResult reapHere(int maxTasks);
 
     bool m_registered = false;
     std::string m_tokenPrefix; // "sK." on a shard's queue of a sharded queue
-    std::vector<size_t> m_claimShards;
-    std::optional<size_t> m_claimCursor; // the next of the claim shards to visit
 };
 
 } // namespace delayq

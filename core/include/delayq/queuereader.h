@@ -6,13 +6,15 @@
 #include <delayq/shardlayout.h>
 #include <delayq/task.h>
 
-#include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace delayq {
+
+class ShardRouter;
 
 // The reads of one native queue, for the admin app and the CLI: plain pipelined commands,
 // never scripts, so a read-only ACL user can still look. Queue (queue.h) adds the writes.
@@ -25,6 +27,9 @@ class QueueReader
 public:
     // Throws Error(InvalidArgument) for a bad name or prefix (Keys).
     QueueReader(Connection& connection, const std::string& name, const std::string& prefix = "dq");
+    QueueReader(const QueueReader& other);
+    QueueReader(QueueReader&& other) noexcept;
+    ~QueueReader();
 
     // The keys of shard 0: those of the queue itself when it is not sharded.
     const Keys& keys() const { return m_keys; }
@@ -32,12 +37,14 @@ public:
     Connection& connection() { return m_connection; }
 
     // --- shards
-    // The layout the queue's config records, read again when the copy is over a second old.
+    // The layout the queue's config records, read again when the copy is over a second old
+    // (pages, counts and operations by id route by the last copy any of the process's queues
+    // read, and read the layout beside: docs/design/sharding.md).
     const ShardLayout& layout();
     // Read again now.
     const ShardLayout& reloadLayout();
     // Shards to look at: every one in layout().tags (1 when not sharded).
-    size_t shardCount() { return m_pinned ? 1 : layout().tags.size(); }
+    size_t shardCount();
     const Keys& shardKeys(size_t shard);
     // A reader of that shard alone, as if it were an unsharded queue.
     QueueReader shardReader(size_t shard);
@@ -94,30 +101,22 @@ protected:
     // A reader of one shard: its layout is that shard alone.
     QueueReader(Connection& connection, const Keys& shard);
     // A reader of one shard (shardReader, Queue::shardQueue), not of the whole queue.
-    bool isShardReader() const { return m_pinned; }
+    bool isShardReader() const;
     // The shards in the order to look for an id: its home first.
     std::vector<size_t> searchOrder(const std::string& id);
 
     Connection& m_connection;
     Keys m_keys;
+    // The layout and the routing over it (core/shard/shardrouter.h).
+    std::unique_ptr<ShardRouter> m_router;
 
 private:
-    // Tasks of a set merged from every shard by (score, id), from score on, skipping `skip`.
-    std::vector<Task> mergedPage(TaskSet set, long long fromScore, long long skip, long long limit);
-    // The highest score s with fewer than or exactly `rank` tasks of the set scored below s.
-    long long scoreAtRank(TaskSet set, long long rank);
-
-    bool m_pinned = false; // a shard's reader: no layout to read
-    std::optional<ShardLayout> m_layout;
-    std::chrono::steady_clock::time_point m_layoutRead;
-    std::vector<Keys> m_shards;
-
     // HGETs of a task's record, run entry and last error, in the order fillTask takes them.
     static std::vector<std::vector<std::string>> taskReads(const Keys& keys, const std::string& id);
-    // The tasks with their fields, in one round trip; shards: where each is (empty: m_keys).
+    // The tasks with their fields, each read from the shard of the same index, in one round trip.
     std::vector<Task> loadTasks(TaskSet set,
                                 const std::vector<std::pair<std::string, long long>>& members,
-                                const std::vector<size_t>& shards = {});
+                                const std::vector<Keys>& shards);
 };
 
 } // namespace delayq
