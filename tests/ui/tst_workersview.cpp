@@ -145,7 +145,10 @@ private slots:
         m_fixture.pushTasks(QStringLiteral("jobs"), {"t1", "t2", "t3"});
         delayq::Connection c(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
         delayq::Queue q(c, "jobs");
-        QCOMPARE(q.claim(2, 700, "w-gone").tasks.size(), size_t(2));
+        // t1 and t2 (due 1 ms apart): both claimed, whenever t2 comes due.
+        size_t claimed = 0;
+        QTRY_VERIFY(claimed == 2 ||
+                    (claimed += q.claim(int(2 - claimed), 700, "w-gone").tasks.size()) == 2);
         delayq::WorkerInfo info = workerInfo(c.serverTimeMs(), 1000);
         info.held = 106;
         beatAs(c, "jobs", "w-gone", info, 1);
