@@ -1,6 +1,6 @@
 #include <delayq/plaintransfer.h>
 
-#include "queue/scorewindow.h"
+#include "records/scorewindow.h"
 #include "transport/replychecks.h"
 
 #include <delayq/error.h>

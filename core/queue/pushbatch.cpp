@@ -1,6 +1,6 @@
 #include "queue/pushbatch.h"
 
-#include "queue/valuechecks.h"
+#include "records/valuechecks.h"
 #include "transport/replychecks.h"
 
 #include <delayq/error.h>

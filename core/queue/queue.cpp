@@ -2,8 +2,8 @@
 
 #include "queue/pushbatch.h"
 #include "queue/scriptbatches.h"
-#include "queue/valuechecks.h"
 #include "records/taskrecord.h"
+#include "records/valuechecks.h"
 #include "shard/shardrouter.h"
 #include "transport/replychecks.h"
 
@@ -27,8 +27,7 @@ Queue Queue::shardQueue(size_t shard)
 {
     // A copy: reading the layout again rebuilds the shards' keys.
     const Keys keys = shardKeys(shard);
-    const bool sharded = layout().sharded();
-    return Queue(m_connection, keys, sharded ? "s" + std::to_string(shard) + "." : "");
+    return Queue(m_connection, keys, m_router->tokenPrefix(shard));
 }
 
 void Queue::setClaimShards(std::vector<size_t> shards)
@@ -41,7 +40,7 @@ Queue Queue::tokenShard(const std::string& token)
     // Decided by the token alone: shard 0 (an unsharded queue's only shard) is this queue's
     // own keys, so its acks and renewals never wait for a read of the layout (on a slow link
     // that read could make a renewal late).
-    const size_t shard = isShardReader() ? 0 : ShardRouter::shardOfToken(token);
+    const size_t shard = m_router->tokenShard(token);
     return shard == 0 ? Queue(m_connection, m_keys, m_tokenPrefix) : shardQueue(shard);
 }
 

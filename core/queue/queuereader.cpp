@@ -1,7 +1,7 @@
 #include <delayq/queuereader.h>
 
-#include "queue/valuechecks.h"
 #include "records/taskrecord.h"
+#include "records/valuechecks.h"
 #include "shard/shardreads.h"
 #include "shard/shardrouter.h"
 #include "transport/replychecks.h"

@@ -1,6 +1,6 @@
 #include <delayq/taskexport.h>
 
-#include "queue/scorewindow.h"
+#include "records/scorewindow.h"
 #include "records/taskrecord.h"
 
 #include <delayq/error.h>

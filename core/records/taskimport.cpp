@@ -1,6 +1,6 @@
 #include <delayq/taskimport.h>
 
-#include "queue/valuechecks.h"
+#include "records/valuechecks.h"
 
 #include <delayq/error.h>
 #include <delayq/queue.h>

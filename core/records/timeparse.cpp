@@ -1,6 +1,6 @@
 #include <delayq/timeparse.h>
 
-#include "queue/valuechecks.h"
+#include "records/valuechecks.h"
 
 #include <delayq/error.h>
 

@@ -1,5 +1,6 @@
 #include "shard/shardreads.h"
 
+#include "records/valuechecks.h"
 #include "shard/shardrouter.h"
 #include "transport/replychecks.h"
 
@@ -12,9 +13,6 @@ namespace delayq {
 
 namespace {
 
-// The latest due time a task can have, 9999-12-31T23:59:59.999Z: kLatestDueMs of
-// queue/valuechecks.h, which sits above this room.
-constexpr long long kLatestDueMs = 253402300799999LL;
 // Below any score a task can have (a due time may be before 1970).
 constexpr long long kEarliestScore = -kLatestDueMs;
 

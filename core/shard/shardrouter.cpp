@@ -140,6 +140,11 @@ size_t ShardRouter::shardOfToken(const std::string& token)
     return shard;
 }
 
+std::string ShardRouter::tokenPrefix(size_t shard)
+{
+    return layout().sharded() ? "s" + std::to_string(shard) + "." : std::string();
+}
+
 ShardRouter::Read ShardRouter::read(const Build& build)
 {
     if (m_pinned) {

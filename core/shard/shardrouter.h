@@ -47,6 +47,11 @@ public:
     std::vector<size_t> searchOrder(const std::string& id);
     // The shard a lease token was handed out by ("sK." tokens; any other is shard 0's).
     static size_t shardOfToken(const std::string& token);
+    // The same for this router: 0 (its own shard) when pinned.
+    size_t tokenShard(const std::string& token) const { return m_pinned ? 0 : shardOfToken(token); }
+    // What a shard's claims start their tokens with: "sK." on a sharded queue, nothing on an
+    // unsharded one (its tokens are as they always were).
+    std::string tokenPrefix(size_t shard);
 
     // --- the hot path
     // Commands built for the shards of the layout in hand, sent with the layout read in one

@@ -1,4 +1,4 @@
-#include "queue/scorewindow.h"
+#include "records/scorewindow.h"
 
 #include <algorithm>
 #include <charconv>

@@ -1,4 +1,4 @@
-#include "queue/valuechecks.h"
+#include "records/valuechecks.h"
 
 #include "records/taskrecord.h"
 
