@@ -1362,8 +1362,8 @@ The action applies to these %4 tasks only; tasks that arrive meanwhile are left 
         <translation>加载时间线</translation>
     </message>
     <message>
-        <source>load the history</source>
-        <translation>加载历史</translation>
+        <source>load the throughput</source>
+        <translation>加载吞吐量</translation>
     </message>
     <message>
         <source>list the workers</source>

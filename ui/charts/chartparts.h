@@ -11,7 +11,7 @@ class QString;
 
 namespace delayq::ui {
 
-// What the app's bar charts over time (the timeline, the history) draw alike: flat bars, the
+// What the app's bar charts over time (the timeline, the throughput chart) draw alike: flat bars, the
 // legend in a corner, the dashed line at now, and the zone of the time axis.
 namespace ChartParts {
 

@@ -53,7 +53,7 @@ ThroughputChart::ThroughputChart(AdminClient* client, QWidget* parent) : QWidget
     m_plainNote->setEnabled(false);
     layout->addWidget(m_plainNote, 1);
     updateNote();
-    connect(client->overview(), &OverviewClient::historyLoaded, this, &ThroughputChart::onLoaded);
+    connect(client->overview(), &OverviewClient::throughputLoaded, this, &ThroughputChart::onLoaded);
 }
 
 void ThroughputChart::setQueue(const QString& queue)
@@ -105,10 +105,10 @@ void ThroughputChart::refresh()
     const qint64 minute = QDateTime::currentMSecsSinceEpoch() / 60000;
     m_inFlight = true;
     m_tag = AdminClient::newTag();
-    m_client->overview()->loadHistory(m_tag, m_queue, minute - kMinutes + 1, minute);
+    m_client->overview()->loadThroughput(m_tag, m_queue, minute - kMinutes + 1, minute);
 }
 
-void ThroughputChart::onLoaded(const HistoryResult& result)
+void ThroughputChart::onLoaded(const ThroughputResult& result)
 {
     if (result.tag != m_tag)
         return;

@@ -35,7 +35,7 @@ signals:
     void loaded();
 
 private:
-    void onLoaded(const HistoryResult& result);
+    void onLoaded(const ThroughputResult& result);
     void updateNote();
 
     AdminClient* m_client;

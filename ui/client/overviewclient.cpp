@@ -19,7 +19,7 @@ OverviewClient::OverviewClient(IoWorker* io, QObject* parent) : AreaClient(io, p
     qRegisterMetaType<ServerResult>();
     qRegisterMetaType<WorkersResult>();
     qRegisterMetaType<HistogramResult>();
-    qRegisterMetaType<HistoryResult>();
+    qRegisterMetaType<ThroughputResult>();
 }
 
 void OverviewClient::loadOverview(quint64 tag, const QList<PlainKeyRow>& plainKeys,
@@ -85,15 +85,15 @@ void OverviewClient::loadHistogram(quint64 tag, const QString& queue, qint64 fro
             });
 }
 
-void OverviewClient::loadHistory(quint64 tag, const QString& queue, qint64 fromMinute,
+void OverviewClient::loadThroughput(quint64 tag, const QString& queue, qint64 fromMinute,
                                  qint64 toMinute)
 {
-    auto result = answerTo<HistoryResult>(tag, queue);
+    auto result = answerTo<ThroughputResult>(tag, queue);
     result.fromMinute = fromMinute;
-    request(&OverviewClient::historyLoaded, result, tr("load the history"),
-            [this, queue, toMinute](delayq::Connection& c, HistoryResult& r) {
+    request(&OverviewClient::throughputLoaded, result, tr("load the throughput"),
+            [this, queue, toMinute](delayq::Connection& c, ThroughputResult& r) {
                 auto q = io()->nativeQueue(c, queue);
-                TaskRequests::history(q, toMinute, r);
+                TaskRequests::throughput(q, toMinute, r);
             });
 }
 

@@ -26,14 +26,14 @@ public:
     // Every worker of every queue from its heartbeat (answered by workersLoaded).
     void loadWorkers(quint64 tag);
     void loadHistogram(quint64 tag, const QString& queue, qint64 fromMs, qint64 toMs, int buckets);
-    void loadHistory(quint64 tag, const QString& queue, qint64 fromMinute, qint64 toMinute);
+    void loadThroughput(quint64 tag, const QString& queue, qint64 fromMinute, qint64 toMinute);
 
 signals:
     void overviewLoaded(const delayq::ui::OverviewResult& result);
     void serverLoaded(const delayq::ui::ServerResult& result);
     void workersLoaded(const delayq::ui::WorkersResult& result);
     void histogramLoaded(const delayq::ui::HistogramResult& result);
-    void historyLoaded(const delayq::ui::HistoryResult& result);
+    void throughputLoaded(const delayq::ui::ThroughputResult& result);
 };
 
 } // namespace delayq::ui

@@ -99,7 +99,7 @@ struct HistogramResult
     RequestError error;
 };
 
-struct HistoryResult
+struct ThroughputResult
 {
     quint64 tag = 0;
     QString queue;
@@ -180,6 +180,6 @@ struct ServerResult
 
 Q_DECLARE_METATYPE(delayq::ui::OverviewResult)
 Q_DECLARE_METATYPE(delayq::ui::HistogramResult)
-Q_DECLARE_METATYPE(delayq::ui::HistoryResult)
+Q_DECLARE_METATYPE(delayq::ui::ThroughputResult)
 Q_DECLARE_METATYPE(delayq::ui::ServerResult)
 Q_DECLARE_METATYPE(delayq::ui::WorkersResult)

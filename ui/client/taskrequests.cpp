@@ -57,7 +57,7 @@ void TaskRequests::histogram(TaskQueue& q, int buckets, HistogramResult& result)
     }
 }
 
-void TaskRequests::history(delayq::Queue& q, qint64 toMinute, HistoryResult& result)
+void TaskRequests::throughput(delayq::Queue& q, qint64 toMinute, ThroughputResult& result)
 {
     for (const auto& m : q.history(result.fromMinute, toMinute)) {
         auto value = [&](const char* name) {

@@ -27,7 +27,7 @@ void counts(delayq::Connection& c, TaskQueue& q, CountsResult& result);
 // result.fromMs..toMs in `buckets` bars, read against result.serverNow.
 void histogram(TaskQueue& q, int buckets, HistogramResult& result);
 // result.fromMinute..toMinute: acked and failed (retried or died) per minute.
-void history(delayq::Queue& q, qint64 toMinute, HistoryResult& result);
+void throughput(delayq::Queue& q, qint64 toMinute, ThroughputResult& result);
 // The newest `limit` entries of the queue's audit trail.
 void audit(delayq::Queue& q, int limit, AuditResult& result);
 // spec.count copies (one on a plain key), ids numbered when there are several.
