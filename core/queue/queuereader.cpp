@@ -311,12 +311,16 @@ long long QueueReader::rankOfScore(TaskSet set, long long score)
 
 std::optional<long long> QueueReader::scoreOf(TaskSet set, const std::string& id)
 {
-    for (size_t s : searchOrder(id)) {
-        const Reply r = m_connection.command({"ZSCORE", shardKeys(s).setKey(set), id});
-        if (!r.isNil())
-            return r.toInteger();
-    }
-    return std::nullopt;
+    const auto replies = m_router->lookUp(
+        id,
+        [&](const Keys& keys) {
+            return std::vector<std::vector<std::string>>{{"ZSCORE", keys.setKey(set), id}};
+        },
+        [](const std::vector<Reply>& r) {
+            throwFirstError(r);
+            return !r.at(0).isNil();
+        });
+    return replies ? std::optional<long long>(replies->at(0).toInteger()) : std::nullopt;
 }
 
 std::optional<long long> QueueReader::rankOf(TaskSet set, const std::string& id)
@@ -344,26 +348,32 @@ std::optional<long long> QueueReader::earliest(TaskSet set)
 std::optional<std::pair<TaskSet, Task>> QueueReader::find(const std::string& id)
 {
     Keys::validateTaskId(id);
-    // The home shard first, then the others (a task a reshard has not moved yet).
-    for (size_t s : searchOrder(id)) {
-        const Keys& keys = shardKeys(s);
-        std::vector<std::vector<std::string>> commands = {{"ZSCORE", keys.pending(), id},
-                                                          {"ZSCORE", keys.active(), id},
-                                                          {"ZSCORE", keys.dead(), id}};
-        for (auto& read : taskReads(keys, id))
-            commands.push_back(std::move(read));
-        auto replies = m_connection.pipeline(commands);
-        throwFirstError(replies);
-        const TaskSet sets[] = {TaskSet::Pending, TaskSet::Active, TaskSet::Dead};
-        for (int i = 0; i < 3; ++i) {
-            if (replies[static_cast<size_t>(i)].isNil())
-                continue;
-            Task t;
-            t.id = id;
-            t.score = replies[static_cast<size_t>(i)].toInteger();
-            fillTask(t, sets[i], replies[3], replies[4], replies[5]);
-            return std::make_pair(sets[i], std::move(t));
-        }
+    // Its home shard first, then the others (a task a reshard has not moved yet).
+    const auto replies = m_router->lookUp(
+        id,
+        [&](const Keys& keys) {
+            std::vector<std::vector<std::string>> commands = {{"ZSCORE", keys.pending(), id},
+                                                              {"ZSCORE", keys.active(), id},
+                                                              {"ZSCORE", keys.dead(), id}};
+            for (auto& read : taskReads(keys, id))
+                commands.push_back(std::move(read));
+            return commands;
+        },
+        [](const std::vector<Reply>& r) {
+            throwFirstError(r);
+            return !r.at(0).isNil() || !r.at(1).isNil() || !r.at(2).isNil();
+        });
+    if (!replies)
+        return std::nullopt;
+    const TaskSet sets[] = {TaskSet::Pending, TaskSet::Active, TaskSet::Dead};
+    for (size_t i = 0; i < 3; ++i) {
+        if (replies->at(i).isNil())
+            continue;
+        Task t;
+        t.id = id;
+        t.score = replies->at(i).toInteger();
+        fillTask(t, sets[i], replies->at(3), replies->at(4), replies->at(5));
+        return std::make_pair(sets[i], std::move(t));
     }
     return std::nullopt;
 }
@@ -371,17 +381,23 @@ std::optional<std::pair<TaskSet, Task>> QueueReader::find(const std::string& id)
 TaskHistory QueueReader::taskHistory(const std::string& id)
 {
     Keys::validateTaskId(id);
-    for (size_t s : searchOrder(id)) {
-        const Keys& keys = shardKeys(s);
-        auto replies = m_connection.pipeline(
-            {{"HGET", keys.taskHistory(), id}, {"HGET", keys.finishedHistory(), id}});
-        throwFirstError(replies);
-        if (!replies[0].isNil())
-            return {parseTaskEvents(replies[0].str), false};
-        if (!replies[1].isNil())
-            return {parseTaskEvents(replies[1].str), true};
-    }
-    return {};
+    const auto replies = m_router->lookUp(
+        id,
+        [&](const Keys& keys) {
+            return std::vector<std::vector<std::string>>{{"HGET", keys.taskHistory(), id},
+                                                         {"HGET", keys.finishedHistory(), id}};
+        },
+        [](const std::vector<Reply>& r) {
+            // A shard whose entry holds no events is passed by, as one with none.
+            throwFirstError(r);
+            return (!r.at(0).isNil() && !parseTaskEvents(r.at(0).str).empty()) ||
+                   (!r.at(1).isNil() && !parseTaskEvents(r.at(1).str).empty());
+        });
+    if (!replies)
+        return {};
+    if (!replies->at(0).isNil() && !parseTaskEvents(replies->at(0).str).empty())
+        return {parseTaskEvents(replies->at(0).str), false};
+    return {parseTaskEvents(replies->at(1).str), true};
 }
 
 bool QueueReader::needsUpgrade()

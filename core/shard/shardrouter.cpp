@@ -170,6 +170,43 @@ ShardRouter::Read ShardRouter::read(const Build& build)
     }
 }
 
+std::optional<std::vector<Reply>>
+ShardRouter::lookUp(const std::string& id, const IdBuild& build,
+                    const std::function<bool(const std::vector<Reply>&)>& found)
+{
+    if (m_pinned) {
+        auto replies = m_connection.pipeline(build(m_keys));
+        return found(replies) ? std::optional<std::vector<Reply>>(std::move(replies))
+                              : std::nullopt;
+    }
+    const ShardLayout used = inHand();
+    const std::vector<Keys> usedKeys = keysOf(used);
+    const Keys& first = usedKeys[static_cast<size_t>(used.homeOf(id))];
+    std::vector<std::vector<std::string>> commands{layoutRead()};
+    for (auto& command : build(first))
+        commands.push_back(std::move(command));
+    std::vector<Reply> replies = m_connection.pipeline(commands);
+    const ShardLayout now = absorb(replies.front());
+    replies.erase(replies.begin());
+    if (found(replies))
+        return replies;
+    // The home by the layout just read first, then the others (a task a reshard has not moved
+    // yet); the shard already asked is not asked again.
+    const std::vector<Keys> nowKeys = keysOf(now);
+    std::vector<size_t> order{static_cast<size_t>(now.homeOf(id))};
+    for (size_t s = 0; s < nowKeys.size(); ++s)
+        if (s != order.front())
+            order.push_back(s);
+    for (size_t s : order) {
+        if (nowKeys[s].tag() == first.tag())
+            continue;
+        replies = m_connection.pipeline(build(nowKeys[s]));
+        if (found(replies))
+            return replies;
+    }
+    return std::nullopt;
+}
+
 std::vector<Reply> ShardRouter::evalReading(const Script& script,
                                             const std::vector<Connection::ScriptCall>& calls)
 {

@@ -65,6 +65,14 @@ public:
     using Build = std::function<std::vector<std::vector<std::string>>(const std::vector<Keys>&)>;
     Read read(const Build& build);
 
+    // Reads about one id: on its home shard by the layout in hand, with the layout read beside,
+    // then on the other shards in turn (home by the layout just read first) until `found`
+    // says the replies found it. Those replies (errors kept), or nullopt.
+    using IdBuild = std::function<std::vector<std::vector<std::string>>(const Keys&)>;
+    std::optional<std::vector<Reply>>
+    lookUp(const std::string& id, const IdBuild& build,
+           const std::function<bool(const std::vector<Reply>&)>& found);
+
     // A script by id on each id's shard: first every id at its home by the layout in hand,
     // all shards' calls and the layout read in one pipeline; where the read shows another
     // layout, the ids answered away from their new home are asked there too; then the ids
