@@ -1,7 +1,10 @@
+#include "audit/audittab.h"
+#include "charts/timelinechart.h"
 #include "find/findbar.h"
 #include "overview/overviewmodel.h"
 #include "overview/overviewpage.h"
 #include "overview/serverview.h"
+#include "schedules/schedulestab.h"
 #include "tasks/taskmodel.h"
 #include "tasks/tasktable.h"
 #include "tasks/tasktabs.h"
@@ -10,13 +13,20 @@
 #include "worker/workerdock.h"
 #include <delayq/connection.h>
 #include <delayq/queue.h>
+#include <delayq/schedules.h>
 
+#include <QDockWidget>
 #include <QHeaderView>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QStyle>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTest>
+#include <qcustomplot.h>
 
 using namespace delayq::ui;
 using delayq::TaskSet;
@@ -37,15 +47,47 @@ private:
     void openFullQueue()
     {
         m_fixture.pushDead(QStringLiteral("orders"), {QStringLiteral("gone")});
-        delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+        // With an actor, as the CLI and the app have: the pushes are in the audit trail.
+        delayq::ConnectionOptions options = delayq::ConnectionOptions::fromUrl(m_server.unixUrl());
+        options.actor = delayq::Actor::ofThisProcess("delayq", "0.1");
+        delayq::Connection conn(options);
         delayq::Queue q(conn, "orders");
+        // Dead by the exec handler: its wrapper first, then what the command said.
+        for (int i = 0; i < 2; ++i) {
+            delayq::PushRequest d;
+            d.id = "wh-" + std::to_string(i) + "-order-confirmation";
+            d.payload = "{\"hook\":" + std::to_string(i) + "}";
+            q.push(d);
+        }
+        for (const auto& t : q.claim(10, 600000, "w").tasks)
+            if (t.id.rfind("wh-", 0) == 0)
+                QVERIFY(q.nack(t.id, t.token, kExecError.toStdString(), delayq::Queue::kNackDeadNow)
+                            .dead);
+
         delayq::PushRequest r;
         r.payload = "{\"order\":" + std::string(300, '7') + "}";
         for (int i = 0; i < 3; ++i)
             q.push(r);
         QVERIFY(q.claim(1, 600000, "worker-0123456789ab").tasks.size() == 1);
+        // More queues than the overview must show at once, with long names.
+        for (const char* name :
+             {"invoices-monthly", "mail", "mail-transactional", "payments", "reports-nightly",
+              "search-reindex", "thumbnails", "webhooks-eu-partner-callbacks", "webhooks"}) {
+            delayq::Queue other(conn, name);
+            other.push(delayq::PushRequest{});
+        }
+        // A schedule every 20 s, and a line in the audit trail.
+        delayq::ScheduleRule rule;
+        rule.name = "heartbeat";
+        rule.everyMs = 20000;
+        rule.payload = "{}";
+        delayq::Schedules(conn, "orders").add(rule);
+        q.setConfig("history", "10");
         m_fixture.openQueue(QStringLiteral("orders"));
     }
+
+    static inline const QString kExecError = QStringLiteral(
+        "exec: exit 7: smtp: 550 mailbox unavailable: user ops@example.com rejected");
 
     void showAt(const QSize& size)
     {
@@ -81,6 +123,27 @@ private:
         for (const auto& [column, chars] : columns) {
             QString why;
             QVERIFY2(isReadable(view, column, chars, &why), qPrintable(why));
+        }
+    }
+
+    // Each section's header text whole: `columns` (all when empty) at least as wide as their
+    // header asks.
+    static void checkHeaders(QTableView* view, const QList<int>& columns)
+    {
+        const QHeaderView* header = view->horizontalHeader();
+        for (int c = 0; c < header->count(); ++c) {
+            if (header->isSectionHidden(c) || (!columns.isEmpty() && !columns.contains(c)))
+                continue;
+            const QString name = view->model()->headerData(c, Qt::Horizontal).toString();
+            // The text and the header's margins (the sort arrow's room counted where it is).
+            const int margin =
+                header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+            const int text = header->fontMetrics().size(0, name).width() + 2 * margin;
+            QVERIFY2(header->sectionSize(c) >= text,
+                     qPrintable(QStringLiteral("header %1: %2 px, its text needs %3 px")
+                                    .arg(name)
+                                    .arg(header->sectionSize(c))
+                                    .arg(text)));
         }
     }
 
@@ -133,7 +196,7 @@ private slots:
              {{TaskModel::Field::Time, 12},
               {TaskModel::Field::Id, 8},
               {TaskModel::Field::Attempts, 3},
-              {TaskModel::Field::LastError, 8},
+              {TaskModel::Field::LastError, 10},
               {TaskModel::Field::Payload, 12}}},
         };
         for (const auto& s : sets) {
@@ -153,9 +216,52 @@ private slots:
             checkMinimumWidth("tasks");
         }
 
-        // The find bar open does not widen the window either.
+        // The Dead tab (in front): an error reads from what the command said, whole in its
+        // tooltip; at 1600 px the error column takes the room the ids do not need.
+        TaskTable* dead = tabs->table(TaskSet::Dead);
+        const int errorColumn = dead->model()->columnOf(TaskModel::Field::LastError);
+        const int idColumn = dead->model()->columnOf(TaskModel::Field::Id);
+        int row = 0;
+        while (row < dead->model()->rowCount() &&
+               !dead->model()->idAt(row).startsWith(QStringLiteral("wh-")))
+            ++row;
+        QVERIFY(row < dead->model()->rowCount());
+        const QModelIndex error = dead->model()->index(row, errorColumn);
+        const QString shown = error.data().toString();
+        QVERIFY2(shown.startsWith(QStringLiteral("smtp: 550 mailbox unavailable")),
+                 qPrintable(shown));
+        QCOMPARE(error.data(Qt::ToolTipRole).toString(), kExecError);
+        if (size.width() >= 1600) {
+            QTableView* view = dead->view();
+            const QFontMetrics fm = view->fontMetrics();
+            const int wanted = qMin(fm.horizontalAdvance(shown), fm.averageCharWidth() * 60);
+            QVERIFY2(
+                view->columnWidth(errorColumn) >= wanted,
+                qPrintable(QStringLiteral("error column %1 px, its text %2 px, id column %3 px")
+                               .arg(view->columnWidth(errorColumn))
+                               .arg(wanted)
+                               .arg(view->columnWidth(idColumn))));
+            int widestId = 0;
+            for (int r = 0; r < dead->model()->rowCount(); ++r)
+                widestId = qMax(widestId, fm.horizontalAdvance(dead->model()->idAt(r)));
+            QVERIFY2(view->columnWidth(idColumn) <= qMax(80, widestId + 40),
+                     qPrintable(QStringLiteral("id column %1 px for ids of %2 px")
+                                    .arg(view->columnWidth(idColumn))
+                                    .arg(widestId)));
+        }
+
+        // The find bar open on the Dead tab, searching the errors, with matches and a
+        // message, does not widen the window either.
         tabs->showFind();
         QVERIFY(tabs->findBar()->isVisible());
+        checkMinimumWidth("dead tasks with the find bar");
+        if (QTest::currentTestFailed())
+            return;
+        tabs->findBar()->input()->setText(QStringLiteral("mailbox unavailable"));
+        tabs->findBar()->findTextButton()->click();
+        QTRY_COMPARE(tabs->findBar()->matchList()->count(), 2);
+        tabs->findBar()->setError(QStringLiteral("no task with id ") +
+                                  QString(80, QLatin1Char('x')));
         checkMinimumWidth("tasks with the find bar");
         if (QTest::currentTestFailed())
             return;
@@ -185,7 +291,74 @@ private slots:
         checkTable(window()->overview()->view(), columns);
         if (QTest::currentTestFailed())
             return;
+        // At least 8 rows on screen, and every header whole.
+        QTableView* view = window()->overview()->view();
+        QTRY_VERIFY(view->model()->rowCount() >= 10);
+        const int rows = view->viewport()->height() / view->rowHeight(0);
+        QVERIFY2(rows >= 8, qPrintable(QStringLiteral("%1 rows shown, viewport %2 px, page %3 px")
+                                           .arg(rows)
+                                           .arg(view->viewport()->height())
+                                           .arg(window()->overview()->height())));
+        checkHeaders(view, {});
+        if (QTest::currentTestFailed())
+            return;
         checkMinimumWidth("overview");
+    }
+
+    // The Audit and Schedules views: every column on screen, none cut below a readable width,
+    // the action, the counts and the state whole; the timeline's dense fires leave the bars
+    // visible.
+    void docksAtSize_data() { pagesAtSize_data(); }
+    void docksAtSize()
+    {
+        QFETCH(QSize, size);
+        m_size = size;
+        openFullQueue();
+        showAt(size);
+        auto* auditDock = window()->findChild<QDockWidget*>(QStringLiteral("auditdock"));
+        QVERIFY(auditDock);
+        auditDock->raise();
+        QTableView* audit = window()->audit()->view();
+        QTRY_VERIFY2(audit->isVisible() && audit->model()->rowCount() >= 1,
+                     qPrintable(QStringLiteral("visible %1, %2 rows")
+                                    .arg(audit->isVisible())
+                                    .arg(audit->model()->rowCount())));
+        QCoreApplication::sendPostedEvents();
+        // Time 10, ACL user 6, OS user@host 8, Tool 6, Action, Tasks, Ids / detail 14.
+        checkTable(audit, {{0, 10}, {1, 6}, {2, 8}, {3, 6}, {4, 6}, {5, 2}, {6, 14}});
+        checkHeaders(audit, {4, 5});
+        if (QTest::currentTestFailed())
+            return;
+        checkMinimumWidth("audit");
+
+        auto* schedulesDock = window()->findChild<QDockWidget*>(QStringLiteral("schedulesdock"));
+        QVERIFY(schedulesDock);
+        schedulesDock->raise();
+        QTableView* schedules = window()->schedules()->view();
+        QTRY_VERIFY(schedules->isVisible() && schedules->model()->rowCount() == 1);
+        QCoreApplication::sendPostedEvents();
+        checkTable(schedules, {{SchedulesTab::Name, 8},
+                               {SchedulesTab::Rule, 10},
+                               {SchedulesTab::State, 5},
+                               {SchedulesTab::NextFire, 8},
+                               {SchedulesTab::LastFire, 5},
+                               {SchedulesTab::Fired, 1},
+                               {SchedulesTab::Skipped, 1}});
+        checkHeaders(schedules, {SchedulesTab::State, SchedulesTab::Fired, SchedulesTab::Skipped,
+                                 SchedulesTab::LastFire});
+        if (QTest::currentTestFailed())
+            return;
+        checkMinimumWidth("schedules");
+
+        // Every 20 s over the timeline's day: thousands of fires, drawn as ticks at the top
+        // edge, not as lines down through the bars.
+        auto* timelineDock = window()->findChild<QDockWidget*>(QStringLiteral("timelinedock"));
+        timelineDock->raise();
+        TimelineChart* timeline = window()->timeline();
+        QTRY_VERIFY(timeline->firesShown().size() > 100);
+        QCPGraph* fires = timeline->plot()->graph(0);
+        QVERIFY(fires);
+        QCOMPARE(fires->lineStyle(), QCPGraph::lsNone);
     }
 
     // The server view, with the open queue's shards, fits a laptop's screen.

@@ -2,6 +2,8 @@
 
 #include "client/adminclient.h"
 #include "client/queueclient.h"
+#include "widgets/columnfit.h"
+#include "widgets/elidedelegate.h"
 
 #include <QDateTime>
 #include <QHeaderView>
@@ -37,7 +39,13 @@ AuditTab::AuditTab(AdminClient* client, QWidget* parent) : QWidget(parent), m_cl
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->verticalHeader()->hide();
-    m_view->horizontalHeader()->setStretchLastSection(true);
+    // Every column on screen in the dock's width, what was done first: the time, the action,
+    // how many tasks and which; who and with what tool after, cut first when narrow.
+    QHeaderView* header = m_view->horizontalHeader();
+    header->moveSection(header->visualIndex(4), 1); // Action
+    header->moveSection(header->visualIndex(5), 2); // Tasks
+    m_fit = new ColumnFit(m_view);
+    m_view->setItemDelegateForColumn(0, new ElideDelegate(Qt::ElideLeft, m_view));
     layout->addWidget(m_view, 1);
     m_note = new QLabel(this);
     m_note->setWordWrap(true);
@@ -141,6 +149,8 @@ void AuditTab::fill()
             cells.append(new QStandardItem(text));
         m_model->appendRow(cells);
     }
+    // Time keeps its clock, who and the tool may be cut; action and count never are.
+    m_fit->fitContents({{0, 10}, {1, 6}, {2, 8}, {3, 6}, {6, 14}});
     updateFooter();
 }
 

@@ -13,6 +13,7 @@ class QTableView;
 namespace delayq::ui {
 
 class AdminClient;
+class ColumnFit;
 
 // The open queue's audit trail: who changed what through delayq or delayq-admin, newest
 // first, with a filter over every column. Loaded on the I/O thread, only while shown.
@@ -55,6 +56,7 @@ private:
     AdminClient* m_client;
     QLineEdit* m_filter;
     QTableView* m_view;
+    ColumnFit* m_fit;
     QStandardItemModel* m_model;
     QSortFilterProxyModel* m_proxy;
     QLabel* m_note;

@@ -370,6 +370,20 @@ void TimelineChart::placeFires()
         values.append(top);
     }
     m_fires->setData(keys, values, true);
+    // Far apart (a nightly cron), a fire is a line across the plot. Closer than 4 px (every
+    // 20 s over a day: 4,320 of them) full lines would paint a solid block over the bars:
+    // each fire is then a short tick hanging from the top edge, and the bars stay visible.
+    const bool dense = m_fireTimes.size() * 4 > m_plot->axisRect()->width();
+    if (dense) {
+        QPainterPath tick;
+        tick.moveTo(0, 0);
+        tick.lineTo(0, 6);
+        m_fires->setLineStyle(QCPGraph::lsNone);
+        m_fires->setScatterStyle(QCPScatterStyle(tick, m_fires->pen(), Qt::NoBrush, 8));
+    } else {
+        m_fires->setLineStyle(QCPGraph::lsImpulse);
+        m_fires->setScatterStyle(QCPScatterStyle());
+    }
     m_fires->setName(m_firesCapped ? tr("schedule fires (the first %1)").arg(kMaxFireMarkers)
                                    : tr("schedule fires"));
     if (m_fireTimes.isEmpty())

@@ -107,10 +107,13 @@ void FindBar::layOut()
     layout->addWidget(m_jump, 0, 4);
     layout->addWidget(m_close, 0, 5);
     layout->addWidget(m_error, 1, 0, 1, 6);
+    // "Act on all matches…" under Jump and the close button, not under the close button
+    // alone: there it made the last column its width and the bar 100 px wider than a laptop's
+    // window has room for beside the details and the worker panel (issue 49).
     layout->addWidget(m_status, 2, 0);
-    layout->addWidget(m_progress, 2, 1, 1, 3);
-    layout->addWidget(m_stop, 2, 4);
-    layout->addWidget(m_act, 2, 5);
+    layout->addWidget(m_progress, 2, 1, 1, 2);
+    layout->addWidget(m_stop, 2, 3);
+    layout->addWidget(m_act, 2, 4, 1, 2);
     layout->addWidget(m_matches, 3, 0, 1, 6);
     layout->setColumnStretch(0, 1);
 }

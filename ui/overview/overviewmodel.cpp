@@ -289,7 +289,15 @@ QVariant OverviewModel::headerData(int section, Qt::Orientation orientation, int
         QT_TR_NOOP("Oldest overdue"), QT_TR_NOOP("Active"),        QT_TR_NOOP("Dead"),
         QT_TR_NOOP("Consumers"),      QT_TR_NOOP("Acked 1m / 1h"), QT_TR_NOOP("Failed 1m / 1h"),
         QT_TR_NOOP("Last hour")};
-    return section >= 0 && section < ColumnCount ? tr(titles[section]) : QVariant();
+    if (section < 0 || section >= ColumnCount)
+        return {};
+    // Two lines ("Oldest" over "overdue"): eleven whole headers fit a laptop's width, where
+    // one line each cut them to "dest overd" and "onsume" (issue 49).
+    QString title = tr(titles[section]);
+    const qsizetype space = title.indexOf(QLatin1Char(' '));
+    if (space > 0)
+        title[space] = QLatin1Char('\n');
+    return title;
 }
 
 } // namespace delayq::ui

@@ -19,6 +19,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QSortFilterProxyModel>
+#include <QStyle>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -46,6 +47,10 @@ OverviewPage::OverviewPage(AdminClient* client, QWidget* parent) : QWidget(paren
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_view->verticalHeader()->hide();
+    // Rows as tall as the task tables' (the style's default is a third more): with the
+    // timeline docked below, 8 rows and their two-line headers fit a 700 px window.
+    m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 8);
     m_view->setItemDelegateForColumn(OverviewModel::LastHour, new SparklineDelegate(m_view));
     // Every column on screen at a laptop's width: the figures take what their text and
     // header need while there is room and elide their headers when there is not; the
@@ -74,6 +79,8 @@ OverviewPage::OverviewPage(AdminClient* client, QWidget* parent) : QWidget(paren
     m_status = new QLabel(this);
     m_status->setTextFormat(Qt::PlainText);
     auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4); // the rows, not the frame, get a laptop's height
+    layout->setSpacing(4);
     layout->addWidget(m_filter);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_consumers);
@@ -224,11 +231,22 @@ void OverviewPage::fitColumns(QTableView* view, ColumnFit* fit)
     const int least = view->fontMetrics().averageCharWidth() * 4;
     for (int c = 0; c < OverviewModel::ColumnCount; ++c) {
         if (c == OverviewModel::LastHour) {
-            fit->setWidths(c, 100, 100); // a sparkline of 60 minutes stays readable
+            fit->setWidths(c, 100, 64); // a sparkline of 60 minutes stays readable
             continue;
         }
         const int content = qMax(least, ColumnFit::contentWidth(view, c));
-        fit->setWidths(c, qMax(content, header->sectionSizeHint(c)), content);
+        // A figure's header is never cut (a name may be). Its text and margins, and the sort
+        // arrow's room only where the arrow is: sectionSizeHint keeps that room in every
+        // column, 20 px x 11 more than a laptop's width has.
+        const int margin = header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+        int title = header->fontMetrics()
+                        .size(0, view->model()->headerData(c, Qt::Horizontal).toString())
+                        .width() +
+                    2 * margin + 4;
+        if (c == header->sortIndicatorSection())
+            title += header->height() / 2 + margin;
+        fit->setWidths(c, qMax(content, title),
+                       c == OverviewModel::Name ? qMin(content, least * 3) : qMax(content, title));
     }
     fit->fit();
 }

@@ -3,6 +3,7 @@
 #include "client/adminclient.h"
 #include "client/scheduleclient.h"
 #include "schedules/scheduledialog.h"
+#include "widgets/columnfit.h"
 #include "widgets/duetext.h"
 
 #include <QAction>
@@ -43,7 +44,11 @@ SchedulesTab::SchedulesTab(AdminClient* client, QWidget* parent) : QWidget(paren
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->verticalHeader()->hide();
-    m_view->horizontalHeader()->setStretchLastSection(true);
+    // Every column on screen in the dock's width: the figures and the fires first, the rule
+    // (often the longest) last, taking what is left.
+    QHeaderView* header = m_view->horizontalHeader();
+    header->moveSection(header->visualIndex(Rule), ColumnCount - 1);
+    m_fit = new ColumnFit(m_view);
     layout->addWidget(m_view, 1);
     m_note = new QLabel(this);
     m_note->setWordWrap(true);
@@ -224,7 +229,9 @@ void SchedulesTab::fill()
         m_selected.clear();
     if (keep < 0)
         m_view->selectionModel()->clearCurrentIndex();
-    m_view->resizeColumnsToContents();
+    // A name or a fire may be cut (the fires keep their start: "in 12s", "3m ago"); the
+    // state and the counts never are.
+    m_fit->fitContents({{Name, 8}, {Rule, 12}, {NextFire, 10}, {LastFire, 10}});
     m_filling = false;
     updateActions();
 }

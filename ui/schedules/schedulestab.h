@@ -17,6 +17,7 @@ class QToolBar;
 namespace delayq::ui {
 
 class AdminClient;
+class ColumnFit;
 class ScheduleDialog;
 
 // The open queue's recurring schedules (docs/schedules.md): each one's rule, state, next and
@@ -109,6 +110,7 @@ private:
     QAction* m_delete;
     QToolBar* m_bar;
     QTableView* m_view;
+    ColumnFit* m_fit;
     QStandardItemModel* m_model;
     QLabel* m_note;
     QLabel* m_message;

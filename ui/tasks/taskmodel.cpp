@@ -8,6 +8,7 @@
 
 #include <QColor>
 #include <QDateTime>
+#include <QRegularExpression>
 #include <QTimer>
 
 namespace delayq::ui {
@@ -334,7 +335,7 @@ QString TaskModel::text(const TaskRow& task, Field field) const
     case Field::Worker:
         return task.worker;
     case Field::LastError:
-        return task.lastError.left(kPreviewChars).simplified();
+        return errorFirst(task.lastError.left(kPreviewChars * 2).simplified()).left(kPreviewChars);
     case Field::Payload: {
         if (task.broken)
             return tr("(broken: %1)").arg(task.lastError);
@@ -348,6 +349,18 @@ QString TaskModel::text(const TaskRow& task, Field field) const
     }
     }
     return {};
+}
+
+QString TaskModel::errorFirst(const QString& error)
+{
+    // The exec handler's wrappers (app/cli/commands/exechandler.cpp) before the command's stderr.
+    static const QRegularExpression wrapper(
+        QStringLiteral("^(exec: (?:exit \\d+|the command was killed by a signal)): (.+)$"),
+        QRegularExpression::DotMatchesEverythingOption);
+    const QRegularExpressionMatch m = wrapper.match(error);
+    if (!m.hasMatch())
+        return error;
+    return QStringLiteral("%1 (%2)").arg(m.captured(2), m.captured(1));
 }
 
 QVariant TaskModel::data(const QModelIndex& index, int role) const
@@ -378,6 +391,11 @@ QVariant TaskModel::data(const QModelIndex& index, int role) const
         return task->score;
     case LoadedRole:
         return true;
+    case Qt::ToolTipRole:
+        // The whole error as the handler wrote it (a cell shows its start).
+        if (field == Field::LastError && !task->lastError.isEmpty())
+            return task->lastError.left(2000);
+        return {};
     case Qt::TextAlignmentRole:
         if (field == Field::Attempts)
             return QVariant(Qt::AlignRight | Qt::AlignVCenter);

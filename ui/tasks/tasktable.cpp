@@ -76,6 +76,14 @@ TaskTable::TaskTable(AdminClient* client, TaskSet set, QWidget* parent)
             const int wide = idWidth();
             const int wanted = qBound(80, ColumnFit::contentWidth(m_view, column) + 8, wide);
             m_fit->setWidths(column, wanted, qMin(wanted, leastIdWidth()));
+            // The room an id does not need goes to the errors on screen, up to 60
+            // characters: "smtp: 550 mailbox unavailable", not "smtp: 550 ma…".
+            if (const int error = m_model->columnOf(TaskModel::Field::LastError); error >= 0) {
+                const int x = m_view->fontMetrics().horizontalAdvance(QLatin1Char('x'));
+                const int errors =
+                    qBound(x * 24 + kPad, ColumnFit::contentWidth(m_view, error), x * 60 + kPad);
+                m_fit->setWidths(error, errors, x * 10 + kPad);
+            }
             fitLastColumn(); // a plain key's message column is the last one
         }
         emit currentTaskChanged();

@@ -97,6 +97,18 @@ void ColumnFit::fit()
     m_fitting = false;
 }
 
+void ColumnFit::fitContents(const QHash<int, int>& leastChars)
+{
+    const QHeaderView* header = m_view->horizontalHeader();
+    const int x = m_view->fontMetrics().averageCharWidth();
+    for (int c = 0; c < header->count(); ++c) {
+        const int natural = qMax(contentWidth(m_view, c), header->sectionSizeHint(c));
+        const auto chars = leastChars.constFind(c);
+        setWidths(c, natural, chars == leastChars.constEnd() ? natural : *chars * x + 14);
+    }
+    fit();
+}
+
 void ColumnFit::onSectionResized(int column, int, int newSize)
 {
     if (m_fitting || column >= m_chosen.size())

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QHash>
 #include <QList>
 #include <QObject>
 
@@ -24,6 +25,10 @@ public:
     void reset();
     // Sets the widths for the viewport's width now (also done on each resize).
     void fit();
+    // Each visible column wants its rows' widest text on screen or its header, whichever is
+    // wider, and gives up room down to `leastChars` characters (a column not named there is
+    // never cut below that want); then fit(). For tables whose rows are all loaded.
+    void fitContents(const QHash<int, int>& leastChars);
 
     // The widest text of the column's rows on screen, with a cell's margins (what
     // QTableView::sizeHintForColumn measures, without the call being protected).

@@ -81,15 +81,16 @@ void placeDocks(QMainWindow* w, const WindowParts& p)
         Qt::BottomDockWidgetArea);
     w->splitDockWidget(timeline, throughput, Qt::Horizontal);
     w->resizeDocks({timeline, throughput}, {3, 1}, Qt::Horizontal);
-    // A tab behind the history chart: it reads the trail only while it is in front.
+    // A tab behind the timeline, which has three quarters of the width: behind the throughput
+    // chart it showed 2-4 of its 7 columns. It reads the trail only while it is in front.
     auto* audit = dock(w, QCoreApplication::translate("delayq::ui::WindowLayout", "Audit"),
                        QStringLiteral("auditdock"), p.audit, Qt::BottomDockWidgetArea);
-    w->tabifyDockWidget(throughput, audit);
+    w->tabifyDockWidget(timeline, audit);
     // The open queue's recurring schedules, a tab beside the audit trail: loaded only in front.
     auto* schedules = dock(w, QCoreApplication::translate("delayq::ui::WindowLayout", "Schedules"),
                            QStringLiteral("schedulesdock"), p.schedules, Qt::BottomDockWidgetArea);
     w->tabifyDockWidget(audit, schedules);
-    throughput->raise();
+    timeline->raise();
     // A tab beside the queue list, not a third column: opened on the right it squeezed the
     // task table to two columns. It starts hidden (View menu) and comes to the front when shown.
     WorkerDock* worker = p.workerDock;
@@ -101,7 +102,9 @@ void placeDocks(QMainWindow* w, const WindowParts& p)
         if (on)
             QTimer::singleShot(0, worker, &QDockWidget::raise);
     });
-    w->resizeDocks({timeline}, {260}, Qt::Vertical);
+    // 220 px: the chart stays readable, and the page above keeps 8 overview rows in a 700 px
+    // window (260 left it 6).
+    w->resizeDocks({timeline}, {220}, Qt::Vertical);
     w->resizeDocks({queues}, {270}, Qt::Horizontal);
     // On a cluster the list names each queue's node: room for it without squeezing the names.
     QObject::connect(p.queues, &QueueList::nodeColumnShown, w, [w, queues](bool shown) {
