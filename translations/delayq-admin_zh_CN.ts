@@ -3236,6 +3236,28 @@ Its attempts start again from 0: it gets the full number of tries again.</source
         <source>Not recorded: the queue&apos;s Task history setting is off (Queue → Queue settings…).</source>
         <translation>未记录：该队列的“任务历史”设置已关闭（队列 → 队列设置…）。</translation>
     </message>
+    <message>
+        <source>Finished</source>
+        <translation>结束于</translation>
+    </message>
+    <message>
+        <source>finished — acked at %1</source>
+        <translation>已结束 — %1 已确认</translation>
+    </message>
+    <message>
+        <source>finished — cancelled at %1</source>
+        <translation>已结束 — %1 已取消</translation>
+    </message>
+    <message>
+        <source>finished at %1</source>
+        <translation>%1 已结束</translation>
+    </message>
+    <message numerus="yes">
+        <source>The task has left the queue: its payload is not kept, only its last %n event(s), above.</source>
+        <translation>
+            <numerusform>该任务已离开队列：负载未保留，只保留了上面的最后 %n 个事件。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::TaskMenu</name>
@@ -3391,6 +3413,24 @@ Its attempts start again from 0: it gets the full number of tries again.</source
     <message>
         <source>%1 selected tasks left the %2 tasks of %3 (consumed, cancelled or moved), %4 among them: they are no longer selected</source>
         <translation>%1 个选中的任务已离开 %3 的%2任务（已被消费、取消或移动），其中包括 %4：不再选中</translation>
+    </message>
+    <message>
+        <source>acked at %1</source>
+        <translation>%1 已确认</translation>
+    </message>
+    <message>
+        <source>cancelled at %1</source>
+        <translation>%1 已取消</translation>
+    </message>
+    <message>
+        <source>finished at %1</source>
+        <translation>%1 已结束</translation>
+    </message>
+    <message numerus="yes">
+        <source>task %1 has left queue %2 (%3): its %n kept event(s) are in the details pane; nothing is selected</source>
+        <translation>
+            <numerusform>任务 %1 已离开队列 %2（%3）：保留的 %n 个事件显示在详情面板中；未选中任何任务</numerusform>
+        </translation>
     </message>
 </context>
 <context>
