@@ -1,6 +1,7 @@
 #include <delayq/queue.h>
 
 #include "queue/pushbatch.h"
+#include "queue/queueshard.h"
 #include "queue/scriptbatches.h"
 #include "records/taskrecord.h"
 #include "records/valuechecks.h"
@@ -27,7 +28,8 @@ Queue Queue::shardQueue(size_t shard)
 {
     // A copy: reading the layout again rebuilds the shards' keys.
     const Keys keys = shardKeys(shard);
-    return Queue(m_connection, keys, m_router->tokenPrefix(shard));
+    return Queue(m_connection, keys,
+                 isShardReader() ? m_tokenPrefix : m_router->tokenPrefix(shard));
 }
 
 void Queue::setClaimShards(std::vector<size_t> shards)
@@ -35,13 +37,21 @@ void Queue::setClaimShards(std::vector<size_t> shards)
     m_router->setClaimShards(std::move(shards), name());
 }
 
-Queue Queue::tokenShard(const std::string& token)
+QueueShard Queue::shardOps(size_t shard)
+{
+    // A copy: reading the layout again rebuilds the shards' keys.
+    const Keys keys = shardKeys(shard);
+    return QueueShard(m_connection, keys,
+                      isShardReader() ? m_tokenPrefix : m_router->tokenPrefix(shard));
+}
+
+QueueShard Queue::tokenShard(const std::string& token)
 {
     // Decided by the token alone: shard 0 (an unsharded queue's only shard) is this queue's
     // own keys, so its acks and renewals never wait for a read of the layout (on a slow link
     // that read could make a renewal late).
     const size_t shard = m_router->tokenShard(token);
-    return shard == 0 ? Queue(m_connection, m_keys, m_tokenPrefix) : shardQueue(shard);
+    return shard == 0 ? QueueShard(m_connection, m_keys, m_tokenPrefix) : shardOps(shard);
 }
 
 std::vector<IdResult>
@@ -244,64 +254,8 @@ ClaimResult Queue::claim(int maxTasks, long long leaseMs, const std::string& wor
     if (maxTasks < 1 || maxTasks > 1000)
         throw Error(ErrorCode::InvalidArgument, "a claim takes 1 to 1000 tasks");
     checkLease(leaseMs);
-    return m_router->claimInTurn(worker, [&](size_t shard) {
-        return shardQueue(shard).claimHere(maxTasks, leaseMs, worker);
-    });
-}
-
-ClaimResult Queue::claimHere(int maxTasks, long long leaseMs, const std::string& worker)
-{
-    const auto keys = scriptKeys();
-    std::vector<Connection::ScriptCall> calls;
-    for (int left = maxTasks; left > 0; left -= kTasksPerCall)
-        calls.push_back({keys,
-                         {std::to_string(std::min(left, kTasksPerCall)), std::to_string(leaseMs),
-                          worker, m_tokenPrefix + randomToken(8)}});
-    ClaimResult result;
-    const std::vector<Reply> replies = m_connection.evalPipeline(scripts::claim, calls);
-    for (size_t callIndex = 0; callIndex < replies.size(); ++callIndex) {
-        const Reply& reply = replies[callIndex];
-        if (reply.isError()) {
-            // Tasks an earlier call of the pipeline handed out are this worker's now: they go
-            // back to it (the error comes again with its next claim) rather than sit leased
-            // to nobody until their leases run out.
-            if (!result.tasks.empty())
-                break;
-            throw errorFromReply(reply.str);
-        }
-        requireArray(reply, 4, "claim");
-        // The last call saw what the earlier ones left: its next due time is the one.
-        result.serverNow = reply.elements[0].toInteger();
-        long long next = reply.elements[1].toInteger();
-        result.nextDue = next >= 0 ? std::optional<long long>(next) : std::nullopt;
-        result.paused = reply.elements[2].toInteger() != 0;
-        if (reply.elements[3].elements.empty())
-            continue;
-        requireArray(reply, 5, "claim");
-        const long long deadline = reply.elements[4].toInteger();
-        const auto& flat = reply.elements[3].elements;
-        if (flat.size() % 4 != 0)
-            throw Error(ErrorCode::Protocol, "claim replied tasks that are not four values each");
-        const std::string& token = calls[callIndex].args[3]; // every task of a call has it
-        for (size_t i = 0; i < flat.size(); i += 4) {
-            // The script checked the record's shape; what it holds is read here, off Redis.
-            // A record the script let through but that does not read (a hand-written one with
-            // an absurd number) still reaches the worker, whole, rather than stalling the batch.
-            std::optional<TaskRecord> record = parseTaskRecord(flat[i + 1].str);
-            if (!record)
-                record = TaskRecord{0, 0, {}, flat[i + 1].str};
-            ClaimedTask t;
-            t.id = flat[i].str;
-            t.payload = std::move(record->payload);
-            t.due = flat[i + 2].toInteger();
-            t.attempts = static_cast<int>(flat[i + 3].toInteger());
-            t.maxAttempts = record->maxAttempts;
-            t.token = token;
-            t.leaseDeadline = deadline;
-            result.tasks.push_back(std::move(t));
-        }
-    }
-    return result;
+    return m_router->claimInTurn(
+        worker, [&](size_t shard) { return shardOps(shard).claim(maxTasks, leaseMs, worker); });
 }
 
 std::vector<bool> Queue::ack(const std::vector<std::pair<std::string, std::string>>& idTokens)
@@ -309,33 +263,9 @@ std::vector<bool> Queue::ack(const std::vector<std::pair<std::string, std::strin
     requireWritable("ack tasks");
     for (const auto& idToken : idTokens)
         Keys::validateTaskId(idToken.first);
-    return m_router->onTokens<bool>(idTokens, [&](size_t, const IdTokens& some) {
-        return tokenShard(some.front().second).ackHere(some);
+    return m_router->onTokens<bool>(idTokens, [&](size_t, const ShardRouter::IdTokens& some) {
+        return tokenShard(some.front().second).ack(some);
     });
-}
-
-std::vector<bool> Queue::ackHere(const IdTokens& idTokens)
-{
-    std::vector<Connection::ScriptCall> calls;
-    const auto keys = scriptKeys();
-    for (size_t begin = 0; begin < idTokens.size(); begin += kTasksPerCall) {
-        size_t end = std::min(idTokens.size(), begin + kTasksPerCall);
-        Connection::ScriptCall call{keys, {std::to_string(end - begin)}};
-        for (size_t i = begin; i < end; ++i) {
-            call.args.push_back(idTokens[i].first);
-            call.args.push_back(idTokens[i].second);
-        }
-        calls.push_back(std::move(call));
-    }
-    std::vector<bool> results;
-    results.reserve(idTokens.size());
-    for (const auto& reply : m_connection.evalPipeline(scripts::ack, calls)) {
-        if (reply.isError())
-            throw errorFromReply(reply.str);
-        for (const auto& item : reply.elements)
-            results.push_back(item.toInteger() == 1);
-    }
-    return results;
 }
 
 void Queue::ack(const std::string& id, const std::string& token)
@@ -353,21 +283,7 @@ NackResult Queue::nack(const std::string& id, const std::string& token, const st
     Keys::validateTaskId(id);
     if (retryDelayMs >= 0)
         checkDelay(retryDelayMs, m_connection.serverNowMs());
-    return tokenShard(token).nackHere(id, token, error, retryDelayMs);
-}
-
-NackResult Queue::nackHere(const std::string& id, const std::string& token,
-                           const std::string& error, long long retryDelayMs)
-{
-    Reply reply =
-        m_connection.evalScript(scripts::nack, scriptKeys(),
-                                {id, token, error,
-                                 std::to_string(retryDelayMs == kNackDeadNow ? kNackDeadNow
-                                                : retryDelayMs < 0           ? -1
-                                                                             : retryDelayMs),
-                                 m_keys.wake()});
-    requireArray(reply, 2, "nack");
-    return {reply.elements[0].str == "dead", reply.elements[1].toInteger()};
+    return tokenShard(token).nack(id, token, error, retryDelayMs);
 }
 
 long long Queue::extend(const std::string& id, const std::string& token, long long leaseMs)
@@ -375,10 +291,7 @@ long long Queue::extend(const std::string& id, const std::string& token, long lo
     requireWritable("extend a lease");
     Keys::validateTaskId(id);
     checkLease(leaseMs);
-    return tokenShard(token)
-        .m_connection
-        .evalScript(scripts::extend, scriptKeys(), {id, token, std::to_string(leaseMs)})
-        .toInteger();
+    return tokenShard(token).extend(id, token, leaseMs);
 }
 
 std::vector<std::optional<long long>>
@@ -387,31 +300,9 @@ Queue::extend(const std::vector<std::pair<std::string, std::string>>& idTokens, 
     requireWritable("extend leases");
     checkLease(leaseMs);
     return m_router->onTokens<std::optional<long long>>(
-        idTokens, [&](size_t, const IdTokens& some) {
-            return tokenShard(some.front().second).extendHere(some, leaseMs);
+        idTokens, [&](size_t, const ShardRouter::IdTokens& some) {
+            return tokenShard(some.front().second).extend(some, leaseMs);
         });
-}
-
-std::vector<std::optional<long long>> Queue::extendHere(const IdTokens& idTokens, long long leaseMs)
-{
-    std::vector<Connection::ScriptCall> calls;
-    const auto keys = scriptKeys();
-    for (const auto& [id, token] : idTokens) {
-        Keys::validateTaskId(id);
-        calls.push_back({keys, {id, token, std::to_string(leaseMs)}});
-    }
-    std::vector<std::optional<long long>> deadlines;
-    for (const auto& reply : m_connection.evalPipeline(scripts::extend, calls)) {
-        if (!reply.isError()) {
-            deadlines.emplace_back(reply.toInteger());
-            continue;
-        }
-        Error error = errorFromReply(reply.str);
-        if (error.code() != ErrorCode::LeaseLost)
-            throw error;
-        deadlines.emplace_back(std::nullopt);
-    }
-    return deadlines;
 }
 
 ReapResult Queue::reap(int maxTasks)
@@ -420,28 +311,12 @@ ReapResult Queue::reap(int maxTasks)
     if (maxTasks < 1 || maxTasks > 1000)
         throw Error(ErrorCode::InvalidArgument, "a reap takes 1 to 1000 tasks");
     return m_router->overEveryShard<ReapResult>(
-        [&](size_t shard) { return shardQueue(shard).reapHere(maxTasks); },
+        [&](size_t shard) { return shardOps(shard).reap(maxTasks); },
         [](ReapResult& total, const ReapResult& r) {
             total.requeued += r.requeued;
             total.dead += r.dead;
             total.more = total.more || r.more;
         });
-}
-
-ReapResult Queue::reapHere(int maxTasks)
-{
-    const auto keys = scriptKeys();
-    std::vector<Connection::ScriptCall> calls;
-    for (int left = maxTasks; left > 0; left -= kTasksPerCall)
-        calls.push_back({keys, {std::to_string(std::min(left, kTasksPerCall)), m_keys.wake()}});
-    ReapResult result;
-    for (const auto& reply : m_connection.evalPipeline(scripts::reap, calls)) {
-        requireArray(reply, 3, "reap");
-        result.requeued += static_cast<int>(reply.elements[0].toInteger());
-        result.dead += static_cast<int>(reply.elements[1].toInteger());
-        result.more = reply.elements[2].toInteger() != 0;
-    }
-    return result;
 }
 
 std::vector<IdResult> Queue::requeue(const std::vector<std::string>& ids)

@@ -53,6 +53,7 @@ private slots:
     void aPushDuringAReshardSeesTheFormerHome();
     void anInterruptedMoveResumes_data();
     void anInterruptedMoveResumes();
+    void leasesFollowTheirShardsToken();
     void shardMasterKilledMidDrain(); // last: it leaves one master dead
 
 private:
@@ -588,6 +589,43 @@ void TestShards::anInterruptedMoveResumes()
     }
     QCOMPARE(connection.command({"EXISTS", queue.shardKeys(0).moving()}).toInteger(), 0LL);
     queue.purge();
+}
+
+void TestShards::leasesFollowTheirShardsToken()
+{
+    // Every single-task renewal, nack and ack goes to the shard its token names, and a
+    // shard's own queue hands out tokens that name it (the routing is the shard room's).
+    Connection connection(options());
+    Queue queue = sharded(connection, "tokens", 3);
+    std::vector<PushRequest> tasks(30);
+    for (auto& task : tasks)
+        task.payload = "{}";
+    queue.pushBatch(tasks);
+    std::vector<ClaimedTask> held;
+    for (int round = 0; round < 6 && held.size() < tasks.size(); ++round)
+        for (auto& task : queue.claim(10, 60000, "w").tasks)
+            held.push_back(std::move(task));
+    QCOMPARE(held.size(), tasks.size());
+    std::set<char> shards;
+    for (const auto& task : held) {
+        QVERIFY2(task.token.size() > 3 && task.token[0] == 's' && task.token[2] == '.',
+                 task.token.c_str());
+        shards.insert(task.token[1]);
+        QVERIFY(queue.extend(task.id, task.token, 90000) > 0);
+    }
+    QCOMPARE(shards.size(), size_t(3));
+    for (size_t i = 0; i < held.size(); ++i) {
+        if (i % 2 == 0)
+            queue.ack(held[i].id, held[i].token);
+        else
+            QVERIFY(!queue.nack(held[i].id, held[i].token, "again", 0).dead);
+    }
+    QCOMPARE(queue.counts().active, 0);
+    Queue second = queue.shardQueue(2);
+    const ClaimResult some = second.claim(10, 60000, "w");
+    QVERIFY(!some.tasks.empty());
+    for (const auto& task : some.tasks)
+        QVERIFY2(task.token.rfind("s2.", 0) == 0, task.token.c_str());
 }
 
 void TestShards::shardMasterKilledMidDrain()

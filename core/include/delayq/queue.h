@@ -13,6 +13,8 @@
 
 namespace delayq {
 
+class QueueShard;
+
 // Every operation on one native queue.
 // With an actor on the connection's options (ConnectionOptions::actor), push, cancel,
 // reschedule, requeue, delete, purge and setConfig each write an audit entry in the same script
@@ -133,9 +135,11 @@ private:
     void requireWritable(const char* what) const;
     void registerQueue();
     static std::vector<std::string> scriptKeysOf(const Keys& keys);
-    // The queue of the shard a lease token names ("sK." tokens; any other is shard 0's, which
-    // is this queue's own keys: no layout read).
-    Queue tokenShard(const std::string& token);
+    // One shard's own work (core/queue/queueshard.h): of shard `shard`, or of the shard a
+    // lease token names ("sK." tokens; any other is shard 0's, which is this queue's own keys:
+    // no layout read).
+    QueueShard shardOps(size_t shard);
+    QueueShard tokenShard(const std::string& token);
     // A script by id, routed by the shard room (ShardRouter::byIds); leading: the ARGV before
     // the ids on a shard.
     std::vector<IdResult>
@@ -143,14 +147,6 @@ private:
           const std::function<std::vector<std::string>(const Keys&)>& leading);
     // Calls of `batch` until done, on every shard; the totals.
     BulkResult onEveryShard(const std::function<BulkResult(Queue&)>& run);
-    // One shard's own work (this queue's keys).
-    using IdTokens = std::vector<std::pair<std::string, std::string>>;
-    ClaimResult claimHere(int maxTasks, long long leaseMs, const std::string& worker);
-    std::vector<bool> ackHere(const IdTokens& idTokens);
-    NackResult nackHere(const std::string& id, const std::string& token, const std::string& error,
-                        long long retryDelayMs);
-    std::vector<std::optional<long long>> extendHere(const IdTokens& idTokens, long long leaseMs);
-    ReapResult reapHere(int maxTasks);
 
     bool m_registered = false;
     std::string m_tokenPrefix; // "sK." on a shard's queue of a sharded queue
