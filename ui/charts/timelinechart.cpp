@@ -74,7 +74,11 @@ TimelineChart::TimelineChart(AdminClient* client, QWidget* parent)
     m_upcoming->moveAbove(m_overdue);
 
     // Over the bars (made after them): the coming fires of the queue's schedules.
-    m_fires = m_plot->addGraph();
+    // On a value axis of its own, never shown: a fire is an impulse from 0 to 1 on it, so
+    // its range alone decides whether a fire crosses the plot or is a tick at its top.
+    m_fires = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
+    m_plot->yAxis2->setVisible(false);
+    m_plot->yAxis2->setRange(0, 1);
     m_fires->setName(tr("schedule fires"));
     m_fires->setLineStyle(QCPGraph::lsImpulse);
     m_fires->setPen(QPen(QColor(0x8e, 0x44, 0xad), 1));
@@ -364,26 +368,16 @@ void TimelineChart::placeFires()
         }
     }
     QVector<double> keys, values;
-    const double top = m_plot->yAxis->range().upper;
     for (qint64 t : m_fireTimes) {
         keys.append(toKey(t));
-        values.append(top);
+        values.append(1);
     }
     m_fires->setData(keys, values, true);
     // Far apart (a nightly cron), a fire is a line across the plot. Closer than 4 px (every
     // 20 s over a day: 4,320 of them) full lines would paint a solid block over the bars:
-    // each fire is then a short tick hanging from the top edge, and the bars stay visible.
+    // each fire is then a tick over the top tenth of the plot, and the bars stay visible.
     const bool dense = m_fireTimes.size() * 4 > m_plot->axisRect()->width();
-    if (dense) {
-        QPainterPath tick;
-        tick.moveTo(0, 0);
-        tick.lineTo(0, 6);
-        m_fires->setLineStyle(QCPGraph::lsNone);
-        m_fires->setScatterStyle(QCPScatterStyle(tick, m_fires->pen(), Qt::NoBrush, 8));
-    } else {
-        m_fires->setLineStyle(QCPGraph::lsImpulse);
-        m_fires->setScatterStyle(QCPScatterStyle());
-    }
+    m_plot->yAxis2->setRange(dense ? -9 : 0, 1);
     m_fires->setName(m_firesCapped ? tr("schedule fires (the first %1)").arg(kMaxFireMarkers)
                                    : tr("schedule fires"));
     if (m_fireTimes.isEmpty())

@@ -2,6 +2,7 @@
 
 #include "client/membertext.h"
 #include "tasks/historytext.h"
+#include "tasks/taskmodel.h"
 #include "widgets/formrows.h"
 #include <delayq/timeparse.h>
 
@@ -47,11 +48,13 @@ TaskDetails::TaskDetails(QWidget* parent) : QWidget(parent)
     m_form->setLabelAlignment(Qt::AlignRight);
     layout->addLayout(m_form);
     m_id = addField(tr("Id"));
-    m_id->setWordWrap(false);
-    m_id->installEventFilter(this);
     m_state = addField(tr("State"));
     m_time = addField(tr("Due"));
     m_created = addField(tr("Created"));
+    for (QLabel* label : {m_id, m_time, m_created}) {
+        label->setWordWrap(false);
+        label->installEventFilter(this);
+    }
     m_attempts = addField(tr("Attempts"));
     m_backoff = addField(tr("Backoff"));
     m_worker = addField(tr("Worker"));
@@ -237,23 +240,33 @@ QString TaskDetails::idText() const
 void TaskDetails::setIdText(const QString& id)
 {
     m_idFull = id;
-    m_id->setToolTip(id);
-    elideId();
+    setOneLine(m_id, id);
 }
 
-void TaskDetails::elideId()
+void TaskDetails::setOneLine(QLabel* label, const QString& text)
 {
-    // One line, cut in the middle with an ellipsis (a ULID's time and its random end both
-    // stay): a cut without one read as a whole, wrong id. Copy id copies it whole.
-    const int room = m_id->contentsRect().width();
-    m_id->setText(room > 0 ? m_id->fontMetrics().elidedText(m_idFull, Qt::ElideMiddle, room)
-                           : m_idFull);
+    label->setProperty("fullText", text);
+    label->setToolTip(text);
+    elide(label);
+}
+
+void TaskDetails::elide(QLabel* label)
+{
+    // One line, cut with an ellipsis: an id in the middle (a ULID's time and its random end
+    // both stay), a time on the left (the clock stays; wrapped, its second line was cut off
+    // and a death showed its date alone). Copy id copies the id whole.
+    const QString text = label->property("fullText").toString();
+    const int room = label->contentsRect().width();
+    const Qt::TextElideMode mode = label == m_id ? Qt::ElideMiddle : Qt::ElideLeft;
+    label->setText(room > 0 ? label->fontMetrics().elidedText(text, mode, room) : text);
 }
 
 bool TaskDetails::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == m_id && event->type() == QEvent::Resize)
-        elideId();
+    if (event->type() == QEvent::Resize)
+        for (QLabel* label : {m_id, m_time, m_created})
+            if (watched == label)
+                elide(label);
     return QWidget::eventFilter(watched, event);
 }
 
@@ -267,7 +280,9 @@ void TaskDetails::render()
         for (auto* label : labels)
             label->clear();
         m_idFull.clear();
-        m_id->setToolTip({});
+        for (QLabel* label : {m_id, m_time, m_created})
+            setOneLine(label, {}); // a resize must not bring the last task's text back
+        m_lastError->setToolTip({});
         m_format->setText(tr("Select a task to see its payload."));
         m_payload->clear();
         renderHistory();
@@ -287,8 +302,8 @@ void TaskDetails::render()
                                                       : tr("Died"));
     setIdText(MemberText::displayText(m_task.id));
     m_state->setText(m_task.broken ? tr("broken") : stateText(m_task.state));
-    m_time->setText(time(m_task.score));
-    m_created->setText(time(m_task.created));
+    setOneLine(m_time, time(m_task.score));
+    setOneLine(m_created, time(m_task.created));
     m_attempts->setText(m_task.maxAttempts > 0
                             ? tr("%1 of %2").arg(m_task.attempts).arg(m_task.maxAttempts)
                             : QString::number(m_task.attempts));
@@ -296,10 +311,13 @@ void TaskDetails::render()
     m_worker->setText(m_task.worker.isEmpty() ? QStringLiteral("-") : m_task.worker);
     // A handler's error can be a whole stack trace: a label shows its start.
     constexpr qsizetype kMaxError = 2000;
+    // What the command said first ("smtp: 550 … (exec: exit 7)"): the label has room for
+    // a few lines; the tooltip has the error as stored.
+    const QString error = TaskModel::errorFirst(m_task.lastError);
     m_lastError->setText(m_task.lastError.isEmpty() ? QStringLiteral("-")
-                         : m_task.lastError.size() > kMaxError
-                             ? m_task.lastError.left(kMaxError) + QChar(0x2026)
-                             : m_task.lastError);
+                         : error.size() > kMaxError ? error.left(kMaxError) + QChar(0x2026)
+                                                    : error);
+    m_lastError->setToolTip(m_task.lastError.left(kMaxError));
     bool json = false;
     const QString text = formatPayload(m_task.payload, &json);
     const qint64 size = qMax<qint64>(m_task.payloadSize, m_task.payload.size());
@@ -330,7 +348,7 @@ void TaskDetails::renderFinished()
                      : last.kind == QLatin1String("cancelled")
                          ? tr("finished — cancelled at %1").arg(when)
                          : tr("finished at %1").arg(when));
-    m_time->setText(when);
+    setOneLine(m_time, when);
     // What the kept events tell of its last attempt; the rest left the queue with it.
     int attempts = 0;
     QString worker;
@@ -344,10 +362,10 @@ void TaskDetails::renderFinished()
         }
     }
     const QString none = QStringLiteral("-");
-    m_created->setText(
-        events.isEmpty() || events.constFirst().kind != QLatin1String("pushed")
-            ? none
-            : QString::fromStdString(delayq::formatTime(events.constFirst().at, m_utc)));
+    setOneLine(m_created,
+               events.isEmpty() || events.constFirst().kind != QLatin1String("pushed")
+                   ? none
+                   : QString::fromStdString(delayq::formatTime(events.constFirst().at, m_utc)));
     m_attempts->setText(attempts > 0 ? QString::number(attempts) : none);
     m_backoff->setText(none);
     m_worker->setText(worker.isEmpty() ? none : worker);

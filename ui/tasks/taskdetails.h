@@ -54,7 +54,9 @@ private:
     void render();
     void renderFinished();
     void setIdText(const QString& id);
-    void elideId();
+    // A value on one line, elided to the label's width (its tooltip has it whole).
+    void setOneLine(QLabel* label, const QString& text);
+    void elide(QLabel* label);
     bool eventFilter(QObject* watched, QEvent* event) override;
     void renderHistory();
     void setHistoryText(const QString& text);
