@@ -560,10 +560,13 @@ private slots:
         QVERIFY2(history.contains(QStringLiteral("failed  by worker-7, gateway timeout")),
                  qPrintable(history));
         QCOMPARE(details->idText(), QStringLiteral("pay-flaky"));
-        QVERIFY2(bar->searchStatus()->text().contains(QStringLiteral("acked at")),
-                 qPrintable(bar->searchStatus()->text()));
-        QVERIFY2(!bar->findChild<FieldError*>()->isVisible(),
-                 qPrintable(bar->findChild<FieldError*>()->text()));
+        // Said where errors go, not in red, and whole.
+        auto* note = bar->findChild<FieldError*>();
+        QVERIFY2(note->isVisible() && note->text().contains(QStringLiteral("acked at")),
+                 qPrintable(note->text()));
+        QCOMPARE(note->styleSheet(), QString());
+        QVERIFY2(m_fixture.window()->minimumSizeHint().width() <= 1024,
+                 qPrintable(QString::number(m_fixture.window()->minimumSizeHint().width())));
         // Nothing selected, nothing armed: the task is gone, and p2 is no longer the aim.
         for (auto set : {TaskSet::Pending, TaskSet::Active, TaskSet::Dead})
             QCOMPARE(m_fixture.table(set)->selectedIds(), QStringList());
@@ -579,6 +582,7 @@ private slots:
         bar->findButton()->click();
         QTRY_VERIFY2(bar->findChild<FieldError*>()->text().contains(QStringLiteral("no task")),
                      qPrintable(bar->findChild<FieldError*>()->text()));
+        QVERIFY(!bar->findChild<FieldError*>()->styleSheet().isEmpty()); // red again
         QCOMPARE(details->historyText(), QString());
     }
 

@@ -308,16 +308,18 @@ void FindBar::activate()
 
 void FindBar::setError(const QString& message)
 {
+    m_error->setStyleSheet(QStringLiteral("color: #c0392b;")); // FieldError's red
     m_error->setError(message);
     m_error->setToolTip(message);
 }
 
 void FindBar::setNote(const QString& message)
 {
-    m_showsCount = false;
-    m_status->setText(message);
-    m_status->setToolTip(message);
-    m_status->setVisible(!message.isEmpty());
+    // The error's row, which spans the bar (the status beside the progress is a narrow
+    // column at 1024 px), in the text's own colour: it is an answer, not a refusal.
+    m_error->setStyleSheet({});
+    m_error->setError(message);
+    m_error->setToolTip(message);
 }
 
 qint64 FindBar::parseWhen(const QString& text, qint64 nowMs)

@@ -65,7 +65,7 @@ public:
     void setWritable(bool writable);
     QLabel* searchStatus() const { return m_status; }
     void setError(const QString& message);
-    // A finding that is no error, where the search's count goes (e.g. a finished task's
+    // A finding that is no error, where errors go but not in red (e.g. a finished task's
     // history shown in the details pane).
     void setNote(const QString& message);
     // Parses a time as typed; throws delayq::Error with the reason.

@@ -80,6 +80,7 @@ TaskDetails::TaskDetails(QWidget* parent) : QWidget(parent)
 
     m_format = new QLabel(this);
     m_format->setTextFormat(Qt::PlainText);
+    m_format->setWordWrap(true); // a long line here widened the window past 1,024 px
     layout->addWidget(m_format);
 
     m_payload = new QPlainTextEdit(this);
@@ -276,6 +277,8 @@ void TaskDetails::render()
                                 m_attempts, m_backoff, m_worker, m_lastError};
     m_copyId->setEnabled(m_hasTask);
     m_copyPayload->setEnabled(m_hasTask);
+    // A finished task has no payload: its events take the box's room.
+    m_payload->setVisible(!m_finished);
     if (!m_hasTask) {
         for (auto* label : labels)
             label->clear();
