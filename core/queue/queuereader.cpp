@@ -16,16 +16,6 @@ namespace delayq {
 
 namespace {
 
-// The sum of integer replies; the first error reply is thrown.
-long long sumOf(const std::vector<Reply>& replies)
-{
-    throwFirstError(replies);
-    long long total = 0;
-    for (const auto& reply : replies)
-        total += reply.toInteger();
-    return total;
-}
-
 // The fields of an HGETALL reply added to the counters (a sharded queue's shards add up); a
 // value that is not a whole number counts 0.
 void addCounters(Counters& counters, const Reply& reply)
@@ -226,15 +216,9 @@ std::vector<long long> QueueReader::histogram(long long fromMs, long long toMs, 
 
 long long QueueReader::dueBy(long long ms)
 {
-    return sumOf(
-        m_router
-            ->read([&](const std::vector<Keys>& shards) {
-                std::vector<std::vector<std::string>> commands;
-                for (const Keys& k : shards)
-                    commands.push_back({"ZCOUNT", k.pending(), "-inf", std::to_string(ms)});
-                return commands;
-            })
-            .replies);
+    return ShardReads(*m_router).sum([&](const Keys& k) -> std::vector<std::string> {
+        return {"ZCOUNT", k.pending(), "-inf", std::to_string(ms)};
+    });
 }
 
 std::vector<std::vector<std::string>> QueueReader::taskReads(const Keys& keys,
@@ -330,14 +314,9 @@ std::optional<long long> QueueReader::rankOf(TaskSet set, const std::string& id)
 
 long long QueueReader::size(TaskSet set)
 {
-    return sumOf(m_router
-                     ->read([&](const std::vector<Keys>& shards) {
-                         std::vector<std::vector<std::string>> commands;
-                         for (const Keys& k : shards)
-                             commands.push_back({"ZCARD", k.setKey(set)});
-                         return commands;
-                     })
-                     .replies);
+    return ShardReads(*m_router).sum([&](const Keys& k) -> std::vector<std::string> {
+        return {"ZCARD", k.setKey(set)};
+    });
 }
 
 std::optional<long long> QueueReader::earliest(TaskSet set)

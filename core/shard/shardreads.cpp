@@ -135,17 +135,23 @@ long long ShardReads::scoreAtRank(TaskSet set, long long rank)
     return lo;
 }
 
-long long ShardReads::rankOfScore(TaskSet set, long long score)
+long long ShardReads::sum(const std::function<std::vector<std::string>(const Keys&)>& command)
 {
     return sumOf(m_router
                      .read([&](const std::vector<Keys>& shards) {
                          std::vector<std::vector<std::string>> commands;
                          for (const auto& keys : shards)
-                             commands.push_back(
-                                 {"ZCOUNT", keys.setKey(set), "-inf", "(" + std::to_string(score)});
+                             commands.push_back(command(keys));
                          return commands;
                      })
                      .replies);
+}
+
+long long ShardReads::rankOfScore(TaskSet set, long long score)
+{
+    return sum([&](const Keys& keys) -> std::vector<std::string> {
+        return {"ZCOUNT", keys.setKey(set), "-inf", "(" + std::to_string(score)};
+    });
 }
 
 std::optional<long long> ShardReads::earliest(TaskSet set)

@@ -1,8 +1,10 @@
 #pragma once
 
 #include <delayq/keys.h>
+#include <delayq/reply.h>
 #include <delayq/task.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +28,9 @@ public:
     };
 
     explicit ShardReads(ShardRouter& router) : m_router(router) {}
+
+    // One integer command per shard (`command` builds it for a shard's keys), summed.
+    long long sum(const std::function<std::vector<std::string>(const Keys&)>& command);
 
     // Members by rank over every shard (0 = earliest).
     std::vector<Member> page(TaskSet set, long long offset, long long limit);
