@@ -4,6 +4,7 @@
 #include "overview/overviewmodel.h"
 #include "overview/overviewpage.h"
 #include "overview/serverview.h"
+#include "queue/queuelist.h"
 #include "schedules/schedulestab.h"
 #include "tasks/taskmodel.h"
 #include "tasks/tasktable.h"
@@ -303,6 +304,17 @@ private slots:
         if (QTest::currentTestFailed())
             return;
         checkMinimumWidth("overview");
+        if (QTest::currentTestFailed())
+            return;
+
+        // The queue dock shows "webhooks" and "payments" whole, not "webho…".
+        QTableView* queues = window()->queueList()->view();
+        QTRY_VERIFY(queues->model()->rowCount() >= 10);
+        const int name = queues->fontMetrics().horizontalAdvance(QStringLiteral("payments")) + 8;
+        QVERIFY2(queues->columnWidth(0) >= name,
+                 qPrintable(QStringLiteral("queue names %1 px, \"payments\" needs %2 px")
+                                .arg(queues->columnWidth(0))
+                                .arg(name)));
     }
 
     // The Audit and Schedules views: every column on screen, none cut below a readable width,

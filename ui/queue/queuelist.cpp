@@ -3,6 +3,7 @@
 #include "client/adminclient.h"
 #include "client/plainclient.h"
 #include "client/queueclient.h"
+#include "widgets/columnfit.h"
 #include "widgets/fielderror.h"
 #include <delayq/keys.h>
 
@@ -298,6 +299,7 @@ void QueueList::onListed(const QueueListResult& result)
         if (matches.isEmpty()) {
             auto* name = new QStandardItem(q.name);
             name->setEditable(false);
+            name->setToolTip(q.name); // a long name is elided in the dock
             QList<QStandardItem*> row{name};
             for (qint64 v : values)
                 row.append(numberItem(v));
@@ -325,8 +327,25 @@ void QueueList::onListed(const QueueListResult& result)
     for (int r = m_model->rowCount() - 1; r >= 0; --r)
         if (!seen.contains(m_model->item(r, 0)->text()))
             m_model->removeRow(r);
+    fitCountColumns();
     setCurrentQueue(m_current);
     emit listed();
+}
+
+void QueueList::fitCountColumns()
+{
+    // The counts as wide as their header's text or their widest figure, not a million's
+    // width each: the names get the rest ("webhooks", not "webho…", in a 270 px dock).
+    QHeaderView* header = m_view->horizontalHeader();
+    const int margin = header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+    for (int c = 1; c < 5; ++c) {
+        int width = header->fontMetrics().horizontalAdvance(
+                        m_model->headerData(c, Qt::Horizontal).toString()) +
+                    2 * margin + 4;
+        if (c == header->sortIndicatorSection())
+            width += header->height() / 2 + margin;
+        m_view->setColumnWidth(c, qMax(width, ColumnFit::contentWidth(m_view, c)));
+    }
 }
 
 } // namespace delayq::ui

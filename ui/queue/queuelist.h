@@ -57,6 +57,8 @@ signals:
     void plainKeyOpened(const QString& key, const QString& unit);
 
 private:
+    // The count columns fitted to their header and figures (after each listing).
+    void fitCountColumns();
     // A sorted table of `model` through `proxy` (filtered on the first column), one row
     // selected at a time.
     QTableView* makeTable(QStandardItemModel* model, QSortFilterProxyModel* proxy);
