@@ -16,6 +16,7 @@
 #include <QItemSelectionModel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTest>
@@ -55,7 +56,9 @@ private:
     {
         delayq::Connection c(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
         delayq::WorkerInfo info = workerInfo(c.serverTimeMs(), 1000);
-        info.handler = "exec";
+        // A handler as long as a real one's command line.
+        info.handler = "exec:/usr/local/bin/deliver-webhook --config "
+                       "/etc/delayq/hooks/partner-callbacks.yaml --timeout 30s";
         info.host = "elsewhere";
         beatAs(c, "mail", "silent", info, 300);
     }
@@ -103,6 +106,14 @@ private slots:
         QVERIFY2(
             view->summary()->text().startsWith(QStringLiteral("Live: 1 · gone: 1 · queues: 2")),
             qPrintable(view->summary()->text()));
+        // Every column on screen, none to scroll sideways to, at a laptop's width (issue 49):
+        // the long handler is elided, whole in its tooltip.
+        QVERIFY(view->width() <= 1024);
+        QCoreApplication::sendPostedEvents();
+        QVERIFY2(table->horizontalScrollBar()->maximum() == 0,
+                 qPrintable(QString::number(table->horizontalScrollBar()->maximum())));
+        QCOMPARE(table->item(rowOf(table, "silent"), 5)->toolTip(),
+                 table->item(rowOf(table, "silent"), 5)->text());
 
         // Nothing is chosen for the operator.
         auto* held = view->findChild<QPushButton*>(QStringLiteral("showHeldTasks"));

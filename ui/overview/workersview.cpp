@@ -2,6 +2,7 @@
 
 #include "client/adminclient.h"
 #include "client/overviewclient.h"
+#include "widgets/columnfit.h"
 #include "widgets/duetext.h"
 
 #include <QDialogButtonBox>
@@ -51,6 +52,7 @@ WorkersView::WorkersView(AdminClient* client, QWidget* parent) : QDialog(parent)
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->setVisible(false);
+    m_fit = new ColumnFit(m_table);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(Queue, Qt::AscendingOrder);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
@@ -137,7 +139,9 @@ void WorkersView::fill(const WorkersResult& result)
     // No cell looks chosen when none is: the focus frame would sit on the first row.
     if (m_table->selectionModel()->selectedRows().isEmpty())
         m_table->selectionModel()->clearCurrentIndex();
-    m_table->resizeColumnsToContents();
+    // Every column in the dialog's width, none to scroll sideways to: the names, the host
+    // and the handler (a command line) give up room, elided, whole in their tooltips.
+    m_fit->fitContents({{Queue, 8}, {Worker, 10}, {Host, 6}, {Handler, 8}});
     const int gone = static_cast<int>(result.workers.size()) - live;
     QString text =
         result.workers.isEmpty()
@@ -182,6 +186,10 @@ void WorkersView::addRow(const WorkerRow& w, qint64 now)
     m_table->setItem(row, Failed, number(w.failed));
     m_table->setItem(row, LatenessP99,
                      new SortedItem(DueText::duration(w.latenessP99Ms), w.latenessP99Ms));
+    // What a narrow column elides, whole on hover.
+    for (int c : {Worker, Host, Handler})
+        if (QTableWidgetItem* item = m_table->item(row, c); item && item->toolTip().isEmpty())
+            item->setToolTip(item->text());
     for (int c : {Threads, Held, Acked, Failed, Pid, Up, LastSeen, LatenessP99})
         m_table->item(row, c)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     if (!w.live || w.stalled)

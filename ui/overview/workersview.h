@@ -13,6 +13,7 @@ class QTimer;
 namespace delayq::ui {
 
 class AdminClient;
+class ColumnFit;
 
 // Every worker of every queue, from the heartbeats (docs/admin.md, "Workers"): live, gone or
 // stalled, where it runs, what it holds and did. Loaded on the I/O thread when opened and
@@ -61,6 +62,7 @@ private:
 
     AdminClient* m_client;
     QLabel* m_summary;
+    ColumnFit* m_fit;
     QTableWidget* m_table;
     QTimer* m_timer;
     quint64 m_tag = 0;
