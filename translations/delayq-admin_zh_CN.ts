@@ -4116,4 +4116,11 @@ DISCONNECTED, retrying</source>
         <translation> · 已停滞：%1（在线、持有任务、5 分钟内未确认任何任务）</translation>
     </message>
 </context>
+<context>
+    <name>delayq::ui::WriteActions</name>
+    <message>
+        <source>Server: %1</source>
+        <translation>服务器：%1</translation>
+    </message>
+</context>
 </TS>
