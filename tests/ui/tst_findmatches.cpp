@@ -298,6 +298,31 @@ private slots:
         QTRY_VERIFY(bar->searchStatus()->text().contains(QStringLiteral("found")));
     }
 
+    // A match in last errors shows what the command said first, as the Dead tab does: the
+    // exec handler's wrapper goes after it (issue 49, item 8).
+    void anErrorMatchShowsItsCauseFirst()
+    {
+        {
+            delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+            delayq::Queue q(conn, "orders");
+            delayq::PushRequest r;
+            r.id = "mail-1";
+            r.maxAttempts = 1;
+            r.payload = "{}";
+            q.push(r);
+            const auto claimed = q.claim(1, 60000, "w").tasks;
+            QCOMPARE(claimed.size(), size_t(1));
+            QVERIFY(q.nack("mail-1", claimed.front().token,
+                           "exec: exit 7: smtp: 550 mailbox unavailable")
+                        .dead);
+        }
+        FindBar* bar = searchDead(QStringLiteral("550"), 1);
+        const QString shown = bar->matchList()->item(0)->text();
+        QVERIFY2(
+            shown.contains(QStringLiteral("mail-1   smtp: 550 mailbox unavailable (exec: exit 7)")),
+            qPrintable(shown));
+    }
+
     void aStaleMatchSelectsItsTaskOrNothing()
     {
         // The issue's steps: on the Dead tab, find in last errors, choose a match, requeue

@@ -1,6 +1,7 @@
 #include "find/findbar.h"
 
 #include "client/membertext.h"
+#include "widgets/errortext.h"
 #include "widgets/fielderror.h"
 #include <delayq/error.h>
 #include <delayq/keys.h>
@@ -384,7 +385,8 @@ void FindBar::addSearchStep(const PlainScanResult& step)
 void FindBar::addTaskStep(const MatchScanResult& step)
 {
     for (const TaskRow& row : step.matches) {
-        const QString found = step.filter.field == delayq::ScanField::Error ? row.lastError
+        const QString found = step.filter.field == delayq::ScanField::Error
+                                  ? ErrorText::causeFirst(row.lastError)
                               : step.filter.field == delayq::ScanField::Worker
                                   ? row.worker
                                   : MemberText::displayBytes(row.payload.left(300).toStdString());

@@ -3,6 +3,7 @@
 #include "client/membertext.h"
 #include "tasks/historytext.h"
 #include "tasks/taskmodel.h"
+#include "widgets/errortext.h"
 #include "widgets/formrows.h"
 #include <delayq/timeparse.h>
 
@@ -316,7 +317,7 @@ void TaskDetails::render()
     constexpr qsizetype kMaxError = 2000;
     // What the command said first ("smtp: 550 … (exec: exit 7)"): the label has room for
     // a few lines; the tooltip has the error as stored.
-    const QString error = TaskModel::errorFirst(m_task.lastError);
+    const QString error = ErrorText::causeFirst(m_task.lastError);
     m_lastError->setText(m_task.lastError.isEmpty() ? QStringLiteral("-")
                          : error.size() > kMaxError ? error.left(kMaxError) + QChar(0x2026)
                                                     : error);

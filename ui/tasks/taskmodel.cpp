@@ -4,11 +4,11 @@
 #include "client/membertext.h"
 #include "client/taskclient.h"
 #include "widgets/duetext.h"
+#include "widgets/errortext.h"
 #include <delayq/timeparse.h>
 
 #include <QColor>
 #include <QDateTime>
-#include <QRegularExpression>
 #include <QTimer>
 
 namespace delayq::ui {
@@ -335,7 +335,8 @@ QString TaskModel::text(const TaskRow& task, Field field) const
     case Field::Worker:
         return task.worker;
     case Field::LastError:
-        return errorFirst(task.lastError.left(kPreviewChars * 2).simplified()).left(kPreviewChars);
+        return ErrorText::causeFirst(task.lastError.left(kPreviewChars * 2).simplified())
+            .left(kPreviewChars);
     case Field::Payload: {
         if (task.broken)
             return tr("(broken: %1)").arg(task.lastError);
@@ -349,18 +350,6 @@ QString TaskModel::text(const TaskRow& task, Field field) const
     }
     }
     return {};
-}
-
-QString TaskModel::errorFirst(const QString& error)
-{
-    // The exec handler's wrappers (app/cli/commands/exechandler.cpp) before the command's stderr.
-    static const QRegularExpression wrapper(
-        QStringLiteral("^(exec: (?:exit \\d+|the command was killed by a signal)): (.+)$"),
-        QRegularExpression::DotMatchesEverythingOption);
-    const QRegularExpressionMatch m = wrapper.match(error);
-    if (!m.hasMatch())
-        return error;
-    return QStringLiteral("%1 (%2)").arg(m.captured(2), m.captured(1));
 }
 
 QVariant TaskModel::data(const QModelIndex& index, int role) const

@@ -95,10 +95,6 @@ private:
     QString text(const TaskRow& task, Field field) const;
 
 public:
-    // A handler's error with what it said first: "exec: exit 7: smtp: 550 …" reads
-    // "smtp: 550 … (exec: exit 7)", so a narrow column shows the cause, not the wrapper.
-    static QString errorFirst(const QString& error);
-
 private:
     AdminClient* m_client;
     TaskSet m_set;
