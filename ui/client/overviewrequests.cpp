@@ -146,11 +146,11 @@ void OverviewRequests::readWorkers(delayq::Connection& c, const std::string& pre
     const auto plain = registry.readPlain(delayq::WorkerRegistry::plainKeysWithWorkers(c, prefix));
     workers.insert(workers.end(), plain.begin(), plain.end());
     // A gone worker's beat said what it held then; its tasks may have been reaped since.
-    std::map<std::string, std::map<std::string, qint64>> heldByQueue;
+    // Read once per queue, a queue too large to read (nullopt) included.
+    std::map<std::string, std::optional<std::map<std::string, qint64>>> heldByQueue;
     for (const auto& w : workers)
         if (!w.live && !w.plain && w.held > 0 && !heldByQueue.count(w.queue))
-            if (auto held = heldNow(c, prefix, w.queue))
-                heldByQueue[w.queue] = std::move(*held);
+            heldByQueue[w.queue] = heldNow(c, prefix, w.queue);
     for (const auto& w : workers) {
         WorkerRow row;
         row.queue = TaskRows::text(w.queue);
@@ -164,8 +164,8 @@ void OverviewRequests::readWorkers(delayq::Connection& c, const std::string& pre
         row.lastSeenMs = w.lastSeenMs;
         row.held = w.held;
         if (const auto it = heldByQueue.find(w.queue);
-            !w.plain && !w.live && it != heldByQueue.end())
-            row.held = it->second.count(w.name) ? it->second.at(w.name) : 0;
+            !w.plain && !w.live && it != heldByQueue.end() && it->second)
+            row.held = it->second->count(w.name) ? it->second->at(w.name) : 0;
         row.acked = w.acked;
         row.failed = w.failed;
         row.latenessP99Ms = w.latenessP99Ms;
