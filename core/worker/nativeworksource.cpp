@@ -80,6 +80,8 @@ void NativeWorkSource::nack(FinishedTask& f, std::deque<FinishedTask>& finishing
         NackResult r = m_queue.nack(f.task.id, f.task.token, f.result.error, delay);
         f.event.outcome = r.dead ? TaskOutcome::Dead : TaskOutcome::Retried;
         f.event.retryAt = r.dead ? 0 : r.when;
+        if (r.dead && m_died)
+            m_died(f.task, f.result.error);
     } catch (const Error& e) {
         if (e.code() != ErrorCode::LeaseLost) {
             // The acks already done must not be sent again.

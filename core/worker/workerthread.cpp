@@ -59,8 +59,12 @@ bool WorkerThread::turn()
 bool WorkerThread::work()
 {
     m_source->prepare();
-    if (!m_delivery && m_context.hasDelivery())
+    if (!m_delivery && m_context.hasDelivery()) {
         m_delivery = m_context.makeDelivery(m_index);
+        m_source->setDiedCallback([this](const ClaimedTask& task, const std::string& error) {
+            m_delivery->died(task, error);
+        });
+    }
     if (flushDue())
         m_source->flush(m_finishing);
     m_backoff.reset();

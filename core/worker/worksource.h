@@ -5,7 +5,9 @@
 
 #include <chrono>
 #include <deque>
+#include <functional>
 #include <optional>
+#include <string>
 
 namespace delayq {
 
@@ -55,6 +57,15 @@ public:
 
     // The event of a task handed back unrun, before what Redis answers is known.
     static WorkerEvent releasedEvent(const ClaimedTask& task, long long lateness, const char* why);
+
+    // Called by flush() for each failed task it finds dead in Redis, once it is (the worker
+    // thread passes it on to its delivery target: Delivery::died). A native queue's only: a
+    // plain key has no dead set.
+    using DiedCallback = std::function<void(const ClaimedTask& task, const std::string& error)>;
+    void setDiedCallback(DiedCallback died) { m_died = std::move(died); }
+
+protected:
+    DiedCallback m_died;
 };
 
 } // namespace delayq

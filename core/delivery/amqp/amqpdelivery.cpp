@@ -22,12 +22,14 @@ long long connectTimeoutMs(const DeliveryOptions& options)
 
 } // namespace
 
-AmqpDelivery::AmqpDelivery(AmqpUrl url, DeliveryOptions options, int thread)
+AmqpDelivery::AmqpDelivery(AmqpUrl url, DeliveryOptions options, int thread,
+                           std::shared_ptr<std::atomic<long long>> deadUnsent)
     : m_url(std::move(url)), m_options(std::move(options)),
       m_connectionName(
           "delayq " +
           (m_options.workerName.empty() ? "queue " + m_options.queue : m_options.workerName) + "#" +
-          std::to_string(thread))
+          std::to_string(thread)),
+      m_deadUnsent(deadUnsent ? std::move(deadUnsent) : std::make_shared<std::atomic<long long>>(0))
 {
     m_events.notice = m_options.notice;
 }
@@ -88,7 +90,14 @@ std::vector<HandlerResult> AmqpDelivery::deliver(const std::vector<ClaimedTask>&
     AmqpConnection* connection = this->connection(&why);
     if (!connection)
         return std::vector<HandlerResult>(tasks.size(), HandlerResult::fail(why));
-    PublishRound round(*connection, m_events, m_url, m_options, tasks, m_nextTag);
+    return publish(*connection, tasks, nullptr);
+}
+
+std::vector<HandlerResult> AmqpDelivery::publish(AmqpConnection& connection,
+                                                 const std::vector<ClaimedTask>& tasks,
+                                                 const std::vector<std::string>* deadErrors)
+{
+    PublishRound round(connection, m_events, m_url, m_options, tasks, m_nextTag, deadErrors);
     std::vector<HandlerResult> results = round.run();
     m_nextTag += round.published();
     if (m_options.aborted && m_options.aborted())
@@ -96,6 +105,37 @@ std::vector<HandlerResult> AmqpDelivery::deliver(const std::vector<ClaimedTask>&
     else if (m_events.lost)
         drop(*m_events.lost);
     return results;
+}
+
+void AmqpDelivery::died(const ClaimedTask& task, const std::string& error)
+{
+    if (!m_url.deadExchange)
+        return;
+    // Never a wait for the broker: after a loss or a refused connect (the task most likely
+    // died of it), while it blocks publishers, or once the worker is stopped at once, the
+    // copy is not sent. Else one confirmed publish, bounded by the answer timeout.
+    std::string why;
+    AmqpConnection* connection = nullptr;
+    if (m_options.aborted && m_options.aborted())
+        why = "the worker was stopped at once";
+    else if (!m_connection && (m_lost || m_unreachable))
+        why = "RabbitMQ cannot be reached";
+    else if (m_events.blocked)
+        why = "RabbitMQ has blocked the connection";
+    else
+        connection = this->connection(&why);
+    if (connection) {
+        const std::vector<std::string> errors{error};
+        const HandlerResult result = publish(*connection, {task}, &errors).front();
+        if (result.kind == HandlerResult::Kind::Ack)
+            return;
+        why = result.error;
+    }
+    const long long unsent = ++*m_deadUnsent;
+    notice("dead task " + task.id + " was not published to the dead-letter exchange " +
+           (m_url.deadExchange->empty() ? "(the default exchange)" : *m_url.deadExchange) + ": " +
+           why + "; it is in delayq's dead set (" + std::to_string(unsent) +
+           (unsent == 1 ? " dead task" : " dead tasks") + " not published there so far)");
 }
 
 bool AmqpDelivery::blocked()

@@ -22,15 +22,19 @@ std::string messageIdFor(const std::string& taskId);
 // frame_max agreed with the broker (rabbitmq-c sends basic.publish before it encodes the
 // content header, so a header it cannot encode leaves the channel mid-message and breaks the
 // connection). Checked before anything of the task is sent, so that it fails alone.
+// deadError: as for publishTask.
 std::string unpublishable(AmqpConnection& connection, const AmqpUrl& url, const std::string& queue,
-                          const ClaimedTask& task);
+                          const ClaimedTask& task, const std::string* deadError = nullptr);
 
 // Publishes the message a task becomes (docs/targets/amqp.md, "What a consumer receives") on
 // the connection's channel: mandatory, persistent, message_id = messageIdFor(the task id), the
-// content type from the payload and the x-delayq-* headers. Returns amqp_basic_publish's
-// status. One definition for the target and for the bench's ceiling publisher, so both send
-// the same bytes. Call unpublishable() first for tasks that may not fit.
+// content type from the payload (or content_type=), the x-delayq-* headers and the URL's
+// message properties. Returns amqp_basic_publish's status. One definition for the target and
+// for the bench's ceiling publisher, so both send the same bytes. Call unpublishable() first
+// for tasks that may not fit. With deadError, the message of a task that died, to the URL's
+// dead_exchange and dead_routing_key (else its routing_key), with x-delayq-error = *deadError
+// (cut to 4096 bytes).
 int publishTask(AmqpConnection& connection, const AmqpUrl& url, const std::string& queue,
-                const ClaimedTask& task);
+                const ClaimedTask& task, const std::string* deadError = nullptr);
 
 } // namespace delayq::amqp

@@ -20,10 +20,10 @@ constexpr long long kPollMs = 100; // how often a wait looks at aborted()
 
 PublishRound::PublishRound(AmqpConnection& connection, BrokerEvents& events, const AmqpUrl& url,
                            const DeliveryOptions& options, const std::vector<ClaimedTask>& tasks,
-                           uint64_t firstTag)
+                           uint64_t firstTag, const std::vector<std::string>* deadErrors)
     : m_connection(connection), m_events(events), m_url(url), m_options(options), m_tasks(tasks),
-      m_firstTag(firstTag), m_results(tasks.size()), m_done(tasks.size(), false),
-      m_returned(tasks.size())
+      m_firstTag(firstTag), m_deadErrors(deadErrors), m_results(tasks.size()),
+      m_done(tasks.size(), false), m_returned(tasks.size())
 {
     m_published.reserve(tasks.size());
     for (size_t i = 0; i < tasks.size(); ++i)
@@ -40,7 +40,7 @@ std::vector<HandlerResult> PublishRound::run()
             m_events.lost = "the worker was stopped with publishes unanswered";
             break;
         }
-        if (m_events.blocked)
+        if (m_events.blocked && !m_deadErrors)
             lastProgress = Clock::now(); // the timeout starts again when it unblocks
         const bool canPublish = m_next < m_tasks.size() && !m_events.blocked;
         if (canPublish) {
@@ -55,7 +55,8 @@ std::vector<HandlerResult> PublishRound::run()
             lastProgress = Clock::now();
         // A blocked broker said it will read on later: no timeout while it is blocked.
         const auto waited = Clock::now() - lastProgress;
-        if (!m_events.blocked && !m_events.lost && waited > std::chrono::milliseconds(timeoutMs)) {
+        if ((!m_events.blocked || m_deadErrors) && !m_events.lost &&
+            waited > std::chrono::milliseconds(timeoutMs)) {
             const std::string why =
                 "no confirm from the broker within " + std::to_string(timeoutMs) + " ms";
             failRest(why);
@@ -81,7 +82,9 @@ void PublishRound::publishSome()
 bool PublishRound::publish(size_t index)
 {
     const ClaimedTask& task = m_tasks[index];
-    if (const std::string why = unpublishable(m_connection, m_url, m_options.queue, task);
+    const std::string* deadError = m_deadErrors ? &(*m_deadErrors)[index] : nullptr;
+    if (const std::string why =
+            unpublishable(m_connection, m_url, m_options.queue, task, deadError);
         !why.empty()) {
         // Nothing of it was sent: it fails alone, its claim-mates and the channel go on.
         m_done[index] = true;
@@ -89,7 +92,7 @@ bool PublishRound::publish(size_t index)
         m_results[index] = HandlerResult::fail(why);
         return true;
     }
-    const int status = publishTask(m_connection, m_url, m_options.queue, task);
+    const int status = publishTask(m_connection, m_url, m_options.queue, task, deadError);
     if (status == AMQP_STATUS_OK) {
         m_published.push_back(index);
         return true;

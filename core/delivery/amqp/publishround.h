@@ -20,9 +20,12 @@ class PublishRound
 {
 public:
     // firstTag: the delivery tag of this round's first publish (tags count from 1 per channel).
+    // deadErrors: one error per task: the tasks died and go to the URL's dead_exchange with it
+    // (publishTask); such a round does not wait out a blocked connection either, its timeout
+    // runs on, so that a dead task's copy never holds the queue up.
     PublishRound(AmqpConnection& connection, BrokerEvents& events, const AmqpUrl& url,
                  const DeliveryOptions& options, const std::vector<ClaimedTask>& tasks,
-                 uint64_t firstTag);
+                 uint64_t firstTag, const std::vector<std::string>* deadErrors = nullptr);
 
     // One result per task. Afterwards, events.lost is set when the connection must go (lost,
     // timed out, or abandoned with publishes unanswered).
@@ -45,6 +48,7 @@ private:
     const DeliveryOptions& m_options;
     const std::vector<ClaimedTask>& m_tasks;
     const uint64_t m_firstTag;
+    const std::vector<std::string>* m_deadErrors;
     size_t m_next = 0;               // the next task to publish (or to fail unsent)
     std::vector<size_t> m_published; // by delivery tag - m_firstTag: the task's index
     size_t m_answered = 0;

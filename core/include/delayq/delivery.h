@@ -30,6 +30,12 @@ public:
     // True while the target asks publishers to wait (RabbitMQ's connection.blocked): the
     // worker claims nothing more until it turns false. May read from the target.
     virtual bool blocked() { return false; }
+
+    // Called on the delivery's thread once a task this target failed is dead in Redis (its
+    // attempts spent, or a Dead result), with the error Redis keeps, so that the target may
+    // report it where its consumers look too (amqp://…&dead_exchange=). The task is dead
+    // whatever this does: it never throws and returns within the answer timeout.
+    virtual void died(const ClaimedTask& /*task*/, const std::string& /*error*/) {}
 };
 
 // Settings every delivery target shares, and the ones of each kind. The target itself (URL or

@@ -122,6 +122,9 @@ void TestAmqpDelivery::refusesBeforeClaiming_data()
     QTest::newRow("unknown exchange")
         << QStringLiteral("amqp://guest:guest@127.0.0.1:%1/?exchange=nosuch&routing_key=k")
         << QStringLiteral("exchange nosuch does not exist in vhost /");
+    QTest::newRow("unknown dead_exchange")
+        << QStringLiteral("amqp://guest:guest@127.0.0.1:%1/?exchange=%2&dead_exchange=nosuch")
+        << QStringLiteral("exchange nosuch does not exist in vhost / (dead_exchange= in the URL)");
     QTest::newRow("nothing listens")
         << QStringLiteral("amqp://guest:guest@127.0.0.1:1/?exchange=%2&routing_key=k")
         << QStringLiteral("cannot connect to RabbitMQ at 127.0.0.1:1: connect: Connection refused");
@@ -168,6 +171,36 @@ void TestAmqpDelivery::refusesBadUrls_data()
         << QStringLiteral("max_message_size must be a whole number from 1 to 536870912");
     QTest::newRow("cert without key")
         << QStringLiteral("amqps://u:secret@h/?exchange=e&cert=/c.pem") << QStringLiteral("key");
+    // The message property keys and dead_exchange= (issue 53): each refusal names its key.
+    QTest::newRow("priority over 255")
+        << QStringLiteral("amqp://u:secret@h/?exchange=e&priority=256")
+        << QStringLiteral("priority= must be a whole number from 0 to 255");
+    QTest::newRow("negative expiration")
+        << QStringLiteral("amqp://u:secret@h/?exchange=e&expiration=-1")
+        << QStringLiteral("expiration= must be a whole number from 0 to 2147483647");
+    QTest::newRow("empty content_type")
+        << QStringLiteral("amqp://u:secret@h/?exchange=e&content_type=")
+        << QStringLiteral("content_type= is empty");
+    QTest::newRow("type over a short string")
+        << QStringLiteral("amqp://u:secret@h/?exchange=e&type=") + QString(256, u't')
+        << QStringLiteral("type= is longer than 255 bytes");
+    QTest::newRow("delayq's own header")
+        << QStringLiteral("amqp://u:secret@h/?exchange=e&header.X-Delayq-Attempt=9")
+        << QStringLiteral("header.X-Delayq-Attempt= names one of delayq's own headers");
+    QTest::newRow("a header twice")
+        << QStringLiteral("amqp://u:secret@h/?exchange=e&header.a=1&task_header.a=id")
+        << QStringLiteral("the header a is set twice");
+    QTest::newRow("unknown task field")
+        << QStringLiteral("amqp://u:secret@h/?exchange=e&task_header.a=payload")
+        << QStringLiteral("task_header.a= must be id, attempt, queue or due");
+    QTest::newRow("no header name") << QStringLiteral("amqp://u:secret@h/?exchange=e&header.=1")
+                                    << QStringLiteral("header= needs a header name");
+    QTest::newRow("delayq_headers not a switch")
+        << QStringLiteral("amqp://u:secret@h/?exchange=e&delayq_headers=off")
+        << QStringLiteral("delayq_headers= must be 1 or 0");
+    QTest::newRow("dead_routing_key alone")
+        << QStringLiteral("amqp://u:secret@h/?exchange=e&dead_routing_key=k")
+        << QStringLiteral("dead_routing_key= needs dead_exchange=");
 }
 
 void TestAmqpDelivery::refusesBadUrls()

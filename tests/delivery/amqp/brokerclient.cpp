@@ -144,6 +144,12 @@ bool BrokerClient::readMessage(Message& message)
         message.contentType = QString::fromUtf8(qbytes(p.content_type));
     if (p._flags & AMQP_BASIC_DELIVERY_MODE_FLAG)
         message.deliveryMode = p.delivery_mode;
+    if (p._flags & AMQP_BASIC_TYPE_FLAG)
+        message.type = QString::fromUtf8(qbytes(p.type));
+    if (p._flags & AMQP_BASIC_PRIORITY_FLAG)
+        message.priority = p.priority;
+    if (p._flags & AMQP_BASIC_EXPIRATION_FLAG)
+        message.expiration = QString::fromUtf8(qbytes(p.expiration));
     if (p._flags & AMQP_BASIC_HEADERS_FLAG)
         for (int i = 0; i < p.headers.num_entries; ++i)
             message.headers.insert(QString::fromUtf8(qbytes(p.headers.entries[i].key)),

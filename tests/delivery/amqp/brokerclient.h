@@ -19,6 +19,9 @@ public:
         QString messageId;
         QString contentType;
         int deliveryMode = 0;
+        QString type;                    // empty: not set
+        int priority = -1;               // -1: not set
+        QString expiration;              // empty: not set
         QMap<QString, QVariant> headers; // strings and integers
         QByteArray body;
     };

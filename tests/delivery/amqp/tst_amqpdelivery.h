@@ -7,7 +7,8 @@
 // SIGKILLs, a broker crash and restart, a frozen broker and the memory alarm
 // (tst_amqpdelivery.cpp); returns, a deleted exchange, nacks, the refusals before anything is
 // claimed, bad URLs and the TLS checks (amqpfailures.cpp); ids and members too long for a
-// message_id, and a payload the broker refuses (amqplimits.cpp).
+// message_id, and a payload the broker refuses (amqplimits.cpp); the URL's message properties
+// and dead tasks to dead_exchange= (amqpproperties.cpp).
 class TestAmqpDelivery : public AmqpSuite
 {
     Q_OBJECT
@@ -35,4 +36,9 @@ private slots:
     void refusesBadUrls();
     void checksTheBrokersCertificate_data();
     void checksTheBrokersCertificate();
+
+    void setsTheUrlsMessageProperties_data();
+    void setsTheUrlsMessageProperties();
+    void deadTasksGoToTheDeadLetterExchange_data();
+    void deadTasksGoToTheDeadLetterExchange();
 };
