@@ -8,6 +8,8 @@
 -- Reply: n integers, 1 = acked, 0 = lease lost (another worker holds it, or it is gone)
 -- An acked task's history (if any) is kept among the finished ones with an "acked" event
 --   (history_drop in common.lua).
+-- A freed slot of a full concurrency cap is published on the wake channel (flow_freed in
+--   common.lua, since layout 2.8).
 -- Errors: INVALID when ARGV is malformed.
 local n = whole(ARGV[1], 0, 1000)
 if n == nil or #ARGV ~= 1 + 2 * n then
@@ -46,5 +48,6 @@ if #done > 0 then
   end, now)
   redis.call('ZREM', KEYS[2], unpack(done))
   count(KEYS[6], KEYS[7], 'acked', #done, now)
+  flow_freed(now)
 end
 return reply

@@ -11,6 +11,8 @@
 --   (who: the actor; history_drop in common.lua).
 -- Reply: {done, 0 (remaining: none, a call by ids), {one status per id: done | not_found |
 --   active (refused: a worker holds it) | dead}}
+-- A forced cancel's freed slot of a full concurrency cap is published on the wake channel (flow_freed in
+--   common.lua, since layout 2.8).
 -- Errors: INVALID on bad ARGV.
 local actor_ok, who = take_actor()
 if not actor_ok then
@@ -39,5 +41,6 @@ forget(removed, function() return event end, now)
 if cancelled > 0 then
   count(KEYS[6], KEYS[7], 'cancelled', cancelled, now)
   audit(who, 'cancel', cancelled, taken, force and 'force' or '')
+  if force then flow_freed(now) end
 end
 return {cancelled, 0, statuses}

@@ -7,10 +7,16 @@
 -- ARGV[1] max tasks (1..1000)  ARGV[2] lease ms (0 = the queue's lease_ms, default 30000)
 -- ARGV[3] worker name          ARGV[4] lease token (random, no '|'): every task of this call
 --   gets it; ack, nack and extend name the task and the token
+-- ARGV[5] (optional, since layout 2.8) this shard's share of the queue's flow limits, "K/S":
+--   shard K (0-based) of S; absent = "0/1" (an unsharded queue)
 -- Reply: {server now ms, next due ms (-1 = nothing pending, or paused), paused (0|1),
 --         {id, record ("created|max_attempts|backoff|payload"), due, attempts, id, ...}: four
 --         values a task, flat (every task has ARGV[4] as its token),
 --         lease deadline ms (when tasks were handed out)}
+-- Flow control (since layout 2.8; flow_key in common.lua): with the config's rate or cap set, a
+--   claim takes no more than they allow; when they hold back a due task, next due is when the
+--   next one may start (a token comes, or the first live lease runs out: an ack that frees a
+--   slot also publishes on the wake channel), so a worker sleeps exactly that long.
 -- Errors: INVALID when ARGV is malformed; OLD_LAYOUT when a due task is stored in the layout
 --   of an older delayq (nothing moves).
 -- A paused queue (config paused = "1") hands out nothing, changes nothing and replies next due
@@ -24,7 +30,17 @@ if limit == nil then
   return redis.error_reply('INVALID claim: max tasks must be 1..1000')
 end
 -- Checked before anything moves: a task taken out of pending must reach active.
-if #ARGV ~= 4 then return redis.error_reply('INVALID claim: ARGV is max, lease, worker, token') end
+if #ARGV ~= 4 and #ARGV ~= 5 then
+  return redis.error_reply('INVALID claim: ARGV is max, lease, worker, token[, share]')
+end
+local share_k, share_n = 0, 1
+if ARGV[5] then
+  local k, n = string.match(ARGV[5], '^(%d+)/(%d+)$')
+  share_k, share_n = tonumber(k), tonumber(n)
+  if not share_k or share_n < 1 or share_k >= share_n then
+    return redis.error_reply('INVALID claim: the share must be K/S with K < S')
+  end
+end
 local now = now_ms()
 local lease = whole(ARGV[2], 0, MAX_MS)
 if lease == nil then return redis.error_reply('INVALID claim: lease ms') end
@@ -32,7 +48,7 @@ local worker, token = ARGV[3], ARGV[4]
 if token == '' or string.find(token, '|', 1, true) then
   return redis.error_reply('INVALID claim: the token must be non-empty text without |')
 end
-local config = redis.call('HMGET', KEYS[5], 'paused', 'lease_ms', 'history')
+local config = redis.call('HMGET', KEYS[5], 'paused', 'lease_ms', 'history', 'rate', 'burst', 'cap')
 if lease == 0 then
   lease = tonumber(config[2]) or 30000
   if lease < 0 then lease = 30000 end
@@ -47,6 +63,63 @@ if config[1] == '1' then
   -- claim again at once, over and over, for as long as the pause lasts.
   return {now, -1, 1, {}}
 end
+
+-- The token bucket of the rate (nil without one): tokens now, and tokens a ms.
+local bucket
+local function rate_bucket()
+  local n, per = string.match(config[4] or '', '^(%d+)/(%d+)$')
+  n, per = tonumber(n), tonumber(per)
+  if not n or n < 1 or per < 1 then return nil end
+  local burst = tonumber(config[5]) or 0
+  if burst < 1 then burst = n end
+  burst = burst / share_n
+  local speed = n / per / share_n
+  local state = redis.call('HMGET', flow_key(''), 'tokens', 'at')
+  local tokens, at = tonumber(state[1]), tonumber(state[2])
+  if not tokens or not at then
+    tokens = burst
+  elseif now > at then
+    tokens = tokens + (now - at) * speed
+  end
+  return {tokens = math.min(tokens, burst), speed = speed}
+end
+-- When a task may start next: the bucket's next token, or the first live lease's end while
+-- this shard's share of the cap is taken (then the ack that frees a slot wakes the workers).
+local function next_start(cap_share)
+  local at = now
+  if bucket and bucket.tokens < 1 then
+    at = now + math.ceil((1 - bucket.tokens) / bucket.speed)
+  end
+  if cap_share and redis.call('ZCOUNT', KEYS[2], '(' .. int(now), '+inf') >= cap_share then
+    local first = redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. int(now), '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+    redis.call('SET', flow_key('_full'), '1')
+    if first[2] then at = math.max(at, tonumber(first[2])) end
+  end
+  return at
+end
+local cap_share
+do
+  local cap = whole(config[6] or '', 1, 1000000)
+  if cap then cap_share = math.floor(cap / share_n) + ((share_k < cap % share_n) and 1 or 0) end
+end
+bucket = rate_bucket()
+local allowed = limit
+if bucket then allowed = math.min(allowed, math.floor(bucket.tokens)) end
+if cap_share then
+  allowed = math.min(allowed, cap_share - redis.call('ZCOUNT', KEYS[2], '(' .. int(now), '+inf'))
+end
+-- Held back: a due task waits only for the limit. Noted for stats ("limited").
+local function held(by)
+  redis.call('HSET', flow_key(''), 'held_at', int(now), 'held_by', by)
+end
+if allowed < 1 then
+  local first = earliest(KEYS[1])
+  if not first then return {now, -1, 0, {}} end
+  if first > now then return {now, first, 0, {}} end
+  held((bucket and bucket.tokens < 1) and 'rate' or 'cap')
+  return {now, next_start(cap_share), 0, {}}
+end
+limit = allowed
 
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit)
 if #due == 0 then return {now, next_due(), 0, {}} end
@@ -126,4 +199,19 @@ if history > 0 and #tasks > 0 then
     return head .. tasks[4 * k - 1] .. mid .. tasks[4 * k]
   end)
 end
-return {now, next_due(), 0, tasks, deadline}
+local next = next_due()
+if bucket or cap_share then
+  if bucket then
+    bucket.tokens = bucket.tokens - #tasks / 4
+    redis.call('HSET', flow_key(''), 'tokens', string.format('%.17g', bucket.tokens), 'at', int(now))
+  end
+  -- Due tasks left behind wait for the limit: say when the next may start.
+  if next >= 0 and next <= now then
+    local at = next_start(cap_share)
+    if at > now then
+      held((bucket and bucket.tokens < 1) and 'rate' or 'cap')
+      next = at
+    end
+  end
+end
+return {now, next, 0, tasks, deadline}

@@ -109,6 +109,27 @@ local function wake_if_earlier(channel, before, due)
 end
 
 
+-- Flow control (docs/design/flow.md). The config's rate ("N/MS": at most N tasks started per
+-- MS ms, with at most `burst` started at once; burst 0 or unset = N) and cap (at most that many
+-- tasks whose lease has not run out). On a sharded queue each shard enforces its share ("K/S",
+-- shard K of S): the rate and burst divided by S, the cap split so that the shares add up to
+-- it; the queue as a whole never starts more. The token bucket lives in dq:{Q}:flow (tokens,
+-- at ms), built from KEYS[5] as audit() builds the stream, so it stays in the slot.
+local function flow_key(suffix)
+  return string.sub(KEYS[5], 1, -7) .. 'flow' .. suffix
+end
+
+-- A claim that found its cap full sets dq:{Q}:flow_full; the ack, nack or cancel that frees a
+-- slot publishes "now" on the wake channel, so sleeping workers claim at once instead of
+-- waiting for the earliest lease to run out. One EXISTS a call when no cap is full.
+local function flow_freed(now)
+  local full = flow_key('_full')
+  if redis.call('EXISTS', full) == 1 then
+    redis.call('DEL', full)
+    redis.call('PUBLISH', string.sub(KEYS[5], 1, -7) .. 'wake', int(now))
+  end
+end
+
 -- How many of an action's ids its audit entry names (the count says how many there were).
 local AUDIT_IDS = 10
 
@@ -409,14 +430,82 @@ local function schedule_key(suffix)
 end
 
 -- A rule record is "1|version|cron|zone|every ms|anchor ms|catch-up ms|max attempts|backoff|
--- paused|updated ms|payload" (the payload last: it may hold '|'). Returns a table of the
--- fields, nil when the record is absent or garbage.
+-- paused|updated ms|payload" (the payload last: it may hold '|'); since protocol 2.8 a rule with
+-- an overlap policy or a jitter is "2|" and the same fields with "overlap|jitter ms|" before
+-- the payload (overlap: allow | skip). A rule without either stays "1|", so older clients
+-- still fire it. Returns a table of the fields, nil when the record is absent or garbage.
 local function parse_schedule(record)
   if not record then return nil end
+  local head = '|(%d+)|([^|]*)|([^|]*)|(%d+)|(%-?%d+)|(%d+)|(%d+)|([^|]*)|([01])|(%d+)|'
   local v, cron, zone, every, anchor, catchup, attempts, backoff, paused, updated, at =
-    string.match(record, '^1|(%d+)|([^|]*)|([^|]*)|(%d+)|(%-?%d+)|(%d+)|(%d+)|([^|]*)|([01])|(%d+)|()')
-  if not v then return nil end
+    string.match(record, '^1' .. head .. '()')
+  local overlap, jitter = 'allow', '0'
+  if not v then
+    v, cron, zone, every, anchor, catchup, attempts, backoff, paused, updated, overlap, jitter, at =
+      string.match(record, '^2' .. head .. '(%a+)|(%d+)|()')
+    if not v or (overlap ~= 'allow' and overlap ~= 'skip') then return nil end
+  end
   return {version = tonumber(v), cron = cron, zone = zone, every = every, anchor = anchor,
     catchup = catchup, max_attempts = tonumber(attempts), backoff = backoff, paused = paused,
-    updated = updated, payload = string.sub(record, at)}
+    updated = updated, overlap = overlap, jitter = tonumber(jitter),
+    payload = string.sub(record, at)}
+end
+
+-- How far a fire's task is pushed past its fire time (ms, 0..jitter): FNV-1a (32 bits) of
+-- "NAME:FIRE_MS", modulo jitter + 1. Every worker computes the same for the same fire, and so
+-- does ScheduleRule::jitterOf in the core. Done in doubles: the multiply by 16777619
+-- (2^24 + 403) is split so no product passes 2^53.
+local function fire_jitter(name, fire, jitter)
+  if jitter <= 0 then return 0 end
+  local h = 2166136261
+  local text = name .. ':' .. int(fire)
+  for i = 1, #text do
+    local low = h % 256
+    h = h - low + bit.bxor(low, string.byte(text, i))
+    h = ((h % 256) * 16777216 + h * 403) % 4294967296
+  end
+  return h % (jitter + 1)
+end
+
+-- The fires a schedule has already made, as ranges of its fire times, so a backfill never
+-- makes one again (even when its task is long acked and gone): the ZSET
+-- dq:{Q}:schedule_made:NAME, member the first fire ms of a range, score its last. Ranges do
+-- not overlap. "NAME|open" in the stats names the range the rule's own fires still extend.
+-- At most SCHEDULE_RANGES are kept; the newest fire of the ones dropped is in "NAME|forgot"
+-- (a backfill refuses to reach back that far).
+local SCHEDULE_RANGES = 200
+
+local function schedule_made_key(name)
+  return schedule_key('_made:' .. name)
+end
+
+-- True when the fire falls in a range already made.
+local function schedule_made(name, fire)
+  local r = redis.call('ZRANGEBYSCORE', schedule_made_key(name), fire, '+inf', 'LIMIT', 0, 1)
+  return r[1] ~= nil and tonumber(r[1]) <= fire
+end
+
+-- Records fire as made: extends the range starting at `open` (a member) or starts one. Returns
+-- the range's member.
+local function schedule_note_made(name, fire, open)
+  local key = schedule_made_key(name)
+  if open then
+    redis.call('ZADD', key, fire, open)
+    return open
+  end
+  open = int(fire)
+  redis.call('ZADD', key, fire, open)
+  local extra = redis.call('ZCARD', key) - SCHEDULE_RANGES
+  if extra > 0 then
+    local gone = redis.call('ZPOPMIN', key, extra)
+    redis.call('HSET', schedule_key('_stats'), name .. '|forgot', gone[#gone])
+  end
+  return open
+end
+
+-- The task a fire of the rule makes: the record (pushed now), to write with HSETNX.
+local function schedule_task_record(rule, now, default_attempts)
+  local attempts = rule.max_attempts
+  if attempts == 0 then attempts = default_attempts end
+  return base36(now) .. '|' .. int(attempts) .. '|' .. rule.backoff .. '|' .. rule.payload
 end

@@ -6,7 +6,9 @@
 --   [8] run HASH (id -> attempts and lease)   [9] errors HASH (id -> last error)
 -- ARGV: one or more pairs, each a field and its value, then the actor:
 --   field: max_attempts | backoff | lease_ms (ms) | max_payload (bytes) | paused (0 | 1)
---     | audit_len (entries) | history (events kept a task, 0 = off); each field at most once
+--     | audit_len (entries) | history (events kept a task, 0 = off)
+--     | rate ("N/MS": N tasks started per MS ms, "0" = none) | burst (tasks, 0 = N)
+--     | cap (tasks active at once, 0 = none) (the last three since layout 2.8); each at most once
 --   value: as Queue::setConfig stores it (numbers whole; backoff in its ms form)
 -- ARGV[last] actor: "" (no audit entry), or who changes it (take_actor in common.lua). Only
 --   fields whose value changed are written, and they are audited together: one "config" entry
@@ -27,13 +29,19 @@ if #ARGV == 0 or #ARGV % 2 ~= 0 then
 end
 -- The same bounds as Queue::setConfig: the core refuses first, with the friendlier message.
 local ranges = {max_attempts = {1, 1000000}, lease_ms = {100, 604800000},
-  max_payload = {1, 536870912}, audit_len = {1, 1000000}, paused = {0, 1}, history = {0, 100}}
+  max_payload = {1, 536870912}, audit_len = {1, 1000000}, paused = {0, 1}, history = {0, 100},
+  burst = {0, 1000000}, cap = {0, 1000000}}
 local seen = {}
 for i = 1, #ARGV, 2 do
   local field, value = ARGV[i], ARGV[i + 1]
   if ranges[field] then
     if whole(value, ranges[field][1], ranges[field][2]) == nil or value ~= int(tonumber(value)) then
       return redis.error_reply('INVALID config: ' .. field .. ' out of range')
+    end
+  elseif field == 'rate' then
+    local n, per = string.match(value, '^(%d+)/(%d+)$')
+    if value ~= '0' and not (n and whole(n, 1, 1000000) and whole(per, 1, 86400000)) then
+      return redis.error_reply('INVALID config: rate must be "0" or N/MS')
     end
   elseif field ~= 'backoff' or value == '' or #value > 4096 then
     return redis.error_reply('INVALID config: unknown field or empty backoff')

@@ -11,6 +11,8 @@
 -- Reply: {"retry", due ms} or {"dead", time died ms}
 -- With the config's history on, the task gets a "failed" (due: the retry) or "died" event, the
 --   error as its text (history_note in common.lua).
+-- A freed slot of a full concurrency cap is published on the wake channel (flow_freed in
+--   common.lua, since layout 2.8).
 -- Errors: LEASE_LOST when the token is not the task's current lease; INVALID on bad ARGV.
 if #ARGV ~= 5 then return redis.error_reply('INVALID nack: ARGV is id, token, error, delay, channel') end
 local id, token, err = ARGV[1], ARGV[2], cut_utf8(ARGV[3], 4096)
@@ -25,6 +27,7 @@ local _, max_attempts, spec = parse_record(redis.call('HGET', data_key(id), id))
 if attempts < 1 then attempts = 1 end
 if not max_attempts or max_attempts <= 0 then max_attempts = config_number(KEYS[5], 'max_attempts', 5) end
 redis.call('ZREM', KEYS[2], id)
+flow_freed(now)
 redis.call('HSET', KEYS[9], id, err)
 local history = history_limit(redis.call('HGET', KEYS[5], 'history'))
 local function note(kind, when)

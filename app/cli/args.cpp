@@ -5,6 +5,7 @@
 #include <delayq/error.h>
 #include <delayq/timeparse.h>
 
+#include <cctype>
 #include <charconv>
 
 namespace cli {
@@ -18,7 +19,11 @@ void Args::parse(const std::vector<OptionSpec>& spec, int minPositional, int max
     bool optionsEnded = false;
     for (size_t i = 0; i < m_words.size(); ++i) {
         const std::string& w = m_words[i];
-        if (optionsEnded || w == "-" || w.size() < 2 || w[0] != '-') {
+        // No option starts with a digit: "-1" is a (negative) value, refused by what takes it
+        // with its own message rather than as an unknown option.
+        const bool negativeNumber =
+            w.size() >= 2 && w[0] == '-' && std::isdigit(static_cast<unsigned char>(w[1]));
+        if (optionsEnded || w == "-" || w.size() < 2 || w[0] != '-' || negativeNumber) {
             m_positional.push_back(w);
             continue;
         }

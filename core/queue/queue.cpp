@@ -41,8 +41,12 @@ QueueShard Queue::shardOps(size_t shard)
 {
     // A copy: reading the layout again rebuilds the shards' keys.
     const Keys keys = shardKeys(shard);
+    const size_t shards = isShardReader() ? 1 : shardCount();
+    // Its share of the flow limits (lua/claim.lua): none to give on a queue of one shard.
+    const std::string share =
+        shards > 1 ? std::to_string(shard) + "/" + std::to_string(shards) : std::string();
     return QueueShard(m_connection, keys,
-                      isShardReader() ? m_tokenPrefix : m_router->tokenPrefix(shard));
+                      isShardReader() ? m_tokenPrefix : m_router->tokenPrefix(shard), share);
 }
 
 QueueShard Queue::tokenShard(const std::string& token)
@@ -51,7 +55,7 @@ QueueShard Queue::tokenShard(const std::string& token)
     // own keys, so its acks and renewals never wait for a read of the layout (on a slow link
     // that read could make a renewal late).
     const size_t shard = m_router->tokenShard(token);
-    return shard == 0 ? QueueShard(m_connection, m_keys, m_tokenPrefix) : shardOps(shard);
+    return shard == 0 ? QueueShard(m_connection, m_keys, m_tokenPrefix, {}) : shardOps(shard);
 }
 
 std::vector<IdResult>
@@ -394,6 +398,14 @@ void Queue::setConfig(const std::vector<std::pair<std::string, std::string>>& va
         args.push_back(normalizeConfig(key, value));
     }
     registerQueue();
+    for (size_t i = 0; i < args.size(); i += 2)
+        if (args[i] == "cap" && args[i + 1] != "0" &&
+            std::stoll(args[i + 1]) < static_cast<long long>(shardCount()))
+            // Each shard starts its share (lua/claim.lua): a share of 0 would never start.
+            throw Error(ErrorCode::InvalidArgument,
+                        "a cap of " + args[i + 1] + " is below the queue's " +
+                            std::to_string(shardCount()) +
+                            " shards: each shard needs at least one slot");
     // A script, so that the changes and their audit entry are one atomic step. Every shard
     // keeps its own copy (its scripts read it); only shard 0's call writes the audit entry.
     std::vector<Connection::ScriptCall> calls;

@@ -104,6 +104,20 @@ QueueConfig QueueReader::config()
             config.history = static_cast<int>(n);
         else if (field == "paused")
             config.paused = value == "1";
+        else if (field == "burst" && ok && n > 0)
+            config.burst = n;
+        else if (field == "cap" && ok && n > 0)
+            config.cap = n;
+        else if (field == "rate") {
+            const size_t slash = value.find('/');
+            const auto tasks = wholeNumber(value.substr(0, slash));
+            const auto per =
+                slash == std::string::npos ? std::nullopt : wholeNumber(value.substr(slash + 1));
+            if (tasks && per && *tasks > 0 && *per > 0) {
+                config.rateTasks = *tasks;
+                config.rateMs = *per;
+            }
+        }
     }
     config.shards = reloadLayout().count;
     return config;

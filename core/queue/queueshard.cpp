@@ -13,8 +13,10 @@
 
 namespace delayq {
 
-QueueShard::QueueShard(Connection& connection, const Keys& keys, std::string tokenPrefix)
-    : m_connection(connection), m_keys(keys), m_tokenPrefix(std::move(tokenPrefix))
+QueueShard::QueueShard(Connection& connection, const Keys& keys, std::string tokenPrefix,
+                       std::string share)
+    : m_connection(connection), m_keys(keys), m_tokenPrefix(std::move(tokenPrefix)),
+      m_share(std::move(share))
 {}
 
 std::vector<std::string> QueueShard::scriptKeys() const
@@ -35,10 +37,13 @@ ClaimResult QueueShard::claim(int maxTasks, long long leaseMs, const std::string
 {
     const auto keys = scriptKeys();
     std::vector<Connection::ScriptCall> calls;
-    for (int left = maxTasks; left > 0; left -= kTasksPerCall)
+    for (int left = maxTasks; left > 0; left -= kTasksPerCall) {
         calls.push_back({keys,
                          {std::to_string(std::min(left, kTasksPerCall)), std::to_string(leaseMs),
                           worker, m_tokenPrefix + randomToken(8)}});
+        if (!m_share.empty())
+            calls.back().args.push_back(m_share);
+    }
     ClaimResult result;
     const std::vector<Reply> replies = m_connection.evalPipeline(scripts::claim, calls);
     for (size_t callIndex = 0; callIndex < replies.size(); ++callIndex) {

@@ -17,8 +17,10 @@ namespace delayq {
 class QueueShard
 {
 public:
-    // tokenPrefix: what this shard's claims start their tokens with ("sK." on a sharded queue).
-    QueueShard(Connection& connection, const Keys& keys, std::string tokenPrefix);
+    // tokenPrefix: what this shard's claims start their tokens with ("sK." on a sharded queue);
+    // share: its share of the flow limits, "K/S" (lua/claim.lua), "" on an unsharded queue.
+    QueueShard(Connection& connection, const Keys& keys, std::string tokenPrefix,
+               std::string share);
 
     using IdTokens = std::vector<std::pair<std::string, std::string>>;
     ClaimResult claim(int maxTasks, long long leaseMs, const std::string& worker);
@@ -35,6 +37,7 @@ private:
     Connection& m_connection;
     Keys m_keys;
     std::string m_tokenPrefix;
+    std::string m_share;
 };
 
 } // namespace delayq

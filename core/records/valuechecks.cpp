@@ -86,6 +86,49 @@ std::string normalizeBackoff(const std::string& text)
     return out;
 }
 
+namespace {
+
+// "off" or "none" as "0" (the setting is not in force), else make(): the value checked.
+template <typename Make> std::string offOr(const std::string& value, Make make)
+{
+    if (value == "off" || value == "none")
+        return "0";
+    return make();
+}
+
+// A rate as "N/MS": "50/s", "50/1s", "3000/1m", "5/250ms"; "off" or "none" as "0".
+std::string normalizeRate(const std::string& value)
+{
+    return offOr(value, [&] {
+        const size_t slash = value.find('/');
+        auto refuse = [&](const std::string& why) -> std::string {
+            throw Error(ErrorCode::InvalidArgument, "rate '" + value.substr(0, 64) + "': " + why);
+        };
+        if (value == "0" || value.rfind("0/", 0) == 0)
+            return refuse("a rate of 0 would start nothing: pause the queue instead, or use "
+                          "'off' for no limit");
+        if (slash == std::string::npos)
+            return refuse("give tasks per interval, e.g. 50/s or 3000/1m ('off' for no limit)");
+        const std::optional<long long> n = wholeNumber(value.substr(0, slash));
+        if (!n || *n < 1 || *n > 1000000)
+            return refuse("the number of tasks must be a whole number from 1 to 1000000");
+        std::string interval = value.substr(slash + 1);
+        if (interval == "s" || interval == "m" || interval == "h" || interval == "ms")
+            interval = "1" + interval;
+        long long ms = 0;
+        try {
+            ms = parseDuration(interval);
+        } catch (const Error& e) {
+            return refuse(std::string("the interval: ") + e.what());
+        }
+        if (ms < 1 || ms > 86'400'000)
+            return refuse("the interval must be from 1ms to 24h");
+        return std::to_string(*n) + "/" + std::to_string(ms);
+    });
+}
+
+} // namespace
+
 std::string normalizeConfigValue(const std::string& key, const std::string& value)
 {
     auto number = [&](long long min, long long max) {
@@ -118,6 +161,18 @@ std::string normalizeConfigValue(const std::string& key, const std::string& valu
         stored = number(1, 1000000);
     else if (key == "history")
         stored = number(0, 100);
+    else if (key == "rate")
+        stored = normalizeRate(value);
+    else if (key == "burst")
+        stored = offOr(value, [&] { return number(1, 1000000); });
+    else if (key == "cap")
+        stored = offOr(value, [&] {
+            if (value == "0")
+                throw Error(ErrorCode::InvalidArgument,
+                            "a cap of 0 would run nothing: pause the queue instead, or use 'off' "
+                            "for no cap");
+            return number(1, 1000000);
+        });
     else if (key == "paused") {
         if (value == "1" || value == "true" || value == "yes")
             stored = "1";
@@ -133,7 +188,7 @@ std::string normalizeConfigValue(const std::string& key, const std::string& valu
         throw Error(ErrorCode::InvalidArgument,
                     "unknown config key '" + key.substr(0, 64) +
                         "' (known: max_attempts, backoff, lease_ms, max_payload, paused, "
-                        "audit_len, history)");
+                        "audit_len, history, rate, burst, cap)");
     return stored;
 }
 

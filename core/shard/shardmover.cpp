@@ -74,7 +74,24 @@ std::pair<int, int> parseMove(const std::string& move)
 
 // The settings every shard keeps a copy of (its scripts read them there).
 const char* const kCopiedSettings[] = {"max_attempts", "backoff",   "lease_ms", "max_payload",
-                                       "paused",       "audit_len", "history"};
+                                       "paused",       "audit_len", "history",  "rate",
+                                       "burst",        "cap"};
+
+// Each shard starts its share of the queue's cap (lua/claim.lua): with fewer slots than shards
+// a shard's share would be 0 and its tasks would never start.
+void refuseCapBelow(const Reply& settings, int count)
+{
+    for (size_t i = 0; i < std::size(kCopiedSettings) && i < settings.elements.size(); ++i) {
+        if (std::string(kCopiedSettings[i]) != "cap")
+            continue;
+        const std::optional<long long> cap = wholeNumber(settings.elements[i].str);
+        if (cap && *cap > 0 && *cap < count)
+            throw Error(ErrorCode::InvalidArgument,
+                        "the queue's cap is " + std::to_string(*cap) + ": each of " +
+                            std::to_string(count) +
+                            " shards needs at least one slot (raise the cap first)");
+    }
+}
 
 } // namespace
 
@@ -130,6 +147,7 @@ MoveProgress ShardMover::start(int count)
     std::vector<std::string> read{"HMGET", m_queue.keys().config()};
     read.insert(read.end(), std::begin(kCopiedSettings), std::end(kCopiedSettings));
     const Reply settings = connection.command(read);
+    refuseCapBelow(settings, count);
     std::vector<std::vector<std::string>> writes;
     for (size_t s = layout.tags.size(); s < tags.size(); ++s) {
         std::vector<std::string> hset{

@@ -24,9 +24,27 @@ ClaimResult NativeWorkSource::take(int want)
         m_queue.setClaimShards(m_context.options().claimShards);
         m_shardsChosen = true;
     }
+    want = std::min(want, capShare());
     ClaimResult claim = m_queue.claim(want, m_context.options().leaseMs, m_threadName);
     m_leases.hold(claim);
     return claim;
+}
+
+int NativeWorkSource::capShare()
+{
+    // Read again every few seconds: an operator's change of the cap takes effect that soon.
+    const auto now = std::chrono::steady_clock::now();
+    if (m_capReadAt == std::chrono::steady_clock::time_point{} ||
+        now - m_capReadAt > std::chrono::seconds(5)) {
+        m_cap = m_queue.config().cap;
+        m_capReadAt = now;
+    }
+    if (m_cap <= 0)
+        return 1000;
+    // Under a cap, a task claimed but waiting in a thread's hand holds a slot another thread
+    // (or process) could run it in: claim no more than a fair part of the cap per thread.
+    const long long threads = std::max(1, m_context.options().concurrency);
+    return static_cast<int>(std::max(1LL, m_cap / (2 * threads)));
 }
 
 bool NativeWorkSource::beginRun(const ClaimedTask& task)

@@ -3,6 +3,7 @@
 #include "worker/worksource.h"
 #include <delayq/queue.h>
 
+#include <chrono>
 #include <string>
 
 namespace delayq {
@@ -31,12 +32,16 @@ private:
     // The outcome of a failed task. An error other than a lost lease leaves only the nacks
     // in `finishing` (the acks are in already) and is thrown on.
     void nack(FinishedTask& f, std::deque<FinishedTask>& finishing);
+    // How many tasks one claim may take under the queue's cap (1000 without one).
+    int capShare();
 
     WorkerContext& m_context;
     LeaseKeeper& m_leases;
     Queue m_queue;
     std::string m_threadName; // the claimer's name in each task's hash
     bool m_shardsChosen = false;
+    long long m_cap = 0;
+    std::chrono::steady_clock::time_point m_capReadAt;
 };
 
 } // namespace delayq

@@ -217,20 +217,29 @@ int runUpgrade(Context& ctx)
 
 int runConfig(Context& ctx)
 {
-    ctx.args().parse({}, 1, 3);
+    ctx.args().parse({}, 1, 21);
     const auto& words = ctx.args().positional();
     delayq::Queue queue = ctx.queue();
-    if (words.size() == 3) {
-        queue.setConfig(words[1], words[2]);
+    if (words.size() >= 3) {
+        // KEY VALUE pairs, set together in one step ("rate 50/s burst 100").
+        if (words.size() % 2 == 0)
+            throw UsageError("config takes KEY VALUE pairs: '" +
+                             printable(words.back().substr(0, 64)) + "' has no value");
+        std::vector<std::pair<std::string, std::string>> pairs;
+        for (size_t i = 1; i + 1 < words.size(); i += 2)
+            pairs.emplace_back(words[i], words[i + 1]);
+        queue.setConfig(pairs);
     } else if (words.size() == 2) {
         static const char* known[] = {"max_attempts", "backoff",   "lease_ms", "max_payload",
-                                      "paused",       "audit_len", "history",  "shards"};
+                                      "paused",       "audit_len", "history",  "rate",
+                                      "burst",        "cap",       "shards"};
         if (std::find(std::begin(known), std::end(known), words[1]) == std::end(known))
             throw UsageError("unknown config key '" + printable(words[1].substr(0, 64)) +
                              "' (known: max_attempts, backoff, lease_ms, max_payload, paused, "
-                             "audit_len, history, shards)");
+                             "audit_len, history, rate, burst, cap, shards)");
     }
     const delayq::QueueConfig c = queue.config();
+    const std::string off = "off";
     const std::vector<std::pair<std::string, std::string>> values = {
         {"max_attempts", std::to_string(c.maxAttempts)},
         {"backoff", c.backoff},
@@ -239,6 +248,13 @@ int runConfig(Context& ctx)
         {"paused", c.paused ? "1" : "0"},
         {"audit_len", std::to_string(c.auditLen)},
         {"history", std::to_string(c.history)},
+        {"rate", c.rateTasks > 0
+                     ? std::to_string(c.rateTasks) + "/" + delayq::formatDuration(c.rateMs)
+                     : off},
+        {"burst", c.burst > 0       ? std::to_string(c.burst)
+                  : c.rateTasks > 0 ? std::to_string(c.rateTasks) + " (the rate's)"
+                                    : off},
+        {"cap", c.cap > 0 ? std::to_string(c.cap) : off},
         {"shards", std::to_string(c.shards)}};
     if (ctx.json()) {
         JsonWriter j;
@@ -254,8 +270,13 @@ int runConfig(Context& ctx)
     for (const auto& [k, v] : values) {
         if (words.size() == 1)
             text += k + std::string(14 - k.size(), ' ') + printable(v) + "\n";
-        else if (k == words[1])
+        else if (k == words[1] && words.size() <= 3)
             text += printable(v) + "\n";
+        else
+            // Several set at once: each, named.
+            for (size_t i = 1; i + 1 < words.size(); i += 2)
+                if (k == words[i])
+                    text += k + std::string(14 - k.size(), ' ') + printable(v) + "\n";
     }
     ctx.print(text);
     return ExitOk;

@@ -146,6 +146,12 @@ struct QueueConfig
     long long auditLen = 10000; // the audit trail is trimmed to about this many entries
     int history = 0;            // events kept per task (docs/design.md, "Task history"); 0 = off
     int shards = 1;             // shards new tasks spread over (docs/design.md, "Sharded queues")
+    // Flow control (docs/design/flow.md): at most rateTasks started per rateMs (0 = no rate),
+    // at most burst at once (0 = rateTasks); at most cap tasks active at once (0 = no cap).
+    long long rateTasks = 0;
+    long long rateMs = 0;
+    long long burst = 0;
+    long long cap = 0;
 };
 
 // Counters: pushed, claimed, acked, retried, died, cancelled, expired, and broken (ids whose
