@@ -1,4 +1,5 @@
--- schedule_rm.lua: deletes a schedule of a native queue: its rule, next fire and counters.
+-- schedule_rm.lua: deletes a schedule of a native queue: its rule, next fire, counters and
+-- ranges of fires made.
 -- The tasks its fires made stay.
 -- KEYS: the nine of every native-queue script (push.lua); the schedule keys are built from
 --   KEYS[5] (schedule_key in common.lua).
@@ -14,6 +15,8 @@ end
 local name = ARGV[1]
 if redis.call('HDEL', schedule_key('s'), name) == 0 then return 0 end
 redis.call('ZREM', schedule_key('_next'), name)
-redis.call('HDEL', schedule_key('_stats'), name .. '|fired', name .. '|skipped', name .. '|last')
+redis.call('HDEL', schedule_key('_stats'), name .. '|fired', name .. '|skipped', name .. '|last',
+  name .. '|overlapped', name .. '|open', name .. '|task', name .. '|forgot')
+redis.call('DEL', schedule_made_key(name))
 audit(who, 'schedule_rm', 0, {}, name)
 return 1

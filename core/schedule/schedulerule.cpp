@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
+#include <cstdint>
 
 namespace delayq {
 
@@ -42,6 +44,41 @@ void ScheduleRule::validate() const
         refuseRule("the catch-up window must be 0 to 7d");
     if (maxAttempts < 0 || maxAttempts > 1000000000)
         refuseRule("max attempts must be 0 (the queue's) to 1000000000");
+    validateJitter();
+}
+
+void ScheduleRule::validateJitter() const
+{
+    if (jitterMs < 0)
+        refuseRule("the jitter must not be negative, not " + std::to_string(jitterMs) + " ms");
+    if (jitterMs > kMaxJitterMs)
+        refuseRule("the jitter must be at most 1d, not " + formatDuration(jitterMs));
+    if (jitterMs == 0)
+        return;
+    if (cron.empty()) {
+        if (jitterMs > everyMs)
+            refuseRule("the jitter (" + formatDuration(jitterMs) +
+                       ") must not be longer than the interval (" + formatDuration(everyMs) + ")");
+        return;
+    }
+    // A fire's task must not be pushed past the next fire: the shortest gap between the
+    // cron's fires over the next 100 of them is its period here.
+    const Cron parsed = Cron::parse(cron);
+    const long long now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                              std::chrono::system_clock::now().time_since_epoch())
+                              .count();
+    std::optional<long long> at = parsed.next(now, zone);
+    long long gap = 0;
+    for (int i = 0; at && i < 100; ++i) {
+        const std::optional<long long> after = parsed.next(*at, zone);
+        if (after && (gap == 0 || *after - *at < gap))
+            gap = *after - *at;
+        at = after;
+    }
+    if (gap > 0 && jitterMs > gap)
+        refuseRule("the jitter (" + formatDuration(jitterMs) +
+                   ") must not be longer than the shortest gap between the cron's fires (" +
+                   formatDuration(gap) + ")");
 }
 
 std::optional<long long> ScheduleRule::nextFire(long long afterMs) const
@@ -63,6 +100,39 @@ std::string ScheduleRule::describe() const
 std::string ScheduleRule::taskId(long long fireMs) const
 {
     return "s:" + name + ":" + std::to_string(fireMs);
+}
+
+std::string ScheduleRule::runNowTaskId(const std::string& requestId) const
+{
+    return "s:" + name + ":run:" + requestId;
+}
+
+long long ScheduleRule::jitterOf(long long fireMs) const
+{
+    if (jitterMs <= 0)
+        return 0;
+    // FNV-1a, 32 bits, as fire_jitter in lua/common.lua: every worker, and the script that
+    // makes the task, agree on each fire's due time.
+    std::uint32_t h = 2166136261u;
+    for (unsigned char c : name + ":" + std::to_string(fireMs)) {
+        h ^= c;
+        h *= 16777619u;
+    }
+    return static_cast<long long>(h % static_cast<std::uint64_t>(jitterMs + 1));
+}
+
+const char* ScheduleRule::overlapName(Overlap overlap)
+{
+    return overlap == Overlap::Skip ? "skip" : "allow";
+}
+
+std::optional<ScheduleRule::Overlap> ScheduleRule::parseOverlap(const std::string& word)
+{
+    if (word == "allow")
+        return Overlap::Allow;
+    if (word == "skip")
+        return Overlap::Skip;
+    return std::nullopt;
 }
 
 } // namespace delayq

@@ -5,8 +5,10 @@
 #include <delayq/error.h>
 #include <delayq/queue.h>
 #include <delayq/script.h>
+#include <delayq/timeparse.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -28,11 +30,12 @@ long long timeMs(const Reply& time)
     return time.elements[0].toInteger() * 1000 + time.elements[1].toInteger() / 1000;
 }
 
-void fillStats(ScheduleInfo& info, const Reply& fired, const Reply& skipped, const Reply& last)
+void fillStats(ScheduleInfo& info, const Reply& stats)
 {
-    info.fired = fired.toInteger(0);
-    info.skipped = skipped.toInteger(0);
-    info.lastFire = last.toInteger(0);
+    info.fired = stats.elements[0].toInteger(0);
+    info.skipped = stats.elements[1].toInteger(0);
+    info.lastFire = stats.elements[2].toInteger(0);
+    info.overlapped = stats.elements[3].toInteger(0);
 }
 
 } // namespace
@@ -94,7 +97,8 @@ std::optional<ScheduleInfo> Schedules::write(const char* mode, const ScheduleRul
          rule.cron.empty() ? "" : rule.zone, std::to_string(rule.everyMs),
          std::to_string(rule.anchorMs), std::to_string(rule.catchUpMs),
          std::to_string(rule.maxAttempts), rule.backoff, rule.paused ? "1" : "0", rule.payload,
-         next ? std::to_string(*next) : "", queue.actorArg()});
+         next ? std::to_string(*next) : "", ScheduleRule::overlapName(rule.overlap),
+         std::to_string(rule.jitterMs), queue.actorArg()});
     if (!r.isArray() || r.elements.size() != 3)
         throw Error(ErrorCode::Protocol, "unexpected reply from schedule_put");
     if (r.elements[0].toInteger() == 0)
@@ -120,10 +124,11 @@ bool Schedules::remove(const std::string& name)
 std::optional<ScheduleInfo> Schedules::get(const std::string& name)
 {
     ScheduleRule::validateName(name);
-    const auto r = m_connection.pipeline(
-        {{"HGET", m_keys.schedules(), name},
-         {"ZSCORE", m_keys.scheduleNext(), name},
-         {"HMGET", m_keys.scheduleStats(), name + "|fired", name + "|skipped", name + "|last"}});
+    const auto r =
+        m_connection.pipeline({{"HGET", m_keys.schedules(), name},
+                               {"ZSCORE", m_keys.scheduleNext(), name},
+                               {"HMGET", m_keys.scheduleStats(), name + "|fired", name + "|skipped",
+                                name + "|last", name + "|overlapped"}});
     for (const Reply& reply : r)
         if (reply.isError())
             throw errorFromReply(reply.str);
@@ -135,8 +140,8 @@ std::optional<ScheduleInfo> Schedules::get(const std::string& name)
                     "schedule '" + name + "' holds a record delayq cannot read");
     if (!r[1].isNil())
         info->nextFire = scoreMs(r[1].toString());
-    if (r[2].isArray() && r[2].elements.size() == 3)
-        fillStats(*info, r[2].elements[0], r[2].elements[1], r[2].elements[2]);
+    if (r[2].isArray() && r[2].elements.size() == 4)
+        fillStats(*info, r[2]);
     return info;
 }
 
@@ -167,6 +172,7 @@ std::vector<ScheduleInfo> Schedules::list()
         info->fired = stats[name + "|fired"];
         info->skipped = stats[name + "|skipped"];
         info->lastFire = stats[name + "|last"];
+        info->overlapped = stats[name + "|overlapped"];
         out.push_back(std::move(*info));
     }
     std::sort(out.begin(), out.end(), [](const ScheduleInfo& a, const ScheduleInfo& b) {
@@ -251,11 +257,103 @@ Schedules::TickResult Schedules::tick(size_t maxFires)
             continue;
         }
         out.made += made;
-        out.skipped += plan.skipped;
+        out.skipped += plan.skipped + (r.elements.size() > 2 ? r.elements[2].toInteger() : 0);
         if (plan.next)
             earlier(*plan.next);
     }
     return out;
+}
+
+Schedules::RunNowResult Schedules::runNow(const std::string& name, const std::string& requestId)
+{
+    ScheduleRule::validateName(name);
+    if (requestId.empty() || requestId.size() > 64 ||
+        std::any_of(requestId.begin(), requestId.end(), [](unsigned char c) {
+            return !std::isalnum(c) && c != '.' && c != '_' && c != '-';
+        }))
+        throw Error(ErrorCode::InvalidArgument,
+                    "a run-now request id must be 1 to 64 of letters, digits and . _ -");
+    const Reply r = make(name, {"now", name, "", m_keys.wake(), requestId}, "run");
+    RunNowResult out;
+    out.taskId = "s:" + name + ":run:" + requestId;
+    out.serverNow = r.elements[0].toInteger();
+    out.made = r.elements[1].toInteger() == 1;
+    return out;
+}
+
+Schedules::BackfillResult Schedules::backfill(const std::string& name, long long fromMs,
+                                              long long toMs)
+{
+    ScheduleRule::validateName(name);
+    if (fromMs >= toMs)
+        throw Error(ErrorCode::InvalidArgument,
+                    "a backfill window must start before it ends (from " +
+                        formatTime(fromMs, true) + ", to " + formatTime(toMs, true) + ")");
+    // Read, plan, write while the rule is still the one planned from (a few tries).
+    for (int attempt = 0; attempt < 5; ++attempt) {
+        const long long now = m_connection.serverTimeMs();
+        if (toMs > now)
+            throw Error(ErrorCode::InvalidArgument, "a backfill window must end by now: it ends " +
+                                                        formatDuration(toMs - now) + " from now");
+        const std::optional<ScheduleInfo> info = get(name);
+        if (!info)
+            throw Error(ErrorCode::NotFound,
+                        "no schedule '" + name + "' on queue '" + m_keys.queue() + "'");
+        BackfillResult out;
+        for (std::optional<long long> at = info->rule.nextFire(fromMs - 1); at && *at < toMs;
+             at = info->rule.nextFire(*at)) {
+            if (out.fires.size() == kMaxBackfillFires)
+                throw Error(ErrorCode::InvalidArgument,
+                            "the window holds more than " + std::to_string(kMaxBackfillFires) +
+                                " fires of schedule '" + name + "' (at most " +
+                                std::to_string(kMaxBackfillFires) +
+                                " a backfill): make it shorter");
+            if (info->nextFire && *at >= *info->nextFire)
+                throw Error(ErrorCode::InvalidArgument,
+                            "the window reaches the schedule's next fire: the fires from then "
+                            "are the rule's own to make; end the window before it");
+            out.fires.push_back(*at);
+        }
+        if (out.fires.empty()) {
+            out.serverNow = now;
+            return out;
+        }
+        std::vector<std::string> args = {"backfill", name, std::to_string(info->version),
+                                         m_keys.wake(), std::to_string(out.fires.size())};
+        for (long long fire : out.fires)
+            args.push_back(std::to_string(fire));
+        const Reply r = make(name, std::move(args), "backfill");
+        if (r.elements[1].toInteger() < 0)
+            continue;
+        out.serverNow = r.elements[0].toInteger();
+        out.made = r.elements[1].toInteger();
+        out.already = r.elements[2].toInteger();
+        return out;
+    }
+    throw Error(ErrorCode::Exists,
+                "schedule '" + name + "' kept changing under other clients: try again");
+}
+
+Reply Schedules::make(const std::string& name, std::vector<std::string> args, const char* what)
+{
+    if (m_connection.options().readOnly)
+        throw Error(ErrorCode::NoPermission, std::string("cannot ") + what + " schedule '" + name +
+                                                 "' on queue '" + m_keys.queue() +
+                                                 "': this session is read-only");
+    Queue queue(m_connection, m_keys.queue(), m_keys.prefix());
+    args.push_back(queue.actorArg());
+    Reply r;
+    try {
+        r = m_connection.evalScript(scripts::scheduleMake, queue.scriptKeys(), args);
+    } catch (const Error& e) {
+        if (e.code() != ErrorCode::NotFound)
+            throw;
+        throw Error(ErrorCode::NotFound,
+                    "no schedule '" + name + "' on queue '" + m_keys.queue() + "'");
+    }
+    if (!r.isArray() || r.elements.size() != 3)
+        throw Error(ErrorCode::Protocol, "unexpected reply from schedule_make");
+    return r;
 }
 
 } // namespace delayq

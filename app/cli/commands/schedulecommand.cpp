@@ -1,10 +1,11 @@
-// `delayq schedule add|ls|show|edit|pause|resume|rm` (docs/schedules.md).
+// `delayq schedule add|ls|show|edit|pause|resume|rm|run-now|backfill` (docs/schedules.md).
 #include "commands/commands.h"
 #include "output/textoutput.h"
 
 #include <delayq/error.h>
 #include <delayq/queue.h>
 #include <delayq/schedules.h>
+#include <delayq/taskid.h>
 #include <delayq/timeparse.h>
 
 #include <algorithm>
@@ -18,14 +19,21 @@ using delayq::ScheduleInfo;
 using delayq::ScheduleRule;
 
 const std::vector<OptionSpec> kOptions = {
-    {"cron", true},     {"tz", true},           {"every", true},   {"start", true},
-    {"catch-up", true}, {"max-attempts", true}, {"backoff", true}, {"paused"},
-    {"payload", true},  {"fires", true}};
+    {"cron", true},       {"tz", true},           {"every", true},   {"start", true},
+    {"catch-up", true},   {"max-attempts", true}, {"backoff", true}, {"paused"},
+    {"payload", true},    {"fires", true},        {"overlap", true}, {"jitter", true},
+    {"request-id", true}, {"from", true},         {"to", true}};
 
 // The options each action takes (the rest are refused by name).
 const std::map<std::string, std::vector<std::string>> kActionOptions = {
-    {"add", {"cron", "tz", "every", "start", "catch-up", "max-attempts", "backoff", "paused"}},
-    {"edit", {"cron", "tz", "every", "start", "catch-up", "max-attempts", "backoff", "payload"}},
+    {"add",
+     {"cron", "tz", "every", "start", "catch-up", "max-attempts", "backoff", "paused", "overlap",
+      "jitter"}},
+    {"edit",
+     {"cron", "tz", "every", "start", "catch-up", "max-attempts", "backoff", "payload", "overlap",
+      "jitter"}},
+    {"run-now", {"request-id"}},
+    {"backfill", {"from", "to"}},
     {"show", {"fires"}},
     {"ls", {}},
     {"pause", {}},
@@ -74,6 +82,14 @@ void applyOptions(const Args& a, ScheduleRule& rule, bool editing)
         static_cast<int>(a.number("max-attempts", 0, 1'000'000'000, rule.maxAttempts));
     if (a.has("backoff"))
         rule.backoff = delayq::Queue::normalizeBackoff(a.value("backoff"));
+    if (a.has("overlap")) {
+        const auto overlap = ScheduleRule::parseOverlap(a.value("overlap"));
+        if (!overlap)
+            throw UsageError("--overlap is allow or skip, not '" +
+                             printable(a.value("overlap").substr(0, 32)) + "'");
+        rule.overlap = *overlap;
+    }
+    rule.jitterMs = a.duration("jitter", rule.jitterMs);
 }
 
 std::string fireText(Context& ctx, const std::optional<long long>& at)
@@ -105,6 +121,9 @@ void writeSchedule(JsonWriter& j, const ScheduleInfo& s)
         .field("catch_up_ms", r.catchUpMs)
         .field("max_attempts", r.maxAttempts)
         .field("backoff", r.backoff)
+        .field("overlap", ScheduleRule::overlapName(r.overlap))
+        .field("overlapped", s.overlapped)
+        .field("jitter_ms", r.jitterMs)
         .field("payload", r.payload);
     if (!JsonWriter::isValidUtf8(r.payload))
         j.field("payload_base64", JsonWriter::base64(r.payload));
@@ -132,6 +151,8 @@ int printChanged(Context& ctx, const char* what, const std::string& queue, const
     } else {
         ctx.print(std::string(what) + " schedule " + s.rule.name + " on " + queue + ": " +
                   printable(s.rule.describe()) + (s.rule.paused ? ", paused" : "") +
+                  (s.rule.overlap == ScheduleRule::Overlap::Skip ? ", overlap skip" : "") +
+                  (s.rule.jitterMs ? ", jitter " + delayq::formatDuration(s.rule.jitterMs) : "") +
                   ", next fire " + fireText(ctx, s.nextFire) + "\n");
     }
     return ExitOk;
@@ -234,14 +255,23 @@ int show(Context& ctx, delayq::Schedules& schedules, const std::string& queue)
     out += "catch-up     " + delayq::formatDuration(r.catchUpMs) + "\n";
     out += "attempts     " + (r.maxAttempts ? std::to_string(r.maxAttempts) : "the queue's") + "\n";
     out += "backoff      " + (r.backoff.empty() ? std::string("the queue's") : r.backoff) + "\n";
+    out += "overlap      " + std::string(ScheduleRule::overlapName(r.overlap)) +
+           (r.overlap == ScheduleRule::Overlap::Skip
+                ? " (a fire is skipped while the previous fire's task is pending or active)"
+                : "") +
+           "\n";
+    out += "jitter       " + (r.jitterMs ? "up to " + delayq::formatDuration(r.jitterMs) : "none") +
+           "\n";
     out += "payload      " + preview(r.payload, 200) + " (" + std::to_string(r.payload.size()) +
            " bytes)\n";
     out += "fired        " + std::to_string(s.fired) + " tasks, skipped " +
-           std::to_string(s.skipped) + ", last " +
+           std::to_string(s.skipped) +
+           (s.overlapped ? " (" + std::to_string(s.overlapped) + " for overlap)" : "") + ", last " +
            (s.lastFire ? ctx.whenPast(s.lastFire) : std::string("never")) + "\n";
     out += r.paused ? "would fire  (paused)\n" : "next fires\n";
     for (long long f : fires)
-        out += "  " + ctx.when(f) + "  task s:" + r.name + ":" + std::to_string(f) + "\n";
+        out += "  " + ctx.when(f) + "  task s:" + r.name + ":" + std::to_string(f) +
+               (r.jitterMs ? ", due " + ctx.when(r.dueOf(f)) : "") + "\n";
     if (fires.empty())
         out += "  none: the rule fires no more\n";
     ctx.print(out);
@@ -277,6 +307,71 @@ int remove(Context& ctx, delayq::Schedules& schedules, const std::string& queue)
     return ExitOk;
 }
 
+int runNow(Context& ctx, delayq::Schedules& schedules, const std::string& queue)
+{
+    const Args& a = ctx.args();
+    const std::string& name = a.positional()[2];
+    // A fresh id by default; the one printed can be given again to repeat the request safely.
+    const std::string request = a.has("request-id") ? a.value("request-id") : delayq::randomToken();
+    const delayq::Schedules::RunNowResult r = schedules.runNow(name, request);
+    if (ctx.json()) {
+        JsonWriter j;
+        j.beginObject()
+            .field("queue", queue)
+            .field("name", name)
+            .field("request_id", request)
+            .field("task", r.taskId)
+            .field("made", r.made)
+            .endObject();
+        ctx.printJson(j);
+    } else if (r.made) {
+        ctx.print("ran schedule " + name + " on " + queue + " now: task " + r.taskId +
+                  " (the rule and its next fire stay; --request-id " + request +
+                  " repeats it safely)\n");
+    } else {
+        ctx.print("schedule " + name + " on " + queue + ": request " + request +
+                  " was run already (task " + r.taskId + "); nothing made\n");
+    }
+    return ExitOk;
+}
+
+int backfill(Context& ctx, delayq::Schedules& schedules, const std::string& queue)
+{
+    const Args& a = ctx.args();
+    const std::string& name = a.positional()[2];
+    const std::optional<long long> from = a.time("from");
+    const std::optional<long long> to = a.time("to");
+    if (!from || !to)
+        throw UsageError(
+            "schedule backfill needs --from TIME and --to TIME (the window [from, to))");
+    const delayq::Schedules::BackfillResult r = schedules.backfill(name, *from, *to);
+    if (ctx.json()) {
+        JsonWriter j;
+        j.beginObject()
+            .field("queue", queue)
+            .field("name", name)
+            .field("from", *from)
+            .field("to", *to)
+            .key("fires")
+            .beginArray();
+        for (long long f : r.fires)
+            j.value(f);
+        j.endArray().field("made", r.made).field("already", r.already).endObject();
+        ctx.printJson(j);
+        return ExitOk;
+    }
+    if (r.fires.empty()) {
+        ctx.print("schedule " + name + " on " + queue +
+                  " has no fires in that window; nothing made\n");
+        return ExitOk;
+    }
+    ctx.print("backfilled schedule " + name + " on " + queue + ": " +
+              std::to_string(r.fires.size()) + " fires from " + ctx.when(r.fires.front()) + " to " +
+              ctx.when(r.fires.back()) + ", " + std::to_string(r.made) + " tasks made, " +
+              std::to_string(r.already) + " made before\n");
+    return ExitOk;
+}
+
 } // namespace
 
 int runSchedule(Context& ctx)
@@ -286,7 +381,7 @@ int runSchedule(Context& ctx)
     const std::string action = a.positional()[0];
     if (!kActionOptions.count(action))
         throw UsageError("unknown schedule action '" + printable(action.substr(0, 32)) +
-                         "' (add, ls, show, edit, pause, resume, rm)");
+                         "' (add, ls, show, edit, pause, resume, rm, run-now, backfill)");
     refuseOthers(a, action);
     const size_t words = a.positional().size();
     const size_t want = action == "ls" ? 2 : 3;
@@ -305,6 +400,10 @@ int runSchedule(Context& ctx)
         return show(ctx, schedules, queue);
     if (action == "rm")
         return remove(ctx, schedules, queue);
+    if (action == "run-now")
+        return runNow(ctx, schedules, queue);
+    if (action == "backfill")
+        return backfill(ctx, schedules, queue);
     return setPaused(ctx, schedules, queue, action == "pause");
 }
 

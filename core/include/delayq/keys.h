@@ -52,10 +52,17 @@ public:
     std::string finishedHistory() const { return m_base + "history_done"; }
     std::string finishedHistoryOrder() const { return m_base + "history_done_at"; }
     // Schedules (docs/schedules.md): name -> rule record; name -> next fire (ZSET, those not
-    // paused); "NAME|fired", "NAME|skipped", "NAME|last" -> what the fires did.
+    // paused); "NAME|fired", "NAME|skipped", "NAME|last" -> what the fires did (since 2.8 also
+    // "NAME|overlapped", "NAME|task", "NAME|open", "NAME|forgot": lua/common.lua); the ranges
+    // of fire times a schedule has made (ZSET first fire -> last fire), so a backfill never
+    // makes one twice.
     std::string schedules() const { return m_base + "schedules"; }
     std::string scheduleNext() const { return m_base + "schedule_next"; }
     std::string scheduleStats() const { return m_base + "schedule_stats"; }
+    std::string scheduleMade(const std::string& name) const
+    {
+        return m_base + "schedule_made:" + name;
+    }
     static int dataBuckets() { return 8192; }
     static int dataBucket(const std::string& id);
     // Scripts append a minute number to this.

@@ -22,6 +22,19 @@ struct ScheduleRule
     // and counted. At most 7 days.
     long long catchUpMs = 3'600'000;
     bool paused = false;
+    // What a fire does while the previous fire's task is still pending or active: make its
+    // task anyway (Allow), or skip the fire, counted in ScheduleInfo::skipped and overlapped.
+    enum class Overlap
+    {
+        Allow,
+        Skip
+    };
+    Overlap overlap = Overlap::Allow;
+    // Each fire's task is due up to this much after the fire (jitterOf: the same for every
+    // worker), so many schedules on the same time do not all fall due in the same
+    // millisecond. The fire, and so the task's id, stays the rule's time. 0 to the shortest
+    // gap between the rule's fires, and at most kMaxJitterMs.
+    long long jitterMs = 0;
 
     // Throws Error(InvalidArgument) naming what is wrong (name, cron, zone, every, catch-up,
     // max attempts). Does not check the payload against the queue's limit: Redis does.
@@ -32,9 +45,22 @@ struct ScheduleRule
     std::string describe() const;
     // The task id of the fire at fireMs.
     std::string taskId(long long fireMs) const;
+    // The task id of a run-now request (Schedules::runNow).
+    std::string runNowTaskId(const std::string& requestId) const;
+    // How far after fireMs its task is due: 0..jitterMs, from a hash of the name and fireMs
+    // (fire_jitter in lua/common.lua computes the same).
+    long long jitterOf(long long fireMs) const;
+    long long dueOf(long long fireMs) const { return fireMs + jitterOf(fireMs); }
 
     static constexpr long long kMaxCatchUpMs = 7LL * 86'400'000;
+    static constexpr long long kMaxJitterMs = 86'400'000;
+    // "allow" | "skip", and back (nullopt for any other word).
+    static const char* overlapName(Overlap overlap);
+    static std::optional<Overlap> parseOverlap(const std::string& word);
     static void validateName(const std::string& name);
+    // The jitter against the rule (validate() calls it): not negative, at most kMaxJitterMs,
+    // and not longer than the interval or the shortest gap between the cron's fires.
+    void validateJitter() const;
 };
 
 // A schedule as stored, with what its fires did so far.
@@ -44,8 +70,10 @@ struct ScheduleInfo
     long long version = 0;             // +1 on every change
     std::optional<long long> nextFire; // none while paused
     long long fired = 0;               // tasks made
-    long long skipped = 0;             // fires older than the catch-up window when they were seen
-    long long lastFire = 0;            // ms, 0 = never
+    long long skipped = 0;    // fires older than the catch-up window when they were seen, or
+                              // skipped by the overlap policy
+    long long overlapped = 0; // of those, the fires skipped by the overlap policy
+    long long lastFire = 0;   // ms, 0 = never
     long long updatedMs = 0;
 };
 

@@ -51,7 +51,35 @@ public:
     // worker did it first or the schedule changed meanwhile.
     TickResult tick(size_t maxFires = 100);
 
+    struct RunNowResult
+    {
+        std::string taskId; // "s:NAME:run:REQUEST"
+        bool made = false;  // false: that request was run already (its task is still there)
+        long long serverNow = 0;
+    };
+    // Fires the schedule once at once: one task due at server now, with the id of the request
+    // (1 to 64 of letters, digits, . _ -), so the same request repeated makes nothing twice.
+    // The rule and its next fire stay. Throws InvalidArgument (the request id), NotFound,
+    // NoPermission (read-only).
+    RunNowResult runNow(const std::string& name, const std::string& requestId);
+
+    struct BackfillResult
+    {
+        std::vector<long long> fires; // the rule's fires in the window, ascending
+        long long made = 0;           // tasks made
+        long long already = 0;        // fires the schedule had made already
+        long long serverNow = 0;
+    };
+    static constexpr size_t kMaxBackfillFires = 1000;
+    // Makes the rule's fires in [fromMs, toMs), each as the rule's own fire would have made it
+    // (id "s:NAME:FIRE_MS", due at the fire plus its jitter), except those the schedule made
+    // already: a backfill repeated, or over fires that happened, makes nothing twice. Throws
+    // InvalidArgument (the window empty, ending after server now, reaching the next fire, or
+    // holding more than kMaxBackfillFires fires), NotFound, NoPermission; nothing is made then.
+    BackfillResult backfill(const std::string& name, long long fromMs, long long toMs);
+
 private:
+    Reply make(const std::string& name, std::vector<std::string> args, const char* what);
     std::optional<ScheduleInfo> write(const char* mode, const ScheduleRule& rule,
                                       long long expectVersion, long long serverNow);
 

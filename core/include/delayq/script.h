@@ -36,6 +36,7 @@ extern const Script heartbeat;
 extern const Script schedulePut;
 extern const Script scheduleRm;
 extern const Script scheduleFire;
+extern const Script scheduleMake;
 extern const Script shardLayout;
 extern const Script shardTake;
 extern const Script shardRelease;
