@@ -7,6 +7,7 @@
 #include <delayq/doctor.h>
 #include <delayq/error.h>
 #include <delayq/plainfailures.h>
+#include <delayq/retryloop.h>
 #include <delayq/timeparse.h>
 #include <delayq/worker.h>
 
@@ -223,11 +224,12 @@ std::vector<size_t> shardList(const std::string& text)
 delayq::WorkerOptions workerOptionsFrom(Args& a, bool plain)
 {
     std::vector<OptionSpec> spec = {
-        {"concurrency", true}, {"batch", true},      {"max-batch", true},    {"lease", true},
-        {"poll", true},        {"handler", true},    {"max-tasks", true},    {"until-empty", false},
-        {"log", true},         {"quiet", false},     {"stop-timeout", true}, {"name", true},
-        {"heartbeat", true},   {"forward-to", true}, {"retry-in", true},     {"shards", true},
-        {"max-attempts", true}};
+        {"concurrency", true}, {"batch", true},        {"max-batch", true},
+        {"lease", true},       {"poll", true},         {"handler", true},
+        {"max-tasks", true},   {"until-empty", false}, {"log", true},
+        {"quiet", false},      {"stop-timeout", true}, {"name", true},
+        {"heartbeat", true},   {"forward-to", true},   {"retry-in", true},
+        {"shards", true},      {"max-attempts", true}, {"retry-from", true}};
     for (auto& option : deliveryOptionSpecs())
         spec.push_back(std::move(option));
     a.parse(spec, 1, 1);
@@ -430,12 +432,18 @@ int runWork(Context& ctx)
     }
 
     const delayq::Worker* self = nullptr;
-    const std::string spec = handlerSpec(a, plain);
-    const bool delivers = delayq::isDeliverySpec(spec);
+    // --retry-from: the worker publishes the dead letters its intake turned into tasks back
+    // to their routes; the intake runs beside it on a thread of its own.
+    std::unique_ptr<delayq::amqp::RetryLoop> retry;
+    if (a.has("retry-from") && (plain || a.has("handler")))
+        throw UsageError("--retry-from makes the worker republish dead letters: it takes no "
+                         "--handler and no --plain key");
+    const std::string spec = a.has("retry-from") ? a.value("retry-from") : handlerSpec(a, plain);
+    const bool delivers = delayq::isDeliverySpec(spec) || a.has("retry-from");
     if (plain && !delivers && a.has("max-attempts"))
         throw UsageError("--max-attempts applies to a forwarder (--forward-to TARGET): a pop "
                          "consumer takes each member once");
-    o.handlerKind = handlerKind(spec);
+    o.handlerKind = a.has("retry-from") ? "amqp-retry" : handlerKind(spec);
     delayq::Handler handler;
     delayq::DeliveryFactory delivery;
     delayq::DeliveryOptions deliveryOptions;
@@ -452,15 +460,37 @@ int runWork(Context& ctx)
         };
         if (!a.has("answer-timeout") && o.leaseMs > 0)
             deliveryOptions.answerTimeoutMs = o.leaseMs;
-        delivery = delayq::deliveryFor(spec, deliveryOptions);
+        if (a.has("retry-from")) {
+            retry = std::make_unique<delayq::amqp::RetryLoop>(spec, delayq::ConnectionOptions{},
+                                                              o.queue, o.prefix);
+            retry->setNotice(deliveryOptions.notice);
+            delivery = retry->republisher(deliveryOptions);
+        } else {
+            delivery = delayq::deliveryFor(spec, deliveryOptions);
+        }
     } else {
         deliveryOptionsFrom(a, spec); // refuses a delivery target's options
         handler = makeHandler(spec, plain ? o.plainKey : o.queue, &self);
     }
     auto log = openLog(a);
     checkTarget(ctx, o, plain);
-    if (delivers)
+    if (retry) {
+        // Made again with the Redis options now known (the intake has its own connection).
+        retry = std::make_unique<delayq::amqp::RetryLoop>(spec, o.connection, o.queue, o.prefix);
+        retry->setNotice(deliveryOptions.notice);
+        try {
+            retry->check();
+        } catch (const delayq::Error& e) {
+            if (e.code() == delayq::ErrorCode::InvalidArgument)
+                throw;
+            throw delayq::Error(delayq::ErrorCode::Connection,
+                                "the --retry-from broker " +
+                                    delayq::amqp::RetryLoop::printable(spec) +
+                                    " refused or did not answer: " + e.what());
+        }
+    } else if (delivers) {
         checkDeliveryTarget(spec, deliveryOptions);
+    }
 
     // Signals are taken synchronously below; every thread started from here inherits the mask.
     sigset_t signals;
@@ -476,10 +506,20 @@ int runWork(Context& ctx)
     self = &worker;
     worker.start();
     printStart(ctx, worker, o, plain, delivers);
-    if (delivers && !ctx.json())
+    if (retry) {
+        retry->start();
+        if (!ctx.json())
+            std::fprintf(stderr,
+                         "delayq: retrying dead letters from %s: each goes back to its original "
+                         "exchange and routing key\n",
+                         printable(delayq::amqp::RetryLoop::printable(spec)).c_str());
+    } else if (delivers && !ctx.json()) {
         std::fprintf(stderr, "delayq: delivering to %s\n",
                      printable(delayq::printableSpec(spec)).c_str());
+    }
     waitForSignals(worker, signals, o.stopTimeout);
+    if (retry) // nothing new comes in while the worker finishes what it holds
+        retry->stop();
     worker.stop();
     printSummary(ctx, worker, plain, delivers);
     return ExitOk;
