@@ -24,6 +24,28 @@ void addCounters(Counters& counters, const Reply& reply)
         counters[reply.elements[i].str] += wholeNumber(reply.elements[i + 1].str).value_or(0);
 }
 
+// A stored rate "N/MS" as (tasks, ms); nullopt for "0", absent or garbage (no rate, as the
+// scripts read it).
+std::optional<std::pair<long long, long long>> storedRate(const std::string& value)
+{
+    const size_t slash = value.find('/');
+    if (slash == std::string::npos)
+        return std::nullopt;
+    const auto tasks = wholeNumber(value.substr(0, slash));
+    const auto per = wholeNumber(value.substr(slash + 1));
+    if (!tasks || !per || *tasks < 1 || *per < 1)
+        return std::nullopt;
+    return std::make_pair(*tasks, *per);
+}
+
+// The flow hash beside the config (lua/common.lua's flow_key: the config key with "flow" for
+// "config"), so it shares the shard's slot.
+std::string flowKey(const Keys& keys)
+{
+    const std::string config = keys.config();
+    return config.substr(0, config.size() - std::string("config").size()) + "flow";
+}
+
 } // namespace
 
 QueueReader::QueueReader(Connection& connection, const std::string& name, const std::string& prefix)
@@ -109,18 +131,87 @@ QueueConfig QueueReader::config()
         else if (field == "cap" && ok && n > 0)
             config.cap = n;
         else if (field == "rate") {
-            const size_t slash = value.find('/');
-            const auto tasks = wholeNumber(value.substr(0, slash));
-            const auto per =
-                slash == std::string::npos ? std::nullopt : wholeNumber(value.substr(slash + 1));
-            if (tasks && per && *tasks > 0 && *per > 0) {
-                config.rateTasks = *tasks;
-                config.rateMs = *per;
+            if (const auto rate = storedRate(value)) {
+                config.rateTasks = rate->first;
+                config.rateMs = rate->second;
             }
         }
     }
     config.shards = reloadLayout().count;
     return config;
+}
+
+FlowStatus QueueReader::flowStatus()
+{
+    FlowStatus status;
+    const long long now = m_connection.serverNowMs();
+    status.serverNowMs = now;
+    const std::string nowText = std::to_string(now);
+    const long long minute = now / 60000;
+    // Shard 0's config is the queue's (the others keep copies); then per shard its flow hash,
+    // due tasks, live leases and the claimed counters of this minute and the one before.
+    constexpr size_t kPerShard = 5;
+    const auto read = m_router->read([&](const std::vector<Keys>& shards) {
+        std::vector<std::vector<std::string>> commands{
+            {"HMGET", shards.front().config(), "rate", "burst", "cap", "paused"}};
+        for (const Keys& k : shards) {
+            commands.push_back({"HMGET", flowKey(k), "held_at", "held_by"});
+            commands.push_back({"ZCOUNT", k.pending(), "-inf", nowText});
+            commands.push_back({"ZCOUNT", k.active(), "(" + nowText, "+inf"});
+            commands.push_back({"HGET", k.minute(minute), "claimed"});
+            commands.push_back({"HGET", k.minute(minute - 1), "claimed"});
+        }
+        return commands;
+    });
+    const auto& r = read.replies;
+    throwFirstError(r);
+    const auto field = [](const Reply& reply, size_t i) -> std::string {
+        return i < reply.elements.size() && !reply.elements[i].isNil() ? reply.elements[i].str
+                                                                       : std::string();
+    };
+    // Garbage is read as the scripts read it: as no limit.
+    const Reply& config = r.at(0);
+    if (const auto rate = storedRate(field(config, 0))) {
+        status.rateTasks = rate->first;
+        status.rateMs = rate->second;
+    }
+    status.burst = std::max(0LL, wholeNumber(field(config, 1)).value_or(0));
+    status.cap = std::max(0LL, wholeNumber(field(config, 2)).value_or(0));
+    status.paused = field(config, 3) == "1";
+    long long thisMinute = 0, lastMinute = 0;
+    for (size_t i = 1; i + kPerShard <= r.size(); i += kPerShard) {
+        const long long heldAt = wholeNumber(field(r[i], 0)).value_or(0);
+        if (heldAt > status.heldAtMs) {
+            status.heldAtMs = heldAt;
+            status.heldBy = field(r[i], 1);
+        }
+        status.dueWaiting += r[i + 1].toInteger();
+        status.activeLive += r[i + 2].toInteger();
+        thisMinute += r[i + 3].isNil() ? 0 : wholeNumber(r[i + 3].str).value_or(0);
+        lastMinute += r[i + 4].isNil() ? 0 : wholeNumber(r[i + 4].str).value_or(0);
+    }
+    // The last 60 s: this minute so far, and the part of the previous one still in the
+    // window (its starts taken as spread evenly over it).
+    const double previousShare = 1.0 - static_cast<double>(now % 60000) / 60000.0;
+    status.startsPerMinute =
+        thisMinute + static_cast<long long>(static_cast<double>(lastMinute) * previousShare + 0.5);
+    // Held now: the last hold is recent, and its limit still set. A claim held back by the rate
+    // retries when the next token comes (within the interval), so a hold older than two
+    // intervals (at least 2 s) means the workers have stopped finding it held.
+    if (status.paused || status.dueWaiting == 0)
+        return status;
+    const long long window = std::max(2000LL, 2 * status.rateMs);
+    const bool recent = status.heldAtMs > 0 && now - status.heldAtMs <= window;
+    if (recent && status.heldBy == "rate" && status.rateTasks > 0)
+        status.heldNowBy = "rate";
+    else if (recent && status.heldBy == "cap" && status.cap > 0)
+        status.heldNowBy = "cap";
+    // A full cap holds whatever is due until a lease ends, however long ago the last claim
+    // looked (workers sleep until an ack wakes them).
+    else if (status.cap > 0 && status.activeLive >= status.cap)
+        status.heldNowBy = "cap";
+    status.heldNow = !status.heldNowBy.empty();
+    return status;
 }
 
 QueueCounts QueueReader::counts()

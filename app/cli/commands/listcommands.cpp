@@ -4,6 +4,7 @@
 
 #include <delayq/error.h>
 #include <delayq/keys.h>
+#include <delayq/queuereader.h>
 #include <delayq/timeparse.h>
 
 #include <cstdio>
@@ -33,6 +34,28 @@ std::string leasesExpired(const delayq::QueueCounts& counts)
         return {};
     return " (" + std::to_string(counts.leaseExpired) + " lease" +
            (counts.leaseExpired == 1 ? "" : "s") + " expired, waiting for a reap)";
+}
+
+// 12000 -> "12,000": the figures an operator reads at a glance.
+std::string grouped(long long n)
+{
+    std::string digits = std::to_string(n < 0 ? -n : n);
+    for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3)
+        digits.insert(static_cast<size_t>(i), ",");
+    return (n < 0 ? "-" : "") + digits;
+}
+
+// What holds the queue back now, as stats says it after the queue's name: "limited by rate
+// 50/s: 12,000 due tasks waiting", "limited by cap 5: 5 active"; "" when nothing does.
+std::string limitedText(const delayq::FlowStatus& flow)
+{
+    if (flow.heldNowBy == "rate")
+        return "limited by rate " + flow.rateText() + ": " + grouped(flow.dueWaiting) +
+               " due task" + (flow.dueWaiting == 1 ? "" : "s") + " waiting";
+    if (flow.heldNowBy == "cap")
+        return "limited by cap " + grouped(flow.cap) + ": " + grouped(flow.activeLive) +
+               " active, " + grouped(flow.dueWaiting) + " due waiting";
+    return {};
 }
 
 // An active task's deadline as ls shows it beside the time: "in 25s", or, once it has passed,
@@ -292,6 +315,7 @@ int runStats(Context& ctx)
     const auto next = queue.earliest(delayq::TaskSet::Pending);
     const long long now = ctx.serverNow();
     const bool overdue = next && *next <= now;
+    const delayq::FlowStatus flow = queue.flowStatus();
     if (ctx.json()) {
         JsonWriter j;
         j.beginObject()
@@ -311,12 +335,33 @@ int runStats(Context& ctx)
         next ? j.value(*next) : j.null();
         j.key("oldest_overdue_ms");
         overdue ? j.value(now - *next) : j.null();
+        // The flow limits (null when off) and what they hold back now.
+        j.key("flow").beginObject().key("rate");
+        flow.rateTasks > 0 ? j.value(flow.rateText()) : j.null();
+        j.key("rate_per_second");
+        flow.rateTasks > 0 ? j.value(flow.ratePerSecond()) : j.null();
+        j.key("burst");
+        flow.rateTasks > 0 ? j.value(flow.effectiveBurst()) : j.null();
+        j.key("cap");
+        flow.cap > 0 ? j.value(flow.cap) : j.null();
+        j.field("started_last_minute", flow.startsPerMinute)
+            .field("active_live", flow.activeLive)
+            .field("due_waiting", flow.dueWaiting)
+            .field("held_now", flow.heldNow)
+            .key("held_by");
+        flow.heldNow ? j.value(flow.heldNowBy) : j.null();
+        j.key("last_held_at");
+        flow.heldAtMs > 0 ? j.value(flow.heldAtMs) : j.null();
+        j.key("last_held_by");
+        flow.heldAtMs > 0 ? j.value(flow.heldBy) : j.null();
+        j.endObject();
         j.endObject();
         ctx.printJson(j);
         return ExitOk;
     }
-    std::string text =
-        "queue           " + queue.name() + (config.paused ? " (paused)" : "") + "\n";
+    const std::string limited = limitedText(flow);
+    std::string text = "queue           " + queue.name() + (config.paused ? " (paused)" : "") +
+                       (limited.empty() ? "" : " (" + limited + ")") + "\n";
     text += "pending         " + std::to_string(counts.pending) + " (" +
             std::to_string(counts.dueNow) + " due now)\n";
     text += "active          " + std::to_string(counts.active) + leasesExpired(counts) + "\n";
@@ -324,6 +369,12 @@ int runStats(Context& ctx)
     text += "next due        " + (next ? ctx.when(*next) : std::string("-")) + "\n";
     text += "oldest overdue  " +
             (overdue ? delayq::formatDuration(now - *next) + " late" : std::string("-")) + "\n";
+    if (flow.rateTasks > 0)
+        text += "rate            " + flow.rateText() + ", burst " + grouped(flow.effectiveBurst()) +
+                " (" + grouped(flow.startsPerMinute) + " started in the last minute)\n";
+    if (flow.cap > 0)
+        text +=
+            "cap             " + grouped(flow.cap) + " (" + grouped(flow.activeLive) + " active)\n";
     text += "counters       ";
     for (const auto& [name, n] : counters)
         text += " " + name + "=" + std::to_string(n);
