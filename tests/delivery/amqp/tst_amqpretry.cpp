@@ -23,6 +23,7 @@ class TestAmqpRetry : public CliSuite
 
 private slots:
     void retriesOnItsBackoffThenDies();
+    void javaListenersRejectsComeBack();
     void aDuplicateDeadLetterMakesOneTask();
     void nothingLostThroughKillsAndABrokerRestart();
     void refusesBadSpecs_data();
@@ -126,6 +127,48 @@ void TestAmqpRetry::retriesOnItsBackoffThenDies()
     QVERIFY(!consumer.take(m_work).has_value()); // not published a fourth time
     QCOMPARE(consumer.messageCount(m_dlq), 0);
     QVERIFY(tasks(QStringLiteral("pending")).isEmpty());
+    stopWorker(*worker);
+}
+
+void TestAmqpRetry::javaListenersRejectsComeBack()
+{
+    // examples/java/RetryingListener (Debian's RabbitMQ Java client) rejects each message twice
+    // without requeue and acks its third delivery: no retry code of its own.
+    if (!QStringLiteral(JAVA_MISSING).isEmpty())
+        QSKIP(JAVA_MISSING);
+    auto worker = startWorker(QStringLiteral("backoff=200ms,400ms&max_attempts=4"));
+    QVERIFY(worker->waitForStarted());
+    QProcess listener;
+    listener.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    listener.start(QStringLiteral(JAVA),
+                   {QStringLiteral("-cp"), QStringLiteral(JAVA_CLASSPATH),
+                    QStringLiteral("RetryingListener"), QString::fromStdString(m_node.url("")),
+                    m_work, QStringLiteral("2")});
+    QVERIFY(listener.waitForStarted());
+    const int n = 20;
+    RejectingConsumer producer(m_node.port());
+    for (int i = 0; i < n; ++i)
+        QVERIFY(producer.publish(m_exchange, QStringLiteral("k"), QStringLiteral("j%1").arg(i),
+                                 "{\"order\":" + QByteArray::number(i) + "}"));
+    QString out;
+    auto lines = [&] {
+        listener.waitForReadyRead(50);
+        out += QString::fromUtf8(listener.readAllStandardOutput());
+        return out.split(u'\n', Qt::SkipEmptyParts);
+    };
+    QVERIFY2(QTest::qWaitFor([&] { return lines().filter(QStringLiteral("acked ")).size() >= n; },
+                             30000),
+             qPrintable(out));
+    for (int i = 0; i < n; ++i) {
+        const QString id = QStringLiteral("j%1").arg(i);
+        QVERIFY2(lines().contains(QStringLiteral("rejected %1 2").arg(id)), qPrintable(out));
+        QVERIFY2(lines().contains(QStringLiteral("acked %1 3").arg(id)), qPrintable(out));
+    }
+    QCOMPARE(lines().filter(QStringLiteral("acked ")).size(), n); // once each
+    listener.closeWriteChannel();
+    QVERIFY(listener.waitForFinished(10000));
+    QTRY_VERIFY_WITH_TIMEOUT(tasks(QStringLiteral("pending")).isEmpty(), 10000);
+    QVERIFY(tasks(QStringLiteral("dead")).isEmpty());
     stopWorker(*worker);
 }
 
