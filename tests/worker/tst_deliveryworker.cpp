@@ -6,7 +6,9 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -27,6 +29,9 @@ struct Seen
     int made = 0;
     std::atomic<bool> blocked{false};
     std::atomic<int> blockedPolls{0};
+    // Delivery::died calls: "ID: ERROR", with the task's set in Redis at that moment.
+    std::vector<std::string> died;
+    std::function<std::string(const std::string&)> setOf;
 
     size_t tasks()
     {
@@ -74,6 +79,13 @@ public:
     {
         ++m_seen.blockedPolls;
         return m_seen.blocked;
+    }
+
+    void died(const ClaimedTask& task, const std::string& error) override
+    {
+        const std::string set = m_seen.setOf ? m_seen.setOf(task.id) : "";
+        std::lock_guard lock(m_seen.mutex);
+        m_seen.died.push_back(task.id + ": " + error + " (" + set + ")");
     }
 
 private:
@@ -135,12 +147,19 @@ private slots:
         QTest::addColumn<QString>("answer");
         QTest::addColumn<QString>("set");
         QTest::addColumn<QString>("error");
-        QTest::newRow("ack") << "ack" << "" << "";
-        QTest::newRow("fail: retried on the backoff") << "fail" << "pending"
+        QTest::newRow("ack") << "ack"
+                             << ""
+                             << "";
+        QTest::newRow("fail: retried on the backoff") << "fail"
+                                                      << "pending"
                                                       << "refused by the target";
-        QTest::newRow("dead at once, attempts left") << "dead" << "dead" << "HTTP 410 Gone";
-        QTest::newRow("a throwing target fails the batch") << "throw" << "pending"
-                                                           << "delivery threw: the target went away";
+        QTest::newRow("dead at once, attempts left") << "dead"
+                                                     << "dead"
+                                                     << "HTTP 410 Gone";
+        QTest::newRow("a throwing target fails the batch")
+            << "throw"
+            << "pending"
+            << "delivery threw: the target went away";
     }
     void eachResultLandsOnItsTask()
     {
@@ -198,6 +217,29 @@ private slots:
         QCOMPARE(m_seen->tasks(), size_t(0));
         m_seen->blocked = false;
         QTRY_COMPARE_WITH_TIMEOUT(w.counters().acked, 20LL, 10000);
+    }
+
+    // Delivery::died (amqp's dead_exchange= copy) hears of each task the target failed once
+    // Redis has it dead: the last failure and a Dead result, not a failure with attempts left.
+    void theTargetHearsOfDeadTasks()
+    {
+        const std::string url = m_server.unixUrl();
+        m_seen->setOf = [url](const std::string& id) {
+            Connection c(ConnectionOptions::fromUrl(url));
+            const auto found = Queue(c, "jobs").find(id);
+            return found ? std::string(taskSetName(found->first)) : std::string("gone");
+        };
+        push("fail", "last", 1);
+        push("dead", "gone-410", 5);
+        push("fail", "retried", 5);
+        push("ack", "fine");
+        Worker w(options(1, 10), factory());
+        QVERIFY(w.start());
+        QTRY_COMPARE_WITH_TIMEOUT(w.counters().dead + w.counters().retried, 3LL, 10000);
+        w.stop();
+        std::sort(m_seen->died.begin(), m_seen->died.end());
+        QCOMPARE(m_seen->died, (std::vector<std::string>{"gone-410: HTTP 410 Gone (dead)",
+                                                         "last: refused by the target (dead)"}));
     }
 
 private:
