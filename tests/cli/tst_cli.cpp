@@ -176,8 +176,8 @@ private slots:
         QTest::newRow("command") << QStringList{"push", "--help"} << "--max-attempts";
         QTest::newRow("before command") << QStringList{"-h", "work"} << "exec:CMD";
         QTest::newRow("help word") << QStringList{"help", "ls"} << "--state";
-        QTest::newRow("work's defaults") << QStringList{"work", "--help"}
-                                         << "own consumer or broker connection (default 1,";
+        QTest::newRow("work's defaults")
+            << QStringList{"work", "--help"} << "own consumer or broker connection (default 1,";
     }
     void helpEverywhere()
     {

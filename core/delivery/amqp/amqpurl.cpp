@@ -19,7 +19,7 @@ const UrlText kUrl("RabbitMQ URL",
                    "amqp://", "amqps://");
 
 constexpr size_t kPropertyTextMax = 255; // an AMQP shortstr: content_type, type, header names
-constexpr size_t kHeaderNameMax = 128;  // what RabbitMQ takes as a field table key
+constexpr size_t kHeaderNameMax = 128;   // what RabbitMQ takes as a field table key
 
 // A shortstr property's value: %-decoded, 1..255 bytes, no control characters.
 std::string shortText(const std::string& value, const std::string& key)
