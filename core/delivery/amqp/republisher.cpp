@@ -203,9 +203,8 @@ void Republisher::publishAll(AmqpConnection& c, const std::vector<ClaimedTask>& 
 bool Republisher::blocked()
 {
     if (!m_connection) {
-        if (!m_down)
-            return false;
-        if (RepublishClock::now() < m_nextAttempt)
+        // Connected before the first claim too, so the first retry is not late by a login.
+        if (m_down && RepublishClock::now() < m_nextAttempt)
             return true;
         std::string why;
         return connection(&why) == nullptr;

@@ -14,8 +14,8 @@ namespace {
 using nlohmann::json;
 
 // The x-delayq-deaths header: the deaths counted so far, carried by the republished message,
-// because a broker need not keep an x-death header a client publishes (RabbitMQ 3.13 and
-// later do not count on it).
+// because a broker need not count on an x-death header a client publishes (RabbitMQ 4.0 and
+// later, and 3.13.0-3.13.2, do not: rabbitmq-server PR 11339).
 constexpr const char* kRetryDeathsHeader = "x-delayq-deaths";
 
 std::string retrySha256Hex(const std::string& data)
