@@ -169,14 +169,8 @@ FlowStatus QueueReader::flowStatus()
         return i < reply.elements.size() && !reply.elements[i].isNil() ? reply.elements[i].str
                                                                        : std::string();
     };
-    // Garbage is read as the scripts read it: as no limit.
     const Reply& config = r.at(0);
-    if (const auto rate = storedRate(field(config, 0))) {
-        status.rateTasks = rate->first;
-        status.rateMs = rate->second;
-    }
-    status.burst = std::max(0LL, wholeNumber(field(config, 1)).value_or(0));
-    status.cap = std::max(0LL, wholeNumber(field(config, 2)).value_or(0));
+    status.setLimits(field(config, 0), field(config, 1), field(config, 2));
     status.paused = field(config, 3) == "1";
     long long thisMinute = 0, lastMinute = 0;
     for (size_t i = 1; i + kPerShard <= r.size(); i += kPerShard) {
@@ -195,22 +189,7 @@ FlowStatus QueueReader::flowStatus()
     const double previousShare = 1.0 - static_cast<double>(now % 60000) / 60000.0;
     status.startsPerMinute =
         thisMinute + static_cast<long long>(static_cast<double>(lastMinute) * previousShare + 0.5);
-    // Held now: the last hold is recent, and its limit still set. A claim held back by the rate
-    // retries when the next token comes (within the interval), so a hold older than two
-    // intervals (at least 2 s) means the workers have stopped finding it held.
-    if (status.paused || status.dueWaiting == 0)
-        return status;
-    const long long window = std::max(2000LL, 2 * status.rateMs);
-    const bool recent = status.heldAtMs > 0 && now - status.heldAtMs <= window;
-    if (recent && status.heldBy == "rate" && status.rateTasks > 0)
-        status.heldNowBy = "rate";
-    else if (recent && status.heldBy == "cap" && status.cap > 0)
-        status.heldNowBy = "cap";
-    // A full cap holds whatever is due until a lease ends, however long ago the last claim
-    // looked (workers sleep until an ack wakes them).
-    else if (status.cap > 0 && status.activeLive >= status.cap)
-        status.heldNowBy = "cap";
-    status.heldNow = !status.heldNowBy.empty();
+    status.judge();
     return status;
 }
 

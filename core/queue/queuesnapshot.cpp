@@ -16,9 +16,9 @@ namespace {
 
 // Commands sent per shard (addShardReads), in the order addShard() reads them: every shard of
 // a sharded queue (docs/design.md, "Sharded queues"), and an unsharded queue's one.
-constexpr size_t kShardCommands = 7;
-// Commands sent for shard 0 before its minute counters: its shard reads, then paused, the
-// live workers and the next schedule fire, in the order parse() reads them.
+constexpr size_t kShardCommands = 8;
+// Commands sent for shard 0 before its minute counters: its shard reads, then paused and the
+// flow limits, the live workers and the next schedule fire, in the order parse() reads them.
 constexpr size_t kBaseCommands = kShardCommands + 3;
 
 // The counters Queue::stats reports, present in every snapshot so readers need no default.
@@ -86,7 +86,7 @@ std::vector<QueueSnapshot> QueueSnapshotReader::read(const std::vector<std::stri
         // Each is O(1) or O(log n) on the queue's size: nothing here reads a task. Shard 0's
         // tasks as every shard's, then what only shard 0 holds.
         addShardReads(commands, keys, now);
-        commands.push_back({"HGET", keys.config(), "paused"});
+        commands.push_back({"HMGET", keys.config(), "paused", "rate", "burst", "cap"});
         commands.push_back({"ZCOUNT", keys.workers(), "(" + now, "+inf"});
         commands.push_back({"ZRANGE", keys.scheduleNext(), "0", "0", "WITHSCORES"});
         addMinutes(commands, keys, currentMinute, minutes);
@@ -115,6 +115,11 @@ std::vector<QueueSnapshot> QueueSnapshotReader::read(const std::vector<std::stri
         r += kBaseCommands + minutes;
         for (size_t t = 1; t < tagsOf[i].size(); ++t, r += kShardCommands + minutes)
             addShard(r, nowMs, withHistory, q);
+        q.flow.serverNowMs = nowMs;
+        q.flow.paused = q.paused;
+        q.flow.dueWaiting = q.counts.dueNow;
+        q.flow.activeLive = q.counts.active - q.counts.leaseExpired;
+        q.flow.judge();
         out.push_back(std::move(q));
     }
     return out;
@@ -130,6 +135,10 @@ void QueueSnapshotReader::addShardReads(std::vector<std::vector<std::string>>& c
     commands.push_back({"ZRANGE", keys.pending(), "0", "0", "WITHSCORES"});
     commands.push_back({"HGETALL", keys.stats()});
     commands.push_back({"ZCOUNT", keys.active(), "-inf", now});
+    // The last hold of the flow limits (lua/claim.lua), in the hash beside the config.
+    const std::string config = keys.config();
+    commands.push_back(
+        {"HMGET", config.substr(0, config.size() - 6) + "flow", "held_at", "held_by"});
 }
 
 void QueueSnapshotReader::addMinutes(std::vector<std::vector<std::string>>& commands,
@@ -155,6 +164,14 @@ void QueueSnapshotReader::addShard(const Reply* r, long long nowMs, bool withHis
     for (size_t k = 0; k + 1 < r[5].elements.size(); k += 2)
         q.counters[r[5].elements[k].str] += number(r[5].elements[k + 1]);
     q.counts.leaseExpired += r[6].toInteger();
+    // The newest hold of any shard.
+    if (r[7].elements.size() >= 2) {
+        const long long heldAt = number(r[7].elements[0]);
+        if (heldAt > q.flow.heldAtMs) {
+            q.flow.heldAtMs = heldAt;
+            q.flow.heldBy = r[7].elements[1].isNil() ? std::string() : r[7].elements[1].str;
+        }
+    }
     if (withHistory)
         addMinuteCounters(r + kShardCommands, q);
 }
@@ -227,7 +244,13 @@ void QueueSnapshotReader::parse(const std::string& name, const Reply* r, long lo
     for (const char* c : kCounterNames)
         q.counters[c] = 0;
     addShard(r, nowMs, false, q);
-    q.paused = r[kShardCommands].toString() == "1";
+    const Reply& config = r[kShardCommands];
+    const auto text = [&](size_t i) {
+        return i < config.elements.size() && !config.elements[i].isNil() ? config.elements[i].str
+                                                                         : std::string();
+    };
+    q.paused = text(0) == "1";
+    q.flow.setLimits(text(1), text(2), text(3));
     q.consumers = r[kShardCommands + 1].toInteger();
     const Reply& schedule = r[kShardCommands + 2];
     if (schedule.elements.size() >= 2) {

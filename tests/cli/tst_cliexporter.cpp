@@ -134,6 +134,50 @@ private slots:
         QCOMPARE(m_exporter->metrics().value(sample("delayq_tasks", "orders", "pending")), 4.0);
     }
 
+    // The flow limits (issue 51): "rated" held back by its rate, "capped" by its cap, "free"
+    // with neither; each row one figure of the same scrape.
+    void flowLimits_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<double>("value"); // -1: no sample
+        QTest::newRow("rate") << sample("delayq_rate_limit_per_second", "rated") << 0.5;
+        QTest::newRow("burst") << sample("delayq_rate_limit_burst", "rated") << 2.0;
+        QTest::newRow("no cap") << sample("delayq_concurrency_cap", "rated") << -1.0;
+        QTest::newRow("held by rate")
+            << QString("delayq_limited{queue=\"rated\",limit=\"rate\"}") << 1.0;
+        QTest::newRow("rate waiting") << sample("delayq_limited_due_tasks", "rated") << 3.0;
+        QTest::newRow("cap") << sample("delayq_concurrency_cap", "capped") << 2.0;
+        QTest::newRow("no rate") << sample("delayq_rate_limit_per_second", "capped") << -1.0;
+        QTest::newRow("held by cap")
+            << QString("delayq_limited{queue=\"capped\",limit=\"cap\"}") << 1.0;
+        QTest::newRow("cap waiting") << sample("delayq_limited_due_tasks", "capped") << 3.0;
+        QTest::newRow("free: no limited") << sample("delayq_limited_due_tasks", "free") << -1.0;
+        QTest::newRow("free: no cap") << sample("delayq_concurrency_cap", "free") << -1.0;
+    }
+    void flowLimits()
+    {
+        QFETCH(QString, key);
+        QFETCH(double, value);
+        // One scrape for every row.
+        static QMap<QString, double> metrics;
+        if (metrics.isEmpty()) {
+            const std::pair<const char*, std::vector<std::pair<std::string, std::string>>>
+                queues[] = {
+                    {"rated", {{"rate", "2/4s"}}}, {"capped", {{"cap", "2"}}}, {"free", {}}};
+            for (const auto& [name, config] : queues) {
+                delayq::Queue queue(*m_conn, name);
+                if (!config.empty())
+                    queue.setConfig(config);
+                queue.pushBatch({at("a", -1000), at("b", -1000), at("c", -1000), at("d", -1000),
+                                 at("e", -1000)});
+                queue.claim(5, 600000, "w");
+            }
+            QVERIFY(m_exporter->start());
+            metrics = m_exporter->metrics();
+        }
+        QCOMPARE(metrics.value(key, -1), value);
+    }
+
     void namedQueuesOnly()
     {
         fillKnownStates();

@@ -102,6 +102,39 @@ void MetricsScraper::renderQueues(PrometheusText& text, const Reading& reading)
     text.family("delayq_paused", "gauge", "1 when the queue is paused (workers do not claim).");
     for (const auto& q : queues)
         text.sample({{"queue", q.name}}, q.paused ? 1LL : 0LL);
+    // The flow limits (issue 51): samples only for the queues that have the limit.
+    text.family("delayq_rate_limit_per_second", "gauge",
+                "The queue's rate limit: tasks started per second across every worker (a rate "
+                "of 3000/1m is 50). No sample without a rate.");
+    for (const auto& q : queues)
+        if (q.flow.rateTasks > 0)
+            text.sample({{"queue", q.name}}, q.flow.ratePerSecond());
+    text.family("delayq_rate_limit_burst", "gauge",
+                "Tasks the rate lets start at once after a quiet spell. No sample without a rate.");
+    for (const auto& q : queues)
+        if (q.flow.rateTasks > 0)
+            text.sample({{"queue", q.name}}, q.flow.effectiveBurst());
+    text.family("delayq_concurrency_cap", "gauge",
+                "The queue's cap: tasks active at once across every worker. No sample without a "
+                "cap.");
+    for (const auto& q : queues)
+        if (q.flow.cap > 0)
+            text.sample({{"queue", q.name}}, q.flow.cap);
+    text.family("delayq_limited", "gauge",
+                "1 when the limit (label limit: rate or cap) holds due tasks back now, else 0; a "
+                "sample per limit the queue has. A limited queue is late by design, not for want "
+                "of consumers.");
+    for (const auto& q : queues)
+        for (const char* limit : {"rate", "cap"})
+            if (std::string(limit) == "rate" ? q.flow.rateTasks > 0 : q.flow.cap > 0)
+                text.sample({{"queue", q.name}, {"limit", limit}},
+                            q.flow.heldNowBy == limit ? 1LL : 0LL);
+    text.family("delayq_limited_due_tasks", "gauge",
+                "Due tasks waiting only because a limit holds the queue back now (0 when none "
+                "does). A sample per queue with a rate or a cap.");
+    for (const auto& q : queues)
+        if (q.flow.limited())
+            text.sample({{"queue", q.name}}, q.flow.heldNow ? q.flow.dueWaiting : 0LL);
     text.family("delayq_workers", "gauge",
                 "Workers of the queue whose heartbeat is live (delayq workers): 0 with tasks due "
                 "means nobody consumes them.");

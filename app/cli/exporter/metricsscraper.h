@@ -26,7 +26,7 @@ public:
     // Never throws for Redis errors: a scrape that cannot read Redis says delayq_up 0.
     std::string scrape();
 
-    // Queues read per pipeline: 11 commands each (9 of the snapshot, 2 of the worker
+    // Queues read per pipeline: 12 commands each (10 of the snapshot, 2 of the worker
     // registry), so one write stays a few tens of KiB.
     static constexpr size_t kQueuesPerRoundTrip = 250;
 

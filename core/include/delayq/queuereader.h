@@ -2,10 +2,10 @@
 
 #include <delayq/auditentry.h>
 #include <delayq/connection.h>
+#include <delayq/flowstatus.h>
 #include <delayq/keys.h>
 #include <delayq/shardlayout.h>
 #include <delayq/task.h>
-#include <delayq/timeparse.h>
 
 #include <memory>
 #include <optional>
@@ -16,58 +16,6 @@
 namespace delayq {
 
 class ShardRouter;
-
-// What a queue's flow limits (its rate and cap, docs/design/flow.md) are doing now, for stats,
-// the exporter and the app's Overview: QueueReader::flowStatus().
-struct FlowStatus
-{
-    long long serverNowMs = 0;
-    // The limits as configured (0 = none): rateTasks per rateMs, burst (0 = rateTasks), cap.
-    long long rateTasks = 0;
-    long long rateMs = 0;
-    long long burst = 0;
-    long long cap = 0;
-    bool paused = false;
-    // The most recent claim a limit held back (any shard): "rate" | "cap", and when (server
-    // ms); "" and 0 when none has yet.
-    std::string heldBy;
-    long long heldAtMs = 0;
-    // Held back now: a limit held a due task within the last max(2 s, 2 x the rate's
-    // interval), or the cap is taken by live leases while tasks are due; never while paused,
-    // nothing is due, or the limit named is off. heldNowBy: "rate" | "cap" ("" when not held).
-    bool heldNow = false;
-    std::string heldNowBy;
-    // Due tasks waiting (pending, due at or before now) and live leases (active, deadline
-    // after now), summed over the shards.
-    long long dueWaiting = 0;
-    long long activeLive = 0;
-    // Tasks started in the last 60 s, estimated from the per-minute "claimed" counters: the
-    // current minute's and the share of the previous minute still inside the window.
-    long long startsPerMinute = 0;
-
-    bool limited() const { return rateTasks > 0 || cap > 0; }
-    long long effectiveBurst() const { return burst > 0 ? burst : rateTasks; }
-    // Tasks per second the rate allows (0 without one).
-    double ratePerSecond() const
-    {
-        return rateTasks > 0 && rateMs > 0 ? static_cast<double>(rateTasks) * 1000.0 / rateMs : 0;
-    }
-    // The rate as people write it: "50/s", "3000/m", "2/h", "5/250ms", "1/1m 30s"; "" when off.
-    static std::string rateText(long long tasks, long long ms)
-    {
-        if (tasks <= 0 || ms <= 0)
-            return {};
-        const std::string n = std::to_string(tasks) + "/";
-        if (ms == 1000)
-            return n + "s";
-        if (ms == 60000)
-            return n + "m";
-        if (ms == 3600000)
-            return n + "h";
-        return n + formatDuration(ms);
-    }
-    std::string rateText() const { return rateText(rateTasks, rateMs); }
-};
 
 // The reads of one native queue, for the admin app and the CLI: plain pipelined commands,
 // never scripts, so a read-only ACL user can still look. Queue (queue.h) adds the writes.

@@ -3,6 +3,7 @@
 #include <delayq/keys.h>
 
 #include <delayq/connection.h>
+#include <delayq/flowstatus.h>
 #include <delayq/plainqueue.h>
 #include <delayq/task.h>
 
@@ -36,6 +37,9 @@ struct QueueSnapshot
     std::array<long long, kMinutes> ackedPerMinute{};
     std::array<long long, kMinutes> failedPerMinute{};
     bool hasHistory = false;
+    // The flow limits and what they hold back now (issue 51), judged as
+    // QueueReader::flowStatus() judges them; startsPerMinute is not read here (0).
+    FlowStatus flow;
 
     long long ackedLastMinute() const { return ackedPerMinute.back(); }
     long long failedLastMinute() const { return failedPerMinute.back(); }
@@ -44,8 +48,9 @@ struct QueueSnapshot
 };
 
 // Reads many queues in one pipeline (split per master on a cluster, every batch sent before
-// any is read): per queue 9 O(1) or O(log n) commands, plus 60 HMGETs of the minute counters
-// with history, so the cost grows with the number of queues and never with their sizes.
+// any is read): per queue 8 O(1) or O(log n) commands a shard and 3 more, plus 60 HMGETs of
+// the minute counters with history, so the cost grows with the number of queues and never
+// with their sizes.
 class QueueSnapshotReader
 {
 public:
