@@ -376,6 +376,43 @@ Qt %1</translation>
     </message>
 </context>
 <context>
+    <name>delayq::ui::BackfillDialog</name>
+    <message>
+        <source>Backfill %1</source>
+        <translation>补发 %1</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>从</translation>
+    </message>
+    <message>
+        <source>To (not included)</source>
+        <translation>到（不含）</translation>
+    </message>
+    <message>
+        <source>The window must start before it ends.</source>
+        <translation>时间窗口的开始必须早于结束。</translation>
+    </message>
+    <message>
+        <source>The window must end by now: a backfill makes past fires.</source>
+        <translation>时间窗口必须在现在或之前结束：补发只生成过去的触发。</translation>
+    </message>
+    <message>
+        <source>The rule has no fires in this window.</source>
+        <translation>规则在此时间窗口内没有触发。</translation>
+    </message>
+    <message>
+        <source>The window holds more than %1 fires, the most one backfill makes: make it shorter.</source>
+        <translation>时间窗口内的触发超过 %1 次（单次补发的上限）：请缩短窗口。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n fire(s) of the rule; those the schedule made already are not made again.</source>
+        <translation>
+            <numerusform>规则的 %n 次触发；计划已生成过的不会重复生成。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>delayq::ui::Confirmation</name>
     <message>
         <source>%1 task</source>
@@ -2259,6 +2296,14 @@ This cannot be undone.</source>
         <source>delete a schedule</source>
         <translation>删除计划</translation>
     </message>
+    <message>
+        <source>run a schedule now</source>
+        <translation>立即运行计划</translation>
+    </message>
+    <message>
+        <source>backfill a schedule</source>
+        <translation>补发计划</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::ScheduleDialog</name>
@@ -2550,6 +2595,88 @@ This cannot be undone.</source>
     <message>
         <source>Schedule &apos;%1&apos; deleted from queue &apos;%2&apos;; the tasks it made stay.</source>
         <translation>计划“%1”已从队列“%2”删除；它生成的任务保留。</translation>
+    </message>
+    <message>
+        <source>Run now</source>
+        <translation>立即运行</translation>
+    </message>
+    <message>
+        <source>Backfill…</source>
+        <translation>补发…</translation>
+    </message>
+    <message>
+        <source>Push one task now; the rule and its next fire stay</source>
+        <translation>立即推送一个任务；规则及其下次触发保持不变</translation>
+    </message>
+    <message>
+        <source>Make the rule&apos;s fires of a past window that the schedule did not make</source>
+        <translation>补发过去某个时间窗口内计划未生成的规则触发</translation>
+    </message>
+    <message>
+        <source>Server: %1</source>
+        <translation>服务器：%1</translation>
+    </message>
+    <message>
+        <source>Run schedule now</source>
+        <translation>立即运行计划</translation>
+    </message>
+    <message>
+        <source>Run schedule &apos;%1&apos; of queue &apos;%2&apos; now? One task is pushed at once, due now; the rule and its next fire stay as they are.</source>
+        <translation>立即运行队列“%2”的计划“%1”？将立即推送一个任务，到期时间为现在；规则及其下次触发保持不变。</translation>
+    </message>
+    <message>
+        <source>Run %1 now</source>
+        <translation>立即运行 %1</translation>
+    </message>
+    <message>
+        <source>Don&apos;t run</source>
+        <translation>不运行</translation>
+    </message>
+    <message>
+        <source>Schedule &apos;%1&apos; of queue &apos;%2&apos;.</source>
+        <translation>队列“%2”的计划“%1”。</translation>
+    </message>
+    <message>
+        <source>Schedule &apos;%1&apos; of queue &apos;%2&apos; on %3.</source>
+        <translation>%3 上队列“%2”的计划“%1”。</translation>
+    </message>
+    <message>
+        <source>Backfill schedule</source>
+        <translation>补发计划</translation>
+    </message>
+    <message numerus="yes">
+        <source>Make the fires of schedule &apos;%1&apos; of queue &apos;%2&apos; from %3 to %4 (%n fire(s))? Each is made as the rule&apos;s own fire would have made it; fires the schedule made already are not made again.</source>
+        <translation>
+            <numerusform>补发队列“%2”的计划“%1”从 %3 到 %4 的触发（%n 次）？每次触发都按规则本身触发时的方式生成；计划已生成过的触发不会重复生成。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Backfill %1</source>
+        <translation>补发 %1</translation>
+    </message>
+    <message>
+        <source>Don&apos;t backfill</source>
+        <translation>不补发</translation>
+    </message>
+    <message>
+        <source>, skips a fire while the last one runs</source>
+        <translation>，上一次仍在运行时跳过触发</translation>
+    </message>
+    <message>
+        <source>, jitter %1</source>
+        <translation>，抖动 %1</translation>
+    </message>
+    <message>
+        <source>Schedule &apos;%1&apos; of queue &apos;%2&apos; ran now: task %3.</source>
+        <translation>队列“%2”的计划“%1”已立即运行：任务 %3。</translation>
+    </message>
+    <message>
+        <source>Schedule &apos;%1&apos; of queue &apos;%2&apos;: that request had run already (task %3); nothing was made.</source>
+        <translation>队列“%2”的计划“%1”：该请求已运行过（任务 %3）；未生成任何任务。</translation>
+    </message>
+    <message>
+        <source>Schedule &apos;%1&apos; of queue &apos;%2&apos; backfilled: %3 of %4 fires made, %5 made before.</source>
+        <translation>队列“%2”的计划“%1”已补发：%4 次触发中生成了 %3 次，%5 次此前已生成。</translation>
     </message>
 </context>
 <context>

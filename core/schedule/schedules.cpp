@@ -157,9 +157,15 @@ std::vector<ScheduleInfo> Schedules::list()
     std::map<std::string, long long> next;
     for (size_t i = 0; i + 1 < r[1].elements.size(); i += 2)
         next[r[1].elements[i].toString()] = scoreMs(r[1].elements[i + 1].toString());
+    // Only the counters: other fields hold text (NAME|task is a task id).
     std::map<std::string, long long> stats;
-    for (size_t i = 0; i + 1 < r[2].elements.size(); i += 2)
-        stats[r[2].elements[i].toString()] = r[2].elements[i + 1].toInteger(0);
+    for (size_t i = 0; i + 1 < r[2].elements.size(); i += 2) {
+        const std::string& field = r[2].elements[i].toString();
+        const size_t bar = field.rfind('|');
+        const std::string kind = bar == std::string::npos ? "" : field.substr(bar + 1);
+        if (kind == "fired" || kind == "skipped" || kind == "last" || kind == "overlapped")
+            stats[field] = r[2].elements[i + 1].toInteger(0);
+    }
     std::vector<ScheduleInfo> out;
     for (size_t i = 0; i + 1 < r[0].elements.size(); i += 2) {
         const std::string& name = r[0].elements[i].toString();

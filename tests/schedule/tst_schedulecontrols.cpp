@@ -104,7 +104,9 @@ private slots:
     // workers tick: two tasks, each made once, due now; the rule's next fire stays.
     void runNowMakesOneTaskPerRequest()
     {
-        const ScheduleInfo added = m_schedules->add(every("report", 3'600'000));
+        ScheduleRule rule = every("report", 3'600'000);
+        rule.overlap = ScheduleRule::Overlap::Skip; // so the stats also hold a task id
+        const ScheduleInfo added = m_schedules->add(rule);
         std::atomic<int> made{0};
         std::atomic<int> failures{0};
         withThreeWorkers([&] {
@@ -134,6 +136,8 @@ private slots:
         QCOMPARE(*after.nextFire, *added.nextFire);
         QCOMPARE(after.version, added.version);
         QCOMPARE(after.fired, 2LL);
+        QCOMPARE(m_schedules->list().size(), size_t(1));
+        QCOMPARE(m_schedules->list()[0].fired, 2LL);
         // The same request once more: nothing.
         QVERIFY(!m_schedules->runNow("report", "req-1").made);
         QCOMPARE(m_queue->counts().pending, 2LL);

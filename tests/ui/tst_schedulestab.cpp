@@ -1,12 +1,15 @@
 #include "charts/timelinechart.h"
 #include "client/adminclient.h"
+#include "schedules/backfilldialog.h"
 #include "schedules/scheduledialog.h"
 #include "schedules/schedulestab.h"
 #include "widgets/fielderror.h"
 #include "window/mainwindow.h"
 #include "windowsuite.h"
 #include <delayq/connection.h>
+#include <delayq/queue.h>
 #include <delayq/schedules.h>
+#include <delayq/timeparse.h>
 
 #include <QAbstractItemModel>
 #include <QComboBox>
@@ -156,8 +159,11 @@ private slots:
         // Delete asks too; kept, it stays.
         m_answer = false;
         tab->deleteAction()->trigger();
-        QCOMPARE(m_lastAsked.text, QStringLiteral("Delete schedule 'digest' of queue 'mail'? The "
-                                                  "tasks it already made stay."));
+        // The server too, on its own line.
+        QVERIFY2(m_lastAsked.text.startsWith(QStringLiteral(
+                     "Delete schedule 'digest' of queue 'mail'? The tasks it already made stay."
+                     "\n\nServer: ")),
+                 qPrintable(m_lastAsked.text));
         QVERIFY(core.get("digest"));
         m_answer = true;
         tab->deleteAction()->trigger();
@@ -334,6 +340,106 @@ private slots:
     }
 
     // The timeline draws the coming fires in the visible window, at most kMaxFireMarkers.
+    // Run now and Backfill: both wait for a selection, ask first naming the schedule, the queue
+    // and the server, and make exactly their fires; the list shows the overlap policy and the
+    // jitter.
+    void runNowAndBackfill()
+    {
+        auto core = schedules("mail");
+        const qint64 now = m_core ? m_core->serverTimeMs() : 0;
+        delayq::ScheduleRule rule;
+        rule.name = "beat";
+        rule.everyMs = 600'000;
+        rule.anchorMs = now - 6 * 3'600'000 + 300'000; // fires 5 minutes off now's ten
+        rule.overlap = delayq::ScheduleRule::Overlap::Skip;
+        rule.jitterMs = 120'000;
+        core.add(rule);
+        SchedulesTab* tab = openTab(QStringLiteral("mail"), 1);
+        QVERIFY(tab);
+        QCOMPARE(cell(tab, 0, SchedulesTab::Rule),
+                 QStringLiteral("every 10m, skips a fire while the last one runs, jitter 2m"));
+        QVERIFY(!tab->runNowAction()->isEnabled());
+        QVERIFY(!tab->backfillAction()->isEnabled());
+        QVERIFY(tab->selectSchedule(QStringLiteral("beat")));
+        QVERIFY(tab->runNowAction()->isEnabled());
+        QVERIFY(tab->backfillAction()->isEnabled());
+        delayq::Queue queue(*m_core, "mail");
+
+        // Run now, declined: nothing. Accepted: one task, due now; the rule stays.
+        m_answer = false;
+        tab->runNowAction()->trigger();
+        QCOMPARE(m_asked, 1);
+        QVERIFY2(
+            m_lastAsked.text.startsWith(QStringLiteral("Run schedule 'beat' of queue 'mail' now?")),
+            qPrintable(m_lastAsked.text));
+        QVERIFY2(m_lastAsked.text.contains(QStringLiteral("\n\nServer: ")),
+                 qPrintable(m_lastAsked.text));
+        QCOMPARE(m_lastAsked.acceptText, QStringLiteral("Run beat now"));
+        m_answer = true;
+        tab->runNowAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(queue.counts().pending, 1LL, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(tab->message()->text().contains(QStringLiteral("ran now")), 5000);
+        QVERIFY(tab->message()->text().contains(QStringLiteral("s:beat:run:app-")));
+        QCOMPARE(*core.get("beat")->nextFire, *schedules("mail").get("beat")->nextFire);
+
+        // Backfill: the dialog refuses a window that ends before it starts, then the last
+        // hour's six fires are asked about and made, once.
+        tab->backfillAction()->trigger();
+        BackfillDialog* dialog = tab->activeBackfill();
+        QVERIFY(dialog);
+        dialog->fromField()->setText(
+            QString::fromStdString(delayq::formatTime(now - 3'600'000 + 1000)));
+        dialog->toField()->setText(QString::fromStdString(delayq::formatTime(now - 7'200'000)));
+        QVERIFY(!dialog->okButton()->isEnabled());
+        QVERIFY2(dialog->summary()->text().contains(QStringLiteral("start before it ends")),
+                 qPrintable(dialog->summary()->text()));
+        dialog->toField()->setText(QString::fromStdString(delayq::formatTime(now - 1000)));
+        QVERIFY(dialog->okButton()->isEnabled());
+        QCOMPARE(dialog->fires(), 6);
+        const int asked = m_asked;
+        dialog->okButton()->click();
+        QCOMPARE(m_asked, asked + 1);
+        QVERIFY2(m_lastAsked.text.startsWith(
+                     QStringLiteral("Make the fires of schedule 'beat' of queue 'mail' from ")),
+                 qPrintable(m_lastAsked.text));
+        QVERIFY(m_lastAsked.text.contains(QStringLiteral("(6 fire(s))")));
+        QVERIFY(m_lastAsked.text.contains(QStringLiteral("\n\nServer: ")));
+        QTRY_COMPARE_WITH_TIMEOUT(queue.counts().pending, 7LL, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            tab->message()->text().contains(QStringLiteral("6 of 6 fires made")), 5000);
+
+        // The same window again: nothing more.
+        QVERIFY(tab->selectSchedule(QStringLiteral("beat")));
+        tab->backfillAction()->trigger();
+        dialog = tab->activeBackfill();
+        QVERIFY(dialog);
+        dialog->fromField()->setText(
+            QString::fromStdString(delayq::formatTime(now - 3'600'000 + 1000)));
+        dialog->toField()->setText(QString::fromStdString(delayq::formatTime(now - 1000)));
+        dialog->okButton()->click();
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            tab->message()->text().contains(QStringLiteral("0 of 6 fires made, 6 made before")),
+            qPrintable(tab->message()->text()), 5000);
+        QCOMPARE(queue.counts().pending, 7LL);
+    }
+
+    // A read-only session can neither run a schedule now nor backfill it.
+    void runNowAndBackfillWaitForWrites()
+    {
+        schedules("ro").add(cronRule("digest", "0 9 * * *"));
+        m_fixture.connectWindow(true);
+        SchedulesTab* tab = openTab(QStringLiteral("ro"), 1);
+        QVERIFY(tab);
+        QVERIFY(tab->selectSchedule(QStringLiteral("digest")));
+        QVERIFY(!tab->runNowAction()->isEnabled());
+        QVERIFY(!tab->backfillAction()->isEnabled());
+        QVERIFY(tab->runNowAction()->toolTip().contains(QStringLiteral("read-only")));
+        tab->runNowSelected();
+        tab->backfillSelected();
+        QCOMPARE(m_asked, 0);
+        QVERIFY(!tab->activeBackfill());
+    }
+
     void timelineDrawsTheFires()
     {
         schedules("hourly").add(cronRule("tick", "0 * * * *"));

@@ -86,4 +86,32 @@ void ScheduleClient::removeSchedule(quint64 tag, const QString& queue, const QSt
             });
 }
 
+void ScheduleClient::runScheduleNow(quint64 tag, const QString& queue, const QString& name,
+                                    const QString& requestId)
+{
+    request(&ScheduleClient::scheduleChanged, answer(tag, queue, name, ScheduleChange::RunNow),
+            tr("run a schedule now"),
+            [this, queue, name, requestId](delayq::Connection& c, ScheduleChangeResult& r) {
+                const auto run =
+                    schedulesOf(io(), c, queue).runNow(name.toStdString(), requestId.toStdString());
+                r.taskId = QString::fromStdString(run.taskId);
+                r.made = run.made ? 1 : 0;
+                r.fires = 1;
+            });
+}
+
+void ScheduleClient::backfillSchedule(quint64 tag, const QString& queue, const QString& name,
+                                      qint64 fromMs, qint64 toMs)
+{
+    request(&ScheduleClient::scheduleChanged, answer(tag, queue, name, ScheduleChange::Backfill),
+            tr("backfill a schedule"),
+            [this, queue, name, fromMs, toMs](delayq::Connection& c, ScheduleChangeResult& r) {
+                const auto done =
+                    schedulesOf(io(), c, queue).backfill(name.toStdString(), fromMs, toMs);
+                r.fires = static_cast<qint64>(done.fires.size());
+                r.made = done.made;
+                r.already = done.already;
+            });
+}
+
 } // namespace delayq::ui

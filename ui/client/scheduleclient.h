@@ -6,8 +6,8 @@
 namespace delayq::ui {
 
 // The requests on a native queue's schedules (core Schedules): the list, and add, edit,
-// pause or resume, delete. Each change is answered by scheduleChanged; the views read the
-// list again after it.
+// pause or resume, delete, run now, backfill. Each change is answered by scheduleChanged; the views
+// read the list again after it.
 class ScheduleClient : public AreaClient
 {
     Q_OBJECT
@@ -23,6 +23,13 @@ public:
                          qint64 version);
     void setSchedulePaused(quint64 tag, const QString& queue, const QString& name, bool paused);
     void removeSchedule(quint64 tag, const QString& queue, const QString& name);
+    // One task at once, its id from requestId (the same request again makes nothing); the
+    // rule and its next fire stay.
+    void runScheduleNow(quint64 tag, const QString& queue, const QString& name,
+                        const QString& requestId);
+    // The rule's fires in [fromMs, toMs) that the schedule has not made yet.
+    void backfillSchedule(quint64 tag, const QString& queue, const QString& name, qint64 fromMs,
+                          qint64 toMs);
 
 signals:
     void schedulesListed(const delayq::ui::ScheduleListResult& result);

@@ -30,7 +30,9 @@ enum class ScheduleChange
     Edit,
     Pause,
     Resume,
-    Remove
+    Remove,
+    RunNow,
+    Backfill
 };
 
 struct ScheduleChangeResult
@@ -44,6 +46,12 @@ struct ScheduleChangeResult
     bool conflict = false;
     // Remove: there was no such schedule.
     bool missing = false;
+    // RunNow: the task's id, and whether this request made it (false: it had run already).
+    // Backfill: the window's fires, the tasks made and the fires made before.
+    QString taskId;
+    qint64 fires = 0;
+    qint64 made = 0;
+    qint64 already = 0;
     RequestError error;
 };
 

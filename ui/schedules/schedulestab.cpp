@@ -2,9 +2,11 @@
 
 #include "client/adminclient.h"
 #include "client/scheduleclient.h"
+#include "schedules/backfilldialog.h"
 #include "schedules/scheduledialog.h"
 #include "widgets/columnfit.h"
 #include "widgets/duetext.h"
+#include <delayq/timeparse.h>
 
 #include <QAction>
 #include <QHeaderView>
@@ -14,6 +16,7 @@
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QToolBar>
+#include <QUuid>
 #include <QVBoxLayout>
 
 namespace delayq::ui {
@@ -32,6 +35,8 @@ SchedulesTab::SchedulesTab(AdminClient* client, QWidget* parent) : QWidget(paren
     m_edit = m_bar->addAction(tr("Edit…"));
     m_pause = m_bar->addAction(tr("Pause"));
     m_delete = m_bar->addAction(tr("Delete"));
+    m_runNow = m_bar->addAction(tr("Run now"));
+    m_backfill = m_bar->addAction(tr("Backfill…"));
     layout->addWidget(m_bar);
 
     // Item views show text as it is, never as markup.
@@ -65,6 +70,8 @@ SchedulesTab::SchedulesTab(AdminClient* client, QWidget* parent) : QWidget(paren
     connect(m_edit, &QAction::triggered, this, &SchedulesTab::editSelected);
     connect(m_pause, &QAction::triggered, this, &SchedulesTab::togglePauseSelected);
     connect(m_delete, &QAction::triggered, this, &SchedulesTab::deleteSelected);
+    connect(m_runNow, &QAction::triggered, this, &SchedulesTab::runNowSelected);
+    connect(m_backfill, &QAction::triggered, this, &SchedulesTab::backfillSelected);
     connect(m_view, &QTableView::doubleClicked, this, &SchedulesTab::editSelected);
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &SchedulesTab::onSelectionChanged);
@@ -86,6 +93,8 @@ void SchedulesTab::setQueue(const QString& queue)
     m_message->clear();
     if (m_dialog)
         m_dialog->reject(); // it was about the queue before
+    if (m_backfillDialog)
+        m_backfillDialog->reject();
     fill();
     updateNote();
 }
@@ -102,6 +111,11 @@ void SchedulesTab::setReadOnly(bool readOnly, const QString& reason)
     m_readOnly = readOnly;
     m_readOnlyReason = reason;
     updateActions();
+}
+
+void SchedulesTab::setServer(const QString& server)
+{
+    m_server = server;
 }
 
 void SchedulesTab::setUtc(bool utc)
@@ -132,13 +146,13 @@ void SchedulesTab::updateActions()
     const bool writable = !m_queue.isEmpty() && !m_plain && !m_readOnly;
     const delayq::ScheduleInfo* info = selected();
     m_add->setEnabled(writable);
-    for (QAction* action : {m_edit, m_pause, m_delete})
+    for (QAction* action : {m_edit, m_pause, m_delete, m_runNow, m_backfill})
         action->setEnabled(writable && info);
     const bool paused = info && info->rule.paused;
     m_pause->setText(paused ? tr("Resume") : tr("Pause"));
     if (m_readOnly) {
         const QString why = tr("Not in a read-only session: %1").arg(m_readOnlyReason);
-        for (QAction* action : {m_add, m_edit, m_pause, m_delete})
+        for (QAction* action : {m_add, m_edit, m_pause, m_delete, m_runNow, m_backfill})
             action->setToolTip(why);
         return;
     }
@@ -149,6 +163,10 @@ void SchedulesTab::updateActions()
                                  : tr("Make no tasks until resumed; the fires meanwhile are "
                                       "not made"));
     m_delete->setToolTip(info ? tr("Delete the rule; the tasks it already made stay") : pick);
+    m_runNow->setToolTip(info ? tr("Push one task now; the rule and its next fire stay") : pick);
+    m_backfill->setToolTip(info ? tr("Make the rule's fires of a past window that the schedule "
+                                     "did not make")
+                                : pick);
 }
 
 void SchedulesTab::showEvent(QShowEvent* event)
@@ -214,9 +232,9 @@ void SchedulesTab::fill()
                                  ? DueText::describePast(info.lastFire, m_serverNow, m_utc)
                                  : tr("never", "a schedule that has not fired yet");
         QList<QStandardItem*> cells;
-        for (const QString& cell : {name, QString::fromStdString(rule.describe()),
-                                    rule.paused ? tr("paused") : tr("active"), next, last,
-                                    locale.toString(info.fired), locale.toString(info.skipped)})
+        for (const QString& cell :
+             {name, ruleText(rule), rule.paused ? tr("paused") : tr("active"), next, last,
+              locale.toString(info.fired), locale.toString(info.skipped)})
             cells.append(new QStandardItem(cell));
         cells[Fired]->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         cells[Skipped]->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -305,6 +323,11 @@ ScheduleDialog* SchedulesTab::activeDialog() const
     return m_dialog;
 }
 
+BackfillDialog* SchedulesTab::activeBackfill() const
+{
+    return m_backfillDialog;
+}
+
 void SchedulesTab::openDialog(ScheduleDialog* dialog)
 {
     dialog->setAttribute(Qt::WA_DeleteOnClose);
@@ -358,7 +381,82 @@ void SchedulesTab::deleteSelected()
 
 bool SchedulesTab::confirm(const Confirmation& confirmation)
 {
-    return m_confirm ? m_confirm(confirmation) : false;
+    // Every question names the server too: the same queue name on another server is another
+    // queue (as WriteActions::confirm does).
+    Confirmation asked = confirmation;
+    if (!m_server.isEmpty())
+        asked.text += QStringLiteral("\n\n") + tr("Server: %1").arg(m_server);
+    return m_confirm ? m_confirm(asked) : false;
+}
+
+void SchedulesTab::runNowSelected()
+{
+    const delayq::ScheduleInfo* info = selected();
+    if (!info || !m_runNow->isEnabled())
+        return;
+    const QString name = QString::fromStdString(info->rule.name);
+    Confirmation c;
+    c.title = tr("Run schedule now");
+    c.text = tr("Run schedule '%1' of queue '%2' now? One task is pushed at once, due now; the "
+                "rule and its next fire stay as they are.")
+                 .arg(name, m_queue);
+    c.acceptText = tr("Run %1 now").arg(name);
+    c.rejectText = tr("Don't run");
+    if (!confirm(c))
+        return;
+    // One id per confirmed click: a retry of this request after a lost answer makes nothing.
+    const QString request = QStringLiteral("app-") + QUuid::createUuid().toString(QUuid::Id128);
+    const quint64 tag = AdminClient::newTag();
+    m_changeTags.append(tag);
+    m_client->schedules()->runScheduleNow(tag, m_queue, name, request);
+}
+
+void SchedulesTab::backfillSelected()
+{
+    const delayq::ScheduleInfo* info = selected();
+    if (!info || !m_backfill->isEnabled())
+        return;
+    const QString name = QString::fromStdString(info->rule.name);
+    const QString target =
+        m_server.isEmpty() ? tr("Schedule '%1' of queue '%2'.").arg(name, m_queue)
+                           : tr("Schedule '%1' of queue '%2' on %3.").arg(name, m_queue, m_server);
+    auto* dialog = new BackfillDialog(info->rule, target, m_serverNow, m_utc, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    const QString queue = m_queue;
+    connect(dialog, &QDialog::accepted, this, [this, dialog, queue, name] {
+        if (queue != m_queue)
+            return;
+        const QString from = QString::fromStdString(delayq::formatTime(dialog->fromMs(), m_utc));
+        const QString to = QString::fromStdString(delayq::formatTime(dialog->toMs(), m_utc));
+        Confirmation c;
+        c.title = tr("Backfill schedule");
+        c.text = tr("Make the fires of schedule '%1' of queue '%2' from %3 to %4 (%n fire(s))? "
+                    "Each is made as the rule's own fire would have made it; fires the "
+                    "schedule made already are not made again.",
+                    nullptr, dialog->fires())
+                     .arg(name, queue, from, to);
+        c.acceptText = tr("Backfill %1").arg(name);
+        c.rejectText = tr("Don't backfill");
+        if (!confirm(c))
+            return;
+        const quint64 tag = AdminClient::newTag();
+        m_changeTags.append(tag);
+        m_client->schedules()->backfillSchedule(tag, queue, name, dialog->fromMs(), dialog->toMs());
+    });
+    m_backfillDialog = dialog;
+    dialog->open();
+    emit backfillOpened(dialog);
+}
+
+QString SchedulesTab::ruleText(const delayq::ScheduleRule& rule) const
+{
+    QString text = QString::fromStdString(rule.describe());
+    if (rule.overlap == delayq::ScheduleRule::Overlap::Skip)
+        text += tr(", skips a fire while the last one runs");
+    if (rule.jitterMs > 0)
+        text +=
+            tr(", jitter %1").arg(QString::fromStdString(delayq::formatDuration(rule.jitterMs)));
+    return text;
 }
 
 void SchedulesTab::onChanged(const ScheduleChangeResult& result)
@@ -401,6 +499,18 @@ QString SchedulesTab::changeText(const ScheduleChangeResult& r) const
     case ScheduleChange::Remove:
         return tr("Schedule '%1' deleted from queue '%2'; the tasks it made stay.")
             .arg(r.name, r.queue);
+    case ScheduleChange::RunNow:
+        return r.made ? tr("Schedule '%1' of queue '%2' ran now: task %3.")
+                            .arg(r.name, r.queue, r.taskId)
+                      : tr("Schedule '%1' of queue '%2': that request had run already (task "
+                           "%3); nothing was made.")
+                            .arg(r.name, r.queue, r.taskId);
+    case ScheduleChange::Backfill:
+        return tr("Schedule '%1' of queue '%2' backfilled: %3 of %4 fires made, %5 made before.")
+            .arg(r.name, r.queue)
+            .arg(r.made)
+            .arg(r.fires)
+            .arg(r.already);
     }
     return {};
 }

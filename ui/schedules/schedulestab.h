@@ -17,13 +17,14 @@ class QToolBar;
 namespace delayq::ui {
 
 class AdminClient;
+class BackfillDialog;
 class ColumnFit;
 class ScheduleDialog;
 
 // The open queue's recurring schedules (docs/schedules.md): each one's rule, state, next and
-// last fire and counters, with Add, Edit, Pause/Resume and Delete. Loaded on the I/O thread,
-// only while shown. Nothing is selected at first and the actions on one schedule wait for a
-// selection, which follows the schedule's name across refreshes, never its row.
+// last fire and counters, with Add, Edit, Pause/Resume, Delete, Run now and Backfill. Loaded on the
+// I/O thread, only while shown. Nothing is selected at first and the actions on one schedule wait
+// for a selection, which follows the schedule's name across refreshes, never its row.
 class SchedulesTab : public QWidget
 {
     Q_OBJECT
@@ -50,6 +51,8 @@ public:
     void setPlain(bool plain);
     void setReadOnly(bool readOnly, const QString& reason);
     void setUtc(bool utc);
+    // The server the window is connected to: every confirmation names it.
+    void setServer(const QString& server);
     void refresh();
     // The confirmations ask with a message box until a handler is set (tests answer them).
     void setConfirmHandler(ConfirmHandler handler) { m_confirm = std::move(handler); }
@@ -65,6 +68,10 @@ public:
     void editSelected();
     void togglePauseSelected();
     void deleteSelected();
+    // Fire the selected schedule once, now (asked first); the rule stays.
+    void runNowSelected();
+    // Ask for a past window, then (asked again, naming it) make the rule's fires in it.
+    void backfillSelected();
 
     QTableView* view() const { return m_view; }
     // In the tab's tool bar (which folds into a menu when the dock is narrow).
@@ -72,15 +79,20 @@ public:
     QAction* editAction() const { return m_edit; }
     QAction* pauseAction() const { return m_pause; }
     QAction* deleteAction() const { return m_delete; }
+    QAction* runNowAction() const { return m_runNow; }
+    QAction* backfillAction() const { return m_backfill; }
     // The last result or error, plain text.
     QLabel* message() const { return m_message; }
     bool isNoteShown() const;
     // The add or edit dialog while it is open.
     ScheduleDialog* activeDialog() const;
+    // The backfill dialog while it is open.
+    BackfillDialog* activeBackfill() const;
 
 signals:
     void loaded();
     void dialogOpened(delayq::ui::ScheduleDialog* dialog);
+    void backfillOpened(delayq::ui::BackfillDialog* dialog);
     // A change was written (or refused, or found stale): the queue's schedules may differ.
     void changeFinished(const QString& queue, bool ok);
     void resultReported(const QString& text);
@@ -102,12 +114,16 @@ private:
     void showMessage(const QString& text, bool error);
     bool confirm(const Confirmation& confirmation);
     QString changeText(const ScheduleChangeResult& result) const;
+    // The rule column: the rule, and its overlap policy and jitter when it has them.
+    QString ruleText(const delayq::ScheduleRule& rule) const;
 
     AdminClient* m_client;
     QAction* m_add;
     QAction* m_edit;
     QAction* m_pause;
     QAction* m_delete;
+    QAction* m_runNow;
+    QAction* m_backfill;
     QToolBar* m_bar;
     QTableView* m_view;
     ColumnFit* m_fit;
@@ -115,11 +131,13 @@ private:
     QLabel* m_note;
     QLabel* m_message;
     QPointer<ScheduleDialog> m_dialog;
+    QPointer<BackfillDialog> m_backfillDialog;
     ConfirmHandler m_confirm;
     QList<delayq::ScheduleInfo> m_rows;
     QString m_queue;
     QString m_selected;
     QString m_readOnlyReason;
+    QString m_server;
     qint64 m_serverNow = 0;
     bool m_plain = false;
     bool m_utc = false;
