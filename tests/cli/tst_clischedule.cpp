@@ -117,6 +117,64 @@ private slots:
             << QStringList{"ls", "mail", "--fires", "3"} << 2 << "schedule ls takes no --fires";
         QTest::newRow("edit a missing one")
             << QStringList{"edit", "mail", "ghost", "--every", "1m"} << 1 << "no schedule 'ghost'";
+        QTest::newRow("jitter longer than the interval")
+            << QStringList{"add", "mail", "x", "--every", "1m", "--jitter", "2m"} << 2
+            << "the jitter (2m) must not be longer than the interval (1m)";
+        QTest::newRow("jitter negative")
+            << QStringList{"add", "mail", "x", "--every", "1m", "--jitter", "-1s"} << 2
+            << "it is negative";
+        QTest::newRow("overlap neither")
+            << QStringList{"add", "mail", "x", "--every", "1m", "--overlap", "queue"} << 2
+            << "--overlap is allow or skip, not 'queue'";
+        QTest::newRow("run now of a missing one")
+            << QStringList{"run-now", "mail", "ghost"} << 1 << "no schedule 'ghost'";
+        QTest::newRow("run now, request id malformed")
+            << QStringList{"run-now", "mail", "taken", "--request-id", "a b"} << 2
+            << "a run-now request id must be";
+        const auto at = [](qint64 minutes) {
+            return QDateTime::currentDateTimeUtc().addSecs(minutes * 60).toString(Qt::ISODate);
+        };
+        QTest::newRow("backfill window reversed")
+            << QStringList{"backfill", "mail", "taken", "--from", at(-10), "--to", at(-20)} << 2
+            << "must start before it ends";
+        QTest::newRow("backfill window ends after now")
+            << QStringList{"backfill", "mail", "taken", "--from", at(-10), "--to", at(10)} << 2
+            << "must end by now";
+        QTest::newRow("backfill too many fires")
+            << QStringList{"backfill", "mail", "every-second", "--from", at(-60), "--to", at(-1)}
+            << 2 << "more than 1000 fires of schedule 'every-second' (at most 1000 a backfill)";
+        QTest::newRow("backfill without a window")
+            << QStringList{"backfill", "mail", "taken", "--from", at(-10)} << 2
+            << "needs --from TIME and --to TIME";
+    }
+
+    // run-now makes one task per request id; backfill makes the rule's past fires once.
+    void runNowAndBackfill()
+    {
+        QCOMPARE(delayq({"schedule", "add", "mail", "beat", "--every", "1m", "--start",
+                         QDateTime::currentDateTimeUtc().addSecs(-3600 + 30).toString(Qt::ISODate),
+                         "--jitter", "10s", "--overlap", "skip", "ping"})
+                     .exitCode,
+                 0);
+        CliRun r = delayq({"schedule", "show", "mail", "beat"});
+        QVERIFY2(r.out.contains("overlap      skip"), r.out.constData());
+        QVERIFY2(r.out.contains("jitter       up to 10s"), r.out.constData());
+        r = delayq({"schedule", "run-now", "mail", "beat", "--request-id", "r1"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("task s:beat:run:r1"), r.out.constData());
+        r = delayq({"schedule", "run-now", "mail", "beat", "--request-id", "r1", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(json(r).object().value("made").toBool(), false);
+        const QString from = QDateTime::currentDateTimeUtc().addSecs(-600).toString(Qt::ISODate);
+        const QString to = QDateTime::currentDateTimeUtc().addSecs(-1).toString(Qt::ISODate);
+        r = delayq({"schedule", "backfill", "mail", "beat", "--from", from, "--to", to, "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QJsonObject done = json(r).object();
+        QCOMPARE(done.value("fires").toArray().size(), 10);
+        QCOMPARE(done.value("made").toInt(), 10);
+        r = delayq({"schedule", "backfill", "mail", "beat", "--from", from, "--to", to});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("0 tasks made, 10 made before"), r.out.constData());
     }
 
     void refusals()
@@ -126,6 +184,10 @@ private slots:
         QFETCH(QString, message);
         QCOMPARE(delayq({"config", "mail", "max_payload", "16"}).exitCode, 0);
         QCOMPARE(delayq({"schedule", "add", "mail", "taken", "--every", "1h"}).exitCode, 0);
+        QCOMPARE(delayq({"schedule", "add", "mail", "every-second", "--every", "1s", "--start",
+                         QDateTime::currentDateTimeUtc().addSecs(-7200).toString(Qt::ISODate)})
+                     .exitCode,
+                 0);
         const QByteArray before = delayq({"schedule", "ls", "mail", "--json"}).out;
         const CliRun r = delayq(QStringList{"schedule"} + args);
         QCOMPARE(r.exitCode, exitCode);
