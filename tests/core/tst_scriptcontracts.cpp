@@ -291,6 +291,25 @@ private slots:
         row("no ARGV", "plain_reschedule", plain, {});
         row("score nan", "plain_reschedule", plain, {"nan", "m-later"});
 
+        // schedule_make: its actor is the last value too.
+        rawRow("mode neither now nor backfill", "schedule_make", queue,
+               {"later", "beat", "", "", "r1", ""});
+        rawRow("request id with a space", "schedule_make", queue,
+               {"now", "beat", "", "", "a b", ""});
+        rawRow("request id too long", "schedule_make", queue,
+               {"now", "beat", "", "", QString(65, 'r'), ""});
+        rawRow("n above 1000", "schedule_make", queue,
+               QStringList{"backfill", "beat", "1", "", "1001"} + many(1001) + QStringList{""});
+        rawRow("n 0", "schedule_make", queue, {"backfill", "beat", "1", "", "0", ""});
+        rawRow("a fire after now", "schedule_make", queue,
+               {"backfill", "beat", "1", "", "1", "8000000000000000", ""});
+        rawRow("fires not ascending", "schedule_make", queue,
+               {"backfill", "beat", "1", "", "2", "2000", "1000", ""});
+        rawRow("version not a number", "schedule_make", queue,
+               {"backfill", "beat", "v1", "", "1", "1000", ""});
+        rawRow("no actor", "schedule_make", queue, {"now", "beat", "", "", "r1"});
+        rawRow("no ARGV", "schedule_make", queue, {});
+
         row("max 0", "plain_lease", plain, {"0", "ms", "30000"});
         row("max above 1000", "plain_lease", plain, {"1001", "ms", "30000"});
         row("unit neither ms nor s", "plain_lease", plain, {"1", "h", "30000"});
