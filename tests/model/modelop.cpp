@@ -22,7 +22,8 @@ constexpr Weighted kWeights[] = {
     {ModelOp::Kind::ReshardStart, 2}, {ModelOp::Kind::ReshardStep, 7},
     {ModelOp::Kind::ScheduleTick, 3}, {ModelOp::Kind::Pause, 2},
     {ModelOp::Kind::PlainAdd, 4},     {ModelOp::Kind::PlainLease, 3},
-    {ModelOp::Kind::PlainSettle, 3},  {ModelOp::Kind::Wait, 4},
+    {ModelOp::Kind::PlainSettle, 3},  {ModelOp::Kind::Import, 2},
+    {ModelOp::Kind::Limit, 2},        {ModelOp::Kind::Wait, 4},
 };
 
 const char* name(ModelOp::Kind kind)
@@ -56,6 +57,20 @@ const char* name(ModelOp::Kind kind)
         return "reshard-start";
     case ModelOp::Kind::ReshardStep:
         return "reshard-step";
+    case ModelOp::Kind::Import:
+        return "import";
+    case ModelOp::Kind::ScheduleTick:
+        return "schedule-tick";
+    case ModelOp::Kind::Pause:
+        return "pause-or-resume";
+    case ModelOp::Kind::Limit:
+        return "limit";
+    case ModelOp::Kind::PlainAdd:
+        return "plain-add";
+    case ModelOp::Kind::PlainLease:
+        return "plain-lease";
+    case ModelOp::Kind::PlainSettle:
+        return "plain-settle";
     case ModelOp::Kind::Wait:
         return "wait";
     }

@@ -32,6 +32,7 @@ struct ModelOp
         PlainAdd,     // a producer's ZADD into the plain key beside the queue (plainmodel.h)
         PlainLease,   // a forwarder leases due members (some leases run out at once)
         PlainSettle,  // ... and settles one: removed, or moved to a retry
+        Limit,        // the queue's flow limits change: a cap, a rate with a burst, or none
         Wait,
     };
 

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <set>
 #include <stdexcept>
 #include <thread>
@@ -123,6 +124,23 @@ void QueueModel::run(const ModelOp& op)
     case K::ReshardStep:
         reshardSteps(1 + static_cast<int>(op.b % 3), 1 + op.c % 20);
         break;
+    case K::Import:
+        import(op);
+        break;
+    case K::ScheduleTick:
+        scheduleTick();
+        break;
+    case K::Pause:
+        pauseOrResume();
+        break;
+    case K::Limit:
+        limit(op);
+        break;
+    case K::PlainAdd:
+    case K::PlainLease:
+    case K::PlainSettle:
+        m_plain.run(op);
+        break;
     case K::Wait:
         sleepMs(op.c % 60);
         break;
@@ -194,8 +212,25 @@ void QueueModel::claim(const ModelOp& op)
 {
     const int worker = static_cast<int>(op.a % kWorkers);
     const int max = 1 + static_cast<int>(op.b % 4);
+    const ShardLayout layout = m_queue.reloadLayout();
+    const bool oneShard = layout.tags.size() == 1 && !layout.moving();
+    if (!oneShard)
+        m_flow.bucketKnown = false;
+    else if (!m_flow.bucketKnown)
+        resyncBucket();
+    long long live = 0;
+    for (const auto& [id, m] : m_tasks)
+        live += m.state == "active" ? 1 : 0;
     const ClaimResult r = m_queue.claim(max, 60000, "w" + std::to_string(worker));
     m_now = std::max(m_now, r.serverNow);
+    long long due = 0;
+    for (const auto& [id, m] : m_tasks)
+        due += m.state == "pending" && m.due <= r.serverNow ? 1 : 0;
+    const long long allowed =
+        oneShard && m_flow.bucketKnown && !m_paused ? flowAllows(max, live, r.serverNow) : max;
+    expect(static_cast<long long>(r.tasks.size()) <= allowed,
+           "claim: handed out " + std::to_string(r.tasks.size()) +
+               " tasks, the flow limits allow " + std::to_string(allowed));
     expect(r.paused == m_paused, std::string("claim: the queue answered ") +
                                      (r.paused ? "paused" : "running") + ", the model says " +
                                      (m_paused ? "paused" : "running"));
@@ -222,12 +257,153 @@ void QueueModel::claim(const ModelOp& op)
         m.worker = worker;
         count("claimed");
     }
-    // One shard: a claim that took fewer than it asked left nothing due behind.
-    if (static_cast<int>(r.tasks.size()) < max && !m_paused &&
-        m_queue.reloadLayout().tags.size() == 1)
+    // One shard: a claim that took fewer than the limits allowed left nothing due behind.
+    if (static_cast<long long>(r.tasks.size()) < allowed && !m_paused && oneShard &&
+        m_flow.bucketKnown)
         for (const auto& [id, m] : m_tasks)
             expect(!(m.state == "pending" && m.due <= r.serverNow),
                    "claim: " + shortId(id) + " was due and not handed out");
+    checkFlowAfterClaim(r, oneShard && m_flow.bucketKnown && !m_paused ? allowed : -1,
+                        allowed < max, due);
+}
+
+void QueueModel::resyncBucket()
+{
+    // Back on one shard after a sharded spell, whose claims the model did not follow shard by
+    // shard: the bucket is taken as the server keeps it (dq:{Q}:flow, lua/common.lua), and
+    // followed exactly from here.
+    std::string key = m_queue.keys().config();
+    key.replace(key.size() - std::string("config").size(), std::string::npos, "flow");
+    const Reply state = m_connection.command({"HMGET", key, "tokens", "at"});
+    m_flow.bucketSet = !state.elements.at(0).isNil() && !state.elements.at(1).isNil();
+    if (m_flow.bucketSet) {
+        m_flow.tokens = std::stod(state.elements[0].str);
+        m_flow.at = std::stoll(state.elements[1].str);
+    }
+    m_flow.bucketKnown = true;
+}
+
+long long QueueModel::flowAllows(long long max, long long live, long long now)
+{
+    long long allowed = max;
+    if (m_flow.cap > 0)
+        allowed = std::min(allowed, m_flow.cap - live);
+    if (m_flow.rateTasks > 0) {
+        // The same arithmetic as claim.lua, in the same order: the doubles agree to the bit.
+        const double burst =
+            static_cast<double>(m_flow.burst > 0 ? m_flow.burst : m_flow.rateTasks);
+        const double speed =
+            static_cast<double>(m_flow.rateTasks) / static_cast<double>(m_flow.rateMs) / 1.0;
+        double tokens = burst;
+        if (m_flow.bucketSet && now > m_flow.at)
+            tokens = m_flow.tokens + static_cast<double>(now - m_flow.at) * speed;
+        else if (m_flow.bucketSet)
+            tokens = m_flow.tokens;
+        m_flow.tokens = std::min(tokens, burst);
+        m_flow.at = now;
+        m_flow.bucketSet = true;
+        allowed = std::min(allowed, static_cast<long long>(std::floor(m_flow.tokens)));
+    }
+    return std::max(0LL, allowed);
+}
+
+void QueueModel::checkFlowAfterClaim(const ClaimResult& r, long long allowed, bool limited,
+                                     long long due)
+{
+    const long long took = static_cast<long long>(r.tasks.size());
+    if (m_flow.rateTasks > 0) {
+        // On any layout: since the rate (or the shards) last changed, no more started than the
+        // burst and the rate since then allow; every shard's share adds up to the queue's.
+        m_flow.started += took;
+        const double burst =
+            static_cast<double>(m_flow.burst > 0 ? m_flow.burst : m_flow.rateTasks);
+        const double most = burst + static_cast<double>(r.serverNow - m_flow.since) *
+                                        static_cast<double>(m_flow.rateTasks) /
+                                        static_cast<double>(m_flow.rateMs);
+        expect(static_cast<double>(m_flow.started) <= most + 1e-6,
+               "claim: " + std::to_string(m_flow.started) + " tasks started in " +
+                   std::to_string(r.serverNow - m_flow.since) + " ms under a rate of " +
+                   std::to_string(m_flow.rateTasks) + "/" + std::to_string(m_flow.rateMs) +
+                   " ms with a burst of " + std::to_string(static_cast<long long>(burst)));
+    }
+    if (allowed >= 0 && m_flow.rateTasks > 0 && took > 0)
+        m_flow.tokens -= static_cast<double>(took);
+    // Held back: due tasks left only because of a limit must come with when the next may start.
+    if (allowed >= 0 && limited && due > took && took == allowed && !m_paused) {
+        expect(r.nextDue && *r.nextDue > r.serverNow,
+               "claim: " + std::to_string(due - took) +
+                   " due tasks held back by the limits, and the claim said to come back now");
+        const bool capFull = m_flow.cap > 0;
+        if (m_flow.rateTasks > 0 && m_flow.tokens < 1 && !capFull) {
+            const double speed =
+                static_cast<double>(m_flow.rateTasks) / static_cast<double>(m_flow.rateMs) / 1.0;
+            const long long next =
+                r.serverNow + static_cast<long long>(std::ceil((1 - m_flow.tokens) / speed));
+            expect(*r.nextDue == next, "claim: held by the rate, next start " +
+                                           std::to_string(*r.nextDue - r.serverNow) +
+                                           " ms away, the model says " +
+                                           std::to_string(next - r.serverNow));
+        }
+    }
+    if (m_flow.cap <= 0 || r.tasks.empty())
+        return;
+    // The shard that handed them out is within its share of the cap (lua/claim.lua).
+    const ShardLayout layout = m_queue.reloadLayout();
+    const std::string& token = r.tasks.front().token;
+    size_t shard = 0;
+    if (token.size() > 2 && token[0] == 's')
+        shard = std::stoul(token.substr(1, token.find('.') - 1));
+    const long long shards = static_cast<long long>(layout.tags.size());
+    const long long k = static_cast<long long>(shard);
+    const long long share = m_flow.cap / shards + (k < m_flow.cap % shards ? 1 : 0);
+    const Reply live = m_connection.command(
+        {"ZCOUNT", m_queue.shardKeys(shard).active(), "(" + std::to_string(r.serverNow), "+inf"});
+    expect(live.toInteger() <= share, "claim: shard " + std::to_string(shard) + " now runs " +
+                                          std::to_string(live.toInteger()) +
+                                          " tasks, over its share " + std::to_string(share) +
+                                          " of the cap " + std::to_string(m_flow.cap));
+}
+
+void QueueModel::restartRateWindow(long long since)
+{
+    m_flow.since = since;
+    m_flow.started = 0;
+}
+
+void QueueModel::limit(const ModelOp& op)
+{
+    struct Setting
+    {
+        long long cap, rateTasks, rateMs, burst;
+    };
+    static const Setting kSettings[] = {{0, 0, 0, 0},    {1, 0, 0, 0},    {3, 0, 0, 0},
+                                        {0, 2, 1000, 3}, {0, 1, 2000, 1}, {2, 5, 500, 2}};
+    const Setting& want = kSettings[op.a % std::size(kSettings)];
+    auto text = [](long long n) { return n > 0 ? std::to_string(n) : std::string("off"); };
+    const std::vector<std::pair<std::string, std::string>> values = {
+        {"cap", text(want.cap)},
+        {"rate", want.rateTasks > 0
+                     ? std::to_string(want.rateTasks) + "/" + std::to_string(want.rateMs) + "ms"
+                     : "off"},
+        {"burst", text(want.burst)}};
+    const long long shards = static_cast<long long>(m_queue.reloadLayout().tags.size());
+    if (want.cap > 0 && want.cap < shards) {
+        try {
+            m_queue.setConfig(values);
+        } catch (const Error& e) {
+            expect(e.code() == ErrorCode::InvalidArgument, std::string("limit: ") + e.what());
+            return;
+        }
+        throw Mismatch("limit: a cap of " + std::to_string(want.cap) + " on " +
+                       std::to_string(shards) + " shards was taken");
+    }
+    const long long before = m_connection.serverNowMs();
+    m_queue.setConfig(values);
+    restartRateWindow(before);
+    m_flow.cap = want.cap;
+    m_flow.rateTasks = want.rateTasks;
+    m_flow.rateMs = want.rateMs;
+    m_flow.burst = want.burst;
 }
 
 std::vector<QueueModel::Pair> QueueModel::pairsOf(int worker) const
@@ -457,6 +633,18 @@ void QueueModel::reshardStart(const ModelOp& op)
     const int count = 1 + static_cast<int>(op.a % 3);
     ShardMover mover(m_queue);
     const MoveProgress now = mover.progress();
+    const ShardLayout layout = m_queue.reloadLayout();
+    if (now.finished && count != static_cast<int>(layout.tags.size()) && m_flow.cap > 0 &&
+        m_flow.cap < count) {
+        try {
+            mover.start(count);
+        } catch (const Error& e) {
+            expect(e.code() == ErrorCode::InvalidArgument, std::string("reshard: ") + e.what());
+            return;
+        }
+        throw Mismatch("reshard to " + std::to_string(count) +
+                       " shards was started with a cap of " + std::to_string(m_flow.cap));
+    }
     if (!now.finished && now.to != count) {
         try {
             mover.start(count);
@@ -467,7 +655,9 @@ void QueueModel::reshardStart(const ModelOp& op)
         throw Mismatch("reshard to " + std::to_string(count) +
                        " was started while another change was under way");
     }
-    mover.start(count);
+    const long long before = m_connection.serverNowMs();
+    if (mover.start(count).to == count && count != static_cast<int>(layout.tags.size()))
+        restartRateWindow(before); // new shards start with full buckets of their share
 }
 
 void QueueModel::reshardSteps(int steps, int batch)
@@ -523,6 +713,7 @@ std::string QueueModel::drain()
     try {
         if (m_paused)
             pauseOrResume();
+        limit({ModelOp::Kind::Limit, 0, 0, 0}); // no limits: every task comes out promptly
         ShardMover mover(m_queue);
         for (int round = 0; round < 400; ++round) {
             for (int w = 0; w < kWorkers; ++w)

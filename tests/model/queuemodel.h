@@ -70,6 +70,16 @@ private:
     void reshardSteps(int steps, int batch);
     void scheduleTick();
     void pauseOrResume();
+    void limit(const ModelOp& op);
+    void resyncBucket();
+    void restartRateWindow(long long since);
+    // How many tasks a claim of `max` may take on a queue of one shard by the flow limits
+    // (claimed tasks before it: `live`), with the rate's bucket brought to `now`.
+    long long flowAllows(long long max, long long live, long long now);
+    // After a claim: the one-shard bucket as claim.lua leaves it; on any layout, the shard
+    // that handed out tasks is within its share of the cap.
+    void checkFlowAfterClaim(const delayq::ClaimResult& r, long long allowed, bool limited,
+                             long long due);
     void verify();
     void verifyPayloads();
     void verifyCounters();
@@ -96,5 +106,20 @@ private:
     delayq::ScheduleRule m_schedule;    // fires every second into the queue
     long long m_nextFire = 0;
     bool m_paused = false;
+    // The queue's flow limits (0 = none) and, on one shard, its rate's token bucket as
+    // claim.lua keeps it (bucketKnown false while it cannot be followed: sharded or moving).
+    struct Flow
+    {
+        long long cap = 0;
+        long long rateTasks = 0;
+        long long rateMs = 0;
+        long long burst = 0;
+        bool bucketKnown = true;
+        bool bucketSet = false;
+        double tokens = 0;
+        long long at = 0;
+        long long since = 0;   // server ms from which `started` counts
+        long long started = 0; // tasks started since then
+    } m_flow;
     PlainModel m_plain; // a plain key beside the queue
 };
