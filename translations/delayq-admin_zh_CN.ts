@@ -1524,6 +1524,22 @@ The action applies to these %4 tasks only; tasks that arrive meanwhile are left 
         <source>Not live: figures as of %1</source>
         <translation>非实时：数据截至 %1</translation>
     </message>
+    <message>
+        <source>Held back by its rate limit (%1): the due tasks wait for their turn. Its tasks are being claimed: this is not a queue without a consumer.</source>
+        <translation>被速率限制（%1）压住：到期的任务在排队等候。它的任务正在被领取：这不是没有消费者的队列。</translation>
+    </message>
+    <message>
+        <source>Held back by its cap (%1 at once): the due tasks wait for a running one to finish. This is not a queue without a consumer.</source>
+        <translation>被并发上限（同时 %1 个）压住：到期的任务在等运行中的任务结束。这不是没有消费者的队列。</translation>
+    </message>
+    <message>
+        <source>limited: %1, %2 waiting</source>
+        <translation>限流：%1，%2 个等候</translation>
+    </message>
+    <message>
+        <source>limited: %1 active of %2, %3 waiting</source>
+        <translation>限流：上限 %2 个，运行中 %1 个，%3 个等候</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::OverviewPage</name>
@@ -2182,6 +2198,66 @@ This cannot be undone.</source>
     <message>
         <source>Each push, claim, failure, reschedule and ack of a task is recorded, shown under History. It costs Redis about twice the CPU of a claim and ack (delayq bench), so it is off by default; 0 deletes every history of the queue.</source>
         <translation>记录任务的每次推送、领取、失败、改期和确认，显示在“历史”中。它使 Redis 的领取和确认 CPU 开销约翻一倍（见 delayq bench），因此默认关闭；设为 0 会删除该队列的全部历史。</translation>
+    </message>
+    <message>
+        <source>Rate limit</source>
+        <translation>速率限制</translation>
+    </message>
+    <message>
+        <source>Burst</source>
+        <translation>突发量</translation>
+    </message>
+    <message>
+        <source>Cap</source>
+        <translation>并发上限</translation>
+    </message>
+    <message>
+        <source>tasks started per interval, e.g. 50/s, 3000/1m; off</source>
+        <translation>每个时间段启动的任务数，例如 50/s、3000/1m；留空为不限</translation>
+    </message>
+    <message>
+        <source>tasks started at once after a quiet spell; off = the rate&apos;s</source>
+        <translation>空闲一阵后可同时启动的任务数；留空为速率的任务数</translation>
+    </message>
+    <message>
+        <source>tasks active at once across every worker; off</source>
+        <translation>所有工作进程合计同时运行的任务数；留空为不限</translation>
+    </message>
+    <message>
+        <source>Limits</source>
+        <translation>限制</translation>
+    </message>
+    <message>
+        <source>no limit: tasks start as fast as the workers claim them</source>
+        <translation>不限：工作进程领取多快，任务就启动多快</translation>
+    </message>
+    <message>
+        <source>per second</source>
+        <translation>每秒</translation>
+    </message>
+    <message>
+        <source>per minute</source>
+        <translation>每分钟</translation>
+    </message>
+    <message>
+        <source>per hour</source>
+        <translation>每小时</translation>
+    </message>
+    <message>
+        <source>every %1</source>
+        <translation>每 %1</translation>
+    </message>
+    <message>
+        <source>at most %1 tasks start %2, %3 at once after a quiet spell</source>
+        <translation>%2最多启动 %1 个任务，空闲一阵后可一次启动 %3 个</translation>
+    </message>
+    <message>
+        <source>at most %1 run at once across every worker</source>
+        <translation>所有工作进程合计最多同时运行 %1 个</translation>
+    </message>
+    <message>
+        <source>at most %1 tasks start %2, %3 at once after a quiet spell; at most %4 run at once across every worker</source>
+        <translation>%2最多启动 %1 个任务，空闲一阵后可一次启动 %3 个；所有工作进程合计最多同时运行 %4 个</translation>
     </message>
 </context>
 <context>

@@ -80,7 +80,10 @@ bool WorkerInfo::stalled(long long nowMs) const
 ConsumerState consumerState(const QueueSnapshot& queue, const std::vector<WorkerInfo>& workers,
                             long long nowMs)
 {
-    if (queue.consumers == 0 && queue.counts.dueNow > 0 && !queue.paused)
+    // A limit that holds due tasks back now proves someone claims them (a claim noted the
+    // hold within the last seconds, or live leases fill the cap): late by design, not
+    // unconsumed, even when the claimer keeps no heartbeat (a client in another language).
+    if (queue.consumers == 0 && queue.counts.dueNow > 0 && !queue.paused && !queue.flow.heldNow)
         return ConsumerState::NoConsumer;
     const bool stalled = std::any_of(workers.begin(), workers.end(), [&](const WorkerInfo& w) {
         return w.queue == queue.name && w.stalled(nowMs);

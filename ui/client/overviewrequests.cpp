@@ -30,6 +30,12 @@ OverviewRow rowOf(const delayq::QueueSnapshot& s)
     row.dead = s.counts.dead;
     row.paused = s.paused;
     row.consumers = s.consumers;
+    if (s.flow.heldNow) {
+        row.limitedBy = QString::fromStdString(s.flow.heldNowBy);
+        row.rate = QString::fromStdString(s.flow.rateText());
+        row.cap = s.flow.cap;
+        row.activeLive = s.flow.activeLive;
+    }
     if (s.hasHistory) {
         row.ackedMinute = s.ackedLastMinute();
         row.failedMinute = s.failedLastMinute();
@@ -223,6 +229,10 @@ void OverviewRequests::readConfig(delayq::Queue& q, QueueConfigResult& result)
     result.maxPayload = config.maxPayload;
     result.history = config.history;
     result.paused = config.paused;
+    result.rateTasks = config.rateTasks;
+    result.rateMs = config.rateMs;
+    result.burst = config.burst;
+    result.cap = config.cap;
 }
 
 void OverviewRequests::writeConfig(delayq::Queue& q, const QList<QPair<QString, QString>>& values,

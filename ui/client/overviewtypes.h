@@ -40,6 +40,12 @@ struct OverviewRow
     QList<qint64> failedSeries;
     qint64 consumers = 0; // workers whose heartbeat is live
     delayq::ConsumerState consumerState = delayq::ConsumerState::Ok;
+    // While a flow limit holds due tasks back (FlowStatus::heldNow): "rate" | "cap", the rate
+    // ("50/s"), the cap and the live leases; limitedBy is empty when none does.
+    QString limitedBy;
+    QString rate;
+    qint64 cap = 0;
+    qint64 activeLive = 0;
 };
 
 struct OverviewResult

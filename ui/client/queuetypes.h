@@ -75,6 +75,12 @@ struct QueueConfigResult
     qint64 maxPayload = 1024 * 1024;
     int history = 0; // events kept per task; 0 = off
     bool paused = false;
+    // Flow limits (issue 51), 0 = off: rateTasks started per rateMs, burst (0 = rateTasks),
+    // cap (tasks active at once).
+    qint64 rateTasks = 0;
+    qint64 rateMs = 0;
+    qint64 burst = 0;
+    qint64 cap = 0;
     bool written = false; // the answer to a write (else to a read)
     RequestError error;
 };

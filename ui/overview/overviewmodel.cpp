@@ -186,6 +186,14 @@ QVariant OverviewModel::toolTip(const QModelIndex& index) const
         return tr("Above its thresholds:\n%1").arg(why.join(QLatin1Char('\n')));
     if (index.column() == LastHour)
         return tr("Acked (green) and failed (red) per minute over the last hour");
+    if (index.column() == State && !row.limitedBy.isEmpty())
+        return row.limitedBy == QLatin1String("rate")
+                   ? tr("Held back by its rate limit (%1): the due tasks wait for their turn. "
+                        "Its tasks are being claimed: this is not a queue without a consumer.")
+                         .arg(row.rate)
+                   : tr("Held back by its cap (%1 at once): the due tasks wait for a running "
+                        "one to finish. This is not a queue without a consumer.")
+                         .arg(QLocale().toString(row.cap));
     return row.plain ? tr("A plain sorted set: only pending, due now and oldest overdue apply")
                      : QVariant();
 }
@@ -205,7 +213,16 @@ QVariant OverviewModel::display(const OverviewRow& row, int column) const
     case State:
         if (row.plain)
             return tr("plain key (%1)").arg(row.unit);
-        return row.paused ? tr("paused") : tr("running");
+        if (row.paused)
+            return tr("paused");
+        // Held back by its own limit: late by design, not for want of a consumer.
+        if (row.limitedBy == QLatin1String("rate"))
+            return tr("limited: %1, %2 waiting").arg(row.rate, locale.toString(row.dueNow));
+        if (row.limitedBy == QLatin1String("cap"))
+            return tr("limited: %1 active of %2, %3 waiting")
+                .arg(locale.toString(row.activeLive), locale.toString(row.cap),
+                     locale.toString(row.dueNow));
+        return tr("running");
     case Pending:
         return locale.toString(row.pending);
     case DueNow:

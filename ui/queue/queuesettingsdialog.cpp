@@ -12,9 +12,12 @@
 #include <QDialogButtonBox>
 #include <QEvent>
 #include <QFormLayout>
+#include <QGridLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLayout>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPushButton>
 
 #include <iterator>
@@ -23,7 +26,9 @@ namespace delayq::ui {
 
 namespace {
 
-const char* const kKeys[] = {"max_attempts", "backoff", "lease_ms", "max_payload", "history"};
+const char* const kKeys[] = {"max_attempts", "backoff", "lease_ms", "max_payload",
+                             "history",      "rate",    "burst",    "cap"};
+constexpr int kFirstLimit = 5; // rate, burst and cap: empty means off
 constexpr int kFields = std::size(kKeys);
 constexpr int kPreviewRetries = 5;
 
@@ -59,12 +64,16 @@ QueueSettingsDialog::QueueSettingsDialog(AdminClient* client, const QString& que
     auto* form = new QFormLayout(this);
     // Wrapped text (preview, errors, notes) gets the whole field column on every style.
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    const QString labels[] = {tr("Max attempts"), tr("Backoff"), tr("Lease"), tr("Max payload"),
-                              tr("Task history")};
-    const QString hints[] = {tr("1 to 1000000"), tr("a list like 5s,20s,30s or exp:1s:5m"),
+    const QString labels[] = {tr("Max attempts"), tr("Backoff"),    tr("Lease"), tr("Max payload"),
+                              tr("Task history"), tr("Rate limit"), tr("Burst"), tr("Cap")};
+    const QString hints[] = {tr("1 to 1000000"),
+                             tr("a list like 5s,20s,30s or exp:1s:5m"),
                              tr("how long a worker holds a task, e.g. 30s"),
                              tr("bytes, 1 to 536870912"),
-                             tr("events kept per task, 0 to 100 (0 = off)")};
+                             tr("events kept per task, 0 to 100 (0 = off)"),
+                             tr("tasks started per interval, e.g. 50/s, 3000/1m; off"),
+                             tr("tasks started at once after a quiet spell; off = the rate's"),
+                             tr("tasks active at once across every worker; off")};
     // What push.lua and nack.lua do with each: the difference decides whether a change
     // reaches the tasks already queued.
     const QString notes[] = {
@@ -82,13 +91,15 @@ QueueSettingsDialog::QueueSettingsDialog(AdminClient* client, const QString& que
         m_errors[i] = new FieldError(this);
         // The backoff's refusal explains both of its forms: three lines; the others' two.
         keepRoom(m_errors[i], i == 1 ? 3 : 2);
+        connect(m_fields[i], &QLineEdit::textChanged, this, &QueueSettingsDialog::validate);
+        if (i >= kFirstLimit)
+            continue; // one row for the three, below
         QWidget* box = FieldError::below(m_fields[i], m_errors[i], this);
         if (i == 0)
             box->layout()->addWidget(m_notes[0] = noteLabel(notes[0], this));
         if (i == 4)
             box->layout()->addWidget(m_notes[2] = noteLabel(notes[2], this));
         form->addRow(labels[i], box);
-        connect(m_fields[i], &QLineEdit::textChanged, this, &QueueSettingsDialog::validate);
         if (i == 1) {
             m_preview = new QLabel(this);
             m_preview->setTextFormat(Qt::PlainText);
@@ -99,6 +110,29 @@ QueueSettingsDialog::QueueSettingsDialog(AdminClient* client, const QString& que
             form->addRow(nullptr, m_notes[1] = noteLabel(notes[1], this));
         }
     }
+    // The flow limits (issue 51) on one row, so the dialog still fits a laptop's screen: the
+    // rate, then burst and cap with their names. Under them, in one place, what the three
+    // mean together as they are typed, or the first refusal among them instead.
+    auto* limits = new QWidget(this);
+    auto* row = new QHBoxLayout(limits);
+    row->setContentsMargins(0, 0, 0, 0);
+    for (int i = kFirstLimit; i < kFields; ++i) {
+        m_fields[i]->setToolTip(hints[i]);
+        if (i > kFirstLimit)
+            row->addWidget(new QLabel(labels[i], this));
+        row->addWidget(m_fields[i], 1);
+    }
+    form->addRow(labels[kFirstLimit], limits);
+    m_flowPreview = new QLabel(this);
+    m_flowPreview->setTextFormat(Qt::PlainText);
+    keepRoom(m_flowPreview, 2);
+    auto* said = new QWidget(this);
+    auto* stack = new QGridLayout(said);
+    stack->setContentsMargins(0, 0, 0, 0);
+    stack->addWidget(m_flowPreview, 0, 0);
+    for (int i = kFirstLimit; i < kFields; ++i)
+        stack->addWidget(m_errors[i], 0, 0);
+    form->addRow(tr("Limits"), said);
     m_general = new FieldError(this);
     form->addRow(m_general);
     if (readOnly)
@@ -151,6 +185,16 @@ void QueueSettingsDialog::onConfig(const QueueConfigResult& result)
     m_fields[2]->setText(QString::fromStdString(delayq::formatDuration(result.leaseMs)));
     m_fields[3]->setText(m_loadedValues[3]);
     m_fields[4]->setText(m_loadedValues[4]);
+    // The stored forms lua/config.lua keeps ("0" = off), and as an operator types them.
+    m_loadedValues[5] = result.rateTasks > 0
+                            ? QStringLiteral("%1/%2").arg(result.rateTasks).arg(result.rateMs)
+                            : QStringLiteral("0");
+    m_loadedValues[6] = QString::number(result.burst);
+    m_loadedValues[7] = QString::number(result.cap);
+    const QString off = QStringLiteral("off");
+    m_fields[5]->setText(rateText(result.rateTasks, result.rateMs));
+    m_fields[6]->setText(result.burst > 0 ? m_loadedValues[6] : off);
+    m_fields[7]->setText(result.cap > 0 ? m_loadedValues[7] : off);
     m_loaded = true;
     for (auto* field : m_fields)
         field->setEnabled(!m_readOnly);
@@ -162,24 +206,45 @@ bool QueueSettingsDialog::validate()
 {
     bool fine = true;
     int retries = -1; // max attempts not valid: the preview shows no end
+    bool limitsFine = true;
+    QString firstLimitError;
+    qint64 limits[3] = {}; // rate tasks, burst, cap as stored; the rate's ms beside
+    qint64 rateMs = 0;
     for (int i = 0; i < kFields; ++i) {
         QString error;
         try {
-            const std::string stored = delayq::Queue::normalizeConfig(
-                kKeys[i], m_fields[i]->text().trimmed().toStdString());
+            const std::string stored =
+                delayq::Queue::normalizeConfig(kKeys[i], typed(i).toStdString());
             if (i == 0)
                 retries = std::stoi(stored) - 1; // nack.lua: the last attempt's failure is final
             if (i == 1)
                 updatePreview(QString::fromStdString(stored), retries);
+            if (i >= kFirstLimit) {
+                const QStringList parts = QString::fromStdString(stored).split(QLatin1Char('/'));
+                limits[i - kFirstLimit] = parts.value(0).toLongLong();
+                if (i == kFirstLimit)
+                    rateMs = parts.value(1).toLongLong();
+            }
         } catch (const delayq::Error& e) {
             error = QString::fromUtf8(e.what());
             if (i == 1)
                 m_preview->setText(QStringLiteral("—"));
+            if (i >= kFirstLimit)
+                limitsFine = false;
         }
-        m_errors[i]->setError(m_loaded ? error : QString());
-        m_errors[i]->setToolTip(m_loaded ? error : QString());
+        // The limits share one place: only the first refusal among them is said there.
+        const QString said =
+            m_loaded && (i < kFirstLimit || firstLimitError.isEmpty()) ? error : QString();
+        if (i >= kFirstLimit && !error.isEmpty() && firstLimitError.isEmpty())
+            firstLimitError = error;
+        m_errors[i]->setError(said);
+        m_errors[i]->setToolTip(said);
         fine = fine && error.isEmpty();
     }
+    m_flowPreview->setText(limitsFine ? flowText(limits[0], rateMs, limits[1], limits[2])
+                                      : QStringLiteral("—"));
+    m_flowPreview->setVisible(limitsFine || !m_loaded);
+    m_flowPreview->setToolTip(m_flowPreview->text());
     saveButton()->setEnabled(fine && m_loaded && !m_readOnly && m_writeTag == 0);
     m_preview->setToolTip(m_preview->text());
     fitHeight();
@@ -264,16 +329,56 @@ QString QueueSettingsDialog::backoffText(const QString& normalized)
     return out.join(QLatin1Char(','));
 }
 
+QString QueueSettingsDialog::typed(int field) const
+{
+    const QString text = m_fields[field]->text().trimmed();
+    return text.isEmpty() && field >= kFirstLimit ? QStringLiteral("off") : text;
+}
+
 QList<QPair<QString, QString>> QueueSettingsDialog::changedValues() const
 {
     QList<QPair<QString, QString>> values;
     for (int i = 0; i < kFields; ++i) {
-        const QString typed = m_fields[i]->text().trimmed();
-        const std::string stored = delayq::Queue::normalizeConfig(kKeys[i], typed.toStdString());
+        const QString text = typed(i);
+        const std::string stored = delayq::Queue::normalizeConfig(kKeys[i], text.toStdString());
         if (QString::fromStdString(stored) != m_loadedValues[i])
-            values.append({QString::fromLatin1(kKeys[i]), typed});
+            values.append({QString::fromLatin1(kKeys[i]), text});
     }
     return values;
+}
+
+QString QueueSettingsDialog::rateText(qint64 tasks, qint64 ms)
+{
+    if (tasks <= 0 || ms <= 0)
+        return QStringLiteral("off");
+    // Forms normalizeConfig reads back as the same: a bare unit, else whole seconds or ms.
+    const QString interval = ms == 1000       ? QStringLiteral("s")
+                             : ms == 60000    ? QStringLiteral("m")
+                             : ms == 3600000  ? QStringLiteral("h")
+                             : ms % 1000 == 0 ? QStringLiteral("%1s").arg(ms / 1000)
+                                              : QStringLiteral("%1ms").arg(ms);
+    return QStringLiteral("%1/%2").arg(tasks).arg(interval);
+}
+
+QString QueueSettingsDialog::flowText(qint64 rateTasks, qint64 rateMs, qint64 burst, qint64 cap)
+{
+    const QLocale locale;
+    if (rateTasks <= 0 && cap <= 0)
+        return tr("no limit: tasks start as fast as the workers claim them");
+    const QString per = rateMs == 1000      ? tr("per second")
+                        : rateMs == 60000   ? tr("per minute")
+                        : rateMs == 3600000 ? tr("per hour")
+                                            : tr("every %1").arg(DueText::duration(rateMs));
+    const QString tasks = locale.toString(rateTasks);
+    const QString atOnce = locale.toString(burst > 0 ? burst : rateTasks);
+    if (cap <= 0)
+        return tr("at most %1 tasks start %2, %3 at once after a quiet spell")
+            .arg(tasks, per, atOnce);
+    if (rateTasks <= 0)
+        return tr("at most %1 run at once across every worker").arg(locale.toString(cap));
+    return tr("at most %1 tasks start %2, %3 at once after a quiet spell; at most %4 run at "
+              "once across every worker")
+        .arg(tasks, per, atOnce, locale.toString(cap));
 }
 
 void QueueSettingsDialog::accept()

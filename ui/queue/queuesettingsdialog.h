@@ -14,7 +14,8 @@ class AdminClient;
 class FieldError;
 
 // One queue's settings as `delayq config` writes them: max attempts, backoff (with the
-// delays of the retries max attempts allows shown as it is typed), lease and max payload.
+// delays of the retries max attempts allows shown as it is typed), lease, max payload, task
+// history, and the flow limits: rate, burst and cap (with what they mean, shown as typed).
 // Each field is checked as the core checks it (Queue::normalizeConfig) and refused next to
 // itself. Save writes only the values that differ from those loaded, in one core call (one
 // audit entry), through the I/O thread, and the dialog closes once Redis took them; a Save
@@ -31,6 +32,11 @@ public:
     QLineEdit* backoffField() const { return m_fields[1]; }
     QLineEdit* leaseField() const { return m_fields[2]; }
     QLineEdit* maxPayloadField() const { return m_fields[3]; }
+    QLineEdit* rateField() const { return m_fields[5]; }
+    QLineEdit* burstField() const { return m_fields[6]; }
+    QLineEdit* capField() const { return m_fields[7]; }
+    // What the rate, burst and cap mean, in a sentence ("at most 50 tasks start per second, …").
+    QLabel* flowPreview() const { return m_flowPreview; }
     FieldError* errorOf(int field) const { return m_errors[field]; }
     QLabel* preview() const { return m_preview; }
     // What changing max attempts and backoff does to tasks already queued.
@@ -42,6 +48,10 @@ public:
     static QList<qint64> retryDelays(const QString& normalized, int count);
     // A stored backoff as an operator types it: "5000,20000" -> "5s,20s".
     static QString backoffText(const QString& normalized);
+    // A rate as an operator types it: (50, 1000) -> "50/s", (5, 250) -> "5/250ms"; "off".
+    static QString rateText(qint64 tasks, qint64 ms);
+    // The flow limits in words (0 = off), as the preview says them.
+    static QString flowText(qint64 rateTasks, qint64 rateMs, qint64 burst, qint64 cap);
 
     void accept() override;
 
@@ -70,11 +80,15 @@ private:
     bool m_loaded = false;
     quint64 m_loadTag = 0;
     quint64 m_writeTag = 0;
-    QLineEdit* m_fields[5] = {};
-    FieldError* m_errors[5] = {};
-    QString m_loadedValues[5]; // the stored form of what was loaded
+    // The text of a field as the core takes it: an empty limit is "off".
+    QString typed(int field) const;
+
+    QLineEdit* m_fields[8] = {};
+    FieldError* m_errors[8] = {};
+    QString m_loadedValues[8]; // the stored form of what was loaded
     QLabel* m_notes[3] = {};
     QLabel* m_preview;
+    QLabel* m_flowPreview = nullptr;
     FieldError* m_general;
     QDialogButtonBox* m_buttons;
 };

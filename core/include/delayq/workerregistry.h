@@ -87,7 +87,8 @@ private:
 };
 
 // What a queue's consumers say about it (docs/design.md, "Workers"): NoConsumer when tasks are
-// due, the queue is not paused and no worker is live; Stalled when a live worker of it is.
+// due, the queue is not paused, no flow limit holds them back (queue.flow.heldNow) and no
+// worker is live; Stalled when a live worker of it is.
 enum class ConsumerState
 {
     Ok,
