@@ -33,6 +33,9 @@ public final class RetryingListener {
         }
         final ConnectionFactory factory = new ConnectionFactory();
         factory.setUri(args[0]);
+        // Automatic recovery (on by default) reconnects and consumes again after a broker
+        // restart; unacked deliveries come back from the broker, so a message may be seen twice.
+        factory.setNetworkRecoveryInterval(1000);
         final String queue = args[1];
         final int failures = Integer.parseInt(args[2]);
         final Connection connection = factory.newConnection("RetryingListener");
@@ -60,7 +63,7 @@ public final class RetryingListener {
         // Runs until stdin closes (or the process is stopped).
         while (System.in.read() >= 0) {
         }
-        connection.close();
+        connection.abort(); // also when a broker restart left it closed: never throws
     }
 
     private static synchronized void print(String line) {

@@ -10,7 +10,9 @@
 //    its multiple of 1.);
 // 3. the delays: 10 messages rejected three times each with backoff 5s,20s,30s (--short:
 //    1s,2s,3s); each delay measured from the reject to the next delivery (basic.get polled
-//    every ms), and its error against the step.
+//    every ms), and its error against the step;
+// 4. faults: MESSAGES/10 messages failed once each by examples/java/RetryingListener, through
+//    three SIGKILLs of the worker and a broker restart: lost and duplicates by message_id.
 #include "clirunner.h"
 #include "rabbitnode.h"
 #include "redisserver.h"
@@ -23,6 +25,7 @@
 #include <QThread>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 
 namespace {
@@ -159,6 +162,76 @@ int main(int argc, char** argv)
                     steps[s], static_cast<long long>(e.size()), e.first(), sum / e.size(),
                     e.last());
     }
+    worker->terminate();
+    worker->waitForFinished(20000);
+    node.ctl({QStringLiteral("purge_queue"), work});
+
+    // 4. faults: examples/java/RetryingListener fails each message once; the worker is
+    //    SIGKILLed three times and the broker restarted once while they go around.
+    if (!QStringLiteral(JAVA_MISSING).isEmpty()) {
+        std::printf("faults: skipped (%s)\n", JAVA_MISSING);
+        return 0;
+    }
+    const int nf = n / 10;
+    cli.run({QStringLiteral("config"), QStringLiteral("faults"), QStringLiteral("max_attempts"),
+             QStringLiteral("100")});
+    const QStringList faultArgs{
+        QStringLiteral("work"),
+        QStringLiteral("faults"),
+        QStringLiteral("--retry-from"),
+        QString::fromStdString(node.url("queue=order.dlq&backoff=200ms&max_attempts=5")),
+        QStringLiteral("--quiet"),
+        QStringLiteral("--lease"),
+        QStringLiteral("1s")};
+    worker = cli.start(faultArgs);
+    QProcess listener;
+    listener.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    listener.start(QStringLiteral(JAVA),
+                   {QStringLiteral("-cp"), QStringLiteral(JAVA_CLASSPATH),
+                    QStringLiteral("RetryingListener"), QString::fromStdString(node.url("")), work,
+                    QStringLiteral("1")});
+    listener.waitForStarted();
+    for (int i = 0; i < nf; ++i)
+        client.publish(exchange, QStringLiteral("k"), QStringLiteral("f%1").arg(i), "x");
+    QMap<QString, int> ackedTimes;
+    int rejects = 0, kills = 0;
+    bool restarted = false;
+    QString partial;
+    clock.restart();
+    while (ackedTimes.size() < nf && clock.elapsed() < 300000) {
+        listener.waitForReadyRead(50);
+        partial += QString::fromUtf8(listener.readAllStandardOutput());
+        const qsizetype end = partial.lastIndexOf(u'\n');
+        if (end < 0)
+            continue;
+        for (const QString& line : partial.left(end).split(u'\n', Qt::SkipEmptyParts)) {
+            const QStringList words = line.split(u' ');
+            if (words.value(0) == QStringLiteral("acked"))
+                ++ackedTimes[words.value(1)];
+            else if (words.value(0) == QStringLiteral("rejected"))
+                ++rejects;
+        }
+        partial = partial.mid(end + 1);
+        if (kills < 3 && rejects >= nf * (kills + 1) / 5) {
+            ::kill(static_cast<pid_t>(worker->processId()), SIGKILL);
+            worker->waitForFinished();
+            ++kills;
+            worker = cli.start(faultArgs);
+        } else if (kills == 3 && !restarted && rejects >= nf * 4 / 5) {
+            restarted = true;
+            node.stopApp();
+            node.startApp();
+        }
+    }
+    int duplicates = 0;
+    for (int count : ackedTimes)
+        duplicates += count - 1;
+    std::printf("faults: %d messages, each failed once by the Java listener, %d SIGKILLs of the "
+                "worker, broker restarted: %s; lost %d, duplicate deliveries acked %d, %lld ms\n",
+                nf, kills, restarted ? "yes" : "no", nf - static_cast<int>(ackedTimes.size()),
+                duplicates, clock.elapsed());
+    listener.closeWriteChannel();
+    listener.waitForFinished(10000);
     worker->terminate();
     worker->waitForFinished(20000);
     return 0;
