@@ -4,7 +4,7 @@
 --   repeated request harmless (the id is there already: nothing is made).
 --   "backfill": the given past fires of the rule, each "s:NAME:FIRE_MS" due at the fire time
 --   plus its jitter (fire_jitter in common.lua), as the rule's own fire would have made it. A
---   fire the schedule made already (in its ranges of fires made, schedule_made in common.lua,
+--   fire the schedule made already (in its ranges of fires made, schedule_made_from in common.lua,
 --   or its task still there) is not made again. Neither is subject to the overlap policy: the
 --   operator asked for these fires.
 -- KEYS: the nine of every native-queue script (push.lua); the schedule keys are built from
@@ -92,17 +92,22 @@ if mode == 'now' then
   -- The overlap policy's previous fire: the rule's next fire waits for this one's task.
   if rule.overlap == 'skip' then redis.call('HSET', stats, name .. '|task', id) end
 else
-  local open = false
+  -- The fires handled in a row form one range, written once when the row ends.
+  local made_before = schedule_made_from(name, fires[1])
+  local run_from, run_to = nil, nil
   for _, fire in ipairs(fires) do
-    if schedule_made(name, fire) then
-      already, open = already + 1, false
+    if made_before(fire) then
+      already = already + 1
+      if run_from then schedule_note_range(name, run_from, run_to, false) end
+      run_from = nil
     else
       if not make('s:' .. name .. ':' .. int(fire), fire + fire_jitter(name, fire, rule.jitter)) then
         already = already + 1
       end
-      open = schedule_note_made(name, fire, open)
+      run_from, run_to = run_from or fire, fire
     end
   end
+  if run_from then schedule_note_range(name, run_from, run_to, false) end
   -- The range the rule extends may end before these: it must not grow over them.
   redis.call('HDEL', stats, name .. '|open')
 end

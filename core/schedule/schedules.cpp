@@ -295,7 +295,9 @@ Schedules::BackfillResult Schedules::backfill(const std::string& name, long long
         throw Error(ErrorCode::InvalidArgument,
                     "a backfill window must start before it ends (from " +
                         formatTime(fromMs, true) + ", to " + formatTime(toMs, true) + ")");
-    // Read, plan, write while the rule is still the one planned from (a few tries).
+    // Read, plan, write while the rule is still the one planned from (a few tries). The
+    // tasks made by a try the rule's change cut short count too.
+    long long made = 0;
     for (int attempt = 0; attempt < 5; ++attempt) {
         const long long now = m_connection.serverTimeMs();
         if (toMs > now)
@@ -324,16 +326,26 @@ Schedules::BackfillResult Schedules::backfill(const std::string& name, long long
             out.serverNow = now;
             return out;
         }
-        std::vector<std::string> args = {"backfill", name, std::to_string(info->version),
-                                         m_keys.wake(), std::to_string(out.fires.size())};
-        for (long long fire : out.fires)
-            args.push_back(std::to_string(fire));
-        const Reply r = make(name, std::move(args), "backfill");
-        if (r.elements[1].toInteger() < 0)
-            continue;
-        out.serverNow = r.elements[0].toInteger();
-        out.made = r.elements[1].toInteger();
-        out.already = r.elements[2].toInteger();
+        // In calls of kBackfillBatch fires, as push sends tasks: no call holds Redis long.
+        // Each is atomic; a fire made by an earlier call is in the ranges for a later one.
+        bool changed = false;
+        for (size_t at = 0; at < out.fires.size() && !changed; at += kBackfillBatch) {
+            const size_t n = std::min(kBackfillBatch, out.fires.size() - at);
+            std::vector<std::string> args = {"backfill", name, std::to_string(info->version),
+                                             m_keys.wake(), std::to_string(n)};
+            for (size_t i = at; i < at + n; ++i)
+                args.push_back(std::to_string(out.fires[i]));
+            const Reply r = make(name, std::move(args), "backfill");
+            changed = r.elements[1].toInteger() < 0;
+            if (!changed) {
+                out.serverNow = r.elements[0].toInteger();
+                made += r.elements[1].toInteger();
+            }
+        }
+        if (changed)
+            continue; // the rule changed: plan again from it
+        out.made = made;
+        out.already = static_cast<long long>(out.fires.size()) - made;
         return out;
     }
     throw Error(ErrorCode::Exists,

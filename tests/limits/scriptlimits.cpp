@@ -6,6 +6,7 @@
 #include <delayq/connection.h>
 #include <delayq/error.h>
 #include <delayq/queue.h>
+#include <delayq/schedules.h>
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -134,6 +135,19 @@ int main(int argc, char** argv)
         for (const auto& t : toKill.tasks)
             q.nack(t.id, t.token, "dead on purpose");
         q.deleteAllDead();
+        collect();
+        // A schedule's backfill of the most fires one call makes (1000, each checked against
+        // the ranges of fires made and given its jitter), and a run-now.
+        Schedules schedules(conn, "big");
+        ScheduleRule beat;
+        beat.name = "beat";
+        beat.everyMs = 1000;
+        beat.jitterMs = 500;
+        const long long now = conn.serverTimeMs();
+        beat.anchorMs = now - 2'000'000;
+        schedules.add(beat);
+        schedules.backfill("beat", now - 1'001'000, now - 1000);
+        schedules.runNow("beat", "limits");
         collect();
         std::printf("purging (bounded calls of the default batch)...\n");
         q.purge();

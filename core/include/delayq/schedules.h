@@ -71,6 +71,7 @@ public:
         long long serverNow = 0;
     };
     static constexpr size_t kMaxBackfillFires = 1000;
+    static constexpr size_t kBackfillBatch = 200; // fires per schedule_make call
     // Makes the rule's fires in [fromMs, toMs), each as the rule's own fire would have made it
     // (id "s:NAME:FIRE_MS", due at the fire plus its jitter), except those the schedule made
     // already: a backfill repeated, or over fires that happened, makes nothing twice. Throws
