@@ -156,7 +156,9 @@ private slots:
                          "--jitter", "10s", "--overlap", "skip", "ping"})
                      .exitCode,
                  0);
-        CliRun r = delayq({"schedule", "show", "mail", "beat"});
+        CliRun r = delayq({"schedule", "ls", "mail"});
+        QVERIFY2(r.out.contains("every 1m, overlap skip, jitter 10s"), r.out.constData());
+        r = delayq({"schedule", "show", "mail", "beat"});
         QVERIFY2(r.out.contains("overlap      skip"), r.out.constData());
         QVERIFY2(r.out.contains("jitter       up to 10s"), r.out.constData());
         r = delayq({"schedule", "run-now", "mail", "beat", "--request-id", "r1"});

@@ -92,6 +92,13 @@ void applyOptions(const Args& a, ScheduleRule& rule, bool editing)
     rule.jitterMs = a.duration("jitter", rule.jitterMs);
 }
 
+// The rule, and its overlap policy and jitter when it has them.
+std::string ruleText(const ScheduleRule& r)
+{
+    return r.describe() + (r.overlap == ScheduleRule::Overlap::Skip ? ", overlap skip" : "") +
+           (r.jitterMs ? ", jitter " + delayq::formatDuration(r.jitterMs) : "");
+}
+
 std::string fireText(Context& ctx, const std::optional<long long>& at)
 {
     return at ? ctx.when(*at) : std::string("none");
@@ -150,10 +157,8 @@ int printChanged(Context& ctx, const char* what, const std::string& queue, const
         ctx.printJson(j);
     } else {
         ctx.print(std::string(what) + " schedule " + s.rule.name + " on " + queue + ": " +
-                  printable(s.rule.describe()) + (s.rule.paused ? ", paused" : "") +
-                  (s.rule.overlap == ScheduleRule::Overlap::Skip ? ", overlap skip" : "") +
-                  (s.rule.jitterMs ? ", jitter " + delayq::formatDuration(s.rule.jitterMs) : "") +
-                  ", next fire " + fireText(ctx, s.nextFire) + "\n");
+                  printable(ruleText(s.rule)) + (s.rule.paused ? ", paused" : "") + ", next fire " +
+                  fireText(ctx, s.nextFire) + "\n");
     }
     return ExitOk;
 }
@@ -224,7 +229,7 @@ int list(Context& ctx, delayq::Schedules& schedules, const std::string& queue)
     }
     TextTable table({"NAME", "RULE", "STATE", "NEXT FIRE", "LAST FIRE", "FIRED", "SKIPPED"});
     for (const auto& s : all)
-        table.addRow({s.rule.name, printable(s.rule.describe()), stateOf(s),
+        table.addRow({s.rule.name, printable(ruleText(s.rule)), stateOf(s),
                       fireText(ctx, s.nextFire),
                       s.lastFire ? ctx.whenPast(s.lastFire) : std::string("never"),
                       std::to_string(s.fired), std::to_string(s.skipped)});
