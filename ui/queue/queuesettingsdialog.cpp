@@ -141,9 +141,9 @@ QueueSettingsDialog::QueueSettingsDialog(AdminClient* client, const QString& que
         new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this), this);
     saveButton()->setEnabled(false);
     form->addRow(m_buttons);
-    // Wide enough for a preview of five retries and a core error on a line or two; the
-    // height follows what is shown (fitHeight).
-    setMinimumWidth(fontMetrics().averageCharWidth() * 72);
+    // Wide enough for a preview of five retries, the limits' sentence with all three and a
+    // core error on a line or two; the height follows what is shown (fitHeight).
+    setMinimumWidth(fontMetrics().averageCharWidth() * 84);
     resize(minimumWidth(), heightForWidth(minimumWidth()));
     connect(client->queues(), &QueueClient::configLoaded, this, &QueueSettingsDialog::onConfig);
     m_loadTag = AdminClient::newTag();
