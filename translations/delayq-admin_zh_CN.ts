@@ -2503,6 +2503,30 @@ This cannot be undone.</source>
         <source>Computed here from the rule; times in %1.</source>
         <translation>根据规则在本地计算；时间为 %1。</translation>
     </message>
+    <message>
+        <source>Allow: every fire makes its task</source>
+        <translation>允许：每次触发都生成任务</translation>
+    </message>
+    <message>
+        <source>Skip a fire while the previous fire&apos;s task is pending or active</source>
+        <translation>上一次触发的任务仍在等待或运行时跳过本次触发</translation>
+    </message>
+    <message>
+        <source>Overlap</source>
+        <translation>重叠</translation>
+    </message>
+    <message>
+        <source>none (or e.g. 30s)</source>
+        <translation>无（或如 30s）</translation>
+    </message>
+    <message>
+        <source>Each fire&apos;s task is due up to this much after the fire, the same on every worker, so schedules on the same time do not all fall due at once</source>
+        <translation>每次触发的任务最多在触发后这么久到期，各工作进程算出的时间相同，使同一时刻的众多计划不会同时到期</translation>
+    </message>
+    <message>
+        <source>Jitter</source>
+        <translation>抖动</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::SchedulesTab</name>

@@ -340,6 +340,44 @@ private slots:
     }
 
     // The timeline draws the coming fires in the visible window, at most kMaxFireMarkers.
+    // The dialog sets the overlap policy and the jitter: a jitter longer than the interval is
+    // refused under its field, naming the interval, and OK waits; the edit dialog shows both.
+    void dialogSetsOverlapAndJitter()
+    {
+        auto core = schedules("mail");
+        core.add(cronRule("other", "0 0 * * *"));
+        SchedulesTab* tab = openTab(QStringLiteral("mail"), 1);
+        QVERIFY(tab);
+        tab->addScheduleAction()->trigger();
+        ScheduleDialog* dialog = tab->activeDialog();
+        QVERIFY(dialog);
+        dialog->nameField()->setText(QStringLiteral("sync"));
+        dialog->kindField()->setCurrentIndex(1); // an interval (the second row)
+        dialog->everyField()->setText(QStringLiteral("1m"));
+        dialog->jitterField()->setText(QStringLiteral("2m"));
+        QVERIFY(!dialog->okButton()->isEnabled());
+        QVERIFY2(dialog->jitterError()->text().contains(
+                     QStringLiteral("must not be longer than the interval (1m)")),
+                 qPrintable(dialog->jitterError()->text()));
+        dialog->jitterField()->setText(QStringLiteral("20s"));
+        dialog->overlapField()->setCurrentIndex(1);
+        QVERIFY(!dialog->jitterError()->hasError());
+        QVERIFY(dialog->okButton()->isEnabled());
+        dialog->okButton()->click();
+        QTRY_VERIFY(core.get("sync").has_value());
+        const delayq::ScheduleRule stored = core.get("sync")->rule;
+        QCOMPARE(stored.jitterMs, 20'000LL);
+        QVERIFY(stored.overlap == delayq::ScheduleRule::Overlap::Skip);
+        QTRY_COMPARE(tab->selectedName(), QStringLiteral("sync"));
+        QTRY_VERIFY(tab->editAction()->isEnabled());
+        tab->editAction()->trigger();
+        dialog = tab->activeDialog();
+        QVERIFY(dialog && dialog->isEdit());
+        QCOMPARE(dialog->jitterField()->text(), QStringLiteral("20s"));
+        QCOMPARE(dialog->overlapField()->currentIndex(), 1);
+        dialog->reject();
+    }
+
     // Run now and Backfill: both wait for a selection, ask first naming the schedule, the queue
     // and the server, and make exactly their fires; the list shows the overlap policy and the
     // jitter.

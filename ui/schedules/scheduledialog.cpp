@@ -94,6 +94,18 @@ ScheduleDialog::ScheduleDialog(const QString& queue,
     m_backoff->setPlaceholderText(tr("the queue's (or e.g. 5s,20s,30s or exp:1s:5m)"));
     m_backoffError = FieldError::addRow(form, tr("Backoff"), m_backoff, this);
 
+    m_overlap = new QComboBox(this);
+    m_overlap->addItem(tr("Allow: every fire makes its task"));
+    m_overlap->addItem(tr("Skip a fire while the previous fire's task is pending or active"));
+    form->addRow(tr("Overlap"), m_overlap);
+
+    m_jitter = new QLineEdit(this);
+    m_jitter->setPlaceholderText(tr("none (or e.g. 30s)"));
+    m_jitter->setToolTip(tr("Each fire's task is due up to this much after the fire, the same "
+                            "on every worker, so schedules on the same time do not all fall due "
+                            "at once"));
+    m_jitterError = FieldError::addRow(form, tr("Jitter"), m_jitter, this);
+
     m_previewNote = new QLabel(this);
     m_previewNote->setTextFormat(Qt::PlainText);
     m_previewNote->setWordWrap(true);
@@ -128,13 +140,17 @@ ScheduleDialog::ScheduleDialog(const QString& queue,
         m_catchUp->setText(durationText(r.catchUpMs));
         m_maxAttempts->setValue(r.maxAttempts);
         m_backoff->setText(QString::fromStdString(r.backoff));
+        m_overlap->setCurrentIndex(r.overlap == delayq::ScheduleRule::Overlap::Skip ? 1 : 0);
+        if (r.jitterMs > 0)
+            m_jitter->setText(durationText(r.jitterMs));
     }
 
-    for (QLineEdit* field : {m_name, m_cron, m_every, m_catchUp, m_backoff})
+    for (QLineEdit* field : {m_name, m_cron, m_every, m_catchUp, m_backoff, m_jitter})
         connect(field, &QLineEdit::textChanged, this, &ScheduleDialog::update);
     connect(m_zone, &QComboBox::currentTextChanged, this, &ScheduleDialog::update);
     connect(m_payload, &QPlainTextEdit::textChanged, this, &ScheduleDialog::update);
     connect(m_maxAttempts, &QSpinBox::valueChanged, this, &ScheduleDialog::update);
+    connect(m_overlap, &QComboBox::currentIndexChanged, this, &ScheduleDialog::update);
     connect(m_kind, &QComboBox::currentIndexChanged, this, &ScheduleDialog::updateKind);
     updateKind();
     (existing ? static_cast<QWidget*>(m_cron) : m_name)->setFocus();
@@ -208,6 +224,15 @@ void ScheduleDialog::update()
     }) && ok;
     r.payload = MemberText::toBytes(m_payload->toPlainText());
     r.maxAttempts = m_maxAttempts->value();
+    r.overlap = m_overlap->currentIndex() == 1 ? delayq::ScheduleRule::Overlap::Skip
+                                               : delayq::ScheduleRule::Overlap::Allow;
+    // Under its own field: not negative, within a day and the rule's period.
+    ok = m_jitterError->check([&] {
+        const std::string jitter = m_jitter->text().trimmed().toStdString();
+        r.jitterMs = jitter.empty() ? 0 : delayq::parseDuration(jitter);
+        if (ruleOk)
+            r.validateJitter();
+    }) && ok;
     // What no single field says (ranges the rule as a whole checks).
     if (ok)
         ok = m_ruleError->check([&] { r.validate(); });

@@ -50,6 +50,10 @@ public:
     QLineEdit* catchUpField() const { return m_catchUp; }
     QSpinBox* maxAttemptsField() const { return m_maxAttempts; }
     QLineEdit* backoffField() const { return m_backoff; }
+    // Allow (0) or skip (1) a fire while the previous fire's task runs.
+    QComboBox* overlapField() const { return m_overlap; }
+    QLineEdit* jitterField() const { return m_jitter; }
+    FieldError* jitterError() const { return m_jitterError; }
     FieldError* cronError() const { return m_cronError; }
     FieldError* zoneError() const { return m_zoneError; }
     // The next fires as shown ("2026-03-09 09:00:00 …"), empty while the rule is refused.
@@ -84,12 +88,15 @@ private:
     QLineEdit* m_catchUp;
     QSpinBox* m_maxAttempts;
     QLineEdit* m_backoff;
+    QComboBox* m_overlap;
+    QLineEdit* m_jitter;
     FieldError* m_nameError;
     FieldError* m_cronError;
     FieldError* m_everyError;
     FieldError* m_zoneError;
     FieldError* m_catchUpError;
     FieldError* m_backoffError;
+    FieldError* m_jitterError;
     FieldError* m_ruleError;
     QStackedWidget* m_ruleFields; // the cron field or the interval field, as the kind says
     QLabel* m_previewNote;
