@@ -9,6 +9,7 @@
 #include <delayq/connection.h>
 #include <delayq/queue.h>
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QLabel>
 #include <QLineEdit>
@@ -124,6 +125,12 @@ void TestFlowLimits::settingsPreview()
     dialog->burstField()->setText(burst);
     dialog->capField()->setText(cap);
     QTEST(dialog->flowPreview()->text(), "preview");
+    // Whole on the lines kept for it (the sentence with all three was cut at 72 characters).
+    QVERIFY(QTest::qWaitForWindowExposed(dialog));
+    QCoreApplication::sendPostedEvents(); // the layout runs
+    QLabel* said = refused < 0 ? dialog->flowPreview() : dialog->errorOf(refused);
+    QVERIFY(said->isVisible());
+    QVERIFY2(said->height() >= said->heightForWidth(said->width()), qPrintable(said->text()));
     QCOMPARE(dialog->saveButton()->isEnabled(), refused < 0);
     for (int field = 5; field <= 7; ++field) {
         const QString error = dialog->errorOf(field)->text();
