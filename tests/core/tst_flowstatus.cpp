@@ -1,6 +1,7 @@
 #include "queuesuite.h"
 #include <delayq/queue.h>
 #include <delayq/queuereader.h>
+#include <delayq/queuesnapshot.h>
 #include <delayq/shardmover.h>
 
 #include <QTest>
@@ -87,6 +88,11 @@ void TestFlowStatus::heldBack()
     QCOMPARE(flow.dueWaiting, 5LL - claimed);
     QCOMPARE(flow.activeLive, static_cast<long long>(claimed));
     QCOMPARE(flow.startsPerMinute, static_cast<long long>(claimed));
+    // The snapshot (Overview, exporter) reads the same.
+    const FlowStatus seen = QueueSnapshotReader(*m_conn, "dq").read({"orders"}, false).at(0).flow;
+    QCOMPARE(QString::fromStdString(seen.heldNowBy), heldNowBy);
+    QCOMPARE(seen.activeLive, flow.activeLive);
+    QCOMPARE(seen.rateTasks, flow.rateTasks);
     const QueueConfig c = m_queue->config();
     QCOMPARE(flow.cap, c.cap);
     QCOMPARE(flow.burst, c.burst);
@@ -121,6 +127,16 @@ void TestFlowStatus::shardedQueueReadsAsOne()
     QCOMPARE(flow.dueWaiting, 9LL);
     QCOMPARE(flow.startsPerMinute, 3LL);
     QCOMPARE(flow.heldNowBy, std::string("cap"));
+    // The snapshot the Overview and the exporter read judges the same.
+    const auto snapshots = QueueSnapshotReader(*m_conn, "dq").read({"orders"}, false);
+    QCOMPARE(snapshots.size(), size_t(1));
+    const FlowStatus& seen = snapshots[0].flow;
+    QCOMPARE(seen.cap, 3LL);
+    QCOMPARE(seen.activeLive, 3LL);
+    QCOMPARE(seen.dueWaiting, 9LL);
+    QCOMPARE(seen.heldBy, flow.heldBy);
+    QCOMPARE(seen.heldAtMs, flow.heldAtMs);
+    QCOMPARE(seen.heldNowBy, std::string("cap"));
 }
 
 QTEST_GUILESS_MAIN(TestFlowStatus)
