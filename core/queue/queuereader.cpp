@@ -24,20 +24,6 @@ void addCounters(Counters& counters, const Reply& reply)
         counters[reply.elements[i].str] += wholeNumber(reply.elements[i + 1].str).value_or(0);
 }
 
-// A stored rate "N/MS" as (tasks, ms); nullopt for "0", absent or garbage (no rate, as the
-// scripts read it).
-std::optional<std::pair<long long, long long>> storedRate(const std::string& value)
-{
-    const size_t slash = value.find('/');
-    if (slash == std::string::npos)
-        return std::nullopt;
-    const auto tasks = wholeNumber(value.substr(0, slash));
-    const auto per = wholeNumber(value.substr(slash + 1));
-    if (!tasks || !per || *tasks < 1 || *per < 1)
-        return std::nullopt;
-    return std::make_pair(*tasks, *per);
-}
-
 // The flow hash beside the config (lua/common.lua's flow_key: the config key with "flow" for
 // "config"), so it shares the shard's slot.
 std::string flowKey(const Keys& keys)
@@ -130,11 +116,15 @@ QueueConfig QueueReader::config()
             config.burst = n;
         else if (field == "cap" && ok && n > 0)
             config.cap = n;
+        else if (field == "group_cap" && ok && n > 0)
+            config.groupCap = n;
+        else if (field == "order")
+            config.fair = value == "fair";
         else if (field == "rate") {
-            if (const auto rate = storedRate(value)) {
-                config.rateTasks = rate->first;
-                config.rateMs = rate->second;
-            }
+            FlowStatus read; // the one reading of a stored rate
+            read.setLimits(value, {}, {});
+            config.rateTasks = read.rateTasks;
+            config.rateMs = read.rateMs;
         }
     }
     config.shards = reloadLayout().count;
