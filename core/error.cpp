@@ -82,6 +82,8 @@ Error errorFromReply(const std::string& msg)
         {"TOO_LARGE", ErrorCode::TooLarge},
         {"INVALID", ErrorCode::InvalidArgument},
         {"OLD_LAYOUT", ErrorCode::OldLayout},
+        // Fair order's refusals (lua/push.lua, lua/config.lua): the rest of the text says why.
+        {"FAIR ", ErrorCode::InvalidArgument},
         // A cluster still redirecting after the router's retries, or missing slots: an
         // outage to wait out, like a server that is away.
         {"CLUSTERDOWN", ErrorCode::Connection},
@@ -93,7 +95,9 @@ Error errorFromReply(const std::string& msg)
         if (msg.starts_with(m.word)) {
             std::string text = msg;
             const Error typed(m.code, msg);
-            if (m.code == ErrorCode::NoPermission)
+            if (std::string_view(m.word) == "FAIR ")
+                text = msg.substr(5);
+            else if (m.code == ErrorCode::NoPermission)
                 text += " (the Redis ACL user lacks this right: ask for it, or connect read-only)";
             else if (typed.refusesWrites())
                 text = "Redis refuses writes: " + msg;

@@ -48,7 +48,8 @@ local worker, token = ARGV[3], ARGV[4]
 if token == '' or string.find(token, '|', 1, true) then
   return redis.error_reply('INVALID claim: the token must be non-empty text without |')
 end
-local config = redis.call('HMGET', KEYS[5], 'paused', 'lease_ms', 'history', 'rate', 'burst', 'cap')
+local config = redis.call('HMGET', KEYS[5], 'paused', 'lease_ms', 'history', 'rate', 'burst', 'cap',
+  'order', 'group_cap')
 if lease == 0 then
   lease = tonumber(config[2]) or 30000
   if lease < 0 then lease = 30000 end
@@ -121,7 +122,84 @@ if allowed < 1 then
 end
 limit = allowed
 
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit)
+-- Fair order (fair_index in common.lua): the index's newly due tasks join their groups' ready
+-- sets, then the groups in the ring give one task each in turn, until `want` are taken.
+-- Returns {id, due, ...} as ZRANGEBYSCORE WITHSCORES would. Stale entries are dropped as they
+-- are met, at most 1000 a claim.
+local function fair_take(want, group_cap, deadline)
+  local woke = redis.call('ZRANGEBYSCORE', fair_key('wait'), '-inf', now, 'LIMIT', 0, 1000)
+  if #woke > 0 then
+    redis.call('ZREM', fair_key('wait'), unpack(woke))
+    local scores = redis.call('ZMSCORE', KEYS[1], unpack(woke))
+    local tags = redis.call('HMGET', fair_key('tags'), unpack(woke))
+    for k, id in ipairs(woke) do
+      local due = tonumber(scores[k])
+      if due and due <= now then
+        local priority, group = fair_tag(tags[k])
+        fair_ready(group, id, priority, due)
+      elseif due then
+        redis.call('ZADD', fair_key('wait'), due, id) -- rescheduled later meanwhile
+      end
+    end
+  end
+  local out, taken, looked = {}, {}, 0
+  while #out < 2 * want and looked < want + 1000 do
+    looked = looked + 1
+    local group = redis.call('ZRANGE', fair_key('ring'), 0, 0)[1]
+    if not group then break end
+    local ready, act = fair_key('r:' .. group), fair_key('act:' .. group)
+    if group ~= '' and group_cap then
+      redis.call('ZREMRANGEBYSCORE', act, '-inf', now) -- leases that ran out hold no slot
+    end
+    if group ~= '' and group_cap and redis.call('ZCARD', act) >= group_cap then
+      redis.call('ZREM', fair_key('ring'), group)
+      redis.call('SADD', fair_key('blocked'), group)
+    else
+      local id = redis.call('ZRANGE', ready, 0, 0)[1]
+      if id then
+        redis.call('ZREM', ready, id)
+        local due = tonumber(redis.call('ZSCORE', KEYS[1], id))
+        local _, tagged = fair_tag(redis.call('HGET', fair_key('tags'), id))
+        if due and due <= now and tagged == group and not taken[id] then
+          taken[id] = true
+          out[#out + 1], out[#out + 2] = id, int(due)
+          if group ~= '' and group_cap then redis.call('ZADD', act, deadline, id) end
+        end
+      end
+      -- The group goes to the back of the ring, or leaves it with nothing due.
+      if redis.call('ZCARD', ready) > 0 then
+        redis.call('ZADD', fair_key('ring'), 'XX', fair_turn(), group)
+      else
+        redis.call('ZREM', fair_key('ring'), group)
+        if redis.call('EXISTS', act) == 0 then redis.call('SREM', fair_key('known'), group) end
+      end
+    end
+  end
+  return out
+end
+-- Fair order's next due: now while a group has due tasks, else the first not yet due, or
+-- (groups waiting at their caps) the first lease to run out; their acks also wake workers.
+local function fair_next()
+  if redis.call('ZCARD', fair_key('ring')) > 0 then return now end
+  local first = earliest(fair_key('wait')) or -1
+  if redis.call('SCARD', fair_key('blocked')) > 0 then
+    local lease_end = redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. int(now), '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+    local at = tonumber(lease_end[2])
+    if at and (first < 0 or at < first) then first = at end
+  end
+  return first
+end
+local fair = config[7] == 'fair'
+if fair then
+  next_due = fair_next
+end
+
+local due
+if fair then
+  due = fair_take(limit, whole(config[8] or '', 1, 1000000), now + lease)
+else
+  due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit)
+end
 if #due == 0 then return {now, next_due(), 0, {}} end
 local ids, records = {}, {}
 for i = 1, #due, 2 do
@@ -130,8 +208,12 @@ for i = 1, #due, 2 do
   records[#records + 1] = redis.call('HGET', data_key(id), id)
   if not records[#records] and old_layout_task(id) then return old_layout_error() end
 end
--- From -inf, the due tasks are exactly ranks 0..k-1: one call removes them all.
-redis.call('ZREMRANGEBYRANK', KEYS[1], 0, #ids - 1)
+if fair then
+  redis.call('ZREM', KEYS[1], unpack(ids))
+else
+  -- From -inf, the due tasks are exactly ranks 0..k-1: one call removes them all.
+  redis.call('ZREMRANGEBYRANK', KEYS[1], 0, #ids - 1)
+end
 local runs = redis.call('HMGET', KEYS[8], unpack(ids))
 local tasks, dead, errors = {}, {}, {}
 local run_entries = {RUN_KEEPER_FIELD, RUN_KEEPER_VALUE}

@@ -130,6 +130,114 @@ local function flow_freed(now)
   end
 end
 
+-- Fair order (docs/design/flow.md, since layout 2.8): with the config's order = "fair", due
+-- tasks are handed out by group in turn, and within a group by priority (-9..9, higher
+-- first), then due time; a task is still never handed out before it is due. The keys, built
+-- from KEYS[5] as flow_key builds its own:
+--   fl:tags    HASH id -> "PRIORITY|GROUP", for the tasks pushed with either
+--   fl:wait    ZSET id -> due: indexed tasks not due yet (claim moves the due ones on)
+--   fl:ring    ZSET group -> turn: groups with due tasks, served lowest turn first
+--   fl:r:GROUP ZSET id -> rank (fair_rank): the group's due tasks
+--   fl:act:GROUP ZSET id -> lease deadline: the group's running tasks, under a group_cap
+--   fl:blocked SET: groups at their cap, out of the ring until a task of theirs ends
+--   fl:known   SET: groups with an index key (for cleanup, and the bound on groups)
+-- Every way into pending indexes the task (fair_index); the ways out do not touch the index:
+-- an entry whose task left, moved or changed group is dropped when a claim meets it.
+local FAIR_PRIORITY = 9
+local FAIR_BAND = 4398046511104 -- 2^42 ms (year 2109): every due task's time is below it
+local FAIR_GROUPS = 100000 -- groups with due or running tasks at once (push refuses more)
+
+local function fair_key(suffix)
+  return string.sub(KEYS[5], 1, -7) .. 'fl:' .. suffix
+end
+
+local function fair_on()
+  return redis.call('HGET', KEYS[5], 'order') == 'fair'
+end
+
+-- A tag "PRIORITY|GROUP" (or nil: 0 and the ungrouped "") as priority, group.
+local function fair_tag(tag)
+  if not tag then return 0, '' end
+  local p, g = string.match(tag, '^(%-?%d+)|(.*)$')
+  return tonumber(p) or 0, g or ''
+end
+
+local function fair_rank(priority, due)
+  return (FAIR_PRIORITY - priority) * FAIR_BAND + due
+end
+
+local function fair_turn()
+  return redis.call('HINCRBY', flow_key(''), 'turn', 1)
+end
+
+-- A due task joins its group's ready set; the group joins the ring's end unless it is in the
+-- ring already or waits at its cap.
+local function fair_ready(group, id, priority, due)
+  redis.call('ZADD', fair_key('r:' .. group), fair_rank(priority, due), id)
+  redis.call('SADD', fair_key('known'), group)
+  if redis.call('SISMEMBER', fair_key('blocked'), group) == 0 then
+    redis.call('ZADD', fair_key('ring'), 'NX', fair_turn(), group)
+  end
+end
+
+-- A task of `group` stops running: its slot frees, and a group waiting at its cap takes its
+-- turn again (sleeping workers are woken: flow_freed).
+local function fair_release(group, id, now)
+  if group == '' or redis.call('ZREM', fair_key('act:' .. group), id) == 0 then return end
+  -- An idle group leaves no trace (nothing due, nothing running): it stops counting.
+  if redis.call('EXISTS', fair_key('act:' .. group), fair_key('r:' .. group)) == 0 then
+    redis.call('SREM', fair_key('known'), group)
+  end
+  if redis.call('SREM', fair_key('blocked'), group) == 1 then
+    if redis.call('ZCARD', fair_key('r:' .. group)) > 0 then
+      redis.call('ZADD', fair_key('ring'), 'NX', fair_turn(), group)
+    end
+    redis.call('PUBLISH', string.sub(KEYS[5], 1, -7) .. 'wake', int(now))
+  end
+end
+
+-- Indexes tasks (re)added to pending: scored is ZADD's {due ms, id, due ms, id, ...}.
+-- Nothing when the queue is not in fair order.
+local function fair_index(scored, now)
+  if #scored == 0 or not fair_on() then return end
+  local ids = {}
+  for i = 2, #scored, 2 do ids[#ids + 1] = scored[i] end
+  local tags = redis.call('HMGET', fair_key('tags'), unpack(ids))
+  local wait = {}
+  for k, id in ipairs(ids) do
+    local due = tonumber(scored[2 * k - 1])
+    local priority, group = fair_tag(tags[k])
+    fair_release(group, id, now)
+    if due <= now then
+      fair_ready(group, id, priority, due)
+    else
+      wait[#wait + 1] = due
+      wait[#wait + 1] = id
+    end
+  end
+  if #wait > 0 then redis.call('ZADD', fair_key('wait'), unpack(wait)) end
+end
+
+-- Tasks stop running without coming back to pending (dead): their groups' slots free.
+-- Returns whether any task has tags (the tags hash exists).
+local function fair_stopped(ids, now)
+  local key = fair_key('tags')
+  if #ids == 0 or redis.call('EXISTS', key) == 0 then return false end
+  local tags = redis.call('HMGET', key, unpack(ids))
+  for k, id in ipairs(ids) do
+    if tags[k] then
+      local _, group = fair_tag(tags[k])
+      fair_release(group, id, now)
+    end
+  end
+  return true
+end
+
+-- Tasks leave the queue (forget): their groups' slots free and their tags go.
+local function fair_forget(ids, now)
+  if fair_stopped(ids, now) then redis.call('HDEL', fair_key('tags'), unpack(ids)) end
+end
+
 -- How many of an action's ids its audit entry names (the count says how many there were).
 local AUDIT_IDS = 10
 
@@ -340,6 +448,7 @@ end
 local function forget(ids, event_of, now)
   if #ids == 0 then return end
   history_drop(ids, event_of, now)
+  fair_forget(ids, now or now_ms())
   for _, id in ipairs(ids) do redis.call('HDEL', data_key(id), id) end
   redis.call('HDEL', KEYS[8], unpack(ids))
   if redis.call('HLEN', KEYS[8]) == 1 and redis.call('HEXISTS', KEYS[8], RUN_KEEPER_FIELD) == 1 then

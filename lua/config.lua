@@ -8,7 +8,9 @@
 --   field: max_attempts | backoff | lease_ms (ms) | max_payload (bytes) | paused (0 | 1)
 --     | audit_len (entries) | history (events kept a task, 0 = off)
 --     | rate ("N/MS": N tasks started per MS ms, "0" = none) | burst (tasks, 0 = N)
---     | cap (tasks active at once, 0 = none) (the last three since layout 2.8); each at most once
+--     | cap (tasks active at once, 0 = none) | order ("due" | "fair": fair_index in common.lua)
+--     | group_cap (tasks of one group active at once, 0 = none) (the last five since layout
+--     2.8); each at most once
 --   value: as Queue::setConfig stores it (numbers whole; backoff in its ms form)
 -- ARGV[last] actor: "" (no audit entry), or who changes it (take_actor in common.lua). Only
 --   fields whose value changed are written, and they are audited together: one "config" entry
@@ -18,8 +20,11 @@
 --   pending: consumers of a paused queue wait for it rather than poll.
 -- A change of history to 0 (off) deletes every task history of the queue, kept and finished
 --   (UNLINK: Redis frees them in the background).
+-- A change of order to "fair" indexes the pending tasks (at most FAIR_INDEX_AT_ONCE of them);
+--   back to "due" drops the index (the tasks keep their priority and group, fl:tags).
 -- Reply: how many fields changed (0 when each already had its value).
--- Errors: INVALID on bad ARGV; then nothing is written.
+-- Errors: INVALID on bad ARGV; FAIR when more tasks are pending than an order change indexes
+--   at once; then nothing is written.
 local actor_ok, who = take_actor()
 if not actor_ok then
   return redis.error_reply('INVALID config: the last ARGV value must be the actor ("" for none)')
@@ -30,13 +35,23 @@ end
 -- The same bounds as Queue::setConfig: the core refuses first, with the friendlier message.
 local ranges = {max_attempts = {1, 1000000}, lease_ms = {100, 604800000},
   max_payload = {1, 536870912}, audit_len = {1, 1000000}, paused = {0, 1}, history = {0, 100},
-  burst = {0, 1000000}, cap = {0, 1000000}}
+  burst = {0, 1000000}, cap = {0, 1000000}, group_cap = {0, 1000000}}
+local FAIR_INDEX_AT_ONCE = 100000
 local seen = {}
 for i = 1, #ARGV, 2 do
   local field, value = ARGV[i], ARGV[i + 1]
   if ranges[field] then
     if whole(value, ranges[field][1], ranges[field][2]) == nil or value ~= int(tonumber(value)) then
       return redis.error_reply('INVALID config: ' .. field .. ' out of range')
+    end
+  elseif field == 'order' then
+    if value ~= 'due' and value ~= 'fair' then
+      return redis.error_reply('INVALID config: order must be due or fair')
+    end
+    local pending = redis.call('ZCARD', KEYS[1])
+    if value == 'fair' and pending > FAIR_INDEX_AT_ONCE and not fair_on() then
+      return redis.error_reply('FAIR the queue has ' .. pending .. ' pending tasks: fair order ' ..
+        'indexes them when it is turned on, at most ' .. FAIR_INDEX_AT_ONCE .. ' at once')
     end
   elseif field == 'rate' then
     local n, per = string.match(value, '^(%d+)/(%d+)$')
@@ -48,6 +63,26 @@ for i = 1, #ARGV, 2 do
   end
   if seen[field] then return redis.error_reply('INVALID config: ' .. field .. ' given twice') end
   seen[field] = true
+end
+-- Fair order turned on: every pending task joins the index; off: the index goes.
+local function set_order(value)
+  if value == 'fair' then
+    local scored = {}
+    local all = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+    for i = 1, #all, 2 do scored[#scored + 1] = all[i + 1]; scored[#scored + 1] = all[i] end
+    for i = 1, #scored, 2000 do
+      fair_index({unpack(scored, i, math.min(i + 1999, #scored))}, now_ms())
+    end
+    return
+  end
+  local doomed = {fair_key('ring'), fair_key('wait'), fair_key('blocked'), fair_key('known')}
+  for _, group in ipairs(redis.call('SMEMBERS', fair_key('known'))) do
+    doomed[#doomed + 1] = fair_key('r:' .. group)
+    doomed[#doomed + 1] = fair_key('act:' .. group)
+  end
+  for i = 1, #doomed, 1000 do
+    redis.call('UNLINK', unpack(doomed, i, math.min(i + 999, #doomed)))
+  end
 end
 local changed, details = 0, {}
 for i = 1, #ARGV, 2 do
@@ -61,6 +96,7 @@ for i = 1, #ARGV, 2 do
       if first then redis.call('PUBLISH', string.sub(KEYS[5], 1, -7) .. 'wake', int(first)) end
     else
       details[#details + 1] = field .. '=' .. value
+      if field == 'order' then set_order(value) end
       if field == 'history' and value == '0' then
         redis.call('UNLINK', history_key(''), history_key('_done'), history_key('_done_at'))
       end

@@ -63,6 +63,7 @@ for i = 0, n - 1 do
 end
 local max_payload, default_attempts = payload_and_attempts()
 local before = earliest(KEYS[1])
+local import_now = now_ms()
 local min_due = nil
 local reply, written = {}, {}
 local room = HISTORY_TASKS - redis.call('HLEN', history_key(''))
@@ -112,6 +113,9 @@ for i = 0, n - 1 do
       redis.call('ZADD', KEYS[3], int(t.died), t.id)
     else
       redis.call('ZADD', KEYS[1], int(t.due), t.id)
+      -- An export carries no priority or group (yet): the task comes back ungrouped.
+      if status == 'replaced' then redis.call('HDEL', fair_key('tags'), t.id) end
+      fair_index({int(t.due), t.id}, import_now)
       if min_due == nil or t.due < min_due then min_due = t.due end
     end
   end

@@ -37,6 +37,7 @@ if attempts >= max_attempts or override == -2 then
   note('died', '')
   redis.call('HSET', KEYS[8], id, run_entry(attempts, due or now, '', '', ''))
   redis.call('ZADD', KEYS[3], now, id)
+  fair_stopped({id}, now)
   count(KEYS[6], KEYS[7], 'died', 1, now)
   return {'dead', now}
 end
@@ -50,6 +51,7 @@ local before = earliest(KEYS[1])
 note('failed', int(retry))
 redis.call('HSET', KEYS[8], id, run_entry(attempts, retry, '', '', ''))
 redis.call('ZADD', KEYS[1], retry, id)
+fair_index({retry, id}, now)
 count(KEYS[6], KEYS[7], 'retried', 1, now)
 wake_if_earlier(ARGV[5], before, retry)
 return {'retry', retry}

@@ -10,7 +10,9 @@
 -- ARGV[3] due kind of every task of the call: "at" (epoch ms) | "in" (ms from server now)
 -- ARGV[4] settings of every task of the call: "" for the queue's max attempts and backoff,
 --   else "MAX_ATTEMPTS|BACKOFF" (0 = the queue's max attempts; BACKOFF normalized, "" = the
---   queue's)
+--   queue's), or (since layout 2.8) "MAX_ATTEMPTS|BACKOFF|PRIORITY|GROUP": priority -9..9
+--   (higher is handed out first among due tasks), group 0..128 bytes of [A-Za-z0-9_.:@/-]
+--   ("" = none), for a queue whose config order is "fair" (fair_index in common.lua)
 -- ARGV[5] n, the number of tasks (0..1000); then 3 values per task: id (not empty), payload
 --   (bytes), due value (ms)
 -- ARGV[last] actor: "" (no audit entry), or who pushes (take_actor in common.lua): one
@@ -22,7 +24,8 @@
 --   call; status: exists | replaced | too_large | active, the last when "replace" is refused
 --   because a worker holds the task; due ms: the existing task's for exists and active). Every
 --   task not listed was created, due at its due value ("at") or server now + it ("in").
--- Errors: INVALID when ARGV is malformed.
+-- Errors: INVALID when ARGV is malformed; FAIR when a priority or group is given to a queue not
+--   in fair order, or a new group would pass the bound on groups (FAIR_GROUPS).
 -- Three values a task, the kind and the settings once a call, and a reply that names only the
 -- exceptions: every ARGV value costs Redis about 70 ns to read, and every reply value about as
 -- much to write (a status and a due ms per task were a tenth of a push).
@@ -35,12 +38,29 @@ end
 if kind ~= 'at' and kind ~= 'in' then
   return redis.error_reply('INVALID push: due kind must be at or in')
 end
-local max_attempts, backoff = 0, ''
+local max_attempts, backoff, tag = 0, '', nil
 if settings ~= '' then
-  max_attempts, backoff = string.match(settings, '^(%d+)|([^|]*)$')
+  local priority, group
+  max_attempts, backoff, priority, group = string.match(settings, '^(%d+)|([^|]*)|(%-?%d+)|([%w_.:@/%-]*)$')
+  if not max_attempts then
+    max_attempts, backoff = string.match(settings, '^(%d+)|([^|]*)$')
+  end
   max_attempts = max_attempts and whole(max_attempts, 0, 1000000000)
-  if max_attempts == nil then
-    return redis.error_reply('INVALID push: settings must be "" or MAX_ATTEMPTS|BACKOFF')
+  if max_attempts == nil or (priority and (whole(priority, -9, 9) == nil or #group > 128)) then
+    return redis.error_reply('INVALID push: settings must be "", MAX_ATTEMPTS|BACKOFF or ' ..
+      'MAX_ATTEMPTS|BACKOFF|PRIORITY|GROUP')
+  end
+  if priority and (priority ~= '0' or group ~= '') then
+    if not fair_on() then
+      return redis.error_reply('FAIR the queue hands out tasks in due order only: a priority ' ..
+        'or group needs its config order "fair"')
+    end
+    if group ~= '' and redis.call('SISMEMBER', fair_key('known'), group) == 0 and
+        redis.call('SCARD', fair_key('known')) >= FAIR_GROUPS then
+      return redis.error_reply('FAIR the queue has ' .. FAIR_GROUPS .. ' groups with due or ' ..
+        'running tasks, its most: group ' .. group .. ' must wait until one of them is done')
+    end
+    tag = int(tonumber(priority)) .. '|' .. group
   end
 end
 -- Every task is checked before the first is written: a refusal changes nothing. The tasks of
@@ -176,7 +196,20 @@ if mode ~= 'replace' and #places > 0 then
   end
 end
 local created = #places
-if created > 0 then redis.call('ZADD', KEYS[1], unpack(zadd)) end
+if created > 0 then
+  redis.call('ZADD', KEYS[1], unpack(zadd))
+  -- Tags: written for the call's tasks when it has one; a replaced task loses its old one.
+  local ids = {}
+  for k = 1, created do ids[k] = zadd[2 * k] end
+  if tag then
+    local writes = {}
+    for _, id in ipairs(ids) do writes[#writes + 1] = id; writes[#writes + 1] = tag end
+    redis.call('HSET', fair_key('tags'), unpack(writes))
+  elseif mode == 'replace' and redis.call('EXISTS', fair_key('tags')) == 1 then
+    redis.call('HDEL', fair_key('tags'), unpack(ids))
+  end
+  fair_index(zadd, now)
+end
 count(KEYS[6], KEYS[7], 'pushed', created, now)
 if min_due then wake_if_earlier(channel, before, min_due) end
 if history > 0 and created > 0 then

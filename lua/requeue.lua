@@ -37,6 +37,9 @@ local function revive(id)
 end
 local done, statuses, taken = each_dead(mode, limit, 4, revive)
 if done > 0 then
+  local scored = {}
+  for _, id in ipairs(revived) do scored[#scored + 1] = now; scored[#scored + 1] = id end
+  fair_index(scored, now)
   local event = history_event(now, 'requeued', int(now), history_who(who), '')
   history_note(history_limit(redis.call('HGET', KEYS[5], 'history')), revived,
     function() return event end)

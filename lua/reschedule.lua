@@ -36,6 +36,9 @@ local function move(id)
 end
 local moved, statuses, taken = each_id(4, move, {{KEYS[2], 'active'}, {KEYS[3], 'dead'}})
 if moved > 0 then
+  local scored = {}
+  for _, id in ipairs(taken_all) do scored[#scored + 1] = due; scored[#scored + 1] = id end
+  fair_index(scored, now)
   local event = history_event(now, 'rescheduled', int(due), history_who(who), '')
   history_note(history_limit(redis.call('HGET', KEYS[5], 'history')), taken_all,
     function() return event end)

@@ -23,9 +23,14 @@ PushBatch::PushBatch(const std::vector<PushRequest>& requests, long long nowMs)
         if (r.maxAttempts < 0 || r.maxAttempts > 1000000)
             throw Error(ErrorCode::InvalidArgument, "max attempts must be 0 to 1000000");
         std::string backoff = normalizeBackoff(r.backoff);
-        m_settings.push_back(r.maxAttempts == 0 && backoff.empty()
-                                 ? std::string()
-                                 : std::to_string(r.maxAttempts) + "|" + backoff);
+        checkFairTag(r.priority, r.group);
+        std::string settings = r.maxAttempts == 0 && backoff.empty()
+                                   ? std::string()
+                                   : std::to_string(r.maxAttempts) + "|" + backoff;
+        if (r.priority != 0 || !r.group.empty())
+            settings = std::to_string(r.maxAttempts) + "|" + backoff + "|" +
+                       std::to_string(r.priority) + "|" + r.group;
+        m_settings.push_back(std::move(settings));
         m_ids.push_back(std::move(id));
     }
     m_chunks = splitIntoCalls();

@@ -399,6 +399,13 @@ void Queue::setConfig(const std::vector<std::pair<std::string, std::string>>& va
     }
     registerQueue();
     for (size_t i = 0; i < args.size(); i += 2)
+        if (args[i] == "order" && args[i + 1] == "fair" && shardCount() > 1)
+            throw Error(ErrorCode::InvalidArgument,
+                        "fair order needs a queue of one shard (its index lives in one slot); "
+                        "this one has " +
+                            std::to_string(shardCount()) + ": delayq reshard " + name() +
+                            " --shards 1 first");
+    for (size_t i = 0; i < args.size(); i += 2)
         if (args[i] == "cap" && args[i + 1] != "0" &&
             std::stoll(args[i + 1]) < static_cast<long long>(shardCount()))
             // Each shard starts its share (lua/claim.lua): a share of 0 would never start.

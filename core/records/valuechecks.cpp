@@ -5,6 +5,9 @@
 #include <delayq/error.h>
 #include <delayq/timeparse.h>
 
+#include <cctype>
+#include <string_view>
+
 namespace delayq {
 
 namespace {
@@ -20,6 +23,23 @@ void checkDelay(long long delayMs, long long nowMs)
         throw Error(ErrorCode::InvalidArgument, "the delay must not be negative");
     if (delayMs > kLatestDueMs - nowMs)
         throw Error(ErrorCode::InvalidArgument, "the delay reaches past the year 9999");
+}
+
+void checkFairTag(int priority, const std::string& group)
+{
+    if (priority < -9 || priority > 9)
+        throw Error(ErrorCode::InvalidArgument,
+                    "priority " + std::to_string(priority) + " is out of range: -9 to 9");
+    if (group.size() > 128)
+        throw Error(ErrorCode::InvalidArgument,
+                    "a group is at most 128 bytes, this one is " + std::to_string(group.size()));
+    for (const char c : group)
+        if (!std::isalnum(static_cast<unsigned char>(c)) &&
+            std::string_view("_.:@/-").find(c) == std::string_view::npos)
+            throw Error(ErrorCode::InvalidArgument,
+                        "a group holds letters, digits and _.:@/- only (a tenant, a customer "
+                        "or an order id), not '" +
+                            std::string(1, c) + "'");
 }
 
 void checkDueAt(long long dueAtMs)
@@ -161,6 +181,19 @@ std::string normalizeConfigValue(const std::string& key, const std::string& valu
         stored = number(1, 1000000);
     else if (key == "history")
         stored = number(0, 100);
+    else if (key == "order") {
+        if (value != "due" && value != "fair")
+            throw Error(ErrorCode::InvalidArgument,
+                        "order must be 'due' (due time only) or 'fair' (groups in turn, then "
+                        "priority, then due time)");
+        stored = value;
+    } else if (key == "group_cap")
+        stored = offOr(value, [&] {
+            if (value == "0")
+                throw Error(ErrorCode::InvalidArgument,
+                            "a group cap of 0 would run nothing: use 'off' for no cap");
+            return number(1, 1000000);
+        });
     else if (key == "rate")
         stored = normalizeRate(value);
     else if (key == "burst")
@@ -188,7 +221,7 @@ std::string normalizeConfigValue(const std::string& key, const std::string& valu
         throw Error(ErrorCode::InvalidArgument,
                     "unknown config key '" + key.substr(0, 64) +
                         "' (known: max_attempts, backoff, lease_ms, max_payload, paused, "
-                        "audit_len, history, rate, burst, cap)");
+                        "audit_len, history, rate, burst, cap, order, group_cap)");
     return stored;
 }
 

@@ -26,6 +26,8 @@ std::string normalizeConfigValue(const std::string& key, const std::string& valu
 void checkDelay(long long delayMs, long long nowMs);
 // An absolute due time before 1970 or after 9999.
 void checkDueAt(long long dueAtMs);
+// A push's priority (-9..9) and group (docs/design/flow.md); throws InvalidArgument naming it.
+void checkFairTag(int priority, const std::string& group);
 // 0 (the queue's lease_ms) to 7 days, as for the lease_ms config.
 void checkLease(long long leaseMs);
 

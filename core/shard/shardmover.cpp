@@ -75,7 +75,19 @@ std::pair<int, int> parseMove(const std::string& move)
 // The settings every shard keeps a copy of (its scripts read them there).
 const char* const kCopiedSettings[] = {"max_attempts", "backoff",   "lease_ms", "max_payload",
                                        "paused",       "audit_len", "history",  "rate",
-                                       "burst",        "cap"};
+                                       "burst",        "cap",       "order",    "group_cap"};
+
+// Fair order's index lives in one shard's slot (lua/common.lua, fair_index): a queue in fair
+// order keeps one shard.
+void refuseFairOrder(const Reply& settings, int count)
+{
+    for (size_t i = 0; i < std::size(kCopiedSettings) && i < settings.elements.size(); ++i)
+        if (std::string(kCopiedSettings[i]) == "order" && settings.elements[i].str == "fair" &&
+            count > 1)
+            throw Error(ErrorCode::InvalidArgument,
+                        "the queue hands out tasks in fair order, which needs one shard: set "
+                        "its order to due first");
+}
 
 // Each shard starts its share of the queue's cap (lua/claim.lua): with fewer slots than shards
 // a shard's share would be 0 and its tasks would never start.
@@ -148,6 +160,7 @@ MoveProgress ShardMover::start(int count)
     read.insert(read.end(), std::begin(kCopiedSettings), std::end(kCopiedSettings));
     const Reply settings = connection.command(read);
     refuseCapBelow(settings, count);
+    refuseFairOrder(settings, count);
     std::vector<std::vector<std::string>> writes;
     for (size_t s = layout.tags.size(); s < tags.size(); ++s) {
         std::vector<std::string> hset{

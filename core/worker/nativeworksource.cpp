@@ -36,9 +36,15 @@ int NativeWorkSource::capShare()
     const auto now = std::chrono::steady_clock::now();
     if (m_capReadAt == std::chrono::steady_clock::time_point{} ||
         now - m_capReadAt > std::chrono::seconds(5)) {
-        m_cap = m_queue.config().cap;
+        const QueueConfig config = m_queue.config();
+        m_cap = config.cap;
+        m_groupCap = config.groupCap;
         m_capReadAt = now;
     }
+    // Under a group cap, a second task in a thread's hand could be of a group whose slot it
+    // holds: it would wait for the first, and the group's turn would pass to no one.
+    if (m_groupCap > 0)
+        return 1;
     if (m_cap <= 0)
         return 1000;
     // Under a cap, a task claimed but waiting in a thread's hand holds a slot another thread

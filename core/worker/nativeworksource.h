@@ -41,6 +41,7 @@ private:
     std::string m_threadName; // the claimer's name in each task's hash
     bool m_shardsChosen = false;
     long long m_cap = 0;
+    long long m_groupCap = 0;
     std::chrono::steady_clock::time_point m_capReadAt;
 };
 

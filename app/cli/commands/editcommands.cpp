@@ -232,11 +232,12 @@ int runConfig(Context& ctx)
     } else if (words.size() == 2) {
         static const char* known[] = {"max_attempts", "backoff",   "lease_ms", "max_payload",
                                       "paused",       "audit_len", "history",  "rate",
-                                      "burst",        "cap",       "shards"};
+                                      "burst",        "cap",       "order",    "group_cap",
+                                      "shards"};
         if (std::find(std::begin(known), std::end(known), words[1]) == std::end(known))
             throw UsageError("unknown config key '" + printable(words[1].substr(0, 64)) +
                              "' (known: max_attempts, backoff, lease_ms, max_payload, paused, "
-                             "audit_len, history, rate, burst, cap, shards)");
+                             "audit_len, history, rate, burst, cap, order, group_cap, shards)");
     }
     const delayq::QueueConfig c = queue.config();
     const std::string off = "off";
@@ -255,6 +256,8 @@ int runConfig(Context& ctx)
                   : c.rateTasks > 0 ? std::to_string(c.rateTasks) + " (the rate's)"
                                     : off},
         {"cap", c.cap > 0 ? std::to_string(c.cap) : off},
+        {"order", c.fair ? "fair" : "due"},
+        {"group_cap", c.groupCap > 0 ? std::to_string(c.groupCap) : off},
         {"shards", std::to_string(c.shards)}};
     if (ctx.json()) {
         JsonWriter j;

@@ -55,6 +55,10 @@ delayq::PushRequest requestFrom(const Args& a)
     if (a.has("backoff") && request.backoff.empty())
         throw UsageError("--backoff is empty");
     delayq::Queue::normalizeBackoff(request.backoff);
+    request.priority = static_cast<int>(a.number("priority", -9, 9, 0));
+    request.group = a.value("group");
+    if (a.has("group") && request.group.empty())
+        throw UsageError("--group is empty (leave it out for no group)");
     if (a.positional().size() > 1)
         request.payload = a.positional()[1] == "-" ? readStdin() : a.positional()[1];
     return request;
@@ -136,6 +140,8 @@ int runPush(Context& ctx)
              {"replace", false},
              {"max-attempts", true},
              {"backoff", true},
+             {"priority", true},
+             {"group", true},
              {"count", true}},
             1, 2);
     a.exclusive({"in", "at"});

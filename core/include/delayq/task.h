@@ -47,6 +47,11 @@ struct PushRequest
     bool replace = false; // an existing id is replaced instead of reported as exists
     int maxAttempts = 0;  // 0: the queue's default
     std::string backoff;  // user form ("5s,20s,30s" or "exp:1s:5m"); empty: the queue's default
+    // Fair order (docs/design/flow.md), for a queue whose config order is "fair": among due
+    // tasks a higher priority (-9..9) goes first; groups (up to 128 bytes of letters, digits
+    // and _.:@/-; empty = none) are handed out in turn.
+    int priority = 0;
+    std::string group;
 };
 
 struct PushResult
@@ -152,6 +157,8 @@ struct QueueConfig
     long long rateMs = 0;
     long long burst = 0;
     long long cap = 0;
+    bool fair = false;      // order "fair": groups in turn, then priority, then due time
+    long long groupCap = 0; // tasks of one group active at once (0 = none)
 };
 
 // Counters: pushed, claimed, acked, retried, died, cancelled, expired, and broken (ids whose
