@@ -9,6 +9,7 @@
 #include <delayq/connection.h>
 #include <delayq/queue.h>
 
+#include <QColor>
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QLabel>
@@ -186,6 +187,9 @@ void TestFlowLimits::overviewMarksALimitedQueue()
     const QModelIndex state = page->model()->index(at, OverviewModel::State);
     QCOMPARE(state.data().toString(), QStringLiteral("limited: 2/h, 3 waiting"));
     QVERIFY(state.data(Qt::ToolTipRole).toString().contains(QStringLiteral("not a queue without")));
+    // Marked, calmly: its State cell only, not the row's warning.
+    QCOMPARE(state.data(Qt::BackgroundRole).value<QColor>(), OverviewModel::limitedColor());
+    QVERIFY(!state.data(OverviewModel::BreachedRole).toBool());
     QCOMPARE(page->model()->rowNamed(QStringLiteral("idle"))->consumerState,
              delayq::ConsumerState::NoConsumer);
     // The alarm under the table names the idle queue alone.

@@ -43,6 +43,12 @@ const QColor& OverviewModel::breachColor()
     return color;
 }
 
+const QColor& OverviewModel::limitedColor()
+{
+    static const QColor color(0xd4, 0xe6, 0xf5); // a calm blue: held back on purpose
+    return color;
+}
+
 QStringList OverviewModel::breaches(int row) const
 {
     QStringList out;
@@ -124,6 +130,7 @@ QVariant OverviewModel::data(const QModelIndex& index, int role) const
     const OverviewRow& row = m_rows[index.row()];
     const bool breached = !m_breaches[index.row()].isEmpty();
     const bool cell = breachIn(index.row(), index.column()) != nullptr;
+    const bool limited = index.column() == State && !row.limitedBy.isEmpty();
     if (isStale()) {
         // Not live: the rows that matter most must not look live either.
         switch (role) {
@@ -157,9 +164,13 @@ QVariant OverviewModel::data(const QModelIndex& index, int role) const
     case BreachedCellRole:
         return cell;
     case Qt::BackgroundRole:
-        return cell ? QVariant(breachColor()) : breached ? QVariant(warningColor()) : QVariant();
+        if (cell)
+            return breachColor();
+        if (breached)
+            return warningColor();
+        return limited ? QVariant(limitedColor()) : QVariant();
     case Qt::ForegroundRole:
-        return breached ? QVariant(QColor(Qt::black)) : QVariant();
+        return breached || limited ? QVariant(QColor(Qt::black)) : QVariant();
     case Qt::FontRole: {
         if (!cell)
             return {};

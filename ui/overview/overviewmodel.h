@@ -46,6 +46,8 @@ public:
     static const QColor& warningColor();
     // The cell whose figure crossed its limit, stronger than the row's warningColor().
     static const QColor& breachColor();
+    // The State cell of a queue its flow limit holds back (issue 51): seen, but not a warning.
+    static const QColor& limitedColor();
 
     explicit OverviewModel(QObject* parent = nullptr);
 
