@@ -189,6 +189,14 @@
         <source>stalled: a worker holds tasks and acked none for %1</source>
         <translation>停滞：有工作进程持有任务，但 %1 内未确认任何任务</translation>
     </message>
+    <message>
+        <source>oldest overdue %1 is above %2, held back by its rate limit %3</source>
+        <translation>最久逾期 %1 超过 %2，受速率限制 %3 压住</translation>
+    </message>
+    <message>
+        <source>oldest overdue %1 is above %2, held back by its cap of %3</source>
+        <translation>最久逾期 %1 超过 %2，受并发上限 %3 压住</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::AboutBox</name>

@@ -2,6 +2,7 @@
 #include "overview/overviewpage.h"
 #include "queue/queuecontrol.h"
 #include "queue/queuesettingsdialog.h"
+#include "queue/thresholds.h"
 #include "redisserver.h"
 #include "widgets/fielderror.h"
 #include "window/mainwindow.h"
@@ -48,6 +49,8 @@ private slots:
     void settingsPreview_data();
     void settingsPreview();
     void overviewMarksALimitedQueue();
+    void overdueSaysItIsLimited_data();
+    void overdueSaysItIsLimited();
 };
 
 void TestFlowLimits::settingsPreview_data()
@@ -196,6 +199,39 @@ void TestFlowLimits::overviewMarksALimitedQueue()
     const QStringList alarms = OverviewPage::consumerAlarms(rows);
     QCOMPARE(alarms.size(), 1);
     QVERIFY2(alarms[0].startsWith(QStringLiteral("idle: no consumer")), qPrintable(alarms[0]));
+}
+
+// The oldest-overdue threshold still applies to a limited queue, and its reason (the colour's
+// tooltip, the alert's text) says the limit holds it back.
+void TestFlowLimits::overdueSaysItIsLimited_data()
+{
+    QTest::addColumn<QString>("limitedBy");
+    QTest::addColumn<QString>("text");
+    QTest::newRow("rate") << "rate"
+                          << "oldest overdue 5m is above 1m, held back by its rate limit 50/s";
+    QTest::newRow("cap") << "cap"
+                         << "oldest overdue 5m is above 1m, held back by its cap of 5";
+    QTest::newRow("not limited") << ""
+                                 << "oldest overdue 5m is above 1m";
+}
+
+void TestFlowLimits::overdueSaysItIsLimited()
+{
+    QFETCH(QString, limitedBy);
+    OverviewRow row;
+    row.name = QStringLiteral("q");
+    row.dueNow = 12000;
+    row.oldestOverdueMs = 300000;
+    row.consumers = 2;
+    row.limitedBy = limitedBy;
+    row.rate = QStringLiteral("50/s");
+    row.cap = 5;
+    Thresholds::Limits limits;
+    limits.overdueMs = 60000;
+    const QList<Thresholds::Breach> breaches = Thresholds::breaches(row, limits);
+    QCOMPARE(breaches.size(), 1);
+    QCOMPARE(breaches[0].figure, Thresholds::Figure::OldestOverdue);
+    QTEST(breaches[0].text, "text");
 }
 
 QTEST_MAIN(TestFlowLimits)

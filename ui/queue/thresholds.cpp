@@ -86,7 +86,19 @@ QList<Thresholds::Breach> Thresholds::breaches(const OverviewRow& row, const Lim
             figure = DueText::milliseconds(row.oldestOverdueMs);
             limit = DueText::milliseconds(limits.overdueMs);
         }
-        out.append({Figure::OldestOverdue, tr("oldest overdue %1 is above %2").arg(figure, limit)});
+        // A queue its own limit holds back is late by design: said with the figure, so the
+        // colour and the alert do not read as consumers that fell behind.
+        if (row.limitedBy == QLatin1String("rate"))
+            out.append({Figure::OldestOverdue,
+                        tr("oldest overdue %1 is above %2, held back by its rate limit %3")
+                            .arg(figure, limit, row.rate)});
+        else if (row.limitedBy == QLatin1String("cap"))
+            out.append({Figure::OldestOverdue,
+                        tr("oldest overdue %1 is above %2, held back by its cap of %3")
+                            .arg(figure, limit, locale.toString(row.cap))});
+        else
+            out.append(
+                {Figure::OldestOverdue, tr("oldest overdue %1 is above %2").arg(figure, limit)});
     }
     if (limits.dueNow >= 0 && row.dueNow > limits.dueNow)
         out.append({Figure::DueNow,
