@@ -427,21 +427,61 @@ private:
         double pushUs = 0;  // Redis CPU a task, push
         double claimUs = 0; // Redis CPU a task, claim+ack
         double perSecond = 0;
+        std::string pushCalls; // commands a task, scripts' calls included (commandstats)
+        std::string claimCalls;
     };
+    // Commands a task since the last CONFIG RESETSTAT, the scripts' own calls included (Redis
+    // counts them in commandstats), the script calls and the bench's readings left out: where
+    // a script's time goes. "total: name n, ..." (the five most called).
+    std::string callsPerTask(int tasks)
+    {
+        const Reply r = m_conn.command({"INFO", "commandstats"});
+        std::vector<std::pair<double, std::string>> calls;
+        double total = 0;
+        std::istringstream in(r.str);
+        std::string line;
+        while (std::getline(in, line)) {
+            const size_t colon = line.find(':');
+            const size_t at = line.find("calls=");
+            if (line.rfind("cmdstat_", 0) != 0 || colon == std::string::npos ||
+                at == std::string::npos)
+                continue;
+            const std::string name = line.substr(8, colon - 8);
+            if (name.rfind("eval", 0) == 0 || name == "info" || name == "config" ||
+                name == "script" || name == "unlink")
+                continue;
+            const double n = std::strtod(line.c_str() + at + 6, nullptr) / tasks;
+            calls.emplace_back(n, name);
+            total += n;
+        }
+        std::sort(calls.rbegin(), calls.rend());
+        std::string text = fmt("%.1f:", total);
+        for (size_t i = 0; i < calls.size() && i < 6; ++i)
+            text += " " + calls[i].second + fmt(" %.2f", calls[i].first);
+        return text;
+    }
     // `tasks` due tasks pushed in-process (5,000 a pushBatch), then drained by one Worker of 2
     // threads in this process; groups > 0: round-robin over that many groups.
     Cost drainCost(const std::string& queue, int tasks, int groups,
-                   const std::vector<std::pair<std::string, std::string>>& config)
+                   const std::vector<std::pair<std::string, std::string>>& config,
+                   bool interleave = false)
     {
         if (!config.empty())
             Queue(m_conn, queue).setConfig(config);
         auto r = dueTasks(tasks, "c");
+        // Each group's tasks side by side (one script call takes up to 200 of one group), or
+        // interleaved (each task a call of its own: PushBatch splits where the group changes).
         for (int i = 0; groups > 0 && i < tasks; ++i)
-            r[static_cast<size_t>(i)].group = "g" + std::to_string(i % groups);
+            r[static_cast<size_t>(i)].group =
+                "g" + std::to_string(interleave ? i % groups
+                                                : static_cast<int>(1LL * i * groups / tasks));
         Cost c;
+        m_conn.command({"CONFIG", "RESETSTAT"});
         double before = cpuSeconds();
         push(queue, r);
         c.pushUs = (cpuSeconds() - before) * 1e6 / tasks;
+        c.pushCalls = callsPerTask(tasks);
+        m_conn.command({"CONFIG", "RESETSTAT"});
         WorkerOptions o;
         o.connection = ConnectionOptions::fromUrl(m_url);
         o.queue = queue;
@@ -458,6 +498,7 @@ private:
             std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
         c.claimUs = (cpuSeconds() - before) * 1e6 / tasks;
         c.perSecond = tasks / seconds;
+        c.claimCalls = callsPerTask(tasks);
         m_conn.command({"UNLINK", Queue(m_conn, queue).keys().config()});
         return c;
     }
@@ -505,6 +546,9 @@ private:
             const Cost cap = drainCost("cap" + n, tasks, 0, {{"cap", "100000"}});
             const Cost fair = drainCost("fair" + n, tasks, 100, {{"order", "fair"}});
             const Cost fair1 = drainCost("fairone" + n, tasks, 1, {{"order", "fair"}});
+            const Cost mixed = drainCost("fairmix" + n, tasks, 100, {{"order", "fair"}}, true);
+            ratios["fairmix push / none"].push_back(mixed.pushUs / none.pushUs);
+            ratios["fairmix claim / none"].push_back(mixed.claimUs / none.claimUs);
             ratios["anchor us"].push_back(anchor);
             ratios["none claim / anchor"].push_back(none.claimUs / anchor);
             ratios["none claim us"].push_back(none.claimUs);
@@ -516,6 +560,15 @@ private:
             ratios["fair100 drain / none"].push_back(fair.perSecond / none.perSecond);
             ratios["fair1 drain / none"].push_back(fair1.perSecond / none.perSecond);
             ratios["none push us"].push_back(none.pushUs);
+            ratios["fair100 push us"].push_back(fair.pushUs);
+            ratios["fair100 claim us"].push_back(fair.claimUs);
+            ratios["rate claim us"].push_back(rate.claimUs);
+            if (run == 0)
+                m_calls = {{"none", none},
+                           {"rate", rate},
+                           {"fair, 100 groups", fair},
+                           {"fair, 1 group", fair1},
+                           {"fair, 100 groups interleaved", mixed}};
             if (!m_old.isEmpty()) {
                 const Cost before = cliCost(m_old, "old" + n, tasks);
                 const Cost now = cliCost(QCoreApplication::applicationDirPath() +
@@ -547,12 +600,26 @@ private:
             fmt("%.3f", m("rate claim / none")), "<= 1.2");
         row("claim+ack with cap 100000 (not binding) / none" + runs,
             fmt("%.3f", m("cap claim / none")), "");
-        row("claim+ack, order fair, 100 groups / none" + runs,
+        row("claim+ack, order fair, 100 groups (pushed side by side) / none" + runs,
             fmt("%.3f", m("fair100 claim / none")), "<= 1.5");
         row("claim+ack, order fair, 1 group / none" + runs, fmt("%.3f", m("fair1 claim / none")),
             "<= 1.5");
-        row("push, order fair, 100 groups / none" + runs, fmt("%.3f", m("fair100 push / none")),
+        row("push, order fair, 100 groups side by side / none" + runs,
+            fmt("%.3f", m("fair100 push / none")) + fmt(" (%.2f us", m("fair100 push us")) +
+                fmt(" vs %.2f us a task)", m("none push us")),
             "");
+        row("push, order fair, 100 groups interleaved (a call a task) / none" + runs,
+            fmt("%.3f", m("fairmix push / none")), "");
+        row("claim+ack, order fair, 100 groups interleaved / none" + runs,
+            fmt("%.3f", m("fairmix claim / none")), "<= 1.5");
+        row("claim+ack Redis CPU a task: none / rate / fair 100 groups" + runs,
+            fmt("%.1f", m("none claim us")) + fmt(" / %.1f", m("rate claim us")) +
+                fmt(" / %.1f us", m("fair100 claim us")),
+            "");
+        for (const auto& [name, c] : m_calls) {
+            row("commands a task (scripts' calls, run 1), claim+ack, " + name, c.claimCalls, "");
+            row("commands a task (scripts' calls, run 1), push, " + name, c.pushCalls, "");
+        }
         row("drain tasks/s, order fair, 100 groups / none" + runs,
             fmt("%.3f", m("fair100 drain / none")), ">= 0.7");
         row("drain tasks/s, order fair, 1 group / none" + runs,
@@ -566,6 +633,7 @@ private:
     QString m_old;
     int m_runs;
     std::vector<std::array<std::string, 3>> m_rows;
+    std::vector<std::pair<std::string, Cost>> m_calls;
 };
 
 } // namespace
