@@ -23,7 +23,8 @@ constexpr Weighted kWeights[] = {
     {ModelOp::Kind::ScheduleTick, 3}, {ModelOp::Kind::Pause, 2},
     {ModelOp::Kind::PlainAdd, 4},     {ModelOp::Kind::PlainLease, 3},
     {ModelOp::Kind::PlainSettle, 3},  {ModelOp::Kind::Import, 2},
-    {ModelOp::Kind::Limit, 2},        {ModelOp::Kind::Wait, 4},
+    {ModelOp::Kind::Limit, 2},        {ModelOp::Kind::Order, 2},
+    {ModelOp::Kind::Wait, 4},
 };
 
 const char* name(ModelOp::Kind kind)
@@ -65,6 +66,8 @@ const char* name(ModelOp::Kind kind)
         return "pause-or-resume";
     case ModelOp::Kind::Limit:
         return "limit";
+    case ModelOp::Kind::Order:
+        return "order";
     case ModelOp::Kind::PlainAdd:
         return "plain-add";
     case ModelOp::Kind::PlainLease:

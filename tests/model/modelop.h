@@ -33,6 +33,7 @@ struct ModelOp
         PlainLease,   // a forwarder leases due members (some leases run out at once)
         PlainSettle,  // ... and settles one: removed, or moved to a retry
         Limit,        // the queue's flow limits change: a cap, a rate with a burst, or none
+        Order,        // due or fair order (with a group cap of none, 1 or 2)
         Wait,
     };
 

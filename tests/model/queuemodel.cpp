@@ -136,6 +136,9 @@ void QueueModel::run(const ModelOp& op)
     case K::Limit:
         limit(op);
         break;
+    case K::Order:
+        order(op);
+        break;
     case K::PlainAdd:
     case K::PlainLease:
     case K::PlainSettle:
@@ -160,6 +163,23 @@ void QueueModel::push(const ModelOp& op, bool replace)
     request.payload = "v" + std::to_string(op.b % 1000);
     request.delayMs = op.c % 5 == 0 ? 0 : op.c % 400;
     request.replace = replace;
+    // In fair order most pushes carry a group of three (or none) and a priority; now and then
+    // one is tried on a queue in due order, which must refuse it and change nothing.
+    const bool tagged = op.b % 7 != 0 && (m_flow.fair || op.b % 11 == 1);
+    if (tagged) {
+        static const char* const kGroups[] = {"", "tenant-a", "tenant-b", "o:42"};
+        request.group = kGroups[(op.b / 7) % 4];
+        request.priority = static_cast<int>((op.b / 29) % 5) - 2;
+    }
+    if (tagged && !m_flow.fair && (request.priority != 0 || !request.group.empty())) {
+        try {
+            m_queue.push(request);
+        } catch (const Error& e) {
+            expect(e.code() == ErrorCode::InvalidArgument, std::string("push: ") + e.what());
+            return;
+        }
+        throw Mismatch("push with a group or priority was taken by a queue in due order");
+    }
     const PushResult r = m_queue.push(request);
     const auto it = m_tasks.find(id);
     const std::string what = std::string(replace ? "push replace " : "push nx ") + shortId(id);
@@ -182,7 +202,8 @@ void QueueModel::push(const ModelOp& op, bool replace)
                                                              it->second.state + " task answered " +
                                                              pushStatusName(r.status));
     }
-    m_tasks[id] = Task{request.payload, "pending", r.due, 0, {}, -1};
+    m_tasks[id] =
+        Task{request.payload, "pending", r.due, 0, {}, -1, request.group, request.priority};
     count("pushed");
 }
 
@@ -255,11 +276,14 @@ void QueueModel::claim(const ModelOp& op)
         m.attempts = t.attempts;
         m.token = t.token;
         m.worker = worker;
+        m.groupSlot = m_flow.fair && m_flow.groupCap > 0 && !m.group.empty();
         count("claimed");
     }
-    // One shard: a claim that took fewer than the limits allowed left nothing due behind.
-    if (static_cast<long long>(r.tasks.size()) < allowed && !m_paused && oneShard &&
-        m_flow.bucketKnown)
+    if (m_flow.fair) {
+        checkFairClaim(r, allowed);
+        // One shard: a claim that took fewer than the limits allowed left nothing due behind.
+    } else if (static_cast<long long>(r.tasks.size()) < allowed && !m_paused && oneShard &&
+               m_flow.bucketKnown)
         for (const auto& [id, m] : m_tasks)
             expect(!(m.state == "pending" && m.due <= r.serverNow),
                    "claim: " + shortId(id) + " was due and not handed out");
@@ -299,10 +323,9 @@ long long QueueModel::flowAllows(long long max, long long live, long long now)
             tokens = m_flow.tokens + static_cast<double>(now - m_flow.at) * speed;
         else if (m_flow.bucketSet)
             tokens = m_flow.tokens;
-        m_flow.tokens = std::min(tokens, burst);
-        m_flow.at = now;
-        m_flow.bucketSet = true;
-        allowed = std::min(allowed, static_cast<long long>(std::floor(m_flow.tokens)));
+        // claim.lua writes the bucket back only when it hands out tasks (checkFlowAfterClaim).
+        m_flow.nowTokens = std::min(tokens, burst);
+        allowed = std::min(allowed, static_cast<long long>(std::floor(m_flow.nowTokens)));
     }
     return std::max(0LL, allowed);
 }
@@ -326,19 +349,23 @@ void QueueModel::checkFlowAfterClaim(const ClaimResult& r, long long allowed, bo
                    std::to_string(m_flow.rateTasks) + "/" + std::to_string(m_flow.rateMs) +
                    " ms with a burst of " + std::to_string(static_cast<long long>(burst)));
     }
-    if (allowed >= 0 && m_flow.rateTasks > 0 && took > 0)
-        m_flow.tokens -= static_cast<double>(took);
+    const double tokensLeft = m_flow.nowTokens - static_cast<double>(took);
+    if (allowed >= 0 && m_flow.rateTasks > 0 && took > 0) {
+        m_flow.tokens = tokensLeft;
+        m_flow.at = r.serverNow;
+        m_flow.bucketSet = true;
+    }
     // Held back: due tasks left only because of a limit must come with when the next may start.
     if (allowed >= 0 && limited && due > took && took == allowed && !m_paused) {
         expect(r.nextDue && *r.nextDue > r.serverNow,
                "claim: " + std::to_string(due - took) +
                    " due tasks held back by the limits, and the claim said to come back now");
         const bool capFull = m_flow.cap > 0;
-        if (m_flow.rateTasks > 0 && m_flow.tokens < 1 && !capFull) {
+        if (m_flow.rateTasks > 0 && tokensLeft < 1 && !capFull) {
             const double speed =
                 static_cast<double>(m_flow.rateTasks) / static_cast<double>(m_flow.rateMs) / 1.0;
             const long long next =
-                r.serverNow + static_cast<long long>(std::ceil((1 - m_flow.tokens) / speed));
+                r.serverNow + static_cast<long long>(std::ceil((1 - tokensLeft) / speed));
             expect(*r.nextDue == next, "claim: held by the rate, next start " +
                                            std::to_string(*r.nextDue - r.serverNow) +
                                            " ms away, the model says " +
@@ -362,6 +389,73 @@ void QueueModel::checkFlowAfterClaim(const ClaimResult& r, long long allowed, bo
                                           std::to_string(live.toInteger()) +
                                           " tasks, over its share " + std::to_string(share) +
                                           " of the cap " + std::to_string(m_flow.cap));
+}
+
+void QueueModel::checkFairClaim(const ClaimResult& r, long long allowed)
+{
+    // Running tasks holding a slot of their group (claimed under a cap), after this claim.
+    std::map<std::string, long long> held;
+    for (const auto& [id, m] : m_tasks)
+        if (m.state == "active" && m.groupSlot)
+            ++held[m.group];
+    auto full = [&](const std::string& group) {
+        return !group.empty() && m_flow.groupCap > 0 && held[group] >= m_flow.groupCap;
+    };
+    for (const auto& [group, n] : held)
+        expect(m_flow.groupCap <= 0 || n <= m_flow.groupCap,
+               "claim: group '" + group + "' runs " + std::to_string(n) +
+                   " tasks under a group cap of " + std::to_string(m_flow.groupCap));
+    // (priority high first, then due early) of the tasks handed out, per group: the worst.
+    std::map<std::string, std::pair<int, long long>> worst;
+    for (const auto& t : r.tasks) {
+        const Task& m = m_tasks.at(t.id);
+        const auto rank = std::make_pair(-m.priority, m.due);
+        auto it = worst.find(m.group);
+        if (it == worst.end() || it->second < rank)
+            worst[m.group] = rank;
+    }
+    const bool tookAll = static_cast<long long>(r.tasks.size()) < allowed && !m_paused;
+    for (const auto& [id, m] : m_tasks) {
+        if (m.state != "pending" || m.due > r.serverNow)
+            continue;
+        const auto it = worst.find(m.group);
+        expect(it == worst.end() || !(std::make_pair(-m.priority, m.due) < it->second),
+               "claim: " + shortId(id) + " (priority " + std::to_string(m.priority) +
+                   ") was passed over for a task of its group '" + m.group +
+                   "' that ranks after it");
+        expect(!tookAll || full(m.group), "claim: " + shortId(id) + " of group '" + m.group +
+                                              "' was due, its group not full, and not handed out");
+    }
+}
+
+void QueueModel::order(const ModelOp& op)
+{
+    // due; fair; fair with a group cap of 1; fair with 2.
+    const int pick = static_cast<int>(op.a % 4);
+    const bool fair = pick > 0;
+    const long long groupCap = pick > 1 ? pick - 1 : 0;
+    const std::vector<std::pair<std::string, std::string>> values = {
+        {"order", fair ? "fair" : "due"},
+        {"group_cap", groupCap > 0 ? std::to_string(groupCap) : "off"}};
+    const ShardLayout layout = m_queue.reloadLayout();
+    if (fair && layout.tags.size() > 1) {
+        try {
+            m_queue.setConfig(values);
+        } catch (const Error& e) {
+            expect(e.code() == ErrorCode::InvalidArgument, std::string("order: ") + e.what());
+            return;
+        }
+        throw Mismatch("order: fair order was taken by a queue of " +
+                       std::to_string(layout.tags.size()) + " shards");
+    }
+    m_queue.setConfig(values);
+    // The index goes with due order, and with it what the running tasks held; a cap set
+    // anew counts the slots of the tasks claimed under the one before.
+    if (!fair)
+        for (auto& [id, m] : m_tasks)
+            m.groupSlot = false;
+    m_flow.fair = fair;
+    m_flow.groupCap = groupCap;
 }
 
 void QueueModel::restartRateWindow(long long since)
@@ -634,8 +728,8 @@ void QueueModel::reshardStart(const ModelOp& op)
     ShardMover mover(m_queue);
     const MoveProgress now = mover.progress();
     const ShardLayout layout = m_queue.reloadLayout();
-    if (now.finished && count != static_cast<int>(layout.tags.size()) && m_flow.cap > 0 &&
-        m_flow.cap < count) {
+    if (now.finished && count != static_cast<int>(layout.tags.size()) &&
+        ((m_flow.cap > 0 && m_flow.cap < count) || (m_flow.fair && count > 1))) {
         try {
             mover.start(count);
         } catch (const Error& e) {
@@ -643,7 +737,8 @@ void QueueModel::reshardStart(const ModelOp& op)
             return;
         }
         throw Mismatch("reshard to " + std::to_string(count) +
-                       " shards was started with a cap of " + std::to_string(m_flow.cap));
+                       " shards was started with a cap of " + std::to_string(m_flow.cap) +
+                       (m_flow.fair ? " in fair order" : ""));
     }
     if (!now.finished && now.to != count) {
         try {

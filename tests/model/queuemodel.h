@@ -53,6 +53,9 @@ private:
         int attempts = 0;
         std::string token; // while active
         int worker = -1;   // while active
+        std::string group; // fair order's group ("" = none) and priority
+        int priority = 0;
+        bool groupSlot = false; // while active: claimed under a group cap (holds a slot)
     };
     using Pair = std::pair<std::string, std::string>; // id, lease token
 
@@ -71,6 +74,10 @@ private:
     void scheduleTick();
     void pauseOrResume();
     void limit(const ModelOp& op);
+    void order(const ModelOp& op);
+    // Fair order, after a claim on one shard: a group's tasks went highest rank first, none
+    // over its cap, and a claim that took fewer than allowed left only tasks of full groups.
+    void checkFairClaim(const delayq::ClaimResult& r, long long allowed);
     void resyncBucket();
     void restartRateWindow(long long since);
     // How many tasks a claim of `max` may take on a queue of one shard by the flow limits
@@ -117,9 +124,12 @@ private:
         bool bucketKnown = true;
         bool bucketSet = false;
         double tokens = 0;
+        double nowTokens = 0; // the bucket brought to the claim's now (flowAllows)
         long long at = 0;
         long long since = 0;   // server ms from which `started` counts
         long long started = 0; // tasks started since then
+        bool fair = false;     // order "fair"
+        long long groupCap = 0;
     } m_flow;
     PlainModel m_plain; // a plain key beside the queue
 };

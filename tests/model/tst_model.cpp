@@ -77,14 +77,17 @@ void TestModel::promisesHold_data()
 {
     QTest::addColumn<bool>("cluster");
     QTest::addColumn<qulonglong>("seed");
+    QTest::addColumn<bool>("sharding");
     // Fixed seeds, so a red run is reproducible from its log alone; DELAYQ_MODEL_SEED picks
     // others (and DELAYQ_MODEL_RUNS more of them).
     const qulonglong first = static_cast<qulonglong>(environmentNumber("DELAYQ_MODEL_SEED", 48));
     const long long runs = environmentNumber("DELAYQ_MODEL_RUNS", 3);
     for (long long r = 0; r < runs; ++r) {
         const qulonglong seed = first + static_cast<qulonglong>(r);
-        QTest::addRow("one server, seed %llu", seed) << false << seed;
-        QTest::addRow("cluster, seed %llu", seed) << true << seed;
+        QTest::addRow("one server, seed %llu", seed) << false << seed << true;
+        QTest::addRow("cluster, seed %llu", seed) << true << seed << true;
+        // Never sharded: fair order (one shard only) is in force for long spells.
+        QTest::addRow("one shard, seed %llu", seed) << false << seed << false;
     }
 }
 
@@ -92,9 +95,10 @@ void TestModel::promisesHold()
 {
     QFETCH(bool, cluster);
     QFETCH(qulonglong, seed);
+    QFETCH(bool, sharding);
     const std::string url = cluster ? m_cluster.url() : m_server.tcpUrl();
     const int steps = static_cast<int>(environmentNumber("DELAYQ_MODEL_STEPS", 1000));
-    const std::vector<ModelOp> ops = ModelOp::generate(seed, steps, true);
+    const std::vector<ModelOp> ops = ModelOp::generate(seed, steps, sharding);
     const Outcome outcome = replay(url, ops);
     if (outcome.failedAt < 0)
         return;
@@ -107,7 +111,9 @@ void TestModel::promisesHold()
     QFAIL(qPrintable(QStringLiteral("seed %1 (%2): after op %3 of %4: %5\nshortened to %6 ops "
                                     "(%7):%8")
                          .arg(seed)
-                         .arg(cluster ? "cluster" : "one server")
+                         .arg(cluster    ? "cluster"
+                              : sharding ? "one server"
+                                         : "one shard")
                          .arg(outcome.failedAt + 1)
                          .arg(steps)
                          .arg(QString::fromStdString(outcome.what))
