@@ -113,6 +113,7 @@ else
 end
 if #ids > 0 then
   redis.call('ZADD', KEYS[1], unpack(zadd))
+  fair_index(zadd, now)
   count(KEYS[6], KEYS[7], 'pushed', #ids, now)
   wake_if_earlier(channel, before, first_due)
   local tail = '|' .. history_text('schedule ' .. name, '[|\n\r]') .. '|'
