@@ -196,7 +196,20 @@ end
 
 local due
 if fair then
-  due = fair_take(limit, whole(config[8] or '', 1, 1000000), now + lease)
+  local group_cap = whole(config[8] or '', 1, 1000000)
+  due = fair_take(limit, group_cap, now + lease)
+  -- A due task the index lacks (written by a script that did not index it) would never be
+  -- handed out: when nothing is servable and no group waits at its cap, the due tasks of
+  -- pending are indexed again (at most 1000) and looked at once more.
+  if #due == 0 and redis.call('SCARD', fair_key('blocked')) == 0 then
+    local stray = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'WITHSCORES', 'LIMIT', 0, 1000)
+    if #stray > 0 then
+      local scored = {}
+      for i = 1, #stray, 2 do scored[#scored + 1] = stray[i + 1]; scored[#scored + 1] = stray[i] end
+      fair_index(scored, now)
+      due = fair_take(limit, group_cap, now + lease)
+    end
+  end
 else
   due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit)
 end
