@@ -164,6 +164,12 @@ private slots:
             QStringList{"nx", "", "in", "", "3", "1"} + task("new"));
         row("backoff holding a bar", "push", queue,
             QStringList{"nx", "", "in", "", "3|5000|6000", "1"} + task("new"));
+        row("priority above 9", "push", queue,
+            QStringList{"nx", "", "in", "", "0||10|g", "1"} + task("new"));
+        row("priority not a number", "push", queue,
+            QStringList{"nx", "", "in", "", "0||high|g", "1"} + task("new"));
+        row("group holding a space", "push", queue,
+            QStringList{"nx", "", "in", "", "0||1|a b", "1"} + task("new"));
 
         row("max not a number", "claim", queue, {"x", "1000", "w", "t"});
         row("max 0", "claim", queue, {"0", "1000", "w", "t"});
@@ -176,6 +182,9 @@ private slots:
         row("token holding a bar", "claim", queue, {"1", "1000", "w", "t|1"});
         row("max nan", "claim", queue, {"nan", "1000", "w", "t"});
         row("worker and token missing", "claim", queue, {"1", "1000"});
+        row("share not K/S", "claim", queue, {"1", "1000", "w", "t", "half"});
+        row("share K not below S", "claim", queue, {"1", "1000", "w", "t", "3/3"});
+        row("share of 0 shards", "claim", queue, {"1", "1000", "w", "t", "0/0"});
 
         row("n not a number", "ack", queue, {"x", "active", "{token}"});
         row("n negative", "ack", queue, {"-1"});
@@ -255,6 +264,13 @@ private slots:
         row("history above 100", "config", queue, {"history", "101"});
         row("history negative", "config", queue, {"history", "-1"});
         row("backoff empty", "config", queue, {"backoff", ""});
+        row("rate without an interval", "config", queue, {"rate", "50"});
+        row("rate of 0 tasks", "config", queue, {"rate", "0/1000"});
+        row("rate interval above a day", "config", queue, {"rate", "5/86400001"});
+        row("cap negative", "config", queue, {"cap", "-1"});
+        row("burst not whole", "config", queue, {"burst", "2.5"});
+        row("order neither due nor fair", "config", queue, {"order", "random"});
+        row("group_cap above 1000000", "config", queue, {"group_cap", "1000001"});
         row("value missing", "config", queue, {"paused"});
         row("no ARGV", "config", queue, {});
         row("a field given twice", "config", queue, {"lease_ms", "1000", "lease_ms", "2000"});
