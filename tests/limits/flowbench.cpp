@@ -307,6 +307,7 @@ private:
         std::fprintf(stderr, "flowbench: %s: %d + 20 x 50 tasks, 2 x 1 thread\n",
                      fair ? "fair order" : "due order", big);
         const auto began = std::chrono::steady_clock::now();
+        const long long startMs = m_conn.serverNowMs();
         const std::vector<Record> rec = workers(queue, 2, 1, 0);
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
@@ -315,7 +316,9 @@ private:
         for (const Record& x : rec) {
             if (groupOf(x.id) != "big")
                 smallDone = std::max(smallDone, x.endUs);
-            lateness[groupOf(x.id)].push_back(x.claimed - x.due);
+            // Lateness from the later of its due time and the workers' start: the backlog
+            // fell due while it was pushed, which no order can make up for.
+            lateness[groupOf(x.id)].push_back(x.claimed - std::max(x.due, startMs));
         }
         long long bigDone = 0;
         for (const Record& x : rec)
@@ -329,7 +332,8 @@ private:
             std::to_string(bigDone) + " of " + std::to_string(big) + " (" +
                 fmt("%.2f %%", 100.0 * static_cast<double>(bigDone) / big) + ")",
             fair ? "< 2 %" : "(they wait behind)");
-        row(label + ": lateness p99, big group / small groups' median / worst",
+        row(label + ": lateness p99 (claim - max(due, workers' start)), big group / small groups' "
+                    "median / worst",
             fmt("%.0f ms", static_cast<double>(percentile(lateness["big"], 0.99))) + " / " +
                 fmt("%.0f ms", median(smallP99)) + " / " +
                 fmt("%.0f ms", *std::max_element(smallP99.begin(), smallP99.end())),
@@ -567,7 +571,6 @@ private:
                 m_calls = {{"none", none},
                            {"rate", rate},
                            {"fair, 100 groups", fair},
-                           {"fair, 1 group", fair1},
                            {"fair, 100 groups interleaved", mixed}};
             if (!m_old.isEmpty()) {
                 const Cost before = cliCost(m_old, "old" + n, tasks);
@@ -617,8 +620,12 @@ private:
                 fmt(" / %.1f us", m("fair100 claim us")),
             "");
         for (const auto& [name, c] : m_calls) {
-            row("commands a task (scripts' calls, run 1), claim+ack, " + name, c.claimCalls, "");
-            row("commands a task (scripts' calls, run 1), push, " + name, c.pushCalls, "");
+            if (name != "fair, 100 groups interleaved")
+                row("commands a task (scripts' calls included, run 1), claim+ack, " + name,
+                    c.claimCalls, "");
+            if (name != "rate")
+                row("commands a task (scripts' calls included, run 1), push, " + name, c.pushCalls,
+                    "");
         }
         row("drain tasks/s, order fair, 100 groups / none" + runs,
             fmt("%.3f", m("fair100 drain / none")), ">= 0.7");
