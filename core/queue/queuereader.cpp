@@ -325,10 +325,26 @@ QueueReader::loadTasks(TaskSet set, const std::vector<std::pair<std::string, lon
                        const std::vector<Keys>& shards)
 {
     std::vector<std::vector<std::string>> commands;
-    commands.reserve(members.size() * 3);
+    commands.reserve(members.size() * 3 + 1);
     for (size_t i = 0; i < members.size(); ++i)
         for (auto& read : taskReads(shards[i], members[i].first))
             commands.push_back(std::move(read));
+    // The tags in the same round trip: one HMGET per shard of the page (a sharded queue is never
+    // in fair order, but tags kept from before still read from their own shard's slot). Each
+    // task's place is its shard's HMGET and its index in it.
+    std::vector<std::pair<size_t, size_t>> tagAt(members.size());
+    std::vector<std::string> tagShards;
+    for (size_t i = 0; i < members.size(); ++i) {
+        const std::string& tag = shards[i].tag();
+        size_t shard = std::find(tagShards.begin(), tagShards.end(), tag) - tagShards.begin();
+        if (shard == tagShards.size()) {
+            tagShards.push_back(tag);
+            commands.push_back({"HMGET", shards[i].fairTags()});
+        }
+        auto& read = commands[members.size() * 3 + shard];
+        tagAt[i] = {members.size() * 3 + shard, read.size() - 2};
+        read.push_back(members[i].first);
+    }
     auto replies = m_connection.pipeline(commands);
     throwFirstError(replies);
     std::vector<Task> tasks;
@@ -338,6 +354,9 @@ QueueReader::loadTasks(TaskSet set, const std::vector<std::pair<std::string, lon
         t.id = members[i].first;
         t.score = members[i].second;
         fillTask(t, set, replies[3 * i], replies[3 * i + 1], replies[3 * i + 2]);
+        const Reply& tags = replies[tagAt[i].first];
+        if (tags.isArray() && tagAt[i].second < tags.elements.size())
+            fillTags(t, tags.elements[tagAt[i].second]);
         tasks.push_back(std::move(t));
     }
     return tasks;
@@ -410,6 +429,7 @@ std::optional<std::pair<TaskSet, Task>> QueueReader::find(const std::string& id)
                                                               {"ZSCORE", keys.dead(), id}};
             for (auto& read : taskReads(keys, id))
                 commands.push_back(std::move(read));
+            commands.push_back({"HGET", keys.fairTags(), id});
             return commands;
         },
         [](const std::vector<Reply>& r) {
@@ -426,6 +446,7 @@ std::optional<std::pair<TaskSet, Task>> QueueReader::find(const std::string& id)
         t.id = id;
         t.score = replies->at(i).toInteger();
         fillTask(t, sets[i], replies->at(3), replies->at(4), replies->at(5));
+        fillTags(t, replies->at(6));
         return std::make_pair(sets[i], std::move(t));
     }
     return std::nullopt;

@@ -189,12 +189,19 @@ ScanStep TaskScan::step(const TaskFilter& filter, const ScanCursor& cursor, int 
     if (!range.isArray() || range.elements.size() % 2 != 0)
         throw Error(ErrorCode::Protocol, "unexpected reply shape from ZRANGE BYSCORE");
     std::vector<std::vector<std::string>> reads;
-    reads.reserve(range.elements.size() / 2 * 3);
+    reads.reserve(range.elements.size() / 2 * 3 + 1);
     for (size_t i = 0; i < range.elements.size(); i += 2) {
         const std::string& id = range.elements[i].str;
         reads.push_back({"HGET", keys.dataKey(id), id});
         reads.push_back({"HGET", keys.run(), id});
         reads.push_back({"HGET", keys.errors(), id});
+    }
+    // The tags of the step's tasks, in the same round trip (the step is one shard's).
+    if (!reads.empty()) {
+        std::vector<std::string> tags = {"HMGET", keys.fairTags()};
+        for (size_t i = 0; i < range.elements.size(); i += 2)
+            tags.push_back(range.elements[i].str);
+        reads.push_back(std::move(tags));
     }
     const std::vector<Reply> replies = reads.empty() ? std::vector<Reply>{} : c.pipeline(reads);
     throwOnError(replies);
@@ -205,6 +212,9 @@ ScanStep TaskScan::step(const TaskFilter& filter, const ScanCursor& cursor, int 
         t.id = range.elements[2 * i].str;
         t.score = scoreOf(range.elements[2 * i + 1].str);
         fillTask(t, filter.set, replies[3 * i], replies[3 * i + 1], replies[3 * i + 2]);
+        const Reply& tags = replies.back();
+        if (tags.isArray() && i < tags.elements.size())
+            fillTags(t, tags.elements[i]);
         if (t.score == last) {
             ++lastCount;
         } else {

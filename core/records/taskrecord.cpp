@@ -96,4 +96,22 @@ void fillTask(Task& task, TaskSet set, const Reply& record, const Reply& run, co
     task.payload = std::move(parsed->payload);
 }
 
+void fillTags(Task& task, const Reply& tag)
+{
+    task.priority = 0;
+    task.group.clear();
+    if (tag.isNil())
+        return;
+    const size_t bar = tag.str.find('|');
+    if (bar == std::string::npos)
+        return;
+    const auto priority = wholeNumber(std::string_view(tag.str).substr(0, bar));
+    if (!priority)
+        return;
+    // Push refuses a priority out of -9..9; anything else stored is shown as none.
+    if (*priority >= -9 && *priority <= 9)
+        task.priority = static_cast<int>(*priority);
+    task.group = tag.str.substr(bar + 1);
+}
+
 } // namespace delayq

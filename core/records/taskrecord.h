@@ -39,5 +39,8 @@ RunEntry parseRunEntry(const std::string& run);
 // Fills a Task read from `set` with the given score from its record, run entry and last error
 // (each a string or nil reply); marks it broken when the record is missing or garbled.
 void fillTask(Task& task, TaskSet set, const Reply& record, const Reply& run, const Reply& error);
+// Fills a Task's priority and group from its fl:tags entry "PRIORITY|GROUP" (a string or nil
+// reply), as lua/common.lua's fair_tag reads it: nil or garbage reads as 0 and no group.
+void fillTags(Task& task, const Reply& tag);
 
 } // namespace delayq

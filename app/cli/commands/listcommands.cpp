@@ -89,6 +89,8 @@ void writeTask(JsonWriter& j, const delayq::Task& t, delayq::TaskSet set,
         .bytesField("last_error", t.lastError)
         .field("state", t.state)
         .field("broken", t.broken)
+        .field("priority", t.priority)
+        .field("group", t.group)
         .field("payload", t.payload);
     if (set == delayq::TaskSet::Active && now)
         j.field("lease_expired", t.score <= *now);
@@ -238,6 +240,10 @@ int runShow(Context& ctx)
         line("last error", printable(t.lastError));
     if (t.broken)
         line("broken", "yes: the task's data is missing or garbled");
+    // Fair order's tags (push --priority, --group), when the task was pushed with either.
+    if (t.priority != 0 || !t.group.empty())
+        line("fair order", "priority " + std::to_string(t.priority) +
+                               (t.group.empty() ? "" : ", group " + printable(t.group)));
     if (history)
         text += historyText(*history);
     line("payload", std::to_string(t.payload.size()) + " bytes");

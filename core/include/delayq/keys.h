@@ -46,6 +46,9 @@ public:
     std::string dataKey(const std::string& id) const;
     std::string run() const { return m_base + "run"; }
     std::string errors() const { return m_base + "errors"; }
+    // Fair order's tags (docs/design/flow.md): id -> "PRIORITY|GROUP", for the tasks pushed
+    // with either (lua/common.lua's fair_key('tags')).
+    std::string fairTags() const { return m_base + "fl:tags"; }
     // Task history (docs/design.md, "Task history"): id -> its events, one a line, for the tasks
     // in the queue; the same for the last finished ones, and when each finished (ZSET).
     std::string taskHistory() const { return m_base + "history"; }

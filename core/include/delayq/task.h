@@ -34,6 +34,10 @@ struct Task
     std::string state; // pending | active | dead
     // The id is in a set but its hash is missing or holds garbage: shown, deletable, never a crash.
     bool broken = false;
+    // Fair order's tags (PushRequest::priority, group), read from fl:tags: 0 and "" when the
+    // task was pushed without them.
+    int priority = 0;
+    std::string group;
     // Read only where asked for (an export, `show --history`): the page reads leave it empty.
     std::vector<TaskEvent> history;
 };
