@@ -7,13 +7,16 @@ const std::vector<CommandInfo>& commandTable()
     static const std::vector<CommandInfo> table = {
         {"push",
          "push QUEUE [PAYLOAD|-] [--in D | --at TIME] [--id ID] [--replace] [--max-attempts N]\n"
-         "       [--backoff 5s,20s,30s|exp:1s:5m] [--count N]\n"
+         "       [--backoff 5s,20s,30s|exp:1s:5m] [--count N] [--priority N] [--group KEY]\n"
          "  PAYLOAD        the task's bytes; '-' reads them from stdin; none: empty\n"
          "  --in D         due after this duration (default: now)\n"
          "  --at TIME      due at this time\n"
          "  --id ID        the task's id (default: a new time-sortable id); an existing id\n"
          "                 is refused with exit 1 unless --replace\n"
          "  --count N      push N copies with new ids, in batches (load testing)\n"
+         "  --priority N   -9..9 (default 0): among a group's due tasks, higher goes first\n"
+         "  --group KEY    groups take turns (a tenant, an order id; up to 128 bytes of\n"
+         "                 letters, digits and _.:@/-); both need config order fair\n"
          "push --plain KEY (MEMBER...|-) [--in D | --at TIME]\n"
          "  adds members (ZADD NX); '-' reads them from stdin, one per line (empty lines\n"
          "  skipped); a member already there keeps its due time and is reported (exit 1)",
@@ -92,7 +95,12 @@ const std::vector<CommandInfo>& commandTable()
          "config QUEUE [KEY [VALUE]]\n"
          "  KEY            max_attempts | backoff | lease_ms | max_payload | paused | audit_len\n"
          "                 | history (events kept per task, 0 = off: 0 deletes the histories)\n"
-         "                 | shards (shown only: delayq reshard changes it)",
+         "                 | shards (shown only: delayq reshard changes it)\n"
+         "                 | rate (50/s, 3000/1m; off) | burst (tasks at once; off = the\n"
+         "                 rate's) | cap (tasks active at once; off)\n"
+         "                 | order (due, or fair: groups in turn, then priority)\n"
+         "                 | group_cap (tasks of one group active at once; off)\n"
+         "  KEY VALUE...   several at once: config mail order fair group_cap 1",
          "show or change a queue's defaults", runConfig},
         {"pause", "pause QUEUE", "stop workers from claiming (pushes still go in)", runPause},
         {"resume", "resume QUEUE", "let workers claim again", runResume},
