@@ -436,7 +436,7 @@ private:
     };
     // Commands a task since the last CONFIG RESETSTAT, the scripts' own calls included (Redis
     // counts them in commandstats), the script calls and the bench's readings left out: where
-    // a script's time goes. "total: name n, ..." (the five most called).
+    // a script's time goes. "total: name n, ..." (the nine most called).
     std::string callsPerTask(int tasks)
     {
         const Reply r = m_conn.command({"INFO", "commandstats"});
@@ -460,7 +460,7 @@ private:
         }
         std::sort(calls.rbegin(), calls.rend());
         std::string text = fmt("%.1f:", total);
-        for (size_t i = 0; i < calls.size() && i < 6; ++i)
+        for (size_t i = 0; i < calls.size() && i < 9; ++i)
             text += " " + calls[i].second + fmt(" %.2f", calls[i].first);
         return text;
     }
