@@ -49,7 +49,7 @@ if token == '' or string.find(token, '|', 1, true) then
   return redis.error_reply('INVALID claim: the token must be non-empty text without |')
 end
 local config = redis.call('HMGET', KEYS[5], 'paused', 'lease_ms', 'history', 'rate', 'burst', 'cap',
-  'order', 'group_cap')
+  'order', 'group_cap', 'group_rate')
 if lease == 0 then
   lease = tonumber(config[2]) or 30000
   if lease < 0 then lease = 30000 end
@@ -123,10 +123,44 @@ end
 limit = allowed
 
 -- Fair order (fair_index in common.lua): the index's newly due tasks join their groups' ready
--- sets, then the groups in the ring give one task each in turn, until `want` are taken.
+-- sets, then the groups in the ring give one task each in turn, until `want` are taken; a
+-- group at its cap waits in fl:blocked, one out of its rate in fl:later (ZSET group -> when).
 -- Returns {id, due, ...} as ZRANGEBYSCORE WITHSCORES would. Stale entries are dropped as they
 -- are met, at most 1000 a claim.
+-- A group's rate (config group_rate "N/MS", burst N): its bucket in fl:b:GROUP, "tokens|at",
+-- expiring once it would be full again, so an idle group keeps no key and gains nothing by
+-- going idle. Returns the group's tokens now, and tokens a ms.
+local group_speed
+do
+  local n, per = string.match(config[9] or '', '^(%d+)/(%d+)$')
+  n, per = tonumber(n), tonumber(per)
+  if n and n >= 1 and per >= 1 then group_speed = {n = n, per_ms = n / per} end
+end
+local function group_tokens(group)
+  local tokens, at = string.match(redis.call('GET', fair_key('b:' .. group)) or '', '^([^|]+)|(%d+)$')
+  tokens, at = tonumber(tokens), tonumber(at)
+  if not tokens or not at then return group_speed.n end
+  if now > at then tokens = tokens + (now - at) * group_speed.per_ms end
+  return math.min(tokens, group_speed.n)
+end
+local function group_spend(group, tokens)
+  local left = tokens - 1
+  local full_in = math.ceil((group_speed.n - left) / group_speed.per_ms) + 1
+  redis.call('SET', fair_key('b:' .. group), string.format('%.17g', left) .. '|' .. int(now),
+    'PX', full_in)
+end
+
 local function fair_take(want, group_cap, deadline)
+  -- Groups whose rate let them start again rejoin the ring.
+  local rested = redis.call('ZRANGEBYSCORE', fair_key('later'), '-inf', now, 'LIMIT', 0, 1000)
+  if #rested > 0 then
+    redis.call('ZREM', fair_key('later'), unpack(rested))
+    for _, group in ipairs(rested) do
+      if redis.call('EXISTS', fair_key('r:' .. group)) == 1 then
+        redis.call('ZADD', fair_key('ring'), 'NX', fair_turn(), group)
+      end
+    end
+  end
   local woke = redis.call('ZRANGEBYSCORE', fair_key('wait'), '-inf', now, 'LIMIT', 0, 1000)
   if #woke > 0 then
     redis.call('ZREM', fair_key('wait'), unpack(woke))
@@ -151,9 +185,14 @@ local function fair_take(want, group_cap, deadline)
     if group ~= '' and group_cap then
       redis.call('ZREMRANGEBYSCORE', act, '-inf', now) -- leases that ran out hold no slot
     end
+    local tokens = group ~= '' and group_speed and group_tokens(group)
     if group ~= '' and group_cap and redis.call('ZCARD', act) >= group_cap then
       redis.call('ZREM', fair_key('ring'), group)
       redis.call('SADD', fair_key('blocked'), group)
+    elseif tokens and tokens < 1 then
+      -- Out of its rate: out of the ring until its next token.
+      redis.call('ZREM', fair_key('ring'), group)
+      redis.call('ZADD', fair_key('later'), now + math.ceil((1 - tokens) / group_speed.per_ms), group)
     else
       local id = redis.call('ZRANGE', ready, 0, 0)[1]
       if id then
@@ -164,6 +203,7 @@ local function fair_take(want, group_cap, deadline)
           taken[id] = true
           out[#out + 1], out[#out + 2] = id, int(due)
           if group ~= '' and group_cap then redis.call('ZADD', act, deadline, id) end
+          if tokens then group_spend(group, tokens) end
         end
       end
       -- The group goes to the back of the ring, or leaves it with nothing due.
@@ -182,6 +222,8 @@ end
 local function fair_next()
   if redis.call('ZCARD', fair_key('ring')) > 0 then return now end
   local first = earliest(fair_key('wait')) or -1
+  local rested = earliest(fair_key('later'))
+  if rested and (first < 0 or rested < first) then first = rested end
   if redis.call('SCARD', fair_key('blocked')) > 0 then
     local lease_end = redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. int(now), '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
     local at = tonumber(lease_end[2])
@@ -201,7 +243,8 @@ if fair then
   -- A due task the index lacks (written by a script that did not index it) would never be
   -- handed out: when nothing is servable and no group waits at its cap, the due tasks of
   -- pending are indexed again (at most 1000) and looked at once more.
-  if #due == 0 and redis.call('SCARD', fair_key('blocked')) == 0 then
+  if #due == 0 and redis.call('SCARD', fair_key('blocked')) == 0 and
+      redis.call('EXISTS', fair_key('later')) == 0 then
     local stray = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'WITHSCORES', 'LIMIT', 0, 1000)
     if #stray > 0 then
       local scored = {}

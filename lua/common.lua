@@ -140,6 +140,8 @@ end
 --   fl:r:GROUP ZSET id -> rank (fair_rank): the group's due tasks
 --   fl:act:GROUP ZSET id -> lease deadline: the group's running tasks, under a group_cap
 --   fl:blocked SET: groups at their cap, out of the ring until a task of theirs ends
+--   fl:later   ZSET group -> ms: groups out of their group_rate, until their next token
+--   fl:b:GROUP STRING "tokens|at": a group's rate bucket, expiring once it would be full
 --   fl:known   SET: groups with an index key (for cleanup, and the bound on groups)
 -- Every way into pending indexes the task (fair_index); the ways out do not touch the index:
 -- an entry whose task left, moved or changed group is dropped when a claim meets it.

@@ -9,8 +9,8 @@
 --     | audit_len (entries) | history (events kept a task, 0 = off)
 --     | rate ("N/MS": N tasks started per MS ms, "0" = none) | burst (tasks, 0 = N)
 --     | cap (tasks active at once, 0 = none) | order ("due" | "fair": fair_index in common.lua)
---     | group_cap (tasks of one group active at once, 0 = none) (the last five since layout
---     2.8); each at most once
+--     | group_cap (tasks of one group active at once, 0 = none) | group_rate ("N/MS" per group,
+--     burst N; "0" = none) (the last six since layout 2.8); each at most once
 --   value: as Queue::setConfig stores it (numbers whole; backoff in its ms form)
 -- ARGV[last] actor: "" (no audit entry), or who changes it (take_actor in common.lua). Only
 --   fields whose value changed are written, and they are audited together: one "config" entry
@@ -53,10 +53,10 @@ for i = 1, #ARGV, 2 do
       return redis.error_reply('FAIR the queue has ' .. pending .. ' pending tasks: fair order ' ..
         'indexes them when it is turned on, at most ' .. FAIR_INDEX_AT_ONCE .. ' at once')
     end
-  elseif field == 'rate' then
+  elseif field == 'rate' or field == 'group_rate' then
     local n, per = string.match(value, '^(%d+)/(%d+)$')
     if value ~= '0' and not (n and whole(n, 1, 1000000) and whole(per, 1, 86400000)) then
-      return redis.error_reply('INVALID config: rate must be "0" or N/MS')
+      return redis.error_reply('INVALID config: ' .. field .. ' must be "0" or N/MS')
     end
   elseif field ~= 'backoff' or value == '' or #value > 4096 then
     return redis.error_reply('INVALID config: unknown field or empty backoff')
@@ -75,10 +75,12 @@ local function set_order(value)
     end
     return
   end
-  local doomed = {fair_key('ring'), fair_key('wait'), fair_key('blocked'), fair_key('known')}
+  local doomed = {fair_key('ring'), fair_key('wait'), fair_key('blocked'), fair_key('known'),
+    fair_key('later')}
   for _, group in ipairs(redis.call('SMEMBERS', fair_key('known'))) do
     doomed[#doomed + 1] = fair_key('r:' .. group)
     doomed[#doomed + 1] = fair_key('act:' .. group)
+    doomed[#doomed + 1] = fair_key('b:' .. group)
   end
   for i = 1, #doomed, 1000 do
     redis.call('UNLINK', unpack(doomed, i, math.min(i + 999, #doomed)))

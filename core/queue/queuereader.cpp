@@ -120,11 +120,11 @@ QueueConfig QueueReader::config()
             config.groupCap = n;
         else if (field == "order")
             config.fair = value == "fair";
-        else if (field == "rate") {
+        else if (field == "rate" || field == "group_rate") {
             FlowStatus read; // the one reading of a stored rate
             read.setLimits(value, {}, {});
-            config.rateTasks = read.rateTasks;
-            config.rateMs = read.rateMs;
+            (field == "rate" ? config.rateTasks : config.groupRateTasks) = read.rateTasks;
+            (field == "rate" ? config.rateMs : config.groupRateMs) = read.rateMs;
         }
     }
     config.shards = reloadLayout().count;

@@ -194,7 +194,7 @@ std::string normalizeConfigValue(const std::string& key, const std::string& valu
                             "a group cap of 0 would run nothing: use 'off' for no cap");
             return number(1, 1000000);
         });
-    else if (key == "rate")
+    else if (key == "rate" || key == "group_rate")
         stored = normalizeRate(value);
     else if (key == "burst")
         stored = offOr(value, [&] { return number(1, 1000000); });
@@ -221,7 +221,7 @@ std::string normalizeConfigValue(const std::string& key, const std::string& valu
         throw Error(ErrorCode::InvalidArgument,
                     "unknown config key '" + key.substr(0, 64) +
                         "' (known: max_attempts, backoff, lease_ms, max_payload, paused, "
-                        "audit_len, history, rate, burst, cap, order, group_cap)");
+                        "audit_len, history, rate, burst, cap, order, group_cap, group_rate)");
     return stored;
 }
 

@@ -233,11 +233,12 @@ int runConfig(Context& ctx)
         static const char* known[] = {"max_attempts", "backoff",   "lease_ms", "max_payload",
                                       "paused",       "audit_len", "history",  "rate",
                                       "burst",        "cap",       "order",    "group_cap",
-                                      "shards"};
+                                      "group_rate",   "shards"};
         if (std::find(std::begin(known), std::end(known), words[1]) == std::end(known))
-            throw UsageError("unknown config key '" + printable(words[1].substr(0, 64)) +
-                             "' (known: max_attempts, backoff, lease_ms, max_payload, paused, "
-                             "audit_len, history, rate, burst, cap, order, group_cap, shards)");
+            throw UsageError(
+                "unknown config key '" + printable(words[1].substr(0, 64)) +
+                "' (known: max_attempts, backoff, lease_ms, max_payload, paused, "
+                "audit_len, history, rate, burst, cap, order, group_cap, group_rate, shards)");
     }
     const delayq::QueueConfig c = queue.config();
     const std::string off = "off";
@@ -258,6 +259,9 @@ int runConfig(Context& ctx)
         {"cap", c.cap > 0 ? std::to_string(c.cap) : off},
         {"order", c.fair ? "fair" : "due"},
         {"group_cap", c.groupCap > 0 ? std::to_string(c.groupCap) : off},
+        {"group_rate", c.groupRateTasks > 0 ? std::to_string(c.groupRateTasks) + "/" +
+                                                  delayq::formatDuration(c.groupRateMs)
+                                            : off},
         {"shards", std::to_string(c.shards)}};
     if (ctx.json()) {
         JsonWriter j;

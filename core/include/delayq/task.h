@@ -161,8 +161,10 @@ struct QueueConfig
     long long rateMs = 0;
     long long burst = 0;
     long long cap = 0;
-    bool fair = false;      // order "fair": groups in turn, then priority, then due time
-    long long groupCap = 0; // tasks of one group active at once (0 = none)
+    bool fair = false;            // order "fair": groups in turn, then priority, then due time
+    long long groupCap = 0;       // tasks of one group active at once (0 = none)
+    long long groupRateTasks = 0; // each group: at most this many started per groupRateMs
+    long long groupRateMs = 0;    // (burst: groupRateTasks); 0 = no group rate
 };
 
 // Counters: pushed, claimed, acked, retried, died, cancelled, expired, and broken (ids whose
