@@ -2267,6 +2267,42 @@ This cannot be undone.</source>
         <source>at most %1 tasks start %2, %3 at once after a quiet spell; at most %4 run at once across every worker</source>
         <translation>%2最多启动 %1 个任务，空闲一阵后可一次启动 %3 个；所有工作进程合计最多同时运行 %4 个</translation>
     </message>
+    <message>
+        <source>Group cap</source>
+        <translation>分组上限</translation>
+    </message>
+    <message>
+        <source>tasks of one group active at once; empty = off</source>
+        <translation>同一分组同时运行的任务数；留空 = 不限</translation>
+    </message>
+    <message>
+        <source>Due time</source>
+        <translation>到期时间</translation>
+    </message>
+    <message>
+        <source>Fair: groups in turn, then priority</source>
+        <translation>公平：各分组轮流，组内按优先级</translation>
+    </message>
+    <message>
+        <source>Order</source>
+        <translation>顺序</translation>
+    </message>
+    <message>
+        <source>; groups take turns; at most 1 task of a group runs at once</source>
+        <translation>；各分组轮流；同一分组同时最多运行 1 个任务</translation>
+    </message>
+    <message>
+        <source>; groups take turns; at most %1 tasks of a group run at once</source>
+        <translation>；各分组轮流；同一分组同时最多运行 %1 个任务</translation>
+    </message>
+    <message>
+        <source>; groups take turns</source>
+        <translation>；各分组轮流</translation>
+    </message>
+    <message>
+        <source>; the group cap holds only in fair order</source>
+        <translation>；分组上限仅在公平顺序下生效</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::RefreshControl</name>
@@ -3492,6 +3528,18 @@ Its attempts start again from 0: it gets the full number of tries again.</source
         <translation>
             <numerusform>该任务已离开队列：负载未保留，只保留了上面的最后 %n 个事件。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Fair order</source>
+        <translation>公平顺序</translation>
+    </message>
+    <message>
+        <source>priority %1</source>
+        <translation>优先级 %1</translation>
+    </message>
+    <message>
+        <source>priority %1, group %2</source>
+        <translation>优先级 %1，分组 %2</translation>
     </message>
 </context>
 <context>

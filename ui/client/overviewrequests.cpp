@@ -233,6 +233,8 @@ void OverviewRequests::readConfig(delayq::Queue& q, QueueConfigResult& result)
     result.rateMs = config.rateMs;
     result.burst = config.burst;
     result.cap = config.cap;
+    result.fair = config.fair;
+    result.groupCap = config.groupCap;
 }
 
 void OverviewRequests::writeConfig(delayq::Queue& q, const QList<QPair<QString, QString>>& values,

@@ -81,6 +81,8 @@ struct QueueConfigResult
     qint64 rateMs = 0;
     qint64 burst = 0;
     qint64 cap = 0;
+    bool fair = false;    // order "fair": groups in turn, then priority
+    qint64 groupCap = 0;  // tasks of one group active at once, 0 = off
     bool written = false; // the answer to a write (else to a read)
     RequestError error;
 };

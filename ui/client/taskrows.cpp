@@ -29,6 +29,8 @@ TaskRow TaskRows::fromTask(const delayq::Task& t, size_t maxPayload)
     r.lastError = text(t.lastError);
     r.state = text(t.state);
     r.broken = t.broken;
+    r.priority = t.priority;
+    r.group = text(t.group);
     return r;
 }
 

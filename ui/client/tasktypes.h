@@ -29,6 +29,9 @@ struct TaskRow
     QString lastError;
     QString state;
     bool broken = false;
+    // Fair order's tags (push --priority, --group): 0 and empty when pushed without them.
+    int priority = 0;
+    QString group;
 };
 
 struct PageResult

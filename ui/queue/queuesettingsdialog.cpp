@@ -9,6 +9,7 @@
 #include <delayq/queue.h>
 #include <delayq/timeparse.h>
 
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QEvent>
 #include <QFormLayout>
@@ -26,9 +27,10 @@ namespace delayq::ui {
 
 namespace {
 
-const char* const kKeys[] = {"max_attempts", "backoff", "lease_ms", "max_payload",
-                             "history",      "rate",    "burst",    "cap"};
-constexpr int kFirstLimit = 5; // rate, burst and cap: empty means off
+const char* const kKeys[] = {"max_attempts", "backoff", "lease_ms", "max_payload", "history",
+                             "rate",         "burst",   "cap",      "group_cap"};
+constexpr int kFirstLimit = 5; // rate, burst, cap and group cap: empty means off
+constexpr int kGroupCap = 8;   // on the order's row, not the limits'
 constexpr int kFields = std::size(kKeys);
 constexpr int kPreviewRetries = 5;
 
@@ -64,8 +66,9 @@ QueueSettingsDialog::QueueSettingsDialog(AdminClient* client, const QString& que
     auto* form = new QFormLayout(this);
     // Wrapped text (preview, errors, notes) gets the whole field column on every style.
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    const QString labels[] = {tr("Max attempts"), tr("Backoff"),    tr("Lease"), tr("Max payload"),
-                              tr("Task history"), tr("Rate limit"), tr("Burst"), tr("Cap")};
+    const QString labels[] = {tr("Max attempts"), tr("Backoff"),      tr("Lease"),
+                              tr("Max payload"),  tr("Task history"), tr("Rate limit"),
+                              tr("Burst"),        tr("Cap"),          tr("Group cap")};
     const QString hints[] = {tr("1 to 1000000"),
                              tr("a list like 5s,20s,30s or exp:1s:5m"),
                              tr("how long a worker holds a task, e.g. 30s"),
@@ -73,7 +76,8 @@ QueueSettingsDialog::QueueSettingsDialog(AdminClient* client, const QString& que
                              tr("events kept per task, 0 to 100 (0 = off)"),
                              tr("tasks started per interval, e.g. 50/s, 3000/1m; off"),
                              tr("tasks started at once after a quiet spell; off = the rate's"),
-                             tr("tasks active at once across every worker; off")};
+                             tr("tasks active at once across every worker; off"),
+                             tr("tasks of one group active at once; empty = off")};
     // What push.lua and nack.lua do with each: the difference decides whether a change
     // reaches the tasks already queued.
     const QString notes[] = {
@@ -116,16 +120,30 @@ QueueSettingsDialog::QueueSettingsDialog(AdminClient* client, const QString& que
     auto* limits = new QWidget(this);
     auto* row = new QHBoxLayout(limits);
     row->setContentsMargins(0, 0, 0, 0);
-    for (int i = kFirstLimit; i < kFields; ++i) {
+    for (int i = kFirstLimit; i < kGroupCap; ++i) {
         m_fields[i]->setToolTip(hints[i]);
         if (i > kFirstLimit)
             row->addWidget(new QLabel(labels[i], this));
         row->addWidget(m_fields[i], 1);
     }
     form->addRow(labels[kFirstLimit], limits);
+    // Fair order and its group cap on the next row: the preview under both says them too.
+    auto* fair = new QWidget(this);
+    auto* fairRow = new QHBoxLayout(fair);
+    fairRow->setContentsMargins(0, 0, 0, 0);
+    m_order = new QComboBox(this);
+    m_order->addItem(tr("Due time"), QStringLiteral("due"));
+    m_order->addItem(tr("Fair: groups in turn, then priority"), QStringLiteral("fair"));
+    m_order->setEnabled(false); // until the settings are read
+    connect(m_order, &QComboBox::currentIndexChanged, this, &QueueSettingsDialog::validate);
+    fairRow->addWidget(m_order, 2);
+    fairRow->addWidget(new QLabel(labels[kGroupCap], this));
+    m_fields[kGroupCap]->setToolTip(hints[kGroupCap]);
+    fairRow->addWidget(m_fields[kGroupCap], 1);
+    form->addRow(tr("Order"), fair);
     m_flowPreview = new QLabel(this);
     m_flowPreview->setTextFormat(Qt::PlainText);
-    keepRoom(m_flowPreview, 2);
+    keepRoom(m_flowPreview, 3);
     auto* said = new QWidget(this);
     auto* stack = new QGridLayout(said);
     stack->setContentsMargins(0, 0, 0, 0);
@@ -195,9 +213,14 @@ void QueueSettingsDialog::onConfig(const QueueConfigResult& result)
     m_fields[5]->setText(rateText(result.rateTasks, result.rateMs));
     m_fields[6]->setText(result.burst > 0 ? m_loadedValues[6] : off);
     m_fields[7]->setText(result.cap > 0 ? m_loadedValues[7] : off);
+    m_loadedValues[kGroupCap] = QString::number(result.groupCap);
+    m_fields[kGroupCap]->setText(result.groupCap > 0 ? m_loadedValues[kGroupCap] : QString());
+    m_loadedOrder = result.fair ? QStringLiteral("fair") : QStringLiteral("due");
+    m_order->setCurrentIndex(m_order->findData(m_loadedOrder));
     m_loaded = true;
     for (auto* field : m_fields)
         field->setEnabled(!m_readOnly);
+    m_order->setEnabled(!m_readOnly);
     validate();
     emit loaded();
 }
@@ -208,7 +231,7 @@ bool QueueSettingsDialog::validate()
     int retries = -1; // max attempts not valid: the preview shows no end
     bool limitsFine = true;
     QString firstLimitError;
-    qint64 limits[3] = {}; // rate tasks, burst, cap as stored; the rate's ms beside
+    qint64 limits[4] = {}; // rate tasks, burst, cap, group cap as stored; the rate's ms beside
     qint64 rateMs = 0;
     for (int i = 0; i < kFields; ++i) {
         QString error;
@@ -241,8 +264,10 @@ bool QueueSettingsDialog::validate()
         m_errors[i]->setToolTip(said);
         fine = fine && error.isEmpty();
     }
-    m_flowPreview->setText(limitsFine ? flowText(limits[0], rateMs, limits[1], limits[2])
-                                      : QStringLiteral("—"));
+    const bool fair = m_order->currentData().toString() == QLatin1String("fair");
+    m_flowPreview->setText(limitsFine
+                               ? flowText(limits[0], rateMs, limits[1], limits[2], fair, limits[3])
+                               : QStringLiteral("—"));
     m_flowPreview->setVisible(limitsFine || !m_loaded);
     m_flowPreview->setToolTip(m_flowPreview->text());
     saveButton()->setEnabled(fine && m_loaded && !m_readOnly && m_writeTag == 0);
@@ -344,6 +369,9 @@ QList<QPair<QString, QString>> QueueSettingsDialog::changedValues() const
         if (QString::fromStdString(stored) != m_loadedValues[i])
             values.append({QString::fromLatin1(kKeys[i]), text});
     }
+    const QString order = m_order->currentData().toString();
+    if (order != m_loadedOrder)
+        values.append({QStringLiteral("order"), order});
     return values;
 }
 
@@ -360,7 +388,22 @@ QString QueueSettingsDialog::rateText(qint64 tasks, qint64 ms)
     return QStringLiteral("%1/%2").arg(tasks).arg(interval);
 }
 
-QString QueueSettingsDialog::flowText(qint64 rateTasks, qint64 rateMs, qint64 burst, qint64 cap)
+QString QueueSettingsDialog::flowText(qint64 rateTasks, qint64 rateMs, qint64 burst, qint64 cap,
+                                      bool fair, qint64 groupCap)
+{
+    // claim.lua reads the group cap in fair order only.
+    QString order;
+    if (fair)
+        order = groupCap == 1  ? tr("; groups take turns; at most 1 task of a group runs at once")
+                : groupCap > 1 ? tr("; groups take turns; at most %1 tasks of a group run at once")
+                                     .arg(QLocale().toString(groupCap))
+                               : tr("; groups take turns");
+    else if (groupCap > 0)
+        order = tr("; the group cap holds only in fair order");
+    return limitsText(rateTasks, rateMs, burst, cap) + order;
+}
+
+QString QueueSettingsDialog::limitsText(qint64 rateTasks, qint64 rateMs, qint64 burst, qint64 cap)
 {
     const QLocale locale;
     if (rateTasks <= 0 && cap <= 0)

@@ -4,6 +4,7 @@
 
 #include <QDialog>
 
+class QComboBox;
 class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
@@ -15,7 +16,8 @@ class FieldError;
 
 // One queue's settings as `delayq config` writes them: max attempts, backoff (with the
 // delays of the retries max attempts allows shown as it is typed), lease, max payload, task
-// history, and the flow limits: rate, burst and cap (with what they mean, shown as typed).
+// history, and the flow limits: rate, burst and cap, fair order and its group cap (with what
+// they mean, shown as typed).
 // Each field is checked as the core checks it (Queue::normalizeConfig) and refused next to
 // itself. Save writes only the values that differ from those loaded, in one core call (one
 // audit entry), through the I/O thread, and the dialog closes once Redis took them; a Save
@@ -35,6 +37,10 @@ public:
     QLineEdit* rateField() const { return m_fields[5]; }
     QLineEdit* burstField() const { return m_fields[6]; }
     QLineEdit* capField() const { return m_fields[7]; }
+    // Fair order (docs/design/flow.md): the order ("due" or "fair" as item data) and the
+    // tasks of one group active at once (empty = off).
+    QComboBox* orderBox() const { return m_order; }
+    QLineEdit* groupCapField() const { return m_fields[8]; }
     // What the rate, burst and cap mean, in a sentence ("at most 50 tasks start per second, …").
     QLabel* flowPreview() const { return m_flowPreview; }
     FieldError* errorOf(int field) const { return m_errors[field]; }
@@ -50,8 +56,12 @@ public:
     static QString backoffText(const QString& normalized);
     // A rate as an operator types it: (50, 1000) -> "50/s", (5, 250) -> "5/250ms"; "off".
     static QString rateText(qint64 tasks, qint64 ms);
-    // The flow limits in words (0 = off), as the preview says them.
-    static QString flowText(qint64 rateTasks, qint64 rateMs, qint64 burst, qint64 cap);
+    // The flow limits in words (0 = off), as the preview says them; fair order and its group
+    // cap said after them.
+    static QString flowText(qint64 rateTasks, qint64 rateMs, qint64 burst, qint64 cap,
+                            bool fair = false, qint64 groupCap = 0);
+    // The rate, burst and cap alone in words.
+    static QString limitsText(qint64 rateTasks, qint64 rateMs, qint64 burst, qint64 cap);
 
     void accept() override;
 
@@ -83,9 +93,11 @@ private:
     // The text of a field as the core takes it: an empty limit is "off".
     QString typed(int field) const;
 
-    QLineEdit* m_fields[8] = {};
-    FieldError* m_errors[8] = {};
-    QString m_loadedValues[8]; // the stored form of what was loaded
+    QLineEdit* m_fields[9] = {};
+    FieldError* m_errors[9] = {};
+    QString m_loadedValues[9]; // the stored form of what was loaded
+    QComboBox* m_order = nullptr;
+    QString m_loadedOrder; // "due" or "fair"
     QLabel* m_notes[3] = {};
     QLabel* m_preview;
     QLabel* m_flowPreview = nullptr;

@@ -58,6 +58,7 @@ TaskDetails::TaskDetails(QWidget* parent) : QWidget(parent)
     }
     m_attempts = addField(tr("Attempts"));
     m_backoff = addField(tr("Backoff"));
+    m_order = addField(tr("Fair order"));
     m_worker = addField(tr("Worker"));
     m_lastError = addField(tr("Last error"));
     // A QTextEdit for its block formats (an event wrapped in a narrow pane hangs indented
@@ -76,8 +77,9 @@ TaskDetails::TaskDetails(QWidget* parent) : QWidget(parent)
     m_historyLabel->setTextFormat(Qt::PlainText);
     layout->addWidget(m_historyLabel);
     layout->addWidget(m_history, 1);
-    m_nativeRows = std::make_unique<FormRows>(
-        m_form, QList<QWidget*>{m_id, m_created, m_attempts, m_backoff, m_worker, m_lastError});
+    m_nativeRows =
+        std::make_unique<FormRows>(m_form, QList<QWidget*>{m_id, m_created, m_attempts, m_backoff,
+                                                           m_order, m_worker, m_lastError});
 
     m_format = new QLabel(this);
     m_format->setTextFormat(Qt::PlainText);
@@ -120,6 +122,11 @@ QLabel* TaskDetails::addField(const QString& name)
     label->setTextFormat(Qt::PlainText);
     m_form->addRow(label, value);
     return value;
+}
+
+QString TaskDetails::orderText() const
+{
+    return m_order->text();
 }
 
 QString TaskDetails::formatPayload(const QByteArray& payload, bool* isJson)
@@ -274,8 +281,8 @@ bool TaskDetails::eventFilter(QObject* watched, QEvent* event)
 
 void TaskDetails::render()
 {
-    const QList<QLabel*> labels{m_id,       m_state,   m_time,   m_created,
-                                m_attempts, m_backoff, m_worker, m_lastError};
+    const QList<QLabel*> labels{m_id,      m_state, m_time,   m_created,  m_attempts,
+                                m_backoff, m_order, m_worker, m_lastError};
     m_copyId->setEnabled(m_hasTask);
     m_copyPayload->setEnabled(m_hasTask);
     // A finished task has no payload: its events take the box's room.
@@ -312,6 +319,11 @@ void TaskDetails::render()
                             ? tr("%1 of %2").arg(m_task.attempts).arg(m_task.maxAttempts)
                             : QString::number(m_task.attempts));
     m_backoff->setText(m_task.backoff.isEmpty() ? tr("queue default") : m_task.backoff);
+    // Said only for a task pushed with either (the queue's order decides whether they count).
+    m_order->setText(m_task.priority == 0 && m_task.group.isEmpty() ? QStringLiteral("-")
+                     : m_task.group.isEmpty()
+                         ? tr("priority %1").arg(m_task.priority)
+                         : tr("priority %1, group %2").arg(m_task.priority).arg(m_task.group));
     m_worker->setText(m_task.worker.isEmpty() ? QStringLiteral("-") : m_task.worker);
     // A handler's error can be a whole stack trace: a label shows its start.
     constexpr qsizetype kMaxError = 2000;
@@ -372,6 +384,7 @@ void TaskDetails::renderFinished()
                    : QString::fromStdString(delayq::formatTime(events.constFirst().at, m_utc)));
     m_attempts->setText(attempts > 0 ? QString::number(attempts) : none);
     m_backoff->setText(none);
+    m_order->setText(none);
     m_worker->setText(worker.isEmpty() ? none : worker);
     m_lastError->setText(error.isEmpty() ? none : error);
     m_format->setText(tr("The task has left the queue: its payload is not kept, only its last "

@@ -43,6 +43,8 @@ public:
     QByteArray payload() const { return m_task.payload; }
     QString idText() const;
     QString historyText() const;
+    // The selected task's priority and group as shown ("priority 5, group tenant-42", or "-").
+    QString orderText() const;
 
     // JSON objects and arrays indented; anything else as it is (invalid UTF-8 replaced).
     static QString formatPayload(const QByteArray& payload, bool* isJson = nullptr);
@@ -73,6 +75,7 @@ private:
     QLabel* m_created = nullptr;
     QLabel* m_attempts = nullptr;
     QLabel* m_backoff = nullptr;
+    QLabel* m_order = nullptr; // fair order's priority and group, "-" when pushed without
     QLabel* m_worker = nullptr;
     QLabel* m_lastError = nullptr;
     QLabel* m_format = nullptr;
