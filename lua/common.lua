@@ -172,10 +172,10 @@ local function fair_turn()
   return redis.call('HINCRBY', flow_key(''), 'turn', 1)
 end
 
--- A due task joins its group's ready set; the group joins the ring's end unless it is in the
--- ring already or waits at its cap.
-local function fair_ready(group, id, priority, due)
-  redis.call('ZADD', fair_key('r:' .. group), fair_rank(priority, due), id)
+-- Due tasks join their group's ready set (ranked: {rank, id, ...}); the group joins the ring's
+-- end unless it is in the ring already or waits at its cap.
+local function fair_ready(group, ranked)
+  redis.call('ZADD', fair_key('r:' .. group), unpack(ranked))
   redis.call('SADD', fair_key('known'), group)
   if redis.call('SISMEMBER', fair_key('blocked'), group) == 0 then
     redis.call('ZADD', fair_key('ring'), 'NX', fair_turn(), group)
@@ -198,25 +198,34 @@ local function fair_release(group, id, now)
   end
 end
 
--- Indexes tasks (re)added to pending: scored is ZADD's {due ms, id, due ms, id, ...}.
--- Nothing when the queue is not in fair order.
-local function fair_index(scored, now)
+-- Indexes tasks (re)added to pending: scored is ZADD's {due ms, id, due ms, id, ...};
+-- from_active: they were running (nack, reap), so their groups' slots free. Nothing when the
+-- queue is not in fair order. The writes go once a group, not once a task.
+local function fair_index(scored, now, from_active)
   if #scored == 0 or not fair_on() then return end
   local ids = {}
   for i = 2, #scored, 2 do ids[#ids + 1] = scored[i] end
   local tags = redis.call('HMGET', fair_key('tags'), unpack(ids))
-  local wait = {}
+  local wait, ready, groups = {}, {}, {}
   for k, id in ipairs(ids) do
     local due = tonumber(scored[2 * k - 1])
     local priority, group = fair_tag(tags[k])
-    fair_release(group, id, now)
+    if from_active then fair_release(group, id, now) end
     if due <= now then
-      fair_ready(group, id, priority, due)
+      local ranked = ready[group]
+      if not ranked then
+        ranked = {}
+        ready[group] = ranked
+        groups[#groups + 1] = group
+      end
+      ranked[#ranked + 1] = fair_rank(priority, due)
+      ranked[#ranked + 1] = id
     else
       wait[#wait + 1] = due
       wait[#wait + 1] = id
     end
   end
+  for _, group in ipairs(groups) do fair_ready(group, ready[group]) end
   if #wait > 0 then redis.call('ZADD', fair_key('wait'), unpack(wait)) end
 end
 

@@ -51,7 +51,7 @@ local before = earliest(KEYS[1])
 note('failed', int(retry))
 redis.call('HSET', KEYS[8], id, run_entry(attempts, retry, '', '', ''))
 redis.call('ZADD', KEYS[1], retry, id)
-fair_index({retry, id}, now)
+fair_index({retry, id}, now, true)
 count(KEYS[6], KEYS[7], 'retried', 1, now)
 wake_if_earlier(ARGV[5], before, retry)
 return {'retry', retry}

@@ -79,7 +79,7 @@ if #error_writes > 0 then redis.call('HSET', KEYS[9], unpack(error_writes)) end
 if #run_writes > 0 then redis.call('HSET', KEYS[8], unpack(run_writes)) end
 if #to_pending > 0 then redis.call('ZADD', KEYS[1], unpack(to_pending)) end
 if #to_dead > 0 then redis.call('ZADD', KEYS[3], unpack(to_dead)) end
-fair_index(to_pending, now)
+fair_index(to_pending, now, true)
 local gone = {}
 for i = 2, #to_dead, 2 do gone[#gone + 1] = to_dead[i] end
 fair_stopped(gone, now)
