@@ -42,20 +42,6 @@ amqp_table_entry_t intEntry(const char* key, long long value)
     return entry;
 }
 
-std::string sha256Hex(const std::string& data)
-{
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int length = 0;
-    EVP_Digest(data.data(), data.size(), digest, &length, EVP_sha256(), nullptr);
-    static const char* hex = "0123456789abcdef";
-    std::string out;
-    for (unsigned int i = 0; i < length; ++i) {
-        out += hex[digest[i] >> 4];
-        out += hex[digest[i] & 15];
-    }
-    return out;
-}
-
 // The error of a dead task's message, cut as nack.lua cuts what it keeps: at most 4096 bytes,
 // never in the middle of a UTF-8 character.
 std::string errorHeaderText(const std::string& error)
@@ -147,6 +133,20 @@ struct Properties
 };
 
 } // namespace
+
+std::string sha256Hex(const std::string& data)
+{
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int length = 0;
+    EVP_Digest(data.data(), data.size(), digest, &length, EVP_sha256(), nullptr);
+    static const char* hex = "0123456789abcdef";
+    std::string out;
+    for (unsigned int i = 0; i < length; ++i) {
+        out += hex[digest[i] >> 4];
+        out += hex[digest[i] & 15];
+    }
+    return out;
+}
 
 std::string messageIdFor(const std::string& taskId)
 {

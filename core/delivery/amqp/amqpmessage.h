@@ -16,6 +16,9 @@ namespace delayq::amqp {
 // that consumers still drop duplicates by it; the whole id is in x-delayq-task-id.
 std::string messageIdFor(const std::string& taskId);
 
+// The 64 lower-case hex digits of the SHA-256 of data (OpenSSL).
+std::string sha256Hex(const std::string& data);
+
 // Why the task's message cannot be published on this connection, "" when it can: a payload
 // over the URL's max_message_size (the broker would close the channel, taking every
 // unconfirmed publish of the claim with it), or properties that do not fit in one frame of the

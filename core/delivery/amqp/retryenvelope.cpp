@@ -1,8 +1,8 @@
 #include "retryenvelope.h"
 
-#include <taskline.h>
+#include "amqpmessage.h"
 
-#include <openssl/evp.h>
+#include <taskline.h>
 
 #include <deque>
 #include <vector>
@@ -17,20 +17,6 @@ using nlohmann::json;
 // because a broker need not count on an x-death header a client publishes (RabbitMQ 4.0 and
 // later, and 3.13.0-3.13.2, do not: rabbitmq-server PR 11339).
 constexpr const char* kRetryDeathsHeader = "x-delayq-deaths";
-
-std::string retrySha256Hex(const std::string& data)
-{
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int length = 0;
-    EVP_Digest(data.data(), data.size(), digest, &length, EVP_sha256(), nullptr);
-    static const char* hex = "0123456789abcdef";
-    std::string out;
-    for (unsigned int i = 0; i < length; ++i) {
-        out += hex[digest[i] >> 4];
-        out += hex[digest[i] & 15];
-    }
-    return out;
-}
 
 // Text as JSON keeps: UTF-8 as it is, other bytes replaced (header values only; the body has
 // body_base64).
@@ -304,11 +290,11 @@ std::string RetryEnvelope::taskId() const
     const std::string head = "dlq:" + std::to_string(deaths) + ":";
     const std::string id = stringOf(properties, "message_id");
     if (id.empty())
-        return head + "body-sha256:" + retrySha256Hex(exchange + '\0' + routingKey + '\0' + body);
+        return head + "body-sha256:" + sha256Hex(exchange + '\0' + routingKey + '\0' + body);
     const bool printable = id.size() <= 200 && std::all_of(id.begin(), id.end(), [](char c) {
                                return static_cast<unsigned char>(c) >= 0x20 && c != 0x7f;
                            });
-    return head + (printable ? id : "sha256:" + retrySha256Hex(id));
+    return head + (printable ? id : "sha256:" + sha256Hex(id));
 }
 
 std::string RetryEnvelope::messageId(const std::string& taskId) const
