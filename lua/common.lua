@@ -549,6 +549,17 @@ local function schedule_key(suffix)
   return string.sub(KEYS[5], 1, -7) .. 'schedule' .. suffix
 end
 
+-- A schedule's fires join pending (zadd: ZADD's {due, id, ...}; ids: theirs), indexed for
+-- fair order, counted, woken for, and each starts its history with a "pushed" event.
+local function schedule_pending(name, zadd, ids, now, channel, before, first_due, history)
+  redis.call('ZADD', KEYS[1], unpack(zadd))
+  fair_index(zadd, now)
+  count(KEYS[6], KEYS[7], 'pushed', #ids, now)
+  wake_if_earlier(channel, before, first_due)
+  local tail = '|' .. history_text('schedule ' .. name, '[|\n\r]') .. '|'
+  history_note(history, ids, function(k) return int(now) .. '|pushed|' .. zadd[2 * k - 1] .. tail end, true)
+end
+
 -- A rule record is "1|version|cron|zone|every ms|anchor ms|catch-up ms|max attempts|backoff|
 -- paused|updated ms|payload" (the payload last: it may hold '|'); since protocol 2.8 a rule with
 -- an overlap policy or a jitter is "2|" and the same fields with "overlap|jitter ms|" before

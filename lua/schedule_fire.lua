@@ -78,12 +78,7 @@ for _, fire in ipairs(fires) do
   end
 end
 if #ids > 0 then
-  redis.call('ZADD', KEYS[1], unpack(zadd))
-  fair_index(zadd, now)
-  count(KEYS[6], KEYS[7], 'pushed', #ids, now)
-  wake_if_earlier(channel, before, first_due)
-  local tail = '|' .. history_text('schedule ' .. name, '[|\n\r]') .. '|'
-  history_note(history, ids, function(k) return int(now) .. '|pushed|' .. zadd[2 * k - 1] .. tail end, true)
+  schedule_pending(name, zadd, ids, now, channel, before, first_due, history)
 end
 if next_fire == '' then
   redis.call('ZREM', next_set, name)
