@@ -206,11 +206,14 @@ local function fair_index(scored, now, from_active)
   local ids = {}
   for i = 2, #scored, 2 do ids[#ids + 1] = scored[i] end
   local tags = redis.call('HMGET', fair_key('tags'), unpack(ids))
-  local wait, ready, groups = {}, {}, {}
+  local wait, ready, groups, has_slots = {}, {}, {}, {}
   for k, id in ipairs(ids) do
     local due = tonumber(scored[2 * k - 1])
     local priority, group = fair_tag(tags[k])
-    if from_active then fair_release(group, id, now) end
+    if from_active and has_slots[group] == nil then
+      has_slots[group] = group ~= '' and redis.call('EXISTS', fair_key('act:' .. group)) == 1
+    end
+    if from_active and has_slots[group] then fair_release(group, id, now) end
     if due <= now then
       local ranked = ready[group]
       if not ranked then
@@ -235,10 +238,16 @@ local function fair_stopped(ids, now)
   local key = fair_key('tags')
   if #ids == 0 or redis.call('EXISTS', key) == 0 then return false end
   local tags = redis.call('HMGET', key, unpack(ids))
+  -- Only a group with running tasks under a cap has slots to free: asked once a group, not
+  -- once a task (an ack of 100 tasks of one group without a cap makes one call, not 100).
+  local has_slots = {}
   for k, id in ipairs(ids) do
     if tags[k] then
       local _, group = fair_tag(tags[k])
-      fair_release(group, id, now)
+      if has_slots[group] == nil then
+        has_slots[group] = group ~= '' and redis.call('EXISTS', fair_key('act:' .. group)) == 1
+      end
+      if has_slots[group] then fair_release(group, id, now) end
     end
   end
   return true
