@@ -100,6 +100,7 @@ const std::vector<CommandInfo>& commandTable()
          "                 rate's) | cap (tasks active at once; off)\n"
          "                 | order (due, or fair: groups in turn, then priority)\n"
          "                 | group_cap (tasks of one group active at once; off)\n"
+         "                 | group_rate (each group's rate, burst its count: 5/s; off)\n"
          "  KEY VALUE...   several at once: config mail order fair group_cap 1",
          "show or change a queue's defaults", runConfig},
         {"pause", "pause QUEUE", "stop workers from claiming (pushes still go in)", runPause},
@@ -250,31 +251,23 @@ const std::vector<CommandInfo>& commandTable()
         {"schedule",
          "schedule add QUEUE NAME (--cron 'EXPR' [--tz ZONE] | --every D [--start TIME])\n"
          "       [PAYLOAD|-] [--catch-up D] [--max-attempts N] [--backoff B] [--paused]\n"
+         "       [--overlap allow|skip] [--jitter D]\n"
          "schedule edit QUEUE NAME [--cron 'EXPR'] [--tz ZONE] [--every D] [--start TIME]\n"
          "       [--payload TEXT|-] [--catch-up D] [--max-attempts N] [--backoff B]\n"
+         "       [--overlap allow|skip] [--jitter D]\n"
          "schedule ls QUEUE | show QUEUE NAME [--fires N] | pause|resume|rm QUEUE NAME\n"
+         "schedule run-now QUEUE NAME [--request-id ID]\n"
+         "schedule backfill QUEUE NAME --from TIME --to TIME\n"
          "  a recurring task (docs/schedules.md): each fire pushes one task with the id\n"
          "  s:NAME:FIRE_MS, made once by whichever worker of the queue comes first\n"
          "  --cron 'EXPR'  minute hour day-of-month month day-of-week (Vixie cron), or\n"
          "                 @hourly, @daily, @weekly, @monthly, @yearly\n"
-         "       [--overlap allow|skip] [--jitter D]\n"
          "  --tz ZONE      the cron's time zone (tz database name, default UTC)\n"
          "  --every D      an interval (at least 1s); --start TIME: its first fire\n"
-         "       [--overlap allow|skip] [--jitter D]\n"
          "                 (default: now + D)\n"
-         "schedule run-now QUEUE NAME [--request-id ID]\n"
-         "schedule backfill QUEUE NAME --from TIME --to TIME\n"
          "  --catch-up D   after downtime, missed fires within D of now fire once each,\n"
          "                 older ones are skipped and counted (default 1h, at most 7d)\n"
          "  --max-attempts N, --backoff B  of the tasks made (default: the queue's)\n"
-         "  show lists the next N fires (default 10); edit replaces the rule at once (the\n"
-         "  old one never fires again); rm keeps the tasks already made",
-         "recurring tasks: add, list, show, change, pause, resume, delete, run now, backfill",
-         runSchedule},
-        {"doctor",
-         "doctor [--sample D]\n"
-         "  checks what the server's configuration risks for the queues, on every master:\n"
-         "  the eviction policy (one that may delete tasks), persistence (what a restart\n"
          "  --overlap allow|skip  skip a fire while the previous fire's task is still\n"
          "                 pending or active (counted as skipped); default allow\n"
          "  --jitter D     each fire's task is due up to D after the fire, the same for\n"
@@ -283,6 +276,14 @@ const std::vector<CommandInfo>& commandTable()
          "                 --request-id ID again makes nothing (default: a new id)\n"
          "  backfill       the rule's fires in [--from, --to), each as its fire would have\n"
          "                 made it; fires made already are not made again (at most 1000)\n"
+         "  show lists the next N fires (default 10); edit replaces the rule at once (the\n"
+         "  old one never fires again); rm keeps the tasks already made",
+         "recurring tasks: add, list, show, change, pause, resume, delete, run now, backfill",
+         runSchedule},
+        {"doctor",
+         "doctor [--sample D]\n"
+         "  checks what the server's configuration risks for the queues, on every master:\n"
+         "  the eviction policy (one that may delete tasks), persistence (what a restart\n"
          "  loses), the Redis version, a replica, the cluster's slot coverage, the memory\n"
          "  headroom at the current rate and the clock skew to this machine; each finding\n"
          "  with its risk and fix. Exit 1 when one can lose or refuse tasks. Reads only.\n"
