@@ -99,6 +99,17 @@ for i = 1, #ARGV, 2 do
     else
       details[#details + 1] = field .. '=' .. value
       if field == 'order' then set_order(value) end
+      if field == 'group_cap' and value == '0' then
+        -- No cap, no slots: the running tasks' entries go (fair_stopped no longer frees them).
+        for _, group in ipairs(redis.call('SMEMBERS', fair_key('known'))) do
+          redis.call('UNLINK', fair_key('act:' .. group))
+        end
+        -- and the groups that waited at their cap take their turns again.
+        for _, group in ipairs(redis.call('SMEMBERS', fair_key('blocked'))) do
+          redis.call('ZADD', fair_key('ring'), 'NX', fair_turn(), group)
+        end
+        redis.call('DEL', fair_key('blocked'))
+      end
       if field == 'history' and value == '0' then
         redis.call('UNLINK', history_key(''), history_key('_done'), history_key('_done_at'))
       end

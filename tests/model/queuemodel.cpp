@@ -458,8 +458,8 @@ void QueueModel::order(const ModelOp& op)
     }
     m_queue.setConfig(values);
     // The index goes with due order, and with it what the running tasks held; a cap set
-    // anew counts the slots of the tasks claimed under the one before.
-    if (!fair)
+    // anew counts the slots of the tasks claimed under the one before, unless it was off.
+    if (!fair || groupCap == 0) // no cap, no slots: config.lua drops them
         for (auto& [id, m] : m_tasks)
             m.groupSlot = false;
     m_flow.fair = fair;
