@@ -11,6 +11,8 @@ amqp_bytes_t rawBytes(const QByteArray& b)
     return amqp_bytes_t{static_cast<size_t>(b.size()), const_cast<char*>(b.constData())};
 }
 
+// The entry points into value's bytes: value must outlive it (a temporary would be freed at
+// the end of the statement that made the entry, before the publish reads it).
 amqp_table_entry_t textEntry(const char* key, const QByteArray& value)
 {
     amqp_table_entry_t e;
@@ -19,6 +21,7 @@ amqp_table_entry_t textEntry(const char* key, const QByteArray& value)
     e.value.value.bytes = rawBytes(value);
     return e;
 }
+amqp_table_entry_t textEntry(const char* key, QByteArray&& value) = delete;
 
 } // namespace
 
@@ -70,7 +73,8 @@ bool RejectingConsumer::makeLoop(const QString& exchange, const QString& routing
     if (!ok("declare the dead-letter queue"))
         return false;
     const QByteArray dlqName = dlq.toUtf8();
-    amqp_table_entry_t args[] = {textEntry("x-dead-letter-exchange", QByteArray()),
+    const QByteArray defaultExchange;
+    amqp_table_entry_t args[] = {textEntry("x-dead-letter-exchange", defaultExchange),
                                  textEntry("x-dead-letter-routing-key", dlqName)};
     amqp_queue_declare(m_state, kRejectingChannel, rawBytes(work.toUtf8()), 0, 1, 0, 0,
                        amqp_table_t{2, args});
@@ -87,12 +91,12 @@ bool RejectingConsumer::publish(const QString& exchange, const QString& routingK
                                 const QString& deadRoutingKey)
 {
     const QByteArray id = messageId.toUtf8(), queue = deadFrom.toUtf8(), ex = deadExchange.toUtf8(),
-                     key = deadRoutingKey.toUtf8();
+                     key = deadRoutingKey.toUtf8(), rejected = "rejected";
     amqp_field_value_t keys[1];
     keys[0].kind = AMQP_FIELD_KIND_UTF8;
     keys[0].value.bytes = rawBytes(key);
     amqp_table_entry_t death[5] = {textEntry("queue", queue),
-                                   textEntry("reason", "rejected"),
+                                   textEntry("reason", rejected),
                                    textEntry("exchange", ex),
                                    {},
                                    {}};
