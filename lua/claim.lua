@@ -23,6 +23,11 @@
 --   -1, whatever is pending: no due time is worth sleeping for until resume (config.lua), which
 --   publishes the earliest due ms on the wake channel.
 -- With the config's history on, each task handed out gets a "claimed" event (history_note).
+-- Expiry (since layout 2.9, expires_key in common.lua): a due task past its start-by time (its
+-- own, or created + the config's max_age) is not handed out: it goes to dead with the error
+-- "expired before it started" (attempts unchanged), or is forgotten when the config's
+-- expired_to is "drop"; counted in expired_unstarted (and died when it went to dead).
+-- Tasks that go to dead enter through died() (common.lua): the dead bound may drop the oldest.
 -- An id in pending whose record is missing or garbled is moved to dead with an error saying
 -- so, and a garbage run entry counts as 0 attempts: one broken entry never blocks the queue.
 local limit = whole(ARGV[1], 1, 1000)
@@ -49,7 +54,7 @@ if token == '' or string.find(token, '|', 1, true) then
   return redis.error_reply('INVALID claim: the token must be non-empty text without |')
 end
 local config = redis.call('HMGET', KEYS[5], 'paused', 'lease_ms', 'history', 'rate', 'burst', 'cap',
-  'order', 'group_cap', 'group_rate')
+  'order', 'group_cap', 'group_rate', 'max_age', 'expired_to', 'expiry')
 if lease == 0 then
   lease = tonumber(config[2]) or 30000
   if lease < 0 then lease = 30000 end
@@ -316,6 +321,19 @@ else
   redis.call('ZREMRANGEBYRANK', KEYS[1], 0, #ids - 1)
 end
 local runs = redis.call('HMGET', KEYS[8], unpack(ids))
+-- Expiry (expires_key in common.lua): looked at only when the queue has a max_age or a task of
+-- this shard was pushed with its own start-by time (the config's expiry flag); else no call.
+local max_age = whole(config[10] or '', 1, MAX_MS)
+local own_expiry = config[12] == '1' and redis.call('HMGET', expires_key(), unpack(ids)) or nil
+local drop_expired = config[11] == 'drop'
+local expired_ids, expired_drop = {}, {}
+-- True when task i (record valid) is claimed after its start-by time: its own (0 = never),
+-- else created + max_age.
+local function past_start_by(i, record)
+  local by = own_expiry and tonumber(own_expiry[i])
+  if by == nil and max_age then by = tonumber(string.match(record, '^%w+'), 36) + max_age end
+  return by ~= nil and by > 0 and now > by
+end
 local tasks, dead, errors = {}, {}, {}
 local run_entries = {RUN_KEEPER_FIELD, RUN_KEEPER_VALUE}
 local broken = 0
@@ -342,6 +360,20 @@ for i, id in ipairs(ids) do
     dead[#dead + 1] = int(now)
     dead[#dead + 1] = id
     broken = broken + 1
+  elseif (own_expiry or max_age) and past_start_by(i, record) then
+    -- Past its start-by time: never handed out. To dead (not started: attempts stay) with
+    -- the reason, or forgotten when the queue says drop.
+    if drop_expired then
+      expired_drop[#expired_drop + 1] = id
+    else
+      run_entries[#run_entries + 1] = id
+      run_entries[#run_entries + 1] = int(attempts - 1) .. '|' .. score .. '|||'
+      errors[#errors + 1] = id
+      errors[#errors + 1] = EXPIRED_ERROR
+      dead[#dead + 1] = int(now)
+      dead[#dead + 1] = id
+      expired_ids[#expired_ids + 1] = id
+    end
   else
     run_entries[#run_entries + 1] = id
     run_entries[#run_entries + 1] = attempts_text .. '|' .. score .. tail
@@ -365,12 +397,15 @@ if #tasks > 0 then
   end
   redis.call('ZADD', KEYS[2], unpack(zadd))
 end
-if broken > 0 then
-  redis.call('ZADD', KEYS[3], unpack(dead))
-  redis.call('HSET', KEYS[9], unpack(errors))
-  count(KEYS[6], KEYS[7], 'died', broken, now)
-  -- Counted on their own too, so an operator sees that foreign or damaged data turned up.
-  count(KEYS[6], KEYS[7], 'broken', broken, now)
+if #errors > 0 then redis.call('HSET', KEYS[9], unpack(errors)) end
+count(KEYS[6], KEYS[7], 'died', broken + #expired_ids, now)
+-- Counted on their own too, so an operator sees that foreign or damaged data turned up.
+count(KEYS[6], KEYS[7], 'broken', broken, now)
+if #expired_ids + #expired_drop > 0 then
+  count(KEYS[6], KEYS[7], 'expired_unstarted', #expired_ids + #expired_drop, now)
+  -- Their groups' slots (fair order took them) free; the dropped ones leave no trace.
+  fair_stopped(expired_ids, now)
+  forget(expired_drop, nil, now)
 end
 count(KEYS[6], KEYS[7], 'claimed', #tasks / 4, now)
 local history = history_limit(config[3])
@@ -382,6 +417,11 @@ if history > 0 and #tasks > 0 then
     return head .. tasks[4 * k - 1] .. mid .. tasks[4 * k]
   end)
 end
+if #expired_ids > 0 and history > 0 then
+  history_note(history, expired_ids, function() return history_event(now, 'died', '', '', EXPIRED_ERROR) end)
+end
+-- Last of the writes to dead: the bound may forget the oldest dead tasks (died in common.lua).
+died(dead, now)
 local next = next_due()
 if bucket or cap_share then
   if bucket then

@@ -472,6 +472,9 @@ local function forget(ids, event_of, now)
   if #ids == 0 then return end
   history_drop(ids, event_of, now)
   fair_forget(ids, now or now_ms())
+  -- A task's own expiry (expires_key) goes with it; one EXISTS when no task has one.
+  local expires = string.sub(KEYS[5], 1, -7) .. 'expires'
+  if redis.call('EXISTS', expires) == 1 then redis.call('HDEL', expires, unpack(ids)) end
   for _, id in ipairs(ids) do redis.call('HDEL', data_key(id), id) end
   redis.call('HDEL', KEYS[8], unpack(ids))
   if redis.call('HLEN', KEYS[8]) == 1 and redis.call('HEXISTS', KEYS[8], RUN_KEEPER_FIELD) == 1 then
@@ -550,6 +553,114 @@ local function audit(who, action, n, ids, detail)
   redis.call('XADD', string.sub(KEYS[5], 1, -7) .. 'audit', 'MAXLEN', '~', len, '*',
     'action', action, 'count', int(n), 'ids', table.concat(shown, '\n'), 'detail', detail or '',
     'user', who[1], 'os_user', who[2], 'host', who[3], 'tool', who[4], 'version', who[5])
+end
+
+
+-- Dead tasks bounded (docs/design/bounds.md, since layout 2.9). Each shard's dead set keeps at
+-- most the config's dead_max tasks and dead_max_bytes bytes (0 = no bound), divided by
+-- dead_shards (the shard count setConfig wrote beside them; 1 when absent). A task's bytes are
+-- its id, its record and its last error; their running total is the stats field dead_bytes.
+-- Every way into dead goes through died(), every way out of it through dead_left(): the bound
+-- is kept where tasks die, the oldest (lowest time of death) going first, forgotten fully,
+-- counted (dead_dropped) and audited once per call that drops any.
+local DEAD_MAX = 100000
+local DEAD_MAX_BYTES = 67108864
+-- Dropped at most per call: a death adds at most 1000, so the bound holds; a lowered bound is
+-- reached over the next deaths rather than in one long call.
+local DEAD_DROP_AT_ONCE = 2000
+-- The actor of a drop's audit entry: the server keeping the bound, not a person.
+local DEAD_BOUND_WHO = {'', 'delayq', 'redis', 'dead bound', ''}
+
+-- Bytes the dead task `id` counts for (its record and error may be absent: broken entries).
+local function dead_size(id)
+  return #id + redis.call('HSTRLEN', data_key(id), id) + redis.call('HSTRLEN', KEYS[9], id)
+end
+
+-- The tasks `ids` left dead (requeue, delete, purge, replace, reshard): their bytes leave the
+-- total. Call it while their records and errors are still there.
+local function dead_left(ids)
+  if #ids == 0 then return end
+  local bytes = 0
+  for _, id in ipairs(ids) do bytes = bytes + dead_size(id) end
+  if redis.call('EXISTS', KEYS[3]) == 0 then
+    redis.call('HDEL', KEYS[6], 'dead_bytes') -- nothing dead: nothing to count, whatever drifted
+  elseif bytes > 0 then
+    redis.call('HINCRBY', KEYS[6], 'dead_bytes', -bytes)
+  end
+end
+
+-- Keeps the bound: drops the oldest dead tasks while there are more than dead_max or more
+-- bytes than dead_max_bytes. Returns how many it dropped.
+local function dead_trim(now)
+  local config = redis.call('HMGET', KEYS[5], 'dead_max', 'dead_max_bytes', 'dead_shards')
+  local shards = whole(config[3] or '', 1, 1000) or 1
+  local max = whole(config[1] or '', 0, 1000000000) or DEAD_MAX
+  local max_bytes = whole(config[2] or '', 0, 1099511627776) or DEAD_MAX_BYTES
+  max, max_bytes = math.ceil(max / shards), math.ceil(max_bytes / shards)
+  local over = 0
+  if max > 0 then over = redis.call('ZCARD', KEYS[3]) - max end
+  local bytes = tonumber(redis.call('HGET', KEYS[6], 'dead_bytes')) or 0
+  if over <= 0 and (max_bytes == 0 or bytes <= max_bytes) then return 0 end
+  local dropped, freed = {}, 0
+  while #dropped < DEAD_DROP_AT_ONCE do
+    local want = math.min(math.max(over - #dropped, 100), DEAD_DROP_AT_ONCE - #dropped)
+    local ids = redis.call('ZRANGE', KEYS[3], #dropped, #dropped + want - 1)
+    local full = #ids == 0
+    for _, id in ipairs(ids) do
+      if #dropped >= over and (max_bytes == 0 or bytes - freed <= max_bytes) then
+        full = true
+        break
+      end
+      freed = freed + dead_size(id)
+      dropped[#dropped + 1] = id
+    end
+    if full then break end
+  end
+  if #dropped == 0 then return 0 end
+  -- The oldest are ranks 0..k-1: one call removes them all.
+  redis.call('ZREMRANGEBYRANK', KEYS[3], 0, #dropped - 1)
+  forget(dropped, nil, now)
+  if redis.call('EXISTS', KEYS[3]) == 0 then
+    redis.call('HDEL', KEYS[6], 'dead_bytes')
+  else
+    redis.call('HINCRBY', KEYS[6], 'dead_bytes', -freed)
+  end
+  count(KEYS[6], KEYS[7], 'dead_dropped', #dropped, now)
+  audit(DEAD_BOUND_WHO, 'dead_dropped', #dropped, dropped,
+    'bound ' .. int(max) .. ' tasks, ' .. int(max_bytes) .. ' bytes a shard (0 = none)')
+  return #dropped
+end
+
+-- The one way into dead: scored is ZADD's {time died ms, id, ...}, the tasks' errors already
+-- written. Adds them, counts their bytes and keeps the bound (dead_trim). Returns how many
+-- the bound dropped.
+local function died(scored, now)
+  if #scored == 0 then return 0 end
+  local ids = {}
+  for i = 2, #scored, 2 do ids[#ids + 1] = scored[i] end
+  -- An id already dead (an import's replace) is counted once.
+  local already = {}
+  if redis.call('EXISTS', KEYS[3]) == 1 then already = redis.call('ZMSCORE', KEYS[3], unpack(ids)) end
+  redis.call('ZADD', KEYS[3], unpack(scored))
+  local bytes = 0
+  for k, id in ipairs(ids) do
+    if not already[k] then bytes = bytes + dead_size(id) end
+  end
+  if bytes > 0 then redis.call('HINCRBY', KEYS[6], 'dead_bytes', bytes) end
+  return dead_trim(now)
+end
+
+-- Expiry (docs/design/bounds.md, since layout 2.9): a task may have to start by a time. Its own
+-- start-by ms is in dq:{Q}:expires (id -> ms; 0 = never, overriding the queue's max_age); else
+-- the config's max_age (ms, 0 = none) counts from its record's created. Push sets the config's
+-- expiry = 1 once a task of the shard has its own, so claim reads the hash only then.
+-- A claim that meets a task past it never hands it out: it goes to dead with the error
+-- EXPIRED_ERROR, or is forgotten when the config's expired_to is "drop"; counted in
+-- expired_unstarted either way.
+local EXPIRED_ERROR = 'expired before it started'
+
+local function expires_key()
+  return string.sub(KEYS[5], 1, -7) .. 'expires'
 end
 
 

@@ -11,6 +11,10 @@
 --     | cap (tasks active at once, 0 = none) | order ("due" | "fair": fair_index in common.lua)
 --     | group_cap (tasks of one group active at once, 0 = none) | group_rate ("N/MS" per group,
 --     burst N; "0" = none) (the last six since layout 2.8); each at most once
+--   | dead_max (dead tasks kept, 0 = no bound) | dead_max_bytes (their bytes, 0 = none)
+--     | dead_shards (the shard count the two are divided by: dead_trim in common.lua)
+--     | max_age (ms a task may wait to start, 0 = none) | expired_to ("dead" | "drop") (the
+--     last five since 2.9)
 --   value: as Queue::setConfig stores it (numbers whole; backoff in its ms form)
 -- ARGV[last] actor: "" (no audit entry), or who changes it (take_actor in common.lua). Only
 --   fields whose value changed are written, and they are audited together: one "config" entry
@@ -35,7 +39,9 @@ end
 -- The same bounds as Queue::setConfig: the core refuses first, with the friendlier message.
 local ranges = {max_attempts = {1, 1000000}, lease_ms = {100, 604800000},
   max_payload = {1, 536870912}, audit_len = {1, 1000000}, paused = {0, 1}, history = {0, 100},
-  burst = {0, 1000000}, cap = {0, 1000000}, group_cap = {0, 1000000}}
+  burst = {0, 1000000}, cap = {0, 1000000}, group_cap = {0, 1000000},
+  dead_max = {0, 1000000000}, dead_max_bytes = {0, 1099511627776}, dead_shards = {1, 1000},
+  max_age = {0, 315360000000}}
 local FAIR_INDEX_AT_ONCE = 100000
 local seen = {}
 for i = 1, #ARGV, 2 do
@@ -52,6 +58,10 @@ for i = 1, #ARGV, 2 do
     if value == 'fair' and pending > FAIR_INDEX_AT_ONCE and not fair_on() then
       return redis.error_reply('FAIR the queue has ' .. pending .. ' pending tasks: fair order ' ..
         'indexes them when it is turned on, at most ' .. FAIR_INDEX_AT_ONCE .. ' at once')
+    end
+  elseif field == 'expired_to' then
+    if value ~= 'dead' and value ~= 'drop' then
+      return redis.error_reply('INVALID config: expired_to must be dead or drop')
     end
   elseif field == 'rate' or field == 'group_rate' then
     local n, per = string.match(value, '^(%d+)/(%d+)$')
@@ -117,4 +127,7 @@ for i = 1, #ARGV, 2 do
   end
 end
 if #details > 0 then audit(who, 'config', 0, {}, table.concat(details, ' ')) end
+-- A lowered dead bound holds from now: the oldest go at once (at most DEAD_DROP_AT_ONCE; the
+-- next deaths drop the rest), with their own audit entry.
+if seen.dead_max or seen.dead_max_bytes or seen.dead_shards then dead_trim(now_ms()) end
 return changed

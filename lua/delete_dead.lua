@@ -27,6 +27,7 @@ local function remove(id)
   return true
 end
 local done, statuses, taken = each_dead(mode, limit, 3, remove)
+dead_left(removed)
 forget(removed)
 if done > 0 then audit(who, 'delete', done, taken, mode == 'all' and 'all' or '') end
 -- A call by ids leaves nothing for a repeat of it to find: remaining is 0 there.

@@ -65,7 +65,7 @@ local max_payload, default_attempts = payload_and_attempts()
 local before = earliest(KEYS[1])
 local import_now = now_ms()
 local min_due = nil
-local reply, written = {}, {}
+local reply, written, to_dead = {}, {}, {}
 local room = HISTORY_TASKS - redis.call('HLEN', history_key(''))
 
 -- True when the id is anywhere in the queue: a record, or a listed id without one.
@@ -88,7 +88,10 @@ for i = 0, n - 1 do
   if status == 'created' or status == 'replaced' then
     if status == 'replaced' then
       redis.call('ZREM', KEYS[1], t.id)
-      redis.call('ZREM', KEYS[3], t.id)
+      if redis.call('ZSCORE', KEYS[3], t.id) then
+        dead_left({t.id})
+        redis.call('ZREM', KEYS[3], t.id)
+      end
       redis.call('HDEL', KEYS[8], t.id)
       redis.call('HDEL', KEYS[9], t.id)
     end
@@ -110,7 +113,7 @@ for i = 0, n - 1 do
       redis.call('HDEL', history_key(''), t.id)
     end
     if t.state == 'dead' then
-      redis.call('ZADD', KEYS[3], int(t.died), t.id)
+      to_dead[#to_dead + 1], to_dead[#to_dead + 2] = int(t.died), t.id
     else
       redis.call('ZADD', KEYS[1], int(t.due), t.id)
       -- An export carries no priority or group (yet): the task comes back ungrouped.
@@ -122,6 +125,8 @@ for i = 0, n - 1 do
   reply[#reply + 1] = status
   if status == 'created' or status == 'replaced' then written[#written + 1] = t.id end
 end
+-- Into dead through died() (common.lua, since layout 2.9): the dead bound holds for imports too.
+died(to_dead, import_now)
 if min_due then wake_if_earlier(channel, before, min_due) end
 if #written > 0 then audit(who, 'import', #written, written, mode == 'replace' and 'replace' or '') end
 return reply

@@ -13,6 +13,8 @@
 --   error as its text (history_note in common.lua).
 -- A freed slot of a full concurrency cap is published on the wake channel (flow_freed in
 --   common.lua, since layout 2.8).
+-- A task that dies enters dead through died() (common.lua, since layout 2.9): the queue's dead
+--   bound may drop the oldest dead tasks then (counted in dead_dropped, audited).
 -- Errors: LEASE_LOST when the token is not the task's current lease; INVALID on bad ARGV.
 if #ARGV ~= 5 then return redis.error_reply('INVALID nack: ARGV is id, token, error, delay, channel') end
 local id, token, err = ARGV[1], ARGV[2], cut_utf8(ARGV[3], 4096)
@@ -36,8 +38,8 @@ end
 if attempts >= max_attempts or override == -2 then
   note('died', '')
   redis.call('HSET', KEYS[8], id, run_entry(attempts, due or now, '', '', ''))
-  redis.call('ZADD', KEYS[3], now, id)
   fair_stopped({id}, now)
+  died({now, id}, now)
   count(KEYS[6], KEYS[7], 'died', 1, now)
   return {'dead', now}
 end

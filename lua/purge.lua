@@ -24,6 +24,7 @@ for s = 1, 3 do
   local ids = redis.call('ZRANGE', KEYS[s], 0, limit - deleted - 1)
   if #ids > 0 then
     -- The ids are ranks 0..k-1: one ZREMRANGEBYRANK removes them all.
+    if s == 3 then dead_left(ids) end
     forget(ids)
     for i = 1, math.min(#ids, AUDIT_IDS - #taken) do taken[#taken + 1] = ids[i] end
     redis.call('ZREMRANGEBYRANK', KEYS[s], 0, #ids - 1)

@@ -13,6 +13,9 @@
 --   queue's), or (since layout 2.8) "MAX_ATTEMPTS|BACKOFF|PRIORITY|GROUP": priority -9..9
 --   (higher is handed out first among due tasks), group 0..128 bytes of [A-Za-z0-9_.:@/-]
 --   ("" = none), for a queue whose config order is "fair" (fair_index in common.lua)
+--   or (since layout 2.9) "MAX_ATTEMPTS|BACKOFF|PRIORITY|GROUP|DEDUP_MS|EXPIRES": EXPIRES the
+--   tasks' start-by time, epoch ms, or "+MS" from server now (DEDUP_MS 0 = none; a task past
+--   it when claimed never runs: expires_key in common.lua)
 -- ARGV[5] n, the number of tasks (0..1000); then 3 values per task: id (not empty), payload
 --   (bytes), due value (ms)
 -- ARGV[last] actor: "" (no audit entry), or who pushes (take_actor in common.lua): one
@@ -32,6 +35,14 @@
 local who, n, refusal = take_batch('push', 5, 3)
 if refusal then return refusal end
 local mode, channel, kind, settings = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+-- Since layout 2.9 the settings may end with a sixth field, EXPIRES: the tasks' start-by time,
+-- epoch ms, or "+MS" from server now (a maximum age); taken off here, so the fields before it
+-- read as they always did. Written to expires_key() (common.lua) for the created tasks.
+local expires_spec
+do
+  local five, spec = string.match(settings, '^([^|]*|[^|]*|[^|]*|[^|]*|[^|]*)|(%+?%d+)$')
+  if five then settings, expires_spec = five, spec end
+end
 if mode ~= 'nx' and mode ~= 'replace' then
   return redis.error_reply('INVALID push: mode must be nx or replace')
 end
@@ -85,6 +96,28 @@ local now = now_ms()
 local max_payload, default_attempts, history = payload_and_attempts()
 local before = earliest(KEYS[1])
 local created_text = base36(now)
+-- The start-by ms (nil: none). A task that would expire before it is due is refused: it could
+-- never run. Checked before anything is written.
+local expires_at
+if expires_spec then
+  if string.sub(expires_spec, 1, 1) == '+' then
+    expires_at = whole(string.sub(expires_spec, 2), 1, MAX_MS)
+    expires_at = expires_at and now + expires_at
+  else
+    expires_at = whole(expires_spec, 1, MAX_MS)
+  end
+  if expires_at == nil then
+    return redis.error_reply('INVALID push: the expiry must be epoch ms or +MS, above 0')
+  end
+  for i = 0, n - 1 do
+    local due = values[i]
+    if kind == 'in' then due = now + due end
+    if expires_at <= due then
+      return redis.error_reply('INVALID push: the task would expire (' .. int(expires_at) ..
+        ' ms) before it is due (' .. int(due) .. ' ms): it could never run')
+    end
+  end
+end
 -- Due times as text, each distinct one formatted once: a string.format per task costs about
 -- a tenth of a push.
 local texts = {}
@@ -136,7 +169,11 @@ for i = 0, n - 1 do
       -- The old copy may sit in the dead set (even without a record, when broken); it leaves
       -- with its run entry and error.
       local had = redis.call('HEXISTS', bucket, id) == 1
-      if redis.call('ZREM', KEYS[3], id) == 1 then had = true end
+      if redis.call('ZSCORE', KEYS[3], id) then
+        dead_left({id})
+        redis.call('ZREM', KEYS[3], id)
+        had = true
+      end
       if had then
         status = 'replaced'
         redis.call('HDEL', KEYS[8], id)
@@ -209,6 +246,16 @@ if created > 0 then
     redis.call('HDEL', fair_key('tags'), unpack(ids))
   end
   fair_index(zadd, now)
+  -- Expiry: the call's tasks get their start-by ms (and the shard's config the flag claim
+  -- reads); a replaced task without one loses its old one.
+  if expires_at then
+    local writes = {}
+    for _, id in ipairs(ids) do writes[#writes + 1] = id; writes[#writes + 1] = int(expires_at) end
+    redis.call('HSET', expires_key(), unpack(writes))
+    redis.call('HSET', KEYS[5], 'expiry', '1')
+  elseif mode == 'replace' and redis.call('EXISTS', expires_key()) == 1 then
+    redis.call('HDEL', expires_key(), unpack(ids))
+  end
 end
 count(KEYS[6], KEYS[7], 'pushed', created, now)
 if min_due then wake_if_earlier(channel, before, min_due) end

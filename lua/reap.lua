@@ -10,6 +10,8 @@
 --   older delayq (nothing moves).
 -- A task with attempts left goes back to pending, due now; one with none left goes to dead,
 -- as does one whose record is missing or garbled (counted in died and broken).
+-- Tasks that die enter dead through died() (common.lua, since layout 2.9): the dead bound
+-- may drop the oldest dead tasks then.
 -- With the config's history on, each task taken back gets an "expired" event (due: when it is
 -- due again, empty when it died; history_note in common.lua).
 local limit = whole(ARGV[1], 1, 1000)
@@ -18,7 +20,7 @@ if limit == nil or #ARGV ~= 2 then
 end
 local now = now_ms()
 local ids = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, limit)
-local requeued, died = 0, 0
+local requeued, spent = 0, 0 -- spent: attempts used up (died() is common.lua's)
 local before = earliest(KEYS[1])
 local default_attempts = config_number(KEYS[5], 'max_attempts', 5)
 -- Read before anything moves: a task of the older layout is refused (upgrade converts it),
@@ -61,7 +63,7 @@ for i, id in ipairs(ids) do
     if last then
       put(run_writes, id, run_entry(attempts, due or now, '', '', ''))
       put(to_dead, now, id)
-      died = died + 1
+      spent = spent + 1
     else
       put(run_writes, id, run_entry(attempts, now, '', '', ''))
       put(to_pending, now, id)
@@ -78,16 +80,17 @@ if #ids > 0 then redis.call('ZREM', KEYS[2], unpack(ids)) end
 if #error_writes > 0 then redis.call('HSET', KEYS[9], unpack(error_writes)) end
 if #run_writes > 0 then redis.call('HSET', KEYS[8], unpack(run_writes)) end
 if #to_pending > 0 then redis.call('ZADD', KEYS[1], unpack(to_pending)) end
-if #to_dead > 0 then redis.call('ZADD', KEYS[3], unpack(to_dead)) end
 fair_index(to_pending, now, true)
 local gone = {}
 for i = 2, #to_dead, 2 do gone[#gone + 1] = to_dead[i] end
 fair_stopped(gone, now)
 history_note(history, expired, function(k) return events[k] end)
-count(KEYS[6], KEYS[7], 'expired', requeued + died + broken, now)
-count(KEYS[6], KEYS[7], 'died', died + broken, now)
+-- Last: the dead bound may forget the oldest dead tasks, these too (died in common.lua).
+died(to_dead, now)
+count(KEYS[6], KEYS[7], 'expired', requeued + spent + broken, now)
+count(KEYS[6], KEYS[7], 'died', spent + broken, now)
 count(KEYS[6], KEYS[7], 'broken', broken, now)
 if requeued > 0 then wake_if_earlier(ARGV[2], before, now) end
 local more = 0
 if #ids == limit and redis.call('ZCOUNT', KEYS[2], '-inf', now) > 0 then more = 1 end
-return {requeued, died + broken, more}
+return {requeued, spent + broken, more}

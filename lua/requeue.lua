@@ -10,6 +10,8 @@
 --   audit entry "requeue" (detail "all" in that mode) when any task came back
 -- With the config's history on, each task brought back gets a "requeued" event (who: the
 --   actor; history_note in common.lua).
+-- Since layout 2.9 a requeued task leaves dead through dead_left() and never expires: its
+--   start-by time (expires_key in common.lua) becomes 0 when the queue has any expiry.
 -- Reply: {done, remaining (mode "all": the tasks left in dead; "ids": 0), {one status per
 --   given id: done | not_found | pending | active; none in mode "all"}}
 -- Errors: INVALID on bad ARGV.
@@ -28,6 +30,7 @@ local revived = {}
 local function revive(id)
   if not redis.call('ZSCORE', KEYS[3], id) then return false end
   revived[#revived + 1] = id
+  dead_left({id})
   redis.call('ZREM', KEYS[3], id)
   -- Attempts start again from 0 (no run entry); the last error stays for the operator. A
   -- broken entry (no record) stays broken: claim sends it back to dead with the reason.
@@ -40,6 +43,15 @@ if done > 0 then
   local scored = {}
   for _, id in ipairs(revived) do scored[#scored + 1] = now; scored[#scored + 1] = id end
   fair_index(scored, now)
+  -- An operator's requeue means "run it": a requeued task never expires (its own start-by
+  -- becomes 0, which also overrides the queue's max_age). Nothing when the queue has no expiry.
+  local expiry = redis.call('HMGET', KEYS[5], 'expiry', 'max_age')
+  if expiry[1] == '1' or whole(expiry[2] or '', 1, MAX_MS) then
+    local writes = {}
+    for _, id in ipairs(revived) do writes[#writes + 1] = id; writes[#writes + 1] = '0' end
+    redis.call('HSET', expires_key(), unpack(writes))
+    redis.call('HSET', KEYS[5], 'expiry', '1')
+  end
   local event = history_event(now, 'requeued', int(now), history_who(who), '')
   history_note(history_limit(redis.call('HGET', KEYS[5], 'history')), revived,
     function() return event end)

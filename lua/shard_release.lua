@@ -28,6 +28,7 @@ for i = 1, n do
       redis.call('ZREM', KEYS[1], id) == 1
   elseif state == 'dead' then
     gone = redis.call('ZREM', KEYS[3], id) == 1
+    if gone then dead_left({id}) end
   end
   if gone then
     redis.call('HDEL', data_key(id), id)

@@ -30,10 +30,37 @@ PushBatch::PushBatch(const std::vector<PushRequest>& requests, long long nowMs)
         if (r.priority != 0 || !r.group.empty())
             settings = std::to_string(r.maxAttempts) + "|" + backoff + "|" +
                        std::to_string(r.priority) + "|" + r.group;
+        if (const std::string expires = expiresField(r, nowMs); !expires.empty())
+            // Since layout 2.9 the sixth field (push.lua): the five before it in full.
+            settings = std::to_string(r.maxAttempts) + "|" + backoff + "|" +
+                       std::to_string(r.priority) + "|" + r.group + "|0|" + expires;
         m_settings.push_back(std::move(settings));
         m_ids.push_back(std::move(id));
     }
     m_chunks = splitIntoCalls();
+}
+
+std::string PushBatch::expiresField(const PushRequest& r, long long nowMs)
+{
+    if (r.expiresAtMs && r.maxAgeMs != 0)
+        throw Error(ErrorCode::InvalidArgument,
+                    "give a task a start-by time or a maximum age, not both");
+    if (r.maxAgeMs < 0 || r.maxAgeMs > kLatestDueMs - nowMs)
+        throw Error(ErrorCode::InvalidArgument,
+                    "the maximum age must be above 0 and end before the year 9999");
+    if (r.maxAgeMs > 0)
+        return "+" + std::to_string(r.maxAgeMs);
+    if (!r.expiresAtMs)
+        return {};
+    checkDueAt(*r.expiresAtMs);
+    if (*r.expiresAtMs <= nowMs)
+        throw Error(ErrorCode::InvalidArgument,
+                    "the start-by time has passed already: the task could never run");
+    if (r.dueAtMs ? *r.expiresAtMs <= *r.dueAtMs : *r.expiresAtMs <= nowMs + r.delayMs)
+        throw Error(ErrorCode::InvalidArgument,
+                    "the task would expire before it is due: the start-by time must come "
+                    "after the due time");
+    return std::to_string(*r.expiresAtMs);
 }
 
 std::vector<PushBatch::Chunk> PushBatch::splitIntoCalls() const

@@ -30,6 +30,9 @@ private:
     // [begin, end) of the requests of each call, in order.
     using Chunk = std::pair<size_t, size_t>;
     std::vector<Chunk> splitIntoCalls() const;
+    // The settings' EXPIRES field (push.lua, since 2.9): "" for none, "+MS" for a maximum age,
+    // else the start-by ms. Throws InvalidArgument for one that could never let the task run.
+    static std::string expiresField(const PushRequest& r, long long nowMs);
 
     const std::vector<PushRequest>& m_requests;
     std::vector<std::string> m_ids;      // generated where a request has none

@@ -447,6 +447,14 @@ UpgradeResult Queue::upgrade(int batch, int maxCalls)
             break;
         }
     }
+    // The dead bound is the queue's: each shard keeps its share, the bound divided by the shard
+    // count written beside it (dead_trim in lua/common.lua).
+    for (size_t i = 0; i < args.size(); i += 2)
+        if (args[i] == "dead_max" || args[i] == "dead_max_bytes") {
+            args.push_back("dead_shards");
+            args.push_back(std::to_string(shardCount()));
+            break;
+        }
     return result;
 }
 

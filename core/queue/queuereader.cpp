@@ -120,6 +120,14 @@ QueueConfig QueueReader::config()
             config.groupCap = n;
         else if (field == "order")
             config.fair = value == "fair";
+        else if (field == "dead_max" && ok && n >= 0)
+            config.deadMax = n;
+        else if (field == "dead_max_bytes" && ok && n >= 0)
+            config.deadMaxBytes = n;
+        else if (field == "max_age" && ok && n >= 0)
+            config.maxAgeMs = n;
+        else if (field == "expired_to")
+            config.expiredToDrop = value == "drop";
         else if (field == "rate" || field == "group_rate") {
             FlowStatus read; // the one reading of a stored rate
             read.setLimits(value, {}, {});
@@ -221,7 +229,8 @@ Counters QueueReader::stats()
     throwFirstError(read.replies);
     Counters counters;
     for (const char* name :
-         {"pushed", "claimed", "acked", "retried", "died", "cancelled", "expired", "broken"})
+         {"pushed", "claimed", "acked", "retried", "died", "cancelled", "expired", "broken",
+          "dead_dropped", "expired_unstarted"})
         counters[name] = 0;
     for (const auto& reply : read.replies)
         addCounters(counters, reply);
@@ -334,17 +343,29 @@ QueueReader::loadTasks(TaskSet set, const std::vector<std::pair<std::string, lon
     // task's place is its shard's HMGET and its index in it.
     std::vector<std::pair<size_t, size_t>> tagAt(members.size());
     std::vector<std::string> tagShards;
+    std::vector<size_t> firstOfShard;
     for (size_t i = 0; i < members.size(); ++i) {
         const std::string& tag = shards[i].tag();
         size_t shard = std::find(tagShards.begin(), tagShards.end(), tag) - tagShards.begin();
         if (shard == tagShards.size()) {
             tagShards.push_back(tag);
+            firstOfShard.push_back(i);
             commands.push_back({"HMGET", shards[i].fairTags()});
         }
         auto& read = commands[members.size() * 3 + shard];
         tagAt[i] = {members.size() * 3 + shard, read.size() - 2};
         read.push_back(members[i].first);
     }
+    // Expiry (since 2.9): per shard of the page its start-by times for the same ids, and its
+    // max_age, read right after the tags (an HMGET of the same ids: the same places).
+    const size_t expiryAt = commands.size();
+    for (size_t s = 0; s < tagShards.size(); ++s) {
+        std::vector<std::string> read = commands[members.size() * 3 + s];
+        read[1] = shards[firstOfShard[s]].expires();
+        commands.push_back(std::move(read));
+    }
+    for (size_t s = 0; s < tagShards.size(); ++s)
+        commands.push_back({"HGET", shards[firstOfShard[s]].config(), "max_age"});
     auto replies = m_connection.pipeline(commands);
     throwFirstError(replies);
     std::vector<Task> tasks;
@@ -357,6 +378,12 @@ QueueReader::loadTasks(TaskSet set, const std::vector<std::pair<std::string, lon
         const Reply& tags = replies[tagAt[i].first];
         if (tags.isArray() && tagAt[i].second < tags.elements.size())
             fillTags(t, tags.elements[tagAt[i].second]);
+        const size_t shard = tagAt[i].first - members.size() * 3;
+        const Reply& own = replies[expiryAt + shard];
+        fillExpiry(t, own.isArray() && tagAt[i].second < own.elements.size()
+                          ? own.elements[tagAt[i].second]
+                          : Reply{},
+                   replies[expiryAt + tagShards.size() + shard]);
         tasks.push_back(std::move(t));
     }
     return tasks;
@@ -430,6 +457,8 @@ std::optional<std::pair<TaskSet, Task>> QueueReader::find(const std::string& id)
             for (auto& read : taskReads(keys, id))
                 commands.push_back(std::move(read));
             commands.push_back({"HGET", keys.fairTags(), id});
+            commands.push_back({"HGET", keys.expires(), id});
+            commands.push_back({"HGET", keys.config(), "max_age"});
             return commands;
         },
         [](const std::vector<Reply>& r) {
@@ -447,6 +476,7 @@ std::optional<std::pair<TaskSet, Task>> QueueReader::find(const std::string& id)
         t.score = replies->at(i).toInteger();
         fillTask(t, sets[i], replies->at(3), replies->at(4), replies->at(5));
         fillTags(t, replies->at(6));
+        fillExpiry(t, replies->at(7), replies->at(8));
         return std::make_pair(sets[i], std::move(t));
     }
     return std::nullopt;

@@ -96,6 +96,19 @@ void fillTask(Task& task, TaskSet set, const Reply& record, const Reply& run, co
     task.payload = std::move(parsed->payload);
 }
 
+void fillExpiry(Task& task, const Reply& own, const Reply& maxAge)
+{
+    task.expiresAt.reset();
+    if (!own.isNil()) {
+        if (const auto at = wholeNumber(own.str); at && *at > 0)
+            task.expiresAt = *at;
+        return;
+    }
+    const auto age = maxAge.isNil() ? std::nullopt : wholeNumber(maxAge.str);
+    if (age && *age > 0 && !task.broken)
+        task.expiresAt = task.created + *age;
+}
+
 void fillTags(Task& task, const Reply& tag)
 {
     task.priority = 0;

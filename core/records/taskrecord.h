@@ -42,5 +42,9 @@ void fillTask(Task& task, TaskSet set, const Reply& record, const Reply& run, co
 // Fills a Task's priority and group from its fl:tags entry "PRIORITY|GROUP" (a string or nil
 // reply), as lua/common.lua's fair_tag reads it: nil or garbage reads as 0 and no group.
 void fillTags(Task& task, const Reply& tag);
+// Fills a Task's expiresAt (since 2.9) from its own start-by entry (lua/common.lua's
+// expires_key: ms, "0" = never; nil = none) and the queue's max_age (nil or ms), as claim
+// reads them: its own entry, else created + max_age; none for a broken task.
+void fillExpiry(Task& task, const Reply& own, const Reply& maxAge);
 
 } // namespace delayq

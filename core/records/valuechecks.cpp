@@ -116,6 +116,35 @@ template <typename Make> std::string offOr(const std::string& value, Make make)
     return make();
 }
 
+// A size in bytes: a whole number, or one with k, m or g (KB, MB, GB, KiB, ...: all powers of
+// 1024, as Redis's maxmemory reads them), from 0 to max.
+std::string byteSize(const std::string& key, const std::string& value, long long max)
+{
+    size_t digits = 0;
+    while (digits < value.size() && std::isdigit(static_cast<unsigned char>(value[digits])))
+        ++digits;
+    std::string unit = value.substr(digits);
+    for (char& c : unit)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    long long scale = 0;
+    if (unit.empty() || unit == "b")
+        scale = 1;
+    else if (unit == "k" || unit == "kb" || unit == "kib")
+        scale = 1024;
+    else if (unit == "m" || unit == "mb" || unit == "mib")
+        scale = 1024 * 1024;
+    else if (unit == "g" || unit == "gb" || unit == "gib")
+        scale = 1024 * 1024 * 1024;
+    const std::optional<long long> n =
+        digits > 0 && digits <= 13 ? wholeNumber(value.substr(0, digits)) : std::nullopt;
+    if (scale == 0 || !n || *n > max / scale)
+        throw Error(ErrorCode::InvalidArgument,
+                    key + " must be a size in bytes from 0 to " + std::to_string(max) +
+                        ", e.g. 67108864, 64MB or 1GB ('off' for no bound), not '" +
+                        value.substr(0, 64) + "'");
+    return std::to_string(*n * scale);
+}
+
 // A rate as "N/MS": "50/s", "50/1s", "3000/1m", "5/250ms"; "off" or "none" as "0".
 std::string normalizeRate(const std::string& value)
 {
@@ -196,7 +225,19 @@ std::string normalizeConfigValue(const std::string& key, const std::string& valu
         });
     else if (key == "rate" || key == "group_rate")
         stored = normalizeRate(value);
-    else if (key == "burst")
+    else if (key == "dead_max") // dead tasks bounded (docs/design/bounds.md): 0 or off = none
+        stored = offOr(value, [&] { return number(0, 1000000000); });
+    else if (key == "dead_max_bytes")
+        stored = offOr(value, [&] { return byteSize(key, value, 1LL << 40); });
+    else if (key == "max_age") // expiry (docs/design/bounds.md): 0 or off = none
+        stored = offOr(value, [&] { return durationMs(1000, 3650LL * 24 * 3600 * 1000); });
+    else if (key == "expired_to") {
+        if (value != "dead" && value != "drop")
+            throw Error(ErrorCode::InvalidArgument,
+                        "expired_to must be 'dead' (kept in dead with the reason) or 'drop' "
+                        "(forgotten, only counted)");
+        stored = value;
+    } else if (key == "burst")
         stored = offOr(value, [&] { return number(1, 1000000); });
     else if (key == "cap")
         stored = offOr(value, [&] {
@@ -218,10 +259,12 @@ std::string normalizeConfigValue(const std::string& key, const std::string& valu
                     "shards is not set like the other settings: 'delayq reshard QUEUE --shards N' "
                     "changes it and moves the tasks to their new shards");
     else
-        throw Error(ErrorCode::InvalidArgument,
-                    "unknown config key '" + key.substr(0, 64) +
-                        "' (known: max_attempts, backoff, lease_ms, max_payload, paused, "
-                        "audit_len, history, rate, burst, cap, order, group_cap, group_rate)");
+        throw Error(
+            ErrorCode::InvalidArgument,
+            "unknown config key '" + key.substr(0, 64) +
+                "' (known: max_attempts, backoff, lease_ms, max_payload, paused, "
+                "audit_len, history, rate, burst, cap, order, group_cap, group_rate, dead_max, "
+                "dead_max_bytes, max_age, expired_to)");
     return stored;
 }
 

@@ -8,6 +8,7 @@ const std::vector<CommandInfo>& commandTable()
         {"push",
          "push QUEUE [PAYLOAD|-] [--in D | --at TIME] [--id ID] [--replace] [--max-attempts N]\n"
          "       [--backoff 5s,20s,30s|exp:1s:5m] [--count N] [--priority N] [--group KEY]\n"
+         "       [--expires-at TIME | --max-age D]\n"
          "  PAYLOAD        the task's bytes; '-' reads them from stdin; none: empty\n"
          "  --in D         due after this duration (default: now)\n"
          "  --at TIME      due at this time\n"
@@ -17,6 +18,9 @@ const std::vector<CommandInfo>& commandTable()
          "  --priority N   -9..9 (default 0): among a group's due tasks, higher goes first\n"
          "  --group KEY    groups take turns (a tenant, an order id; up to 128 bytes of\n"
          "                 letters, digits and _.:@/-); both need config order fair\n"
+         "  --expires-at T  the task must start by T: claimed later it never runs (dead with\n"
+         "                 'expired before it started', or dropped: config expired_to)\n"
+         "  --max-age D     the same, D after the push (default: the queue's max_age)\n"
          "push --plain KEY (MEMBER...|-) [--in D | --at TIME]\n"
          "  adds members (ZADD NX); '-' reads them from stdin, one per line (empty lines\n"
          "  skipped); a member already there keeps its due time and is reported (exit 1)",
@@ -101,6 +105,10 @@ const std::vector<CommandInfo>& commandTable()
          "                 | order (due, or fair: groups in turn, then priority)\n"
          "                 | group_cap (tasks of one group active at once; off)\n"
          "                 | group_rate (each group's rate, burst its count: 5/s; off)\n"
+         "                 | dead_max (dead tasks kept, the oldest dropped first; 100000; off)\n"
+         "                 | dead_max_bytes (their bytes: 64MB by default; off)\n"
+         "                 | max_age (a task not started this long after its push never\n"
+         "                 runs: 2h; off) | expired_to (dead, or drop: only counted)\n"
          "  KEY VALUE...   several at once: config mail order fair group_cap 1",
          "show or change a queue's defaults", runConfig},
         {"pause", "pause QUEUE", "stop workers from claiming (pushes still go in)", runPause},

@@ -230,15 +230,15 @@ int runConfig(Context& ctx)
             pairs.emplace_back(words[i], words[i + 1]);
         queue.setConfig(pairs);
     } else if (words.size() == 2) {
-        static const char* known[] = {"max_attempts", "backoff",   "lease_ms", "max_payload",
-                                      "paused",       "audit_len", "history",  "rate",
-                                      "burst",        "cap",       "order",    "group_cap",
-                                      "group_rate",   "shards"};
+        static const char* known[] = {
+            "max_attempts", "backoff",  "lease_ms",       "max_payload", "paused",     "audit_len",
+            "history",      "rate",     "burst",          "cap",         "order",      "group_cap",
+            "group_rate",   "dead_max", "dead_max_bytes", "max_age",     "expired_to", "shards"};
         if (std::find(std::begin(known), std::end(known), words[1]) == std::end(known))
-            throw UsageError(
-                "unknown config key '" + printable(words[1].substr(0, 64)) +
-                "' (known: max_attempts, backoff, lease_ms, max_payload, paused, "
-                "audit_len, history, rate, burst, cap, order, group_cap, group_rate, shards)");
+            throw UsageError("unknown config key '" + printable(words[1].substr(0, 64)) +
+                             "' (known: max_attempts, backoff, lease_ms, max_payload, paused, "
+                             "audit_len, history, rate, burst, cap, order, group_cap, group_rate, "
+                             "dead_max, dead_max_bytes, max_age, expired_to, shards)");
     }
     const delayq::QueueConfig c = queue.config();
     const std::string off = "off";
@@ -262,6 +262,10 @@ int runConfig(Context& ctx)
         {"group_rate", c.groupRateTasks > 0 ? std::to_string(c.groupRateTasks) + "/" +
                                                   delayq::formatDuration(c.groupRateMs)
                                             : off},
+        {"dead_max", c.deadMax > 0 ? std::to_string(c.deadMax) : off},
+        {"dead_max_bytes", c.deadMaxBytes > 0 ? std::to_string(c.deadMaxBytes) : off},
+        {"max_age", c.maxAgeMs > 0 ? delayq::formatDuration(c.maxAgeMs) : off},
+        {"expired_to", c.expiredToDrop ? "drop" : "dead"},
         {"shards", std::to_string(c.shards)}};
     if (ctx.json()) {
         JsonWriter j;
@@ -276,14 +280,15 @@ int runConfig(Context& ctx)
     std::string text;
     for (const auto& [k, v] : values) {
         if (words.size() == 1)
-            text += k + std::string(14 - k.size(), ' ') + printable(v) + "\n";
+            text += k + std::string(k.size() < 14 ? 14 - k.size() : 1, ' ') + printable(v) + "\n";
         else if (k == words[1] && words.size() <= 3)
             text += printable(v) + "\n";
         else
             // Several set at once: each, named.
             for (size_t i = 1; i + 1 < words.size(); i += 2)
                 if (k == words[i])
-                    text += k + std::string(14 - k.size(), ' ') + printable(v) + "\n";
+                    text += k + std::string(k.size() < 14 ? 14 - k.size() : 1, ' ') + printable(v) +
+                            "\n";
     }
     ctx.print(text);
     return ExitOk;

@@ -91,7 +91,9 @@ void writeTask(JsonWriter& j, const delayq::Task& t, delayq::TaskSet set,
         .field("broken", t.broken)
         .field("priority", t.priority)
         .field("group", t.group)
-        .field("payload", t.payload);
+        .key("expires_at"); // since 2.9: when a claim would no longer start it; null: never
+    t.expiresAt ? j.value(*t.expiresAt) : j.null();
+    j.field("payload", t.payload);
     if (set == delayq::TaskSet::Active && now)
         j.field("lease_expired", t.score <= *now);
     if (!JsonWriter::isValidUtf8(t.payload))
@@ -244,6 +246,9 @@ int runShow(Context& ctx)
     if (t.priority != 0 || !t.group.empty())
         line("fair order", "priority " + std::to_string(t.priority) +
                                (t.group.empty() ? "" : ", group " + printable(t.group)));
+    // Expiry (push --expires-at / --max-age, or the queue's max_age).
+    if (t.expiresAt && set != delayq::TaskSet::Dead)
+        line("expires", ctx.when(*t.expiresAt) + " (not started by then, it never runs)");
     if (history)
         text += historyText(*history);
     line("payload", std::to_string(t.payload.size()) + " bytes");
@@ -309,6 +314,34 @@ int runQueues(Context& ctx)
     return ExitOk;
 }
 
+namespace {
+
+// The dead bound (docs/design/bounds.md) is near when dead holds 90 % of its count or bytes.
+bool deadBoundNear(long long dead, long long bytes, const delayq::QueueConfig& c)
+{
+    return (c.deadMax > 0 && dead * 10 >= c.deadMax * 9) ||
+           (c.deadMaxBytes > 0 && bytes * 10 >= c.deadMaxBytes * 9);
+}
+
+// " (bound 100000 / 64.0 MB, 1.2 MB now, 0 dropped)", with a warning when near it.
+std::string deadBoundText(const delayq::QueueCounts& counts, const delayq::Counters& counters,
+                          const delayq::QueueConfig& c)
+{
+    const long long bytes = counters.count("dead_bytes") ? counters.at("dead_bytes") : 0;
+    char size[64];
+    std::snprintf(size, sizeof size, "%.1f MB", bytes / 1048576.0);
+    char bound[64];
+    std::snprintf(bound, sizeof bound, "%.1f MB", c.deadMaxBytes / 1048576.0);
+    return " (bound " + (c.deadMax > 0 ? grouped(c.deadMax) : std::string("off")) + " / " +
+           (c.deadMaxBytes > 0 ? std::string(bound) : std::string("off")) + ", " + size +
+           " now, " + grouped(counters.at("dead_dropped")) + " dropped" +
+           (deadBoundNear(counts.dead, bytes, c) ? "; NEAR THE BOUND: the oldest are dropped next"
+                                                 : "") +
+           ")";
+}
+
+} // namespace
+
 int runStats(Context& ctx)
 {
     if (ctx.global().plain)
@@ -361,6 +394,16 @@ int runStats(Context& ctx)
         j.key("last_held_by");
         flow.heldAtMs > 0 ? j.value(flow.heldBy) : j.null();
         j.endObject();
+        // The dead bound (docs/design/bounds.md): what it allows, how full it is, what it dropped.
+        const long long deadBytes = counters.count("dead_bytes") ? counters.at("dead_bytes") : 0;
+        j.key("dead_bound").beginObject().key("max");
+        config.deadMax > 0 ? j.value(config.deadMax) : j.null();
+        j.key("max_bytes");
+        config.deadMaxBytes > 0 ? j.value(config.deadMaxBytes) : j.null();
+        j.field("bytes", deadBytes)
+            .field("dropped", counters.at("dead_dropped"))
+            .field("near", deadBoundNear(counts.dead, deadBytes, config))
+            .endObject();
         j.endObject();
         ctx.printJson(j);
         return ExitOk;
@@ -371,7 +414,8 @@ int runStats(Context& ctx)
     text += "pending         " + std::to_string(counts.pending) + " (" +
             std::to_string(counts.dueNow) + " due now)\n";
     text += "active          " + std::to_string(counts.active) + leasesExpired(counts) + "\n";
-    text += "dead            " + std::to_string(counts.dead) + "\n";
+    text += "dead            " + std::to_string(counts.dead) + deadBoundText(counts, counters, config) +
+            "\n";
     text += "next due        " + (next ? ctx.when(*next) : std::string("-")) + "\n";
     text += "oldest overdue  " +
             (overdue ? delayq::formatDuration(now - *next) + " late" : std::string("-")) + "\n";

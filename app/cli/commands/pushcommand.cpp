@@ -59,6 +59,11 @@ delayq::PushRequest requestFrom(const Args& a)
     request.group = a.value("group");
     if (a.has("group") && request.group.empty())
         throw UsageError("--group is empty (leave it out for no group)");
+    // Expiry (since 2.9): a start-by time, or a maximum age counted from the push.
+    request.expiresAtMs = a.time("expires-at");
+    request.maxAgeMs = a.duration("max-age", 0);
+    if (a.has("max-age") && request.maxAgeMs < 1)
+        throw UsageError("--max-age must be above 0, e.g. --max-age 2h");
     if (a.positional().size() > 1)
         request.payload = a.positional()[1] == "-" ? readStdin() : a.positional()[1];
     return request;
@@ -142,9 +147,12 @@ int runPush(Context& ctx)
              {"backoff", true},
              {"priority", true},
              {"group", true},
+             {"expires-at", true},
+             {"max-age", true},
              {"count", true}},
             1, 2);
     a.exclusive({"in", "at"});
+    a.exclusive({"expires-at", "max-age"});
     const long long count = a.number("count", 1, 10'000'000, 1);
     if (count > 1 && a.has("id"))
         throw UsageError("--id names one task; it cannot be used with --count");

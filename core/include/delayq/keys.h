@@ -49,6 +49,9 @@ public:
     // Fair order's tags (docs/design/flow.md): id -> "PRIORITY|GROUP", for the tasks pushed
     // with either (lua/common.lua's fair_key('tags')).
     std::string fairTags() const { return m_base + "fl:tags"; }
+    // Expiry (docs/design/bounds.md, since 2.9): id -> start-by ms (0 = never) for the tasks
+    // pushed with one (lua/common.lua's expires_key).
+    std::string expires() const { return m_base + "expires"; }
     // Task history (docs/design.md, "Task history"): id -> its events, one a line, for the tasks
     // in the queue; the same for the last finished ones, and when each finished (ZSET).
     std::string taskHistory() const { return m_base + "history"; }

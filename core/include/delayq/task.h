@@ -40,6 +40,9 @@ struct Task
     std::string group;
     // Read only where asked for (an export, `show --history`): the page reads leave it empty.
     std::vector<TaskEvent> history;
+    // When a claim would no longer start it (since layout 2.9): its own start-by time, else
+    // created + the queue's max_age; empty when it never expires.
+    std::optional<long long> expiresAt;
 };
 
 struct PushRequest
@@ -56,6 +59,12 @@ struct PushRequest
     // and _.:@/-; empty = none) are handed out in turn.
     int priority = 0;
     std::string group;
+    // Expiry (docs/design/bounds.md, since layout 2.9): a task claimed after its start-by time
+    // never runs (dead with "expired before it started", or dropped: the queue's expired_to).
+    // expiresAtMs: an absolute start-by time; maxAgeMs > 0: server now at the push + this.
+    // At most one of them; either must come after the due time.
+    std::optional<long long> expiresAtMs;
+    long long maxAgeMs = 0;
 };
 
 struct PushResult
@@ -165,10 +174,22 @@ struct QueueConfig
     long long groupCap = 0;       // tasks of one group active at once (0 = none)
     long long groupRateTasks = 0; // each group: at most this many started per groupRateMs
     long long groupRateMs = 0;    // (burst: groupRateTasks); 0 = no group rate
+    // Dead tasks bounded (docs/design/bounds.md): at most deadMax tasks and deadMaxBytes bytes
+    // (id + record + last error) in dead, the oldest dropped first; 0 = no bound. On a sharded
+    // queue each shard keeps its share (the bound / shards).
+    long long deadMax = 100000;
+    long long deadMaxBytes = 64LL * 1024 * 1024;
+    // Expiry: a task not started within maxAgeMs of its push never runs (0 = none); it goes
+    // to dead with the reason, or is dropped when expiredToDrop.
+    long long maxAgeMs = 0;
+    bool expiredToDrop = false;
 };
 
-// Counters: pushed, claimed, acked, retried, died, cancelled, expired, and broken (ids whose
-// data was missing or garbled when they came due; they went to dead).
+// Counters: pushed, claimed, acked, retried, died, cancelled, expired (leases that ran out),
+// and broken (ids whose data was missing or garbled when they came due; they went to dead);
+// since 2.9 dead_dropped (dead tasks the dead bound dropped), expired_unstarted (tasks claimed
+// after their start-by time: never run) and dead_bytes (not a counter: the dead tasks' bytes
+// now, id + record + last error, which the bound dead_max_bytes holds).
 using Counters = std::map<std::string, long long>;
 
 struct MinuteCounters
