@@ -8,6 +8,9 @@
 -- Reply: n integers, 1 = acked, 0 = lease lost (another worker holds it, or it is gone)
 -- An acked task's history (if any) is kept among the finished ones with an "acked" event
 --   (history_drop in common.lua).
+-- Since layout 2.9: an acked task is remembered for its dedup window (remember_done in
+--   common.lua), and a debounced task's waiting follow-up becomes pending under the same id
+--   (counted pushed; the wake channel dq:{Q}:wake is told when it is the earliest due).
 -- A freed slot of a full concurrency cap is published on the wake channel (flow_freed in
 --   common.lua, since layout 2.8).
 -- Errors: INVALID when ARGV is malformed.
@@ -42,6 +45,8 @@ for i, id in ipairs(ids) do
 end
 if #done > 0 then
   local now = now_ms()
+  local follows = follow_ups(done)
+  remember_done(done, now)
   forget(done, function(k)
     local _, _, _, _, worker = parse_run(done_runs[k])
     return history_event(now, 'acked', '', worker, '')
@@ -49,5 +54,22 @@ if #done > 0 then
   redis.call('ZREM', KEYS[2], unpack(done))
   count(KEYS[6], KEYS[7], 'acked', #done, now)
   flow_freed(now)
+  if follows then
+    -- A debounced task pushed again while it ran: its one follow-up is pending now.
+    local before, started, first_due = earliest(KEYS[1]), 0, nil
+    local history = history_limit(redis.call('HGET', KEYS[5], 'history'))
+    for k, id in ipairs(done) do
+      if follows[k] then
+        local due = follow_up_start(id, follows[k])
+        started = started + 1
+        if first_due == nil or due < first_due then first_due = due end
+        history_note(history, {id}, function()
+          return history_event(now, 'pushed', int(due), '', 'follow-up')
+        end, true)
+      end
+    end
+    count(KEYS[6], KEYS[7], 'pushed', started, now)
+    wake_if_earlier(keep_key('wake'), before, first_due)
+  end
 end
 return reply

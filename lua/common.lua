@@ -465,6 +465,70 @@ local function history_drop(ids, event_of, now)
   redis.call('HDEL', key, unpack(ids))
 end
 
+-- Dedup window and debounce (docs/design/keep.md, since layout 2.9). Keys built from KEYS[5],
+-- as audit() builds the stream, so they stay in the slot:
+--   done     ZSET id -> until ms: finished ids (acked or dead) a push refuses as
+--            "recently_done" until then; at most the config's dedup_max (DEDUP_MAX), the
+--            soonest to end go first
+--   dedup    HASH id -> window ms: a push's own window, kept while its task lives
+--   debounce HASH id -> ms of the first push: a debounced task's maximum wait counts from it
+--   follow   HASH id -> "DUE|FIRST|RECORD": the one follow-up of a debounced task that was
+--            pushed again while a worker held it (RECORD as in the data bucket)
+local DEDUP_MAX = 1000000
+
+local function keep_key(suffix)
+  return string.sub(KEYS[5], 1, -7) .. suffix
+end
+
+-- The tasks finished (acked or dead): each is refused for its own window or the queue's
+-- dedup_window from now on. Two calls when neither is set.
+local function remember_done(ids, now)
+  if #ids == 0 then return end
+  local window = whole(redis.call('HGET', KEYS[5], 'dedup_window') or '', 1, MAX_MS)
+  local own
+  if redis.call('EXISTS', keep_key('dedup')) == 1 then
+    own = redis.call('HMGET', keep_key('dedup'), unpack(ids))
+  end
+  if not window and not own then return end
+  local zadd = {}
+  for k, id in ipairs(ids) do
+    local w = (own and tonumber(own[k])) or window
+    if w then
+      zadd[#zadd + 1] = now + w
+      zadd[#zadd + 1] = id
+    end
+  end
+  if #zadd == 0 then return end
+  local done = keep_key('done')
+  redis.call('ZADD', done, unpack(zadd))
+  redis.call('ZREMRANGEBYSCORE', done, '-inf', now)
+  local most = whole(redis.call('HGET', KEYS[5], 'dedup_max') or '', 1, 100000000) or DEDUP_MAX
+  local extra = redis.call('ZCARD', done) - most
+  if extra > 0 then redis.call('ZPOPMIN', done, extra) end
+end
+
+-- The waiting follow-ups of ids (nil for none), read before the tasks are forgotten.
+local function follow_ups(ids)
+  if redis.call('EXISTS', keep_key('follow')) == 0 then return nil end
+  local found = redis.call('HMGET', keep_key('follow'), unpack(ids))
+  for k = 1, #ids do
+    if found[k] then return found end
+  end
+  return nil
+end
+
+-- A follow-up "DUE|FIRST|RECORD" becomes the pending task `id` (its record, due time and first
+-- push), with no run entry: attempts start again. Returns its due ms.
+local function follow_up_start(id, follow)
+  local due, first, at = string.match(follow, '^(%d+)|(%d+)|()')
+  redis.call('HDEL', keep_key('follow'), id)
+  redis.call('HSET', data_key(id), id, string.sub(follow, at))
+  redis.call('HDEL', KEYS[8], id)
+  redis.call('HSET', keep_key('debounce'), id, first)
+  redis.call('ZADD', KEYS[1], due, id)
+  return tonumber(due)
+end
+
 -- Removes every trace of the tasks from the data, run, error and history hashes (not from the
 -- sets). event_of and now: the tasks finished (ack, cancel), so their histories are kept that
 -- long with event_of(i) last (history_drop).
@@ -482,6 +546,11 @@ local function forget(ids, event_of, now)
   end
   -- Most queues hold no error most of the time: then the ids need not be sent again.
   if redis.call('EXISTS', KEYS[9]) == 1 then redis.call('HDEL', KEYS[9], unpack(ids)) end
+  -- The same for the keep hashes: one EXISTS for the three when none is in use.
+  local dedup, debounce, follow = keep_key('dedup'), keep_key('debounce'), keep_key('follow')
+  if redis.call('EXISTS', dedup, debounce, follow) > 0 then
+    for _, key in ipairs({dedup, debounce, follow}) do redis.call('HDEL', key, unpack(ids)) end
+  end
 end
 
 -- Queues written by delayq before layout 2 keep each task in a hash of its own. Scripts refuse
@@ -545,14 +614,23 @@ end
 -- time. n: tasks changed; ids: the first of them (at most AUDIT_IDS are kept); detail: what
 -- else the action took, "" for nothing. Nothing is written without an actor: the caller
 -- also skips it when the action changed nothing.
-local function audit(who, action, n, ids, detail)
-  if who == nil then return end
+-- bin: the recycle bin's action id of a removal (cancel, purge, delete), written as the entry's
+-- `bin` field (since layout 2.9) so `delayq restore --action ENTRY` finds what it removed.
+-- Returns the entry's stream id ("" without an actor).
+local function audit(who, action, n, ids, detail, bin)
+  if who == nil then return '' end
   local len = whole(redis.call('HGET', KEYS[5], 'audit_len') or '', 1, 1000000) or 10000
   local shown = {}
   for i = 1, math.min(#ids, AUDIT_IDS) do shown[i] = ids[i] end
-  redis.call('XADD', string.sub(KEYS[5], 1, -7) .. 'audit', 'MAXLEN', '~', len, '*',
-    'action', action, 'count', int(n), 'ids', table.concat(shown, '\n'), 'detail', detail or '',
-    'user', who[1], 'os_user', who[2], 'host', who[3], 'tool', who[4], 'version', who[5])
+  local fields = {'action', action, 'count', int(n), 'ids', table.concat(shown, '\n'),
+    'detail', detail or '', 'user', who[1], 'os_user', who[2], 'host', who[3], 'tool', who[4],
+    'version', who[5]}
+  if bin and bin ~= '' then
+    fields[#fields + 1] = 'bin'
+    fields[#fields + 1] = bin
+  end
+  return redis.call('XADD', string.sub(KEYS[5], 1, -7) .. 'audit', 'MAXLEN', '~', len, '*',
+    unpack(fields))
 end
 
 
@@ -647,6 +725,8 @@ local function died(scored, now)
     if not already[k] then bytes = bytes + dead_size(id) end
   end
   if bytes > 0 then redis.call('HINCRBY', KEYS[6], 'dead_bytes', bytes) end
+  -- A dead task finished too: its id is refused for its dedup window (remember_done).
+  remember_done(ids, now)
   return dead_trim(now)
 end
 
@@ -773,4 +853,173 @@ local function schedule_task_record(rule, now, default_attempts)
   local attempts = rule.max_attempts
   if attempts == 0 then attempts = default_attempts end
   return base36(now) .. '|' .. int(attempts) .. '|' .. rule.backoff .. '|' .. rule.payload
+end
+
+-- Recycle bin (docs/design/bin.md, since layout 2.9): the tasks an operator removes (cancel,
+-- purge, delete dead) are kept restorable, each with its record, run entry, last error,
+-- history and fair tag as they were, for at most the config's bin_keep ms (24 h by default),
+-- bin_max tasks (100,000) and bin_bytes bytes (64 MiB); any of them 0 turns the bin off. The
+-- oldest go first, counted in the stats' bin_dropped. Keys, built from KEYS[5] as the audit
+-- stream is, so they stay in the slot:
+--   bin          HASH id -> entry (bin_entry): the newest removal of each id
+--   bin_at       ZSET id -> removed ms (oldest first: the drop order)
+--   bin_actions  HASH action -> "kind|removed ms|audit entry id" of the action's first call
+--   bin:a:ACTION ZSET id -> removed ms: the tasks one action removed
+--   bin_bytes    STRING: the bytes of the entries held
+-- Every write sets each key's expiry to bin_keep: a bin nobody touches vanishes whole.
+local BIN_KEEP, BIN_MAX, BIN_BYTES = 86400000, 100000, 67108864
+local BIN_DROP_AT_ONCE = 1000 -- entries one call drops past the time bound (the rest: next call)
+
+local function bin_key(suffix)
+  return string.sub(KEYS[5], 1, -7) .. 'bin' .. suffix
+end
+
+-- The bounds: keep ms, max tasks, max bytes; nil when the bin is off.
+local function bin_bounds()
+  local c = redis.call('HMGET', KEYS[5], 'bin_keep', 'bin_max', 'bin_bytes')
+  local keep, max, bytes = tonumber(c[1]) or BIN_KEEP, tonumber(c[2]) or BIN_MAX,
+    tonumber(c[3]) or BIN_BYTES
+  if keep <= 0 or max <= 0 or bytes <= 0 then return nil end
+  return keep, max, bytes
+end
+
+-- An action id: 1..64 of letters, digits and '.-_' (the client makes it; "" = no bin).
+local function bin_action_ok(action)
+  return action == '' or (#action <= 64 and string.match(action, '^[%w%.%-_]+$') ~= nil)
+end
+
+-- "1|ACTION|REMOVED|STATE|SCORE|#RUN|#ERROR|#HISTORY|#TAG|#EXPIRES|" then those five texts
+-- and the record. STATE pending (SCORE: due), active (lease deadline) or dead (time it died).
+local function bin_entry(action, now, state, score, run, err, hist, tag, expires, record)
+  return '1|' .. action .. '|' .. int(now) .. '|' .. state .. '|' .. score .. '|' .. #run .. '|' ..
+    #err .. '|' .. #hist .. '|' .. #tag .. '|' .. #expires .. '|' .. run .. err .. hist .. tag ..
+    expires .. record
+end
+
+-- An entry as a table, or nil when it is garbage.
+local function bin_parse(entry)
+  if not entry then return nil end
+  local action, removed, state, score, lr, le, lh, lt, lx, at = string.match(entry,
+    '^1|([^|]*)|(%d+)|(%a+)|(%-?%d+)|(%d+)|(%d+)|(%d+)|(%d+)|(%d+)|()')
+  if not action then return nil end
+  local function take(n)
+    local text = string.sub(entry, at, at + n - 1)
+    at = at + n
+    return text
+  end
+  local e = {action = action, removed = tonumber(removed), state = state, score = tonumber(score)}
+  e.run, e.err, e.hist, e.tag, e.expires = take(tonumber(lr)), take(tonumber(le)),
+    take(tonumber(lh)), take(tonumber(lt)), take(tonumber(lx))
+  e.record = string.sub(entry, at)
+  return e
+end
+
+-- Takes entries out of the bin: ids, and their entries as read (HMGET). Each action's set
+-- loses them; an action left with none leaves bin_actions.
+local function bin_take_out(ids, entries)
+  if #ids == 0 then return end
+  local bytes, by_action = 0, {}
+  for i, id in ipairs(ids) do
+    local entry = entries[i]
+    if entry then
+      bytes = bytes + #entry
+      local e = bin_parse(entry)
+      if e then
+        by_action[e.action] = by_action[e.action] or {}
+        table.insert(by_action[e.action], id)
+      end
+    end
+  end
+  redis.call('HDEL', bin_key(''), unpack(ids))
+  redis.call('ZREM', bin_key('_at'), unpack(ids))
+  if bytes > 0 then redis.call('DECRBY', bin_key('_bytes'), bytes) end
+  for action, some in pairs(by_action) do
+    local set = bin_key(':a:' .. action)
+    redis.call('ZREM', set, unpack(some))
+    if redis.call('ZCARD', set) == 0 then redis.call('HDEL', bin_key('_actions'), action) end
+  end
+end
+
+-- Drops the oldest entries: those older than keep (at most BIN_DROP_AT_ONCE a call), then
+-- while more than max tasks or bytes are held. Counted in the stats' bin_dropped.
+local function bin_trim(now, keep, max, max_bytes)
+  local dropped = 0
+  local old = redis.call('ZRANGEBYSCORE', bin_key('_at'), '-inf', now - keep, 'LIMIT', 0,
+    BIN_DROP_AT_ONCE)
+  if #old > 0 then
+    bin_take_out(old, redis.call('HMGET', bin_key(''), unpack(old)))
+    dropped = dropped + #old
+  end
+  local extra = redis.call('ZCARD', bin_key('_at')) - max
+  local held = tonumber(redis.call('GET', bin_key('_bytes'))) or 0
+  while extra > 0 or held > max_bytes do
+    -- Past the bytes bound: about as many entries as the excess holds, at the average size.
+    local n = math.max(extra, 1)
+    if held > max_bytes then
+      local card = math.max(redis.call('ZCARD', bin_key('_at')), 1)
+      n = math.max(n, math.ceil((held - max_bytes) / math.max(held / card, 1)))
+    end
+    if n > 1000 then n = 1000 end
+    local gone = redis.call('ZRANGE', bin_key('_at'), 0, n - 1)
+    if #gone == 0 then
+      redis.call('DEL', bin_key('_bytes'))
+      break
+    end
+    bin_take_out(gone, redis.call('HMGET', bin_key(''), unpack(gone)))
+    dropped = dropped + #gone
+    extra = extra - #gone
+    held = tonumber(redis.call('GET', bin_key('_bytes'))) or 0
+  end
+  if dropped > 0 then count(KEYS[6], KEYS[7], 'bin_dropped', dropped, now) end
+end
+
+-- Keeps removed tasks (before forget() drops their traces): ids, and for each its state
+-- ('pending' | 'active' | 'dead') and score. event: the removal's history event (appended to
+-- the kept history when the task has one). Nothing when the bin is off or action is "".
+local function bin_keep(action, ids, states, scores, event, now)
+  if action == '' or #ids == 0 then return end
+  local keep, max, max_bytes = bin_bounds()
+  if not keep then return end
+  local runs = redis.call('HMGET', KEYS[8], unpack(ids))
+  local errs, hists, tags, expires = {}, {}, {}, {}
+  if redis.call('EXISTS', KEYS[9]) == 1 then errs = redis.call('HMGET', KEYS[9], unpack(ids)) end
+  if redis.call('EXISTS', history_key('')) == 1 then
+    hists = redis.call('HMGET', history_key(''), unpack(ids))
+  end
+  if redis.call('EXISTS', fair_key('tags')) == 1 then
+    tags = redis.call('HMGET', fair_key('tags'), unpack(ids))
+  end
+  if redis.call('EXISTS', expires_key()) == 1 then
+    expires = redis.call('HMGET', expires_key(), unpack(ids))
+  end
+  -- An id already in the bin (removed, pushed again, removed again): its older entry goes.
+  bin_take_out(ids, redis.call('HMGET', bin_key(''), unpack(ids)))
+  local writes, at, bytes = {}, {}, 0
+  for i, id in ipairs(ids) do
+    local record = redis.call('HGET', data_key(id), id) or ''
+    local hist = hists[i] or ''
+    if hist ~= '' then hist = hist .. '\n' .. event end
+    local entry = bin_entry(action, now, states[i], int(tonumber(scores[i])), runs[i] or '', errs[i] or '',
+      hist, tags[i] or '', expires[i] or '', record)
+    bytes = bytes + #entry
+    writes[#writes + 1] = id
+    writes[#writes + 1] = entry
+    at[#at + 1] = now
+    at[#at + 1] = id
+  end
+  redis.call('HSET', bin_key(''), unpack(writes))
+  redis.call('ZADD', bin_key('_at'), unpack(at))
+  redis.call('ZADD', bin_key(':a:' .. action), unpack(at))
+  redis.call('INCRBY', bin_key('_bytes'), bytes)
+  bin_trim(now, keep, max, max_bytes)
+  for _, key in ipairs({bin_key(''), bin_key('_at'), bin_key('_actions'), bin_key('_bytes'),
+    bin_key(':a:' .. action)}) do
+    redis.call('PEXPIRE', key, keep)
+  end
+end
+
+-- After a removal's audit entry: the action's first call names its kind, time and entry.
+local function bin_note_action(action, kind, now, entry_id)
+  if action == '' or redis.call('EXISTS', bin_key(':a:' .. action)) == 0 then return end
+  redis.call('HSETNX', bin_key('_actions'), action, kind .. '|' .. int(now) .. '|' .. entry_id)
 end

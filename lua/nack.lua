@@ -8,7 +8,8 @@
 --   UTF-8 character boundary: cut_utf8 in common.lua)
 -- ARGV[4] retry delay ms (-1 = the task's backoff, else the queue's; -2 = no retry: dead now,
 --   attempts left or not, as for a webhook's 410 Gone)  ARGV[5] wake channel
--- Reply: {"retry", due ms} or {"dead", time died ms}
+-- Reply: {"retry", due ms} or {"dead", time died ms}; "retry" too when a debounced task's
+--   follow-up takes its place (since layout 2.9: follow_up_start in common.lua)
 -- With the config's history on, the task gets a "failed" (due: the retry) or "died" event, the
 --   error as its text (history_note in common.lua).
 -- A freed slot of a full concurrency cap is published on the wake channel (flow_freed in
@@ -34,6 +35,17 @@ redis.call('HSET', KEYS[9], id, err)
 local history = history_limit(redis.call('HGET', KEYS[5], 'history'))
 local function note(kind, when)
   history_note(history, {id}, function() return history_event(now, kind, when, worker, err) end)
+end
+-- A debounced task pushed again while it ran: its follow-up takes its place, due at its own
+-- time with attempts from 0, whether this one would retry or die (docs/design/keep.md).
+local follow = follow_ups({id})
+if follow then
+  local before = earliest(KEYS[1])
+  local due = follow_up_start(id, follow[1])
+  note('failed', int(due))
+  count(KEYS[6], KEYS[7], 'retried', 1, now)
+  wake_if_earlier(ARGV[5], before, due)
+  return {'retry', due}
 end
 if attempts >= max_attempts or override == -2 then
   note('died', '')

@@ -4,7 +4,12 @@
 --   [4] data bucket prefix ("dq:{Q}:d:", bucket number appended: see data_key in common.lua)
 --   [5] config HASH   [6] stats HASH   [7] minute counters prefix ("dq:{Q}:m:", minute appended)
 --   [8] run HASH (id -> attempts and lease)   [9] errors HASH (id -> last error)
--- ARGV[1] mode: "nx" (an existing id is reported) | "replace" (it is overwritten)
+-- ARGV[1] mode: "nx" (an existing id is reported) | "replace" (it is overwritten) | since
+--   layout 2.9 "debounce:MAX_WAIT_MS" or "debounce_payload:MAX_WAIT_MS" (an existing pending
+--   task's due time moves to the push's, never earlier and never past its first push +
+--   MAX_WAIT_MS, and with debounce_payload its payload becomes the push's; a task a worker holds
+--   gets one follow-up, started when it is acked, or in its place when it fails: see
+--   docs/design/keep.md)
 -- ARGV[2] wake channel ("" = none): published with the due ms when a created task is due
 --   before everything that was pending
 -- ARGV[3] due kind of every task of the call: "at" (epoch ms) | "in" (ms from server now)
@@ -12,7 +17,9 @@
 --   else "MAX_ATTEMPTS|BACKOFF" (0 = the queue's max attempts; BACKOFF normalized, "" = the
 --   queue's), or (since layout 2.8) "MAX_ATTEMPTS|BACKOFF|PRIORITY|GROUP": priority -9..9
 --   (higher is handed out first among due tasks), group 0..128 bytes of [A-Za-z0-9_.:@/-]
---   ("" = none), for a queue whose config order is "fair" (fair_index in common.lua)
+--   ("" = none), for a queue whose config order is "fair" (fair_index in common.lua), or
+--   (since layout 2.9) "MAX_ATTEMPTS|BACKOFF|PRIORITY|GROUP|DEDUP_MS": DEDUP_MS > 0 keeps the id
+--   refused that long after its task is acked or dies, instead of the queue's dedup_window
 --   or (since layout 2.9) "MAX_ATTEMPTS|BACKOFF|PRIORITY|GROUP|DEDUP_MS|EXPIRES": EXPIRES the
 --   tasks' start-by time, epoch ms, or "+MS" from server now (DEDUP_MS 0 = none; a task past
 --   it when claimed never runs: expires_key in common.lua)
@@ -25,9 +32,12 @@
 -- Reply: {server now ms, {index, status, due ms, ...}}: the second element lists, flat and in
 --   no set order, only the tasks whose status is not "created" (index: 1-based place in the
 --   call; status: exists | replaced | too_large | active, the last when "replace" is refused
---   because a worker holds the task; due ms: the existing task's for exists and active). Every
+--   because a worker holds the task; since 2.9 recently_done (the id finished within its dedup
+--   window: due ms is when the window ends), debounced (due ms: the pending task's new due
+--   time) and follow_up (due ms: the follow-up's); due ms: the existing task's for exists and
+--   active). Every
 --   task not listed was created, due at its due value ("at") or server now + it ("in").
--- Errors: INVALID when ARGV is malformed; FAIR when a priority or group is given to a queue not
+-- Errors: INVALID when ARGV is malformed (and for debounce with a priority or group); FAIR when a priority or group is given to a queue not
 --   in fair order, or a new group would pass the bound on groups (FAIR_GROUPS).
 -- Three values a task, the kind and the settings once a call, and a reply that names only the
 -- exceptions: every ARGV value costs Redis about 70 ns to read, and every reply value about as
@@ -43,23 +53,41 @@ do
   local five, spec = string.match(settings, '^([^|]*|[^|]*|[^|]*|[^|]*|[^|]*)|(%+?%d+)$')
   if five then settings, expires_spec = five, spec end
 end
-if mode ~= 'nx' and mode ~= 'replace' then
-  return redis.error_reply('INVALID push: mode must be nx or replace')
+local debounce, max_wait = string.match(mode, '^(debounce[_%a]*):(%d+)$')
+if debounce then
+  max_wait = whole(max_wait, 1, MAX_MS)
+  if not max_wait or (debounce ~= 'debounce' and debounce ~= 'debounce_payload') then
+    debounce = nil
+  end
+end
+if mode ~= 'nx' and mode ~= 'replace' and not debounce then
+  return redis.error_reply('INVALID push: mode must be nx, replace, debounce:MS or ' ..
+    'debounce_payload:MS')
 end
 if kind ~= 'at' and kind ~= 'in' then
   return redis.error_reply('INVALID push: due kind must be at or in')
 end
-local max_attempts, backoff, tag = 0, '', nil
+local max_attempts, backoff, tag, own_window = 0, '', nil, nil
 if settings ~= '' then
   local priority, group
-  max_attempts, backoff, priority, group = string.match(settings, '^(%d+)|([^|]*)|(%-?%d+)|([%w_.:@/%-]*)$')
+  max_attempts, backoff, priority, group, own_window =
+    string.match(settings, '^(%d+)|([^|]*)|(%-?%d+)|([%w_.:@/%-]*)|(%d+)$')
+  if max_attempts then
+    own_window = whole(own_window, 0, MAX_MS)
+    if own_window == 0 then own_window = nil end
+  else
+    max_attempts, backoff, priority, group = string.match(settings, '^(%d+)|([^|]*)|(%-?%d+)|([%w_.:@/%-]*)$')
+  end
   if not max_attempts then
     max_attempts, backoff = string.match(settings, '^(%d+)|([^|]*)$')
   end
   max_attempts = max_attempts and whole(max_attempts, 0, 1000000000)
   if max_attempts == nil or (priority and (whole(priority, -9, 9) == nil or #group > 128)) then
-    return redis.error_reply('INVALID push: settings must be "", MAX_ATTEMPTS|BACKOFF or ' ..
-      'MAX_ATTEMPTS|BACKOFF|PRIORITY|GROUP')
+    return redis.error_reply('INVALID push: settings must be "", MAX_ATTEMPTS|BACKOFF, ' ..
+      'MAX_ATTEMPTS|BACKOFF|PRIORITY|GROUP or MAX_ATTEMPTS|BACKOFF|PRIORITY|GROUP|DEDUP_MS')
+  end
+  if debounce and priority and (priority ~= '0' or group ~= '') then
+    return redis.error_reply('INVALID push: a debounced push takes no priority or group')
   end
   if priority and (priority ~= '0' or group ~= '') then
     if not fair_on() then
@@ -118,6 +146,23 @@ if expires_spec then
     end
   end
 end
+-- Ids still in their dedup window (keep_key('done') in common.lua) are refused: one ZMSCORE a
+-- call, none while the set is empty. A replace overrides the window.
+local recent = {}
+local done_key = keep_key('done')
+if redis.call('ZCARD', done_key) > 0 then
+  local ids = {}
+  for i = 0, n - 1 do ids[i + 1] = ARGV[6 + i * 3] end
+  local until_ms = redis.call('ZMSCORE', done_key, unpack(ids))
+  for i = 1, n do
+    local u = tonumber(until_ms[i])
+    if u and u > now then recent[i - 1] = u end
+  end
+  if mode == 'replace' then
+    recent = {}
+    redis.call('ZREM', done_key, unpack(ids))
+  end
+end
 -- Due times as text, each distinct one formatted once: a string.format per task costs about
 -- a tenth of a push.
 local texts = {}
@@ -132,6 +177,47 @@ local function due_of(id, asked)
   if score then return tonumber(score) end
   local _, due = parse_run(redis.call('HGET', KEYS[8], id))
   return due or asked
+end
+
+-- Debounce (docs/design/keep.md) for an id that exists: a pending task moves to `due`, never
+-- earlier than it was and never past its first push + max_wait; a task a worker holds gets one
+-- follow-up, made or moved by the same rule from its own first push. Returns the status and
+-- the due ms to reply; a dead task is reported as exists.
+local function debounced(id, due, payload)
+  local score = redis.call('ZSCORE', KEYS[1], id)
+  if score then
+    local old = tonumber(score)
+    local first = tonumber(redis.call('HGET', keep_key('debounce'), id))
+    if not first then
+      -- Pushed without debounce before: its maximum wait counts from this push.
+      first = now
+      redis.call('HSET', keep_key('debounce'), id, int(now))
+    end
+    local moved = math.max(old, math.min(due, first + max_wait))
+    if moved ~= old then
+      redis.call('ZADD', KEYS[1], moved, id)
+      fair_index({moved, id}, now)
+    end
+    if debounce == 'debounce_payload' then
+      local record = redis.call('HGET', data_key(id), id)
+      local at = record and string.match(record, '^[^|]*|[^|]*|[^|]*|()')
+      if at then redis.call('HSET', data_key(id), id, string.sub(record, 1, at - 1) .. payload) end
+    end
+    return 'debounced', moved
+  end
+  if not redis.call('ZSCORE', KEYS[2], id) then return 'exists', due_of(id, due) end
+  local follow = redis.call('HGET', keep_key('follow'), id)
+  local first, record = now, head .. payload
+  if follow then
+    local old_due, old_first, at = string.match(follow, '^(%d+)|(%d+)|()')
+    first = tonumber(old_first)
+    due = math.max(tonumber(old_due), math.min(due, first + max_wait))
+    if debounce ~= 'debounce_payload' then record = string.sub(follow, at) end
+  else
+    due = math.min(due, first + max_wait)
+  end
+  redis.call('HSET', keep_key('follow'), id, int(due) .. '|' .. int(first) .. '|' .. record)
+  return 'follow_up', due
 end
 
 -- Per task only what must be: the tasks written go straight into the one ZADD of the call
@@ -154,14 +240,21 @@ for i = 0, n - 1 do
   local status = 'created'
   if #payload > max_payload then
     status = 'too_large'
+  elseif recent[i] then
+    status = 'recently_done'
+    due = recent[i]
   else
     local record = head .. payload
     local bucket = data_key(id)
     if mode ~= 'replace' then
       -- One call both tests and writes: the common case (a new id) costs nothing more.
       if redis.call('HSETNX', bucket, id, record) == 0 then
-        status = 'exists'
-        due = due_of(id, due)
+        if debounce then
+          status, due = debounced(id, due, payload)
+        else
+          status = 'exists'
+          due = due_of(id, due)
+        end
       end
     elseif redis.call('ZSCORE', KEYS[2], id) then
       status = 'active'
@@ -179,6 +272,7 @@ for i = 0, n - 1 do
         redis.call('HDEL', KEYS[8], id)
         redis.call('HDEL', KEYS[9], id)
         redis.call('HDEL', history_key(''), id)
+        redis.call('HDEL', keep_key('debounce'), id)
       end
       redis.call('HSET', bucket, id, record)
     end
@@ -255,6 +349,17 @@ if created > 0 then
     redis.call('HSET', KEYS[5], 'expiry', '1')
   elseif mode == 'replace' and redis.call('EXISTS', expires_key()) == 1 then
     redis.call('HDEL', expires_key(), unpack(ids))
+  end
+  -- A push's own dedup window, and a debounced task's first push, live with the task.
+  if own_window or debounce then
+    local writes = {}
+    local value = own_window and int(own_window) or int(now)
+    for _, id in ipairs(ids) do writes[#writes + 1] = id; writes[#writes + 1] = value end
+    redis.call('HSET', keep_key(own_window and 'dedup' or 'debounce'), unpack(writes))
+    if own_window and debounce then
+      for k = 2, #writes, 2 do writes[k] = int(now) end
+      redis.call('HSET', keep_key('debounce'), unpack(writes))
+    end
   end
 end
 count(KEYS[6], KEYS[7], 'pushed', created, now)

@@ -9,7 +9,9 @@
 -- Errors: INVALID on bad ARGV; OLD_LAYOUT when an expired task is stored in the layout of an
 --   older delayq (nothing moves).
 -- A task with attempts left goes back to pending, due now; one with none left goes to dead,
--- as does one whose record is missing or garbled (counted in died and broken).
+-- as does one whose record is missing or garbled (counted in died and broken). Since layout
+-- 2.9 a debounced task with a waiting follow-up is replaced by it instead (follow_up_start in
+-- common.lua; counted requeued).
 -- Tasks that die enter dead through died() (common.lua, since layout 2.9): the dead bound
 -- may drop the oldest dead tasks then.
 -- With the config's history on, each task taken back gets an "expired" event (due: when it is
@@ -38,6 +40,8 @@ local broken = 0
 local expired, events = {}, {}
 local run_writes, error_writes, to_pending, to_dead = {}, {}, {}, {}
 local why_of = {} -- the error text per worker name, built once
+-- A debounced task pushed again while it ran: its follow-up takes its place (as in nack).
+local follows, takeover = #ids > 0 and follow_ups(ids) or nil, {}
 local function put(t, a, b)
   t[#t + 1], t[#t + 2] = a, b
 end
@@ -60,7 +64,10 @@ for i, id in ipairs(ids) do
       events[#expired] = history_event(now, 'expired', last and '' or int(now), worker,
         last and 'no attempts left' or '')
     end
-    if last then
+    if follows and follows[i] then
+      takeover[#takeover + 1] = i
+      requeued = requeued + 1
+    elseif last then
       put(run_writes, id, run_entry(attempts, due or now, '', '', ''))
       put(to_dead, now, id)
       spent = spent + 1
@@ -80,6 +87,7 @@ if #ids > 0 then redis.call('ZREM', KEYS[2], unpack(ids)) end
 if #error_writes > 0 then redis.call('HSET', KEYS[9], unpack(error_writes)) end
 if #run_writes > 0 then redis.call('HSET', KEYS[8], unpack(run_writes)) end
 if #to_pending > 0 then redis.call('ZADD', KEYS[1], unpack(to_pending)) end
+for _, i in ipairs(takeover) do follow_up_start(ids[i], follows[i]) end
 fair_index(to_pending, now, true)
 local gone = {}
 for i = 2, #to_dead, 2 do gone[#gone + 1] = to_dead[i] end

@@ -24,16 +24,20 @@ PushBatch::PushBatch(const std::vector<PushRequest>& requests, long long nowMs)
             throw Error(ErrorCode::InvalidArgument, "max attempts must be 0 to 1000000");
         std::string backoff = normalizeBackoff(r.backoff);
         checkFairTag(r.priority, r.group);
+        checkKeep(r);
         std::string settings = r.maxAttempts == 0 && backoff.empty()
                                    ? std::string()
                                    : std::to_string(r.maxAttempts) + "|" + backoff;
-        if (r.priority != 0 || !r.group.empty())
+        if (r.priority != 0 || !r.group.empty() || r.dedupMs > 0)
             settings = std::to_string(r.maxAttempts) + "|" + backoff + "|" +
                        std::to_string(r.priority) + "|" + r.group;
+        if (r.dedupMs > 0)
+            settings += "|" + std::to_string(r.dedupMs);
         if (const std::string expires = expiresField(r, nowMs); !expires.empty())
             // Since layout 2.9 the sixth field (push.lua): the five before it in full.
             settings = std::to_string(r.maxAttempts) + "|" + backoff + "|" +
-                       std::to_string(r.priority) + "|" + r.group + "|0|" + expires;
+                       std::to_string(r.priority) + "|" + r.group + "|" +
+                       std::to_string(r.dedupMs) + "|" + expires;
         m_settings.push_back(std::move(settings));
         m_ids.push_back(std::move(id));
     }
@@ -63,12 +67,39 @@ std::string PushBatch::expiresField(const PushRequest& r, long long nowMs)
     return std::to_string(*r.expiresAtMs);
 }
 
+void PushBatch::checkKeep(const PushRequest& r)
+{
+    if (r.dedupMs < 0 || r.dedupMs > kMaxKeepMs)
+        throw Error(ErrorCode::InvalidArgument, "the dedup window must be 0 to 366 days");
+    if (r.debounceMaxWaitMs < 0 || r.debounceMaxWaitMs > kMaxKeepMs)
+        throw Error(ErrorCode::InvalidArgument, "the debounce maximum wait must be 0 to 366 days");
+    if (r.debounceMaxWaitMs == 0 && r.debouncePayload)
+        throw Error(ErrorCode::InvalidArgument,
+                    "debouncing the payload needs a debounce maximum wait");
+    if (r.debounceMaxWaitMs > 0 && r.replace)
+        throw Error(ErrorCode::InvalidArgument,
+                    "replace and debounce cannot be combined: replace overwrites the task, "
+                    "debounce moves it");
+    if (r.debounceMaxWaitMs > 0 && (r.priority != 0 || !r.group.empty()))
+        throw Error(ErrorCode::InvalidArgument, "a debounced push takes no priority or group");
+}
+
+std::string PushBatch::mode(const PushRequest& r)
+{
+    if (r.replace)
+        return "replace";
+    if (r.debounceMaxWaitMs > 0)
+        return (r.debouncePayload ? "debounce_payload:" : "debounce:") +
+               std::to_string(r.debounceMaxWaitMs);
+    return "nx";
+}
+
 std::vector<PushBatch::Chunk> PushBatch::splitIntoCalls() const
 {
     // The script takes one mode, one due kind and one settings text per call: a chunk ends
     // where any of them changes, or at kTasksPerCall.
     const auto sameCall = [&](size_t a, size_t b) {
-        return m_requests[a].replace == m_requests[b].replace &&
+        return mode(m_requests[a]) == mode(m_requests[b]) &&
                m_requests[a].dueAtMs.has_value() == m_requests[b].dueAtMs.has_value() &&
                m_settings[a] == m_settings[b];
     };
@@ -92,7 +123,7 @@ std::vector<Connection::ScriptCall> PushBatch::calls(const std::vector<std::stri
         const PushRequest& first = m_requests[begin];
         Connection::ScriptCall call{keys, {}};
         call.args.reserve(6 + (end - begin) * 3);
-        call.args.push_back(first.replace ? "replace" : "nx");
+        call.args.push_back(mode(first));
         call.args.push_back(wakeKey);
         call.args.push_back(first.dueAtMs ? "at" : "in");
         call.args.push_back(m_settings[begin]);

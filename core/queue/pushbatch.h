@@ -30,9 +30,14 @@ private:
     // [begin, end) of the requests of each call, in order.
     using Chunk = std::pair<size_t, size_t>;
     std::vector<Chunk> splitIntoCalls() const;
+    // Refuses a dedup window or debounce the script would refuse, naming why.
+    static void checkKeep(const PushRequest& r);
     // The settings' EXPIRES field (push.lua, since 2.9): "" for none, "+MS" for a maximum age,
     // else the start-by ms. Throws InvalidArgument for one that could never let the task run.
     static std::string expiresField(const PushRequest& r, long long nowMs);
+    // push.lua's ARGV[1]: "nx", "replace", "debounce:MS" or "debounce_payload:MS".
+    static std::string mode(const PushRequest& r);
+    static constexpr long long kMaxKeepMs = 366LL * 24 * 3600 * 1000;
 
     const std::vector<PushRequest>& m_requests;
     std::vector<std::string> m_ids;      // generated where a request has none

@@ -120,6 +120,10 @@ QueueConfig QueueReader::config()
             config.groupCap = n;
         else if (field == "order")
             config.fair = value == "fair";
+        else if (field == "dedup_window" && ok && n > 0)
+            config.dedupWindowMs = n;
+        else if (field == "dedup_max" && ok && n > 0)
+            config.dedupMax = n;
         else if (field == "dead_max" && ok && n >= 0)
             config.deadMax = n;
         else if (field == "dead_max_bytes" && ok && n >= 0)

@@ -28,6 +28,12 @@ const char* pushStatusName(PushResult::Status status)
         return "too_large";
     case PushResult::Status::Active:
         return "active";
+    case PushResult::Status::RecentlyDone:
+        return "recently_done";
+    case PushResult::Status::Debounced:
+        return "debounced";
+    case PushResult::Status::FollowUp:
+        return "follow_up";
     }
     return "?";
 }
@@ -35,7 +41,9 @@ const char* pushStatusName(PushResult::Status status)
 PushResult::Status pushStatusFromName(const std::string& name)
 {
     for (auto status : {PushResult::Status::Exists, PushResult::Status::Replaced,
-                        PushResult::Status::TooLarge, PushResult::Status::Active})
+                        PushResult::Status::TooLarge, PushResult::Status::Active,
+                        PushResult::Status::RecentlyDone, PushResult::Status::Debounced,
+                        PushResult::Status::FollowUp})
         if (name == pushStatusName(status))
             return status;
     return PushResult::Status::Created;
@@ -54,6 +62,8 @@ const char* idStatusName(IdResult::Status status)
         return "dead";
     case IdResult::Status::Pending:
         return "pending";
+    case IdResult::Status::Exists:
+        return "exists";
     }
     return "?";
 }
@@ -61,7 +71,7 @@ const char* idStatusName(IdResult::Status status)
 IdResult::Status idStatusFromName(const std::string& name)
 {
     for (auto status : {IdResult::Status::Done, IdResult::Status::Active, IdResult::Status::Dead,
-                        IdResult::Status::Pending})
+                        IdResult::Status::Pending, IdResult::Status::Exists})
         if (name == idStatusName(status))
             return status;
     return IdResult::Status::NotFound;

@@ -225,6 +225,16 @@ std::string normalizeConfigValue(const std::string& key, const std::string& valu
         });
     else if (key == "rate" || key == "group_rate")
         stored = normalizeRate(value);
+    else if (key == "dedup_window")
+        stored = offOr(value, [&] { return durationMs(1000, 366LL * 24 * 3600 * 1000); });
+    else if (key == "dedup_max")
+        stored = number(1, 100000000);
+    else if (key == "bin_keep") // the recycle bin (docs/design/bin.md): 0 or off turns it off
+        stored = offOr(value, [&] { return durationMs(0, 30LL * 24 * 3600 * 1000); });
+    else if (key == "bin_max")
+        stored = offOr(value, [&] { return number(0, 10000000); });
+    else if (key == "bin_bytes")
+        stored = offOr(value, [&] { return number(0, 4LL * 1024 * 1024 * 1024); });
     else if (key == "dead_max") // dead tasks bounded (docs/design/bounds.md): 0 or off = none
         stored = offOr(value, [&] { return number(0, 1000000000); });
     else if (key == "dead_max_bytes")
@@ -259,12 +269,12 @@ std::string normalizeConfigValue(const std::string& key, const std::string& valu
                     "shards is not set like the other settings: 'delayq reshard QUEUE --shards N' "
                     "changes it and moves the tasks to their new shards");
     else
-        throw Error(
-            ErrorCode::InvalidArgument,
-            "unknown config key '" + key.substr(0, 64) +
-                "' (known: max_attempts, backoff, lease_ms, max_payload, paused, "
-                "audit_len, history, rate, burst, cap, order, group_cap, group_rate, dead_max, "
-                "dead_max_bytes, max_age, expired_to)");
+        throw Error(ErrorCode::InvalidArgument,
+                    "unknown config key '" + key.substr(0, 64) +
+                        "' (known: max_attempts, backoff, lease_ms, max_payload, paused, "
+                        "audit_len, history, rate, burst, cap, order, group_cap, group_rate, "
+                        "dedup_window, dedup_max, bin_keep, bin_max, bin_bytes, dead_max, "
+                        "dead_max_bytes, max_age, expired_to)");
     return stored;
 }
 

@@ -75,7 +75,8 @@ std::pair<int, int> parseMove(const std::string& move)
 // The settings every shard keeps a copy of (its scripts read them there).
 const char* const kCopiedSettings[] = {
     "max_attempts", "backoff", "lease_ms", "max_payload", "paused",    "audit_len", "history",
-    "rate",         "burst",   "cap",      "order",       "group_cap", "group_rate"};
+    "rate",         "burst",   "cap",      "order",       "group_cap", "group_rate",
+    "dedup_window", "dedup_max"};
 
 // Fair order's index lives in one shard's slot (lua/common.lua, fair_index): a queue in fair
 // order keeps one shard.

@@ -8,6 +8,7 @@ const std::vector<CommandInfo>& commandTable()
         {"push",
          "push QUEUE [PAYLOAD|-] [--in D | --at TIME] [--id ID] [--replace] [--max-attempts N]\n"
          "       [--backoff 5s,20s,30s|exp:1s:5m] [--count N] [--priority N] [--group KEY]\n"
+         "       [--dedup D] [--debounce MAX_WAIT [--debounce-payload]]\n"
          "       [--expires-at TIME | --max-age D]\n"
          "  PAYLOAD        the task's bytes; '-' reads them from stdin; none: empty\n"
          "  --in D         due after this duration (default: now)\n"
@@ -18,6 +19,11 @@ const std::vector<CommandInfo>& commandTable()
          "  --priority N   -9..9 (default 0): among a group's due tasks, higher goes first\n"
          "  --group KEY    groups take turns (a tenant, an order id; up to 128 bytes of\n"
          "                 letters, digits and _.:@/-); both need config order fair\n"
+         "  --dedup D      the id stays refused for D after the task is acked or dies\n"
+         "                 (recently_done, exit 1); default: the queue's dedup_window\n"
+         "  --debounce W   an existing pending --id moves to this push's due time, never\n"
+         "                 past W after its first push (debounced); a running one gets one\n"
+         "                 follow-up (follow_up); --debounce-payload: the payload moves too\n"
          "  --expires-at T  the task must start by T: claimed later it never runs (dead with\n"
          "                 'expired before it started', or dropped: config expired_to)\n"
          "  --max-age D     the same, D after the push (default: the queue's max_age)\n"
@@ -67,6 +73,22 @@ const std::vector<CommandInfo>& commandTable()
          "  with a stalled worker: then exit 1.\n"
          "  Reads only: --read-only is enough.",
          "list the workers consuming the queues, and queues nobody consumes", runWorkers},
+        {"forecast",
+         "forecast QUEUE [--horizon D] [--capacity N/s] [--threshold D] [--buckets N]\n"
+         "  the expected lateness over the horizon, from the due times of the pending tasks\n"
+         "  and of the schedules' fires, served first due first at the capacity: a table of\n"
+         "  the buckets where tasks fall due or wait (time, due, backlog, expected lateness)\n"
+         "  and a line with the peak, when, and the capacity that keeps it under the\n"
+         "  threshold. The capacity is the acks of the last minutes (measured), capped by the\n"
+         "  queue's rate limit; with no acks and no rate, give one. Reads only: a bounded\n"
+         "  number of commands, whatever the queue's size (docs/design/forecast.md).\n"
+         "  --horizon D     how far ahead, from 10s to 7d (default 6h)\n"
+         "  --capacity N/s  tasks per interval the workers take (50/s, 3000/m, 12.5/s)\n"
+         "                  instead of the measured; the rate limit still caps it\n"
+         "  --threshold D   the lateness to stay under (default 1m)\n"
+         "  --buckets N     buckets over the horizon, 1 to 1000 (default 120)",
+         "expected lateness over the next hours, its peak, and the capacity to avoid it",
+         runForecast},
         {"stats",
          "stats QUEUE\nstats --plain KEY   (size, due now, next due, score unit, failing and\n"
          "  parked members, and the guarantee of its live consumers: at least once for\n"
@@ -105,6 +127,8 @@ const std::vector<CommandInfo>& commandTable()
          "                 | order (due, or fair: groups in turn, then priority)\n"
          "                 | group_cap (tasks of one group active at once; off)\n"
          "                 | group_rate (each group's rate, burst its count: 5/s; off)\n"
+         "                 | dedup_window (a finished id is refused this long: 1h; off)\n"
+         "                 | dedup_max (finished ids remembered at most; 1000000)\n"
          "                 | dead_max (dead tasks kept, the oldest dropped first; 100000; off)\n"
          "                 | dead_max_bytes (their bytes: 64MB by default; off)\n"
          "                 | max_age (a task not started this long after its push never\n"

@@ -58,6 +58,9 @@ int report(Context& ctx, const std::string& queue, const char* doneWord,
             case delayq::IdResult::Status::Pending:
                 word = "refused (it is pending)";
                 break;
+            case delayq::IdResult::Status::Exists:
+                word = "refused (a task with this id is in the queue again)";
+                break;
             }
             text += word + " " + printable(r.id) + "\n";
         }
@@ -230,15 +233,19 @@ int runConfig(Context& ctx)
             pairs.emplace_back(words[i], words[i + 1]);
         queue.setConfig(pairs);
     } else if (words.size() == 2) {
-        static const char* known[] = {
-            "max_attempts", "backoff",  "lease_ms",       "max_payload", "paused",     "audit_len",
-            "history",      "rate",     "burst",          "cap",         "order",      "group_cap",
-            "group_rate",   "dead_max", "dead_max_bytes", "max_age",     "expired_to", "shards"};
+        static const char* known[] = {"max_attempts", "backoff",   "lease_ms", "max_payload",
+                                      "paused",       "audit_len", "history",  "rate",
+                                      "burst",        "cap",       "order",    "group_cap",
+                                      "group_rate",   "dedup_window", "dedup_max",
+                                      "dead_max",     "dead_max_bytes", "max_age",
+                                      "expired_to",   "shards"};
         if (std::find(std::begin(known), std::end(known), words[1]) == std::end(known))
-            throw UsageError("unknown config key '" + printable(words[1].substr(0, 64)) +
-                             "' (known: max_attempts, backoff, lease_ms, max_payload, paused, "
-                             "audit_len, history, rate, burst, cap, order, group_cap, group_rate, "
-                             "dead_max, dead_max_bytes, max_age, expired_to, shards)");
+            throw UsageError(
+                "unknown config key '" + printable(words[1].substr(0, 64)) +
+                "' (known: max_attempts, backoff, lease_ms, max_payload, paused, "
+                "audit_len, history, rate, burst, cap, order, group_cap, group_rate, "
+                "dedup_window, dedup_max, dead_max, dead_max_bytes, max_age, expired_to, "
+                "shards)");
     }
     const delayq::QueueConfig c = queue.config();
     const std::string off = "off";
@@ -262,6 +269,8 @@ int runConfig(Context& ctx)
         {"group_rate", c.groupRateTasks > 0 ? std::to_string(c.groupRateTasks) + "/" +
                                                   delayq::formatDuration(c.groupRateMs)
                                             : off},
+        {"dedup_window", c.dedupWindowMs > 0 ? delayq::formatDuration(c.dedupWindowMs) : off},
+        {"dedup_max", std::to_string(c.dedupMax)},
         {"dead_max", c.deadMax > 0 ? std::to_string(c.deadMax) : off},
         {"dead_max_bytes", c.deadMaxBytes > 0 ? std::to_string(c.deadMaxBytes) : off},
         {"max_age", c.maxAgeMs > 0 ? delayq::formatDuration(c.maxAgeMs) : off},
@@ -287,8 +296,7 @@ int runConfig(Context& ctx)
             // Several set at once: each, named.
             for (size_t i = 1; i + 1 < words.size(); i += 2)
                 if (k == words[i])
-                    text += k + std::string(k.size() < 14 ? 14 - k.size() : 1, ' ') + printable(v) +
-                            "\n";
+                    text += k + std::string(k.size() < 14 ? 14 - k.size() : 1, ' ') + printable(v) + "\n";
     }
     ctx.print(text);
     return ExitOk;

@@ -34,6 +34,9 @@ std::string statusHint(delayq::PushResult::Status status)
         return "the payload is larger than the queue's max_payload";
     case delayq::PushResult::Status::Active:
         return "a worker holds this task right now; it cannot be replaced";
+    case delayq::PushResult::Status::RecentlyDone:
+        return "a task with this id finished within its dedup window, which ends at the due "
+               "time shown";
     default:
         return "";
     }
@@ -59,6 +62,20 @@ delayq::PushRequest requestFrom(const Args& a)
     request.group = a.value("group");
     if (a.has("group") && request.group.empty())
         throw UsageError("--group is empty (leave it out for no group)");
+    request.dedupMs = a.duration("dedup", 0);
+    if (a.has("dedup") && request.dedupMs < 1000)
+        throw UsageError("--dedup must be at least 1s");
+    request.debounceMaxWaitMs = a.duration("debounce", 0);
+    if (a.has("debounce") && request.debounceMaxWaitMs < 1)
+        throw UsageError("--debounce needs the maximum wait, e.g. --debounce 30m");
+    request.debouncePayload = a.has("debounce-payload");
+    if (request.debouncePayload && !a.has("debounce"))
+        throw UsageError("--debounce-payload needs --debounce MAX_WAIT");
+    if (a.has("debounce") && a.has("replace"))
+        throw UsageError("--debounce and --replace cannot be combined: replace overwrites the "
+                         "task, debounce moves it");
+    if (a.has("debounce") && !a.has("id"))
+        throw UsageError("--debounce needs --id: it moves the task that has this id");
     // Expiry (since 2.9): a start-by time, or a maximum age counted from the push.
     request.expiresAtMs = a.time("expires-at");
     request.maxAgeMs = a.duration("max-age", 0);
@@ -86,7 +103,9 @@ int pushOne(Context& ctx, delayq::Queue& queue, const delayq::PushRequest& reque
                   ctx.when(r.due) + "\n");
     }
     if (r.status != delayq::PushResult::Status::Created &&
-        r.status != delayq::PushResult::Status::Replaced) {
+        r.status != delayq::PushResult::Status::Replaced &&
+        r.status != delayq::PushResult::Status::Debounced &&
+        r.status != delayq::PushResult::Status::FollowUp) {
         std::fprintf(stderr, "delayq: task %s not pushed: %s\n", printable(r.id).c_str(),
                      statusHint(r.status).c_str());
         return ExitRefused;
@@ -147,6 +166,9 @@ int runPush(Context& ctx)
              {"backoff", true},
              {"priority", true},
              {"group", true},
+             {"dedup", true},
+             {"debounce", true},
+             {"debounce-payload", false},
              {"expires-at", true},
              {"max-age", true},
              {"count", true}},

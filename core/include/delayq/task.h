@@ -59,6 +59,14 @@ struct PushRequest
     // and _.:@/-; empty = none) are handed out in turn.
     int priority = 0;
     std::string group;
+    // Keep (docs/design/keep.md, since layout 2.9). dedupMs > 0: the id stays refused
+    // (RecentlyDone) that long after the task is acked or dies (0: the queue's dedup_window).
+    long long dedupMs = 0;
+    // debounceMaxWaitMs > 0: an existing pending task moves to this push's due time, never
+    // earlier and never past its first push + this; a held one gets one follow-up. With
+    // debouncePayload its payload becomes this push's too. Not with replace.
+    long long debounceMaxWaitMs = 0;
+    bool debouncePayload = false;
     // Expiry (docs/design/bounds.md, since layout 2.9): a task claimed after its start-by time
     // never runs (dead with "expired before it started", or dropped: the queue's expired_to).
     // expiresAtMs: an absolute start-by time; maxAgeMs > 0: server now at the push + this.
@@ -76,7 +84,10 @@ struct PushResult
         Exists,
         Replaced,
         TooLarge,
-        Active
+        Active,
+        RecentlyDone, // the id finished within its dedup window: due is when the window ends
+        Debounced,    // the pending task moved: due is its new due time
+        FollowUp      // a worker holds the task: due is its one follow-up's
     };
     std::string id;
     Status status = Status::Created;
@@ -115,7 +126,8 @@ struct IdResult
         NotFound,
         Active,
         Dead,
-        Pending
+        Pending,
+        Exists // restore: a task with this id is in the queue again (refused)
     };
     std::string id;
     Status status = Status::Done;
@@ -174,6 +186,9 @@ struct QueueConfig
     long long groupCap = 0;       // tasks of one group active at once (0 = none)
     long long groupRateTasks = 0; // each group: at most this many started per groupRateMs
     long long groupRateMs = 0;    // (burst: groupRateTasks); 0 = no group rate
+    // Keep (docs/design/keep.md): finished ids refused this long (0 = off), at most dedupMax.
+    long long dedupWindowMs = 0;
+    long long dedupMax = 1000000;
     // Dead tasks bounded (docs/design/bounds.md): at most deadMax tasks and deadMaxBytes bytes
     // (id + record + last error) in dead, the oldest dropped first; 0 = no bound. On a sharded
     // queue each shard keeps its share (the bound / shards).
