@@ -4,6 +4,7 @@
 #include "client/adminclient.h"
 #include "client/overviewclient.h"
 #include "client/scheduleclient.h"
+#include "queue/thresholds.h"
 #include "widgets/duetext.h"
 #include <delayq/cron.h>
 #include <delayq/error.h>
@@ -76,9 +77,10 @@ TimelineChart::TimelineChart(AdminClient* client, QWidget* parent)
     // Over the bars (made after them): the coming fires of the queue's schedules.
     // On a value axis of its own, never shown: a fire is an impulse from 0 to 1 on it, so
     // its range alone decides whether a fire crosses the plot or is a tick at its top.
-    m_fires = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
-    m_plot->yAxis2->setVisible(false);
-    m_plot->yAxis2->setRange(0, 1);
+    m_fireAxis = m_plot->axisRect()->addAxis(QCPAxis::atRight);
+    m_fireAxis->setVisible(false);
+    m_fireAxis->setRange(0, 1);
+    m_fires = m_plot->addGraph(m_plot->xAxis, m_fireAxis);
     m_fires->setName(tr("schedule fires"));
     m_fires->setLineStyle(QCPGraph::lsImpulse);
     m_fires->setPen(QPen(QColor(0x8e, 0x44, 0xad), 1));
@@ -86,9 +88,33 @@ TimelineChart::TimelineChart(AdminClient* client, QWidget* parent)
     m_fires->setSelectable(QCP::stNone);
     m_fires->removeFromLegend(); // until there are fires to draw
 
+    // The forecast: how late the tasks due at each time are expected to run, on the right
+    // axis (shown only while there is a curve), its threshold dashed.
+    const QColor late(0xe6, 0x7e, 0x22);
+    m_lateness = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
+    m_lateness->setName(tr("expected lateness"));
+    m_lateness->setPen(QPen(late, 2));
+    m_lateness->setSelectable(QCP::stNone);
+    m_lateness->removeFromLegend(); // until there is a curve
+    m_plot->yAxis2->setTickLabelColor(late.darker(130));
+    m_plot->yAxis2->setLabelColor(late.darker(130));
+    m_plot->yAxis2->ticker()->setTickCount(4);
+    m_plot->yAxis2->setVisible(false);
+    m_thresholdLine = new QCPItemLine(m_plot);
+    m_thresholdLine->start->setAxes(m_plot->xAxis, m_plot->yAxis2);
+    m_thresholdLine->end->setAxes(m_plot->xAxis, m_plot->yAxis2);
+    m_thresholdLine->setPen(QPen(late, 1, Qt::DashLine));
+    m_thresholdLine->setSelectable(false);
+    m_thresholdLine->setVisible(false);
+
     m_nowLine = ChartParts::nowLine(m_plot, 1.5);
     ChartParts::showLegend(m_plot, font(), Qt::AlignTop | Qt::AlignRight);
     layout->addWidget(m_plot, 1);
+    m_forecastLabel = new QLabel(this);
+    m_forecastLabel->setObjectName(QStringLiteral("forecastSentence"));
+    m_forecastLabel->setTextFormat(Qt::PlainText);
+    m_forecastLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    layout->addWidget(m_forecastLabel);
     // A right margin so the last time label is not clipped at the edge.
     m_plot->axisRect()->setMinimumMargins(QMargins(0, 0, 24, 0));
     m_empty = new QLabel(tr("Open a queue to see when its tasks are due."), this);
@@ -118,6 +144,7 @@ TimelineChart::TimelineChart(AdminClient* client, QWidget* parent)
     connect(client->overview(), &OverviewClient::histogramLoaded, this, &TimelineChart::onLoaded);
     connect(client->schedules(), &ScheduleClient::schedulesListed, this,
             &TimelineChart::onSchedules);
+    connect(client->overview(), &OverviewClient::forecastLoaded, this, &TimelineChart::onForecast);
 }
 
 void TimelineChart::setQueue(const QString& queue)
@@ -135,6 +162,12 @@ void TimelineChart::setQueue(const QString& queue)
     m_schedulesInFlight = false;
     m_schedulesTag = 0;
     placeFires();
+    m_forecast = {};
+    m_forecastTag = 0;
+    m_forecastInFlight = false;
+    m_forecastAge.invalidate();
+    m_forecastLabel->clear();
+    placeLateness();
     m_caption->clear();
     showEmptyState(queue.isEmpty());
     m_plot->replot();
@@ -145,6 +178,11 @@ void TimelineChart::setPlain(bool plain)
     m_plain = plain;
     m_schedules.clear();
     placeFires();
+    // A plain sorted set has no counters to measure a capacity from: no forecast.
+    m_forecast = {};
+    m_forecastLabel->clear();
+    m_forecastLabel->setVisible(!plain && !isEmptyStateShown());
+    placeLateness();
     m_plot->replot();
 }
 
@@ -153,6 +191,7 @@ void TimelineChart::showEmptyState(bool empty)
     // Without a queue the axes would show the epoch ("00:00 Jan 1") and a stray now line.
     m_plot->setVisible(!empty);
     m_caption->setVisible(!empty);
+    m_forecastLabel->setVisible(!empty && !m_plain);
     m_reset->setVisible(!empty);
     m_empty->setVisible(empty);
 }
@@ -176,6 +215,9 @@ void TimelineChart::setEarliest(qint64 earliestMs, qint64 serverNowMs)
 void TimelineChart::setUtc(bool utc)
 {
     ChartParts::setUtc(m_plot, utc);
+    m_utc = utc;
+    if (m_forecast.tag != 0)
+        m_forecastLabel->setText(forecastSentence(m_forecast));
     m_plot->xAxis->setLabel(utc ? tr("due time (UTC)") : QString());
     m_plot->replot();
 }
@@ -221,6 +263,7 @@ void TimelineChart::request()
     if (m_queue.isEmpty())
         return;
     requestSchedules();
+    requestForecast();
     if (m_inFlight) {
         m_dirty = true;
         return;
@@ -292,6 +335,7 @@ void TimelineChart::onLoaded(const HistogramResult& result)
         m_plot->replot(QCustomPlot::rpQueuedReplot);
         m_loaded = true;
         placeFires();
+        placeLateness();
         emit loaded(result.elapsedUs);
     }
     if (m_dirty)
@@ -377,7 +421,7 @@ void TimelineChart::placeFires()
     // 20 s over a day: 4,320 of them) full lines would paint a solid block over the bars:
     // each fire is then a tick over the top tenth of the plot, and the bars stay visible.
     const bool dense = m_fireTimes.size() * 4 > m_plot->axisRect()->width();
-    m_plot->yAxis2->setRange(dense ? -9 : 0, 1);
+    m_fireAxis->setRange(dense ? -9 : 0, 1);
     m_fires->setName(m_firesCapped ? tr("schedule fires (the first %1)").arg(kMaxFireMarkers)
                                    : tr("schedule fires"));
     if (m_fireTimes.isEmpty())
@@ -402,6 +446,121 @@ QString TimelineChart::caption(qint64 total, qint64 overdueInWindow, qint64 over
     text += QStringLiteral(" · ") +
             tr("bucket %1").arg(DueText::duration(static_cast<qint64>(bucketMs)));
     return text;
+}
+
+void TimelineChart::forecastNow()
+{
+    m_forecastAge.invalidate();
+}
+
+QString TimelineChart::forecastText() const
+{
+    return m_forecastLabel->text();
+}
+
+QList<QPair<qint64, qint64>> TimelineChart::latenessShown() const
+{
+    QList<QPair<qint64, qint64>> out;
+    for (const ForecastPoint& p : m_forecast.curve)
+        out.append({p.atMs, p.latenessMs});
+    return out;
+}
+
+void TimelineChart::requestForecast()
+{
+    // A bounded read (ZCOUNTs over the horizon), yet more than the bars: not at every refresh.
+    if (m_plain || m_forecastInFlight ||
+        (m_forecastAge.isValid() && m_forecastAge.elapsed() < kForecastEveryMs))
+        return;
+    m_forecastAge.start();
+    m_forecastInFlight = true;
+    m_forecastTag = AdminClient::newTag();
+    m_client->overview()->loadForecast(m_forecastTag, m_queue,
+                                       Thresholds::forQueue(m_queue).overdueMs);
+}
+
+void TimelineChart::onForecast(const ForecastResult& result)
+{
+    if (result.tag != m_forecastTag)
+        return;
+    m_forecastInFlight = false;
+    m_forecast = result.error.isEmpty() ? result : ForecastResult{};
+    m_forecastLabel->setText(result.error.isEmpty()
+                                 ? forecastSentence(result)
+                                 : tr("Forecast unavailable: %1").arg(result.error.message));
+    m_forecastLabel->setToolTip(
+        result.capacityPerSecond > 0
+            ? tr("Expected lateness of the tasks due at each time, served first due first at "
+                 "%1 tasks/s (%2), with the schedules' coming fires")
+                  .arg(QLocale().toString(result.capacityPerSecond, 'f', 1),
+                       result.capacitySource == QLatin1String("stated")       ? tr("stated")
+                       : result.capacitySource == QLatin1String("rate limit") ? tr("its rate limit")
+                       : result.capacitySource == QLatin1String("cap")
+                           ? tr("its cap")
+                           : tr("measured from recent acks"))
+            : QString());
+    placeLateness();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    emit forecastShown();
+}
+
+QString TimelineChart::forecastSentence(const ForecastResult& f) const
+{
+    const QLocale locale;
+    if (f.capacityPerSecond <= 0)
+        return tr("No lateness forecast: no acks in the last 15 minutes to measure a capacity "
+                  "from");
+    if (f.peakLatenessMs <= 0)
+        return tr("No lateness expected in the next %1").arg(DueText::duration(f.horizonMs));
+    const QDateTime at = QDateTime::fromMSecsSinceEpoch(f.peakAtMs);
+    const QString peak =
+        tr("Peak %1 late at %2")
+            .arg(DueText::duration(f.peakLatenessMs / 1000 * 1000),
+                 m_utc ? at.toUTC().toString(QStringLiteral("HH:mm")) + QStringLiteral(" UTC")
+                       : at.toString(QStringLiteral("HH:mm")));
+    if (f.thresholdMs < 0)
+        return peak;
+    if (f.peakLatenessMs <= f.thresholdMs)
+        return tr("%1, within its %2 threshold").arg(peak, DueText::duration(f.thresholdMs));
+    if (f.capacityFactor <= 0)
+        return peak;
+    return tr("%1; %2× today's capacity keeps it under %3")
+        .arg(peak, locale.toString(f.capacityFactor, 'f', 1), DueText::duration(f.thresholdMs));
+}
+
+void TimelineChart::placeLateness()
+{
+    const QList<ForecastPoint>& curve = m_forecast.curve;
+    const bool shown = m_loaded && !curve.isEmpty();
+    // The unit the peak reads best in: seconds under 2 minutes, minutes under 2 hours.
+    qint64 top = qMax<qint64>(m_forecast.peakLatenessMs, 1000);
+    if (m_forecast.thresholdMs > 0)
+        top = qMax(top, m_forecast.thresholdMs);
+    const qint64 unit = top < 120000 ? 1000 : top < 2 * 3600000 ? 60000 : 3600000;
+    const QString label = unit == 1000    ? tr("late (s)")
+                          : unit == 60000 ? tr("late (min)")
+                                          : tr("late (h)");
+    QVector<double> keys, values;
+    if (shown)
+        for (const ForecastPoint& p : curve) {
+            keys.append(toKey(p.atMs));
+            values.append(static_cast<double>(p.latenessMs) / unit);
+        }
+    m_lateness->setData(keys, values, true);
+    if (shown)
+        m_lateness->addToLegend();
+    else
+        m_lateness->removeFromLegend();
+    m_plot->yAxis2->setVisible(shown);
+    m_plot->yAxis2->setLabel(label);
+    m_plot->yAxis2->setRange(0, static_cast<double>(top) / unit * 1.15);
+    const bool threshold = shown && m_forecast.thresholdMs > 0;
+    m_thresholdLine->setVisible(threshold);
+    if (threshold) {
+        const double y = static_cast<double>(m_forecast.thresholdMs) / unit;
+        m_thresholdLine->start->setCoords(toKey(curve.first().atMs), y);
+        m_thresholdLine->end->setCoords(toKey(curve.last().atMs), y);
+    }
 }
 
 void TimelineChart::onRangeChanged()

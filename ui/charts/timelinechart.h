@@ -3,10 +3,13 @@
 #include "client/overviewtypes.h"
 #include "client/scheduletypes.h"
 
+#include <QElapsedTimer>
 #include <QWidget>
 
+class QCPAxis;
 class QCPBars;
 class QCPGraph;
+class QCPItemLine;
 class QCPItemStraightLine;
 class QCustomPlot;
 class QLabel;
@@ -24,12 +27,17 @@ class AdminClient;
 // that bucket's start. The coming fires of the queue's schedules within the window are thin
 // lines of their own colour over the bars, computed here from the listed rules (at most
 // kMaxFireMarkers, so a 1-second schedule over a week costs no more than a daily one).
+// Over them, on an axis of its own at the right, the expected lateness of the tasks due at
+// each time (the forecast, issue 54, read on the I/O thread at most every kForecastEveryMs),
+// with the queue's threshold dashed, and a sentence under the plot: "peak 11m late at 09:04;
+// 3.2× today's capacity keeps it under 1m".
 class TimelineChart : public QWidget
 {
     Q_OBJECT
 
 public:
     static constexpr int kMaxFireMarkers = 500;
+    static constexpr int kForecastEveryMs = 15000;
 
     explicit TimelineChart(AdminClient* client, QWidget* parent = nullptr);
 
@@ -56,14 +64,26 @@ public:
     // The schedule fires drawn (ms, in order), and whether more fell in the window.
     const QList<qint64>& firesShown() const { return m_fireTimes; }
     bool firesCapped() const { return m_firesCapped; }
+    // The forecast's sentence under the plot, and the lateness line's points (ms, ms late).
+    QString forecastText() const;
+    QList<QPair<qint64, qint64>> latenessShown() const;
+    const ForecastResult& forecast() const { return m_forecast; }
+    // Reads the forecast again at the next refresh, however recent the last one.
+    void forecastNow();
 
 signals:
     void loaded(qint64 elapsedUs);
+    void forecastShown();
     void timeClicked(qint64 ms);
 
 private:
     void request();
     void onLoaded(const HistogramResult& result);
+    void requestForecast();
+    void onForecast(const ForecastResult& result);
+    // The lateness line and the threshold line in the unit the peak reads best in.
+    void placeLateness();
+    QString forecastSentence(const ForecastResult& f) const;
     void requestSchedules();
     void onSchedules(const ScheduleListResult& result);
     // The fires of m_schedules within the visible window, as lines up to the top of the axis.
@@ -78,8 +98,12 @@ private:
     QCPBars* m_overdue;
     QCPBars* m_upcoming;
     QCPGraph* m_fires;
+    QCPAxis* m_fireAxis; // never shown: a fire is an impulse from 0 to 1 on it
+    QCPGraph* m_lateness;
+    QCPItemLine* m_thresholdLine;
     QCPItemStraightLine* m_nowLine;
     QLabel* m_caption;
+    QLabel* m_forecastLabel;
     QLabel* m_empty;
     QPushButton* m_reset;
     QTimer* m_debounce;
@@ -101,6 +125,11 @@ private:
     QList<delayq::ScheduleInfo> m_schedules;
     QList<qint64> m_fireTimes;
     bool m_firesCapped = false;
+    ForecastResult m_forecast; // the last one shown (tag 0: none)
+    quint64 m_forecastTag = 0;
+    QElapsedTimer m_forecastAge; // since the last forecast asked; invalid: ask at the next refresh
+    bool m_forecastInFlight = false;
+    bool m_utc = false;
 };
 
 } // namespace delayq::ui

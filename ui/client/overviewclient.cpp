@@ -20,14 +20,15 @@ OverviewClient::OverviewClient(IoWorker* io, QObject* parent) : AreaClient(io, p
     qRegisterMetaType<WorkersResult>();
     qRegisterMetaType<HistogramResult>();
     qRegisterMetaType<ThroughputResult>();
+    qRegisterMetaType<ForecastResult>();
 }
 
 void OverviewClient::loadOverview(quint64 tag, const QList<PlainKeyRow>& plainKeys,
-                                  bool withHistory)
+                                  bool withHistory, bool withForecast)
 {
     request(&OverviewClient::overviewLoaded, answerTo<OverviewResult>(tag), tr("read the overview"),
-            [this, plainKeys, withHistory](delayq::Connection& c, OverviewResult& r) {
-                OverviewRequests::read(c, io()->prefix(), plainKeys, withHistory, r);
+            [this, plainKeys, withHistory, withForecast](delayq::Connection& c, OverviewResult& r) {
+                OverviewRequests::read(c, io()->prefix(), plainKeys, withHistory, withForecast, r);
             });
 }
 
@@ -86,7 +87,7 @@ void OverviewClient::loadHistogram(quint64 tag, const QString& queue, qint64 fro
 }
 
 void OverviewClient::loadThroughput(quint64 tag, const QString& queue, qint64 fromMinute,
-                                 qint64 toMinute)
+                                    qint64 toMinute)
 {
     auto result = answerTo<ThroughputResult>(tag, queue);
     result.fromMinute = fromMinute;
@@ -94,6 +95,20 @@ void OverviewClient::loadThroughput(quint64 tag, const QString& queue, qint64 fr
             [this, queue, toMinute](delayq::Connection& c, ThroughputResult& r) {
                 auto q = io()->nativeQueue(c, queue);
                 TaskRequests::throughput(q, toMinute, r);
+            });
+}
+
+void OverviewClient::loadForecast(quint64 tag, const QString& queue, qint64 thresholdMs,
+                                  qint64 horizonMs)
+{
+    request(&OverviewClient::forecastLoaded, answerTo<ForecastResult>(tag, queue),
+            tr("forecast the lateness"),
+            [this, queue, thresholdMs, horizonMs](delayq::Connection& c, ForecastResult& r) {
+                QElapsedTimer timer;
+                timer.start();
+                auto q = io()->nativeQueue(c, queue);
+                OverviewRequests::readForecast(q, thresholdMs, horizonMs, r);
+                r.elapsedUs = timer.nsecsElapsed() / 1000;
             });
 }
 

@@ -19,7 +19,9 @@ public:
 
     // Every queue with its counts, lag, pause and (withHistory) last hour per minute, and the
     // plain keys given, in one pipeline (per master on a cluster); answered by overviewLoaded.
-    void loadOverview(quint64 tag, const QList<PlainKeyRow>& plainKeys, bool withHistory);
+    // withForecast: each queue's forecast peak as well (a bounded read a queue).
+    void loadOverview(quint64 tag, const QList<PlainKeyRow>& plainKeys, bool withHistory,
+                      bool withForecast = false);
     // The cluster's masters and replicas with their slots, the configuration checks and, when
     // `queue` names a native queue, its shards (answered by serverLoaded).
     void loadServer(quint64 tag, const QString& queue = {});
@@ -27,6 +29,9 @@ public:
     void loadWorkers(quint64 tag);
     void loadHistogram(quint64 tag, const QString& queue, qint64 fromMs, qint64 toMs, int buckets);
     void loadThroughput(quint64 tag, const QString& queue, qint64 fromMinute, qint64 toMinute);
+    // The queue's lateness forecast over the next horizonMs (0: the reader's default, 6 h),
+    // with the capacity that keeps it under thresholdMs (-1: none); answered by forecastLoaded.
+    void loadForecast(quint64 tag, const QString& queue, qint64 thresholdMs, qint64 horizonMs = 0);
 
 signals:
     void overviewLoaded(const delayq::ui::OverviewResult& result);
@@ -34,6 +39,7 @@ signals:
     void workersLoaded(const delayq::ui::WorkersResult& result);
     void histogramLoaded(const delayq::ui::HistogramResult& result);
     void throughputLoaded(const delayq::ui::ThroughputResult& result);
+    void forecastLoaded(const delayq::ui::ForecastResult& result);
 };
 
 } // namespace delayq::ui

@@ -5,6 +5,7 @@
 #include <delayq/auditlog.h>
 #include <delayq/connection.h>
 #include <delayq/error.h>
+#include <delayq/forecast.h>
 #include <delayq/queue.h>
 #include <delayq/queuesnapshot.h>
 #include <delayq/shardmover.h>
@@ -90,6 +91,23 @@ heldNow(delayq::Connection& c, const std::string& prefix, const std::string& que
     return held;
 }
 
+// The queue's forecast peak: a queue the forecast cannot read (an ACL keeping its counters
+// from this user) keeps forecastKnown false rather than costing the overview.
+void readForecastPeak(delayq::Connection& c, const std::string& prefix, const std::string& queue,
+                      OverviewRow& row)
+{
+    try {
+        delayq::QueueReader q(c, queue, prefix);
+        const delayq::Forecast f = delayq::ForecastReader(q).read({});
+        row.forecastKnown = f.capacityPerSecond > 0;
+        row.forecastPeakMs = f.peakLatenessMs;
+        row.forecastPeakAtMs = f.peakAtMs;
+    } catch (const delayq::Error& e) {
+        if (e.isUnreachable())
+            throw;
+    }
+}
+
 void readPlain(delayq::QueueSnapshotReader& reader, const QList<PlainKeyRow>& keys,
                OverviewResult& result)
 {
@@ -121,7 +139,7 @@ void readPlain(delayq::QueueSnapshotReader& reader, const QList<PlainKeyRow>& ke
 
 void OverviewRequests::read(delayq::Connection& c, const std::string& prefix,
                             const QList<PlainKeyRow>& plainKeys, bool withHistory,
-                            OverviewResult& result)
+                            bool withForecast, OverviewResult& result)
 {
     delayq::QueueSnapshotReader reader(c, prefix);
     const auto snapshots = reader.readAll(withHistory);
@@ -135,11 +153,34 @@ void OverviewRequests::read(delayq::Connection& c, const std::string& prefix,
         row.consumerState = delayq::consumerState(s, workers, registry.nowMs());
         if (row.paused)
             row.pausedForMs = pausedFor(c, prefix, s.name, registry.nowMs());
+        if (withForecast)
+            readForecastPeak(c, prefix, s.name, row);
         result.rows.append(row);
     }
     result.skipped = static_cast<qint64>(reader.skipped());
     if (!plainKeys.isEmpty())
         readPlain(reader, plainKeys, result);
+}
+
+void OverviewRequests::readForecast(delayq::QueueReader& q, qint64 thresholdMs, qint64 horizonMs,
+                                    ForecastResult& result)
+{
+    delayq::ForecastReader::Options options;
+    if (horizonMs > 0)
+        options.horizonMs = horizonMs;
+    // No threshold: the factor is not asked for (a zero threshold would ask for no lateness).
+    options.thresholdMs = thresholdMs >= 0 ? thresholdMs : options.thresholdMs;
+    const delayq::Forecast f = delayq::ForecastReader(q).read(options);
+    result.fromMs = f.fromMs;
+    result.horizonMs = f.horizonMs;
+    for (const delayq::ForecastPoint& p : f.curve)
+        result.curve.append({p.atMs, p.latenessMs, p.backlog});
+    result.peakLatenessMs = f.peakLatenessMs;
+    result.peakAtMs = f.peakAtMs;
+    result.capacityPerSecond = f.capacityPerSecond;
+    result.capacitySource = QString::fromStdString(f.capacitySource);
+    result.thresholdMs = thresholdMs;
+    result.capacityFactor = thresholdMs >= 0 ? f.capacityFactor : 0;
 }
 
 void OverviewRequests::readWorkers(delayq::Connection& c, const std::string& prefix,

@@ -46,6 +46,12 @@ struct OverviewRow
     QString rate;
     qint64 cap = 0;
     qint64 activeLive = 0;
+    // The lateness forecast's peak (issue 54), read every OverviewPage::kForecastEveryMs
+    // rather than at each refresh: forecastKnown is false until one was read (and for a
+    // queue whose capacity could not be measured), peakMs 0 when nothing will be late.
+    bool forecastKnown = false;
+    qint64 forecastPeakMs = 0;
+    qint64 forecastPeakAtMs = 0; // server ms
 };
 
 struct OverviewResult
@@ -102,6 +108,35 @@ struct HistogramResult
     int nowBucket = -1;
     qint64 nowBucketOverdue = 0;
     qint64 elapsedUs = 0; // time spent on the I/O thread, for the measure mode
+    RequestError error;
+};
+
+// One point of a lateness forecast (delayq::ForecastPoint): tasks due at atMs (server ms)
+// are expected to run latenessMs late, with backlog tasks due and not yet started.
+struct ForecastPoint
+{
+    qint64 atMs = 0;
+    qint64 latenessMs = 0;
+    qint64 backlog = 0;
+};
+
+// The lateness forecast of one queue (delayq::Forecast) for the timeline's line and sentence.
+struct ForecastResult
+{
+    quint64 tag = 0;
+    QString queue;
+    qint64 fromMs = 0; // the server's now when read
+    qint64 horizonMs = 0;
+    QList<ForecastPoint> curve; // empty when no capacity could be measured
+    qint64 peakLatenessMs = 0;  // 0: nothing expected to be late
+    qint64 peakAtMs = 0;
+    double capacityPerSecond = 0; // 0: none measured nor stated
+    QString capacitySource;       // "measured" | "stated" | "rate limit" | "cap" | "none"
+    // The queue's lateness threshold (its oldest-overdue limit; -1: off), and the capacity
+    // that keeps the peak under it, as a multiple of capacityPerSecond (0: not asked/none).
+    qint64 thresholdMs = -1;
+    double capacityFactor = 0;
+    qint64 elapsedUs = 0; // time spent on the I/O thread
     RequestError error;
 };
 
@@ -187,5 +222,6 @@ struct ServerResult
 Q_DECLARE_METATYPE(delayq::ui::OverviewResult)
 Q_DECLARE_METATYPE(delayq::ui::HistogramResult)
 Q_DECLARE_METATYPE(delayq::ui::ThroughputResult)
+Q_DECLARE_METATYPE(delayq::ui::ForecastResult)
 Q_DECLARE_METATYPE(delayq::ui::ServerResult)
 Q_DECLARE_METATYPE(delayq::ui::WorkersResult)
