@@ -38,7 +38,8 @@ void ServerWatch::read()
     if (m_tag != 0 || !m_client->isConnected())
         return; // one reading in flight at a time; an outage is said by disconnected
     m_tag = AdminClient::newTag();
-    m_client->overview()->loadOverview(m_tag, {}, false);
+    // The first reading has them, so a watch started before a burst warns before it.
+    m_client->overview()->loadOverview(m_tag, {}, false, m_readings++ % kForecastEvery == 0);
 }
 
 } // namespace delayq::ui

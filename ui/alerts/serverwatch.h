@@ -14,7 +14,8 @@ class AdminClient;
 
 // One watched server besides the window's own (a saved profile in Alerts → Watch): its own
 // AdminClient, so its own I/O thread and connection, and a reading of its queues (the
-// overview's snapshot, without the minute counters) every intervalMs while it answers.
+// overview's snapshot, without the minute counters) every intervalMs while it answers, with
+// the forecast peaks in every kForecastEvery-th reading.
 class ServerWatch : public QObject
 {
     Q_OBJECT
@@ -22,6 +23,8 @@ class ServerWatch : public QObject
 public:
     ServerWatch(QString name, const ConnectionSettings& settings, int intervalMs,
                 QObject* parent = nullptr);
+
+    static constexpr int kForecastEvery = 3;
 
     const QString& name() const { return m_name; }
 
@@ -36,6 +39,7 @@ private:
     AdminClient* m_client;
     QTimer* m_timer;
     quint64 m_tag = 0;
+    int m_readings = 0;
 };
 
 } // namespace delayq::ui

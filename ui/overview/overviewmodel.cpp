@@ -3,6 +3,7 @@
 #include "widgets/duetext.h"
 
 #include <QColor>
+#include <QDateTime>
 #include <QFont>
 #include <QGuiApplication>
 #include <QLocale>
@@ -26,7 +27,7 @@ QVariantList series(const QList<qint64>& values)
 bool nativeOnly(int column)
 {
     return column == OverviewModel::Active || column == OverviewModel::Dead ||
-           column >= OverviewModel::Consumers;
+           column == OverviewModel::ForecastPeak || column >= OverviewModel::Consumers;
 }
 
 } // namespace
@@ -197,6 +198,9 @@ QVariant OverviewModel::toolTip(const QModelIndex& index) const
         return tr("Above its thresholds:\n%1").arg(why.join(QLatin1Char('\n')));
     if (index.column() == LastHour)
         return tr("Acked (green) and failed (red) per minute over the last hour");
+    if (index.column() == ForecastPeak && !row.plain && !row.forecastKnown)
+        return tr("No forecast yet: it needs a capacity, measured from the acks of the last "
+                  "15 minutes");
     if (index.column() == State && !row.limitedBy.isEmpty())
         return row.limitedBy == QLatin1String("rate")
                    ? tr("Held back by its rate limit (%1): the due tasks wait for their turn. "
@@ -241,6 +245,16 @@ QVariant OverviewModel::display(const OverviewRow& row, int column) const
     case OldestOverdue:
         return row.oldestOverdueMs > 0 ? DueText::duration(row.oldestOverdueMs / 1000 * 1000)
                                        : QStringLiteral("—");
+    case ForecastPeak:
+        if (!row.forecastKnown)
+            return QString();
+        if (row.forecastPeakMs <= 0)
+            return QStringLiteral("—");
+        // To the second: "11m at 09:04", "45s at 09:04".
+        return tr("%1 at %2", "forecast peak lateness at a time")
+            .arg(DueText::duration(row.forecastPeakMs / 1000 * 1000),
+                 QDateTime::fromMSecsSinceEpoch(row.forecastPeakAtMs)
+                     .toString(QStringLiteral("HH:mm")));
     case Active:
         return locale.toString(row.active);
     case Dead:
@@ -275,6 +289,8 @@ QVariant OverviewModel::sortValue(const OverviewRow& row, int column) const
         return row.dueNow;
     case OldestOverdue:
         return row.oldestOverdueMs;
+    case ForecastPeak:
+        return row.forecastKnown ? row.forecastPeakMs : none;
     case Active:
         return row.plain ? none : row.active;
     case Dead:
@@ -299,6 +315,10 @@ QVariant OverviewModel::headerData(int section, Qt::Orientation orientation, int
     if (role == Qt::ToolTipRole) {
         if (section == OldestOverdue)
             return tr("How late the most overdue pending task is: the consumers are behind");
+        if (section == ForecastPeak)
+            return tr("How late the forecast says tasks will run at worst in the next 6 hours, "
+                      "and when: from the due times and the capacity measured from recent acks "
+                      "(read every 30 seconds)");
         if (section == Consumers)
             return tr("Workers whose heartbeat is live (Workers… lists them); flagged when "
                       "tasks are due and none is, or when one holds tasks and acks none");
@@ -314,9 +334,9 @@ QVariant OverviewModel::headerData(int section, Qt::Orientation orientation, int
     static const char* const titles[] = {
         QT_TR_NOOP("Queue"),          QT_TR_NOOP("Server"),        QT_TR_NOOP("Node"),
         QT_TR_NOOP("State"),          QT_TR_NOOP("Pending"),       QT_TR_NOOP("Due now"),
-        QT_TR_NOOP("Oldest overdue"), QT_TR_NOOP("Active"),        QT_TR_NOOP("Dead"),
-        QT_TR_NOOP("Consumers"),      QT_TR_NOOP("Acked 1m / 1h"), QT_TR_NOOP("Failed 1m / 1h"),
-        QT_TR_NOOP("Last hour")};
+        QT_TR_NOOP("Oldest overdue"), QT_TR_NOOP("Forecast peak"), QT_TR_NOOP("Active"),
+        QT_TR_NOOP("Dead"),           QT_TR_NOOP("Consumers"),     QT_TR_NOOP("Acked 1m / 1h"),
+        QT_TR_NOOP("Failed 1m / 1h"), QT_TR_NOOP("Last hour")};
     if (section < 0 || section >= ColumnCount)
         return {};
     // Two lines ("Oldest" over "overdue"): eleven whole headers fit a laptop's width, where

@@ -27,6 +27,7 @@ public:
         Pending,
         DueNow,
         OldestOverdue,
+        ForecastPeak, // "11m at 09:04": the lateness forecast's peak (issue 54)
         Active,
         Dead,
         Consumers, // live workers; "none" when tasks wait for one

@@ -93,6 +93,8 @@ OverviewPage::OverviewPage(AdminClient* client, QWidget* parent) : QWidget(paren
     connect(client, &AdminClient::connected, this, [this] {
         m_inFlight = false;
         m_plainKeys.clear();
+        m_forecasts.clear();
+        m_forecastAge.invalidate();
         m_model->setRows({});
     });
     updateLegend();
@@ -104,9 +106,11 @@ void OverviewPage::refresh()
         return;
     m_inFlight = true;
     m_tag = AdminClient::newTag();
+    // The forecast peaks feed the alerts too, so they are read whether the page is seen or not.
+    m_forecastAsked = !m_forecastAge.isValid() || m_forecastAge.elapsed() >= kForecastEveryMs;
     // The minute counters (60 HMGETs a queue) only while the page is seen: the hidden page
     // still refreshes for the pause markers of the queue list and the title.
-    m_client->overview()->loadOverview(m_tag, m_plainKeys, isVisible());
+    m_client->overview()->loadOverview(m_tag, m_plainKeys, isVisible(), m_forecastAsked);
 }
 
 void OverviewPage::setPlainKeys(const QList<PlainKeyRow>& keys)
@@ -137,7 +141,25 @@ void OverviewPage::onLoaded(const OverviewResult& result)
     }
     const QString selected =
         m_view->currentIndex().siblingAtColumn(OverviewModel::Name).data().toString();
-    m_model->setRows(result.rows);
+    OverviewResult shown = result;
+    if (m_forecastAsked) {
+        m_forecastAge.start();
+        m_forecasts.clear();
+        for (const OverviewRow& row : result.rows)
+            if (!row.plain)
+                m_forecasts.insert(row.name, row);
+    } else {
+        // Between forecast readings, the last one read.
+        for (OverviewRow& row : shown.rows) {
+            const auto it = m_forecasts.constFind(row.name);
+            if (row.plain || it == m_forecasts.constEnd())
+                continue;
+            row.forecastKnown = it->forecastKnown;
+            row.forecastPeakMs = it->forecastPeakMs;
+            row.forecastPeakAtMs = it->forecastPeakAtMs;
+        }
+    }
+    m_model->setRows(shown.rows);
     m_view->setColumnHidden(OverviewModel::Node, !m_model->showsNodes());
     fitColumns();
     if (!selected.isEmpty()) {
@@ -152,7 +174,7 @@ void OverviewPage::onLoaded(const OverviewResult& result)
                           ? tr("%1 registered names left out: not a queue, or keys of another type")
                                 .arg(result.skipped)
                           : QString());
-    emit refreshed(result);
+    emit refreshed(shown);
 }
 
 const OverviewRow* OverviewPage::selectedRow() const

@@ -2,6 +2,8 @@
 
 #include "client/overviewtypes.h"
 
+#include <QElapsedTimer>
+#include <QHash>
 #include <QWidget>
 
 class QAction;
@@ -27,10 +29,16 @@ class OverviewPage : public QWidget
     Q_OBJECT
 
 public:
+    // How often a refresh also reads every queue's forecast peak (issue 54): a bounded read
+    // a queue, yet 120 ZCOUNTs each are more than the counts, so not at every refresh.
+    static constexpr int kForecastEveryMs = 30000;
+
     explicit OverviewPage(AdminClient* client, QWidget* parent = nullptr);
 
     // A snapshot now, unless one is in flight (then its answer is the fresh one).
     void refresh();
+    // The next refresh reads the forecast peaks again, however recent the last ones.
+    void forecastNow() { m_forecastAge.invalidate(); }
     // The plain keys to show beside the queues (as the queue list discovered them).
     void setPlainKeys(const QList<PlainKeyRow>& keys);
     void setReadOnly(bool readOnly);
@@ -94,6 +102,11 @@ private:
     QList<PlainKeyRow> m_plainKeys;
     quint64 m_tag = 0;
     bool m_inFlight = false;
+    // The last forecast peak read of each queue, shown (and alerted on) between the readings
+    // that read it again; m_forecastAge runs from the last reading that did.
+    QHash<QString, OverviewRow> m_forecasts;
+    QElapsedTimer m_forecastAge;
+    bool m_forecastAsked = false;
     bool m_readOnly = false;
 };
 
