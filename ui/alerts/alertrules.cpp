@@ -3,6 +3,7 @@
 #include "queue/thresholds.h"
 #include "widgets/duetext.h"
 
+#include <QDateTime>
 #include <QLocale>
 #include <QSet>
 
@@ -13,6 +14,11 @@ namespace {
 QString keyOf(const QString& server, const QString& queue, const QString& condition = {})
 {
     return server + QChar(0x1f) + queue + QChar(0x1f) + condition;
+}
+
+QString clock(qint64 ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("HH:mm"));
 }
 
 } // namespace
@@ -36,6 +42,13 @@ QList<AlertChange> AlertRules::read(const QString& server, const QList<OverviewR
                     found = c;
             set(server, row.name, found, !found.text.isEmpty(), out,
                 found.text.isEmpty() ? figuresNow(condition, row) : QString());
+        }
+        // A reading without the forecast (most are: it is read every 30 s), or a queue whose
+        // capacity is unknown, says nothing new of it: the condition stays as it was.
+        if (row.forecastKnown) {
+            const Condition late = forecastOf(row);
+            set(server, row.name, late, !late.text.isEmpty(), out,
+                late.text.isEmpty() ? figuresNow(late.name, row) : QString());
         }
     }
     // Queues gone from the server: their conditions end quietly.
@@ -109,6 +122,19 @@ QList<AlertRules::Condition> AlertRules::conditionsOf(const QString& server, con
     return out;
 }
 
+AlertRules::Condition AlertRules::forecastOf(const OverviewRow& row)
+{
+    // Above the queue's oldest-overdue limit: what the "overdue" alert would say at the
+    // peak, said before it. A limit turned off (-1) turns this off too.
+    const qint64 limit = Thresholds::forQueue(row.name).overdueMs;
+    if (limit < 0 || row.forecastPeakMs <= limit)
+        return {QStringLiteral("forecast"), {}};
+    return {QStringLiteral("forecast"),
+            tr("%1 will run %2 late at %3")
+                .arg(row.name, DueText::duration(row.forecastPeakMs / 1000 * 1000),
+                     clock(row.forecastPeakAtMs))};
+}
+
 QString AlertRules::label(const QString& condition)
 {
     if (condition == QLatin1String("overdue"))
@@ -121,6 +147,8 @@ QString AlertRules::label(const QString& condition)
         return tr("a stalled consumer");
     if (condition == QLatin1String("paused"))
         return tr("paused");
+    if (condition == QLatin1String("forecast"))
+        return tr("forecast lateness above its limit");
     return tr("cannot be reached");
 }
 
@@ -135,6 +163,12 @@ QString AlertRules::figuresNow(const QString& condition, const OverviewRow& row)
         return tr("%1 dead").arg(locale.toString(row.dead));
     if (condition == QLatin1String("paused"))
         return tr("running");
+    if (condition == QLatin1String("forecast"))
+        return row.forecastPeakMs > 0
+                   ? tr("peak %1 late at %2")
+                         .arg(DueText::duration(row.forecastPeakMs / 1000 * 1000),
+                              clock(row.forecastPeakAtMs))
+                   : tr("no lateness expected");
     return tr("%1 live consumers, %2 due")
         .arg(locale.toString(row.consumers), locale.toString(row.dueNow));
 }

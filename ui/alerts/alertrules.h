@@ -13,9 +13,10 @@ namespace delayq::ui {
 // The texts carry a queue name and figures only, never a payload or a password.
 struct AlertChange
 {
-    QString server;    // how the operator knows it: the profile's name, or the URL without password
-    QString queue;     // empty: the server itself (unreachable)
-    QString condition; // "overdue", "dead", "no_consumer", "stalled", "paused", "unreachable"
+    QString server; // how the operator knows it: the profile's name, or the URL without password
+    QString queue;  // empty: the server itself (unreachable)
+    // "overdue", "dead", "no_consumer", "stalled", "paused", "unreachable", "forecast"
+    QString condition;
     bool raised = true; // false: back to normal
     QString summary;
     QString body;
@@ -25,7 +26,8 @@ struct AlertChange
 // server, it raises one change per queue and condition when the condition starts and one when
 // it ends, never a repeat while it lasts. The conditions are the overview's: oldest overdue
 // and dead above their thresholds, no consumer, a stalled consumer, and a queue paused for
-// longer than pausedLimitMs; and a server that cannot be read.
+// longer than pausedLimitMs; the forecast peak above the oldest-overdue threshold (said
+// before the peak, issue 54); and a server that cannot be read.
 class AlertRules
 {
     Q_DECLARE_TR_FUNCTIONS(AlertRules)
@@ -50,6 +52,9 @@ private:
         QString text;
     };
     QList<Condition> conditionsOf(const QString& server, const OverviewRow& row, qint64 nowMs);
+    // "orders will run 11m late at 09:04" while the forecast peak is above the queue's
+    // oldest-overdue limit; no text when it is not. For a row whose forecast is known.
+    static Condition forecastOf(const OverviewRow& row);
     // Raises or ends `key`'s condition; appends the change, if any. `now`: the figures of
     // this reading, said when the condition ends (not those of when it began).
     void set(const QString& server, const QString& queue, const Condition& condition, bool on,
