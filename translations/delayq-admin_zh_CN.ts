@@ -75,6 +75,22 @@
         <source>no longer: %1; now: %2</source>
         <translation>不再：%1；当前：%2</translation>
     </message>
+    <message>
+        <source>%1 will run %2 late at %3</source>
+        <translation>%1 将于 %3 延迟 %2 运行</translation>
+    </message>
+    <message>
+        <source>forecast lateness above its limit</source>
+        <translation>预测延迟超过阈值</translation>
+    </message>
+    <message>
+        <source>peak %1 late at %2</source>
+        <translation>%2 峰值延迟 %1</translation>
+    </message>
+    <message>
+        <source>no lateness expected</source>
+        <translation>预计无延迟</translation>
+    </message>
 </context>
 <context>
     <name>HistoryText</name>
@@ -1414,6 +1430,10 @@ The action applies to these %4 tasks only; tasks that arrive meanwhile are left 
         <source>list the workers</source>
         <translation>列出工作进程</translation>
     </message>
+    <message>
+        <source>forecast the lateness</source>
+        <translation>预测延迟</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::OverviewModel</name>
@@ -1547,6 +1567,23 @@ The action applies to these %4 tasks only; tasks that arrive meanwhile are left 
     <message>
         <source>limited: %1 active of %2, %3 waiting</source>
         <translation>限流：上限 %2 个，运行中 %1 个，%3 个等候</translation>
+    </message>
+    <message>
+        <source>No forecast yet: it needs a capacity, measured from the acks of the last 15 minutes</source>
+        <translation>尚无预测：需要处理能力，由最近 15 分钟的确认数测得</translation>
+    </message>
+    <message>
+        <source>%1 at %2</source>
+        <comment>forecast peak lateness at a time</comment>
+        <translation>%2 时 %1</translation>
+    </message>
+    <message>
+        <source>How late the forecast says tasks will run at worst in the next 6 hours, and when: from the due times and the capacity measured from recent acks (read every 30 seconds)</source>
+        <translation>预测未来 6 小时内任务最多会延迟多久、在何时：依据到期时间和由最近确认数测得的处理能力（每 30 秒读取一次）</translation>
+    </message>
+    <message>
+        <source>Forecast peak</source>
+        <translation>预测峰值</translation>
     </message>
 </context>
 <context>
@@ -3854,6 +3891,66 @@ M月d日</translation>
     <message>
         <source>schedule fires (the first %1)</source>
         <translation>计划触发（前 %1 次）</translation>
+    </message>
+    <message>
+        <source>expected lateness</source>
+        <translation>预计延迟</translation>
+    </message>
+    <message>
+        <source>Forecast unavailable: %1</source>
+        <translation>无法预测：%1</translation>
+    </message>
+    <message>
+        <source>Expected lateness of the tasks due at each time, served first due first at %1 tasks/s (%2), with the schedules&apos; coming fires</source>
+        <translation>各时刻到期任务的预计延迟：按到期先后以每秒 %1 个任务（%2）处理，含计划任务即将触发的任务</translation>
+    </message>
+    <message>
+        <source>stated</source>
+        <translation>指定</translation>
+    </message>
+    <message>
+        <source>its rate limit</source>
+        <translation>速率限制</translation>
+    </message>
+    <message>
+        <source>its cap</source>
+        <translation>并发上限</translation>
+    </message>
+    <message>
+        <source>measured from recent acks</source>
+        <translation>由最近确认数测得</translation>
+    </message>
+    <message>
+        <source>No lateness forecast: no acks in the last 15 minutes to measure a capacity from</source>
+        <translation>无延迟预测：最近 15 分钟没有确认，无法测得处理能力</translation>
+    </message>
+    <message>
+        <source>No lateness expected in the next %1</source>
+        <translation>未来 %1 内预计无延迟</translation>
+    </message>
+    <message>
+        <source>Peak %1 late at %2</source>
+        <translation>%2 峰值延迟 %1</translation>
+    </message>
+    <message>
+        <source>%1, within its %2 threshold</source>
+        <translation>%1，在 %2 阈值之内</translation>
+    </message>
+    <message>
+        <source>%1; %2× today&apos;s capacity keeps it under %3</source>
+        <translation>%1；当前处理能力的 %2 倍可使其低于 %3</translation>
+    </message>
+    <message>
+        <source>late (s)</source>
+        <translation>延迟（秒）</translation>
+    </message>
+    <message>
+        <source>late (min)</source>
+        <translation>延迟（分钟）</translation>
+    </message>
+    <message>
+        <source>late (h)</source>
+        <translation>延迟（小时）</translation>
     </message>
 </context>
 <context>

@@ -19,6 +19,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -258,6 +259,57 @@ private slots:
         dunstctl({QStringLiteral("action"), QStringLiteral("0")});
         QTRY_VERIFY_WITH_TIMEOUT(!m_fixture.window()->isMinimized(), 5000);
         QTRY_COMPARE(m_fixture.window()->tabs()->queue(), QStringLiteral("orders"));
+    }
+
+    // Issue 54: a queue limited to 5 tasks/s and a burst of 500 due in 20 s, its last task
+    // 100 s late by the forecast, above the 1m threshold: the desktop hears it before the
+    // first task is even due, once however often it is read, and "back to normal" once the
+    // forecast no longer says so (the rate raised).
+    void forecastAlertArrivesBeforeTheFirstTaskIsLate()
+    {
+        const qint64 due = QDateTime::currentMSecsSinceEpoch() + 20000;
+        m_fixture.pushAt(QStringLiteral("orders"), QList<qint64>(500, due));
+        {
+            delayq::Connection c(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+            delayq::Queue(c, "orders").setConfig("rate", "5/s");
+        }
+        beat(m_server.unixUrl(), "orders"); // a live consumer: only the forecast to say
+        minimise();
+        AlertCenter* alerts = m_fixture.window()->alerts();
+        QSignalSpy sent(alerts->notifier(), &DesktopNotifier::sent);
+        m_fixture.connectWindow();
+        refresh();
+        QTRY_COMPARE(sent.count(), 1);
+        QStringList got;
+        QTRY_COMPARE((got = shown()).size(), 1);
+        // Seen on the desktop before the burst fell due, let alone ran late.
+        QVERIFY2(QDateTime::currentMSecsSinceEpoch() < due,
+                 qPrintable(QStringLiteral("%1 ms after the first due time")
+                                .arg(QDateTime::currentMSecsSinceEpoch() - due)));
+        const QString server = alerts->ownServer();
+        QVERIFY2(QRegularExpression(QStringLiteral("^delayq: orders on %1 \| orders will run "
+                                                   "1m 4\ds late at \d\d:\d\d$")
+                                        .arg(QRegularExpression::escape(server)))
+                     .match(got[0])
+                     .hasMatch(),
+                 qPrintable(got[0]));
+        m_fixture.window()->overview()->forecastNow();
+        refresh();
+        refresh();
+        QCOMPARE(sent.count(), 1);
+
+        {
+            delayq::Connection c(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+            delayq::Queue(c, "orders").setConfig("rate", "1000/s");
+        }
+        m_fixture.window()->overview()->forecastNow();
+        refresh();
+        QTRY_COMPARE(sent.count(), 2);
+        QTRY_COMPARE((got = shown()).size(), 2);
+        QVERIFY2(got[1].startsWith("delayq: orders on " + server +
+                                   " is back to normal | no longer: forecast lateness above its "
+                                   "limit; now: "),
+                 qPrintable(got[1]));
     }
 
     // Two saved profiles watched, each on its own connection; one server stops: its own
