@@ -10,7 +10,9 @@
 --     | rate ("N/MS": N tasks started per MS ms, "0" = none) | burst (tasks, 0 = N)
 --     | cap (tasks active at once, 0 = none) | order ("due" | "fair": fair_index in common.lua)
 --     | group_cap (tasks of one group active at once, 0 = none) | group_rate ("N/MS" per group,
---     burst N; "0" = none) (the last six since layout 2.8); each at most once
+--     burst N; "0" = none) (the last six since layout 2.8) | bin_keep (ms a removed task stays
+--     restorable) | bin_max (tasks) | bin_bytes (bytes); any bin bound 0 turns the recycle bin
+--     off and empties it (since 2.9); each at most once
 --   | dead_max (dead tasks kept, 0 = no bound) | dead_max_bytes (their bytes, 0 = none)
 --     | dead_shards (the shard count the two are divided by: dead_trim in common.lua)
 --     | max_age (ms a task may wait to start, 0 = none) | expired_to ("dead" | "drop") (the
@@ -40,6 +42,7 @@ end
 local ranges = {max_attempts = {1, 1000000}, lease_ms = {100, 604800000},
   max_payload = {1, 536870912}, audit_len = {1, 1000000}, paused = {0, 1}, history = {0, 100},
   burst = {0, 1000000}, cap = {0, 1000000}, group_cap = {0, 1000000},
+  bin_keep = {0, 2592000000}, bin_max = {0, 10000000}, bin_bytes = {0, 4294967296},
   dead_max = {0, 1000000000}, dead_max_bytes = {0, 1099511627776}, dead_shards = {1, 1000},
   max_age = {0, 315360000000}}
 local FAIR_INDEX_AT_ONCE = 100000
@@ -119,6 +122,16 @@ for i = 1, #ARGV, 2 do
           redis.call('ZADD', fair_key('ring'), 'NX', fair_turn(), group)
         end
         redis.call('DEL', fair_key('blocked'))
+      end
+      if (field == 'bin_keep' or field == 'bin_max' or field == 'bin_bytes') and value == '0' then
+        -- The recycle bin turned off: what it held goes (bin_keep in common.lua).
+        local doomed = {bin_key(''), bin_key('_at'), bin_key('_actions'), bin_key('_bytes')}
+        for _, action in ipairs(redis.call('HKEYS', bin_key('_actions'))) do
+          doomed[#doomed + 1] = bin_key(':a:' .. action)
+        end
+        for i = 1, #doomed, 1000 do
+          redis.call('UNLINK', unpack(doomed, i, math.min(i + 999, #doomed)))
+        end
       end
       if field == 'history' and value == '0' then
         redis.call('UNLINK', history_key(''), history_key('_done'), history_key('_done_at'))

@@ -19,9 +19,9 @@ long long leadingNumber(const std::string& text)
 // The fields of an entry that are text as written (the stream field names of lua/common.lua's
 // audit).
 const std::pair<const char*, std::string AuditEntry::*> kTextFields[] = {
-    {"action", &AuditEntry::action},  {"detail", &AuditEntry::detail}, {"user", &AuditEntry::user},
-    {"os_user", &AuditEntry::osUser}, {"host", &AuditEntry::host},     {"tool", &AuditEntry::tool},
-    {"version", &AuditEntry::version}};
+    {"action", &AuditEntry::action},   {"detail", &AuditEntry::detail}, {"user", &AuditEntry::user},
+    {"os_user", &AuditEntry::osUser},  {"host", &AuditEntry::host},     {"tool", &AuditEntry::tool},
+    {"version", &AuditEntry::version}, {"bin", &AuditEntry::bin}};
 
 std::vector<std::string> splitLines(const std::string& text)
 {

@@ -12,7 +12,10 @@
 #include <delayq/taskid.h>
 
 #include <algorithm>
+#include <cctype>
+#include <chrono>
 #include <map>
+#include <random>
 
 namespace delayq {
 
@@ -235,8 +238,10 @@ void Queue::displaceFormerCopies(const ShardLayout& shards, const std::vector<Pu
 std::vector<IdResult> Queue::cancel(const std::vector<std::string>& ids, bool force)
 {
     requireWritable("cancel tasks");
-    return byIds(scripts::cancel, ids,
-                 [force](const Keys&) { return std::vector<std::string>{force ? "1" : "0"}; });
+    const std::string action = takeBinAction();
+    return byIds(scripts::cancel, ids, [force, &action](const Keys&) {
+        return std::vector<std::string>{force ? "1" : "0", action};
+    });
 }
 
 std::vector<IdResult> Queue::reschedule(const std::vector<std::string>& ids,
@@ -334,8 +339,9 @@ std::vector<IdResult> Queue::requeue(const std::vector<std::string>& ids)
 std::vector<IdResult> Queue::deleteDead(const std::vector<std::string>& ids)
 {
     requireWritable("delete dead tasks");
-    return byIds(scripts::deleteDead, ids, [](const Keys&) {
-        return std::vector<std::string>{"ids", "1"};
+    const std::string action = takeBinAction();
+    return byIds(scripts::deleteDead, ids, [&action](const Keys&) {
+        return std::vector<std::string>{"ids", "1", action};
     });
 }
 
@@ -364,19 +370,62 @@ BulkResult Queue::requeueAll(int batch, int maxCalls)
 BulkResult Queue::deleteAllDead(int batch, int maxCalls)
 {
     requireWritable("delete dead tasks");
+    const std::string action = takeBinAction();
     return onEveryShard([&](Queue& shard) {
-        return ScriptBatches(shard).untilDone(scripts::deleteDead, {"all", std::to_string(batch)},
-                                              batch, maxCalls);
+        return ScriptBatches(shard).untilDone(
+            scripts::deleteDead, {"all", std::to_string(batch), action}, batch, maxCalls);
     });
 }
 
 BulkResult Queue::purge(int batch, int maxCalls)
 {
     requireWritable("purge the queue");
+    const std::string action = takeBinAction();
     return onEveryShard([&](Queue& shard) {
-        return ScriptBatches(shard).untilDone(scripts::purge, {std::to_string(batch)}, batch,
-                                              maxCalls);
+        return ScriptBatches(shard).untilDone(scripts::purge, {std::to_string(batch), action},
+                                              batch, maxCalls);
     });
+}
+
+void Queue::setBinAction(std::string action)
+{
+    if (!action.empty()) {
+        const bool ok =
+            action.size() <= 64 && std::all_of(action.begin(), action.end(), [](unsigned char c) {
+                return std::isalnum(c) || c == '.' || c == '-' || c == '_';
+            });
+        if (!ok)
+            throw Error(ErrorCode::InvalidArgument,
+                        "a recycle bin action id is 1 to 64 of letters, digits and '.-_'");
+    }
+    m_binActionSet = !action.empty();
+    m_binAction = std::move(action);
+}
+
+std::string Queue::newBinAction()
+{
+    static const char kDigits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+    auto ms =
+        static_cast<unsigned long long>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                            std::chrono::system_clock::now().time_since_epoch())
+                                            .count());
+    std::string head;
+    do {
+        head.insert(head.begin(), kDigits[ms % 36]);
+        ms /= 36;
+    } while (ms > 0);
+    thread_local std::mt19937_64 random{std::random_device{}()};
+    std::string tail(8, '0');
+    for (char& c : tail)
+        c = kDigits[random() % 36];
+    return head + "-" + tail;
+}
+
+std::string Queue::takeBinAction()
+{
+    if (!m_binActionSet)
+        m_binAction = newBinAction();
+    return m_binAction;
 }
 
 void Queue::setConfig(const std::string& key, const std::string& value)
@@ -398,6 +447,14 @@ void Queue::setConfig(const std::vector<std::pair<std::string, std::string>>& va
         args.push_back(normalizeConfig(key, value));
     }
     registerQueue();
+    // The dead bound is the queue's: each shard keeps its share, the bound divided by the shard
+    // count written beside it (dead_trim in lua/common.lua).
+    for (size_t i = 0; i < args.size(); i += 2)
+        if (args[i] == "dead_max" || args[i] == "dead_max_bytes") {
+            args.push_back("dead_shards");
+            args.push_back(std::to_string(shardCount()));
+            break;
+        }
     for (size_t i = 0; i < args.size(); i += 2)
         if (args[i] == "order" && args[i + 1] == "fair" && shardCount() > 1)
             throw Error(ErrorCode::InvalidArgument,
@@ -447,14 +504,6 @@ UpgradeResult Queue::upgrade(int batch, int maxCalls)
             break;
         }
     }
-    // The dead bound is the queue's: each shard keeps its share, the bound divided by the shard
-    // count written beside it (dead_trim in lua/common.lua).
-    for (size_t i = 0; i < args.size(); i += 2)
-        if (args[i] == "dead_max" || args[i] == "dead_max_bytes") {
-            args.push_back("dead_shards");
-            args.push_back(std::to_string(shardCount()));
-            break;
-        }
     return result;
 }
 

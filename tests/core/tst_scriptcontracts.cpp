@@ -129,8 +129,8 @@ private slots:
         // The scripts that write the audit trail take the actor as their last ARGV value: each
         // row gets an empty one (no actor), so it is refused for the reason its name says and
         // not for a missing actor. "no ARGV" rows stay empty.
-        const QStringList audited{"push",        "cancel", "reschedule", "requeue",
-                                  "delete_dead", "purge",  "config",     "import_tasks"};
+        const QStringList audited{"push",  "cancel", "reschedule", "requeue",     "delete_dead",
+                                  "purge", "config", "restore",    "import_tasks"};
         auto row = [&](const char* name, const QString& script, const QStringList& keys,
                        const QStringList& argv) {
             const bool actor = audited.contains(script) && !argv.isEmpty();
@@ -212,8 +212,9 @@ private slots:
         row("max not whole", "reap", queue, {"1.5", ""});
         row("no wake channel", "reap", queue, {"10"});
 
-        row("more than 1000 ids", "cancel", queue, QStringList{"0"} + many(1001));
-        row("force neither 0 nor 1", "cancel", queue, {"yes", "later"});
+        row("more than 1000 ids", "cancel", queue, QStringList{"0", ""} + many(1001));
+        row("force neither 0 nor 1", "cancel", queue, {"yes", "", "later"});
+        row("bin action id with a space", "cancel", queue, {"0", "a b", "later"});
         row("no ARGV", "cancel", queue, {});
 
         row("due kind neither at nor in", "reschedule", queue, {"later", "0", "", "later"});
@@ -232,26 +233,36 @@ private slots:
         row("limit not whole", "requeue", queue, {"all", "1.5", ""});
         row("no wake channel", "requeue", queue, {"all", "10"});
 
-        row("mode neither ids nor all", "delete_dead", queue, {"some", "1", "dead"});
-        row("limit not a number", "delete_dead", queue, {"all", "x"});
-        row("limit 0", "delete_dead", queue, {"all", "0"});
-        row("limit above 1000", "delete_dead", queue, {"all", "1001"});
-        row("more than 1000 ids", "delete_dead", queue, QStringList{"ids", "1"} + many(1001));
+        row("mode neither ids nor all", "delete_dead", queue, {"some", "1", "", "dead"});
+        row("limit not a number", "delete_dead", queue, {"all", "x", ""});
+        row("limit 0", "delete_dead", queue, {"all", "0", ""});
+        row("limit above 1000", "delete_dead", queue, {"all", "1001", ""});
+        row("more than 1000 ids", "delete_dead", queue, QStringList{"ids", "1", ""} + many(1001));
         row("no ARGV", "delete_dead", queue, {});
-        row("limit not whole", "delete_dead", queue, {"all", "1.5"});
+        row("limit not whole", "delete_dead", queue, {"all", "1.5", ""});
+        row("bin action id with a brace", "delete_dead", queue, {"all", "10", "a{b}"});
 
-        rawRow("actor missing", "cancel", queue, {"0", "later"});
+        row("due neither keep nor at", "restore", queue, {"now", "0", "", "later"});
+        row("due ms negative", "restore", queue, {"at", "-1", "", "later"});
+        row("due ms not whole", "restore", queue, {"at", "1.5", "", "later"});
+        row("due ms infinite", "restore", queue, {"at", "inf", "", "later"});
+        row("no wake channel", "restore", queue, {"keep", "0"});
+        row("more than 1000 ids", "restore", queue, QStringList{"keep", "0", ""} + many(1001));
+        row("no ARGV", "restore", queue, {});
+
+        rawRow("actor missing", "cancel", queue, {"0", "", "later"});
         rawRow("actor of four fields", "cancel", queue,
-               {"0", "later", "alice\nops\nlaptop\ndelayq"});
+               {"0", "", "later", "alice\nops\nlaptop\ndelayq"});
         rawRow("actor of six fields", "reschedule", queue, {"in", "0", "", "later", who + "\nx"});
-        rawRow("actor too long", "purge", queue, {"10", who + QString(1100, 'x')});
+        rawRow("actor too long", "purge", queue, {"10", "", who + QString(1100, 'x')});
         rawRow("actor missing", "push", queue, QStringList{"nx", "", "in", "", "1"} + task("new"));
         rawRow("actor of one field", "push", queue,
                QStringList{"nx", "", "in", "", "1"} + task("new") + QStringList{"alice"});
         rawRow("actor missing", "requeue", queue, {"ids", "1", "", "dead"});
-        rawRow("actor missing", "delete_dead", queue, {"ids", "1", "dead"});
-        rawRow("force neither 0 nor 1, with an actor", "cancel", queue, {"yes", "later", who});
-        rawRow("limit 0, with an actor", "purge", queue, {"0", who});
+        rawRow("actor missing", "delete_dead", queue, {"ids", "1", "", "dead"});
+        rawRow("actor missing", "restore", queue, {"keep", "0", "", "later"});
+        rawRow("force neither 0 nor 1, with an actor", "cancel", queue, {"yes", "", "later", who});
+        rawRow("limit 0, with an actor", "purge", queue, {"0", "", who});
         rawRow("n above 1000, with an actor", "push", queue,
                QStringList{"nx", "", "in", "", "1001"} + tasks(1001) + QStringList{who});
 
@@ -279,9 +290,10 @@ private slots:
         rawRow("actor malformed", "config", queue, {"paused", "1", "alice"});
         rawRow("actor missing", "import_tasks", queue, importArgv("skip", {imported("new")}));
 
-        row("limit not a number", "purge", queue, {"x"});
-        row("limit 0", "purge", queue, {"0"});
-        row("limit above 1000", "purge", queue, {"1001"});
+        row("limit not a number", "purge", queue, {"x", ""});
+        row("limit 0", "purge", queue, {"0", ""});
+        row("limit above 1000", "purge", queue, {"1001", ""});
+        row("bin action id too long", "purge", queue, {"10", QString(65, 'a')});
         row("no ARGV", "purge", queue, {});
 
         const QStringList upgrade{"upgrade"};
@@ -290,8 +302,8 @@ private slots:
         row("an extra value", "upgrade", upgrade, {"10", "1:0"});
         row("no ARGV", "upgrade", upgrade, {});
         row("only nine KEYS", "upgrade", queue, {"10"});
-        row("limit not whole", "purge", queue, {"1.5"});
-        row("limit nan", "purge", queue, {"nan"});
+        row("limit not whole", "purge", queue, {"1.5", ""});
+        row("limit nan", "purge", queue, {"nan", ""});
 
         row("max not a number", "plain_pop", plain, {"x", "ms", "0"});
         row("max 0", "plain_pop", plain, {"0", "ms", "0"});
@@ -451,12 +463,13 @@ private slots:
         // initTest leaves "dead" in dead, "active" in active, "due" and "later" pending. The
         // requeue and delete_dead calls by ids leave another task in dead: still remaining 0.
         QTest::newRow("cancel by ids")
-            << "cancel" << 0 << QStringList{"0", "due", "missing", "active", "dead"} << 1 << 0
+            << "cancel" << 0 << QStringList{"0", "b1", "due", "missing", "active", "dead"} << 1 << 0
             << QStringList{"done", "not_found", "active", "dead"};
         QTest::newRow("cancel forced")
-            << "cancel" << 0 << QStringList{"1", "active"} << 1 << 0 << QStringList{"done"};
+            << "cancel" << 0 << QStringList{"1", "", "active"} << 1 << 0 << QStringList{"done"};
         QTest::newRow("cancel of nothing changed")
-            << "cancel" << 0 << QStringList{"0", "missing"} << 0 << 0 << QStringList{"not_found"};
+            << "cancel" << 0 << QStringList{"0", "", "missing"} << 0 << 0
+            << QStringList{"not_found"};
         QTest::newRow("reschedule by ids")
             << "reschedule" << 0 << QStringList{"in", "0", "", "later", "active", "missing"} << 1
             << 0 << QStringList{"done", "active", "not_found"};
@@ -468,14 +481,17 @@ private slots:
         QTest::newRow("requeue all, 1 dead, limit 10")
             << "requeue" << 0 << QStringList{"all", "10", ""} << 1 << 0 << QStringList{};
         QTest::newRow("delete_dead by ids")
-            << "delete_dead" << 1 << QStringList{"ids", "1", "dead", "active", "missing"} << 1 << 0
-            << QStringList{"done", "active", "not_found"};
+            << "delete_dead" << 1 << QStringList{"ids", "1", "b2", "dead", "active", "missing"} << 1
+            << 0 << QStringList{"done", "active", "not_found"};
         QTest::newRow("delete_dead all, 3 dead, limit 2")
-            << "delete_dead" << 2 << QStringList{"all", "2"} << 2 << 1 << QStringList{};
+            << "delete_dead" << 2 << QStringList{"all", "2", ""} << 2 << 1 << QStringList{};
         QTest::newRow("purge 3 of 4")
-            << "purge" << 0 << QStringList{"3"} << 3 << 1 << QStringList{};
+            << "purge" << 0 << QStringList{"3", "b3"} << 3 << 1 << QStringList{};
         QTest::newRow("purge all 4")
-            << "purge" << 0 << QStringList{"10"} << 4 << 0 << QStringList{};
+            << "purge" << 0 << QStringList{"10", ""} << 4 << 0 << QStringList{};
+        QTest::newRow("restore of nothing")
+            << "restore" << 0 << QStringList{"keep", "0", "", "missing"} << 0 << 0
+            << QStringList{"not_found"};
     }
     void idAndBulkRepliesHaveOneShape()
     {

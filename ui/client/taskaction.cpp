@@ -45,6 +45,8 @@ ActionOutcome outcomeOf(delayq::IdResult::Status status)
         return ActionOutcome::Dead;
     case delayq::IdResult::Status::Pending:
         return ActionOutcome::Pending;
+    case delayq::IdResult::Status::Exists:
+        return ActionOutcome::Exists;
     }
     return ActionOutcome::NotFound;
 }

@@ -22,6 +22,9 @@ struct AuditEntry
     std::string host;
     std::string tool; // delayq | delayq-admin
     std::string version;
+    // cancel, purge, delete (since layout 2.9): the recycle bin action that kept the tasks
+    // (RecycleBin::restoreAction); empty for the other actions.
+    std::string bin;
 };
 
 } // namespace delayq

@@ -82,6 +82,12 @@ public:
     // Tasks a reshard holds while it copies them to their new shard: id -> target shard
     // (shard_take.lua, shard_release.lua).
     std::string moving() const { return m_base + "moving"; }
+    // The recycle bin (docs/design/bin.md, lua/common.lua's bin_key): id -> entry; id ->
+    // removed ms (ZSET); action -> "kind|removed ms|audit entry"; an action's ids (ZSET).
+    std::string bin() const { return m_base + "bin"; }
+    std::string binAt() const { return m_base + "bin_at"; }
+    std::string binActions() const { return m_base + "bin_actions"; }
+    std::string binAction(const std::string& action) const { return m_base + "bin:a:" + action; }
 
     // The set of known queue names (outside any queue's slot).
     static std::string queues(const std::string& prefix) { return prefix + ":queues"; }

@@ -88,6 +88,17 @@ public:
     // Deletes every task of the queue in bounded batches; keeps config and stats.
     BulkResult purge(int batch = 200, int maxCalls = 0);
 
+    // --- recycle bin (docs/design/bin.md; RecycleBin lists and restores)
+    // cancel, deleteDead, deleteAllDead and purge keep what they remove in the queue's bin
+    // under an action id, which their audit entries record: a new id for each of these calls,
+    // or, after setBinAction(id), that id for every one that follows (an operator's action
+    // made of several calls is one action); setBinAction("") goes back to a new id a call.
+    void setBinAction(std::string action);
+    // The action id the last removal kept its tasks under ("" before any).
+    const std::string& binAction() const { return m_binAction; }
+    // A fresh action id: base-36 ms, '-', 8 random base-36 digits.
+    static std::string newBinAction();
+
     // --- layout (docs/design.md, "Redis key layout")
     // Converts the tasks needsUpgrade() finds in the older layout, in calls of `batch` ids
     // (1..1000), repeating passes until one finds nothing left; maxCalls > 0 stops after that many
@@ -148,7 +159,12 @@ private:
     // Calls of `batch` until done, on every shard; the totals.
     BulkResult onEveryShard(const std::function<BulkResult(Queue&)>& run);
 
+    // The action id of the removal about to be sent (setBinAction's, or a new one).
+    std::string takeBinAction();
+
     bool m_registered = false;
+    bool m_binActionSet = false;
+    std::string m_binAction;
     std::string m_tokenPrefix; // "sK." on a shard's queue of a sharded queue
 };
 

@@ -25,6 +25,7 @@ extern const Script reschedule;
 extern const Script requeue;
 extern const Script deleteDead;
 extern const Script purge;
+extern const Script restore;
 extern const Script config;
 extern const Script upgrade;
 extern const Script plainPop;
