@@ -8,6 +8,8 @@ const std::vector<CommandInfo>& commandTable()
         {"push",
          "push QUEUE [PAYLOAD|-] [--in D | --at TIME] [--id ID] [--replace] [--max-attempts N]\n"
          "       [--backoff 5s,20s,30s|exp:1s:5m] [--count N] [--priority N] [--group KEY]\n"
+         "       [--dedup D] [--debounce MAX_WAIT [--debounce-payload]]\n"
+         "       [--expires-at TIME | --max-age D]\n"
          "  PAYLOAD        the task's bytes; '-' reads them from stdin; none: empty\n"
          "  --in D         due after this duration (default: now)\n"
          "  --at TIME      due at this time\n"
@@ -17,6 +19,14 @@ const std::vector<CommandInfo>& commandTable()
          "  --priority N   -9..9 (default 0): among a group's due tasks, higher goes first\n"
          "  --group KEY    groups take turns (a tenant, an order id; up to 128 bytes of\n"
          "                 letters, digits and _.:@/-); both need config order fair\n"
+         "  --dedup D      the id stays refused for D after the task is acked or dies\n"
+         "                 (recently_done, exit 1); default: the queue's dedup_window\n"
+         "  --debounce W   an existing pending --id moves to this push's due time, never\n"
+         "                 past W after its first push (debounced); a running one gets one\n"
+         "                 follow-up (follow_up); --debounce-payload: the payload moves too\n"
+         "  --expires-at T  the task must start by T: claimed later it never runs (dead with\n"
+         "                 'expired before it started', or dropped: config expired_to)\n"
+         "  --max-age D     the same, D after the push (default: the queue's max_age)\n"
          "push --plain KEY (MEMBER...|-) [--in D | --at TIME]\n"
          "  adds members (ZADD NX); '-' reads them from stdin, one per line (empty lines\n"
          "  skipped); a member already there keeps its due time and is reported (exit 1)",
@@ -117,6 +127,12 @@ const std::vector<CommandInfo>& commandTable()
          "                 | order (due, or fair: groups in turn, then priority)\n"
          "                 | group_cap (tasks of one group active at once; off)\n"
          "                 | group_rate (each group's rate, burst its count: 5/s; off)\n"
+         "                 | dedup_window (a finished id is refused this long: 1h; off)\n"
+         "                 | dedup_max (finished ids remembered at most; 1000000)\n"
+         "                 | dead_max (dead tasks kept, the oldest dropped first; 100000; off)\n"
+         "                 | dead_max_bytes (their bytes: 64MB by default; off)\n"
+         "                 | max_age (a task not started this long after its push never\n"
+         "                 runs: 2h; off) | expired_to (dead, or drop: only counted)\n"
          "  KEY VALUE...   several at once: config mail order fair group_cap 1",
          "show or change a queue's defaults", runConfig},
         {"pause", "pause QUEUE", "stop workers from claiming (pushes still go in)", runPause},
