@@ -639,13 +639,18 @@ end
 -- dead_shards (the shard count setConfig wrote beside them; 1 when absent). A task's bytes are
 -- its id, its record and its last error; their running total is the stats field dead_bytes.
 -- Every way into dead goes through died(), every way out of it through dead_left(): the bound
--- is kept where tasks die, the oldest (lowest time of death) going first, forgotten fully,
--- counted (dead_dropped) and audited once per call that drops any.
+-- is kept where tasks die, the oldest (lowest time of death) going first, forgotten fully and
+-- counted (dead_dropped, exact). Audited too, but at most once a minute a shard: a flood drops
+-- a task on every failure, and an entry for each would push every operator's entry out of
+-- the capped audit trail. A drop within the minute after the last entry is kept in
+-- dq:{Q}:deadbound (at: that entry's ms, unaudited: drops since) and the next dropping call's
+-- entry counts it.
 local DEAD_MAX = 100000
 local DEAD_MAX_BYTES = 67108864
 -- Dropped at most per call: a death adds at most 1000, so the bound holds; a lowered bound is
 -- reached over the next deaths rather than in one long call.
 local DEAD_DROP_AT_ONCE = 2000
+local DEAD_AUDIT_EVERY = 60000
 -- The actor of a drop's audit entry: the server keeping the bound, not a person.
 local DEAD_BOUND_WHO = {'', 'delayq', 'redis', 'dead bound', ''}
 
@@ -704,8 +709,17 @@ local function dead_trim(now)
     redis.call('HINCRBY', KEYS[6], 'dead_bytes', -freed)
   end
   count(KEYS[6], KEYS[7], 'dead_dropped', #dropped, now)
-  audit(DEAD_BOUND_WHO, 'dead_dropped', #dropped, dropped,
-    'bound ' .. int(max) .. ' tasks, ' .. int(max_bytes) .. ' bytes a shard (0 = none)')
+  local state = string.sub(KEYS[5], 1, -7) .. 'deadbound'
+  local last = redis.call('HMGET', state, 'at', 'unaudited')
+  local unaudited = (tonumber(last[2]) or 0) + #dropped
+  if now - (tonumber(last[1]) or 0) >= DEAD_AUDIT_EVERY then
+    -- ids: this call's first; count: every drop since the last entry.
+    audit(DEAD_BOUND_WHO, 'dead_dropped', unaudited, dropped,
+      'bound ' .. int(max) .. ' tasks, ' .. int(max_bytes) .. ' bytes a shard (0 = none)')
+    redis.call('HSET', state, 'at', int(now), 'unaudited', 0)
+  else
+    redis.call('HSET', state, 'unaudited', unaudited)
+  end
   return #dropped
 end
 
