@@ -281,7 +281,7 @@ private slots:
         refresh();
         QTRY_COMPARE(sent.count(), 1);
         QStringList got;
-        QTRY_COMPARE((got = shown()).size(), 1);
+        QTRY_VERIFY2((got = shown()).size() == 1, qPrintable(got.join(QLatin1Char('\n'))));
         // Seen on the desktop before the burst fell due, let alone ran late.
         QVERIFY2(QDateTime::currentMSecsSinceEpoch() < due,
                  qPrintable(QStringLiteral("%1 ms after the first due time")
