@@ -51,8 +51,10 @@ Forecast ForecastReader::read(const Options& options)
     f.queue = m_reader.name();
     f.horizonMs = options.horizonMs;
     f.thresholdMs = options.thresholdMs;
-    // Whole ms per bucket, the last one ending at or just after the horizon.
+    // Whole ms per bucket, a multiple of kRefine, the last one ending at or just after the
+    // horizon.
     f.bucketMs = (options.horizonMs + options.buckets - 1) / options.buckets;
+    f.bucketMs = (f.bucketMs + kRefine - 1) / kRefine * kRefine;
     const long long now = connection.serverNowMs();
     f.fromMs = now;
     const long long toMs = now + f.bucketMs * options.buckets;
@@ -139,6 +141,61 @@ Forecast ForecastReader::read(const Options& options)
         ++f.commandsSent;
     }
 
+    // The buckets with the most tasks, read again in sub-buckets (one more pipeline of
+    // kRefined x kRefine ZCOUNTs per shard); the schedule fires counted above stay spread.
+    const int64_t subMs = f.bucketMs / kRefine;
+    std::vector<size_t> heavy;
+    for (size_t b = 0; b < input.arrivals.size(); ++b)
+        if (input.arrivals[b] > 0)
+            heavy.push_back(b);
+    std::sort(heavy.begin(), heavy.end(), [&input](size_t a, size_t b) {
+        return input.arrivals[a] != input.arrivals[b] ? input.arrivals[a] > input.arrivals[b]
+                                                      : a < b;
+    });
+    if (heavy.size() > static_cast<size_t>(kRefined))
+        heavy.resize(kRefined);
+    std::vector<std::vector<int64_t>> sub(input.arrivals.size());
+    if (!heavy.empty()) {
+        std::vector<std::vector<std::string>> fine;
+        for (size_t s = 0; s < shards; ++s)
+            for (const size_t b : heavy)
+                for (int i = 0; i < kRefine; ++i) {
+                    const long long start =
+                        now + static_cast<long long>(b) * f.bucketMs + i * subMs;
+                    fine.push_back({"ZCOUNT", m_reader.shardKeys(s).pending(),
+                                    "(" + std::to_string(start), std::to_string(start + subMs)});
+                }
+        const auto counts = connection.pipeline(fine);
+        throwFirstError(counts);
+        f.commandsSent += static_cast<int64_t>(fine.size());
+        f.bucketsRead += static_cast<int64_t>(fine.size());
+        for (const size_t b : heavy)
+            sub[b].assign(kRefine, 0);
+        size_t at = 0;
+        for (size_t s = 0; s < shards; ++s)
+            for (const size_t b : heavy)
+                for (int i = 0; i < kRefine; ++i)
+                    sub[b][static_cast<size_t>(i)] += counts[at++].toInteger();
+    }
+    // The fine grid: a heavy bucket's own sub-bucket counts, plus what its read did not see
+    // (schedule fires, tasks pushed between the two reads) and every other bucket's tasks
+    // spread evenly.
+    ForecastInput fineInput = input;
+    fineInput.bucketMs = subMs;
+    fineInput.arrivals.assign(input.arrivals.size() * kRefine, 0);
+    for (size_t b = 0; b < input.arrivals.size(); ++b) {
+        int64_t rest = input.arrivals[b];
+        int64_t* out = &fineInput.arrivals[b * kRefine];
+        if (!sub[b].empty())
+            for (int i = 0; i < kRefine; ++i) {
+                const int64_t n = std::min(rest, sub[b][static_cast<size_t>(i)]);
+                out[i] += n;
+                rest -= n;
+            }
+        for (int i = 0; i < kRefine; ++i)
+            out[i] += rest / kRefine + (i < rest % kRefine ? 1 : 0);
+    }
+
     // The measured capacity: while tasks wait (the workers take what they can), the acks of
     // the last 60 s (this minute and the previous one's share still inside the window, taken
     // as spread evenly); while none wait the acks only say what was asked, so the best of
@@ -182,12 +239,28 @@ Forecast ForecastReader::read(const Options& options)
     if (f.capacityPerSecond <= 0 && f.capacitySource.empty())
         f.capacitySource = "none";
 
-    input.capacityPerSecond = f.capacityPerSecond;
-    ForecastCurve curve = simulateForecast(input);
-    f.curve = std::move(curve.points);
+    fineInput.burst = input.burst;
+    fineInput.capacityPerSecond = f.capacityPerSecond;
+    const ForecastCurve curve = simulateForecast(fineInput);
     f.peakLatenessMs = curve.peakLatenessMs;
     f.peakAtMs = curve.peakAtMs;
-    f.capacityForThresholdPerSecond = capacityForThreshold(input, options.thresholdMs);
+    // Back to the buckets: each with the most lateness within it and the backlog at its end.
+    if (!curve.points.empty()) {
+        f.curve.reserve(input.arrivals.size() + 1);
+        f.curve.push_back(curve.points.front());
+        for (size_t b = 0; b < input.arrivals.size(); ++b) {
+            ForecastPoint p;
+            for (int i = 1; i <= kRefine; ++i) {
+                const ForecastPoint& q = curve.points[b * kRefine + static_cast<size_t>(i)];
+                p.latenessMs = std::max(p.latenessMs, q.latenessMs);
+                p.due += q.due;
+                p.atMs = q.atMs;
+                p.backlog = q.backlog;
+            }
+            f.curve.push_back(p);
+        }
+    }
+    f.capacityForThresholdPerSecond = capacityForThreshold(fineInput, options.thresholdMs);
     if (f.capacityPerSecond > 0)
         f.capacityFactor = f.capacityForThresholdPerSecond / f.capacityPerSecond;
     return f;

@@ -31,7 +31,9 @@ struct Forecast
     int64_t fromMs = 0;    // server now when read
     int64_t horizonMs = 0; // the curve covers [fromMs, fromMs + horizonMs]
     int64_t bucketMs = 0;  // width of a bucket of due times
-    // fromMs first, then the end of each bucket; empty when capacityPerSecond is 0.
+    // fromMs first, then the end of each bucket; empty when capacityPerSecond is 0. A
+    // point's latenessMs is the most of any task due within its bucket, its backlog the one
+    // left at its end (the model runs on kRefine sub-buckets of each bucket).
     std::vector<ForecastPoint> curve;
     // The highest lateness of the curve and the due time of the tasks that have it (the
     // earliest such point); 0 and fromMs when nothing is expected to be late.
@@ -57,7 +59,7 @@ struct Forecast
     int64_t overdue = 0;
     int64_t dueInHorizon = 0;
     int64_t scheduledInHorizon = 0;
-    int64_t bucketsRead = 0;  // ZCOUNTs of the pending sets (per shard)
+    int64_t bucketsRead = 0;  // ZCOUNTs of the pending sets (every shard's, both passes)
     int64_t commandsSent = 0; // every Redis command of the read
     // True when schedules or their fires were left out because there were more than the
     // read takes (ForecastReader::kMaxSchedules, kMaxFires).
@@ -97,6 +99,12 @@ class ForecastReader
 {
 public:
     static constexpr int kDefaultBuckets = 120;
+    // Each bucket is cut into this many sub-buckets for the model: the kRefined buckets with
+    // the most tasks are read again as such (a second pipeline), the others' tasks are taken
+    // as spread evenly over them. A burst within one bucket is then placed to a
+    // kRefine-th of the bucket, not smeared over it (docs/design/forecast.md).
+    static constexpr int kRefine = 20;
+    static constexpr int kRefined = 4;
     static constexpr int kMaxBuckets = 1000;
     static constexpr int64_t kMinHorizonMs = 10'000;
     static constexpr int64_t kMaxHorizonMs = 7LL * 86'400'000;
