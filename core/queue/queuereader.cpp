@@ -130,6 +130,12 @@ QueueConfig QueueReader::config()
             config.deadMaxBytes = n;
         else if (field == "max_age" && ok && n >= 0)
             config.maxAgeMs = n;
+        else if (field == "bin_keep" && ok && n >= 0)
+            config.binKeepMs = n;
+        else if (field == "bin_max" && ok && n >= 0)
+            config.binMax = n;
+        else if (field == "bin_bytes" && ok && n >= 0)
+            config.binBytes = n;
         else if (field == "expired_to")
             config.expiredToDrop = value == "drop";
         else if (field == "rate" || field == "group_rate") {

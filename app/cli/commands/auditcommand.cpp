@@ -34,6 +34,7 @@ void writeEntry(JsonWriter& j, const delayq::AuditEntry& e)
         .field("host", e.host)
         .field("tool", e.tool)
         .field("version", e.version)
+        .field("bin", e.bin) // the recycle bin's action (cancel, purge, delete), else ""
         .endObject();
 }
 
@@ -74,6 +75,8 @@ int runAudit(Context& ctx)
             what += " …";
         if (!e.detail.empty())
             what += (what.empty() ? "" : "  ") + e.detail;
+        if (!e.bin.empty()) // restore --action takes it (or this entry's id)
+            what += (what.empty() ? "" : "  ") + ("bin=" + e.bin);
         table.addRow({delayq::formatTime(e.timeMs), formatAgo(e.timeMs, now), printable(e.user),
                       printable(e.osUser) + "@" + printable(e.host),
                       printable(e.tool) + " " + printable(e.version), printable(e.action),

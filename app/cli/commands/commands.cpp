@@ -117,6 +117,20 @@ const std::vector<CommandInfo>& commandTable()
          "delete dead tasks", runRmDead},
         {"purge", "purge QUEUE --yes", "delete every task of a queue (config and counters stay)",
          runPurge},
+        {"restore",
+         "restore QUEUE (ID... | --action ACTION | --all) [--due now|TIME]\n"
+         "  --action A     everything one cancel, rm-dead or purge removed: its action id\n"
+         "                 or its audit entry (MS-SEQ, as 'delayq audit' shows it)\n"
+         "  --all          everything in the recycle bin\n"
+         "  --due T        pending and formerly running tasks due then (default: as they were;\n"
+         "                 a running one due now); dead tasks go back to dead\n"
+         "  an id that is in the queue again is refused and named (exit 1)",
+         "put removed tasks back from the recycle bin, exactly as they were", runRestore},
+        {"bin",
+         "bin QUEUE [--ids] [--action ACTION] [--limit N]\n"
+         "  the removals still restorable (bin_keep, bin_max, bin_bytes in config), with the\n"
+         "  audit entry each came from; --ids or --action: their tasks (default limit 1000)",
+         "what cancel, rm-dead and purge removed and restore can bring back", runBin},
         {"config",
          "config QUEUE [KEY [VALUE]]\n"
          "  KEY            max_attempts | backoff | lease_ms | max_payload | paused | audit_len\n"
@@ -133,6 +147,8 @@ const std::vector<CommandInfo>& commandTable()
          "                 | dead_max_bytes (their bytes: 64MB by default; off)\n"
          "                 | max_age (a task not started this long after its push never\n"
          "                 runs: 2h; off) | expired_to (dead, or drop: only counted)\n"
+         "                 | bin_keep (cancelled, purged and deleted tasks stay restorable\n"
+         "                 this long: 24h; off) | bin_max (tasks: 100000) | bin_bytes (64MB)\n"
          "  KEY VALUE...   several at once: config mail order fair group_cap 1",
          "show or change a queue's defaults", runConfig},
         {"pause", "pause QUEUE", "stop workers from claiming (pushes still go in)", runPause},
@@ -361,6 +377,9 @@ const std::vector<CommandInfo>& commandTable()
          "  cancelled,expired,broken}_total, delayq_paused, delayq_workers (live ones) and\n"
          "  delayq_worker_heartbeat_age_seconds (the freshest); and delayq_up. Each scrape\n"
          "  reads every queue in one pipeline (250 queues a round trip), never a task.\n"
+         "  delayq_forecast_peak_lateness_seconds, delayq_forecast_peak_at_seconds (Unix\n"
+         "  time) and delayq_forecast_capacity_per_second: `delayq forecast` over 6 h, read\n"
+         "  again at most once a minute a queue and for at most 20 queues a scrape.\n"
          "  --listen HOST:PORT  where to listen (default 127.0.0.1:9464; port 0: any free one,\n"
          "                 printed on stderr)\n"
          "  --queues A,B   only these queues (default: every queue under the prefix, found\n"

@@ -33,6 +33,10 @@ int runReschedule(Context& ctx);
 int runRequeue(Context& ctx);
 int runRmDead(Context& ctx);
 int runPurge(Context& ctx);
+int runRestore(Context& ctx);
+int runBin(Context& ctx);
+// After a removal (cancel, rm-dead, purge): how to restore it, on stderr (bincommands.cpp).
+void printBinHint(Context& ctx, delayq::Queue& queue);
 int runConfig(Context& ctx);
 int runPause(Context& ctx);
 int runResume(Context& ctx);

@@ -130,7 +130,13 @@ int runCancel(Context& ctx)
         return runPlainCancel(ctx);
     ctx.args().parse({{"force", false}}, 2, -1);
     delayq::Queue queue = ctx.queue();
-    return report(ctx, queue.name(), "cancelled", queue.cancel(ids(ctx), ctx.args().has("force")));
+    const auto results = queue.cancel(ids(ctx), ctx.args().has("force"));
+    const int code = report(ctx, queue.name(), "cancelled", results);
+    if (std::any_of(results.begin(), results.end(), [](const delayq::IdResult& r) {
+            return r.status == delayq::IdResult::Status::Done;
+        }))
+        printBinHint(ctx, queue);
+    return code;
 }
 
 int runReschedule(Context& ctx)
@@ -162,9 +168,17 @@ int runRmDead(Context& ctx)
     if (ctx.global().plain)
         return runPlainRmDead(ctx);
     return idsOrAll(
-        ctx, "delete", "deleted", [](delayq::Queue& q) { return q.deleteAllDead(); },
-        [](delayq::Queue& q, const std::vector<std::string>& named) {
-            return q.deleteDead(named);
+        ctx, "delete", "deleted",
+        [&ctx](delayq::Queue& q) {
+            const auto r = q.deleteAllDead();
+            if (r.done > 0)
+                printBinHint(ctx, q);
+            return r;
+        },
+        [&ctx](delayq::Queue& q, const std::vector<std::string>& named) {
+            auto r = q.deleteDead(named);
+            printBinHint(ctx, q);
+            return r;
         });
 }
 
@@ -175,6 +189,8 @@ int runPurge(Context& ctx)
         throw UsageError("purge deletes every task of the queue: add --yes to confirm");
     delayq::Queue queue = ctx.queue();
     const long long deleted = queue.purge().done;
+    if (deleted > 0)
+        printBinHint(ctx, queue);
     if (ctx.json()) {
         JsonWriter j;
         j.beginObject().field("queue", queue.name()).field("deleted", deleted).endObject();
@@ -233,19 +249,19 @@ int runConfig(Context& ctx)
             pairs.emplace_back(words[i], words[i + 1]);
         queue.setConfig(pairs);
     } else if (words.size() == 2) {
-        static const char* known[] = {"max_attempts", "backoff",   "lease_ms", "max_payload",
-                                      "paused",       "audit_len", "history",  "rate",
-                                      "burst",        "cap",       "order",    "group_cap",
-                                      "group_rate",   "dedup_window", "dedup_max",
-                                      "dead_max",     "dead_max_bytes", "max_age",
-                                      "expired_to",   "shards"};
+        static const char* known[] = {"max_attempts",   "backoff",      "lease_ms",   "max_payload",
+                                      "paused",         "audit_len",    "history",    "rate",
+                                      "burst",          "cap",          "order",      "group_cap",
+                                      "group_rate",     "dedup_window", "dedup_max",  "dead_max",
+                                      "dead_max_bytes", "max_age",      "expired_to", "bin_keep",
+                                      "bin_max",        "bin_bytes",    "shards"};
         if (std::find(std::begin(known), std::end(known), words[1]) == std::end(known))
             throw UsageError(
                 "unknown config key '" + printable(words[1].substr(0, 64)) +
                 "' (known: max_attempts, backoff, lease_ms, max_payload, paused, "
                 "audit_len, history, rate, burst, cap, order, group_cap, group_rate, "
                 "dedup_window, dedup_max, dead_max, dead_max_bytes, max_age, expired_to, "
-                "shards)");
+                "bin_keep, bin_max, bin_bytes, shards)");
     }
     const delayq::QueueConfig c = queue.config();
     const std::string off = "off";
@@ -275,6 +291,9 @@ int runConfig(Context& ctx)
         {"dead_max_bytes", c.deadMaxBytes > 0 ? std::to_string(c.deadMaxBytes) : off},
         {"max_age", c.maxAgeMs > 0 ? delayq::formatDuration(c.maxAgeMs) : off},
         {"expired_to", c.expiredToDrop ? "drop" : "dead"},
+        {"bin_keep", c.binKeepMs > 0 ? delayq::formatDuration(c.binKeepMs) : off},
+        {"bin_max", c.binMax > 0 ? std::to_string(c.binMax) : off},
+        {"bin_bytes", c.binBytes > 0 ? std::to_string(c.binBytes) : off},
         {"shards", std::to_string(c.shards)}};
     if (ctx.json()) {
         JsonWriter j;
@@ -296,7 +315,8 @@ int runConfig(Context& ctx)
             // Several set at once: each, named.
             for (size_t i = 1; i + 1 < words.size(); i += 2)
                 if (k == words[i])
-                    text += k + std::string(k.size() < 14 ? 14 - k.size() : 1, ' ') + printable(v) + "\n";
+                    text += k + std::string(k.size() < 14 ? 14 - k.size() : 1, ' ') + printable(v) +
+                            "\n";
     }
     ctx.print(text);
     return ExitOk;

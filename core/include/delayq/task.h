@@ -198,6 +198,11 @@ struct QueueConfig
     // to dead with the reason, or is dropped when expiredToDrop.
     long long maxAgeMs = 0;
     bool expiredToDrop = false;
+    // The recycle bin (docs/design/bin.md): what cancel, purge and delete of dead tasks remove
+    // stays restorable binKeepMs, at most binMax tasks and binBytes bytes; any 0 = off.
+    long long binKeepMs = 86400000;
+    long long binMax = 100000;
+    long long binBytes = 64LL * 1024 * 1024;
 };
 
 // Counters: pushed, claimed, acked, retried, died, cancelled, expired (leases that ran out),
