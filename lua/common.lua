@@ -507,6 +507,15 @@ local function remember_done(ids, now)
   if extra > 0 then redis.call('ZPOPMIN', done, extra) end
 end
 
+-- The tasks' own dedup windows, debounce starts and follow-ups go (forget, a replace, a move
+-- out of the shard): one EXISTS for the three hashes when none is in use.
+local function keep_forget(ids)
+  local dedup, debounce, follow = keep_key('dedup'), keep_key('debounce'), keep_key('follow')
+  if #ids > 0 and redis.call('EXISTS', dedup, debounce, follow) > 0 then
+    for _, key in ipairs({dedup, debounce, follow}) do redis.call('HDEL', key, unpack(ids)) end
+  end
+end
+
 -- The waiting follow-ups of ids (nil for none), read before the tasks are forgotten.
 local function follow_ups(ids)
   if redis.call('EXISTS', keep_key('follow')) == 0 then return nil end
@@ -546,11 +555,7 @@ local function forget(ids, event_of, now)
   end
   -- Most queues hold no error most of the time: then the ids need not be sent again.
   if redis.call('EXISTS', KEYS[9]) == 1 then redis.call('HDEL', KEYS[9], unpack(ids)) end
-  -- The same for the keep hashes: one EXISTS for the three when none is in use.
-  local dedup, debounce, follow = keep_key('dedup'), keep_key('debounce'), keep_key('follow')
-  if redis.call('EXISTS', dedup, debounce, follow) > 0 then
-    for _, key in ipairs({dedup, debounce, follow}) do redis.call('HDEL', key, unpack(ids)) end
-  end
+  keep_forget(ids)
 end
 
 -- Queues written by delayq before layout 2 keep each task in a hash of its own. Scripts refuse

@@ -10,9 +10,10 @@
 --     | rate ("N/MS": N tasks started per MS ms, "0" = none) | burst (tasks, 0 = N)
 --     | cap (tasks active at once, 0 = none) | order ("due" | "fair": fair_index in common.lua)
 --     | group_cap (tasks of one group active at once, 0 = none) | group_rate ("N/MS" per group,
---     burst N; "0" = none) (the last six since layout 2.8) | bin_keep (ms a removed task stays
---     restorable) | bin_max (tasks) | bin_bytes (bytes); any bin bound 0 turns the recycle bin
---     off and empties it (since 2.9); each at most once
+--     burst N; "0" = none) (the last six since layout 2.8) | dedup_window (ms a finished id
+--     stays refused, 0 = off) | dedup_max (ids remembered at most) | bin_keep (ms a removed task
+--     stays restorable) | bin_max (tasks) | bin_bytes (bytes); any bin bound 0 turns the recycle
+--     bin off and empties it (since 2.9); each at most once
 --   | dead_max (dead tasks kept, 0 = no bound) | dead_max_bytes (their bytes, 0 = none)
 --     | dead_shards (the shard count the two are divided by: dead_trim in common.lua)
 --     | max_age (ms a task may wait to start, 0 = none) | expired_to ("dead" | "drop") (the
@@ -42,6 +43,7 @@ end
 local ranges = {max_attempts = {1, 1000000}, lease_ms = {100, 604800000},
   max_payload = {1, 536870912}, audit_len = {1, 1000000}, paused = {0, 1}, history = {0, 100},
   burst = {0, 1000000}, cap = {0, 1000000}, group_cap = {0, 1000000},
+  dedup_window = {0, 31622400000}, dedup_max = {1, 100000000},
   bin_keep = {0, 2592000000}, bin_max = {0, 10000000}, bin_bytes = {0, 4294967296},
   dead_max = {0, 1000000000}, dead_max_bytes = {0, 1099511627776}, dead_shards = {1, 1000},
   max_age = {0, 315360000000}}

@@ -94,6 +94,7 @@ for i = 0, n - 1 do
       end
       redis.call('HDEL', KEYS[8], t.id)
       redis.call('HDEL', KEYS[9], t.id)
+      keep_forget({t.id})
     end
     local attempts_max = t.max_attempts
     if attempts_max == 0 then attempts_max = default_attempts end

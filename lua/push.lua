@@ -240,7 +240,8 @@ for i = 0, n - 1 do
   local status = 'created'
   if #payload > max_payload then
     status = 'too_large'
-  elseif recent[i] then
+  elseif recent[i] and redis.call('HEXISTS', data_key(id), id) == 0 then
+    -- (A task that exists again, requeued or restored, is answered as existing.)
     status = 'recently_done'
     due = recent[i]
   else
@@ -272,7 +273,7 @@ for i = 0, n - 1 do
         redis.call('HDEL', KEYS[8], id)
         redis.call('HDEL', KEYS[9], id)
         redis.call('HDEL', history_key(''), id)
-        redis.call('HDEL', keep_key('debounce'), id)
+        keep_forget({id})
       end
       redis.call('HSET', bucket, id, record)
     end

@@ -24,6 +24,7 @@ constexpr Weighted kWeights[] = {
     {ModelOp::Kind::PlainAdd, 4},     {ModelOp::Kind::PlainLease, 3},
     {ModelOp::Kind::PlainSettle, 3},  {ModelOp::Kind::Import, 2},
     {ModelOp::Kind::Limit, 2},        {ModelOp::Kind::Order, 2},
+    {ModelOp::Kind::PushDebounce, 5}, {ModelOp::Kind::DedupWindow, 2},
     {ModelOp::Kind::Wait, 4},
 };
 
@@ -68,6 +69,10 @@ const char* name(ModelOp::Kind kind)
         return "limit";
     case ModelOp::Kind::Order:
         return "order";
+    case ModelOp::Kind::PushDebounce:
+        return "push-debounce";
+    case ModelOp::Kind::DedupWindow:
+        return "dedup-window";
     case ModelOp::Kind::PlainAdd:
         return "plain-add";
     case ModelOp::Kind::PlainLease:

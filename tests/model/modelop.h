@@ -34,6 +34,8 @@ struct ModelOp
         PlainSettle,  // ... and settles one: removed, or moved to a retry
         Limit,        // the queue's flow limits change: a cap, a rate with a burst, or none
         Order,        // due or fair order (with a group cap of none, 1 or 2)
+        PushDebounce, // a debounced push of an id: moves it, or leaves one follow-up
+        DedupWindow,  // the queue's dedup window: on (1 h) or off
         Wait,
     };
 

@@ -139,6 +139,12 @@ void QueueModel::run(const ModelOp& op)
     case K::Order:
         order(op);
         break;
+    case K::PushDebounce:
+        pushDebounce(op);
+        break;
+    case K::DedupWindow:
+        dedupWindow(op);
+        break;
     case K::PlainAdd:
     case K::PlainLease:
     case K::PlainSettle:
@@ -163,6 +169,7 @@ void QueueModel::push(const ModelOp& op, bool replace)
     request.payload = "v" + std::to_string(op.b % 1000);
     request.delayMs = op.c % 5 == 0 ? 0 : op.c % 400;
     request.replace = replace;
+    request.dedupMs = op.b % 13 == 0 ? 3'600'000 : 0;
     // In fair order most pushes carry a group of three (or none) and a priority; now and then
     // one is tried on a queue in due order, which must refuse it and change nothing.
     const bool tagged = op.b % 7 != 0 && (m_flow.fair || op.b % 11 == 1);
@@ -191,6 +198,12 @@ void QueueModel::push(const ModelOp& op, bool replace)
     const PushResult r = m_queue.push(request);
     const auto it = m_tasks.find(id);
     const std::string what = std::string(replace ? "push replace " : "push nx ") + shortId(id);
+    if (it == m_tasks.end() && !replace && refusedAsDone(id)) {
+        expect(r.status == PushResult::Status::RecentlyDone,
+               what + ": an id finished within its dedup window answered " +
+                   pushStatusName(r.status));
+        return;
+    }
     if (it == m_tasks.end()) {
         expect(r.status == PushResult::Status::Created,
                what + ": a new id answered " + pushStatusName(r.status));
@@ -210,9 +223,126 @@ void QueueModel::push(const ModelOp& op, bool replace)
                                                              it->second.state + " task answered " +
                                                              pushStatusName(r.status));
     }
-    m_tasks[id] =
-        Task{request.payload, "pending", r.due, 0, {}, -1, request.group, request.priority};
+    if (replace) {
+        const auto done = m_finished.find(id);
+        if (done != m_finished.end() &&
+            static_cast<int>(done->second) == m_queue.reloadLayout().homeOf(id))
+            m_finished.erase(done); // a replace overrides the window, in the shard it runs in
+    }
+    Task made{request.payload, "pending", r.due, 0, {}, -1, request.group, request.priority};
+    made.ownWindow = request.dedupMs > 0;
+    made.shard = static_cast<size_t>(m_queue.reloadLayout().homeOf(id));
+    m_tasks[id] = made;
     count("pushed");
+}
+
+bool QueueModel::refusedAsDone(const std::string& id)
+{
+    const auto done = m_finished.find(id);
+    return done != m_finished.end() &&
+           static_cast<int>(done->second) == m_queue.reloadLayout().homeOf(id);
+}
+
+void QueueModel::remember(const std::string& id)
+{
+    const Task& m = m_tasks.at(id);
+    if (m_window > 0 || m.ownWindow)
+        m_finished[id] = m.shard;
+}
+
+void QueueModel::startFollowUp(const std::string& id)
+{
+    Task& m = m_tasks.at(id);
+    const Task::FollowUp f = *m.follow;
+    Task next{f.payload, "pending", f.due, 0, {}, -1};
+    next.shard = m.shard;
+    next.firstLo = f.firstLo;
+    next.firstHi = f.firstHi;
+    m = next;
+}
+
+void QueueModel::dedupWindow(const ModelOp& op)
+{
+    m_window = op.a % 2 == 0 ? 3'600'000 : 0;
+    m_queue.setConfig("dedup_window", m_window > 0 ? "1h" : "off");
+}
+
+void QueueModel::pushDebounce(const ModelOp& op)
+{
+    const std::string& id = pickId(op.a);
+    static const long long kWaits[] = {50, 200, 1000};
+    PushRequest request;
+    request.id = id;
+    request.payload = "d" + std::to_string(op.b % 1000);
+    request.delayMs = op.c % 5 == 0 ? 0 : op.c % 400;
+    request.debounceMaxWaitMs = kWaits[op.b % 3];
+    request.debouncePayload = (op.b / 3) % 2 == 1;
+    const long long w = request.debounceMaxWaitMs, d = request.delayMs;
+    const ShardLayout layout = m_queue.reloadLayout();
+    // TIME itself around the push (serverNowMs is an estimate from the offset at connect).
+    const long long lo = m_connection.serverTimeMs();
+    const PushResult r = m_queue.push(request);
+    const long long hi = m_connection.serverTimeMs();
+    const std::string what = "push debounce " + shortId(id);
+    const auto it = m_tasks.find(id);
+    auto within = [&](long long from, long long to, const std::string& which) {
+        expect(r.due >= from && r.due <= to,
+               what + ": " + which + " due at " + std::to_string(r.due) + ", the model says " +
+                   std::to_string(from) + ".." + std::to_string(to));
+    };
+    if (it == m_tasks.end()) {
+        if (refusedAsDone(id)) {
+            expect(r.status == PushResult::Status::RecentlyDone,
+                   what + ": an id finished within its dedup window answered " +
+                       pushStatusName(r.status));
+            return;
+        }
+        expect(r.status == PushResult::Status::Created,
+               what + ": a new id answered " + pushStatusName(r.status));
+        within(lo + d, hi + d, "created");
+        Task made{request.payload, "pending", r.due, 0, {}, -1};
+        made.shard = static_cast<size_t>(layout.homeOf(id));
+        made.firstLo = lo;
+        made.firstHi = hi;
+        m_tasks[id] = made;
+        count("pushed");
+        return;
+    }
+    Task& m = it->second;
+    // During a reshard a task its former home still holds is answered there: exists.
+    if (layout.moving() && static_cast<int>(m.shard) != layout.homeOf(id) &&
+        r.status == PushResult::Status::Exists)
+        return;
+    if (m.state == "dead") {
+        expect(r.status == PushResult::Status::Exists,
+               what + ": a dead task answered " + pushStatusName(r.status));
+        return;
+    }
+    if (m.state == "pending") {
+        expect(r.status == PushResult::Status::Debounced,
+               what + ": a pending task answered " + pushStatusName(r.status));
+        if (m.firstLo == 0)
+            m.firstLo = lo, m.firstHi = hi; // its first debounced push starts the wait
+        within(std::max(m.due, std::min(lo + d, m.firstLo + w)),
+               std::max(m.due, std::min(hi + d, m.firstHi + w)), "the moved task");
+        m.due = r.due;
+        if (request.debouncePayload)
+            m.payload = request.payload;
+        return;
+    }
+    expect(r.status == PushResult::Status::FollowUp,
+           what + ": a task a worker holds answered " + pushStatusName(r.status));
+    if (!m.follow) {
+        within(std::min(lo + d, lo + w), std::min(hi + d, hi + w), "the new follow-up");
+        m.follow = Task::FollowUp{request.payload, r.due, lo, hi};
+        return;
+    }
+    Task::FollowUp& f = *m.follow;
+    within(std::max(f.due, std::min(lo + d, f.firstLo + w)),
+           std::max(f.due, std::min(hi + d, f.firstHi + w)), "the follow-up");
+    f.due = r.due;
+    if (request.debouncePayload)
+        f.payload = request.payload;
 }
 
 void QueueModel::import(const ModelOp& op)
@@ -234,7 +364,11 @@ void QueueModel::import(const ModelOp& op)
                             shortId(task.id) + ": answered " + pushStatusName(got) +
                             ", the model says " + pushStatusName(want));
     if (want == PushResult::Status::Created || want == PushResult::Status::Replaced)
-        m_tasks[task.id] = Task{task.payload, "pending", task.due, 0, {}, -1};
+    {
+        Task made{task.payload, "pending", task.due, 0, {}, -1};
+        made.shard = static_cast<size_t>(m_queue.reloadLayout().homeOf(task.id));
+        m_tasks[task.id] = made;
+    }
 }
 
 void QueueModel::claim(const ModelOp& op)
@@ -555,8 +689,15 @@ void QueueModel::ack(const ModelOp& op)
                                           (got[i] ? "acked" : "lease lost") + ", the model says " +
                                           (expected[i] ? "acked" : "lease lost"));
         if (got[i]) {
-            m_tasks.erase(chosen[i].first);
+            const std::string& id = chosen[i].first;
+            remember(id);
             count("acked");
+            if (m_tasks.at(id).follow) {
+                startFollowUp(id);
+                count("pushed");
+            } else {
+                m_tasks.erase(id);
+            }
         }
     }
 }
@@ -590,6 +731,15 @@ void QueueModel::nack(const ModelOp& op)
     }
     const NackResult r = m_queue.nack(pair.first, pair.second, "failed", delay);
     Task& m = m_tasks.at(pair.first);
+    if (m.follow) {
+        // Its follow-up takes its place, whether it would have retried or died.
+        expect(!r.dead && r.when == m.follow->due,
+               what + ": " + (r.dead ? "dead" : "retry at " + std::to_string(r.when)) +
+                   ", the model says its follow-up, due " + std::to_string(m.follow->due));
+        startFollowUp(pair.first);
+        count("retried");
+        return;
+    }
     const bool dies = delay == Queue::kNackDeadNow || m.attempts >= kMaxAttempts;
     expect(r.dead == dies, what + ": " + (r.dead ? "dead" : "retry") + ", the model says " +
                                (dies ? "dead" : "retry"));
@@ -598,6 +748,7 @@ void QueueModel::nack(const ModelOp& op)
     if (dies) {
         m.state = "dead";
         count("died");
+        remember(pair.first);
     } else {
         m.state = "pending";
         m.due = r.when;
@@ -633,8 +784,10 @@ void QueueModel::kill(const ModelOp& op)
         expect(deadline.has_value(), "kill: a held lease could not be shortened");
     sleepMs(5);
     int requeued = 0, died = 0;
-    for (const auto& p : held)
-        (m_tasks.at(p.first).attempts >= kMaxAttempts ? died : requeued)++;
+    for (const auto& p : held) {
+        const Task& m = m_tasks.at(p.first);
+        (m.attempts >= kMaxAttempts && !m.follow ? died : requeued)++;
+    }
     const ReapResult r = m_queue.reap(1000);
     expect(r.requeued == requeued && r.dead == died,
            "reap after w" + std::to_string(worker) + " died: " + std::to_string(r.requeued) +
@@ -645,7 +798,13 @@ void QueueModel::kill(const ModelOp& op)
     for (const auto& p : held) {
         lose(p.first);
         Task& m = m_tasks.at(p.first);
+        if (m.follow) {
+            startFollowUp(p.first);
+            continue;
+        }
         m.state = m.attempts >= kMaxAttempts ? "dead" : "pending";
+        if (m.state == "dead")
+            remember(p.first);
         if (m.state == "pending")
             m.due = pendingScore(p.first);
     }
@@ -901,7 +1060,13 @@ void QueueModel::verify()
         expect(m_tasks.count(id) == 1, shortId(id) + " is on the server (" + list.substr(1) +
                                            ") but the model has no such task");
         const Place& p = where.front();
-        const Task& m = m_tasks.at(id);
+        Task& m = m_tasks.at(id);
+        if (p.shard != m.shard) {
+            // Moved by a reshard: its own window and debounce start stayed behind.
+            m.shard = p.shard;
+            m.ownWindow = false;
+            m.firstLo = m.firstHi = 0;
+        }
         if (!layout.moving() && id.rfind("s:", 0) != 0)
             expect(static_cast<int>(p.shard) == layout.homeOf(id),
                    shortId(id) + " is in shard " + std::to_string(p.shard) +

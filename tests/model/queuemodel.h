@@ -28,7 +28,11 @@
 //  - nothing is claimed before it is due or claimed twice while a lease holds;
 //  - with no reshard under way, every task is in its home shard (a schedule's fires are
 //    written to shard 0: docs/protocol.md, section 8);
-//  - the counters equal the model's.
+//  - the counters equal the model's;
+//  - keep (docs/design/keep.md): a finished id is refused (recently_done) while its dedup window
+//    runs, in the shard where it finished; a debounced push moves a pending task never earlier
+//    and never past its first push + the maximum wait, and a task a worker holds gets exactly
+//    one follow-up, started when it is acked or in its place when it fails.
 class QueueModel
 {
 public:
@@ -56,6 +60,18 @@ private:
         std::string group; // fair order's group ("" = none) and priority
         int priority = 0;
         bool groupSlot = false; // while active: claimed under a group cap (holds a slot)
+        size_t shard = 0;       // where verify() last found it
+        bool ownWindow = false; // pushed with its own dedup window
+        // A debounced task's first push, between lo and hi (server ms); unknown (0, 0) when
+        // the task was never debounced or moved shards since (the start does not travel).
+        long long firstLo = 0, firstHi = 0;
+        struct FollowUp
+        {
+            std::string payload;
+            long long due = 0;
+            long long firstLo = 0, firstHi = 0;
+        };
+        std::optional<FollowUp> follow; // while active
     };
     using Pair = std::pair<std::string, std::string>; // id, lease token
 
@@ -75,6 +91,14 @@ private:
     void pauseOrResume();
     void limit(const ModelOp& op);
     void order(const ModelOp& op);
+    void pushDebounce(const ModelOp& op);
+    void dedupWindow(const ModelOp& op);
+    // The task finished (acked or dead): refused from now on in its shard, if a window holds.
+    void remember(const std::string& id);
+    // Its follow-up becomes the pending task (ack, or in its place when it fails).
+    void startFollowUp(const std::string& id);
+    // A push of an id the model does not hold: whether the server must refuse it as recently done.
+    bool refusedAsDone(const std::string& id);
     // Fair order, after a claim on one shard: a group's tasks went highest rank first, none
     // over its cap, and a claim that took fewer than allowed left only tasks of full groups.
     void checkFairClaim(const delayq::ClaimResult& r, long long allowed);
@@ -132,4 +156,6 @@ private:
         long long groupCap = 0;
     } m_flow;
     PlainModel m_plain; // a plain key beside the queue
+    long long m_window = 0;                   // the queue's dedup window, ms (0 = off)
+    std::map<std::string, size_t> m_finished; // id -> shard it finished in, within a window
 };
