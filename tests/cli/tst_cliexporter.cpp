@@ -190,6 +190,31 @@ private slots:
         QCOMPARE(m.value(sample("delayq_tasks_pushed_total", "later"), -1), 0.0);
     }
 
+    // The forecast's gauges (issue 54): 610 tasks due in 30 s on a queue of 10/s (burst 10)
+    // wait up to 60 s; the 6 h horizon's sub-buckets are 9 s wide, so the peak is placed
+    // within 9 s after they fall due and is up to 9 s of service short. A queue with no
+    // capacity known (nothing acked, no rate) has no sample.
+    void forecastGauges()
+    {
+        delayq::Queue burst(*m_conn, "burst");
+        burst.setConfig({{"rate", "10/s"}});
+        const long long due = m_conn->serverTimeMs() + 30'000;
+        std::vector<delayq::PushRequest> tasks(610);
+        for (auto& t : tasks)
+            t.dueAtMs = due;
+        burst.pushBatch(tasks);
+        delayq::Queue(*m_conn, "unknown").push(at("a", 60'000));
+        QVERIFY(m_exporter->start());
+        const auto m = m_exporter->metrics();
+        const double peak = m.value(sample("delayq_forecast_peak_lateness_seconds", "burst"), -1);
+        QVERIFY2(peak >= 50 && peak <= 60, qPrintable(QString::number(peak)));
+        const double peakAt = m.value(sample("delayq_forecast_peak_at_seconds", "burst"), -1);
+        QVERIFY2(peakAt * 1000 >= due && peakAt * 1000 <= due + 9'100,
+                 qPrintable(QString::number(peakAt * 1000 - due)));
+        QCOMPARE(m.value(sample("delayq_forecast_capacity_per_second", "burst"), -1), 10.0);
+        QVERIFY(!m.contains(sample("delayq_forecast_peak_lateness_seconds", "unknown")));
+    }
+
     void redisOutageIsUpZero()
     {
         delayq::Queue(*m_conn, "orders").push(at("a", 0));

@@ -5,6 +5,7 @@
 
 #include <delayq/error.h>
 #include <delayq/queue.h>
+#include <delayq/queuereader.h>
 #include <delayq/workerregistry.h>
 
 #include <algorithm>
@@ -32,6 +33,10 @@ const CounterInfo kCounters[] = {
     {"cancelled", "Pending tasks cancelled."},
     {"expired", "Leases that ran out (the worker died or hung) and were reaped."},
     {"broken", "Ids whose task data was missing or garbled when due."},
+    {"dead_dropped", "Dead tasks the dead bound dropped, oldest first (config dead_max, "
+                     "dead_max_bytes)."},
+    {"expired_unstarted", "Tasks claimed after their start-by time (push --expires-at, "
+                          "--max-age, config max_age): never run, sent to dead or dropped."},
 };
 
 } // namespace
@@ -66,7 +71,37 @@ MetricsScraper::Reading MetricsScraper::read()
     return out;
 }
 
-void MetricsScraper::renderQueues(PrometheusText& text, const Reading& reading)
+void MetricsScraper::refreshForecasts(const Reading& reading)
+{
+    const long long now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                              std::chrono::steady_clock::now().time_since_epoch())
+                              .count();
+    std::map<std::string, CachedForecast> kept;
+    std::vector<std::pair<long long, std::string>> due; // last read, queue
+    for (const auto& q : reading.queues) {
+        auto it = m_forecasts.find(q.name);
+        if (it != m_forecasts.end())
+            kept.emplace(q.name, std::move(it->second));
+        const long long readAt = it == m_forecasts.end() ? 0 : kept[q.name].readAtMs;
+        if (readAt == 0 || now - readAt >= kForecastEveryMs)
+            due.emplace_back(readAt, q.name);
+    }
+    m_forecasts = std::move(kept);
+    std::sort(due.begin(), due.end());
+    if (due.size() > kForecastsPerScrape)
+        due.resize(kForecastsPerScrape);
+    for (const auto& [readAt, name] : due) {
+        try {
+            delayq::QueueReader queue(m_connection, name, m_prefix);
+            m_forecasts[name] = {now, delayq::ForecastReader(queue).read({})};
+        } catch (const delayq::Error&) {
+            // The queue went or its keys changed type meanwhile: no forecast this time.
+            m_forecasts.erase(name);
+        }
+    }
+}
+
+void MetricsScraper::renderQueues(PrometheusText& text, const Reading& reading) const
 {
     const auto& queues = reading.queues;
     text.family("delayq_tasks", "gauge",
@@ -99,6 +134,19 @@ void MetricsScraper::renderQueues(PrometheusText& text, const Reading& reading)
         for (const auto& q : queues)
             text.sample({{"queue", q.name}}, q.counters.at(c.field));
     }
+    // The dead bound (docs/design/bounds.md): how full it is, so an alert fires before the
+    // oldest failures start to go.
+    text.family("delayq_dead_bytes", "gauge",
+                "Bytes of the dead tasks (id, record and last error) the dead bound counts.");
+    for (const auto& q : queues)
+        text.sample({{"queue", q.name}}, q.counters.at("dead_bytes"));
+    text.family("delayq_dead_bound_use", "gauge",
+                "How full the dead bound is, 0..1: the fuller of dead tasks / dead_max and "
+                "dead_bytes / dead_max_bytes. At 1 the oldest dead tasks are dropped. No sample "
+                "without a bound.");
+    for (const auto& q : queues)
+        if (q.deadMax > 0 || q.deadMaxBytes > 0)
+            text.sample({{"queue", q.name}}, q.deadBoundUse());
     text.family("delayq_paused", "gauge", "1 when the queue is paused (workers do not claim).");
     for (const auto& q : queues)
         text.sample({{"queue", q.name}}, q.paused ? 1LL : 0LL);
@@ -145,6 +193,27 @@ void MetricsScraper::renderQueues(PrometheusText& text, const Reading& reading)
                 "sample when no worker is listed.");
     for (const auto& [queue, age] : reading.heartbeatAge)
         text.sample({{"queue", queue}}, age);
+    // The forecast (issue 54): no sample while no capacity is known (nothing acked lately, no
+    // rate limit) or the queue is paused.
+    text.family("delayq_forecast_peak_lateness_seconds", "gauge",
+                "The highest lateness expected within the next 6 h (due times of pending tasks "
+                "and schedule fires served at the measured capacity, capped by the rate limit; "
+                "read at most once a minute). 0 when nothing is expected late.");
+    for (const auto& [queue, cached] : m_forecasts)
+        if (cached.forecast.capacityPerSecond > 0)
+            text.sample({{"queue", queue}},
+                        static_cast<double>(cached.forecast.peakLatenessMs) / 1000.0);
+    text.family("delayq_forecast_peak_at_seconds", "gauge",
+                "When the tasks due that late fall due (Unix time, s); the forecast's own time "
+                "when nothing is expected late.");
+    for (const auto& [queue, cached] : m_forecasts)
+        if (cached.forecast.capacityPerSecond > 0)
+            text.sample({{"queue", queue}}, static_cast<double>(cached.forecast.peakAtMs) / 1000.0);
+    text.family("delayq_forecast_capacity_per_second", "gauge",
+                "The capacity the forecast assumed (tasks/s).");
+    for (const auto& [queue, cached] : m_forecasts)
+        if (cached.forecast.capacityPerSecond > 0)
+            text.sample({{"queue", queue}}, cached.forecast.capacityPerSecond);
 }
 
 std::string MetricsScraper::scrape()
@@ -156,6 +225,7 @@ std::string MetricsScraper::scrape()
     std::string error;
     try {
         reading = read();
+        refreshForecasts(reading);
     } catch (const delayq::Error& e) {
         error = e.what();
         ++m_failedScrapes;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <delayq/connection.h>
+#include <delayq/forecast.h>
 #include <delayq/queuesnapshot.h>
 
 #include <map>
@@ -29,6 +30,11 @@ public:
     // Queues read per pipeline: 12 commands each (10 of the snapshot, 2 of the worker
     // registry), so one write stays a few tens of KiB.
     static constexpr size_t kQueuesPerRoundTrip = 250;
+    // The lateness forecast (docs/design/forecast.md) costs about 140 commands a queue
+    // (120 buckets of 6 h, per shard), so a queue's is read again at most once a minute and
+    // a scrape reads at most this many, oldest first; the others are served from the last.
+    static constexpr long long kForecastEveryMs = 60'000;
+    static constexpr size_t kForecastsPerScrape = 20;
 
 private:
     // One scrape's reading: the queues, and per queue with a worker listed the age of its
@@ -41,7 +47,10 @@ private:
     };
     // Throws delayq::Error when Redis cannot be read at all.
     Reading read();
-    static void renderQueues(PrometheusText& text, const Reading& reading);
+    void renderQueues(PrometheusText& text, const Reading& reading) const;
+    // Reads the forecasts due again (kForecastEveryMs, kForecastsPerScrape) of the queues
+    // read, and forgets those of queues no longer there.
+    void refreshForecasts(const Reading& reading);
     void noteOutcome(const std::string& error);
 
     std::mutex m_mutex;
@@ -49,6 +58,12 @@ private:
     std::string m_prefix;
     std::vector<std::string> m_queues;
     long long m_failedScrapes = 0;
+    struct CachedForecast
+    {
+        long long readAtMs = 0; // steady clock
+        delayq::Forecast forecast;
+    };
+    std::map<std::string, CachedForecast> m_forecasts;
     std::string m_lastError; // what was printed last, so an outage is said once, not per scrape
 };
 
