@@ -1,6 +1,8 @@
 #include <delayq/doctor.h>
 
 #include <delayq/error.h>
+#include <delayq/keys.h>
+#include <delayq/queuesnapshot.h>
 #include <delayq/timeparse.h>
 
 #include <chrono>
@@ -186,6 +188,73 @@ const char* findingLevelName(Finding::Level level)
     return "?";
 }
 
+std::vector<Finding> Doctor::deadBounds(const std::map<std::string, long long>& maxmemory)
+{
+    std::vector<Finding> out;
+    QueueSnapshotReader reader(m_connection, m_prefix);
+    std::map<std::string, double> footprint; // per server: the queues' full dead sets
+    size_t queues = 0;
+    const std::string anyServer = maxmemory.empty() ? std::string() : maxmemory.begin()->first;
+    for (const QueueSnapshot& q : reader.readAll(false)) {
+        ++queues;
+        const std::string server = q.node.empty() ? anyServer : q.node;
+        const auto counted = q.counters.find("dead_bytes");
+        const long long deadBytes = counted == q.counters.end() ? 0 : counted->second;
+        const double use = q.deadBoundUse();
+        if (use >= 0.9)
+            out.push_back(finding(
+                Level::Warning, "dead bound", server,
+                "queue " + q.name + ": dead holds " + std::to_string(q.counts.dead) + " tasks, " +
+                    bytes(deadBytes) + ", " + std::to_string(static_cast<int>(use * 100)) +
+                    " % of its bound (dead_max " +
+                    (q.deadMax > 0 ? std::to_string(q.deadMax) : "off") + ", dead_max_bytes " +
+                    (q.deadMaxBytes > 0 ? bytes(q.deadMaxBytes) : "off") + ")",
+                "the oldest dead tasks are dropped from here on (counted in dead_dropped)",
+                "requeue or delete the dead tasks you need (fix what fails them first), or "
+                "raise dead_max / dead_max_bytes"));
+        // A full dead set: the bound in tasks at the queue's average dead task, or the
+        // bound in bytes, whichever is less; none without either.
+        const double average =
+            q.counts.dead > 0 ? static_cast<double>(deadBytes) / static_cast<double>(q.counts.dead)
+                              : static_cast<double>(kTypicalDeadBytes);
+        double full = -1;
+        if (q.deadMax > 0)
+            full = static_cast<double>(q.deadMax) * average;
+        if (q.deadMaxBytes > 0 && (full < 0 || q.deadMaxBytes < full))
+            full = static_cast<double>(q.deadMaxBytes);
+        if (full < 0) {
+            out.push_back(finding(Level::Warning, "dead bound", server,
+                                  "queue " + q.name + ": dead_max and dead_max_bytes are off",
+                                  "failures are kept until someone removes them: a failing "
+                                  "consumer can fill the memory",
+                                  "delayq config " + q.name + " dead_max 100000"));
+            continue;
+        }
+        footprint[server] += full * kDeadOverhead;
+    }
+    for (const auto& [server, need] : footprint) {
+        const auto limit = maxmemory.find(server);
+        if (limit == maxmemory.end() || limit->second <= 0 ||
+            need <= static_cast<double>(limit->second))
+            continue;
+        out.push_back(finding(
+            Level::Warning, "dead bound", server,
+            "the dead sets of its queues, full to their bounds, would take about " +
+                bytes(static_cast<long long>(need)) + " (bound × average dead task × " +
+                std::to_string(kDeadOverhead).substr(0, 3) +
+                " for Redis's keeping); maxmemory is " + bytes(limit->second),
+            "Redis fills up before the bounds drop anything: then pushes are refused (OOM)",
+            "lower dead_max or dead_max_bytes (delayq config QUEUE dead_max_bytes 64MB), or "
+            "raise maxmemory"));
+    }
+    if (out.empty())
+        out.push_back(finding(Level::Ok, "dead bound", anyServer,
+                              std::to_string(queues) +
+                                  " queues: every dead set under 90 % of its bound, every "
+                                  "bound within maxmemory"));
+    return out;
+}
+
 std::vector<Finding> Doctor::eviction()
 {
     std::vector<Finding> out;
@@ -209,6 +278,7 @@ std::vector<Finding> Doctor::run(long long sampleMs)
     if (sampleMs > 0)
         std::this_thread::sleep_for(std::chrono::milliseconds(sampleMs));
     std::vector<Finding> out;
+    std::map<std::string, long long> maxmemory;
     for (size_t i = 0; i < masters.size(); ++i) {
         const std::string& server = masters[i];
         const auto before = std::chrono::system_clock::now();
@@ -259,6 +329,15 @@ std::vector<Finding> Doctor::run(long long sampleMs)
                                         "pushes tasks early or late",
                                         "run NTP (systemd-timesyncd or chrony) on both"));
         }
+        maxmemory[server] = number(f, "maxmemory");
+    }
+    // The queues' dead bounds; a read-only user that may not read them still gets the rest.
+    try {
+        for (auto& f : deadBounds(maxmemory))
+            out.push_back(std::move(f));
+    } catch (const Error& e) {
+        if (e.isUnreachable())
+            throw;
     }
     return out;
 }

@@ -1,5 +1,7 @@
 #include <delayq/queuesnapshot.h>
 
+#include "records/taskrecord.h"
+
 #include <delayq/error.h>
 #include <delayq/keys.h>
 #include <delayq/queue.h>
@@ -22,8 +24,9 @@ constexpr size_t kShardCommands = 8;
 constexpr size_t kBaseCommands = kShardCommands + 3;
 
 // The counters Queue::stats reports, present in every snapshot so readers need no default.
-const char* const kCounterNames[] = {"pushed", "claimed",   "acked",   "retried",
-                                     "died",   "cancelled", "expired", "broken"};
+const char* const kCounterNames[] = {"pushed",       "claimed",           "acked",     "retried",
+                                     "died",         "cancelled",         "expired",   "broken",
+                                     "dead_dropped", "expired_unstarted", "dead_bytes"};
 
 long long number(const Reply& r)
 {
@@ -33,6 +36,17 @@ long long number(const Reply& r)
 }
 
 } // namespace
+
+double QueueSnapshot::deadBoundUse() const
+{
+    const auto bytes = counters.find("dead_bytes");
+    double use = 0;
+    if (deadMax > 0)
+        use = std::max(use, static_cast<double>(counts.dead) / static_cast<double>(deadMax));
+    if (deadMaxBytes > 0 && bytes != counters.end())
+        use = std::max(use, static_cast<double>(bytes->second) / static_cast<double>(deadMaxBytes));
+    return use;
+}
 
 long long QueueSnapshot::ackedLastHour() const
 {
@@ -86,7 +100,8 @@ std::vector<QueueSnapshot> QueueSnapshotReader::read(const std::vector<std::stri
         // Each is O(1) or O(log n) on the queue's size: nothing here reads a task. Shard 0's
         // tasks as every shard's, then what only shard 0 holds.
         addShardReads(commands, keys, now);
-        commands.push_back({"HMGET", keys.config(), "paused", "rate", "burst", "cap"});
+        commands.push_back({"HMGET", keys.config(), "paused", "rate", "burst", "cap", "dead_max",
+                            "dead_max_bytes"});
         commands.push_back({"ZCOUNT", keys.workers(), "(" + now, "+inf"});
         commands.push_back({"ZRANGE", keys.scheduleNext(), "0", "0", "WITHSCORES"});
         addMinutes(commands, keys, currentMinute, minutes);
@@ -251,6 +266,12 @@ void QueueSnapshotReader::parse(const std::string& name, const Reply* r, long lo
     };
     q.paused = text(0) == "1";
     q.flow.setLimits(text(1), text(2), text(3));
+    // The dead bound (docs/design/bounds.md): the defaults where unset or garbage, as the
+    // scripts read them (lua/common.lua's dead_trim).
+    if (const auto max = wholeNumber(text(4)); max && *max >= 0)
+        q.deadMax = *max;
+    if (const auto max = wholeNumber(text(5)); max && *max >= 0)
+        q.deadMaxBytes = *max;
     q.consumers = r[kShardCommands + 1].toInteger();
     const Reply& schedule = r[kShardCommands + 2];
     if (schedule.elements.size() >= 2) {

@@ -42,7 +42,7 @@ void OverviewClient::loadServer(quint64 tag, const QString& queue)
                     r.nodes = TaskRows::clusterNodes(c.clusterNodes());
                 // Without the growth sample: it would hold the I/O thread for a second.
                 try {
-                    for (const auto& f : delayq::Doctor(c).run(0))
+                    for (const auto& f : delayq::Doctor(c, io()->prefix()).run(0))
                         r.checks.append(TaskRows::check(f));
                 } catch (const delayq::Error& e) {
                     r.checksError = TaskRows::text(e.what());

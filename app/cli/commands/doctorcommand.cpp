@@ -14,7 +14,7 @@ int runDoctor(Context& ctx)
     const long long sampleMs = a.duration("sample", 1000);
     if (sampleMs > 60'000)
         throw UsageError("--sample must be at most 1m");
-    const std::vector<delayq::Finding> findings = delayq::Doctor(ctx.connection()).run(sampleMs);
+    const std::vector<delayq::Finding> findings = delayq::Doctor(ctx.connection(), ctx.global().prefix).run(sampleMs);
     bool problem = false;
     for (const auto& f : findings)
         problem = problem || f.level == delayq::Finding::Level::Problem;
@@ -39,7 +39,7 @@ int runDoctor(Context& ctx)
         std::string level = delayq::findingLevelName(f.level);
         level.resize(8, ' ');
         std::string check = f.check;
-        check.resize(12, ' ');
+        check.resize(std::max<size_t>(12, check.size() + 1), ' ');
         out += level + check + printable(f.server) + "  " + printable(f.what) + "\n";
         if (!f.risk.empty())
             out += "                    risk: " + printable(f.risk) + "\n";
