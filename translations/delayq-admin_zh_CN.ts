@@ -1569,10 +1569,6 @@ The action applies to these %4 tasks only; tasks that arrive meanwhile are left 
         <translation>限流：上限 %2 个，运行中 %1 个，%3 个等候</translation>
     </message>
     <message>
-        <source>No forecast yet: it needs a capacity, measured from the acks of the last 15 minutes</source>
-        <translation>尚无预测：需要处理能力，由最近 15 分钟的确认数测得</translation>
-    </message>
-    <message>
         <source>%1 at %2</source>
         <comment>forecast peak lateness at a time</comment>
         <translation>%2 时 %1</translation>
@@ -1584,6 +1580,14 @@ The action applies to these %4 tasks only; tasks that arrive meanwhile are left 
     <message>
         <source>Forecast peak</source>
         <translation>预测峰值</translation>
+    </message>
+    <message>
+        <source>Expected to run %1 late at worst, above its %2 threshold</source>
+        <translation>预计最多延迟 %1，超过 %2 阈值</translation>
+    </message>
+    <message>
+        <source>No forecast: no capacity known (no acks in the last 15 minutes, no rate limit)</source>
+        <translation>无预测：处理能力未知（最近 15 分钟没有确认，也没有速率限制）</translation>
     </message>
 </context>
 <context>

@@ -165,6 +165,13 @@ private slots:
                      .hasMatch(),
                  qPrintable(cell(QStringLiteral("orders"))));
         QVERIFY(cell(QStringLiteral("orders")).endsWith(clock(orders->forecastPeakAtMs)));
+        // Above its 1m threshold: the cell is marked, as the alert will say.
+        const auto colour = [&](const QString& queue) {
+            const int r = static_cast<int>(model->rowNamed(queue) - model->rows().data());
+            return model->index(r, OverviewModel::ForecastPeak).data(Qt::BackgroundRole);
+        };
+        QCOMPARE(colour(QStringLiteral("orders")), QVariant(OverviewModel::warningColor()));
+        QCOMPARE(colour(QStringLiteral("mail")), QVariant());
         QCOMPARE(cell(QStringLiteral("mail")), QStringLiteral("—"));
         QCOMPARE(cell(QStringLiteral("webhooks")), QString());
         QVERIFY(model->headerData(OverviewModel::ForecastPeak, Qt::Horizontal, Qt::DisplayRole)

@@ -52,7 +52,9 @@ TimelineChart::TimelineChart(AdminClient* client, QWidget* parent)
     layout->addLayout(header);
 
     m_plot = new QCustomPlot(this);
-    m_plot->setMinimumHeight(140);
+    // 140 px with the header, less the forecast's sentence under it: the dock needs no more
+    // height than before it, so at 1024 x 700 the window still fits the screen.
+    m_plot->setMinimumHeight(140 - fontMetrics().height());
     m_plot->setToolTip(tr("Drag to pan, wheel to zoom, click a bar to scroll the table there"));
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom | QCP::iSelectPlottables);
     m_plot->axisRect()->setRangeDrag(Qt::Horizontal);
@@ -94,6 +96,8 @@ TimelineChart::TimelineChart(AdminClient* client, QWidget* parent)
     m_lateness = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
     m_lateness->setName(tr("expected lateness"));
     m_lateness->setPen(QPen(late, 2));
+    // A light fill under it, so the line reads apart from the bars it crosses.
+    m_lateness->setBrush(QColor(late.red(), late.green(), late.blue(), 40));
     m_lateness->setSelectable(QCP::stNone);
     m_lateness->removeFromLegend(); // until there is a curve
     m_plot->yAxis2->setTickLabelColor(late.darker(130));

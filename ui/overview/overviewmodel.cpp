@@ -73,6 +73,12 @@ const Thresholds::Breach* OverviewModel::breachIn(int row, int column) const
     return nullptr;
 }
 
+bool OverviewModel::forecastAbove(const OverviewRow& row)
+{
+    const qint64 limit = Thresholds::forQueue(row.name).overdueMs;
+    return row.forecastKnown && limit >= 0 && row.forecastPeakMs > limit;
+}
+
 OverviewModel::OverviewModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void OverviewModel::setRows(const QList<OverviewRow>& rows)
@@ -132,6 +138,9 @@ QVariant OverviewModel::data(const QModelIndex& index, int role) const
     const bool breached = !m_breaches[index.row()].isEmpty();
     const bool cell = breachIn(index.row(), index.column()) != nullptr;
     const bool limited = index.column() == State && !row.limitedBy.isEmpty();
+    // The forecast above the queue's threshold: not yet a breach (nothing is late), but the
+    // cell is marked, as the alert says it before it happens.
+    const bool lateAhead = index.column() == ForecastPeak && forecastAbove(row);
     if (isStale()) {
         // Not live: the rows that matter most must not look live either.
         switch (role) {
@@ -167,11 +176,11 @@ QVariant OverviewModel::data(const QModelIndex& index, int role) const
     case Qt::BackgroundRole:
         if (cell)
             return breachColor();
-        if (breached)
+        if (breached || lateAhead)
             return warningColor();
         return limited ? QVariant(limitedColor()) : QVariant();
     case Qt::ForegroundRole:
-        return breached || limited ? QVariant(QColor(Qt::black)) : QVariant();
+        return breached || limited || lateAhead ? QVariant(QColor(Qt::black)) : QVariant();
     case Qt::FontRole: {
         if (!cell)
             return {};
@@ -193,14 +202,18 @@ QVariant OverviewModel::toolTip(const QModelIndex& index) const
     const OverviewRow& row = m_rows[index.row()];
     if (const Thresholds::Breach* b = breachIn(index.row(), index.column()))
         return tr("Above its threshold: %1").arg(b->text);
+    if (index.column() == ForecastPeak && forecastAbove(row))
+        return tr("Expected to run %1 late at worst, above its %2 threshold")
+            .arg(DueText::duration(row.forecastPeakMs / 1000 * 1000),
+                 DueText::duration(Thresholds::forQueue(row.name).overdueMs));
     const QStringList why = breaches(index.row());
     if (!why.isEmpty())
         return tr("Above its thresholds:\n%1").arg(why.join(QLatin1Char('\n')));
     if (index.column() == LastHour)
         return tr("Acked (green) and failed (red) per minute over the last hour");
     if (index.column() == ForecastPeak && !row.plain && !row.forecastKnown)
-        return tr("No forecast yet: it needs a capacity, measured from the acks of the last "
-                  "15 minutes");
+        return tr("No forecast: no capacity known (no acks in the last 15 minutes, no rate "
+                  "limit)");
     if (index.column() == State && !row.limitedBy.isEmpty())
         return row.limitedBy == QLatin1String("rate")
                    ? tr("Held back by its rate limit (%1): the due tasks wait for their turn. "

@@ -80,6 +80,8 @@ private:
     // The breach of the figure in `column`, if that figure is above its limit.
     const Thresholds::Breach* breachIn(int row, int column) const;
     QVariant toolTip(const QModelIndex& index) const;
+    // The forecast peak is above the queue's oldest-overdue threshold.
+    static bool forecastAbove(const OverviewRow& row);
 
     QList<OverviewRow> m_rows;
     QList<QList<Thresholds::Breach>> m_breaches;
