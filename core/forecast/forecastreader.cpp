@@ -70,7 +70,7 @@ Forecast ForecastReader::read(const Options& options)
         {"ZRANGE", first.scheduleNext(), "-inf", std::to_string(toMs), "BYSCORE", "LIMIT", "0",
          std::to_string(kMaxSchedules + 1), "WITHSCORES"}};
     constexpr size_t kFixed = 3;
-    const size_t perShard = 1 + static_cast<size_t>(options.buckets) + kMeasureMinutes + 1;
+    const size_t perShard = 1 + static_cast<size_t>(options.buckets) + kMeasureMinutes + 2;
     for (size_t s = 0; s < shards; ++s) {
         const Keys& k = m_reader.shardKeys(s);
         commands.push_back({"ZCOUNT", k.pending(), "-inf", std::to_string(now)});
@@ -79,6 +79,7 @@ Forecast ForecastReader::read(const Options& options)
                                 std::to_string(now + (b + 1) * f.bucketMs)});
         for (long long m = minute - kMeasureMinutes; m <= minute; ++m)
             commands.push_back({"HGET", k.minute(m), "acked"});
+        commands.push_back({"HGET", k.stats(), "acked"});
     }
     const auto r = connection.pipeline(commands);
     throwFirstError(r);
@@ -90,6 +91,7 @@ Forecast ForecastReader::read(const Options& options)
     input.bucketMs = f.bucketMs;
     input.arrivals.assign(static_cast<size_t>(options.buckets), 0);
     std::vector<long long> acked(kMeasureMinutes + 1, 0); // oldest first, this minute last
+    long long ackedTotal = 0;
     for (size_t s = 0; s < shards; ++s) {
         const Reply* p = &r[kFixed + s * perShard];
         input.overdue += p[0].toInteger();
@@ -97,6 +99,7 @@ Forecast ForecastReader::read(const Options& options)
             input.arrivals[b] += p[1 + b].toInteger();
         for (size_t m = 0; m < acked.size(); ++m)
             acked[m] += number(p[1 + input.arrivals.size() + m]);
+        ackedTotal += number(p[1 + input.arrivals.size() + acked.size()]);
     }
     f.overdue = input.overdue;
     for (const int64_t a : input.arrivals)
@@ -207,6 +210,20 @@ Forecast ForecastReader::read(const Options& options)
     if (f.overdue == 0)
         for (size_t m = 0; m < kMeasureMinutes; ++m)
             measured = std::max(measured, static_cast<double>(acked[m]) / 60.0);
+    // Since the previous read of this reader, when tasks waited then and now: the acks in
+    // between are what the workers could do (the counter is the queue's, every shard's).
+    const bool busy = f.overdue > 0;
+    const int64_t sincePrevious = now - m_previousAtMs;
+    if (busy && m_previousBusy && sincePrevious >= kMinDeltaMs && sincePrevious <= kMaxDeltaMs &&
+        ackedTotal >= m_previousAcked)
+        measured = static_cast<double>(ackedTotal - m_previousAcked) * 1000.0 /
+                   static_cast<double>(sincePrevious);
+    if (!m_previousBusy || !busy || sincePrevious >= kMinDeltaMs) {
+        // A read sooner than kMinDeltaMs after the last keeps the last as its base.
+        m_previousAtMs = now;
+        m_previousAcked = ackedTotal;
+        m_previousBusy = busy;
+    }
     f.measuredPerSecond = measured;
     f.liveWorkers = r[1].toInteger();
 

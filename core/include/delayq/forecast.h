@@ -126,10 +126,20 @@ public:
 
     explicit ForecastReader(QueueReader& reader);
 
+    // A reader kept between reads (the app's, a loop's) measures the capacity over the time
+    // since its previous read when tasks waited at both (5 s to 2 min apart), so it follows a
+    // change of the workers within seconds; otherwise over the last minute's acks.
     Forecast read(const Options& options);
+
+    static constexpr int64_t kMinDeltaMs = 5'000;
+    static constexpr int64_t kMaxDeltaMs = 120'000;
 
 private:
     QueueReader& m_reader;
+    // The previous read: server ms, the queue's acked counter, and whether tasks waited.
+    int64_t m_previousAtMs = 0;
+    int64_t m_previousAcked = 0;
+    bool m_previousBusy = false;
 };
 
 } // namespace delayq
