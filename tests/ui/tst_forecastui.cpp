@@ -160,7 +160,7 @@ private slots:
         };
         const OverviewRow* orders = model->rowNamed(QStringLiteral("orders"));
         QVERIFY(orders && orders->forecastKnown);
-        QVERIFY2(QRegularExpression(QStringLiteral("^1m \\d\\ds at \\d\\d:\\d\\d$"))
+        QVERIFY2(QRegularExpression(QStringLiteral("^[12]m at \\d\\d:\\d\\d$"))
                      .match(cell(QStringLiteral("orders")))
                      .hasMatch(),
                  qPrintable(cell(QStringLiteral("orders"))));
@@ -178,10 +178,11 @@ private slots:
                     .toString() == QStringLiteral("Forecast\npeak"));
 
         // The next refresh within the interval reads no forecast, yet the column keeps it.
+        const QString peak = cell(QStringLiteral("orders"));
         m_server.cli({"DEL", "dq:{orders}:pending"});
         page->refresh();
         QVERIFY(refreshed.wait(10000));
-        QVERIFY(cell(QStringLiteral("orders")).startsWith(QStringLiteral("1m ")));
+        QCOMPARE(cell(QStringLiteral("orders")), peak);
     }
 
     // The alert rules: raised once when the forecast peak crosses the queue's threshold,

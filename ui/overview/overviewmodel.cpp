@@ -263,9 +263,12 @@ QVariant OverviewModel::display(const OverviewRow& row, int column) const
             return QString();
         if (row.forecastPeakMs <= 0)
             return QStringLiteral("—");
-        // To the second: "11m at 09:04", "45s at 09:04".
+        // "45s at 09:04", "11m at 09:04", "1h 5m at 09:04": to the minute past one, so the
+        // column keeps to a laptop's width (its tooltip has the seconds).
         return tr("%1 at %2", "forecast peak lateness at a time")
-            .arg(DueText::duration(row.forecastPeakMs / 1000 * 1000),
+            .arg(DueText::duration(row.forecastPeakMs < 60000
+                                       ? row.forecastPeakMs / 1000 * 1000
+                                       : (row.forecastPeakMs + 30000) / 60000 * 60000),
                  QDateTime::fromMSecsSinceEpoch(row.forecastPeakAtMs)
                      .toString(QStringLiteral("HH:mm")));
     case Active:
