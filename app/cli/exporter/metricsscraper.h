@@ -30,9 +30,10 @@ public:
     // Queues read per pipeline: 12 commands each (10 of the snapshot, 2 of the worker
     // registry), so one write stays a few tens of KiB.
     static constexpr size_t kQueuesPerRoundTrip = 250;
-    // The lateness forecast (docs/design/forecast.md) costs about 140 commands a queue
-    // (120 buckets of 6 h, per shard), so a queue's is read again at most once a minute and
-    // a scrape reads at most this many, oldest first; the others are served from the last.
+    // The lateness forecast (docs/design/forecast.md) costs about 220 commands a queue
+    // (120 buckets of 6 h and 80 finer ones, per shard), so a queue's is read again at most once a
+    // minute and a scrape reads at most this many, oldest first; the others are served from the
+    // last.
     static constexpr long long kForecastEveryMs = 60'000;
     static constexpr size_t kForecastsPerScrape = 20;
 

@@ -40,9 +40,10 @@ struct Forecast
     int64_t peakLatenessMs = 0;
     int64_t peakAtMs = 0;
     // Tasks per second assumed, and where it came from: "stated" (the operator's),
-    // "measured" (recent acks), "rate limit" or "cap" (a flow limit below the other);
-    // "none" when nothing could be measured and nothing was stated (capacityPerSecond 0:
-    // no curve, the queue is only known to fall behind).
+    // "measured" (recent acks), "rate limit" (the queue's rate, below the other or standing
+    // for it when there is none); with capacityPerSecond 0 and no curve: "paused", or
+    // "none" when nothing was measured, stated or limited. The concurrency cap is not a rate:
+    // it only shows in the measured acks (docs/design/forecast.md).
     double capacityPerSecond = 0;
     std::string capacitySource;
     // What was measured (0 when no acks were seen recently), for the sentence "N× the
