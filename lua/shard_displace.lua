@@ -7,6 +7,9 @@
 -- KEYS: the nine of every native-queue script (see push.lua), of the old home shard, then
 --   [10] its moving HASH (id -> "target|state|due|token")
 -- ARGV[1] mode: "nx" | "replace"  ARGV[2] n (0..1000), then n ids
+-- Since layout 2.9, an id with no task here that finished here within its dedup window
+-- (docs/design/keep.md) is reported "recently_done" for "nx" (due ms: when the window ends);
+-- "replace" forgets it here, as push does in the new home.
 -- Reply: a flat array naming only the ids that have a task here, three values each, in no set
 --   order: index (1-based place in the call), status, due ms (integer; for a pending task its
 --   due time, for one a worker or the reshard holds the due time it was claimed or taken at,
@@ -20,9 +23,22 @@ if (mode ~= 'nx' and mode ~= 'replace') or n == nil or #ARGV ~= 2 + n then
 end
 local reply = {}
 local deleted = {}
+local done_key = keep_key('done')
+local remembered = redis.call('ZCARD', done_key) > 0
+local now = remembered and now_ms()
 for i = 1, n do
   local id = ARGV[2 + i]
-  if redis.call('HEXISTS', data_key(id), id) == 1 then
+  local exists = redis.call('HEXISTS', data_key(id), id) == 1
+  if not exists and remembered then
+    local until_ms = tonumber(redis.call('ZSCORE', done_key, id))
+    if until_ms and mode == 'replace' then
+      redis.call('ZREM', done_key, id)
+    elseif until_ms and until_ms > now then
+      local l = #reply
+      reply[l + 1], reply[l + 2], reply[l + 3] = i, 'recently_done', until_ms
+    end
+  end
+  if exists then
     local due = redis.call('ZSCORE', KEYS[1], id)
     local set = due and KEYS[1]
     local _, run_due, _, _, worker = parse_run(redis.call('HGET', KEYS[8], id))

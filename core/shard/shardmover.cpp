@@ -49,7 +49,7 @@ struct MoveCursor
         c.seen = parts.size() >= 7 ? wholeNumber(parts[4]).value_or(1) : 1;
         c.held = parts.size() >= 7 ? wholeNumber(parts[5]).value_or(0) : 0;
         c.passStart = parts.size() >= 7 ? wholeNumber(parts[6]).value_or(0) : 0;
-        if (c.set != "dead" && c.set != "active")
+        if (c.set != "dead" && c.set != "active" && c.set != "done")
             c.set = "pending";
         if (c.scan.empty())
             c.scan = "0";
@@ -244,6 +244,7 @@ MoveProgress ShardMover::step(int batch)
     const Keys& keys = m_queue.shardKeys(cursor.shard);
     const std::string set = cursor.set == "dead"     ? keys.dead()
                             : cursor.set == "active" ? keys.active()
+                            : cursor.set == "done"   ? keys.recentlyDone()
                                                      : keys.pending();
     const Reply scan =
         connection.command({"ZSCAN", set, cursor.scan, "COUNT", std::to_string(batch)});
@@ -258,6 +259,8 @@ MoveProgress ShardMover::step(int batch)
         // Held by a worker (the take's own holds were finished above): moved once its worker
         // acks, nacks or loses it; until then the reshard is not over.
         cursor.held += static_cast<long long>(misplaced.size());
+    else if (cursor.set == "done")
+        moveRecentlyDone(cursor.shard, members);
     else
         moved += move(cursor.shard, misplaced);
 
@@ -270,6 +273,8 @@ MoveProgress ShardMover::step(int batch)
             cursor.set = "active";
         } else if (cursor.set == "active") {
             cursor.set = "dead";
+        } else if (cursor.set == "dead") {
+            cursor.set = "done";
         } else if (cursor.shard + 1 < layout.tags.size()) {
             cursor.shard += 1;
             cursor.set = "pending";
@@ -300,6 +305,28 @@ MoveProgress ShardMover::step(int batch)
     p.waitMs = waitMs;
     p.held = heldInPass;
     return p;
+}
+
+void ShardMover::moveRecentlyDone(size_t shard, const std::vector<Reply>& members)
+{
+    // An id remembered as done (its dedup window) is refused by a push in its home shard
+    // only: the entries of ids whose home is now elsewhere go there, keeping the later end
+    // (GT). Written before deleted: an interrupted step leaves a copy, never none.
+    const ShardLayout& layout = m_queue.layout();
+    std::vector<std::vector<std::string>> writes;
+    std::vector<std::string> gone{"ZREM", m_queue.shardKeys(shard).recentlyDone()};
+    for (size_t i = 0; i + 1 < members.size(); i += 2) {
+        const size_t home = static_cast<size_t>(layout.homeOf(members[i].str));
+        if (home == shard)
+            continue;
+        writes.push_back({"ZADD", m_queue.shardKeys(home).recentlyDone(), "GT",
+                          members[i + 1].str, members[i].str});
+        gone.push_back(members[i].str);
+    }
+    if (writes.empty())
+        return;
+    throwFirstError(m_queue.connection().pipeline(writes));
+    throwFirstError(m_queue.connection().pipeline({gone}));
 }
 
 long long ShardMover::move(size_t shard, const std::vector<std::string>& ids)

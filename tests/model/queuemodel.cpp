@@ -223,12 +223,8 @@ void QueueModel::push(const ModelOp& op, bool replace)
                                                              it->second.state + " task answered " +
                                                              pushStatusName(r.status));
     }
-    if (replace) {
-        const auto done = m_finished.find(id);
-        if (done != m_finished.end() &&
-            static_cast<int>(done->second) == m_queue.reloadLayout().homeOf(id))
-            m_finished.erase(done); // a replace overrides the window, in the shard it runs in
-    }
+    if (replace)
+        m_finished.erase(id); // a replace overrides the window (and the former home's too)
     Task made{request.payload, "pending", r.due, 0, {}, -1, request.group, request.priority};
     made.ownWindow = request.dedupMs > 0;
     made.shard = static_cast<size_t>(m_queue.reloadLayout().homeOf(id));
@@ -238,9 +234,9 @@ void QueueModel::push(const ModelOp& op, bool replace)
 
 bool QueueModel::refusedAsDone(const std::string& id)
 {
-    const auto done = m_finished.find(id);
-    return done != m_finished.end() &&
-           static_cast<int>(done->second) == m_queue.reloadLayout().homeOf(id);
+    // Wherever it finished: a reshard carries the remembered ids to their new home, and asks
+    // the former home while it runs.
+    return m_finished.count(id) == 1;
 }
 
 void QueueModel::remember(const std::string& id)

@@ -30,7 +30,7 @@
 //    written to shard 0: docs/protocol.md, section 8);
 //  - the counters equal the model's;
 //  - keep (docs/design/keep.md): a finished id is refused (recently_done) while its dedup window
-//    runs, in the shard where it finished; a debounced push moves a pending task never earlier
+//    runs, through reshards too; a debounced push moves a pending task never earlier
 //    and never past its first push + the maximum wait, and a task a worker holds gets exactly
 //    one follow-up, started when it is acked or in its place when it fails.
 class QueueModel

@@ -62,6 +62,9 @@ private:
     std::string placeShard(const std::vector<std::string>& tags);
     // Takes, copies and releases the given ids of the shard; how many were moved.
     long long move(size_t shard, const std::vector<std::string>& ids);
+    // Sends the shard's remembered-as-done ids (ZSCAN's member, score pairs) whose home is
+    // another shard there (docs/design/keep.md).
+    void moveRecentlyDone(size_t shard, const std::vector<Reply>& members);
 
     Queue& m_queue;
 };
