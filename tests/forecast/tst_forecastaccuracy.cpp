@@ -139,7 +139,7 @@ void TestForecastAccuracy::fixedCapacityBurst()
 // the first read wholly after the worker came must see the new rate: within a minute of the
 // change (here within about 11 s). That read's forecast of how long the backlog lasts (its
 // lateness for a task due now) must be within 10 % of when the last task is then done, or
-// 1 s: the tasks the workers already hold (up to 2 x 20) are not pending, and the handler's
+// 1 s: the tasks the workers already hold (up to 2 x 5) are not pending, and the handler's
 // 20 ms varies on a busy machine.
 void TestForecastAccuracy::workerAddedMidway()
 {
@@ -159,7 +159,7 @@ void TestForecastAccuracy::workerAddedMidway()
     ForecastReader::Options o;
     o.horizonMs = 600'000;
     ForecastReader reader(*m_queue);
-    Worker a(options(1, 20), handler);
+    Worker a(options(1, 5), handler);
     QVERIFY(a.start());
     QTRY_VERIFY(done > 20);
     long long previousRead = reader.read(o).fromMs; // the base of the next read's measure
@@ -190,7 +190,7 @@ void TestForecastAccuracy::workerAddedMidway()
         previousRead = f.fromMs;
         if (!b) {
             actualBefore = actual;
-            b = std::make_unique<Worker>(options(1, 20), handler);
+            b = std::make_unique<Worker>(options(1, 5), handler);
             QVERIFY(b->start());
             addedAt = serverNow();
         } else if (wholeAfter) {
