@@ -437,6 +437,17 @@ Qt %1</translation>
     </message>
 </context>
 <context>
+    <name>delayq::ui::BinClient</name>
+    <message>
+        <source>read the recycle bin</source>
+        <translation>读取回收站</translation>
+    </message>
+    <message>
+        <source>restore from the recycle bin</source>
+        <translation>从回收站恢复</translation>
+    </message>
+</context>
+<context>
     <name>delayq::ui::Confirmation</name>
     <message>
         <source>%1 task</source>
@@ -2343,6 +2354,104 @@ This cannot be undone.</source>
     <message>
         <source>; the group cap holds only in fair order</source>
         <translation>；分组上限仅在公平顺序下生效</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::RecycleBinActions</name>
+    <message>
+        <source>Recycle &amp;Bin…</source>
+        <translation>回收站(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>What cancel, purge and delete of dead tasks removed and can still be restored, with the audit entry each came from</source>
+        <translation>取消、清空和删除死信任务所移除且仍可恢复的内容，以及各自对应的审计条目</translation>
+    </message>
+    <message>
+        <source>Restored 1 task to queue %1.</source>
+        <translation>已将 1 个任务恢复到队列 %1。</translation>
+    </message>
+    <message>
+        <source>Restored %1 tasks to queue %2.</source>
+        <translation>已将 %1 个任务恢复到队列 %2。</translation>
+    </message>
+    <message>
+        <source>Not restored, a task with the same id is in the queue again: %1.</source>
+        <translation>未恢复，队列中已再次存在相同 ID 的任务：%1。</translation>
+    </message>
+    <message>
+        <source>No longer in the recycle bin: %1.</source>
+        <translation>已不在回收站中：%1。</translation>
+    </message>
+    <message>
+        <source>Put the task just removed from queue %1 back as it was</source>
+        <translation>将刚从队列 %1 移除的任务原样放回</translation>
+    </message>
+    <message>
+        <source>Put the %1 tasks just removed from queue %2 back as they were</source>
+        <translation>将刚从队列 %2 移除的 %1 个任务原样放回</translation>
+    </message>
+</context>
+<context>
+    <name>delayq::ui::RecycleBinDialog</name>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Purge</source>
+        <translation>清空</translation>
+    </message>
+    <message>
+        <source>Delete dead tasks</source>
+        <translation>删除死信任务</translation>
+    </message>
+    <message>
+        <source>&amp;Restore</source>
+        <translation>恢复(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Restore &amp;all</source>
+        <translation>全部恢复(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Re&amp;fresh</source>
+        <translation>刷新(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Recycle bin of %1</source>
+        <translation>%1 的回收站</translation>
+    </message>
+    <message>
+        <source>Tasks removed by cancel, purge and delete of dead tasks stay here for the queue&apos;s bin_keep (24 hours by default). A restored task comes back as it was: payload, attempts, history and due time.</source>
+        <translation>被取消、清空或删除死信移除的任务会在此保留队列的 bin_keep 时长（默认 24 小时）。恢复的任务与原来完全一致：负载、尝试次数、历史和到期时间。</translation>
+    </message>
+    <message>
+        <source>Removed</source>
+        <translation>移除时间</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Tasks</source>
+        <translation>任务数</translation>
+    </message>
+    <message>
+        <source>Audit entry</source>
+        <translation>审计条目</translation>
+    </message>
+    <message>
+        <source>Bin id</source>
+        <translation>回收站 ID</translation>
+    </message>
+    <message>
+        <source>The recycle bin of %1 is empty.</source>
+        <translation>%1 的回收站是空的。</translation>
     </message>
 </context>
 <context>

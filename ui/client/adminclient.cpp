@@ -1,5 +1,6 @@
 #include "client/adminclient.h"
 
+#include "client/binclient.h"
 #include "client/exportclient.h"
 #include "client/ioworker.h"
 #include "client/matchclient.h"
@@ -26,7 +27,8 @@ AdminClient::AdminClient(QObject* parent)
     : QObject(parent), m_io(new IoWorker), m_tasks(new TaskClient(m_io, this)),
       m_queues(new QueueClient(m_io, this)), m_overview(new OverviewClient(m_io, this)),
       m_plain(new PlainClient(m_io, this)), m_exports(new ExportClient(m_io, this)),
-      m_matches(new MatchClient(m_io, this)), m_schedules(new ScheduleClient(m_io, this))
+      m_matches(new MatchClient(m_io, this)), m_schedules(new ScheduleClient(m_io, this)),
+      m_bin(new BinClient(m_io, this))
 {
     qRegisterMetaType<ServerInfo>();
     m_thread.setObjectName(QStringLiteral("delayq-io"));

@@ -10,6 +10,7 @@ class QTimer;
 
 namespace delayq::ui {
 
+class BinClient;
 class ExportClient;
 class IoWorker;
 class MatchClient;
@@ -51,6 +52,7 @@ public:
     ExportClient* exports() const { return m_exports; }
     MatchClient* matches() const { return m_matches; }
     ScheduleClient* schedules() const { return m_schedules; }
+    BinClient* bin() const { return m_bin; }
 
 signals:
     // connectTo is trying the server displayUrl (password masked) now.
@@ -92,6 +94,7 @@ private:
     ExportClient* m_exports;
     MatchClient* m_matches;
     ScheduleClient* m_schedules;
+    BinClient* m_bin;
 };
 
 } // namespace delayq::ui

@@ -53,6 +53,7 @@ struct MatchApplyResult
     bool finished = false;
     bool cancelled = false;
     RequestError error;
+    QString binAction; // cancel, delete dead: the recycle bin action of every step (Undo)
 
     qint64 processed() const { return done + gone + running + other; }
 };

@@ -62,6 +62,7 @@ struct BulkActionResult
     qint64 left = 0; // still there at the end: arrived (or died) while it ran, or cancelled
     bool cancelled = false;
     RequestError error;
+    QString binAction; // purge, delete dead: the recycle bin action of every step (Undo)
 };
 
 // The settings of one queue as Redis holds them (the stored ms forms).

@@ -127,6 +127,9 @@ SteppedJob SteppedRequests::bulkChange(IoWorker* io, quint64 tag, TaskAction act
     result->action = action;
     result->queue = queue;
     result->total = limit;
+    // Every step keeps what it removes under one recycle bin action: one Undo takes it back.
+    if (action != TaskAction::Requeue)
+        result->binAction = QString::fromStdString(delayq::Queue::newBinAction());
     SteppedJob job;
     job.operation =
         action == TaskAction::Purge
@@ -137,6 +140,7 @@ SteppedJob SteppedRequests::bulkChange(IoWorker* io, quint64 tag, TaskAction act
     job.cancelled = std::move(cancelled);
     job.step = [io, result, batch](delayq::Connection& c) {
         auto q = io->nativeQueue(c, result->queue);
+        q.setBinAction(result->binAction.toStdString());
         const int step = int(std::min<qint64>(batch, result->total - result->done));
         if (step < 1)
             return false;
@@ -264,6 +268,8 @@ SteppedJob SteppedRequests::idBulk(IoWorker* io, quint64 tag, const QString& que
     result->queue = queue;
     result->action = action;
     result->total = ids.size();
+    if (action == TaskAction::Cancel || action == TaskAction::DeleteDead)
+        result->binAction = QString::fromStdString(delayq::Queue::newBinAction());
     SteppedJob job;
     job.operation = actionVerb(action);
     job.cancelled = std::move(cancelled);
@@ -273,6 +279,7 @@ SteppedJob SteppedRequests::idBulk(IoWorker* io, quint64 tag, const QString& que
             return false;
         const auto chunk = TaskRows::ids(ids.mid(from, batch));
         auto q = io->nativeQueue(c, result->queue);
+        q.setBinAction(result->binAction.toStdString());
         std::vector<delayq::IdResult> outcomes;
         switch (result->action) {
         case TaskAction::Cancel:

@@ -2,10 +2,12 @@
 
 #include "client/ioworker.h"
 #include "client/membertext.h"
+#include "client/nativetaskqueue.h"
 #include "client/taskqueue.h"
 #include "client/taskrequests.h"
 #include "client/taskrows.h"
 #include <delayq/connection.h>
+#include <delayq/queue.h>
 
 #include <algorithm>
 #include <optional>
@@ -116,9 +118,17 @@ void TaskClient::push(quint64 tag, const PushSpec& spec)
 
 void TaskClient::cancel(quint64 tag, const QString& queue, const QStringList& ids)
 {
-    idAction(tag, TaskAction::Cancel, queue, [this, queue, ids](delayq::Connection& c) {
-        return io()->queueFor(c, queue)->cancel(TaskRows::ids(ids));
-    });
+    const std::string bin = delayq::Queue::newBinAction();
+    idAction(
+        tag, TaskAction::Cancel, queue,
+        [this, queue, ids, bin](delayq::Connection& c) {
+            const auto q = io()->queueFor(c, queue);
+            // A plain key has no recycle bin; a native queue keeps what it cancels.
+            if (auto* native = dynamic_cast<NativeTaskQueue*>(q.get()))
+                native->queue().setBinAction(bin);
+            return q->cancel(TaskRows::ids(ids));
+        },
+        QString::fromStdString(bin));
 }
 
 void TaskClient::reschedule(quint64 tag, const QString& queue, const QStringList& ids,
@@ -142,16 +152,25 @@ void TaskClient::requeue(quint64 tag, const QString& queue, const QStringList& i
 
 void TaskClient::deleteDead(quint64 tag, const QString& queue, const QStringList& ids)
 {
-    idAction(tag, TaskAction::DeleteDead, queue, [this, queue, ids](delayq::Connection& c) {
-        return io()->nativeQueue(c, queue).deleteDead(TaskRows::ids(ids));
-    });
+    const std::string bin = delayq::Queue::newBinAction();
+    idAction(
+        tag, TaskAction::DeleteDead, queue,
+        [this, queue, ids, bin](delayq::Connection& c) {
+            auto q = io()->nativeQueue(c, queue);
+            q.setBinAction(bin);
+            return q.deleteDead(TaskRows::ids(ids));
+        },
+        QString::fromStdString(bin));
 }
 
 void TaskClient::idAction(quint64 tag, TaskAction action, const QString& queue,
-                          std::function<std::vector<delayq::IdResult>(delayq::Connection&)> run)
+                          std::function<std::vector<delayq::IdResult>(delayq::Connection&)> run,
+                          const QString& binAction)
 {
+    ActionResult result{tag, action, queue, {}, {}};
+    result.binAction = binAction;
     request(
-        &TaskClient::actionFinished, ActionResult{tag, action, queue, {}, {}}, actionVerb(action),
+        &TaskClient::actionFinished, result, actionVerb(action),
         [run](delayq::Connection& c, ActionResult& r) { r.outcomes = TaskRows::outcomes(run(c)); });
 }
 

@@ -53,8 +53,10 @@ signals:
 
 private:
     // An action on a list of ids, answered by actionFinished with one outcome per id.
+    // binAction: the recycle bin action the removal keeps its tasks under (cancel, delete).
     void idAction(quint64 tag, TaskAction action, const QString& queue,
-                  std::function<std::vector<delayq::IdResult>(delayq::Connection&)> run);
+                  std::function<std::vector<delayq::IdResult>(delayq::Connection&)> run,
+                  const QString& binAction = {});
 };
 
 } // namespace delayq::ui

@@ -113,6 +113,8 @@ struct ActionResult
     QList<IdOutcome> outcomes;
     RequestError error;
     qint64 serverNow = 0; // push: when it ran, for "due in 45m"
+    // cancel, delete dead: the recycle bin action that kept the tasks (Undo restores it)
+    QString binAction;
 };
 
 struct PushSpec

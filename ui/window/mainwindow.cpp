@@ -24,6 +24,7 @@
 #include "queue/queuecontrol.h"
 #include "queue/queuelist.h"
 #include "queue/queueload.h"
+#include "queue/recyclebinactions.h"
 #include "queue/refreshcontrol.h"
 #include "schedules/schedulestab.h"
 #include "tasks/detailsfollower.h"
@@ -38,6 +39,9 @@
 #include "worker/workerdock.h"
 
 #include <QAction>
+#include <QMenu>
+#include <QMenuBar>
+#include <QToolButton>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QLabel>
@@ -72,6 +76,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_queues = new QueueList(m_client, this);
     m_actions = new TaskActions(m_client, m_tabs, this);
     m_queueActions = new QueueActions(m_client, this);
+    m_bin = new RecycleBinActions(m_client, this);
     m_control = new QueueControl(m_client, this);
     m_export = new ExportAction(m_client, this);
     m_export->setSelection([this] { return m_tabs->current()->set(); },
@@ -82,6 +87,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_alerts = new AlertCenter([this] { return isMinimized() || !isVisible(); }, this);
     m_zone = new QLabel(this);
     m_zone->setToolTip(tr("The zone of the times shown (View → UTC switches)"));
+    statusBar()->addPermanentWidget(m_bin->undoButton());
     statusBar()->addPermanentWidget(m_zone);
     statusBar()->addPermanentWidget(m_status);
 
@@ -98,6 +104,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     });
 
     WindowLayout::place(this, makeParts());
+    // The recycle bin's view, in the Queue menu before the purge it can undo.
+    for (QAction* menu : menuBar()->actions())
+        if (menu->menu() && menu->menu()->actions().contains(m_queueActions->purge()))
+            menu->menu()->insertAction(m_queueActions->purge(), m_bin->viewAction());
     followOpenQueue();
     connectClient();
     connectViews();
@@ -250,7 +260,8 @@ void MainWindow::connectClient()
 void MainWindow::connectViews()
 {
     // What shows a server's figures; the worker dock has a connection of its own.
-    m_connectionNotice->setViews({m_pages, m_queues, m_timeline, m_throughput, m_audit, m_schedules});
+    m_connectionNotice->setViews(
+        {m_pages, m_queues, m_timeline, m_throughput, m_audit, m_schedules});
     connect(m_connectionNotice, &ConnectionNotice::connectRequested, this,
             &MainWindow::chooseConnection);
     connect(m_queues, &QueueList::queueOpened, this, &MainWindow::openQueue);
@@ -265,6 +276,8 @@ void MainWindow::connectViews()
     connect(m_actions, &TaskActions::refreshRequested, m_tabs, &TaskTabs::checkMatches);
     connect(m_queueActions, &QueueActions::refreshRequested, this, &MainWindow::refreshAll);
     connect(m_queueActions, &QueueActions::resultReported, this, &MainWindow::showResult);
+    connect(m_bin, &RecycleBinActions::resultReported, this, &MainWindow::showResult);
+    connect(m_bin, &RecycleBinActions::refreshRequested, this, &MainWindow::refreshAll);
     connect(m_actions, &TaskActions::resultReported, this, &MainWindow::showResult);
     connect(m_export, &ExportAction::resultReported, this, &MainWindow::showResult);
     // The purge dialog offers a backup first.
@@ -358,6 +371,7 @@ void MainWindow::updateQueueTarget()
     m_control->setQueuePaused(!plain && m_pausedQueues.contains(target));
     m_queueActions->setPlain(plain);
     m_queueActions->setQueue(target);
+    m_bin->setQueue(target, plain);
 }
 
 void MainWindow::showOverview()
@@ -391,6 +405,7 @@ void MainWindow::connectTo(const ConnectionSettings& settings)
 {
     m_status->setConnecting({});
     m_open->setReadOnly(settings.readOnly, tr("this connection is read-only"));
+    m_bin->setReadOnly(settings.readOnly);
     m_client->connectTo(settings);
     m_workerDock->followConnection();
 }

@@ -29,6 +29,7 @@ class ExportAction;
 class QueueActions;
 class QueueControl;
 class QueueList;
+class RecycleBinActions;
 class RefreshControl;
 class SchedulesTab;
 class ServerView;
@@ -59,6 +60,7 @@ public:
     SchedulesTab* schedules() const { return m_schedules; }
     QueueList* queueList() const { return m_queues; }
     TaskActions* actions() const { return m_actions; }
+    RecycleBinActions* recycleBin() const { return m_bin; }
     QueueActions* queueActions() const { return m_queueActions; }
     ExportAction* exportAction() const { return m_export; }
     ConnectionStatus* connectionStatus() const { return m_status; }
@@ -144,6 +146,7 @@ private:
     SchedulesTab* m_schedules;
     QueueList* m_queues;
     TaskActions* m_actions;
+    RecycleBinActions* m_bin;
     QueueActions* m_queueActions;
     QueueControl* m_control;
     OverviewPage* m_overview;
