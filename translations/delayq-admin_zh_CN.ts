@@ -2355,6 +2355,50 @@ This cannot be undone.</source>
         <source>; the group cap holds only in fair order</source>
         <translation>；分组上限仅在公平顺序下生效</translation>
     </message>
+    <message>
+        <source>Dead tasks</source>
+        <translation>死任务</translation>
+    </message>
+    <message>
+        <source>Bytes</source>
+        <translation>字节</translation>
+    </message>
+    <message>
+        <source>Max age</source>
+        <translation>最长等待</translation>
+    </message>
+    <message>
+        <source>dead tasks kept, the oldest dropped first; off</source>
+        <translation>保留的死任务数，最旧的先丢弃；off 为不限</translation>
+    </message>
+    <message>
+        <source>their bytes, e.g. 64MB; off</source>
+        <translation>它们的字节数，例如 64MB；off 为不限</translation>
+    </message>
+    <message>
+        <source>a task not started this long after its push never runs; off</source>
+        <translation>推送后这么久仍未开始的任务永不运行；off 为不限</translation>
+    </message>
+    <message>
+        <source>Past either bound the oldest dead tasks are dropped, counted and audited. Redis keeps a dead task in about 2.2 times its bytes (id, payload, last error): the defaults, 100000 tasks or 64 MB, hold at most about 140 MB.</source>
+        <translation>超过任一上限时，最旧的死任务被丢弃、计数并记入审计。Redis 保存一个死任务约占其字节数（ID、负载、最后错误）的 2.2 倍：默认上限 100000 个任务或 64 MB，最多约占 140 MB。</translation>
+    </message>
+    <message>
+        <source>then to dead</source>
+        <translation>然后转入死信</translation>
+    </message>
+    <message>
+        <source>then dropped (only counted)</source>
+        <translation>然后丢弃（只计数）</translation>
+    </message>
+    <message>
+        <source>Applies to tasks already queued too (counted from their push), except those pushed with an expiry of their own. A claim&apos;s check costs no measurable Redis CPU.</source>
+        <translation>也适用于已在队列中的任务（从推送时算起），自带过期时间推送的任务除外。认领时的检查不产生可测的 Redis CPU 开销。</translation>
+    </message>
+    <message>
+        <source>Dead tasks and expiry…</source>
+        <translation>死任务与过期…</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::RecycleBinActions</name>
@@ -3690,6 +3734,14 @@ Its attempts start again from 0: it gets the full number of tries again.</source
     <message>
         <source>priority %1, group %2</source>
         <translation>优先级 %1，分组 %2</translation>
+    </message>
+    <message>
+        <source>Expires</source>
+        <translation>过期</translation>
+    </message>
+    <message>
+        <source>%1 (not started by then, it never runs)</source>
+        <translation>%1（届时未开始则永不运行）</translation>
     </message>
 </context>
 <context>

@@ -14,6 +14,7 @@
 #include <delayq/worker.h>
 
 #include <QAction>
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QLabel>
 #include <QLineEdit>
@@ -93,6 +94,42 @@ private slots:
         QVERIFY(dialog);
         QCOMPARE(dialog->backoffField()->text(), QStringLiteral("exp:1s:5s"));
         dialog->reject();
+    }
+
+    // The dead bound and expiry (docs/design/bounds.md): behind their button, so the dialog
+    // keeps its height; the defaults read back, a refusal names the setting, a save writes them.
+    void deadBoundAndExpiry()
+    {
+        m_fixture.pushTasks(QStringLiteral("orders"), {QStringLiteral("a")});
+        m_fixture.openQueue(QStringLiteral("orders"));
+        QueueSettingsDialog* dialog = openLoaded(QStringLiteral("orders"));
+        QVERIFY(dialog);
+        QVERIFY(QTest::qWaitForWindowExposed(dialog));
+        QVERIFY(!dialog->deadMaxField()->isVisible());
+        dialog->boundsButton()->click();
+        QCoreApplication::sendPostedEvents();
+        QVERIFY(dialog->deadMaxField()->isVisible());
+        QCOMPARE(dialog->deadMaxField()->text(), QStringLiteral("100000"));
+        QCOMPARE(dialog->deadMaxBytesField()->text(), QStringLiteral("67108864"));
+        QCOMPARE(dialog->maxAgeField()->text(), QStringLiteral("off"));
+        dialog->deadMaxBytesField()->setText(QStringLiteral("12x"));
+        QVERIFY(!dialog->saveButton()->isEnabled());
+        QVERIFY(dialog->errorOf(10)->text().contains(QLatin1String("dead_max_bytes")));
+        dialog->deadMaxField()->setText(QStringLiteral("500"));
+        dialog->deadMaxBytesField()->setText(QStringLiteral("1MB"));
+        dialog->maxAgeField()->setText(QStringLiteral("2h"));
+        dialog->expiredToBox()->setCurrentIndex(
+            dialog->expiredToBox()->findData(QStringLiteral("drop")));
+        QVERIFY(dialog->saveButton()->isEnabled());
+        QSignalSpy saved(dialog, &QueueSettingsDialog::saved);
+        dialog->saveButton()->click();
+        QVERIFY(saved.wait(5000));
+        const auto conn = connection();
+        const delayq::QueueConfig config = delayq::Queue(*conn, "orders").config();
+        QCOMPARE(config.deadMax, 500LL);
+        QCOMPARE(config.deadMaxBytes, 1048576LL);
+        QCOMPARE(config.maxAgeMs, 7200000LL);
+        QVERIFY(config.expiredToDrop);
     }
 
     // The dialog is sized for what it shows: the preview, the notes and a refusal are whole,

@@ -287,6 +287,10 @@ void OverviewRequests::readConfig(delayq::Queue& q, QueueConfigResult& result)
     result.cap = config.cap;
     result.fair = config.fair;
     result.groupCap = config.groupCap;
+    result.deadMax = config.deadMax;
+    result.deadMaxBytes = config.deadMaxBytes;
+    result.maxAgeMs = config.maxAgeMs;
+    result.expiredToDrop = config.expiredToDrop;
 }
 
 void OverviewRequests::writeConfig(delayq::Queue& q, const QList<QPair<QString, QString>>& values,

@@ -82,8 +82,13 @@ struct QueueConfigResult
     qint64 rateMs = 0;
     qint64 burst = 0;
     qint64 cap = 0;
-    bool fair = false;    // order "fair": groups in turn, then priority
-    qint64 groupCap = 0;  // tasks of one group active at once, 0 = off
+    bool fair = false;   // order "fair": groups in turn, then priority
+    qint64 groupCap = 0; // tasks of one group active at once, 0 = off
+    // Dead tasks bounded and expiry (docs/design/bounds.md), 0 = off.
+    qint64 deadMax = 100000;
+    qint64 deadMaxBytes = 64LL * 1024 * 1024;
+    qint64 maxAgeMs = 0;
+    bool expiredToDrop = false;
     bool written = false; // the answer to a write (else to a read)
     RequestError error;
 };

@@ -31,6 +31,7 @@ TaskRow TaskRows::fromTask(const delayq::Task& t, size_t maxPayload)
     r.broken = t.broken;
     r.priority = t.priority;
     r.group = text(t.group);
+    r.expiresAt = t.expiresAt.value_or(0);
     return r;
 }
 

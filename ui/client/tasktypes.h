@@ -32,6 +32,9 @@ struct TaskRow
     // Fair order's tags (push --priority, --group): 0 and empty when pushed without them.
     int priority = 0;
     QString group;
+    // When a claim would no longer start it (since 2.9, docs/design/bounds.md): its own
+    // start-by time, else created + the queue's max_age; 0 when it never expires.
+    qint64 expiresAt = 0;
 };
 
 struct PageResult

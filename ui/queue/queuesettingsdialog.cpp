@@ -20,6 +20,7 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QPushButton>
+#include <QVBoxLayout>
 
 #include <iterator>
 
@@ -27,10 +28,19 @@ namespace delayq::ui {
 
 namespace {
 
-const char* const kKeys[] = {"max_attempts", "backoff", "lease_ms", "max_payload", "history",
-                             "rate",         "burst",   "cap",      "group_cap"};
+const char* const kKeys[] = {"max_attempts", "backoff",  "lease_ms",       "max_payload",
+                             "history",      "rate",     "burst",          "cap",
+                             "group_cap",    "dead_max", "dead_max_bytes", "max_age"};
 constexpr int kFirstLimit = 5; // rate, burst, cap and group cap: empty means off
 constexpr int kGroupCap = 8;   // on the order's row, not the limits'
+// Dead tasks bounded and expiry (docs/design/bounds.md): two rows of their own.
+constexpr int kDeadMax = 9;
+constexpr int kDeadMaxBytes = 10;
+constexpr int kMaxAge = 11;
+bool isLimit(int field)
+{
+    return field >= kFirstLimit && field <= kGroupCap;
+}
 constexpr int kFields = std::size(kKeys);
 constexpr int kPreviewRetries = 5;
 
@@ -66,9 +76,9 @@ QueueSettingsDialog::QueueSettingsDialog(AdminClient* client, const QString& que
     auto* form = new QFormLayout(this);
     // Wrapped text (preview, errors, notes) gets the whole field column on every style.
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    const QString labels[] = {tr("Max attempts"), tr("Backoff"),      tr("Lease"),
-                              tr("Max payload"),  tr("Task history"), tr("Rate limit"),
-                              tr("Burst"),        tr("Cap"),          tr("Group cap")};
+    const QString labels[] = {tr("Max attempts"), tr("Backoff"),    tr("Lease"), tr("Max payload"),
+                              tr("Task history"), tr("Rate limit"), tr("Burst"), tr("Cap"),
+                              tr("Group cap"),    tr("Dead tasks"), tr("Bytes"), tr("Max age")};
     const QString hints[] = {tr("1 to 1000000"),
                              tr("a list like 5s,20s,30s or exp:1s:5m"),
                              tr("how long a worker holds a task, e.g. 30s"),
@@ -77,7 +87,10 @@ QueueSettingsDialog::QueueSettingsDialog(AdminClient* client, const QString& que
                              tr("tasks started per interval, e.g. 50/s, 3000/1m; off"),
                              tr("tasks started at once after a quiet spell; off = the rate's"),
                              tr("tasks active at once across every worker; off"),
-                             tr("tasks of one group active at once; empty = off")};
+                             tr("tasks of one group active at once; empty = off"),
+                             tr("dead tasks kept, the oldest dropped first; off"),
+                             tr("their bytes, e.g. 64MB; off"),
+                             tr("a task not started this long after its push never runs; off")};
     // What push.lua and nack.lua do with each: the difference decides whether a change
     // reaches the tasks already queued.
     const QString notes[] = {
@@ -97,7 +110,7 @@ QueueSettingsDialog::QueueSettingsDialog(AdminClient* client, const QString& que
         keepRoom(m_errors[i], i == 1 ? 3 : 2);
         connect(m_fields[i], &QLineEdit::textChanged, this, &QueueSettingsDialog::validate);
         if (i >= kFirstLimit)
-            continue; // one row for the three, below
+            continue; // rows of their own, below
         QWidget* box = FieldError::below(m_fields[i], m_errors[i], this);
         if (i == 0)
             box->layout()->addWidget(m_notes[0] = noteLabel(notes[0], this));
@@ -148,9 +161,65 @@ QueueSettingsDialog::QueueSettingsDialog(AdminClient* client, const QString& que
     auto* stack = new QGridLayout(said);
     stack->setContentsMargins(0, 0, 0, 0);
     stack->addWidget(m_flowPreview, 0, 0);
-    for (int i = kFirstLimit; i < kFields; ++i)
+    for (int i = kFirstLimit; i <= kGroupCap; ++i)
         stack->addWidget(m_errors[i], 0, 0);
     form->addRow(tr("Limits"), said);
+    // The dead bound and expiry (docs/design/bounds.md), each row with its refusal under it
+    // and what it costs: shown by a button beside Save, so the dialog still fits a laptop's
+    // screen until they are asked for (it grows by their rows then: fitHeight).
+    m_bounds = new QWidget(this);
+    auto* boundsForm = new QFormLayout(m_bounds);
+    boundsForm->setContentsMargins(0, 0, 0, 0);
+    boundsForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    auto* dead = new QWidget(this);
+    auto* deadRow = new QHBoxLayout(dead);
+    deadRow->setContentsMargins(0, 0, 0, 0);
+    deadRow->addWidget(m_fields[kDeadMax], 1);
+    deadRow->addWidget(new QLabel(labels[kDeadMaxBytes], this));
+    deadRow->addWidget(m_fields[kDeadMaxBytes], 1);
+    m_fields[kDeadMax]->setToolTip(hints[kDeadMax]);
+    m_fields[kDeadMaxBytes]->setToolTip(hints[kDeadMaxBytes]);
+    auto* deadBox = new QWidget(this);
+    auto* deadStack = new QVBoxLayout(deadBox);
+    deadStack->setContentsMargins(0, 0, 0, 0);
+    deadStack->addWidget(dead);
+    // The two refusals share one place (each keeps its room: nothing moves as one comes).
+    auto* deadSaid = new QWidget(this);
+    auto* deadErrors = new QGridLayout(deadSaid);
+    deadErrors->setContentsMargins(0, 0, 0, 0);
+    deadErrors->addWidget(m_errors[kDeadMax], 0, 0);
+    deadErrors->addWidget(m_errors[kDeadMaxBytes], 0, 0);
+    deadStack->addWidget(deadSaid);
+    deadStack->addWidget(noteLabel(
+        tr("Past either bound the oldest dead tasks are dropped, counted and audited. Redis "
+           "keeps a dead task in about 2.2 times its bytes (id, payload, last error): the "
+           "defaults, 100000 tasks or 64 MB, hold at most about 140 MB."),
+        this));
+    boundsForm->addRow(labels[kDeadMax], deadBox);
+    auto* expiry = new QWidget(this);
+    auto* expiryRow = new QHBoxLayout(expiry);
+    expiryRow->setContentsMargins(0, 0, 0, 0);
+    expiryRow->addWidget(m_fields[kMaxAge], 1);
+    m_fields[kMaxAge]->setToolTip(hints[kMaxAge]);
+    m_expiredTo = new QComboBox(this);
+    m_expiredTo->addItem(tr("then to dead"), QStringLiteral("dead"));
+    m_expiredTo->addItem(tr("then dropped (only counted)"), QStringLiteral("drop"));
+    m_expiredTo->setEnabled(false); // until the settings are read
+    connect(m_expiredTo, &QComboBox::currentIndexChanged, this, &QueueSettingsDialog::validate);
+    expiryRow->addWidget(m_expiredTo, 1);
+    auto* expiryBox = new QWidget(this);
+    auto* expiryStack = new QVBoxLayout(expiryBox);
+    expiryStack->setContentsMargins(0, 0, 0, 0);
+    expiryStack->addWidget(expiry);
+    expiryStack->addWidget(m_errors[kMaxAge]);
+    expiryStack->addWidget(
+        noteLabel(tr("Applies to tasks already queued too (counted from their push), except "
+                     "those pushed with an expiry of their own. A claim's check costs no "
+                     "measurable Redis CPU."),
+                  this));
+    boundsForm->addRow(labels[kMaxAge], expiryBox);
+    form->addRow(m_bounds);
+    form->setRowVisible(m_bounds, false);
     m_general = new FieldError(this);
     form->addRow(m_general);
     if (readOnly)
@@ -158,6 +227,13 @@ QueueSettingsDialog::QueueSettingsDialog(AdminClient* client, const QString& que
     m_buttons = DialogButtons::wired(
         new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this), this);
     saveButton()->setEnabled(false);
+    m_boundsButton =
+        m_buttons->addButton(tr("Dead tasks and expiry…"), QDialogButtonBox::ActionRole);
+    m_boundsButton->setCheckable(true);
+    connect(m_boundsButton, &QPushButton::toggled, this, [this, form](bool shown) {
+        form->setRowVisible(m_bounds, shown);
+        fitHeight();
+    });
     form->addRow(m_buttons);
     // Wide enough for a preview of five retries, the limits' sentence with all three and a
     // core error on a line or two; the height follows what is shown (fitHeight).
@@ -217,10 +293,21 @@ void QueueSettingsDialog::onConfig(const QueueConfigResult& result)
     m_fields[kGroupCap]->setText(result.groupCap > 0 ? m_loadedValues[kGroupCap] : QString());
     m_loadedOrder = result.fair ? QStringLiteral("fair") : QStringLiteral("due");
     m_order->setCurrentIndex(m_order->findData(m_loadedOrder));
+    m_loadedValues[kDeadMax] = QString::number(result.deadMax);
+    m_loadedValues[kDeadMaxBytes] = QString::number(result.deadMaxBytes);
+    m_loadedValues[kMaxAge] = QString::number(result.maxAgeMs);
+    m_fields[kDeadMax]->setText(result.deadMax > 0 ? m_loadedValues[kDeadMax] : off);
+    m_fields[kDeadMaxBytes]->setText(result.deadMaxBytes > 0 ? m_loadedValues[kDeadMaxBytes] : off);
+    m_fields[kMaxAge]->setText(result.maxAgeMs > 0
+                                   ? QString::fromStdString(delayq::formatDuration(result.maxAgeMs))
+                                   : off);
+    m_loadedExpiredTo = result.expiredToDrop ? QStringLiteral("drop") : QStringLiteral("dead");
+    m_expiredTo->setCurrentIndex(m_expiredTo->findData(m_loadedExpiredTo));
     m_loaded = true;
     for (auto* field : m_fields)
         field->setEnabled(!m_readOnly);
     m_order->setEnabled(!m_readOnly);
+    m_expiredTo->setEnabled(!m_readOnly);
     validate();
     emit loaded();
 }
@@ -242,7 +329,7 @@ bool QueueSettingsDialog::validate()
                 retries = std::stoi(stored) - 1; // nack.lua: the last attempt's failure is final
             if (i == 1)
                 updatePreview(QString::fromStdString(stored), retries);
-            if (i >= kFirstLimit) {
+            if (isLimit(i)) {
                 const QStringList parts = QString::fromStdString(stored).split(QLatin1Char('/'));
                 limits[i - kFirstLimit] = parts.value(0).toLongLong();
                 if (i == kFirstLimit)
@@ -252,13 +339,13 @@ bool QueueSettingsDialog::validate()
             error = QString::fromUtf8(e.what());
             if (i == 1)
                 m_preview->setText(QStringLiteral("—"));
-            if (i >= kFirstLimit)
+            if (isLimit(i))
                 limitsFine = false;
         }
         // The limits share one place: only the first refusal among them is said there.
         const QString said =
-            m_loaded && (i < kFirstLimit || firstLimitError.isEmpty()) ? error : QString();
-        if (i >= kFirstLimit && !error.isEmpty() && firstLimitError.isEmpty())
+            m_loaded && (!isLimit(i) || firstLimitError.isEmpty()) ? error : QString();
+        if (isLimit(i) && !error.isEmpty() && firstLimitError.isEmpty())
             firstLimitError = error;
         m_errors[i]->setError(said);
         m_errors[i]->setToolTip(said);
@@ -357,7 +444,7 @@ QString QueueSettingsDialog::backoffText(const QString& normalized)
 QString QueueSettingsDialog::typed(int field) const
 {
     const QString text = m_fields[field]->text().trimmed();
-    return text.isEmpty() && field >= kFirstLimit ? QStringLiteral("off") : text;
+    return text.isEmpty() && isLimit(field) ? QStringLiteral("off") : text;
 }
 
 QList<QPair<QString, QString>> QueueSettingsDialog::changedValues() const
@@ -372,6 +459,9 @@ QList<QPair<QString, QString>> QueueSettingsDialog::changedValues() const
     const QString order = m_order->currentData().toString();
     if (order != m_loadedOrder)
         values.append({QStringLiteral("order"), order});
+    const QString expiredTo = m_expiredTo->currentData().toString();
+    if (expiredTo != m_loadedExpiredTo)
+        values.append({QStringLiteral("expired_to"), expiredTo});
     return values;
 }
 

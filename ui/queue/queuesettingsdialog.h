@@ -41,6 +41,12 @@ public:
     // tasks of one group active at once (empty = off).
     QComboBox* orderBox() const { return m_order; }
     QLineEdit* groupCapField() const { return m_fields[8]; }
+    // The dead bound and expiry (shown by boundsButton()).
+    QLineEdit* deadMaxField() const { return m_fields[9]; }
+    QLineEdit* deadMaxBytesField() const { return m_fields[10]; }
+    QLineEdit* maxAgeField() const { return m_fields[11]; }
+    QComboBox* expiredToBox() const { return m_expiredTo; }
+    QPushButton* boundsButton() const { return m_boundsButton; }
     // What the rate, burst and cap mean, in a sentence ("at most 50 tasks start per second, …").
     QLabel* flowPreview() const { return m_flowPreview; }
     FieldError* errorOf(int field) const { return m_errors[field]; }
@@ -93,11 +99,15 @@ private:
     // The text of a field as the core takes it: an empty limit is "off".
     QString typed(int field) const;
 
-    QLineEdit* m_fields[9] = {};
-    FieldError* m_errors[9] = {};
-    QString m_loadedValues[9]; // the stored form of what was loaded
+    QLineEdit* m_fields[12] = {};
+    FieldError* m_errors[12] = {};
+    QString m_loadedValues[12]; // the stored form of what was loaded
     QComboBox* m_order = nullptr;
-    QString m_loadedOrder; // "due" or "fair"
+    QString m_loadedOrder;            // "due" or "fair"
+    QComboBox* m_expiredTo = nullptr; // dead or drop
+    QWidget* m_bounds = nullptr;      // the dead bound's and expiry's rows, shown on demand
+    QPushButton* m_boundsButton = nullptr;
+    QString m_loadedExpiredTo;
     QLabel* m_notes[3] = {};
     QLabel* m_preview;
     QLabel* m_flowPreview = nullptr;

@@ -52,7 +52,8 @@ TaskDetails::TaskDetails(QWidget* parent) : QWidget(parent)
     m_state = addField(tr("State"));
     m_time = addField(tr("Due"));
     m_created = addField(tr("Created"));
-    for (QLabel* label : {m_id, m_time, m_created}) {
+    m_expires = addField(tr("Expires"));
+    for (QLabel* label : {m_id, m_time, m_created, m_expires}) {
         label->setWordWrap(false);
         label->installEventFilter(this);
     }
@@ -77,9 +78,9 @@ TaskDetails::TaskDetails(QWidget* parent) : QWidget(parent)
     m_historyLabel->setTextFormat(Qt::PlainText);
     layout->addWidget(m_historyLabel);
     layout->addWidget(m_history, 1);
-    m_nativeRows =
-        std::make_unique<FormRows>(m_form, QList<QWidget*>{m_id, m_created, m_attempts, m_backoff,
-                                                           m_order, m_worker, m_lastError});
+    m_nativeRows = std::make_unique<FormRows>(
+        m_form, QList<QWidget*>{m_id, m_created, m_expires, m_attempts, m_backoff, m_order,
+                                m_worker, m_lastError});
 
     m_format = new QLabel(this);
     m_format->setTextFormat(Qt::PlainText);
@@ -281,8 +282,8 @@ bool TaskDetails::eventFilter(QObject* watched, QEvent* event)
 
 void TaskDetails::render()
 {
-    const QList<QLabel*> labels{m_id,      m_state, m_time,   m_created,  m_attempts,
-                                m_backoff, m_order, m_worker, m_lastError};
+    const QList<QLabel*> labels{m_id,       m_state,   m_time,  m_created, m_expires,
+                                m_attempts, m_backoff, m_order, m_worker,  m_lastError};
     m_copyId->setEnabled(m_hasTask);
     m_copyPayload->setEnabled(m_hasTask);
     // A finished task has no payload: its events take the box's room.
@@ -315,6 +316,11 @@ void TaskDetails::render()
     m_state->setText(m_task.broken ? tr("broken") : stateText(m_task.state));
     setOneLine(m_time, time(m_task.score));
     setOneLine(m_created, time(m_task.created));
+    // Expiry (push --expires-at / --max-age, or the queue's max_age): a dead task's is history.
+    setOneLine(m_expires,
+               m_set != TaskSet::Dead && m_task.expiresAt > 0
+                   ? tr("%1 (not started by then, it never runs)").arg(time(m_task.expiresAt))
+                   : QStringLiteral("-"));
     m_attempts->setText(m_task.maxAttempts > 0
                             ? tr("%1 of %2").arg(m_task.attempts).arg(m_task.maxAttempts)
                             : QString::number(m_task.attempts));
@@ -384,6 +390,7 @@ void TaskDetails::renderFinished()
                    : QString::fromStdString(delayq::formatTime(events.constFirst().at, m_utc)));
     m_attempts->setText(attempts > 0 ? QString::number(attempts) : none);
     m_backoff->setText(none);
+    m_expires->setText(none);
     m_order->setText(none);
     m_worker->setText(worker.isEmpty() ? none : worker);
     m_lastError->setText(error.isEmpty() ? none : error);

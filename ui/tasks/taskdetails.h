@@ -73,6 +73,7 @@ private:
     QLabel* m_state = nullptr;
     QLabel* m_time = nullptr;
     QLabel* m_created = nullptr;
+    QLabel* m_expires = nullptr; // when a claim would no longer start it, "-" when never
     QLabel* m_attempts = nullptr;
     QLabel* m_backoff = nullptr;
     QLabel* m_order = nullptr; // fair order's priority and group, "-" when pushed without
