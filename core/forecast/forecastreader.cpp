@@ -280,6 +280,11 @@ Forecast ForecastReader::read(const Options& options)
     f.capacityForThresholdPerSecond = capacityForThreshold(fineInput, options.thresholdMs);
     if (f.capacityPerSecond > 0)
         f.capacityFactor = f.capacityForThresholdPerSecond / f.capacityPerSecond;
+    if (f.capacitySource == "measured" && f.liveWorkers > 0) {
+        f.perWorkerPerSecond = measured / static_cast<double>(f.liveWorkers);
+        f.workersForThreshold = static_cast<int64_t>(
+            std::ceil(f.capacityForThresholdPerSecond / f.perWorkerPerSecond - 1e-9));
+    }
     return f;
 }
 

@@ -23,6 +23,7 @@ private slots:
     void capacity_data();
     void capacity();
     void burstLandsInItsBucket();
+    void workersForThreshold();
     void scheduleFires();
     void shardsSum();
     void refusals_data();
@@ -148,6 +149,27 @@ void TestForecastRead::burstLandsInItsBucket()
     QVERIFY2(std::abs(f.capacityForThresholdPerSecond - 28.57) < 0.3,
              qPrintable(QString::number(f.capacityForThresholdPerSecond)));
     QVERIFY(std::abs(f.capacityFactor - 5.714) < 0.06);
+}
+
+// Measured 10/s with 2 live workers: 5/s each. The burst above needs 28.6/s to stay under
+// 1 s: 6 workers. With a rate limit (more workers would not start more) no count is given.
+void TestForecastRead::workersForThreshold()
+{
+    const long long minute = minuteWithRoom();
+    const long long now = m_conn->serverNowMs();
+    m_conn->command({"HSET", m_queue->keys().minute(minute - 3), "acked", "600"});
+    m_conn->command({"ZADD", m_queue->keys().workers(), std::to_string(now + 60'000), "w1",
+                     std::to_string(now + 60'000), "w2", std::to_string(now - 1'000), "gone"});
+    pushAt(*m_queue, 30, now + 10'500);
+    const Forecast f = ForecastReader(*m_queue).read(options());
+    QCOMPARE(f.capacitySource, std::string("measured"));
+    QCOMPARE(f.liveWorkers, int64_t(2));
+    QCOMPARE(f.perWorkerPerSecond, 5.0);
+    QCOMPARE(f.workersForThreshold, int64_t(6));
+    m_queue->setConfig({{"rate", "8/s"}});
+    const Forecast limited = ForecastReader(*m_queue).read(options());
+    QCOMPARE(limited.capacitySource, std::string("rate limit"));
+    QCOMPARE(limited.workersForThreshold, int64_t(0));
 }
 
 // An every-10s schedule first firing 5.5 s from now fires 6 times within the minute, one

@@ -88,6 +88,9 @@ std::string summary(const delayq::Forecast& f)
         s += std::string("; ") + factor + "\u00d7 the " + f.capacitySource + " capacity (" +
              rate(f.capacityForThresholdPerSecond) + ") keeps it under " +
              delayq::formatDuration(f.thresholdMs);
+        if (f.workersForThreshold > f.liveWorkers)
+            s += " (" + std::to_string(f.workersForThreshold - f.liveWorkers) +
+                 " more workers at " + rate(f.perWorkerPerSecond) + " each)";
     }
     return s;
 }
@@ -113,6 +116,8 @@ void writeJson(Context& ctx, const delayq::Forecast& f)
         .field("threshold_ms", static_cast<long long>(f.thresholdMs))
         .field("capacity_for_threshold_per_second", f.capacityForThresholdPerSecond)
         .field("capacity_factor", f.capacityFactor)
+        .field("per_worker_per_second", f.perWorkerPerSecond)
+        .field("workers_for_threshold", static_cast<long long>(f.workersForThreshold))
         .field("buckets_read", static_cast<long long>(f.bucketsRead))
         .field("commands", static_cast<long long>(f.commandsSent))
         .field("summary", summary(f))

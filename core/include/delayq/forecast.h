@@ -55,6 +55,12 @@ struct Forecast
     int64_t thresholdMs = 0;
     double capacityForThresholdPerSecond = 0;
     double capacityFactor = 0;
+    // When the capacity is the measured one and workers are live: what one worker did
+    // (measuredPerSecond / liveWorkers), and how many workers in all would give
+    // capacityForThresholdPerSecond at that rate each (0 otherwise). A rate limit is not
+    // raised by more workers, so then both stay 0.
+    double perWorkerPerSecond = 0;
+    int64_t workersForThreshold = 0;
     // The inputs read: overdue tasks, pending tasks due within the horizon, tasks the
     // schedules' fires will make within it, and what the read cost.
     int64_t overdue = 0;
