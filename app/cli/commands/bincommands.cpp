@@ -163,6 +163,10 @@ void printBinHint(Context& ctx, delayq::Queue& queue)
 {
     if (ctx.json() || queue.binAction().empty())
         return;
+    const delayq::QueueConfig c = queue.config();
+    if (c.binKeepMs <= 0 || c.binMax <= 0 || c.binBytes <= 0)
+        return; // the bin is off: the removal was final
+
     std::fprintf(stderr, "kept in the recycle bin: delayq restore %s --action %s\n",
                  printable(queue.name()).c_str(), queue.binAction().c_str());
 }
