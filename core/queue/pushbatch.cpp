@@ -52,18 +52,26 @@ std::string PushBatch::expiresField(const PushRequest& r, long long nowMs)
     if (r.maxAgeMs < 0 || r.maxAgeMs > kLatestDueMs - nowMs)
         throw Error(ErrorCode::InvalidArgument,
                     "the maximum age must be above 0 and end before the year 9999");
-    if (r.maxAgeMs > 0)
+    // The script checks the same with the server's now; this refuses before anything is sent.
+    const long long due = r.dueAtMs ? *r.dueAtMs : nowMs + r.delayMs;
+    auto refuseBeforeDue = [] {
+        throw Error(ErrorCode::InvalidArgument,
+                    "the task would expire before it is due: the start-by time must come "
+                    "after the due time");
+    };
+    if (r.maxAgeMs > 0) {
+        if (nowMs + r.maxAgeMs <= due)
+            refuseBeforeDue();
         return "+" + std::to_string(r.maxAgeMs);
+    }
     if (!r.expiresAtMs)
         return {};
     checkDueAt(*r.expiresAtMs);
     if (*r.expiresAtMs <= nowMs)
         throw Error(ErrorCode::InvalidArgument,
                     "the start-by time has passed already: the task could never run");
-    if (r.dueAtMs ? *r.expiresAtMs <= *r.dueAtMs : *r.expiresAtMs <= nowMs + r.delayMs)
-        throw Error(ErrorCode::InvalidArgument,
-                    "the task would expire before it is due: the start-by time must come "
-                    "after the due time");
+    if (*r.expiresAtMs <= due)
+        refuseBeforeDue();
     return std::to_string(*r.expiresAtMs);
 }
 
