@@ -942,10 +942,15 @@ local function bin_take_out(ids, entries)
     local entry = entries[i]
     if entry then
       bytes = bytes + #entry
-      local e = bin_parse(entry)
-      if e then
-        by_action[e.action] = by_action[e.action] or {}
-        table.insert(by_action[e.action], id)
+      -- Only the action is needed: the whole bin_parse would make a dozen strings a task.
+      local action = string.match(entry, '^1|([^|]*)|')
+      if action then
+        local some = by_action[action]
+        if not some then
+          some = {}
+          by_action[action] = some
+        end
+        some[#some + 1] = id
       end
     end
   end
