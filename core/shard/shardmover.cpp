@@ -73,10 +73,11 @@ std::pair<int, int> parseMove(const std::string& move)
 }
 
 // The settings every shard keeps a copy of (its scripts read them there).
-const char* const kCopiedSettings[] = {
-    "max_attempts", "backoff", "lease_ms", "max_payload", "paused",    "audit_len", "history",
-    "rate",         "burst",   "cap",      "order",       "group_cap", "group_rate",
-    "dedup_window", "dedup_max"};
+const char* const kCopiedSettings[] = {"max_attempts",   "backoff",      "lease_ms",  "max_payload",
+                                       "paused",         "audit_len",    "history",   "rate",
+                                       "burst",          "cap",          "order",     "group_cap",
+                                       "group_rate",     "dedup_window", "dedup_max", "dead_max",
+                                       "dead_max_bytes", "max_age",      "expired_to"};
 
 // Fair order's index lives in one shard's slot (lua/common.lua, fair_index): a queue in fair
 // order keeps one shard.
@@ -172,6 +173,11 @@ MoveProgress ShardMover::start(int count)
         if (hset.size() > 2)
             writes.push_back(std::move(hset));
     }
+    // The dead bound is the queue's, each shard keeping its share (lua/common.lua's
+    // dead_trim divides by dead_shards): every shard, old and new, learns the new count.
+    for (const std::string& tag : tags)
+        writes.push_back({"HSET", Keys(m_queue.keys().prefix(), m_queue.name(), tag).config(),
+                          "dead_shards", std::to_string(count)});
     if (!writes.empty())
         throwFirstError(connection.pipeline(writes));
     ShardLayout next = layout;
@@ -319,8 +325,8 @@ void ShardMover::moveRecentlyDone(size_t shard, const std::vector<Reply>& member
         const size_t home = static_cast<size_t>(layout.homeOf(members[i].str));
         if (home == shard)
             continue;
-        writes.push_back({"ZADD", m_queue.shardKeys(home).recentlyDone(), "GT",
-                          members[i + 1].str, members[i].str});
+        writes.push_back({"ZADD", m_queue.shardKeys(home).recentlyDone(), "GT", members[i + 1].str,
+                          members[i].str});
         gone.push_back(members[i].str);
     }
     if (writes.empty())

@@ -31,6 +31,10 @@ private slots:
         for (size_t s = 0; s < 3; ++s)
             nodes.insert(connection.nodeForKey(queue.shardKeys(s).pending()));
         QCOMPARE(nodes.size(), size_t(3));
+        // The reshard told every shard the count its dead bound is divided by.
+        for (size_t s = 0; s < 3; ++s)
+            QCOMPARE(connection.command({"HGET", queue.shardKeys(s).config(), "dead_shards"}).str,
+                     std::string("3"));
         queue.setConfig("dead_max", "9");
         std::vector<PushRequest> requests;
         for (int i = 0; i < 60; ++i) {
