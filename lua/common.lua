@@ -642,7 +642,8 @@ end
 -- Dead tasks bounded (docs/design/bounds.md, since layout 2.9). Each shard's dead set keeps at
 -- most the config's dead_max tasks and dead_max_bytes bytes (0 = no bound), divided by
 -- dead_shards (the shard count setConfig wrote beside them; 1 when absent). A task's bytes are
--- its id, its record and its last error; their running total is the stats field dead_bytes.
+-- its id, its record and its last error; their running total is the field bytes of
+-- dq:{Q}:deadbound (dead_key: not in the stats, whose fields are counters a purge keeps).
 -- Every way into dead goes through died(), every way out of it through dead_left(): the bound
 -- is kept where tasks die, the oldest (lowest time of death) going first, forgotten fully and
 -- counted (dead_dropped, exact). Audited too, but at most once a minute a shard: a flood drops
@@ -659,6 +660,10 @@ local DEAD_AUDIT_EVERY = 60000
 -- The actor of a drop's audit entry: the server keeping the bound, not a person.
 local DEAD_BOUND_WHO = {'', 'delayq', 'redis', 'dead bound', ''}
 
+local function dead_key()
+  return string.sub(KEYS[5], 1, -7) .. 'deadbound'
+end
+
 -- Bytes the dead task `id` counts for (its record and error may be absent: broken entries).
 local function dead_size(id)
   return #id + redis.call('HSTRLEN', data_key(id), id) + redis.call('HSTRLEN', KEYS[9], id)
@@ -671,9 +676,9 @@ local function dead_left(ids)
   local bytes = 0
   for _, id in ipairs(ids) do bytes = bytes + dead_size(id) end
   if redis.call('EXISTS', KEYS[3]) == 0 then
-    redis.call('HDEL', KEYS[6], 'dead_bytes') -- nothing dead: nothing to count, whatever drifted
+    redis.call('HDEL', dead_key(), 'bytes') -- nothing dead: nothing to count, whatever drifted
   elseif bytes > 0 then
-    redis.call('HINCRBY', KEYS[6], 'dead_bytes', -bytes)
+    redis.call('HINCRBY', dead_key(), 'bytes', -bytes)
   end
 end
 
@@ -687,7 +692,7 @@ local function dead_trim(now)
   max, max_bytes = math.ceil(max / shards), math.ceil(max_bytes / shards)
   local over = 0
   if max > 0 then over = redis.call('ZCARD', KEYS[3]) - max end
-  local bytes = tonumber(redis.call('HGET', KEYS[6], 'dead_bytes')) or 0
+  local bytes = tonumber(redis.call('HGET', dead_key(), 'bytes')) or 0
   if over <= 0 and (max_bytes == 0 or bytes <= max_bytes) then return 0 end
   local dropped, freed = {}, 0
   while #dropped < DEAD_DROP_AT_ONCE do
@@ -709,12 +714,12 @@ local function dead_trim(now)
   redis.call('ZREMRANGEBYRANK', KEYS[3], 0, #dropped - 1)
   forget(dropped, nil, now)
   if redis.call('EXISTS', KEYS[3]) == 0 then
-    redis.call('HDEL', KEYS[6], 'dead_bytes')
+    redis.call('HDEL', dead_key(), 'bytes')
   else
-    redis.call('HINCRBY', KEYS[6], 'dead_bytes', -freed)
+    redis.call('HINCRBY', dead_key(), 'bytes', -freed)
   end
   count(KEYS[6], KEYS[7], 'dead_dropped', #dropped, now)
-  local state = string.sub(KEYS[5], 1, -7) .. 'deadbound'
+  local state = dead_key()
   local last = redis.call('HMGET', state, 'at', 'unaudited')
   local unaudited = (tonumber(last[2]) or 0) + #dropped
   if now - (tonumber(last[1]) or 0) >= DEAD_AUDIT_EVERY then
@@ -743,7 +748,7 @@ local function died(scored, now)
   for k, id in ipairs(ids) do
     if not already[k] then bytes = bytes + dead_size(id) end
   end
-  if bytes > 0 then redis.call('HINCRBY', KEYS[6], 'dead_bytes', bytes) end
+  if bytes > 0 then redis.call('HINCRBY', dead_key(), 'bytes', bytes) end
   -- A dead task finished too: its id is refused for its dedup window (remember_done).
   remember_done(ids, now)
   return dead_trim(now)

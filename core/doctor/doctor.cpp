@@ -198,8 +198,7 @@ std::vector<Finding> Doctor::deadBounds(const std::map<std::string, long long>& 
     for (const QueueSnapshot& q : reader.readAll(false)) {
         ++queues;
         const std::string server = q.node.empty() ? anyServer : q.node;
-        const auto counted = q.counters.find("dead_bytes");
-        const long long deadBytes = counted == q.counters.end() ? 0 : counted->second;
+        const long long deadBytes = q.deadBytes;
         const double use = q.deadBoundUse();
         if (use >= 0.9)
             out.push_back(finding(

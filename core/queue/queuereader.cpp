@@ -238,13 +238,27 @@ Counters QueueReader::stats()
     });
     throwFirstError(read.replies);
     Counters counters;
-    for (const char* name :
-         {"pushed", "claimed", "acked", "retried", "died", "cancelled", "expired", "broken",
-          "dead_dropped", "expired_unstarted"})
+    for (const char* name : {"pushed", "claimed", "acked", "retried", "died", "cancelled",
+                             "expired", "broken", "dead_dropped", "expired_unstarted"})
         counters[name] = 0;
     for (const auto& reply : read.replies)
         addCounters(counters, reply);
     return counters;
+}
+
+long long QueueReader::deadBytes()
+{
+    const auto read = m_router->read([](const std::vector<Keys>& shards) {
+        std::vector<std::vector<std::string>> commands;
+        for (const Keys& k : shards)
+            commands.push_back({"HGET", k.deadBound(), "bytes"});
+        return commands;
+    });
+    throwFirstError(read.replies);
+    long long bytes = 0;
+    for (const auto& reply : read.replies)
+        bytes += reply.isNil() ? 0 : wholeNumber(reply.str).value_or(0);
+    return bytes;
 }
 
 std::vector<MinuteCounters> QueueReader::history(long long fromMinute, long long toMinute)
@@ -390,9 +404,10 @@ QueueReader::loadTasks(TaskSet set, const std::vector<std::pair<std::string, lon
             fillTags(t, tags.elements[tagAt[i].second]);
         const size_t shard = tagAt[i].first - members.size() * 3;
         const Reply& own = replies[expiryAt + shard];
-        fillExpiry(t, own.isArray() && tagAt[i].second < own.elements.size()
-                          ? own.elements[tagAt[i].second]
-                          : Reply{},
+        fillExpiry(t,
+                   own.isArray() && tagAt[i].second < own.elements.size()
+                       ? own.elements[tagAt[i].second]
+                       : Reply{},
                    replies[expiryAt + tagShards.size() + shard]);
         tasks.push_back(std::move(t));
     }

@@ -18,15 +18,15 @@ namespace {
 
 // Commands sent per shard (addShardReads), in the order addShard() reads them: every shard of
 // a sharded queue (docs/design.md, "Sharded queues"), and an unsharded queue's one.
-constexpr size_t kShardCommands = 8;
+constexpr size_t kShardCommands = 9;
 // Commands sent for shard 0 before its minute counters: its shard reads, then paused and the
 // flow limits, the live workers and the next schedule fire, in the order parse() reads them.
 constexpr size_t kBaseCommands = kShardCommands + 3;
 
 // The counters Queue::stats reports, present in every snapshot so readers need no default.
-const char* const kCounterNames[] = {"pushed",       "claimed",           "acked",     "retried",
-                                     "died",         "cancelled",         "expired",   "broken",
-                                     "dead_dropped", "expired_unstarted", "dead_bytes"};
+const char* const kCounterNames[] = {"pushed",       "claimed",          "acked",   "retried",
+                                     "died",         "cancelled",        "expired", "broken",
+                                     "dead_dropped", "expired_unstarted"};
 
 long long number(const Reply& r)
 {
@@ -39,12 +39,11 @@ long long number(const Reply& r)
 
 double QueueSnapshot::deadBoundUse() const
 {
-    const auto bytes = counters.find("dead_bytes");
     double use = 0;
     if (deadMax > 0)
         use = std::max(use, static_cast<double>(counts.dead) / static_cast<double>(deadMax));
-    if (deadMaxBytes > 0 && bytes != counters.end())
-        use = std::max(use, static_cast<double>(bytes->second) / static_cast<double>(deadMaxBytes));
+    if (deadMaxBytes > 0)
+        use = std::max(use, static_cast<double>(deadBytes) / static_cast<double>(deadMaxBytes));
     return use;
 }
 
@@ -154,6 +153,8 @@ void QueueSnapshotReader::addShardReads(std::vector<std::vector<std::string>>& c
     const std::string config = keys.config();
     commands.push_back(
         {"HMGET", config.substr(0, config.size() - 6) + "flow", "held_at", "held_by"});
+    // The dead tasks' bytes the dead bound counts (lua/common.lua's dead_key).
+    commands.push_back({"HGET", keys.deadBound(), "bytes"});
 }
 
 void QueueSnapshotReader::addMinutes(std::vector<std::vector<std::string>>& commands,
@@ -187,6 +188,7 @@ void QueueSnapshotReader::addShard(const Reply* r, long long nowMs, bool withHis
             q.flow.heldBy = r[7].elements[1].isNil() ? std::string() : r[7].elements[1].str;
         }
     }
+    q.deadBytes += number(r[8]);
     if (withHistory)
         addMinuteCounters(r + kShardCommands, q);
 }

@@ -281,7 +281,7 @@ private:
             .toInt();
     }
 
-    long long deadBytes() { return m_queue->stats()["dead_bytes"]; }
+    long long deadBytes() { return m_queue->deadBytes(); }
 
     // What the bound counts for these dead tasks: id + record + last error, read from Redis.
     long long bytesOf(const std::vector<std::string>& ids)

@@ -325,16 +325,15 @@ bool deadBoundNear(long long dead, long long bytes, const delayq::QueueConfig& c
 
 // " (bound 100000 / 64.0 MB, 1.2 MB now, 0 dropped)", with a warning when near it.
 std::string deadBoundText(const delayq::QueueCounts& counts, const delayq::Counters& counters,
-                          const delayq::QueueConfig& c)
+                          const delayq::QueueConfig& c, long long bytes)
 {
-    const long long bytes = counters.count("dead_bytes") ? counters.at("dead_bytes") : 0;
     char size[64];
     std::snprintf(size, sizeof size, "%.1f MB", bytes / 1048576.0);
     char bound[64];
     std::snprintf(bound, sizeof bound, "%.1f MB", c.deadMaxBytes / 1048576.0);
     return " (bound " + (c.deadMax > 0 ? grouped(c.deadMax) : std::string("off")) + " / " +
-           (c.deadMaxBytes > 0 ? std::string(bound) : std::string("off")) + ", " + size +
-           " now, " + grouped(counters.at("dead_dropped")) + " dropped" +
+           (c.deadMaxBytes > 0 ? std::string(bound) : std::string("off")) + ", " + size + " now, " +
+           grouped(counters.at("dead_dropped")) + " dropped" +
            (deadBoundNear(counts.dead, bytes, c) ? "; NEAR THE BOUND: the oldest are dropped next"
                                                  : "") +
            ")";
@@ -355,6 +354,7 @@ int runStats(Context& ctx)
     const long long now = ctx.serverNow();
     const bool overdue = next && *next <= now;
     const delayq::FlowStatus flow = queue.flowStatus();
+    const long long deadBytes = queue.deadBytes();
     if (ctx.json()) {
         JsonWriter j;
         j.beginObject()
@@ -395,7 +395,6 @@ int runStats(Context& ctx)
         flow.heldAtMs > 0 ? j.value(flow.heldBy) : j.null();
         j.endObject();
         // The dead bound (docs/design/bounds.md): what it allows, how full it is, what it dropped.
-        const long long deadBytes = counters.count("dead_bytes") ? counters.at("dead_bytes") : 0;
         j.key("dead_bound").beginObject().key("max");
         config.deadMax > 0 ? j.value(config.deadMax) : j.null();
         j.key("max_bytes");
@@ -414,8 +413,8 @@ int runStats(Context& ctx)
     text += "pending         " + std::to_string(counts.pending) + " (" +
             std::to_string(counts.dueNow) + " due now)\n";
     text += "active          " + std::to_string(counts.active) + leasesExpired(counts) + "\n";
-    text += "dead            " + std::to_string(counts.dead) + deadBoundText(counts, counters, config) +
-            "\n";
+    text += "dead            " + std::to_string(counts.dead) +
+            deadBoundText(counts, counters, config, deadBytes) + "\n";
     text += "next due        " + (next ? ctx.when(*next) : std::string("-")) + "\n";
     text += "oldest overdue  " +
             (overdue ? delayq::formatDuration(now - *next) + " late" : std::string("-")) + "\n";

@@ -139,7 +139,7 @@ void MetricsScraper::renderQueues(PrometheusText& text, const Reading& reading) 
     text.family("delayq_dead_bytes", "gauge",
                 "Bytes of the dead tasks (id, record and last error) the dead bound counts.");
     for (const auto& q : queues)
-        text.sample({{"queue", q.name}}, q.counters.at("dead_bytes"));
+        text.sample({{"queue", q.name}}, q.deadBytes);
     text.family("delayq_dead_bound_use", "gauge",
                 "How full the dead bound is, 0..1: the fuller of dead tasks / dead_max and "
                 "dead_bytes / dead_max_bytes. At 1 the oldest dead tasks are dropped. No sample "

@@ -52,6 +52,9 @@ public:
     // Expiry (docs/design/bounds.md, since 2.9): id -> start-by ms (0 = never) for the tasks
     // pushed with one (lua/common.lua's expires_key).
     std::string expires() const { return m_base + "expires"; }
+    // The dead bound's state (since 2.9, lua/common.lua's dead_key): bytes (the dead tasks'),
+    // at and unaudited (its audit entries' pacing).
+    std::string deadBound() const { return m_base + "deadbound"; }
     // Finished ids still in their dedup window: id -> ms the window ends (docs/design/keep.md).
     std::string recentlyDone() const { return m_base + "done"; }
     // Task history (docs/design.md, "Task history"): id -> its events, one a line, for the tasks

@@ -52,6 +52,9 @@ public:
 
     QueueCounts counts();
     Counters stats();
+    // The dead tasks' bytes the dead bound counts (id + record + last error), every shard's
+    // (docs/design/bounds.md, since 2.9).
+    long long deadBytes();
     // Per-minute counters for [fromMinute, toMinute] (minute = ms / 60000), pipelined.
     std::vector<MinuteCounters> history(long long fromMinute, long long toMinute);
     // Pending tasks per bucket: `buckets` equal buckets between fromMs and toMs, one ZCOUNT

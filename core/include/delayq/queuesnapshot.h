@@ -40,10 +40,11 @@ struct QueueSnapshot
     // The flow limits and what they hold back now (issue 51), judged as
     // QueueReader::flowStatus() judges them; startsPerMinute is not read here (0).
     FlowStatus flow;
-    // The dead bound (docs/design/bounds.md, since 2.9): 0 = none. The dead tasks' bytes now
-    // are counters["dead_bytes"]; deadBoundUse() is how full the fuller of the two is.
+    // The dead bound (docs/design/bounds.md, since 2.9): 0 = none; deadBytes, the dead tasks'
+    // bytes it counts now; deadBoundUse() is how full the fuller of the two is.
     long long deadMax = 100000;
     long long deadMaxBytes = 64LL * 1024 * 1024;
+    long long deadBytes = 0;
     double deadBoundUse() const;
 
     long long ackedLastMinute() const { return ackedPerMinute.back(); }

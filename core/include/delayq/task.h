@@ -208,8 +208,7 @@ struct QueueConfig
 // Counters: pushed, claimed, acked, retried, died, cancelled, expired (leases that ran out),
 // and broken (ids whose data was missing or garbled when they came due; they went to dead);
 // since 2.9 dead_dropped (dead tasks the dead bound dropped), expired_unstarted (tasks claimed
-// after their start-by time: never run) and dead_bytes (not a counter: the dead tasks' bytes
-// now, id + record + last error, which the bound dead_max_bytes holds).
+// after their start-by time: never run). The dead tasks' bytes are QueueReader::deadBytes().
 using Counters = std::map<std::string, long long>;
 
 struct MinuteCounters
