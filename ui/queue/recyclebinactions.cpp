@@ -49,6 +49,10 @@ RecycleBinActions::RecycleBinActions(AdminClient* client, QWidget* window)
 {
     m_undo->setText(tr("Undo"));
     m_undo->setObjectName(QStringLiteral("undoRemoval"));
+    // A tool button is a few pixels taller than the status bar's labels: its height is left
+    // out of the bar's, so the window still fits a 1024 x 700 screen.
+    m_undo->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Ignored);
+    m_undo->setAutoRaise(true);
     m_undo->hide();
     m_view->setObjectName(QStringLiteral("recycleBin"));
     m_view->setToolTip(tr("What cancel, purge and delete of dead tasks removed and can still be "

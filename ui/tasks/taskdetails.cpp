@@ -79,8 +79,12 @@ TaskDetails::TaskDetails(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_historyLabel);
     layout->addWidget(m_history, 1);
     m_nativeRows = std::make_unique<FormRows>(
-        m_form, QList<QWidget*>{m_id, m_created, m_expires, m_attempts, m_backoff, m_order,
-                                m_worker, m_lastError});
+        m_form, QList<QWidget*>{m_id, m_created, m_attempts, m_backoff, m_order, m_worker,
+                                m_lastError});
+    // Only a task that has a start-by time shows the row: one more row on every task made the
+    // window taller than a 1024 x 700 screen.
+    m_expiresRow = std::make_unique<FormRows>(m_form, QList<QWidget*>{m_expires});
+    m_expiresRow->setShown(false);
 
     m_format = new QLabel(this);
     m_format->setTextFormat(Qt::PlainText);
@@ -286,6 +290,8 @@ void TaskDetails::render()
                                 m_attempts, m_backoff, m_order, m_worker,  m_lastError};
     m_copyId->setEnabled(m_hasTask);
     m_copyPayload->setEnabled(m_hasTask);
+    m_expiresRow->setShown(!m_plain && m_hasTask && !m_finished && m_set != TaskSet::Dead &&
+                           m_task.expiresAt > 0);
     // A finished task has no payload: its events take the box's room.
     m_payload->setVisible(!m_finished);
     if (!m_hasTask) {

@@ -91,6 +91,7 @@ private:
     QPushButton* m_copyId = nullptr;
     QFormLayout* m_form = nullptr;
     std::unique_ptr<FormRows> m_nativeRows; // what a plain sorted set's members lack
+    std::unique_ptr<FormRows> m_expiresRow; // shown for a task with a start-by time only
 };
 
 } // namespace delayq::ui
