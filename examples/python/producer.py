@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Pushes tasks to a delayq queue, and cancels them, from Python.
 
-Written from docs/protocol.md alone (protocol "layout 2.8"), with nothing but Debian's
+Written from docs/protocol.md alone (protocol "layout 2.9"), with nothing but Debian's
 python3-redis. The scripts come from `delayq scripts --dump DIR` or an installed delayq
 (/usr/share/delayq/lua).
 
@@ -25,7 +25,7 @@ import time
 
 import redis
 
-PROTOCOL = "delayq-protocol: layout 2.8"
+PROTOCOL = "delayq-protocol: layout 2.9"
 # Calls stay small so no script holds Redis long (docs/protocol.md, section 4).
 PUSH_CHUNK = 100
 CANCEL_CHUNK = 500
@@ -184,7 +184,7 @@ class Producer:
         for start in range(0, len(ids), CANCEL_CHUNK):
             chunk = list(ids[start:start + CANCEL_CHUNK])
             # The last value is the actor: "" (none).
-            reply = self._cancel(keys=self.keys, args=["1" if force else "0"] + chunk + [""])
+            reply = self._cancel(keys=self.keys, args=["1" if force else "0", ""] + chunk + [""])
             # {done, remaining, {one status per id}}: the statuses are the third value.
             results += [(text(status), task_id) for status, task_id in zip(reply[2], chunk)]
         return results
