@@ -11,7 +11,7 @@ import sys
 # core/: a private include names its folder from core/ ("transport/redislink.h"); delivery/'s
 # own folders (amqp/, pipe/, webhook/) are named from core/delivery/ and belong to its room.
 CORE_ORDER = ["transport", "cluster", "sentinel", "connection", "records", "shard", "queue", "plain",
-              "schedule", "worker", "doctor", "delivery", "taskline"]
+              "schedule", "forecast", "worker", "doctor", "delivery", "taskline"]
 CORE_SUBROOMS = {"amqp": "delivery", "pipe": "delivery", "webhook": "delivery"}
 
 UI_ORDER = ["widgets", "client", "connection", "find", "plain", "charts", "audit", "schedules", "export",

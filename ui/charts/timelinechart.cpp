@@ -4,7 +4,6 @@
 #include "client/adminclient.h"
 #include "client/overviewclient.h"
 #include "client/scheduleclient.h"
-#include "queue/thresholds.h"
 #include "widgets/duetext.h"
 #include <delayq/cron.h>
 #include <delayq/error.h>
@@ -470,6 +469,11 @@ QList<QPair<qint64, qint64>> TimelineChart::latenessShown() const
     return out;
 }
 
+void TimelineChart::setThresholdOf(std::function<qint64(const QString&)> thresholdOf)
+{
+    m_thresholdOf = std::move(thresholdOf);
+}
+
 void TimelineChart::requestForecast()
 {
     // A bounded read (ZCOUNTs over the horizon), yet more than the bars: not at every refresh.
@@ -480,7 +484,7 @@ void TimelineChart::requestForecast()
     m_forecastInFlight = true;
     m_forecastTag = AdminClient::newTag();
     m_client->overview()->loadForecast(m_forecastTag, m_queue,
-                                       Thresholds::forQueue(m_queue).overdueMs);
+                                       m_thresholdOf ? m_thresholdOf(m_queue) : 0);
 }
 
 void TimelineChart::onForecast(const ForecastResult& result)

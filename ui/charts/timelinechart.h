@@ -6,6 +6,8 @@
 #include <QElapsedTimer>
 #include <QWidget>
 
+#include <functional>
+
 class QCPAxis;
 class QCPBars;
 class QCPGraph;
@@ -42,6 +44,9 @@ public:
     explicit TimelineChart(AdminClient* client, QWidget* parent = nullptr);
 
     void setQueue(const QString& queue);
+    // The queue's oldest-overdue threshold (ms, 0 = none) the forecast is held against: given
+    // by the window, since the thresholds live in a room after this one.
+    void setThresholdOf(std::function<qint64(const QString&)> thresholdOf);
     // A plain sorted set has no schedules: no fires are drawn or asked for.
     void setPlain(bool plain);
     // The earliest pending due time (or -1) and the server's now, from the last counts.
@@ -108,6 +113,7 @@ private:
     QPushButton* m_reset;
     QTimer* m_debounce;
     QString m_queue;
+    std::function<qint64(const QString&)> m_thresholdOf;
     qint64 m_earliest = -1;
     qint64 m_now = 0;
     qint64 m_from = 0;

@@ -26,6 +26,7 @@
 #include "queue/queueload.h"
 #include "queue/recyclebinactions.h"
 #include "queue/refreshcontrol.h"
+#include "queue/thresholds.h"
 #include "schedules/schedulestab.h"
 #include "tasks/detailsfollower.h"
 #include "tasks/taskactions.h"
@@ -70,6 +71,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_pages = new QStackedWidget(this);
     m_connectionNotice = new ConnectionNotice(m_client, this);
     m_timeline = new TimelineChart(m_client, this);
+    m_timeline->setThresholdOf(
+        [](const QString& queue) { return Thresholds::forQueue(queue).overdueMs; });
     m_throughput = new ThroughputChart(m_client, this);
     m_audit = new AuditTab(m_client, this);
     m_schedules = new SchedulesTab(m_client, this);
