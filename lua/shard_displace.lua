@@ -72,5 +72,6 @@ if #deleted > 0 then
   for _, id in ipairs(deleted) do redis.call('HDEL', data_key(id), id) end
   redis.call('HDEL', KEYS[8], unpack(deleted))
   redis.call('HDEL', KEYS[9], unpack(deleted))
+  keep_forget(deleted)
 end
 return reply

@@ -142,6 +142,7 @@ std::vector<PushResult> Queue::pushBatch(const std::vector<PushRequest>& request
     std::vector<bool> replaced(all.size(), false); // a former home's copy was deleted
     if (shards.moving()) {
         (void)PushBatch(all, now);
+        refuseBeforeDisplacing(all, results, answered);
         displaceFormerCopies(shards, all, results, answered, replaced);
     }
     std::vector<std::vector<PushRequest>> groups(shards.tags.size());
@@ -186,6 +187,28 @@ std::vector<PushResult> Queue::pushBatch(const std::vector<PushRequest>& request
     return results;
 }
 
+void Queue::refuseBeforeDisplacing(const std::vector<PushRequest>& all,
+                                   std::vector<PushResult>& results, std::vector<bool>& answered)
+{
+    // A replace deletes the former home's copy before push.lua runs in the new home, so what
+    // push.lua would refuse is refused here first, or the task would be gone: a priority or
+    // group (a sharded queue is never in fair order), and a payload over max_payload.
+    for (const auto& r : all)
+        if (r.priority != 0 || !r.group.empty())
+            throw Error(ErrorCode::InvalidArgument,
+                        "a priority or group needs the queue's order fair, which a sharded "
+                        "queue cannot have");
+    long long maxPayload = QueueConfig{}.maxPayload;
+    const Reply stored = m_connection.command({"HGET", keys().config(), "max_payload"});
+    if (!stored.isNil())
+        maxPayload = wholeNumber(stored.str).value_or(maxPayload);
+    for (size_t i = 0; i < all.size(); ++i)
+        if (static_cast<long long>(all[i].payload.size()) > maxPayload) {
+            answered[i] = true;
+            results[i] = {all[i].id, PushResult::Status::TooLarge, 0};
+        }
+}
+
 void Queue::displaceFormerCopies(const ShardLayout& shards, const std::vector<PushRequest>& all,
                                  std::vector<PushResult>& results, std::vector<bool>& answered,
                                  std::vector<bool>& replaced)
@@ -193,6 +216,8 @@ void Queue::displaceFormerCopies(const ShardLayout& shards, const std::vector<Pu
     // The requests whose task may still be in its former home, by that shard and mode.
     std::map<std::pair<size_t, bool>, std::vector<size_t>> asked;
     for (size_t i = 0; i < all.size(); ++i) {
+        if (answered[i])
+            continue;
         const size_t former = static_cast<size_t>(shards.formerHomeOf(all[i].id));
         if (former != static_cast<size_t>(shards.homeOf(all[i].id)) && former < shards.tags.size())
             asked[{former, all[i].replace}].push_back(i);

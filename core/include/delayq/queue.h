@@ -129,6 +129,8 @@ public:
     // (replaced: the push's `created` is a replacement) or is answered `active` when a worker
     // holds it.
     // Public for TaskImport, which imports by the same rule.
+    void refuseBeforeDisplacing(const std::vector<PushRequest>& all,
+                                std::vector<PushResult>& results, std::vector<bool>& answered);
     void displaceFormerCopies(const ShardLayout& shards, const std::vector<PushRequest>& all,
                               std::vector<PushResult>& results, std::vector<bool>& answered,
                               std::vector<bool>& replaced);
