@@ -169,15 +169,54 @@ std::vector<IdResult> RecycleBin::restoreOn(size_t shard, const std::vector<std:
 {
     if (ids.empty())
         return {};
+    // A restored task must land in its home shard, the only one a push or a cancel of its id
+    // looks in: while a reshard moves homes nothing is restored, and an entry a reshard left in
+    // a shard that is no longer its id's home is refused (the bin's entries do not move).
+    const ShardLayout& layout = m_queue.reloadLayout();
+    if (layout.moving())
+        throw Error(ErrorCode::InvalidArgument,
+                    "queue '" + m_queue.name() +
+                        "' is being resharded: restore once the reshard has ended");
+    std::vector<IdResult> results(ids.size());
+    std::vector<std::string> home;
+    std::vector<size_t> at;
+    std::vector<std::vector<std::string>> held; // the others: is their entry here?
+    std::vector<size_t> heldAt;
     Queue one = m_queue.shardQueue(shard);
-    return ScriptBatches(one).byIds(
+    for (size_t i = 0; i < ids.size(); ++i) {
+        results[i] = {ids[i], IdResult::Status::NotFound};
+        if (static_cast<size_t>(layout.homeOf(ids[i])) == shard) {
+            home.push_back(ids[i]);
+            at.push_back(i);
+        } else {
+            held.push_back({"HEXISTS", one.keys().bin(), ids[i]});
+            heldAt.push_back(i);
+        }
+    }
+    const std::vector<Reply> here = m_queue.connection().pipeline(held);
+    for (size_t j = 0; j < here.size(); ++j)
+        if (here[j].type == Reply::Type::Integer && here[j].toInteger() == 1)
+            results[heldAt[j]].status = IdResult::Status::Moved;
+    const auto done = ScriptBatches(one).byIds(
         scripts::restore,
-        {dueAtMs ? "at" : "keep", std::to_string(dueAtMs.value_or(0)), one.keys().wake()}, ids);
+        {dueAtMs ? "at" : "keep", std::to_string(dueAtMs.value_or(0)), one.keys().wake()}, home);
+    for (size_t j = 0; j < done.size() && j < at.size(); ++j)
+        results[at[j]] = done[j];
+    return results;
+}
+
+void RecycleBin::refuseWhileMoving()
+{
+    if (m_queue.reloadLayout().moving())
+        throw Error(ErrorCode::InvalidArgument,
+                    "queue '" + m_queue.name() +
+                        "' is being resharded: restore once the reshard has ended");
 }
 
 std::vector<IdResult> RecycleBin::restore(const std::vector<std::string>& ids,
                                           std::optional<long long> dueAtMs)
 {
+    refuseWhileMoving();
     if (dueAtMs && (*dueAtMs < 0 || *dueAtMs > 9000000000000000LL))
         throw Error(ErrorCode::InvalidArgument, "the due time is out of range");
     std::vector<IdResult> results(ids.size());
@@ -204,6 +243,7 @@ std::vector<IdResult> RecycleBin::restore(const std::vector<std::string>& ids,
 std::vector<IdResult> RecycleBin::restoreSets(const std::function<std::string(const Keys&)>& key,
                                               std::optional<long long> dueAtMs)
 {
+    refuseWhileMoving();
     if (dueAtMs && (*dueAtMs < 0 || *dueAtMs > 9000000000000000LL))
         throw Error(ErrorCode::InvalidArgument, "the due time is out of range");
     std::vector<IdResult> all;

@@ -64,6 +64,8 @@ const char* idStatusName(IdResult::Status status)
         return "pending";
     case IdResult::Status::Exists:
         return "exists";
+    case IdResult::Status::Moved:
+        return "moved";
     }
     return "?";
 }
@@ -71,7 +73,8 @@ const char* idStatusName(IdResult::Status status)
 IdResult::Status idStatusFromName(const std::string& name)
 {
     for (auto status : {IdResult::Status::Done, IdResult::Status::Active, IdResult::Status::Dead,
-                        IdResult::Status::Pending, IdResult::Status::Exists})
+                        IdResult::Status::Pending, IdResult::Status::Exists,
+                        IdResult::Status::Moved})
         if (name == idStatusName(status))
             return status;
     return IdResult::Status::NotFound;

@@ -46,6 +46,7 @@ ActionOutcome outcomeOf(delayq::IdResult::Status status)
     case delayq::IdResult::Status::Pending:
         return ActionOutcome::Pending;
     case delayq::IdResult::Status::Exists:
+    case delayq::IdResult::Status::Moved:
         return ActionOutcome::Exists;
     }
     return ActionOutcome::NotFound;

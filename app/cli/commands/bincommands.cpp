@@ -30,6 +30,8 @@ const char* wordOf(delayq::IdResult::Status status)
         return "restored";
     case delayq::IdResult::Status::Exists:
         return "refused (a task with this id is in the queue again)";
+    case delayq::IdResult::Status::Moved:
+        return "refused (a reshard since made another shard its home; push it again)";
     default:
         return "not in the recycle bin";
     }

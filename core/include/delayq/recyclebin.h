@@ -60,6 +60,8 @@ public:
     std::vector<IdResult> restoreAll(std::optional<long long> dueAtMs = std::nullopt);
 
 private:
+    // A restored task must land in its home shard: nothing is restored while a reshard runs.
+    void refuseWhileMoving();
     // The restore script on one shard over ids, in calls of at most 500.
     std::vector<IdResult> restoreOn(size_t shard, const std::vector<std::string>& ids,
                                     std::optional<long long> dueAtMs);

@@ -127,7 +127,8 @@ struct IdResult
         Active,
         Dead,
         Pending,
-        Exists // restore: a task with this id is in the queue again (refused)
+        Exists, // restore: a task with this id is in the queue again (refused)
+        Moved   // restore: a reshard since the removal made another shard the id's home (refused)
     };
     std::string id;
     Status status = Status::Done;
