@@ -60,7 +60,7 @@ if #done > 0 then
     local history = history_limit(redis.call('HGET', KEYS[5], 'history'))
     for k, id in ipairs(done) do
       if follows[k] then
-        local due = follow_up_start(id, follows[k])
+        local due = follow_up_start(id, follows[k], now, false)
         started = started + 1
         if first_due == nil or due < first_due then first_due = due end
         history_note(history, {id}, function()

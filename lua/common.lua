@@ -527,14 +527,20 @@ local function follow_ups(ids)
 end
 
 -- A follow-up "DUE|FIRST|RECORD" becomes the pending task `id` (its record, due time and first
--- push), with no run entry: attempts start again. Returns its due ms.
-local function follow_up_start(id, follow)
+-- push), with no run entry: attempts start again, and no fair-order tags (a debounced push
+-- carries none). from_active: the task it replaces was running (nack, reap), so its group's
+-- slot frees here; after an ack, forget() freed it. Returns its due ms.
+local function follow_up_start(id, follow, now, from_active)
+  if from_active then fair_stopped({id}, now) end
+  if redis.call('EXISTS', fair_key('tags')) == 1 then redis.call('HDEL', fair_key('tags'), id) end
   local due, first, at = string.match(follow, '^(%d+)|(%d+)|()')
   redis.call('HDEL', keep_key('follow'), id)
   redis.call('HSET', data_key(id), id, string.sub(follow, at))
   redis.call('HDEL', KEYS[8], id)
   redis.call('HSET', keep_key('debounce'), id, first)
   redis.call('ZADD', KEYS[1], due, id)
+  -- Every way into pending indexes the task in fair order.
+  fair_index({due, id}, now)
   return tonumber(due)
 end
 

@@ -41,7 +41,7 @@ end
 local follow = follow_ups({id})
 if follow then
   local before = earliest(KEYS[1])
-  local due = follow_up_start(id, follow[1])
+  local due = follow_up_start(id, follow[1], now, true)
   note('failed', int(due))
   count(KEYS[6], KEYS[7], 'retried', 1, now)
   wake_if_earlier(ARGV[5], before, due)

@@ -87,7 +87,7 @@ if #ids > 0 then redis.call('ZREM', KEYS[2], unpack(ids)) end
 if #error_writes > 0 then redis.call('HSET', KEYS[9], unpack(error_writes)) end
 if #run_writes > 0 then redis.call('HSET', KEYS[8], unpack(run_writes)) end
 if #to_pending > 0 then redis.call('ZADD', KEYS[1], unpack(to_pending)) end
-for _, i in ipairs(takeover) do follow_up_start(ids[i], follows[i]) end
+for _, i in ipairs(takeover) do follow_up_start(ids[i], follows[i], now, true) end
 fair_index(to_pending, now, true)
 local gone = {}
 for i = 2, #to_dead, 2 do gone[#gone + 1] = to_dead[i] end
