@@ -1,5 +1,6 @@
 #include "modelop.h"
 
+#include <cstdio>
 #include <random>
 #include <utility>
 
@@ -25,6 +26,7 @@ constexpr Weighted kWeights[] = {
     {ModelOp::Kind::PlainSettle, 3},  {ModelOp::Kind::Import, 2},
     {ModelOp::Kind::Limit, 2},        {ModelOp::Kind::Order, 2},
     {ModelOp::Kind::PushDebounce, 5}, {ModelOp::Kind::DedupWindow, 2},
+    {ModelOp::Kind::DeadBound, 2},    {ModelOp::Kind::Restore, 4},
     {ModelOp::Kind::Wait, 4},
 };
 
@@ -73,6 +75,10 @@ const char* name(ModelOp::Kind kind)
         return "push-debounce";
     case ModelOp::Kind::DedupWindow:
         return "dedup-window";
+    case ModelOp::Kind::DeadBound:
+        return "dead-bound";
+    case ModelOp::Kind::Restore:
+        return "restore";
     case ModelOp::Kind::PlainAdd:
         return "plain-add";
     case ModelOp::Kind::PlainLease:
@@ -93,6 +99,28 @@ std::string ModelOp::text() const
            std::to_string(c) + ")";
 }
 
+std::vector<ModelOp> ModelOp::parse(const std::string& text)
+{
+    std::vector<ModelOp> ops;
+    size_t at = 0;
+    while ((at = text.find('(', at)) != std::string::npos) {
+        size_t start = text.find_last_of(" \n\t", at);
+        start = start == std::string::npos ? 0 : start + 1;
+        const std::string word = text.substr(start, at - start);
+        ModelOp op;
+        unsigned long long a = 0, b = 0, c = 0;
+        if (std::sscanf(text.c_str() + at, "(%llu,%llu,%llu)", &a, &b, &c) == 3)
+            for (int k = 0; k <= static_cast<int>(Kind::Wait); ++k)
+                if (word == name(static_cast<Kind>(k))) {
+                    ops.push_back({static_cast<Kind>(k), static_cast<uint32_t>(a),
+                                   static_cast<uint32_t>(b), static_cast<uint32_t>(c)});
+                    break;
+                }
+        ++at;
+    }
+    return ops;
+}
+
 std::vector<ModelOp> ModelOp::generate(uint64_t seed, int count, bool sharding)
 {
     std::mt19937_64 random(seed);
@@ -111,6 +139,9 @@ std::vector<ModelOp> ModelOp::generate(uint64_t seed, int count, bool sharding)
             pick -= w.weight;
         }
         if (!sharding && (kind == Kind::ReshardStart || kind == Kind::ReshardStep))
+            continue;
+        // Each shard keeps its share of the dead bound: the model follows it on one shard.
+        if (sharding && kind == Kind::DeadBound)
             continue;
         ops.push_back({kind, static_cast<uint32_t>(random()), static_cast<uint32_t>(random()),
                        static_cast<uint32_t>(random())});

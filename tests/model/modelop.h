@@ -36,6 +36,8 @@ struct ModelOp
         Order,        // due or fair order (with a group cap of none, 1 or 2)
         PushDebounce, // a debounced push of an id: moves it, or leaves one follow-up
         DedupWindow,  // the queue's dedup window: on (1 h) or off
+        DeadBound,    // the queue's dead bound: 2, 4 or 100,000 tasks (one shard only)
+        Restore,      // ids back from the recycle bin (cancel, delete dead, purge keep them)
         Wait,
     };
 
@@ -48,4 +50,7 @@ struct ModelOp
     // `count` ops drawn from `seed`, weighted towards the everyday ones (push, claim, ack).
     // sharding: whether reshard ops may be drawn.
     static std::vector<ModelOp> generate(uint64_t seed, int count, bool sharding);
+    // Ops as text() writes them, separated by spaces or line breaks (a shortened run's list):
+    // to replay one exactly (DELAYQ_MODEL_OPS). Unknown words are skipped.
+    static std::vector<ModelOp> parse(const std::string& text);
 };

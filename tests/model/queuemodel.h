@@ -32,7 +32,12 @@
 //  - keep (docs/design/keep.md): a finished id is refused (recently_done) while its dedup window
 //    runs, through reshards too; a debounced push moves a pending task never earlier
 //    and never past its first push + the maximum wait, and a task a worker holds gets exactly
-//    one follow-up, started when it is acked or in its place when it fails.
+//    one follow-up, started when it is acked or in its place when it fails;
+//  - a task past its start-by time is never handed out: it goes to dead, counted;
+//  - dead keeps at most its bound, the oldest dropped first and counted (one shard);
+//  - cancel, delete dead and purge keep what they remove in the recycle bin, and a restore
+//    brings back exactly that task (payload, attempts, set, due time or time of death), never
+//    over a task that has its id again.
 class QueueModel
 {
 public:
@@ -72,6 +77,13 @@ private:
             long long firstLo = 0, firstHi = 0;
         };
         std::optional<FollowUp> follow; // while active
+        long long expiresAt = 0;        // start-by ms (0 = none)
+        long long diedAt = 0;           // while dead: its time of death (the dead set's score)
+    };
+    struct BinEntry
+    {
+        Task task; // as it was when removed
+        size_t shard = 0;
     };
     using Pair = std::pair<std::string, std::string>; // id, lease token
 
@@ -93,6 +105,16 @@ private:
     void order(const ModelOp& op);
     void pushDebounce(const ModelOp& op);
     void dedupWindow(const ModelOp& op);
+    void deadBound(const ModelOp& op);
+    void restore(const ModelOp& op);
+    // Claim's expired tasks: those the server sent to dead (read back), checked and taken.
+    // Returns how many.
+    long long takeExpired(long long now);
+    // The task died at the server's score for it; the bound then drops the oldest.
+    void died(const std::string& id, long long at);
+    void deadTrim();
+    long long deadScore(const std::string& id);
+    void toBin(const std::string& id);
     // The task finished (acked or dead): refused from now on in its shard, if a window holds.
     void remember(const std::string& id);
     // Its follow-up becomes the pending task (ack, or in its place when it fails).
@@ -158,4 +180,7 @@ private:
     PlainModel m_plain; // a plain key beside the queue
     long long m_window = 0;                   // the queue's dedup window, ms (0 = off)
     std::map<std::string, size_t> m_finished; // id -> shard it finished in, within a window
+    long long m_deadMax = 0;                  // the dead bound the model follows (0 = none)
+    long long m_expiredInClaim = 0; // the last claim's expired tasks: it may have taken fewer
+    std::map<std::string, std::vector<BinEntry>> m_bin; // id -> its entries, by shard
 };

@@ -98,7 +98,10 @@ void TestModel::promisesHold()
     QFETCH(bool, sharding);
     const std::string url = cluster ? m_cluster.url() : m_server.tcpUrl();
     const int steps = static_cast<int>(environmentNumber("DELAYQ_MODEL_STEPS", 1000));
-    const std::vector<ModelOp> ops = ModelOp::generate(seed, steps, sharding);
+    const QByteArray given = qgetenv("DELAYQ_MODEL_OPS");
+    const std::vector<ModelOp> ops = given.isEmpty()
+                                         ? ModelOp::generate(seed, steps, sharding)
+                                         : ModelOp::parse(given.toStdString());
     const Outcome outcome = replay(url, ops);
     if (outcome.failedAt < 0)
         return;
