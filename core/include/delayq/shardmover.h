@@ -1,5 +1,7 @@
 #pragma once
 
+#include <delayq/reply.h>
+
 #include <string>
 #include <vector>
 
