@@ -72,15 +72,9 @@ int runRestore(Context& ctx)
         j.beginObject()
             .field("queue", queue.name())
             .field("restored", done)
-            .field("refused", refused)
-            .key("results")
-            .beginArray();
-        for (const auto& r : results)
-            j.beginObject()
-                .field("id", r.id)
-                .field("status", delayq::idStatusName(r.status))
-                .endObject();
-        j.endArray().endObject();
+            .field("refused", refused);
+        writeIdResults(j, results);
+        j.endObject();
         ctx.printJson(j);
     } else {
         std::string text;

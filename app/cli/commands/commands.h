@@ -37,6 +37,9 @@ int runRestore(Context& ctx);
 int runBin(Context& ctx);
 // After a removal (cancel, rm-dead, purge): how to restore it, on stderr (bincommands.cpp).
 void printBinHint(Context& ctx, delayq::Queue& queue);
+class JsonWriter;
+// "results": [{"id", "status"}, ...], as cancel, reschedule, requeue, rm-dead and restore write.
+void writeIdResults(JsonWriter& j, const std::vector<delayq::IdResult>& results);
 int runConfig(Context& ctx);
 int runPause(Context& ctx);
 int runResume(Context& ctx);

@@ -9,6 +9,17 @@
 
 namespace cli {
 
+void writeIdResults(JsonWriter& j, const std::vector<delayq::IdResult>& results)
+{
+    j.key("results").beginArray();
+    for (const auto& r : results)
+        j.beginObject()
+            .field("id", r.id)
+            .field("status", delayq::idStatusName(r.status))
+            .endObject();
+    j.endArray();
+}
+
 namespace {
 
 std::vector<std::string> ids(Context& ctx)
@@ -29,15 +40,9 @@ int report(Context& ctx, const std::string& queue, const char* doneWord,
         j.beginObject()
             .field("queue", queue)
             .field("done", static_cast<long long>(results.size()) - refused)
-            .field("refused", refused)
-            .key("results")
-            .beginArray();
-        for (const auto& r : results)
-            j.beginObject()
-                .field("id", r.id)
-                .field("status", delayq::idStatusName(r.status))
-                .endObject();
-        j.endArray().endObject();
+            .field("refused", refused);
+        writeIdResults(j, results);
+        j.endObject();
         ctx.printJson(j);
     } else {
         std::string text;
