@@ -18,6 +18,7 @@
 
 #include <QDockWidget>
 #include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
@@ -373,6 +374,38 @@ private slots:
         // Each fire's line spans the top tenth of the plot only.
         QCOMPARE(fires->valueAxis()->range().lower, -9.0);
         QCOMPARE(fires->valueAxis()->range().upper, 1.0);
+    }
+
+    // Both notices over the pages at once (a request unanswered for 500 ms, on a frozen
+    // window) leave the window at a laptop's 1024 x 700, on the tasks page and the overview:
+    // a slow answer under load once made the window 725 px tall.
+    void noticesFitAt_data()
+    {
+        QTest::addColumn<bool>("overview");
+        QTest::newRow("tasks") << false;
+        QTest::newRow("overview") << true;
+    }
+    void noticesFitAt()
+    {
+        QFETCH(bool, overview);
+        openFullQueue();
+        if (overview)
+            window()->showOverview();
+        auto* notice = window()->findChild<QFrame*>(QStringLiteral("connectionnotice"));
+        QVERIFY(notice);
+        auto* text = notice->findChild<QLabel*>();
+        QVERIFY(text);
+        text->setText(QStringLiteral("redis://orders-primary.internal.example.com:6379 has not "
+                                     "answered for 0.5 s — reconnecting…"));
+        notice->show();
+        auto* freeze = window()->findChild<QLabel*>(QStringLiteral("frozennotice"));
+        QVERIFY(freeze);
+        freeze->setText(QStringLiteral("Live updates off since 03:12:45: the figures shown "
+                                       "change only on F5 or after an action of yours."));
+        freeze->show();
+        showAt(QSize(1024, 700));
+        QVERIFY2(window()->minimumSizeHint().height() <= 700,
+                 qPrintable(QStringLiteral("%1 px").arg(window()->minimumSizeHint().height())));
     }
 
     // The server view, with the open queue's shards, fits a laptop's screen.

@@ -51,9 +51,10 @@ TimelineChart::TimelineChart(AdminClient* client, QWidget* parent)
     layout->addLayout(header);
 
     m_plot = new QCustomPlot(this);
-    // 140 px with the header, less the forecast's sentence under it: the dock needs no more
-    // height than before it, so at 1024 x 700 the window still fits the screen.
-    m_plot->setMinimumHeight(140 - fontMetrics().height());
+    // 134 px with the header, less the forecast's sentence under it: at 1024 x 700 the dock
+    // leaves the Overview 8 rows (at 140 px it left 7 once the task details pane could scroll
+    // and no longer held the window's height up).
+    m_plot->setMinimumHeight(134 - fontMetrics().height());
     m_plot->setToolTip(tr("Drag to pan, wheel to zoom, click a bar to scroll the table there"));
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom | QCP::iSelectPlottables);
     m_plot->axisRect()->setRangeDrag(Qt::Horizontal);

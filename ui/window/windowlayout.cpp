@@ -23,6 +23,7 @@
 #include <QDockWidget>
 #include <QMainWindow>
 #include <QMenuBar>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTimer>
@@ -49,7 +50,16 @@ void placePages(QMainWindow* w, const WindowParts& p)
     auto* splitter = new QSplitter(Qt::Horizontal, w);
     splitter->setObjectName(QStringLiteral("tasksplitter"));
     splitter->addWidget(p.tabs);
-    splitter->addWidget(p.details);
+    // The details pane scrolls when the window is short: its rows, history and payload made
+    // the window's minimum 685 px tall, so a connection notice over the pages pushed it past
+    // a 1024 x 700 screen.
+    auto* details = new QScrollArea(splitter);
+    details->setObjectName(QStringLiteral("detailsscroll"));
+    details->setWidgetResizable(true);
+    details->setFrameShape(QFrame::NoFrame);
+    details->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    details->setWidget(p.details);
+    splitter->addWidget(details);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
     splitter->setSizes({920, 280});
