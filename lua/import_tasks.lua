@@ -5,18 +5,23 @@
 --   (it is overwritten, unless a worker holds it)
 -- ARGV[2] wake channel ("" = none): published when an imported task is due before everything
 --   that was pending
--- ARGV[3] n, the number of tasks (0..1000); then 10 values per task:
+-- ARGV[3] n, the number of tasks (0..1000); then 11 values per task:
 --   id, state ("pending" | "dead"), due ms, time died ms (dead; ignored for pending),
 --   created ms, attempts, max attempts (0 = queue default), backoff (normalized; "" = the
 --   queue's), last error ("" = none), history (its events as the scripts store them, one a
---   line, at most 100; "" = none; kept while the queue has room: HISTORY_TASKS), then the payload as ARGV[3 + 10n + i] (one per task, last)
+--   line, at most 100; "" = none; kept while the queue has room: HISTORY_TASKS), fair order's
+--   tag (since 2.9: "PRIORITY|GROUP" as push stores it, "" = none; kept whatever the queue's
+--   order, as config keeps the tags when the order goes back to due), then the payload as
+--   ARGV[3 + 11n + i] (one per task, last)
 -- ARGV[last] actor: "" (no audit entry), or who imports (take_actor in common.lua): one audit
 --   entry "import" (detail "replace" with replace) when any task was written
 -- Reply: one status per task: created | exists | replaced | too_large | active
 --   (active: "replace" refused because a worker holds the task)
+-- The dedup window (docs/design/keep.md) is not consulted: an import brings back what its file
+-- holds, as restore does, and the reshard moves tasks with it.
 -- Errors: INVALID when ARGV is malformed; nothing is written then.
 -- Counters are left alone: an import restores tasks, it does not produce or deliver them.
-local FIELDS = 10
+local FIELDS = 11
 -- The FIELDS values of each task, then its payload.
 local who, n, refusal = take_batch('import_tasks', 3, FIELDS + 1)
 if refusal then return refusal end
@@ -40,7 +45,7 @@ local tasks = {}
 for i = 0, n - 1 do
   local a = 4 + i * FIELDS
   local t = {id = ARGV[a], state = ARGV[a + 1], backoff = ARGV[a + 7], error = ARGV[a + 8],
-             history = ARGV[a + 9], payload = ARGV[3 + n * FIELDS + i + 1]}
+             history = ARGV[a + 9], tag = ARGV[a + 10], payload = ARGV[3 + n * FIELDS + i + 1]}
   if t.id == '' or (t.state ~= 'pending' and t.state ~= 'dead') then
     return redis.error_reply('INVALID import_tasks: a task needs an id and the state pending or dead')
   end
@@ -58,6 +63,14 @@ for i = 0, n - 1 do
   if not valid_history(t.history) then
     return redis.error_reply('INVALID import_tasks: a history is at most 100 lines of ' ..
       '"ms|kind|due|who|text"')
+  end
+  if t.tag ~= '' then
+    local priority, group = string.match(t.tag, '^(%-?%d+)|([%w_.:@/%-]*)$')
+    if not priority or whole(priority, -9, 9) == nil or #group > 128 then
+      return redis.error_reply('INVALID import_tasks: a tag is "PRIORITY|GROUP", priority ' ..
+        '-9..9, group up to 128 bytes of letters, digits and _.:@/-')
+    end
+    t.tag = int(tonumber(priority)) .. '|' .. group
   end
   tasks[i] = t
 end
@@ -95,6 +108,9 @@ for i = 0, n - 1 do
       redis.call('HDEL', KEYS[8], t.id)
       redis.call('HDEL', KEYS[9], t.id)
       keep_forget({t.id})
+      -- An export carries no start-by time: the replaced task's own one goes with it, as on
+      -- push --replace (the model check found a replaced task expiring on its old time).
+      if redis.call('EXISTS', expires_key()) == 1 then redis.call('HDEL', expires_key(), t.id) end
     end
     local attempts_max = t.max_attempts
     if attempts_max == 0 then attempts_max = default_attempts end
@@ -113,12 +129,16 @@ for i = 0, n - 1 do
     elseif status == 'replaced' then
       redis.call('HDEL', history_key(''), t.id)
     end
+    -- Its priority and group come back with it (a replaced task's tag goes when it has none).
+    if t.tag ~= '' then
+      redis.call('HSET', fair_key('tags'), t.id, t.tag)
+    elseif status == 'replaced' then
+      redis.call('HDEL', fair_key('tags'), t.id)
+    end
     if t.state == 'dead' then
       to_dead[#to_dead + 1], to_dead[#to_dead + 2] = int(t.died), t.id
     else
       redis.call('ZADD', KEYS[1], int(t.due), t.id)
-      -- An export carries no priority or group (yet): the task comes back ungrouped.
-      if status == 'replaced' then redis.call('HDEL', fair_key('tags'), t.id) end
       fair_index({int(t.due), t.id}, import_now)
       if min_due == nil or t.due < min_due then min_due = t.due end
     end

@@ -13,9 +13,9 @@ namespace delayq {
 
 namespace {
 
-// Commands that read one task whole: its score in `setKey`, record, run entry, error and
-// history.
-constexpr size_t kReadsPerTask = 5;
+// Commands that read one task whole: its score in `setKey`, record, run entry, error,
+// history and fair order's tags (priority and group).
+constexpr size_t kReadsPerTask = 6;
 
 void appendReads(std::vector<std::vector<std::string>>& commands, const Keys& keys,
                  const std::string& setKey, const std::string& id)
@@ -25,6 +25,7 @@ void appendReads(std::vector<std::vector<std::string>>& commands, const Keys& ke
     commands.push_back({"HGET", keys.run(), id});
     commands.push_back({"HGET", keys.errors(), id});
     commands.push_back({"HGET", keys.taskHistory(), id});
+    commands.push_back({"HGET", keys.fairTags(), id});
 }
 
 // The replies of `commands`, run as one transaction where the server allows it: every key is
@@ -80,6 +81,7 @@ tasksFrom(const std::vector<Reply>& replies, const std::vector<std::string>& ids
         fillTask(task, sets[i], r[1], r[2], r[3]);
         if (!r[4].isNil())
             task.history = parseTaskEvents(r[4].str);
+        fillTags(task, r[5]);
         if (task.broken) {
             ++broken;
             continue;

@@ -92,6 +92,7 @@ void TaskImport::check(const Task& task)
             (e.due && *e.due < 0))
             refuse("a history event needs a time and a kind in lowercase letters, like "
                    "\"claimed\"");
+    checkFairTag(task.priority, task.group);
     if (!isStoredBackoff(task.backoff))
         refuse("the backoff must be empty (the queue's) or in the stored form, ms: like "
                "5000,20000,30000 or exp:1000:60000");
@@ -129,9 +130,14 @@ std::vector<PushResult::Status> TaskImport::importBatch(const std::vector<Task>&
             asks[i].replace = m_replace;
         }
         m_queue.displaceFormerCopies(layout, asks, results, answered, replaced);
-        for (size_t i = 0; i < tasks.size(); ++i)
+        for (size_t i = 0; i < tasks.size(); ++i) {
+            // An import does not consult the dedup window (import_tasks.lua), here as on a
+            // steady layout: an id its former home remembers as done is imported.
+            if (answered[i] && results[i].status == PushResult::Status::RecentlyDone)
+                answered[i] = false;
             if (answered[i])
                 statuses[i] = results[i].status;
+        }
     }
     for (size_t s = 0; s < m_queue.shardCount(); ++s) {
         std::vector<Task> some;
@@ -159,14 +165,18 @@ std::vector<PushResult::Status> TaskImport::importInto(Queue& shard, const std::
 {
     std::vector<std::string> args{m_replace ? "replace" : "skip", shard.keys().wake(),
                                   std::to_string(tasks.size())};
-    args.reserve(3 + tasks.size() * 11);
+    args.reserve(3 + tasks.size() * 12);
     for (const auto& t : tasks) {
         const bool dead = t.state == "dead";
+        // Fair order's tag as push stores it ("PRIORITY|GROUP"), "" for a task without one.
+        const std::string tag = t.priority == 0 && t.group.empty()
+                                    ? std::string()
+                                    : std::to_string(t.priority) + "|" + t.group;
         args.insert(args.end(), {t.id, dead ? "dead" : "pending", std::to_string(t.due),
                                  std::to_string(dead ? t.score : 0), std::to_string(t.created),
                                  std::to_string(t.attempts), std::to_string(t.maxAttempts),
                                  t.backoff, std::string(utf8Prefix(t.lastError, kMaxErrorBytes)),
-                                 formatTaskEvents(lastEvents(t.history))});
+                                 formatTaskEvents(lastEvents(t.history)), tag});
     }
     for (const auto& t : tasks)
         args.push_back(t.payload);

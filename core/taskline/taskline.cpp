@@ -188,6 +188,11 @@ std::string TaskLine::fromTask(const Task& task)
     putBytes(j, "payload", "payload_encoding", task.payload);
     if (!task.history.empty())
         j["history"] = historyJson(task.history);
+    // Fair order's tags, only when the task has them: a file of untagged tasks is as before.
+    if (task.priority != 0)
+        j["priority"] = task.priority;
+    if (!task.group.empty())
+        j["group"] = task.group;
     return j.dump();
 }
 
@@ -218,6 +223,12 @@ Task TaskLine::toTask(std::string_view line)
     task.payload = getBytes(j, "payload", "payload_encoding");
     if (j.contains("history"))
         task.history = historyFromJson(j["history"]);
+    // The group's form is checked by TaskImport::check, as the other values are.
+    const long long priority = getInteger(j, "priority", 0);
+    if (priority < -9 || priority > 9)
+        refuse("\"priority\" must be -9 to 9");
+    task.priority = static_cast<int>(priority);
+    task.group = getText(j, "group");
     return task;
 }
 

@@ -2,6 +2,7 @@
 
 #include <delayq/connection.h>
 #include <delayq/queue.h>
+#include <delayq/queuereader.h>
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -90,7 +91,9 @@ private slots:
         QCOMPARE(delayq({"push", "src", "t", "--id", "t1", "--in", "1h"}).exitCode, 0);
         QCOMPARE(delayq({"schedule", "add", "src", "digest", "--cron", "0 9 * * 1-5", "--tz",
                          "Europe/Berlin", "--max-attempts", "3", "--catch-up", "10m", "-"},
-                        QByteArray("\x00\xff" "bin", 5))
+                        QByteArray("\x00\xff"
+                                   "bin",
+                                   5))
                      .exitCode,
                  0);
         QCOMPARE(delayq({"schedule", "add", "src", "beat", "--every", "30s", "--paused"}).exitCode,
@@ -173,6 +176,12 @@ private slots:
             << QByteArray("backoff");
         QTest::newRow("id with a control character")
             << QByteArray("{\"id\":\"x\\u0001\",\"due\":1,\"payload\":\"\"}") << QByteArray("id");
+        QTest::newRow("priority out of range")
+            << QByteArray("{\"id\":\"x\",\"due\":1,\"payload\":\"\",\"priority\":10}")
+            << QByteArray("\"priority\" must be -9 to 9");
+        QTest::newRow("group with a space")
+            << QByteArray("{\"id\":\"x\",\"due\":1,\"payload\":\"\",\"group\":\"a b\"}")
+            << QByteArray("a group holds letters");
     }
     void importRefusesABadLineByItsNumber()
     {
@@ -225,6 +234,75 @@ private slots:
         QCOMPARE(found->second.lastError, std::string("err")); // the file's, not the old one
         QCOMPARE(found->second.due, 9000LL);
         QCOMPARE(queue.find("held")->first, TaskSet::Active);
+    }
+
+    // Fair order's tags (push --priority, --group) go into the file and come back with the task,
+    // in its state; in fair order a pending one is handed out by its group again.
+    void tagsTravelWithTheTask_data()
+    {
+        QTest::addColumn<int>("priority");
+        QTest::addColumn<QString>("group");
+        QTest::addColumn<bool>("dead");
+        QTest::addColumn<QString>("order"); // of the queue imported into
+
+        QTest::newRow("pending, both") << 5 << "tenant-42" << false << "fair";
+        QTest::newRow("pending, priority only") << -3 << "" << false << "fair";
+        QTest::newRow("pending, group only") << 0 << "a.b:c@d/e_f-1" << false << "fair";
+        QTest::newRow("dead, both") << 2 << "g" << true << "fair";
+        // Kept whatever the order, as the tags stay when a queue goes back to due order.
+        QTest::newRow("into due order") << 4 << "tenant-7" << false << "due";
+        QTest::newRow("none") << 0 << "" << false << "fair";
+    }
+    void tagsTravelWithTheTask()
+    {
+        QFETCH(int, priority);
+        QFETCH(QString, group);
+        QFETCH(bool, dead);
+        QFETCH(QString, order);
+
+        Queue from(*m_conn, "from");
+        from.setConfig({{"order", "fair"}});
+        PushRequest p;
+        p.id = "t";
+        p.payload = "x";
+        p.priority = priority;
+        p.group = group.toStdString();
+        p.maxAttempts = 1;
+        from.push(p);
+        if (dead) {
+            const auto claimed = from.claim(1, 60000, "w").tasks;
+            QCOMPARE(claimed.size(), size_t(1));
+            from.nack(claimed[0].id, claimed[0].token, "died");
+        }
+        const CliRun exported = delayq({"export", "from"});
+        QCOMPARE(exported.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(exported.out.trimmed()).object();
+        QCOMPARE(o.value("priority").toInt(0), priority);
+        QCOMPARE(o.value("group").toString(), group);
+        // A task without tags is written as before: no field for them.
+        QCOMPARE(o.contains("priority"), priority != 0);
+        QCOMPARE(o.contains("group"), !group.isEmpty());
+
+        QCOMPARE(delayq({"config", "to", "order", order}).exitCode, 0);
+        const CliRun r = delayq({"import", "to"}, exported.out);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        Queue to(*m_conn, "to");
+        const auto found = to.find("t");
+        QVERIFY(found);
+        QCOMPARE(found->first, dead ? TaskSet::Dead : TaskSet::Pending);
+        QCOMPARE(found->second.priority, priority);
+        QCOMPARE(QString::fromStdString(found->second.group), group);
+        // Exported again, the line is the same.
+        QCOMPARE(delayq({"export", "to"}).out, exported.out);
+        if (dead) // a requeue keeps them too
+            QCOMPARE(delayq({"requeue", "to", "t"}).exitCode, 0);
+        // In fair order the task is in its group's turn again: handed out, and by its group.
+        if (order == "fair") {
+            const GroupLoads loads = to.busyGroups(20);
+            QCOMPARE(loads.groups.size(), size_t(1));
+            QCOMPARE(QString::fromStdString(loads.groups[0].group), group);
+            QCOMPARE(to.claim(1, 60000, "w").tasks.size(), size_t(1));
+        }
     }
 
     void anActiveTaskComesBackPendingAtItsDueTime()

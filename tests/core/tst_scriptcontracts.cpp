@@ -36,8 +36,9 @@ QStringList tasks(int n)
     return out;
 }
 
-// import_tasks ARGV: mode, wake channel, n, then ten values per task, then the payloads.
-// A task: id, state, due, died, created, attempts, max attempts, backoff, last error, history.
+// import_tasks ARGV: mode, wake channel, n, then eleven values per task, then the payloads.
+// A task: id, state, due, died, created, attempts, max attempts, backoff, last error, history,
+// fair order's tag ("PRIORITY|GROUP", since 2.9).
 QStringList importArgv(const QString& mode, const QList<QStringList>& tasks, const QString& n = {})
 {
     QStringList out{mode, "", n.isEmpty() ? QString::number(tasks.size()) : n};
@@ -50,9 +51,10 @@ QStringList importArgv(const QString& mode, const QList<QStringList>& tasks, con
 
 QStringList imported(const QString& id, const QString& state = "pending",
                      const QString& due = "1000", const QString& attempts = "0",
-                     const QString& backoff = "", const QString& history = "")
+                     const QString& backoff = "", const QString& history = "",
+                     const QString& tag = "")
 {
-    return {id, state, due, "0", "1000", attempts, "0", backoff, "", history};
+    return {id, state, due, "0", "1000", attempts, "0", backoff, "", history, tag};
 }
 
 const Script* scriptNamed(const QString& name)
@@ -376,7 +378,7 @@ private slots:
         row("n not a number", "import_tasks", queue, importArgv("skip", {imported("new")}, "x"));
         row("n above 1000", "import_tasks", queue, importArgv("skip", {}, "1001"));
         row("a payload missing", "import_tasks", queue,
-            importArgv("skip", {imported("new")}).mid(0, 13));
+            importArgv("skip", {imported("new")}).mid(0, 14));
         row("mode neither skip nor replace", "import_tasks", queue,
             importArgv("upsert", {imported("new")}));
         row("state active", "import_tasks", queue, importArgv("skip", {imported("new", "active")}));
@@ -398,6 +400,12 @@ private slots:
             importArgv("skip",
                        {imported("new", "pending", "1000", "0", "",
                                  QStringList(101, "1000|claimed|1000|w|attempt 1").join('\n'))}));
+        row("tag priority out of range", "import_tasks", queue,
+            importArgv("skip", {imported("new", "pending", "1000", "0", "", "", "10|g")}));
+        row("tag group with a space", "import_tasks", queue,
+            importArgv("skip", {imported("new", "pending", "1000", "0", "", "", "0|a b")}));
+        row("tag without a priority", "import_tasks", queue,
+            importArgv("skip", {imported("new", "pending", "1000", "0", "", "", "tenant-1")}));
         row("the second task bad", "import_tasks", queue,
             importArgv("replace", {imported("new"), imported("p", "dead", "inf")}));
 
