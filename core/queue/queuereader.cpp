@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 
 namespace delayq {
 
@@ -160,8 +161,9 @@ FlowStatus QueueReader::flowStatus()
     // due tasks, live leases and the claimed counters of this minute and the one before.
     constexpr size_t kPerShard = 5;
     const auto read = m_router->read([&](const std::vector<Keys>& shards) {
-        std::vector<std::vector<std::string>> commands{
-            {"HMGET", shards.front().config(), "rate", "burst", "cap", "paused"}};
+        std::vector<std::vector<std::string>> commands{{"HMGET", shards.front().config(), "rate",
+                                                        "burst", "cap", "paused", "order",
+                                                        "group_cap", "group_rate"}};
         for (const Keys& k : shards) {
             commands.push_back({"HMGET", flowKey(k), "held_at", "held_by"});
             commands.push_back({"ZCOUNT", k.pending(), "-inf", nowText});
@@ -180,6 +182,7 @@ FlowStatus QueueReader::flowStatus()
     const Reply& config = r.at(0);
     status.setLimits(field(config, 0), field(config, 1), field(config, 2));
     status.paused = field(config, 3) == "1";
+    status.setGroupLimits(field(config, 4), field(config, 5), field(config, 6));
     long long thisMinute = 0, lastMinute = 0;
     for (size_t i = 1; i + kPerShard <= r.size(); i += kPerShard) {
         const long long heldAt = wholeNumber(field(r[i], 0)).value_or(0);
@@ -199,6 +202,114 @@ FlowStatus QueueReader::flowStatus()
         thisMinute + static_cast<long long>(static_cast<double>(lastMinute) * previousShare + 0.5);
     status.judge();
     return status;
+}
+
+GroupLoads QueueReader::busyGroups(int limit)
+{
+    if (limit < 1 || limit > 1000)
+        throw Error(ErrorCode::InvalidArgument, "busy groups: the limit is 1 to 1000");
+    GroupLoads loads;
+    // Fair order needs one shard (config refuses it on a sharded queue): its index is shard 0's.
+    const Keys& k = m_keys;
+    const std::string now = "(" + std::to_string(m_connection.serverNowMs());
+    const std::string most = std::to_string(GroupLoads::kExamined);
+    auto first = m_connection.pipeline({
+        {"HMGET", k.config(), "order", "group_cap"},
+        {"SCARD", k.fair("known")},
+        {"ZCARD", k.fair("ring")},
+        {"ZRANGE", k.fair("ring"), "0", std::to_string(GroupLoads::kExamined - 1)},
+        {"SCARD", k.fair("blocked")},
+        {"SRANDMEMBER", k.fair("blocked"), most},
+        {"ZCARD", k.fair("later")},
+        {"ZRANGE", k.fair("later"), "0", std::to_string(GroupLoads::kExamined - 1)},
+        {"ZRANGEBYSCORE", k.active(), now, "+inf", "LIMIT", "0",
+         std::to_string(GroupLoads::kActiveRead)},
+        {"ZCOUNT", k.active(), now, "+inf"},
+    });
+    throwFirstError(first);
+    const Reply& config = first[0];
+    const auto text = [&](size_t i) {
+        return i < config.elements.size() && !config.elements[i].isNil() ? config.elements[i].str
+                                                                         : std::string();
+    };
+    loads.fair = text(0) == "fair";
+    if (!loads.fair)
+        return loads;
+    loads.groupCap = std::max(0LL, wholeNumber(text(1)).value_or(0));
+    loads.known = first[1].toInteger();
+    loads.ready = first[2].toInteger();
+    loads.atCap = first[4].toInteger();
+    loads.atRate = first[6].toInteger();
+    const long long activeLive = first[9].toInteger();
+    loads.complete = loads.ready <= GroupLoads::kExamined && loads.atCap <= GroupLoads::kExamined &&
+                     loads.atRate <= GroupLoads::kExamined && activeLive <= GroupLoads::kActiveRead;
+    // The groups with due tasks (in the ring, or held by their cap or rate), each once.
+    std::vector<GroupLoad> groups;
+    std::map<std::string, size_t> indexOf;
+    const auto add = [&](const std::string& group) -> GroupLoad& {
+        auto [it, added] = indexOf.emplace(group, groups.size());
+        if (added)
+            groups.push_back(GroupLoad{group});
+        return groups[it->second];
+    };
+    for (const Reply& g : first[3].elements)
+        add(g.str);
+    for (const Reply& g : first[5].elements)
+        add(g.str).atCap = true;
+    for (const Reply& g : first[7].elements)
+        add(g.str).atRate = true;
+    const size_t indexed = groups.size();
+    // Their due tasks (and running ones, under a cap), and the running tasks' groups.
+    std::vector<std::vector<std::string>> commands;
+    for (const GroupLoad& g : groups) {
+        commands.push_back({"ZCARD", k.fair("r:" + g.group)});
+        if (loads.groupCap > 0)
+            commands.push_back({"ZCOUNT", k.fair("act:" + g.group), now, "+inf"});
+    }
+    const auto& running = first[8].elements;
+    if (!running.empty()) {
+        std::vector<std::string> read{"HMGET", k.fairTags()};
+        for (const Reply& id : running)
+            read.push_back(id.str);
+        commands.push_back(std::move(read));
+    }
+    const auto second = m_connection.pipeline(commands);
+    throwFirstError(second);
+    size_t at = 0;
+    std::map<std::string, long long> capped;
+    for (size_t i = 0; i < indexed; ++i) {
+        groups[i].dueWaiting = second[at++].toInteger();
+        if (loads.groupCap > 0)
+            capped[groups[i].group] = second[at++].toInteger();
+    }
+    // A running task's group from its tag ("PRIORITY|GROUP"; none: the ungrouped "").
+    std::map<std::string, long long> tagged;
+    if (!running.empty())
+        for (const Reply& tag : second[at].elements) {
+            const size_t bar = tag.isNil() ? std::string::npos : tag.str.find('|');
+            ++tagged[bar == std::string::npos ? std::string() : tag.str.substr(bar + 1)];
+        }
+    for (const auto& [group, n] : tagged)
+        add(group);
+    for (GroupLoad& g : groups) {
+        // Under a cap the group's slots are exact; else the tags of the leases read.
+        const auto slots = capped.find(g.group);
+        const auto seen = tagged.find(g.group);
+        g.active = slots != capped.end() ? slots->second : seen != tagged.end() ? seen->second : 0;
+    }
+    loads.examined = static_cast<long long>(groups.size());
+    std::sort(groups.begin(), groups.end(), [](const GroupLoad& a, const GroupLoad& b) {
+        if (a.dueWaiting != b.dueWaiting)
+            return a.dueWaiting > b.dueWaiting;
+        if (a.active != b.active)
+            return a.active > b.active;
+        return a.group < b.group;
+    });
+    std::erase_if(groups, [](const GroupLoad& g) { return g.dueWaiting == 0 && g.active == 0; });
+    if (groups.size() > static_cast<size_t>(limit))
+        groups.resize(static_cast<size_t>(limit));
+    loads.groups = std::move(groups);
+    return loads;
 }
 
 QueueCounts QueueReader::counts()
@@ -601,14 +712,16 @@ std::vector<std::string> QueueReader::listQueues(Connection& connection, const s
     return names;
 }
 
-// Commands per shard in summaries(), in the order it reads them.
-constexpr size_t kSummaryCommands = 5;
+// Commands per shard in summaries(), in the order it reads them: the counts, then the flow
+// hash's last hold.
+constexpr size_t kSummaryCommands = 6;
 
 std::vector<QueueSummary> QueueReader::summaries(Connection& connection,
                                                  const std::vector<std::string>& names,
                                                  const std::string& prefix)
 {
-    const std::string now = std::to_string(connection.serverNowMs());
+    const long long nowMs = connection.serverNowMs();
+    const std::string now = std::to_string(nowMs);
     std::vector<Keys> queues;
     std::vector<std::vector<std::string>> layoutReads;
     for (const auto& name : names) {
@@ -619,13 +732,17 @@ std::vector<QueueSummary> QueueReader::summaries(Connection& connection,
             // A name someone wrote into dq:queues by hand that is not a valid queue name.
         }
     }
-    // First every queue's shards, then the counts of each shard, in two round trips.
+    // First every queue's shards, then the counts and flow of each shard, in two round trips
+    // whatever the number of queues (on a cluster, one per master each).
     const auto layouts = connection.pipeline(layoutReads);
     std::vector<std::vector<std::string>> commands;
     std::vector<size_t> shardsOf;
     for (size_t q = 0; q < queues.size(); ++q) {
         const std::string tags = layouts[q].isError() ? std::string() : layouts[q].str;
         const auto layout = ShardLayout::fromConfig(queues[q].queue(), "", tags, "", "");
+        // The limits as flowStatus() reads them: shard 0's config is the queue's.
+        commands.push_back({"HMGET", queues[q].config(), "rate", "burst", "cap", "paused", "order",
+                            "group_cap", "group_rate"});
         for (const auto& tag : layout.tags) {
             const Keys keys(prefix, queues[q].queue(), tag);
             commands.push_back({"ZCARD", keys.pending()});
@@ -633,23 +750,46 @@ std::vector<QueueSummary> QueueReader::summaries(Connection& connection,
             commands.push_back({"ZCARD", keys.active()});
             commands.push_back({"ZCARD", keys.dead()});
             commands.push_back({"ZCOUNT", keys.active(), "-inf", now});
+            commands.push_back({"HMGET", flowKey(keys), "held_at", "held_by"});
         }
         shardsOf.push_back(layout.tags.size());
     }
     auto replies = connection.pipeline(commands);
+    const auto field = [](const Reply& reply, size_t i) -> std::string {
+        return i < reply.elements.size() && !reply.elements[i].isNil() ? reply.elements[i].str
+                                                                       : std::string();
+    };
     std::vector<QueueSummary> out;
     size_t at = 0;
     for (size_t q = 0; q < queues.size(); ++q) {
         QueueSummary s;
         s.name = queues[q].queue();
-        long long value[kSummaryCommands] = {0, 0, 0, 0, 0};
-        for (size_t shard = 0; shard < shardsOf[q]; ++shard)
-            for (size_t k = 0; k < kSummaryCommands; ++k, ++at) {
+        const Reply& config = replies[at++];
+        if (!config.isError()) {
+            s.flow.setLimits(field(config, 0), field(config, 1), field(config, 2));
+            s.flow.paused = field(config, 3) == "1";
+            s.flow.setGroupLimits(field(config, 4), field(config, 5), field(config, 6));
+        }
+        long long value[kSummaryCommands - 1] = {0, 0, 0, 0, 0};
+        for (size_t shard = 0; shard < shardsOf[q]; ++shard) {
+            for (size_t k = 0; k + 1 < kSummaryCommands; ++k, ++at) {
                 const Reply& r = replies[at];
                 // -1: a key has the wrong type
                 value[k] = r.isError() || value[k] < 0 ? -1 : value[k] + r.toInteger();
             }
+            // The newest hold of any shard, as flowStatus() takes it.
+            const Reply& held = replies[at++];
+            const long long heldAt = held.isError() ? 0 : wholeNumber(field(held, 0)).value_or(0);
+            if (heldAt > s.flow.heldAtMs) {
+                s.flow.heldAtMs = heldAt;
+                s.flow.heldBy = field(held, 1);
+            }
+        }
         s.counts = {value[0], value[1], value[2], value[3], value[4]};
+        s.flow.serverNowMs = nowMs;
+        s.flow.dueWaiting = std::max(0LL, s.counts.dueNow);
+        s.flow.activeLive = std::max(0LL, s.counts.active - std::max(0LL, s.counts.leaseExpired));
+        s.flow.judge();
         out.push_back(std::move(s));
     }
     return out;

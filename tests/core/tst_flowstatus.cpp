@@ -1,4 +1,5 @@
 #include "queuesuite.h"
+#include <delayq/error.h>
 #include <delayq/queue.h>
 #include <delayq/queuereader.h>
 #include <delayq/queuesnapshot.h>
@@ -18,6 +19,9 @@ private slots:
     void heldBack_data();
     void heldBack();
     void shardedQueueReadsAsOne();
+    void busyGroups_data();
+    void busyGroups();
+    void busyGroupsAreBounded();
 
 private:
     // Tasks due now.
@@ -88,6 +92,16 @@ void TestFlowStatus::heldBack()
     QCOMPARE(flow.dueWaiting, 5LL - claimed);
     QCOMPARE(flow.activeLive, static_cast<long long>(claimed));
     QCOMPARE(flow.startsPerMinute, static_cast<long long>(claimed));
+    // The list of queues (delayq queues) judges the same, from its own pipelined read.
+    const FlowStatus listed = Queue::summaries(*m_conn, {"orders"}).at(0).flow;
+    QCOMPARE(QString::fromStdString(listed.heldNowBy), heldNowBy);
+    QCOMPARE(QString::fromStdString(listed.heldBy), lastHeldBy);
+    QCOMPARE(listed.dueWaiting, flow.dueWaiting);
+    QCOMPARE(listed.activeLive, flow.activeLive);
+    QCOMPARE(listed.rateTasks, flow.rateTasks);
+    QCOMPARE(listed.rateMs, flow.rateMs);
+    QCOMPARE(listed.cap, flow.cap);
+    QCOMPARE(listed.paused, flow.paused);
     // The snapshot (Overview, exporter) reads the same.
     const FlowStatus seen = QueueSnapshotReader(*m_conn, "dq").read({"orders"}, false).at(0).flow;
     QCOMPARE(QString::fromStdString(seen.heldNowBy), heldNowBy);
@@ -137,6 +151,115 @@ void TestFlowStatus::shardedQueueReadsAsOne()
     QCOMPARE(seen.heldBy, flow.heldBy);
     QCOMPARE(seen.heldAtMs, flow.heldAtMs);
     QCOMPARE(seen.heldNowBy, std::string("cap"));
+    const FlowStatus listed = Queue::summaries(*m_conn, {"orders"}).at(0).flow;
+    QCOMPARE(listed.dueWaiting, 9LL);
+    QCOMPARE(listed.activeLive, 3LL);
+    QCOMPARE(listed.heldAtMs, flow.heldAtMs);
+    QCOMPARE(listed.heldNowBy, std::string("cap"));
+}
+
+void TestFlowStatus::busyGroups_data()
+{
+    QTest::addColumn<QStringList>("config"); // KEY VALUE pairs
+    QTest::addColumn<QStringList>("pushes"); // a task's group each ("-": none)
+    QTest::addColumn<int>("claim");          // tasks one claim asks for
+    QTest::addColumn<int>("limit");
+    // The busiest groups, in order: "GROUP DUE ACTIVE" (+ " cap" when at its cap), "" = none.
+    QTest::addColumn<QStringList>("busiest");
+    // Groups in turn with due tasks, at their cap, and tracked (with due tasks, or running
+    // ones under a group cap).
+    QTest::addColumn<QList<long long>>("counts");
+
+    const QStringList fair{"order", "fair"};
+    QTest::newRow("due order: nothing") << QStringList{} << QStringList{"-", "-"} << 0 << 20
+                                        << QStringList{} << QList<long long>{0, 0, 0};
+    QTest::newRow("fair, by due tasks")
+        << fair << QStringList{"b", "a", "a", "-", "a", "-", "c"} << 0 << 20
+        << QStringList{"a 3 0", " 2 0", "b 1 0", "c 1 0"} << QList<long long>{4, 0, 4};
+    QTest::newRow("fair, limit 2")
+        << fair << QStringList{"b", "a", "a", "-", "a", "-", "c"} << 0 << 2
+        << QStringList{"a 3 0", " 2 0"} << QList<long long>{4, 0, 4};
+    // One claim of 3 takes a's best and b's; the next takes c's, and finds a and b at their cap.
+    QTest::newRow("fair, group cap 1, running")
+        << (fair + QStringList{"group_cap", "1"}) << QStringList{"a", "a", "a", "b", "b", "c"} << 3
+        << 20 << QStringList{"a 2 1 cap", "b 1 1 cap", "c 0 1"} << QList<long long>{0, 2, 3};
+    // Without a cap the running tasks are counted from their tags (b, with none due, is no
+    // longer tracked).
+    QTest::newRow("fair, running, no cap")
+        << fair << QStringList{"a", "a", "a", "b"} << 3 << 20 << QStringList{"a 1 2", "b 0 1"}
+        << QList<long long>{1, 0, 1};
+}
+
+void TestFlowStatus::busyGroups()
+{
+    QFETCH(QStringList, config);
+    QFETCH(QStringList, pushes);
+    QFETCH(int, claim);
+    QFETCH(int, limit);
+    QFETCH(QStringList, busiest);
+    QFETCH(QList<long long>, counts);
+
+    std::vector<std::pair<std::string, std::string>> pairs;
+    for (int i = 0; i + 1 < config.size(); i += 2)
+        pairs.emplace_back(config[i].toStdString(), config[i + 1].toStdString());
+    if (!pairs.empty())
+        m_queue->setConfig(pairs);
+    int n = 0;
+    for (const QString& group : pushes) {
+        PushRequest r = request("p" + std::to_string(n++));
+        if (group != "-")
+            r.group = group.toStdString();
+        m_queue->push(r);
+    }
+    if (claim > 0)
+        m_queue->claim(claim, 60000, "w1");
+    // Under a group cap one claim more takes nothing: it finds the groups at their cap (and
+    // sets them aside, as the index says they are).
+    if (config.contains("group_cap"))
+        QCOMPARE(m_queue->claim(1, 60000, "w1").tasks.size(), size_t(0));
+
+    const GroupLoads loads = m_queue->busyGroups(limit);
+    QCOMPARE(loads.fair, !config.isEmpty());
+    QStringList seen;
+    for (const GroupLoad& g : loads.groups)
+        seen << QStringLiteral("%1 %2 %3%4")
+                    .arg(QString::fromStdString(g.group))
+                    .arg(g.dueWaiting)
+                    .arg(g.active)
+                    .arg(g.atCap ? " cap" : "");
+    QCOMPARE(seen, busiest);
+    QCOMPARE((QList<long long>{loads.ready, loads.atCap, loads.known}), counts);
+    QVERIFY(loads.complete);
+}
+
+// More groups than one read looks at: the read stays bounded and says it saw a part.
+void TestFlowStatus::busyGroupsAreBounded()
+{
+    m_queue->setConfig({{"order", "fair"}});
+    const long long groups = GroupLoads::kExamined + 5;
+    std::vector<PushRequest> batch;
+    for (long long i = 0; i < groups; ++i) {
+        PushRequest r = request("p");
+        r.group = "g" + std::to_string(i);
+        batch.push_back(r);
+    }
+    // One group with more due tasks than any: first, wherever it is in the ring.
+    for (int i = 0; i < 3; ++i) {
+        PushRequest r = request("p");
+        r.group = "g0";
+        batch.push_back(r);
+    }
+    m_queue->pushBatch(batch);
+
+    const GroupLoads loads = m_queue->busyGroups(20);
+    QCOMPARE(loads.ready, groups);
+    QCOMPARE(loads.known, groups);
+    QCOMPARE(loads.examined, GroupLoads::kExamined);
+    QVERIFY(!loads.complete);
+    QCOMPARE(loads.groups.size(), size_t(20));
+    QCOMPARE(loads.groups.front().group, std::string("g0"));
+    QCOMPARE(loads.groups.front().dueWaiting, 4LL);
+    QVERIFY_THROWS_EXCEPTION(Error, m_queue->busyGroups(0));
 }
 
 QTEST_GUILESS_MAIN(TestFlowStatus)

@@ -60,8 +60,10 @@ const std::vector<CommandInfo>& commandTable()
          "find tasks by text in their payload or last error", runFind},
         {"queues",
          "queues [--names-only]\n"
+         "  each queue's counts and, when one has a limit or fair order, its LIMITS (rate,\n"
+         "  burst, cap, fair, group cap, group rate) and what holds it back now\n"
          "  --names-only   the names alone, one a line (no counts: one cheap read)",
-         "list the queues under the prefix with their counts", runQueues},
+         "list the queues under the prefix with their counts and limits", runQueues},
         {"workers",
          "workers [QUEUE] | workers --plain KEY\n"
          "  every worker of the queue (default: of every queue, and of every plain key with\n"
@@ -90,7 +92,9 @@ const std::vector<CommandInfo>& commandTable()
          "expected lateness over the next hours, its peak, and the capacity to avoid it",
          runForecast},
         {"stats",
-         "stats QUEUE\nstats --plain KEY   (size, due now, next due, score unit, failing and\n"
+         "stats QUEUE   (in fair order also its groups, the busiest 20 with their due and\n"
+         "  running tasks)\n"
+         "stats --plain KEY   (size, due now, next due, score unit, failing and\n"
          "  parked members, and the guarantee of its live consumers: at least once for\n"
          "  forwarders, at most once for pop consumers)",
          "counts, cumulative counters, next due and oldest overdue task of a queue", runStats},

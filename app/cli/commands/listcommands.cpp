@@ -7,6 +7,7 @@
 #include <delayq/queuereader.h>
 #include <delayq/timeparse.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -56,6 +57,59 @@ std::string limitedText(const delayq::FlowStatus& flow)
         return "limited by cap " + grouped(flow.cap) + ": " + grouped(flow.activeLive) +
                " active, " + grouped(flow.dueWaiting) + " due waiting";
     return {};
+}
+
+// A queue's limits on one line, as `queues` shows them: "rate 50/s burst 100, cap 5, fair,
+// group cap 1, group rate 5/s"; "" when it has none and hands out in due order.
+std::string limitsText(const delayq::FlowStatus& flow)
+{
+    std::vector<std::string> parts;
+    if (flow.rateTasks > 0)
+        parts.push_back("rate " + flow.rateText() + " burst " + grouped(flow.effectiveBurst()));
+    if (flow.cap > 0)
+        parts.push_back("cap " + grouped(flow.cap));
+    if (flow.fair)
+        parts.push_back("fair");
+    // The group limits hold only in fair order; said anyway, so a setting is never hidden.
+    if (flow.groupCap > 0)
+        parts.push_back("group cap " + grouped(flow.groupCap));
+    if (flow.groupRateTasks > 0)
+        parts.push_back("group rate " +
+                        delayq::FlowStatus::rateText(flow.groupRateTasks, flow.groupRateMs));
+    std::string text;
+    for (const auto& part : parts)
+        text += (text.empty() ? "" : ", ") + part;
+    return text;
+}
+
+// What holds the queue back now, as `queues` says it after its limits: "limited: 12,000
+// waiting" (by the rate), "limited: 5 active, 40 waiting" (by the cap); "" when nothing does.
+std::string heldText(const delayq::FlowStatus& flow)
+{
+    if (!flow.heldNow)
+        return {};
+    return "limited: " +
+           (flow.heldNowBy == "cap" ? grouped(flow.activeLive) + " active, " : std::string()) +
+           grouped(flow.dueWaiting) + " waiting";
+}
+
+// The limits of `stats --json` and `queues --json` ("flow"): each null when off.
+void writeLimits(JsonWriter& j, const delayq::FlowStatus& flow)
+{
+    j.key("rate");
+    flow.rateTasks > 0 ? j.value(flow.rateText()) : j.null();
+    j.key("rate_per_second");
+    flow.rateTasks > 0 ? j.value(flow.ratePerSecond()) : j.null();
+    j.key("burst");
+    flow.rateTasks > 0 ? j.value(flow.effectiveBurst()) : j.null();
+    j.key("cap");
+    flow.cap > 0 ? j.value(flow.cap) : j.null();
+    j.field("order", flow.fair ? "fair" : "due").key("group_cap");
+    flow.groupCap > 0 ? j.value(flow.groupCap) : j.null();
+    j.key("group_rate");
+    flow.groupRateTasks > 0
+        ? j.value(delayq::FlowStatus::rateText(flow.groupRateTasks, flow.groupRateMs))
+        : j.null();
 }
 
 // An active task's deadline as ls shows it beside the time: "in 25s", or, once it has passed,
@@ -287,7 +341,15 @@ int runQueues(Context& ctx)
                 .field("due_now", s.counts.dueNow)
                 .field("active", s.counts.active)
                 .field("dead", s.counts.dead)
-                .endObject();
+                .key("flow")
+                .beginObject();
+            writeLimits(j, s.flow);
+            j.field("active_live", s.flow.activeLive)
+                .field("due_waiting", s.flow.dueWaiting)
+                .field("held_now", s.flow.heldNow)
+                .key("held_by");
+            s.flow.heldNow ? j.value(s.flow.heldNowBy) : j.null();
+            j.endObject().endObject();
         }
         j.endArray();
         ctx.printJson(j);
@@ -300,6 +362,12 @@ int runQueues(Context& ctx)
     std::vector<std::string> header{"QUEUE", "PENDING", "DUE NOW", "ACTIVE", "DEAD"};
     if (!nodes.empty())
         header.insert(header.begin() + 1, "NODE");
+    // The limits' column only when a queue has one (or fair order): the flow limits, and what
+    // holds the queue back now, as stats says them.
+    const bool limits = std::any_of(summaries.begin(), summaries.end(),
+                                    [](const auto& s) { return !limitsText(s.flow).empty(); });
+    if (limits)
+        header.push_back("LIMITS");
     TextTable table(header);
     for (size_t i = 0; i < summaries.size(); ++i) {
         const auto& s = summaries[i];
@@ -308,6 +376,10 @@ int runQueues(Context& ctx)
             std::to_string(s.counts.active), std::to_string(s.counts.dead)};
         if (!nodes.empty())
             row.insert(row.begin() + 1, nodes[i]);
+        if (limits) {
+            const std::string set = limitsText(s.flow), held = heldText(s.flow);
+            row.push_back(set.empty() ? "-" : set + (held.empty() ? "" : " (" + held + ")"));
+        }
         table.addRow(row);
     }
     ctx.print(table.render());
@@ -315,6 +387,9 @@ int runQueues(Context& ctx)
 }
 
 namespace {
+
+// The groups stats lists of a queue in fair order, the busiest first.
+constexpr int kBusiestGroups = 20;
 
 // The dead bound (docs/design/bounds.md) is near when dead holds 90 % of its count or bytes.
 bool deadBoundNear(long long dead, long long bytes, const delayq::QueueConfig& c)
@@ -339,6 +414,74 @@ std::string deadBoundText(const delayq::QueueCounts& counts, const delayq::Count
            ")";
 }
 
+// A group key as stats shows it: the ungrouped tasks (pushed without --group) by a name no
+// group can have, since a group holds no brackets or spaces.
+std::string groupName(const std::string& group)
+{
+    return group.empty() ? "(no group)" : printable(group);
+}
+
+// Fair order's line of stats, and under it the busiest groups (docs/cli.md).
+std::string groupsText(const delayq::FlowStatus& flow, const delayq::GroupLoads& loads)
+{
+    std::string text = "order           fair";
+    if (flow.groupCap > 0)
+        text += ", group cap " + grouped(flow.groupCap);
+    if (flow.groupRateTasks > 0)
+        text +=
+            ", group rate " + delayq::FlowStatus::rateText(flow.groupRateTasks, flow.groupRateMs);
+    text += "\ngroups          " + grouped(loads.ready) + " in turn with due tasks, " +
+            grouped(loads.atCap) + " at their cap, " + grouped(loads.atRate) +
+            " waiting for their rate (" + grouped(loads.known) + " tracked, at most 100,000)\n";
+    if (loads.groups.empty())
+        return text;
+    // A column of what holds a group, when one is held.
+    const bool held = std::any_of(loads.groups.begin(), loads.groups.end(),
+                                  [](const auto& g) { return g.atCap || g.atRate; });
+    TextTable table(held ? std::vector<std::string>{"GROUP", "DUE WAITING", "ACTIVE", "HELD BY"}
+                         : std::vector<std::string>{"GROUP", "DUE WAITING", "ACTIVE"});
+    for (const auto& g : loads.groups) {
+        std::vector<std::string> row{groupName(g.group), grouped(g.dueWaiting), grouped(g.active)};
+        if (held)
+            row.push_back(g.atCap ? "its cap" : g.atRate ? "its rate" : "-");
+        table.addRow(std::move(row));
+    }
+    // Indented under the groups line; the table's own lines end in a newline.
+    std::string rendered = table.render();
+    for (size_t at = 0; at < rendered.size();) {
+        const size_t end = rendered.find('\n', at);
+        text += "  " + rendered.substr(at, end == std::string::npos ? end : end - at + 1);
+        at = end == std::string::npos ? rendered.size() : end + 1;
+    }
+    text += "  the busiest " + std::to_string(loads.groups.size()) +
+            (loads.complete ? " of every group"
+                            : " of the " + grouped(loads.examined) + " groups looked at") +
+            "\n";
+    return text;
+}
+
+void writeGroups(JsonWriter& j, const delayq::GroupLoads& loads)
+{
+    j.beginObject()
+        .field("with_due_tasks", loads.ready)
+        .field("at_cap", loads.atCap)
+        .field("waiting_for_rate", loads.atRate)
+        .field("known", loads.known)
+        .field("examined", loads.examined)
+        .field("complete", loads.complete)
+        .key("busiest")
+        .beginArray();
+    for (const auto& g : loads.groups)
+        j.beginObject()
+            .field("group", g.group)
+            .field("due_waiting", g.dueWaiting)
+            .field("active", g.active)
+            .field("at_cap", g.atCap)
+            .field("waiting_for_rate", g.atRate)
+            .endObject();
+    j.endArray().endObject();
+}
+
 } // namespace
 
 int runStats(Context& ctx)
@@ -355,6 +498,9 @@ int runStats(Context& ctx)
     const bool overdue = next && *next <= now;
     const delayq::FlowStatus flow = queue.flowStatus();
     const long long deadBytes = queue.deadBytes();
+    // Fair order's busiest groups: two bounded round trips more, only in fair order.
+    const delayq::GroupLoads groups =
+        flow.fair ? queue.busyGroups(kBusiestGroups) : delayq::GroupLoads{};
     if (ctx.json()) {
         JsonWriter j;
         j.beginObject()
@@ -375,14 +521,8 @@ int runStats(Context& ctx)
         j.key("oldest_overdue_ms");
         overdue ? j.value(now - *next) : j.null();
         // The flow limits (null when off) and what they hold back now.
-        j.key("flow").beginObject().key("rate");
-        flow.rateTasks > 0 ? j.value(flow.rateText()) : j.null();
-        j.key("rate_per_second");
-        flow.rateTasks > 0 ? j.value(flow.ratePerSecond()) : j.null();
-        j.key("burst");
-        flow.rateTasks > 0 ? j.value(flow.effectiveBurst()) : j.null();
-        j.key("cap");
-        flow.cap > 0 ? j.value(flow.cap) : j.null();
+        j.key("flow").beginObject();
+        writeLimits(j, flow);
         j.field("started_last_minute", flow.startsPerMinute)
             .field("active_live", flow.activeLive)
             .field("due_waiting", flow.dueWaiting)
@@ -394,6 +534,9 @@ int runStats(Context& ctx)
         j.key("last_held_by");
         flow.heldAtMs > 0 ? j.value(flow.heldBy) : j.null();
         j.endObject();
+        // Fair order's groups, the busiest first (null in due order).
+        j.key("groups");
+        groups.fair ? writeGroups(j, groups) : static_cast<void>(j.null());
         // The dead bound (docs/design/bounds.md): what it allows, how full it is, what it dropped.
         j.key("dead_bound").beginObject().key("max");
         config.deadMax > 0 ? j.value(config.deadMax) : j.null();
@@ -424,6 +567,8 @@ int runStats(Context& ctx)
     if (flow.cap > 0)
         text +=
             "cap             " + grouped(flow.cap) + " (" + grouped(flow.activeLive) + " active)\n";
+    if (groups.fair)
+        text += groupsText(flow, groups);
     text += "counters       ";
     for (const auto& [name, n] : counters)
         text += " " + name + "=" + std::to_string(n);

@@ -18,6 +18,12 @@ struct FlowStatus
     long long rateMs = 0;
     long long burst = 0;
     long long cap = 0;
+    // Fair order (docs/design/flow.md) and its per-group limits: groupCap (0 = none) and the
+    // group rate, groupRateTasks per groupRateMs (0 = none; its burst is groupRateTasks).
+    bool fair = false;
+    long long groupCap = 0;
+    long long groupRateTasks = 0;
+    long long groupRateMs = 0;
     bool paused = false;
     // The most recent claim a limit held back (any shard): "rate" | "cap", and when (server
     // ms); "" and 0 when none has yet.
@@ -54,6 +60,19 @@ struct FlowStatus
             rateTasks = rateMs = 0;
         burst = whole(burstValue);
         cap = whole(capValue);
+    }
+
+    // Fair order's settings from the config's stored order, group_cap and group_rate, read as
+    // the scripts read them (garbage: none).
+    void setGroupLimits(const std::string& order, const std::string& groupCapValue,
+                        const std::string& groupRate)
+    {
+        FlowStatus read;
+        read.setLimits(groupRate, {}, groupCapValue);
+        fair = order == "fair";
+        groupCap = read.cap;
+        groupRateTasks = read.rateTasks;
+        groupRateMs = read.rateMs;
     }
 
     // Sets heldNow and heldNowBy from the other fields (serverNowMs the time they were read).

@@ -49,6 +49,9 @@ public:
     // Fair order's tags (docs/design/flow.md): id -> "PRIORITY|GROUP", for the tasks pushed
     // with either (lua/common.lua's fair_key('tags')).
     std::string fairTags() const { return m_base + "fl:tags"; }
+    // The rest of fair order's index (lua/common.lua's fair_key): "ring", "blocked", "later",
+    // "known", "r:" + GROUP (its due tasks), "act:" + GROUP (its running tasks under a cap).
+    std::string fair(const std::string& suffix) const { return m_base + "fl:" + suffix; }
     // Expiry (docs/design/bounds.md, since 2.9): id -> start-by ms (0 = never) for the tasks
     // pushed with one (lua/common.lua's expires_key).
     std::string expires() const { return m_base + "expires"; }

@@ -3,6 +3,7 @@
 #include <delayq/auditentry.h>
 #include <delayq/connection.h>
 #include <delayq/flowstatus.h>
+#include <delayq/groupload.h>
 #include <delayq/keys.h>
 #include <delayq/shardlayout.h>
 #include <delayq/task.h>
@@ -93,6 +94,12 @@ public:
     // The flow limits and what they hold back now (FlowStatus), every shard read in one
     // pipelined round trip (with the layout read beside it).
     FlowStatus flowStatus();
+    // The busiest groups of a queue in fair order (at most `limit`, 1..1000), with the counts
+    // of its groups: two pipelined round trips of plain reads, bounded whatever the number of
+    // groups (GroupLoads::kExamined, kActiveRead). In due order only the first is made and
+    // GroupLoads::fair is false. Due tasks are those the index holds: tasks fallen due since
+    // the last claim join their group at the next one.
+    GroupLoads busyGroups(int limit = 20);
     // The audit trail, newest first (AuditLog::read): entries at or after sinceMs, at most limit.
     std::vector<AuditEntry> audit(long long sinceMs = 0, int limit = 100);
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <delayq/flowstatus.h>
 #include <delayq/taskhistory.h>
 
 #include <map>
@@ -222,6 +223,9 @@ struct QueueSummary
 {
     std::string name;
     QueueCounts counts;
+    // The flow limits, fair order's settings and what holds the queue back now, judged as
+    // QueueReader::flowStatus() judges them (startsPerMinute is not read: 0).
+    FlowStatus flow;
 };
 
 } // namespace delayq
