@@ -2399,6 +2399,74 @@ This cannot be undone.</source>
         <source>Dead tasks and expiry…</source>
         <translation>死任务与过期…</translation>
     </message>
+    <message>
+        <source>Group rate</source>
+        <translation>分组速率</translation>
+    </message>
+    <message>
+        <source>Dedup window</source>
+        <translation>去重窗口</translation>
+    </message>
+    <message>
+        <source>Ids kept</source>
+        <translation>保留 ID 数</translation>
+    </message>
+    <message>
+        <source>Recycle bin</source>
+        <translation>回收站</translation>
+    </message>
+    <message>
+        <source>Tasks</source>
+        <translation>任务数</translation>
+    </message>
+    <message>
+        <source>each group&apos;s own rate in fair order, e.g. 5/s; empty = off</source>
+        <translation>公平顺序下每个分组自己的速率，例如 5/s；留空为关闭</translation>
+    </message>
+    <message>
+        <source>a finished task&apos;s id stays refused this long, e.g. 1h; off</source>
+        <translation>已结束任务的 ID 在这段时间内仍被拒绝，例如 1h；off 为关闭</translation>
+    </message>
+    <message>
+        <source>ids remembered at most, the soonest to end dropped first</source>
+        <translation>最多记住的 ID 数，最早到期的先丢弃</translation>
+    </message>
+    <message>
+        <source>removed tasks stay restorable this long, e.g. 24h; off</source>
+        <translation>被移除的任务在这段时间内可恢复，例如 24h；off 为关闭</translation>
+    </message>
+    <message>
+        <source>tasks kept at most, the oldest dropped first; off</source>
+        <translation>最多保留的任务数，最旧的先丢弃；off 为不限</translation>
+    </message>
+    <message>
+        <source>their bytes, e.g. 67108864; off</source>
+        <translation>它们的字节数，例如 67108864；off 为不限</translation>
+    </message>
+    <message>
+        <source>Dedup and recycle bin…</source>
+        <translation>去重与回收站…</translation>
+    </message>
+    <message>
+        <source>A task&apos;s id stays refused this long after it is acked or dies (recently_done); a push may ask for its own window. Each remembered id costs about 124 bytes of Redis memory (Ids kept bounds how many), and a push about 1.1 times the Redis CPU of one without a window.</source>
+        <translation>任务确认完成或死亡后，其 ID 在这段时间内仍被拒绝（recently_done）；推送时也可指定自己的窗口。每个记住的 ID 约占 124 字节 Redis 内存（数量以“保留 ID 数”为上限），推送约耗费无窗口时 1.1 倍的 Redis CPU。</translation>
+    </message>
+    <message>
+        <source>What cancel, purge and delete of dead tasks remove stays restorable this long (Undo, Queue → Recycle Bin…), the oldest dropped first past either bound. Redis keeps the removed tasks&apos; bytes, up to Bytes (64 MB by default); off or 0 in any of the three turns the bin off and deletes what it holds.</source>
+        <translation>取消、清空和删除死任务所移除的任务在这段时间内可恢复（撤销，队列 → 回收站…），超过任一上限时最旧的先丢弃。Redis 保存被移除任务的字节，最多为“字节”所设（默认 64 MB）；三项中任一为 off 或 0 即关闭回收站并删除其中内容。</translation>
+    </message>
+    <message>
+        <source>; each group starts at most %1 %2</source>
+        <translation>；每个分组%2最多启动 %1 个任务</translation>
+    </message>
+    <message>
+        <source>; the group cap and the group rate hold only in fair order</source>
+        <translation>；分组上限和分组速率仅在公平顺序下生效</translation>
+    </message>
+    <message>
+        <source>; the group rate holds only in fair order</source>
+        <translation>；分组速率仅在公平顺序下生效</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::RecycleBinActions</name>

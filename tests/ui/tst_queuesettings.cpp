@@ -132,6 +132,197 @@ private slots:
         QVERIFY(config.expiredToDrop);
     }
 
+    // The dedup window and the recycle bin (behind "Dedup and recycle bin…") and the group
+    // rate (on the order's row): each typed value is written to the config hash as the CLI
+    // writes it, audited by its key alone, and read back as typed.
+    void keepAndGroupRateRoundTrip_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("typed");
+        QTest::addColumn<QByteArray>("stored"); // HGET of the config hash
+        QTest::addColumn<QString>("shown");     // the field when the dialog opens again
+        QTest::newRow("dedup_window 1h") << "dedup_window"
+                                         << "1h" << QByteArray("3600000") << "1h";
+        QTest::newRow("dedup_window 30m") << "dedup_window"
+                                          << "30m" << QByteArray("1800000") << "30m";
+        QTest::newRow("dedup_max") << "dedup_max"
+                                   << "5000" << QByteArray("5000") << "5000";
+        QTest::newRow("bin_keep 2h") << "bin_keep"
+                                     << "2h" << QByteArray("7200000") << "2h";
+        QTest::newRow("bin_keep off") << "bin_keep"
+                                      << "off" << QByteArray("0") << "off";
+        QTest::newRow("bin_max") << "bin_max"
+                                 << "250" << QByteArray("250") << "250";
+        QTest::newRow("bin_max empty") << "bin_max"
+                                       << "" << QByteArray("0") << "off";
+        QTest::newRow("bin_bytes") << "bin_bytes"
+                                   << "1048576" << QByteArray("1048576") << "1048576";
+        QTest::newRow("group_rate 5/s") << "group_rate"
+                                        << "5/s" << QByteArray("5/1000") << "5/s";
+        QTest::newRow("group_rate 3/250ms") << "group_rate"
+                                            << "3/250ms" << QByteArray("3/250") << "3/250ms";
+    }
+    void keepAndGroupRateRoundTrip()
+    {
+        QFETCH(QString, key);
+        QFETCH(QString, typed);
+        QFETCH(QByteArray, stored);
+        QFETCH(QString, shown);
+        m_fixture.pushTasks(QStringLiteral("orders"), {QStringLiteral("a")});
+        m_fixture.openQueue(QStringLiteral("orders"));
+        QueueSettingsDialog* dialog = openLoaded(QStringLiteral("orders"));
+        QVERIFY(dialog);
+        QVERIFY(QTest::qWaitForWindowExposed(dialog));
+        // The defaults, as `delayq config` shows them.
+        QCOMPARE(dialog->dedupWindowField()->text(), QStringLiteral("off"));
+        QCOMPARE(dialog->dedupMaxField()->text(), QStringLiteral("1000000"));
+        QCOMPARE(dialog->binKeepField()->text(), QStringLiteral("1d"));
+        QCOMPARE(dialog->binMaxField()->text(), QStringLiteral("100000"));
+        QCOMPARE(dialog->binBytesField()->text(), QStringLiteral("67108864"));
+        QCOMPARE(dialog->groupRateField()->text(), QString());
+        QLineEdit* field = dialog->fieldOf(key);
+        QVERIFY(field);
+        if (key != QLatin1String("group_rate")) {
+            QVERIFY(!field->isVisible());
+            dialog->keepButton()->click();
+            QCoreApplication::sendPostedEvents();
+        }
+        QVERIFY(field->isVisible());
+        field->setText(typed);
+        if (key == QLatin1String("group_rate")) // the queue is in due order
+            QVERIFY2(dialog->flowPreview()->text().endsWith(
+                         QLatin1String("; the group rate holds only in fair order")),
+                     qPrintable(dialog->flowPreview()->text()));
+        QVERIFY2(dialog->errorOf(QueueSettingsDialog::indexOf(key))->text().isEmpty(),
+                 qPrintable(dialog->errorOf(QueueSettingsDialog::indexOf(key))->text()));
+        QVERIFY(dialog->saveButton()->isEnabled());
+        QSignalSpy saved(dialog, &QueueSettingsDialog::saved);
+        dialog->saveButton()->click();
+        QVERIFY(saved.wait(5000));
+        QCOMPARE(m_server.cli({QStringLiteral("HGET"), QStringLiteral("dq:{orders}:config"), key})
+                     .trimmed(),
+                 stored);
+        const auto conn = connection();
+        const auto entries = delayq::Queue(*conn, "orders").audit(0, 100);
+        QCOMPARE(entries.size(), size_t(1));
+        QCOMPARE(QString::fromStdString(entries.front().detail),
+                 key + QLatin1Char('=') + QString::fromLatin1(stored));
+        dialog = openLoaded(QStringLiteral("orders"));
+        QVERIFY(dialog);
+        QCOMPARE(dialog->fieldOf(key)->text(), shown);
+        dialog->reject();
+    }
+
+    // A refused value is said under its field, naming the setting, and Save (or Enter) writes
+    // nothing.
+    void keepAndGroupRateRefusals_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QString>("words");
+        QTest::newRow("dedup_window too short") << "dedup_window"
+                                                << "500ms"
+                                                << "dedup_window must be from 1s";
+        QTest::newRow("dedup_window garbage") << "dedup_window"
+                                              << "soon"
+                                              << "dedup_window";
+        QTest::newRow("dedup_max 0") << "dedup_max"
+                                     << "0"
+                                     << "dedup_max must be a whole number";
+        QTest::newRow("dedup_max empty") << "dedup_max"
+                                         << ""
+                                         << "dedup_max";
+        QTest::newRow("bin_keep too long") << "bin_keep"
+                                           << "31d"
+                                           << "bin_keep must be from";
+        QTest::newRow("bin_keep garbage") << "bin_keep"
+                                          << "a while"
+                                          << "bin_keep";
+        QTest::newRow("bin_max negative") << "bin_max"
+                                          << "-1"
+                                          << "bin_max";
+        QTest::newRow("bin_bytes with a unit") << "bin_bytes"
+                                               << "64MB"
+                                               << "bin_bytes";
+        QTest::newRow("group_rate 0") << "group_rate"
+                                      << "0"
+                                      << "group_rate";
+        QTest::newRow("group_rate without interval") << "group_rate"
+                                                     << "5"
+                                                     << "group_rate";
+    }
+    void keepAndGroupRateRefusals()
+    {
+        QFETCH(QString, key);
+        QFETCH(QString, value);
+        QFETCH(QString, words);
+        m_fixture.pushTasks(QStringLiteral("orders"), {QStringLiteral("a")});
+        m_fixture.openQueue(QStringLiteral("orders"));
+        const QByteArray before =
+            m_server.cli({QStringLiteral("HGETALL"), QStringLiteral("dq:{orders}:config")});
+        QueueSettingsDialog* dialog = openLoaded(QStringLiteral("orders"));
+        QVERIFY(dialog);
+        dialog->keepButton()->click();
+        // A valid change beside the refused one: it is not written either.
+        dialog->maxAttemptsField()->setText(QStringLiteral("3"));
+        dialog->fieldOf(key)->setText(value);
+        const FieldError* error = dialog->errorOf(QueueSettingsDialog::indexOf(key));
+        QVERIFY2(error->text().contains(words), qPrintable(error->text()));
+        QVERIFY(!error->isHidden());
+        QVERIFY(!dialog->saveButton()->isEnabled());
+        dialog->accept(); // Enter in a field: refused the same way
+        m_fixture.drainRequests();
+        QVERIFY(dialog->isVisible());
+        QCOMPARE(m_server.cli({QStringLiteral("HGETALL"), QStringLiteral("dq:{orders}:config")}),
+                 before);
+        const auto conn = connection();
+        QCOMPARE(delayq::Queue(*conn, "orders").audit(0, 100).size(), size_t(0));
+        dialog->reject();
+    }
+
+    // Each part behind its button fits a 1024 x 700 screen with its notes whole; the two are
+    // never shown at once.
+    void partsFitALaptop_data()
+    {
+        QTest::addColumn<QString>("part");
+        QTest::newRow("dead tasks and expiry") << "bounds";
+        QTest::newRow("dedup and recycle bin") << "keep";
+    }
+    void partsFitALaptop()
+    {
+        QFETCH(QString, part);
+        m_fixture.pushTasks(QStringLiteral("orders"), {QStringLiteral("a")});
+        m_fixture.openQueue(QStringLiteral("orders"));
+        QueueSettingsDialog* dialog = openLoaded(QStringLiteral("orders"));
+        QVERIFY(dialog);
+        QVERIFY(QTest::qWaitForWindowExposed(dialog));
+        const bool keep = part == QLatin1String("keep");
+        // The other part first: opening this one closes it.
+        (keep ? dialog->boundsButton() : dialog->keepButton())->click();
+        QCoreApplication::sendPostedEvents();
+        (keep ? dialog->keepButton() : dialog->boundsButton())->click();
+        QCoreApplication::sendPostedEvents();
+        QCOMPARE(dialog->binKeepField()->isVisible(), keep);
+        QCOMPARE(dialog->deadMaxField()->isVisible(), !keep);
+        // A refusal in it too.
+        (keep ? dialog->binKeepField() : dialog->deadMaxField())->setText(QStringLiteral("x"));
+        QCoreApplication::sendPostedEvents();
+        QVERIFY2(dialog->height() <= 700, qPrintable(QString::number(dialog->height())));
+        QVERIFY2(dialog->width() <= 1024, qPrintable(QString::number(dialog->width())));
+        const QList<QLabel*> labels = dialog->findChildren<QLabel*>();
+        for (QLabel* label : labels) {
+            if (!label->isVisible() || label->text().isEmpty())
+                continue;
+            const QRect at(label->mapTo(dialog, QPoint(0, 0)), label->size());
+            QVERIFY2(dialog->rect().contains(at), qPrintable(label->text()));
+            QVERIFY2(label->height() >= label->heightForWidth(label->width()),
+                     qPrintable(label->text()));
+        }
+        QLineEdit* field = keep ? dialog->binKeepField() : dialog->deadMaxField();
+        QVERIFY(field->height() >= field->sizeHint().height());
+        dialog->reject();
+    }
+
     // The dialog is sized for what it shows: the preview, the notes and a refusal are whole,
     // inside the dialog, on every line they wrap to (it opened at 236 x 178, cutting them).
     void everyTextIsReadable_data()

@@ -291,6 +291,13 @@ void OverviewRequests::readConfig(delayq::Queue& q, QueueConfigResult& result)
     result.deadMaxBytes = config.deadMaxBytes;
     result.maxAgeMs = config.maxAgeMs;
     result.expiredToDrop = config.expiredToDrop;
+    result.groupRateTasks = config.groupRateTasks;
+    result.groupRateMs = config.groupRateMs;
+    result.dedupWindowMs = config.dedupWindowMs;
+    result.dedupMax = config.dedupMax;
+    result.binKeepMs = config.binKeepMs;
+    result.binMax = config.binMax;
+    result.binBytes = config.binBytes;
 }
 
 void OverviewRequests::writeConfig(delayq::Queue& q, const QList<QPair<QString, QString>>& values,

@@ -82,13 +82,22 @@ struct QueueConfigResult
     qint64 rateMs = 0;
     qint64 burst = 0;
     qint64 cap = 0;
-    bool fair = false;   // order "fair": groups in turn, then priority
-    qint64 groupCap = 0; // tasks of one group active at once, 0 = off
+    bool fair = false;         // order "fair": groups in turn, then priority
+    qint64 groupCap = 0;       // tasks of one group active at once, 0 = off
+    qint64 groupRateTasks = 0; // each group: at most this many started per groupRateMs, 0 = off
+    qint64 groupRateMs = 0;
     // Dead tasks bounded and expiry (docs/design/bounds.md), 0 = off.
     qint64 deadMax = 100000;
     qint64 deadMaxBytes = 64LL * 1024 * 1024;
     qint64 maxAgeMs = 0;
     bool expiredToDrop = false;
+    // The dedup window (docs/design/keep.md, 0 = off) and the recycle bin (docs/design/bin.md,
+    // any 0 = off).
+    qint64 dedupWindowMs = 0;
+    qint64 dedupMax = 1000000;
+    qint64 binKeepMs = 86400000;
+    qint64 binMax = 100000;
+    qint64 binBytes = 64LL * 1024 * 1024;
     bool written = false; // the answer to a write (else to a read)
     RequestError error;
 };

@@ -20,26 +20,44 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QPushButton>
+#include <QSignalBlocker>
+#include <QSpacerItem>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <iterator>
 
 namespace delayq::ui {
 
 namespace {
 
-const char* const kKeys[] = {"max_attempts", "backoff",  "lease_ms",       "max_payload",
-                             "history",      "rate",     "burst",          "cap",
-                             "group_cap",    "dead_max", "dead_max_bytes", "max_age"};
-constexpr int kFirstLimit = 5; // rate, burst, cap and group cap: empty means off
+const char* const kKeys[] = {"max_attempts",   "backoff", "lease_ms",   "max_payload",  "history",
+                             "rate",           "burst",   "cap",        "group_cap",    "dead_max",
+                             "dead_max_bytes", "max_age", "group_rate", "dedup_window", "dedup_max",
+                             "bin_keep",       "bin_max", "bin_bytes"};
+constexpr int kFirstLimit = 5; // rate, burst, cap, group cap and group rate: empty means off
 constexpr int kGroupCap = 8;   // on the order's row, not the limits'
 // Dead tasks bounded and expiry (docs/design/bounds.md): two rows of their own.
 constexpr int kDeadMax = 9;
 constexpr int kDeadMaxBytes = 10;
 constexpr int kMaxAge = 11;
+constexpr int kGroupRate = 12; // on the order's row, beside the group cap
+// The dedup window (docs/design/keep.md) and the recycle bin (docs/design/bin.md): two rows
+// behind their own button.
+constexpr int kDedupWindow = 13;
+constexpr int kDedupMax = 14;
+constexpr int kBinKeep = 15;
+constexpr int kBinMax = 16;
+constexpr int kBinBytes = 17;
 bool isLimit(int field)
 {
-    return field >= kFirstLimit && field <= kGroupCap;
+    return (field >= kFirstLimit && field <= kGroupCap) || field == kGroupRate;
+}
+// Empty is "off" for these too: the limits, and the windows and bounds that have an off.
+bool emptyIsOff(int field)
+{
+    return isLimit(field) || field == kDedupWindow || field == kBinKeep || field == kBinMax ||
+           field == kBinBytes;
 }
 constexpr int kFields = std::size(kKeys);
 constexpr int kPreviewRetries = 5;
@@ -73,12 +91,21 @@ QueueSettingsDialog::QueueSettingsDialog(AdminClient* client, const QString& que
     : QDialog(parent), m_client(client), m_queue(queue), m_readOnly(readOnly)
 {
     setWindowTitle(tr("Settings of %1").arg(queue));
-    auto* form = new QFormLayout(this);
+    // The settings in a form of their own, and the two parts (dead tasks and expiry, dedup
+    // and recycle bin) below it: a part shown takes the form's place.
+    auto* outer = new QVBoxLayout(this);
+    m_main = new QWidget(this);
+    auto* form = new QFormLayout(m_main);
+    form->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(m_main);
     // Wrapped text (preview, errors, notes) gets the whole field column on every style.
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    const QString labels[] = {tr("Max attempts"), tr("Backoff"),    tr("Lease"), tr("Max payload"),
-                              tr("Task history"), tr("Rate limit"), tr("Burst"), tr("Cap"),
-                              tr("Group cap"),    tr("Dead tasks"), tr("Bytes"), tr("Max age")};
+    const QString labels[] = {
+        tr("Max attempts"), tr("Backoff"), tr("Lease"),      tr("Max payload"),  tr("Task history"),
+        tr("Rate limit"),   tr("Burst"),   tr("Cap"),        tr("Group cap"),    tr("Dead tasks"),
+        tr("Bytes"),        tr("Max age"), tr("Group rate"), tr("Dedup window"), tr("Ids kept"),
+        tr("Recycle bin"),  tr("Tasks"),   tr("Bytes")};
+    std::copy(std::begin(labels), std::end(labels), std::begin(m_fieldLabels));
     const QString hints[] = {tr("1 to 1000000"),
                              tr("a list like 5s,20s,30s or exp:1s:5m"),
                              tr("how long a worker holds a task, e.g. 30s"),
@@ -90,7 +117,13 @@ QueueSettingsDialog::QueueSettingsDialog(AdminClient* client, const QString& que
                              tr("tasks of one group active at once; empty = off"),
                              tr("dead tasks kept, the oldest dropped first; off"),
                              tr("their bytes, e.g. 64MB; off"),
-                             tr("a task not started this long after its push never runs; off")};
+                             tr("a task not started this long after its push never runs; off"),
+                             tr("each group's own rate in fair order, e.g. 5/s; empty = off"),
+                             tr("a finished task's id stays refused this long, e.g. 1h; off"),
+                             tr("ids remembered at most, the soonest to end dropped first"),
+                             tr("removed tasks stay restorable this long, e.g. 24h; off"),
+                             tr("tasks kept at most, the oldest dropped first; off"),
+                             tr("their bytes, e.g. 67108864; off")};
     // What push.lua and nack.lua do with each: the difference decides whether a change
     // reaches the tasks already queued.
     const QString notes[] = {
@@ -153,6 +186,9 @@ QueueSettingsDialog::QueueSettingsDialog(AdminClient* client, const QString& que
     fairRow->addWidget(new QLabel(labels[kGroupCap], this));
     m_fields[kGroupCap]->setToolTip(hints[kGroupCap]);
     fairRow->addWidget(m_fields[kGroupCap], 1);
+    fairRow->addWidget(new QLabel(labels[kGroupRate], this));
+    m_fields[kGroupRate]->setToolTip(hints[kGroupRate]);
+    fairRow->addWidget(m_fields[kGroupRate], 1);
     form->addRow(tr("Order"), fair);
     m_flowPreview = new QLabel(this);
     m_flowPreview->setTextFormat(Qt::PlainText);
@@ -161,8 +197,9 @@ QueueSettingsDialog::QueueSettingsDialog(AdminClient* client, const QString& que
     auto* stack = new QGridLayout(said);
     stack->setContentsMargins(0, 0, 0, 0);
     stack->addWidget(m_flowPreview, 0, 0);
-    for (int i = kFirstLimit; i <= kGroupCap; ++i)
-        stack->addWidget(m_errors[i], 0, 0);
+    for (int i = kFirstLimit; i < kFields; ++i)
+        if (isLimit(i))
+            stack->addWidget(m_errors[i], 0, 0);
     form->addRow(tr("Limits"), said);
     // The dead bound and expiry (docs/design/bounds.md), each row with its refusal under it
     // and what it costs: shown by a button beside Save, so the dialog still fits a laptop's
@@ -218,10 +255,16 @@ QueueSettingsDialog::QueueSettingsDialog(AdminClient* client, const QString& que
                      "measurable Redis CPU."),
                   this));
     boundsForm->addRow(labels[kMaxAge], expiryBox);
-    form->addRow(m_bounds);
-    form->setRowVisible(m_bounds, false);
+    outer->addWidget(m_bounds);
+    m_bounds->setVisible(false);
+    m_keep = keepRows();
+    outer->addWidget(m_keep);
+    m_keep->setVisible(false);
+    // What is left of the height below what is shown, so Save stays at the bottom whichever
+    // part is shown.
+    outer->addStretch(1);
     m_general = new FieldError(this);
-    form->addRow(m_general);
+    outer->addWidget(m_general);
     if (readOnly)
         m_general->setError(tr("This session is read-only: the settings cannot be changed."));
     m_buttons = DialogButtons::wired(
@@ -230,18 +273,100 @@ QueueSettingsDialog::QueueSettingsDialog(AdminClient* client, const QString& que
     m_boundsButton =
         m_buttons->addButton(tr("Dead tasks and expiry…"), QDialogButtonBox::ActionRole);
     m_boundsButton->setCheckable(true);
-    connect(m_boundsButton, &QPushButton::toggled, this, [this, form](bool shown) {
-        form->setRowVisible(m_bounds, shown);
+    m_keepButton = m_buttons->addButton(tr("Dedup and recycle bin…"), QDialogButtonBox::ActionRole);
+    m_keepButton->setCheckable(true);
+    // A part takes the place of the rows above it, and one part at a time: the dialog with
+    // either beside the rest would not fit a 1024 x 700 screen (930 px). Unchecked, the rest
+    // comes back.
+    auto showPart = [this](QPushButton* other, bool shown) {
+        if (shown) {
+            const QSignalBlocker quiet(other);
+            other->setChecked(false);
+        }
+        const bool bounds = m_boundsButton->isChecked();
+        const bool keep = m_keepButton->isChecked();
+        // What goes, before what comes: a part shown while what it replaces is still there
+        // would raise the dialog's minimum to both, and the dialog would keep that height.
+        for (const bool showing : {false, true}) {
+            if ((!bounds && !keep) == showing)
+                m_main->setVisible(showing);
+            if (bounds == showing)
+                m_bounds->setVisible(showing);
+            if (keep == showing)
+                m_keep->setVisible(showing);
+        }
         fitHeight();
-    });
-    form->addRow(m_buttons);
-    // Wide enough for a preview of five retries, the limits' sentence with all three and a
-    // core error on a line or two; the height follows what is shown (fitHeight).
-    setMinimumWidth(fontMetrics().averageCharWidth() * 84);
+    };
+    connect(m_boundsButton, &QPushButton::toggled, this,
+            [this, showPart](bool shown) { showPart(m_keepButton, shown); });
+    connect(m_keepButton, &QPushButton::toggled, this,
+            [this, showPart](bool shown) { showPart(m_boundsButton, shown); });
+    outer->addWidget(m_buttons);
+    // Wide enough for a preview of five retries, the limits' sentence with all three, a core
+    // error on a line or two, and the order's row (order, group cap, group rate) with room to
+    // type; the height follows what is shown (fitHeight).
+    setMinimumWidth(std::max(fontMetrics().averageCharWidth() * 100, form->minimumSize().width()));
     resize(minimumWidth(), heightForWidth(minimumWidth()));
     connect(client->queues(), &QueueClient::configLoaded, this, &QueueSettingsDialog::onConfig);
     m_loadTag = AdminClient::newTag();
     client->queues()->loadConfig(m_loadTag, queue);
+}
+
+QWidget* QueueSettingsDialog::keepRows()
+{
+    auto* keep = new QWidget(this);
+    auto* keepForm = new QFormLayout(keep);
+    keepForm->setContentsMargins(0, 0, 0, 0);
+    keepForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    // A row of fields, their refusals sharing one place under them (each keeps its room:
+    // nothing moves as one comes), and what the setting costs.
+    auto addRow = [&](const QString& label, const QList<int>& fields, const QString& note) {
+        auto* box = new QWidget(this);
+        auto* stackLayout = new QVBoxLayout(box);
+        stackLayout->setContentsMargins(0, 0, 0, 0);
+        auto* row = new QWidget(this);
+        auto* rowLayout = new QHBoxLayout(row);
+        rowLayout->setContentsMargins(0, 0, 0, 0);
+        auto* said = new QWidget(this);
+        auto* errors = new QGridLayout(said);
+        errors->setContentsMargins(0, 0, 0, 0);
+        for (int field : fields) {
+            if (field != fields.first())
+                rowLayout->addWidget(new QLabel(m_fieldLabels[field], this));
+            rowLayout->addWidget(m_fields[field], 1);
+            m_fields[field]->setToolTip(m_fields[field]->placeholderText());
+            errors->addWidget(m_errors[field], 0, 0);
+        }
+        stackLayout->addWidget(row);
+        stackLayout->addWidget(said);
+        stackLayout->addWidget(noteLabel(note, this));
+        keepForm->addRow(label, box);
+    };
+    addRow(m_fieldLabels[kDedupWindow], {kDedupWindow, kDedupMax},
+           tr("A task's id stays refused this long after it is acked or dies (recently_done); "
+              "a push may ask for its own window. Each remembered id costs about 124 bytes of "
+              "Redis memory (Ids kept bounds how many), and a push about 1.1 times the Redis "
+              "CPU of one without a window."));
+    addRow(m_fieldLabels[kBinKeep], {kBinKeep, kBinMax, kBinBytes},
+           tr("What cancel, purge and delete of dead tasks remove stays restorable this long "
+              "(Undo, Queue → Recycle Bin…), the oldest dropped first past either bound. Redis "
+              "keeps the removed tasks' bytes, up to Bytes (64 MB by default); off or 0 in any "
+              "of the three turns the bin off and deletes what it holds."));
+    return keep;
+}
+
+QLineEdit* QueueSettingsDialog::fieldOf(const QString& key) const
+{
+    const int at = indexOf(key);
+    return at < 0 ? nullptr : m_fields[at];
+}
+
+int QueueSettingsDialog::indexOf(const QString& key)
+{
+    for (int i = 0; i < kFields; ++i)
+        if (key == QLatin1String(kKeys[i]))
+            return i;
+    return -1;
 }
 
 QPushButton* QueueSettingsDialog::saveButton() const
@@ -301,6 +426,27 @@ void QueueSettingsDialog::onConfig(const QueueConfigResult& result)
     m_fields[kMaxAge]->setText(result.maxAgeMs > 0
                                    ? QString::fromStdString(delayq::formatDuration(result.maxAgeMs))
                                    : off);
+    m_loadedValues[kGroupRate] =
+        result.groupRateTasks > 0
+            ? QStringLiteral("%1/%2").arg(result.groupRateTasks).arg(result.groupRateMs)
+            : QStringLiteral("0");
+    m_fields[kGroupRate]->setText(result.groupRateTasks > 0
+                                      ? rateText(result.groupRateTasks, result.groupRateMs)
+                                      : QString());
+    // The dedup window and the recycle bin, as `delayq config` shows them ("0" = off).
+    auto duration = [&off](qint64 ms) {
+        return ms > 0 ? QString::fromStdString(delayq::formatDuration(ms)) : off;
+    };
+    m_loadedValues[kDedupWindow] = QString::number(result.dedupWindowMs);
+    m_loadedValues[kDedupMax] = QString::number(result.dedupMax);
+    m_loadedValues[kBinKeep] = QString::number(result.binKeepMs);
+    m_loadedValues[kBinMax] = QString::number(result.binMax);
+    m_loadedValues[kBinBytes] = QString::number(result.binBytes);
+    m_fields[kDedupWindow]->setText(duration(result.dedupWindowMs));
+    m_fields[kDedupMax]->setText(m_loadedValues[kDedupMax]);
+    m_fields[kBinKeep]->setText(duration(result.binKeepMs));
+    m_fields[kBinMax]->setText(result.binMax > 0 ? m_loadedValues[kBinMax] : off);
+    m_fields[kBinBytes]->setText(result.binBytes > 0 ? m_loadedValues[kBinBytes] : off);
     m_loadedExpiredTo = result.expiredToDrop ? QStringLiteral("drop") : QStringLiteral("dead");
     m_expiredTo->setCurrentIndex(m_expiredTo->findData(m_loadedExpiredTo));
     m_loaded = true;
@@ -320,6 +466,7 @@ bool QueueSettingsDialog::validate()
     QString firstLimitError;
     qint64 limits[4] = {}; // rate tasks, burst, cap, group cap as stored; the rate's ms beside
     qint64 rateMs = 0;
+    qint64 groupRate[2] = {}; // tasks, ms
     for (int i = 0; i < kFields; ++i) {
         QString error;
         try {
@@ -331,12 +478,22 @@ bool QueueSettingsDialog::validate()
                 updatePreview(QString::fromStdString(stored), retries);
             if (isLimit(i)) {
                 const QStringList parts = QString::fromStdString(stored).split(QLatin1Char('/'));
-                limits[i - kFirstLimit] = parts.value(0).toLongLong();
+                if (i == kGroupRate) {
+                    groupRate[0] = parts.value(0).toLongLong();
+                    groupRate[1] = parts.value(1).toLongLong();
+                } else {
+                    limits[i - kFirstLimit] = parts.value(0).toLongLong();
+                }
                 if (i == kFirstLimit)
                     rateMs = parts.value(1).toLongLong();
             }
         } catch (const delayq::Error& e) {
             error = QString::fromUtf8(e.what());
+            // Every refusal names its setting: a duration or a rate the parser refused says
+            // only what was wrong with the text ("rate '0': …" of the group rate).
+            const QString key = QString::fromLatin1(kKeys[i]);
+            if (!error.contains(key))
+                error = key + QStringLiteral(": ") + error;
             if (i == 1)
                 m_preview->setText(QStringLiteral("—"));
             if (isLimit(i))
@@ -352,9 +509,9 @@ bool QueueSettingsDialog::validate()
         fine = fine && error.isEmpty();
     }
     const bool fair = m_order->currentData().toString() == QLatin1String("fair");
-    m_flowPreview->setText(limitsFine
-                               ? flowText(limits[0], rateMs, limits[1], limits[2], fair, limits[3])
-                               : QStringLiteral("—"));
+    m_flowPreview->setText(limitsFine ? flowText(limits[0], rateMs, limits[1], limits[2], fair,
+                                                 limits[3], groupRate[0], groupRate[1])
+                                      : QStringLiteral("—"));
     m_flowPreview->setVisible(limitsFine || !m_loaded);
     m_flowPreview->setToolTip(m_flowPreview->text());
     saveButton()->setEnabled(fine && m_loaded && !m_readOnly && m_writeTag == 0);
@@ -444,7 +601,7 @@ QString QueueSettingsDialog::backoffText(const QString& normalized)
 QString QueueSettingsDialog::typed(int field) const
 {
     const QString text = m_fields[field]->text().trimmed();
-    return text.isEmpty() && isLimit(field) ? QStringLiteral("off") : text;
+    return text.isEmpty() && emptyIsOff(field) ? QStringLiteral("off") : text;
 }
 
 QList<QPair<QString, QString>> QueueSettingsDialog::changedValues() const
@@ -479,18 +636,36 @@ QString QueueSettingsDialog::rateText(qint64 tasks, qint64 ms)
 }
 
 QString QueueSettingsDialog::flowText(qint64 rateTasks, qint64 rateMs, qint64 burst, qint64 cap,
-                                      bool fair, qint64 groupCap)
+                                      bool fair, qint64 groupCap, qint64 groupRateTasks,
+                                      qint64 groupRateMs)
 {
-    // claim.lua reads the group cap in fair order only.
+    // claim.lua reads the group cap and the group rate in fair order only.
     QString order;
-    if (fair)
+    const bool groupRate = groupRateTasks > 0 && groupRateMs > 0;
+    if (fair) {
         order = groupCap == 1  ? tr("; groups take turns; at most 1 task of a group runs at once")
                 : groupCap > 1 ? tr("; groups take turns; at most %1 tasks of a group run at once")
                                      .arg(QLocale().toString(groupCap))
                                : tr("; groups take turns");
-    else if (groupCap > 0)
+        if (groupRate)
+            order += tr("; each group starts at most %1 %2")
+                         .arg(QLocale().toString(groupRateTasks), perText(groupRateMs));
+    } else if (groupCap > 0 && groupRate) {
+        order = tr("; the group cap and the group rate hold only in fair order");
+    } else if (groupCap > 0) {
         order = tr("; the group cap holds only in fair order");
+    } else if (groupRate) {
+        order = tr("; the group rate holds only in fair order");
+    }
     return limitsText(rateTasks, rateMs, burst, cap) + order;
+}
+
+QString QueueSettingsDialog::perText(qint64 ms)
+{
+    return ms == 1000      ? tr("per second")
+           : ms == 60000   ? tr("per minute")
+           : ms == 3600000 ? tr("per hour")
+                           : tr("every %1").arg(DueText::duration(ms));
 }
 
 QString QueueSettingsDialog::limitsText(qint64 rateTasks, qint64 rateMs, qint64 burst, qint64 cap)
@@ -498,10 +673,7 @@ QString QueueSettingsDialog::limitsText(qint64 rateTasks, qint64 rateMs, qint64 
     const QLocale locale;
     if (rateTasks <= 0 && cap <= 0)
         return tr("no limit: tasks start as fast as the workers claim them");
-    const QString per = rateMs == 1000      ? tr("per second")
-                        : rateMs == 60000   ? tr("per minute")
-                        : rateMs == 3600000 ? tr("per hour")
-                                            : tr("every %1").arg(DueText::duration(rateMs));
+    const QString per = perText(rateMs);
     const QString tasks = locale.toString(rateTasks);
     const QString atOnce = locale.toString(burst > 0 ? burst : rateTasks);
     if (cap <= 0)

@@ -17,7 +17,8 @@ class FieldError;
 // One queue's settings as `delayq config` writes them: max attempts, backoff (with the
 // delays of the retries max attempts allows shown as it is typed), lease, max payload, task
 // history, and the flow limits: rate, burst and cap, fair order and its group cap (with what
-// they mean, shown as typed).
+// they mean, shown as typed); behind two buttons, the dead bound and expiry, and the dedup window
+// and the recycle bin, each with what it costs.
 // Each field is checked as the core checks it (Queue::normalizeConfig) and refused next to
 // itself. Save writes only the values that differ from those loaded, in one core call (one
 // audit entry), through the I/O thread, and the dialog closes once Redis took them; a Save
@@ -41,12 +42,26 @@ public:
     // tasks of one group active at once (empty = off).
     QComboBox* orderBox() const { return m_order; }
     QLineEdit* groupCapField() const { return m_fields[8]; }
+    // Each group's own rate in fair order (group_rate, "5/s"; empty = off).
+    QLineEdit* groupRateField() const { return m_fields[12]; }
     // The dead bound and expiry (shown by boundsButton()).
     QLineEdit* deadMaxField() const { return m_fields[9]; }
     QLineEdit* deadMaxBytesField() const { return m_fields[10]; }
     QLineEdit* maxAgeField() const { return m_fields[11]; }
     QComboBox* expiredToBox() const { return m_expiredTo; }
     QPushButton* boundsButton() const { return m_boundsButton; }
+    // The dedup window and the recycle bin (docs/design/keep.md, docs/design/bin.md), shown by
+    // keepButton(): dedup_window, dedup_max, bin_keep, bin_max, bin_bytes.
+    QLineEdit* dedupWindowField() const { return m_fields[13]; }
+    QLineEdit* dedupMaxField() const { return m_fields[14]; }
+    QLineEdit* binKeepField() const { return m_fields[15]; }
+    QLineEdit* binMaxField() const { return m_fields[16]; }
+    QLineEdit* binBytesField() const { return m_fields[17]; }
+    QPushButton* keepButton() const { return m_keepButton; }
+    // The field of a config key ("bin_max"), or nullptr.
+    QLineEdit* fieldOf(const QString& key) const;
+    // Its index, for errorOf(); -1 when the dialog has no such field.
+    static int indexOf(const QString& key);
     // What the rate, burst and cap mean, in a sentence ("at most 50 tasks start per second, …").
     QLabel* flowPreview() const { return m_flowPreview; }
     FieldError* errorOf(int field) const { return m_errors[field]; }
@@ -65,7 +80,10 @@ public:
     // The flow limits in words (0 = off), as the preview says them; fair order and its group
     // cap said after them.
     static QString flowText(qint64 rateTasks, qint64 rateMs, qint64 burst, qint64 cap,
-                            bool fair = false, qint64 groupCap = 0);
+                            bool fair = false, qint64 groupCap = 0, qint64 groupRateTasks = 0,
+                            qint64 groupRateMs = 0);
+    // An interval as the preview says it: "per second", "every 250ms".
+    static QString perText(qint64 ms);
     // The rate, burst and cap alone in words.
     static QString limitsText(qint64 rateTasks, qint64 rateMs, qint64 burst, qint64 cap);
 
@@ -89,6 +107,8 @@ private:
     QList<QPair<QString, QString>> changedValues() const;
     // Tall enough for every wrapped line at the current width (errors come and go).
     void fitHeight();
+    // The rows behind "Dedup and recycle bin…".
+    QWidget* keepRows();
 
     AdminClient* m_client;
     QString m_queue;
@@ -99,14 +119,18 @@ private:
     // The text of a field as the core takes it: an empty limit is "off".
     QString typed(int field) const;
 
-    QLineEdit* m_fields[12] = {};
-    FieldError* m_errors[12] = {};
-    QString m_loadedValues[12]; // the stored form of what was loaded
+    QLineEdit* m_fields[18] = {};
+    FieldError* m_errors[18] = {};
+    QString m_loadedValues[18]; // the stored form of what was loaded
+    QString m_fieldLabels[18];
     QComboBox* m_order = nullptr;
     QString m_loadedOrder;            // "due" or "fair"
     QComboBox* m_expiredTo = nullptr; // dead or drop
+    QWidget* m_main = nullptr;        // the rows a part takes the place of
     QWidget* m_bounds = nullptr;      // the dead bound's and expiry's rows, shown on demand
     QPushButton* m_boundsButton = nullptr;
+    QWidget* m_keep = nullptr; // the dedup window's and the recycle bin's rows, on demand
+    QPushButton* m_keepButton = nullptr;
     QString m_loadedExpiredTo;
     QLabel* m_notes[3] = {};
     QLabel* m_preview;
