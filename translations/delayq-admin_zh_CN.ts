@@ -986,6 +986,73 @@ Qt %1</translation>
     </message>
 </context>
 <context>
+    <name>delayq::ui::GroupsTab</name>
+    <message>
+        <source>Group</source>
+        <translation>分组</translation>
+    </message>
+    <message>
+        <source>Due waiting</source>
+        <translation>到期等待</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>Held by</source>
+        <translation>受限于</translation>
+    </message>
+    <message>
+        <source>A plain sorted set has no groups: only delayq queues in fair order do.</source>
+        <translation>普通有序集合没有分组：只有公平顺序的 delayq 队列才有。</translation>
+    </message>
+    <message>
+        <source>Open a queue to see its busiest groups.</source>
+        <translation>打开一个队列以查看其最繁忙的分组。</translation>
+    </message>
+    <message>
+        <source>This queue hands out its tasks in due order: groups take no turns (Queue → Queue settings…, Order: Fair turns them on).</source>
+        <translation>该队列按到期时间分发任务：各分组不轮流（队列 → 队列设置…，顺序选“公平”即可开启）。</translation>
+    </message>
+    <message>
+        <source>(no group)</source>
+        <translation>（无分组）</translation>
+    </message>
+    <message>
+        <source>its group cap</source>
+        <translation>其分组上限</translation>
+    </message>
+    <message>
+        <source>its group rate</source>
+        <translation>其分组速率</translation>
+    </message>
+    <message>
+        <source>Fair order</source>
+        <translation>公平顺序</translation>
+    </message>
+    <message>
+        <source>Fair order, group cap %1</source>
+        <translation>公平顺序，分组上限 %1</translation>
+    </message>
+    <message>
+        <source>%1: %2 groups in turn with due tasks, %3 at their cap, %4 waiting for their rate (%5 tracked).</source>
+        <translation>%1：%2 个分组有到期任务正在轮流，%3 个已达上限，%4 个在等待其速率（共跟踪 %5 个）。</translation>
+    </message>
+    <message>
+        <source>No group has due or running tasks.</source>
+        <translation>没有分组有到期或运行中的任务。</translation>
+    </message>
+    <message>
+        <source>The busiest %1 of every group</source>
+        <translation>所有分组中最繁忙的 %1 个</translation>
+    </message>
+    <message>
+        <source>The busiest %1 of the %2 groups looked at</source>
+        <translation>所查看的 %2 个分组中最繁忙的 %1 个</translation>
+    </message>
+</context>
+<context>
     <name>delayq::ui::IoWorker</name>
     <message>
         <source>not connected: choose a server first</source>
@@ -2025,6 +2092,10 @@ This cannot be undone.</source>
     <message>
         <source>load the audit trail</source>
         <translation>加载审计记录</translation>
+    </message>
+    <message>
+        <source>load the busiest groups</source>
+        <translation>加载最繁忙的分组</translation>
     </message>
 </context>
 <context>
@@ -4372,6 +4443,10 @@ M月d日</translation>
     <message>
         <source>Schedules</source>
         <translation>计划</translation>
+    </message>
+    <message>
+        <source>Groups</source>
+        <translation>分组</translation>
     </message>
 </context>
 <context>

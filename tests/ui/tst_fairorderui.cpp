@@ -1,3 +1,4 @@
+#include "queue/groupstab.h"
 #include "queue/queuecontrol.h"
 #include "queue/queuesettingsdialog.h"
 #include "redisserver.h"
@@ -10,7 +11,9 @@
 #include <delayq/connection.h>
 #include <delayq/queue.h>
 
+#include <QAbstractItemModel>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -48,6 +51,8 @@ private slots:
     void dialogSetsOrder();
     void detailsShowTags_data();
     void detailsShowTags();
+    void groupsTabShowsTheBusiest_data();
+    void groupsTabShowsTheBusiest();
 };
 
 void TestFairOrderUi::dialogSetsOrder_data()
@@ -148,6 +153,80 @@ void TestFairOrderUi::detailsShowTags()
     QTRY_COMPARE(details->idText(), QStringLiteral("t1"));
     QFETCH(QString, shown);
     QTRY_COMPARE(details->orderText(), shown);
+}
+
+void TestFairOrderUi::groupsTabShowsTheBusiest_data()
+{
+    QTest::addColumn<QString>("order");      // the queue's
+    QTest::addColumn<QStringList>("pushes"); // a task's group each ("-": none)
+    QTest::addColumn<int>("claim");          // tasks claimed (then one claim more)
+    // The rows: "GROUP|DUE|RUNNING|HELD BY"; none: the note is shown instead.
+    QTest::addColumn<QStringList>("rows");
+    QTest::addColumn<QString>("summary"); // in the line above the table
+
+    QTest::newRow("due order") << "due" << QStringList{"-"} << 0 << QStringList{} << "";
+    QTest::newRow("fair") << "fair" << QStringList{"b", "tenant:a", "tenant:a", "-"} << 0
+                          << QStringList{"tenant:a|2|0|", "(no group)|1|0|", "b|1|0|"}
+                          << "Fair order: 3 groups in turn with due tasks, 0 at their cap";
+    QTest::newRow("fair, group cap 1")
+        << "fair" << QStringList{"a", "a", "a", "b"} << 2
+        << QStringList{"a|2|1|its group cap", "b|0|1|"}
+        << "Fair order, group cap 1: 0 groups in turn with due tasks, 1 at their cap";
+}
+
+void TestFairOrderUi::groupsTabShowsTheBusiest()
+{
+    QFETCH(QString, order);
+    QFETCH(QStringList, pushes);
+    QFETCH(int, claim);
+    QFETCH(QStringList, rows);
+    QFETCH(QString, summary);
+
+    const auto conn = connection();
+    delayq::Queue queue(*conn, "orders");
+    if (order == "fair")
+        queue.setConfig("order", "fair");
+    if (QTest::currentDataTag() == QByteArray("fair, group cap 1"))
+        queue.setConfig("group_cap", "1");
+    for (const QString& group : pushes) {
+        delayq::PushRequest r;
+        if (group != "-")
+            r.group = group.toStdString();
+        queue.push(r);
+    }
+    if (claim > 0) {
+        queue.claim(claim, 60000, "w1");
+        queue.claim(1, 60000, "w1"); // finds the groups at their cap
+    }
+    m_fixture.openQueue(QStringLiteral("orders"));
+    GroupsTab* tab = m_fixture.window()->groups();
+    QSignalSpy loaded(tab, &GroupsTab::loaded);
+    // Behind the timeline it loads nothing; brought to the front it loads.
+    QTest::qWait(200);
+    QCOMPARE(loaded.count(), 0);
+    auto* dock = m_fixture.window()->findChild<QDockWidget*>(QStringLiteral("groupsdock"));
+    QVERIFY(dock);
+    dock->raise();
+    QVERIFY(loaded.wait(5000));
+    QCOMPARE(tab->isNoteShown(), rows.isEmpty());
+    if (rows.isEmpty()) {
+        QVERIFY2(tab->note()->text().contains(QStringLiteral("due order")),
+                 qPrintable(tab->note()->text()));
+        return;
+    }
+    QAbstractItemModel* model = tab->view()->model();
+    QStringList seen;
+    for (int row = 0; row < model->rowCount(); ++row) {
+        QStringList cells;
+        for (int column = 0; column < GroupsTab::ColumnCount; ++column)
+            cells << model->index(row, column).data().toString();
+        seen << cells.join('|');
+    }
+    QCOMPARE(seen, rows);
+    QVERIFY2(tab->summary()->text().startsWith(summary), qPrintable(tab->summary()->text()));
+    QCOMPARE(tab->summary()->textFormat(), Qt::PlainText);
+    QCOMPARE(tab->footer()->text(),
+             QStringLiteral("The busiest %1 of every group").arg(rows.size()));
 }
 
 QTEST_MAIN(TestFairOrderUi)

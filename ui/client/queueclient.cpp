@@ -16,6 +16,7 @@ QueueClient::QueueClient(IoWorker* io, QObject* parent) : AreaClient(io, parent)
     qRegisterMetaType<QueueListResult>();
     qRegisterMetaType<QueueConfigResult>();
     qRegisterMetaType<AuditResult>();
+    qRegisterMetaType<GroupsResult>();
     qRegisterMetaType<BulkActionResult>();
 }
 
@@ -65,6 +66,27 @@ void QueueClient::loadAudit(quint64 tag, const QString& queue, int limit)
             [this, queue, limit](delayq::Connection& c, AuditResult& r) {
                 auto q = io()->nativeQueue(c, queue);
                 TaskRequests::audit(q, limit, r);
+            });
+}
+
+void QueueClient::loadGroups(quint64 tag, const QString& queue, int limit)
+{
+    request(&QueueClient::groupsLoaded, answerTo<GroupsResult>(tag, queue),
+            tr("load the busiest groups"),
+            [this, queue, limit](delayq::Connection& c, GroupsResult& r) {
+                auto q = io()->nativeQueue(c, queue);
+                const delayq::GroupLoads loads = q.busyGroups(limit);
+                r.fair = loads.fair;
+                r.groupCap = loads.groupCap;
+                r.ready = loads.ready;
+                r.atCap = loads.atCap;
+                r.atRate = loads.atRate;
+                r.known = loads.known;
+                r.examined = loads.examined;
+                r.complete = loads.complete;
+                for (const auto& g : loads.groups)
+                    r.rows.append(GroupRow{TaskRows::text(g.group), g.dueWaiting, g.active, g.atCap,
+                                           g.atRate});
             });
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "client/areaclient.h"
+#include "client/grouptypes.h"
 #include "client/queuetypes.h"
 
 #include <QList>
@@ -10,8 +11,8 @@
 
 namespace delayq::ui {
 
-// The requests on whole native queues: the list of them, one queue's settings and audit
-// trail, and the queue-wide changes (requeue or delete every dead task, purge).
+// The requests on whole native queues: the list of them, one queue's settings, audit trail
+// and busiest groups, and the queue-wide changes (requeue or delete every dead task, purge).
 class QueueClient : public AreaClient
 {
     Q_OBJECT
@@ -27,6 +28,9 @@ public:
                      const QList<QPair<QString, QString>>& values);
     // The newest `limit` entries of a native queue's audit trail (a plain key has none).
     void loadAudit(quint64 tag, const QString& queue, int limit);
+    // The busiest `limit` groups of a queue in fair order, with how its groups stand: two
+    // bounded round trips of plain reads (QueueReader::busyGroups).
+    void loadGroups(quint64 tag, const QString& queue, int limit);
 
     // Queue-wide changes in bounded steps: one script call of `batch` tasks per posted job,
     // so page loads and counts asked for meanwhile are answered between steps on a queue of
@@ -45,6 +49,7 @@ signals:
     void queuesListed(const delayq::ui::QueueListResult& result);
     void configLoaded(const delayq::ui::QueueConfigResult& result);
     void auditLoaded(const delayq::ui::AuditResult& result);
+    void groupsLoaded(const delayq::ui::GroupsResult& result);
     void bulkProgressed(quint64 tag, qint64 done, qint64 total);
     void bulkFinished(const delayq::ui::BulkActionResult& result);
 

@@ -19,6 +19,7 @@
 #include "overview/watchedserversview.h"
 #include "overview/workersview.h"
 #include "plain/plainkeybar.h"
+#include "queue/groupstab.h"
 #include "queue/purgedialog.h"
 #include "queue/queueactions.h"
 #include "queue/queuecontrol.h"
@@ -76,6 +77,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_throughput = new ThroughputChart(m_client, this);
     m_audit = new AuditTab(m_client, this);
     m_schedules = new SchedulesTab(m_client, this);
+    m_groups = new GroupsTab(m_client, this);
     m_queues = new QueueList(m_client, this);
     m_actions = new TaskActions(m_client, m_tabs, this);
     m_queueActions = new QueueActions(m_client, this);
@@ -167,6 +169,7 @@ WindowParts MainWindow::makeParts()
             .throughput = m_throughput,
             .audit = m_audit,
             .schedules = m_schedules,
+            .groups = m_groups,
             .workerDock = m_workerDock,
             .taskActions = m_actions,
             .queueActions = m_queueActions,
@@ -264,7 +267,7 @@ void MainWindow::connectViews()
 {
     // What shows a server's figures; the worker dock has a connection of its own.
     m_connectionNotice->setViews(
-        {m_pages, m_queues, m_timeline, m_throughput, m_audit, m_schedules});
+        {m_pages, m_queues, m_timeline, m_throughput, m_audit, m_schedules, m_groups});
     connect(m_connectionNotice, &ConnectionNotice::connectRequested, this,
             &MainWindow::chooseConnection);
     connect(m_queues, &QueueList::queueOpened, this, &MainWindow::openQueue);
@@ -437,6 +440,7 @@ void MainWindow::followOpenQueue()
     m_open->follow(m_throughput);
     m_open->follow(m_audit);
     m_open->follow(m_schedules);
+    m_open->follow(m_groups);
     m_open->follow(m_details);
     m_open->follow(m_detailsFollower);
     m_open->follow(m_actions);
@@ -497,6 +501,7 @@ void MainWindow::refreshAll()
     m_throughput->refresh();
     m_audit->refresh();
     m_schedules->refresh();
+    m_groups->refresh();
     // The timeline waits for the counts: its default window starts at the oldest task.
     m_load->refreshCounts();
 }

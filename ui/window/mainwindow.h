@@ -19,6 +19,7 @@ class ConnectionNotice;
 class ConnectionStatus;
 class DetailsFollower;
 class AuditTab;
+class GroupsTab;
 class ThroughputChart;
 class LayoutNotice;
 class OpenQueue;
@@ -58,6 +59,7 @@ public:
     ThroughputChart* throughput() const { return m_throughput; }
     AuditTab* audit() const { return m_audit; }
     SchedulesTab* schedules() const { return m_schedules; }
+    GroupsTab* groups() const { return m_groups; }
     QueueList* queueList() const { return m_queues; }
     TaskActions* actions() const { return m_actions; }
     RecycleBinActions* recycleBin() const { return m_bin; }
@@ -144,6 +146,7 @@ private:
     ThroughputChart* m_throughput;
     AuditTab* m_audit;
     SchedulesTab* m_schedules;
+    GroupsTab* m_groups;
     QueueList* m_queues;
     TaskActions* m_actions;
     RecycleBinActions* m_bin;

@@ -8,6 +8,7 @@
 #include "export/exportaction.h"
 #include "overview/overviewpage.h"
 #include "plain/plainkeybar.h"
+#include "queue/groupstab.h"
 #include "queue/queueactions.h"
 #include "queue/queuecontrol.h"
 #include "queue/queuelist.h"
@@ -100,6 +101,10 @@ void placeDocks(QMainWindow* w, const WindowParts& p)
     auto* schedules = dock(w, QCoreApplication::translate("delayq::ui::WindowLayout", "Schedules"),
                            QStringLiteral("schedulesdock"), p.schedules, Qt::BottomDockWidgetArea);
     w->tabifyDockWidget(audit, schedules);
+    // Fair order's busiest groups, a tab beside the schedules: loaded only in front.
+    auto* groups = dock(w, QCoreApplication::translate("delayq::ui::WindowLayout", "Groups"),
+                        QStringLiteral("groupsdock"), p.groups, Qt::BottomDockWidgetArea);
+    w->tabifyDockWidget(schedules, groups);
     timeline->raise();
     // A tab beside the queue list, not a third column: opened on the right it squeezed the
     // task table to two columns. It starts hidden (View menu) and comes to the front when shown.

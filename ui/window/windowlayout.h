@@ -8,6 +8,7 @@ class QStackedWidget;
 namespace delayq::ui {
 
 class AuditTab;
+class GroupsTab;
 class ConnectionNotice;
 class ExportAction;
 class ThroughputChart;
@@ -44,6 +45,7 @@ struct WindowParts
     ThroughputChart* throughput;
     AuditTab* audit;
     SchedulesTab* schedules;
+    GroupsTab* groups;
     WorkerDock* workerDock;
     // The toolbar and the menus.
     TaskActions* taskActions;
