@@ -311,6 +311,26 @@ Qt %1</translation>
         <source>%1 %2.</source>
         <translation>%1 个任务%2。</translation>
     </message>
+    <message>
+        <source>finished within its dedup window and was not pushed again</source>
+        <translation>在其去重窗口内已结束，未再次推送</translation>
+    </message>
+    <message>
+        <source>finished within their dedup window and were not pushed again</source>
+        <translation>在其去重窗口内已结束，未再次推送</translation>
+    </message>
+    <message>
+        <source>Debounced %1 in queue %2: now due %3.</source>
+        <translation>已防抖队列 %2 中的 %1：现在到期时间为 %3。</translation>
+    </message>
+    <message>
+        <source>%1 is running in queue %2: one follow-up is due %3.</source>
+        <translation>%1 正在队列 %2 中执行：一个后续任务将于 %3 到期。</translation>
+    </message>
+    <message>
+        <source>Not pushed: %1 finished in queue %2 within its dedup window, which ends %3.</source>
+        <translation>未推送：%1 已在队列 %2 中结束，仍在其去重窗口内，窗口于 %3 结束。</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::AlertCenter</name>
@@ -1898,6 +1918,46 @@ This deletes every task of the queue: %2 pending, %3 active (their workers lose 
     <message>
         <source>{&quot;order&quot;: 42, &quot;action&quot;: &quot;send-reminder&quot;}</source>
         <translation>{&quot;订单&quot;: 42, &quot;操作&quot;: &quot;发送提醒&quot;}</translation>
+    </message>
+    <message>
+        <source>queue default; e.g. 1h: the id stays refused that long after the task ends</source>
+        <translation>队列默认值；例如 1h：任务结束后该 ID 在这段时间内仍被拒绝</translation>
+    </message>
+    <message>
+        <source>D&amp;edup window</source>
+        <translation>去重窗口(&amp;E)</translation>
+    </message>
+    <message>
+        <source>max wait, e.g. 30m; off when empty</source>
+        <translation>最长等待，例如 30m；留空为关闭</translation>
+    </message>
+    <message>
+        <source>With an id: a pending task with that id moves to this push&apos;s due time instead of being refused, never past its first push + the max wait; a running one gets one follow-up</source>
+        <translation>需指定 ID：该 ID 的待处理任务不会被拒绝，而是移到本次推送的到期时间，但不晚于首次推送加最长等待；正在执行的任务则得到一个后续任务</translation>
+    </message>
+    <message>
+        <source>Move the payload too</source>
+        <translation>同时替换负载</translation>
+    </message>
+    <message>
+        <source>Debou&amp;nce</source>
+        <translation>防抖(&amp;N)</translation>
+    </message>
+    <message>
+        <source>the dedup window must be at least 1s</source>
+        <translation>去重窗口至少为 1s</translation>
+    </message>
+    <message>
+        <source>the debounce&apos;s max wait must be above 0, e.g. 30m</source>
+        <translation>防抖的最长等待必须大于 0，例如 30m</translation>
+    </message>
+    <message>
+        <source>debounce needs an id: it moves the pending task that has it</source>
+        <translation>防抖需要 ID：它移动具有该 ID 的待处理任务</translation>
+    </message>
+    <message>
+        <source>debounce moves one task: push 1 copy, not %1</source>
+        <translation>防抖只移动一个任务：请推送 1 个副本，而不是 %1 个</translation>
     </message>
 </context>
 <context>

@@ -37,6 +37,9 @@ struct PushForm
     QString time = QStringLiteral("30s");
     QString id;
     QString backoff;
+    QString dedup;
+    QString debounce;
+    int count = 1;
 };
 
 // A row of pushDialogRefuses_data: the valid form as change leaves it, the field whose error
@@ -48,7 +51,7 @@ void pushRow(const char* name, const QString& field, const QString& words,
     if (change)
         change(f);
     QTest::newRow(name) << f.queue << f.payload << f.requireJson << f.absolute << f.time << f.id
-                        << f.backoff << field << words;
+                        << f.backoff << f.dedup << f.debounce << f.count << field << words;
 }
 
 } // namespace
@@ -79,6 +82,9 @@ private slots:
         QTest::addColumn<QString>("time");
         QTest::addColumn<QString>("id");
         QTest::addColumn<QString>("backoff");
+        QTest::addColumn<QString>("dedup");
+        QTest::addColumn<QString>("debounce");
+        QTest::addColumn<int>("count");
         QTest::addColumn<QString>("field"); // which error label must speak; "" = valid
         QTest::addColumn<QString>("words");
 
@@ -120,6 +126,27 @@ private slots:
             f.time = QStringLiteral("1s");
             f.backoff = QStringLiteral("5s,often");
         });
+        // Keep (docs/design/keep.md), refused as the CLI refuses push --dedup and --debounce.
+        pushRow("dedup window", "", "", [](PushForm& f) { f.dedup = QStringLiteral("1h"); });
+        pushRow("dedup under 1s", "dedup", "at least 1s",
+                [](PushForm& f) { f.dedup = QStringLiteral("500ms"); });
+        pushRow("dedup garbage", "dedup", "",
+                [](PushForm& f) { f.dedup = QStringLiteral("soon"); });
+        pushRow("debounce with an id", "", "", [](PushForm& f) {
+            f.id = QStringLiteral("remind-7");
+            f.debounce = QStringLiteral("30m");
+        });
+        pushRow("debounce without an id", "debounce", "needs an id",
+                [](PushForm& f) { f.debounce = QStringLiteral("30m"); });
+        pushRow("debounce garbage", "debounce", "", [](PushForm& f) {
+            f.id = QStringLiteral("remind-7");
+            f.debounce = QStringLiteral("a while");
+        });
+        pushRow("debounce of copies", "debounce", "one task", [](PushForm& f) {
+            f.id = QStringLiteral("remind-7");
+            f.debounce = QStringLiteral("30m");
+            f.count = 3;
+        });
     }
     void pushDialogRefuses()
     {
@@ -130,6 +157,9 @@ private slots:
         QFETCH(QString, time);
         QFETCH(QString, id);
         QFETCH(QString, backoff);
+        QFETCH(QString, dedup);
+        QFETCH(QString, debounce);
+        QFETCH(int, count);
         QFETCH(QString, field);
         QFETCH(QString, words);
 
@@ -141,13 +171,16 @@ private slots:
         (absolute ? dialog.atEdit() : dialog.delayEdit())->setText(time);
         dialog.idEdit()->setText(id);
         dialog.backoffEdit()->setText(backoff);
+        dialog.dedupEdit()->setText(dedup);
+        dialog.debounceEdit()->setText(debounce);
+        dialog.countSpin()->setValue(count);
         dialog.accept();
 
-        const QMap<QString, FieldError*> errors{{"queue", dialog.queueError()},
-                                                {"payload", dialog.payloadError()},
-                                                {"time", dialog.timeError()},
-                                                {"id", dialog.idError()},
-                                                {"backoff", dialog.backoffError()}};
+        const QMap<QString, FieldError*> errors{
+            {"queue", dialog.queueError()},      {"payload", dialog.payloadError()},
+            {"time", dialog.timeError()},        {"id", dialog.idError()},
+            {"backoff", dialog.backoffError()},  {"dedup", dialog.dedupError()},
+            {"debounce", dialog.debounceError()}};
         for (auto it = errors.cbegin(); it != errors.cend(); ++it) {
             const bool expected = it.key() == field;
             QVERIFY2(it.value()->hasError() == expected,
@@ -183,6 +216,53 @@ private slots:
                                    .toMSecsSinceEpoch());
         QCOMPARE(spec.id, QStringLiteral("job-7"));
         QCOMPARE(spec.backoff, QStringLiteral("exp:1s:5m"));
+    }
+
+    // The dedup window and debounce reach the spec as PushRequest takes them (push --dedup,
+    // --debounce, --debounce-payload); "move the payload too" means nothing without a max wait.
+    void pushDialogKeepSpec_data()
+    {
+        QTest::addColumn<QString>("dedup");
+        QTest::addColumn<QString>("debounce");
+        QTest::addColumn<bool>("payloadToo");
+        QTest::addColumn<qint64>("dedupMs");
+        QTest::addColumn<qint64>("maxWaitMs");
+        QTest::addColumn<bool>("debouncePayload");
+        QTest::newRow("none") << ""
+                              << "" << false << 0LL << 0LL << false;
+        QTest::newRow("dedup 1h") << "1h"
+                                  << "" << false << 3600000LL << 0LL << false;
+        QTest::newRow("debounce 30m") << ""
+                                      << "30m" << false << 0LL << 1800000LL << false;
+        QTest::newRow("debounce, payload too") << ""
+                                               << "30m" << true << 0LL << 1800000LL << true;
+        QTest::newRow("both") << "2d"
+                              << "1h30m" << true << 172800000LL << 5400000LL << true;
+    }
+    void pushDialogKeepSpec()
+    {
+        QFETCH(QString, dedup);
+        QFETCH(QString, debounce);
+        QFETCH(bool, payloadToo);
+        PushDialog dialog(QStringLiteral("orders"));
+        dialog.payloadEdit()->setPlainText(QStringLiteral("{}"));
+        dialog.delayEdit()->setText(QStringLiteral("5m"));
+        dialog.idEdit()->setText(QStringLiteral("remind-7"));
+        QVERIFY(!dialog.debouncePayload()->isEnabled());
+        dialog.dedupEdit()->setText(dedup);
+        dialog.debounceEdit()->setText(debounce);
+        QCOMPARE(dialog.debouncePayload()->isEnabled(), !debounce.isEmpty());
+        dialog.debouncePayload()->setChecked(payloadToo);
+        QVERIFY(dialog.validate());
+        const PushSpec spec = dialog.spec();
+        QTEST(spec.dedupMs, "dedupMs");
+        QTEST(spec.debounceMaxWaitMs, "maxWaitMs");
+        QTEST(spec.debouncePayload, "debouncePayload");
+        // The two rows more still fit a 1024 x 700 screen.
+        dialog.show();
+        QVERIFY2(dialog.sizeHint().height() <= 700,
+                 qPrintable(QString::number(dialog.sizeHint().height())));
+        QVERIFY(dialog.height() <= 700);
     }
 
     void rescheduleDialog_data()

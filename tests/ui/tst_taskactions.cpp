@@ -10,8 +10,11 @@
 #include "tasks/tasktabs.h"
 #include "window/mainwindow.h"
 #include "windowsuite.h"
+#include <delayq/connection.h>
+#include <delayq/queue.h>
 
 #include <QAction>
+#include <QCheckBox>
 #include <QDateTime>
 #include <QItemSelectionModel>
 #include <QLineEdit>
@@ -222,6 +225,98 @@ private slots:
                     pending->currentTask()->id == QStringLiteral("order-42"));
         QCOMPARE(pending->selectedIds(), QStringList{QStringLiteral("order-42")});
         QTRY_COMPARE(m_fixture.window()->details()->idText(), QStringLiteral("order-42"));
+    }
+
+    // Debounce and the dedup window from the push dialog (docs/design/keep.md), as the CLI's
+    // push --debounce W [--debounce-payload] and --dedup D: what Redis holds after, and what
+    // the summary says. "debounce": a pending remind-7 (due in 10m, {"v":1}) moves to the
+    // dialog's 20m; "dedup": charge-42 pushed with a 1h window and acked is refused again.
+    void pushDebouncesAndDedups_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<bool>("payloadToo");
+        QTest::addColumn<QString>("summary");
+        QTest::addColumn<QByteArray>("payload"); // of the task afterwards ("" = none)
+        QTest::newRow("debounce, payload stays")
+            << "debounce" << false << "Debounced remind-7 in queue orders: now due "
+            << QByteArray("{\"v\":1}");
+        QTest::newRow("debounce, payload moves")
+            << "debounce" << true << "Debounced remind-7 in queue orders: now due "
+            << QByteArray("{\"v\":2}");
+        QTest::newRow("dedup window")
+            << "dedup" << false
+            << "Not pushed: charge-42 finished in queue orders within its dedup window, which "
+               "ends "
+            << QByteArray();
+    }
+    void pushDebouncesAndDedups()
+    {
+        QFETCH(QString, kind);
+        QFETCH(bool, payloadToo);
+        QFETCH(QString, summary);
+        QFETCH(QByteArray, payload);
+        const bool debounce = kind == QLatin1String("debounce");
+        const QString id = debounce ? QStringLiteral("remind-7") : QStringLiteral("charge-42");
+        m_fixture.pushTasks(QStringLiteral("orders"), {"first"});
+        auto conn = std::make_unique<delayq::Connection>(
+            delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+        delayq::Queue q(*conn, "orders");
+        const long long now = conn->serverTimeMs();
+        if (debounce) {
+            delayq::PushRequest first;
+            first.id = "remind-7";
+            first.payload = "{\"v\":1}";
+            first.delayMs = 600000;
+            QCOMPARE(q.push(first).status, delayq::PushResult::Status::Created);
+        }
+        m_fixture.openQueue(QStringLiteral("orders"));
+        TaskActions* actions = m_fixture.window()->actions();
+        QSignalSpy reported(actions, &TaskActions::resultReported);
+        auto pushFromDialog = [&](const QString& delay) {
+            actions->push()->trigger();
+            auto* dialog = qobject_cast<PushDialog*>(actions->activeDialog());
+            QVERIFY(dialog);
+            dialog->payloadEdit()->setPlainText(QStringLiteral("{\"v\":2}"));
+            dialog->idEdit()->setText(id);
+            dialog->delayEdit()->setText(delay);
+            if (debounce) {
+                dialog->debounceEdit()->setText(QStringLiteral("1h"));
+                dialog->debouncePayload()->setChecked(payloadToo);
+            } else {
+                dialog->dedupEdit()->setText(QStringLiteral("1h"));
+            }
+            dialog->accept();
+            QVERIFY(reported.wait(5000));
+        };
+        if (!debounce) {
+            // Pushed with its window, run and acked: the window starts.
+            pushFromDialog(QStringLiteral("0"));
+            QVERIFY2(reported.takeFirst().at(0).toString().startsWith(
+                         QStringLiteral("Pushed charge-42 due ")),
+                     "first push");
+            const auto claimed = q.claim(10, 30000, "test");
+            bool acked = false;
+            for (const auto& task : claimed.tasks)
+                if (task.id == "charge-42") {
+                    q.ack(task.id, task.token);
+                    acked = true;
+                }
+            QVERIFY(acked);
+        }
+        pushFromDialog(QStringLiteral("20m"));
+        const QString said = reported.first().at(0).toString();
+        QVERIFY2(said.startsWith(summary), qPrintable(said));
+        const auto found = q.find(id.toStdString());
+        if (payload.isEmpty()) {
+            QVERIFY(!found); // not pushed again
+            return;
+        }
+        QVERIFY(found);
+        QCOMPARE(QByteArray::fromStdString(found->second.payload), payload);
+        // Moved from 10m to about 20m from now, within the 1h max wait.
+        QVERIFY2(found->second.due >= now + 1190000 && found->second.due <= now + 1260000,
+                 qPrintable(QString::number(found->second.due - now)));
+        QCOMPARE(m_server.cli({"ZCARD", "dq:{orders}:pending"}).trimmed(), QByteArray("2"));
     }
 
     // A refused write reaches the view with the core's code and what was being done, so the

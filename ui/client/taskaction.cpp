@@ -65,6 +65,12 @@ ActionOutcome outcomeOf(delayq::PushResult::Status status)
         return ActionOutcome::TooLarge;
     case delayq::PushResult::Status::Active:
         return ActionOutcome::Active;
+    case delayq::PushResult::Status::Debounced:
+        return ActionOutcome::Debounced;
+    case delayq::PushResult::Status::FollowUp:
+        return ActionOutcome::FollowUp;
+    case delayq::PushResult::Status::RecentlyDone:
+        return ActionOutcome::RecentlyDone;
     }
     return ActionOutcome::Exists;
 }
@@ -72,14 +78,16 @@ ActionOutcome outcomeOf(delayq::PushResult::Status status)
 bool succeeded(ActionOutcome outcome)
 {
     return outcome == ActionOutcome::Done || outcome == ActionOutcome::Created ||
-           outcome == ActionOutcome::Replaced;
+           outcome == ActionOutcome::Replaced || outcome == ActionOutcome::Debounced ||
+           outcome == ActionOutcome::FollowUp;
 }
 
 QString outcomeName(ActionOutcome outcome)
 {
     // In the order of the enum.
-    static const char* const names[] = {"done", "created", "replaced", "not_found", "active",
-                                        "dead", "pending", "exists",   "too_large"};
+    static const char* const names[] = {"done",      "created",   "replaced",  "not_found",
+                                        "active",    "dead",      "pending",   "exists",
+                                        "too_large", "debounced", "follow_up", "recently_done"};
     return QString::fromLatin1(names[static_cast<int>(outcome)]);
 }
 

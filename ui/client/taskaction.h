@@ -32,7 +32,12 @@ enum class ActionOutcome
     Dead,
     Pending,
     Exists,
-    TooLarge
+    TooLarge,
+    // Keep (docs/design/keep.md): a push's pending task moved (debounce), a running one given
+    // its follow-up, or the id refused because it finished within its dedup window.
+    Debounced,
+    FollowUp,
+    RecentlyDone
 };
 
 ActionOutcome outcomeOf(delayq::IdResult::Status status);

@@ -104,6 +104,9 @@ std::vector<delayq::PushRequest> TaskRequests::pushRequests(const PushSpec& spec
                 count == 1 ? spec.id : spec.id + QLatin1Char('-') + QString::number(i + 1));
         r.maxAttempts = spec.maxAttempts;
         r.backoff = MemberText::toBytes(spec.backoff);
+        r.dedupMs = spec.dedupMs;
+        r.debounceMaxWaitMs = spec.debounceMaxWaitMs;
+        r.debouncePayload = spec.debouncePayload;
         requests.push_back(std::move(r));
     }
     return requests;

@@ -130,6 +130,11 @@ struct PushSpec
     int maxAttempts = 0;
     QString backoff;
     int count = 1;
+    // Keep (docs/design/keep.md), as PushRequest has them: the id's dedup window (0: the
+    // queue's), and debounce's maximum wait (0: off) and whether the payload moves too.
+    qint64 dedupMs = 0;
+    qint64 debounceMaxWaitMs = 0;
+    bool debouncePayload = false;
 };
 
 } // namespace delayq::ui

@@ -52,9 +52,18 @@ QString describe(ActionOutcome outcome, TaskAction action, qint64 n)
                                                  "was larger than the queue's max_payload")
                    : QCoreApplication::translate("delayq::ui::ActionSummary",
                                                  "were larger than the queue's max_payload");
+    case ActionOutcome::RecentlyDone:
+        return one ? QCoreApplication::translate(
+                         "delayq::ui::ActionSummary",
+                         "finished within its dedup window and was not pushed again")
+                   : QCoreApplication::translate(
+                         "delayq::ui::ActionSummary",
+                         "finished within their dedup window and were not pushed again");
     case ActionOutcome::Done:
     case ActionOutcome::Created:
     case ActionOutcome::Replaced:
+    case ActionOutcome::Debounced:
+    case ActionOutcome::FollowUp:
         break;
     }
     return outcomeName(outcome);
@@ -69,17 +78,31 @@ QString ActionSummary::of(const ActionResult& result, bool utc)
             .arg(actionVerb(result.action), result.error.message);
     if (result.action == TaskAction::Push && result.outcomes.size() == 1) {
         const IdOutcome& pushed = result.outcomes.first();
-        const bool created = pushed.outcome == ActionOutcome::Created;
-        if (succeeded(pushed.outcome) && pushed.due >= 0) {
-            const QString id = MemberText::displayText(pushed.id.left(80));
-            const QString when = DueText::describe(pushed.due, result.serverNow, utc);
-            return created ? QCoreApplication::translate("delayq::ui::ActionSummary",
-                                                         "Pushed %1 due %2 to queue %3.")
-                                 .arg(id, when, result.queue)
-                           : QCoreApplication::translate("delayq::ui::ActionSummary",
-                                                         "Replaced %1, now due %2, in queue %3.")
-                                 .arg(id, when, result.queue);
-        }
+        const QString id = MemberText::displayText(pushed.id.left(80));
+        const QString when = DueText::describe(pushed.due, result.serverNow, utc);
+        if (pushed.outcome == ActionOutcome::Debounced && pushed.due >= 0)
+            return QCoreApplication::translate("delayq::ui::ActionSummary",
+                                               "Debounced %1 in queue %2: now due %3.")
+                .arg(id, result.queue, when);
+        if (pushed.outcome == ActionOutcome::FollowUp && pushed.due >= 0)
+            return QCoreApplication::translate("delayq::ui::ActionSummary",
+                                               "%1 is running in queue %2: one follow-up is due "
+                                               "%3.")
+                .arg(id, result.queue, when);
+        // The window's end is the due time of the answer (push.lua).
+        if (pushed.outcome == ActionOutcome::RecentlyDone && pushed.due >= 0)
+            return QCoreApplication::translate("delayq::ui::ActionSummary",
+                                               "Not pushed: %1 finished in queue %2 within its "
+                                               "dedup window, which ends %3.")
+                .arg(id, result.queue, when);
+        if (succeeded(pushed.outcome) && pushed.due >= 0)
+            return pushed.outcome == ActionOutcome::Created
+                       ? QCoreApplication::translate("delayq::ui::ActionSummary",
+                                                     "Pushed %1 due %2 to queue %3.")
+                             .arg(id, when, result.queue)
+                       : QCoreApplication::translate("delayq::ui::ActionSummary",
+                                                     "Replaced %1, now due %2, in queue %3.")
+                             .arg(id, when, result.queue);
     }
     QMap<ActionOutcome, int> byOutcome;
     int done = 0;

@@ -129,14 +129,44 @@ void PushDialog::addNativeRows(QFormLayout* form)
     m_backoff->setPlaceholderText(tr("queue default; e.g. 5s,20s,30s or exp:1s:5m"));
     m_backoffError = FieldError::addRow(form, tr("&Backoff"), m_backoff, this);
 
+    addKeepRows(form);
+
     m_count = new QSpinBox(this);
     m_count->setRange(1, 100000);
     m_count->setToolTip(tr("Push this many copies; a given id gets -1, -2, … appended"));
     form->addRow(tr("&Count"), m_count);
 
-    m_nativeRows =
-        std::make_unique<FormRows>(form, QList<QWidget*>{m_id->parentWidget(), m_maxAttempts,
-                                                         m_backoff->parentWidget(), m_count});
+    m_nativeRows = std::make_unique<FormRows>(
+        form, QList<QWidget*>{m_id->parentWidget(), m_maxAttempts, m_backoff->parentWidget(),
+                              m_dedup->parentWidget(), m_debounce->parentWidget()->parentWidget(),
+                              m_count});
+}
+
+void PushDialog::addKeepRows(QFormLayout* form)
+{
+    m_dedup = new QLineEdit(this);
+    m_dedup->setPlaceholderText(tr("queue default; e.g. 1h: the id stays refused that long "
+                                   "after the task ends"));
+    m_dedupError = FieldError::addRow(form, tr("D&edup window"), m_dedup, this);
+
+    // The maximum wait and whether the payload moves, on one row; the refusal under both.
+    m_debounce = new QLineEdit(this);
+    m_debounce->setPlaceholderText(tr("max wait, e.g. 30m; off when empty"));
+    m_debounce->setToolTip(tr("With an id: a pending task with that id moves to this push's "
+                              "due time instead of being refused, never past its first push + "
+                              "the max wait; a running one gets one follow-up"));
+    m_debouncePayload = new QCheckBox(tr("Move the payload too"), this);
+    m_debouncePayload->setEnabled(false); // until a max wait is typed
+    auto* row = new QWidget(this);
+    auto* rowLayout = new QHBoxLayout(row);
+    rowLayout->setContentsMargins(0, 0, 0, 0);
+    rowLayout->addWidget(m_debounce, 1);
+    rowLayout->addWidget(m_debouncePayload);
+    m_debounceError = new FieldError(this);
+    form->addRow(tr("Debou&nce"), FieldError::below(row, m_debounceError, this));
+    connect(m_debounce, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_debouncePayload->setEnabled(!text.trimmed().isEmpty());
+    });
 }
 
 bool PushDialog::validate()
@@ -183,6 +213,34 @@ bool PushDialog::validate()
 
     spec.maxAttempts = m_maxAttempts->value();
     spec.count = m_count->value();
+
+    // As the CLI checks push --dedup and --debounce (app/cli/commands/pushcommand.cpp).
+    check(m_dedupError, [&] {
+        const QString text = m_dedup->text().trimmed();
+        spec.dedupMs = text.isEmpty() ? 0 : delayq::parseDuration(text.toStdString());
+        if (!text.isEmpty() && spec.dedupMs < 1000)
+            throw delayq::Error(delayq::ErrorCode::InvalidArgument,
+                                tr("the dedup window must be at least 1s").toStdString());
+    });
+    check(m_debounceError, [&] {
+        const QString text = m_debounce->text().trimmed();
+        if (text.isEmpty())
+            return;
+        spec.debounceMaxWaitMs = delayq::parseDuration(text.toStdString());
+        if (spec.debounceMaxWaitMs < 1)
+            throw delayq::Error(
+                delayq::ErrorCode::InvalidArgument,
+                tr("the debounce's max wait must be above 0, e.g. 30m").toStdString());
+        if (m_id->text().trimmed().isEmpty())
+            throw delayq::Error(
+                delayq::ErrorCode::InvalidArgument,
+                tr("debounce needs an id: it moves the pending task that has it").toStdString());
+        if (spec.count > 1)
+            throw delayq::Error(
+                delayq::ErrorCode::InvalidArgument,
+                tr("debounce moves one task: push 1 copy, not %1").arg(spec.count).toStdString());
+        spec.debouncePayload = m_debouncePayload->isChecked();
+    });
     if (ok)
         m_spec = spec;
     return ok;

@@ -44,6 +44,14 @@ public:
     QLineEdit* backoffEdit() const { return m_backoff; }
     QSpinBox* maxAttemptsSpin() const { return m_maxAttempts; }
     QSpinBox* countSpin() const { return m_count; }
+    // Keep (docs/design/keep.md): the dedup window of this push (empty: the queue's
+    // dedup_window), and debounce: the maximum wait (empty: off) and whether the payload moves
+    // too. The CLI's push --dedup, --debounce and --debounce-payload.
+    QLineEdit* dedupEdit() const { return m_dedup; }
+    QLineEdit* debounceEdit() const { return m_debounce; }
+    QCheckBox* debouncePayload() const { return m_debouncePayload; }
+    FieldError* dedupError() const { return m_dedupError; }
+    FieldError* debounceError() const { return m_debounceError; }
     FieldError* queueError() const { return m_queueError; }
     FieldError* payloadError() const { return m_payloadError; }
     FieldError* timeError() const { return m_timeError; }
@@ -65,8 +73,10 @@ private:
     // The rows of the form below the queue, top to bottom (the tab order follows them).
     void addPayloadRow(QFormLayout* form);
     void addDueRow(QFormLayout* form);
-    // Id, attempts, backoff and copies: hidden on a plain sorted set.
+    // Id, attempts, backoff, dedup, debounce and copies: hidden on a plain sorted set.
     void addNativeRows(QFormLayout* form);
+    // The dedup window and debounce rows.
+    void addKeepRows(QFormLayout* form);
     bool checkPayload();
     // The due time (ms) the fields give, from `now` in "In" mode (and the delay then).
     // Throws delayq::Error.
@@ -91,9 +101,14 @@ private:
     QSpinBox* m_maxAttempts;
     QLineEdit* m_backoff;
     FieldError* m_backoffError;
+    QLineEdit* m_dedup;
+    FieldError* m_dedupError;
+    QLineEdit* m_debounce;
+    QCheckBox* m_debouncePayload;
+    FieldError* m_debounceError;
     QSpinBox* m_count;
     QFormLayout* m_form;
-    std::unique_ptr<FormRows> m_nativeRows; // ids, attempts, backoff, copies
+    std::unique_ptr<FormRows> m_nativeRows; // ids, attempts, backoff, dedup, debounce, copies
     bool m_plain = false;
     PushSpec m_spec;
 };
