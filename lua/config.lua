@@ -124,6 +124,22 @@ for i = 1, #ARGV, 2 do
           redis.call('ZADD', fair_key('ring'), 'NX', fair_turn(), group)
         end
         redis.call('DEL', fair_key('blocked'))
+      elseif field == 'group_cap' then
+        -- A cap raised: a group waiting at the old one with fewer tasks running than the new
+        -- one takes its turn at once, not only when one of its tasks ends (the model check
+        -- found a group held at 1 after the cap went to 2).
+        local cap, freed = tonumber(value), false
+        for _, group in ipairs(redis.call('SMEMBERS', fair_key('blocked'))) do
+          if redis.call('ZCARD', fair_key('act:' .. group)) < cap then
+            redis.call('SREM', fair_key('blocked'), group)
+            if redis.call('ZCARD', fair_key('r:' .. group)) > 0 then
+              redis.call('ZADD', fair_key('ring'), 'NX', fair_turn(), group)
+              freed = true
+            end
+          end
+        end
+        -- Workers sleeping on the cap are woken, as fair_release wakes them.
+        if freed then redis.call('PUBLISH', string.sub(KEYS[5], 1, -7) .. 'wake', int(now_ms())) end
       end
       if (field == 'bin_keep' or field == 'bin_max' or field == 'bin_bytes') and value == '0' then
         -- The recycle bin turned off: what it held goes (bin_keep in common.lua).

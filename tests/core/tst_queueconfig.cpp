@@ -134,6 +134,33 @@ private slots:
         QCOMPARE(q.config().maxAttempts, 3);
     }
 
+    // A group cap changed from one limit to another: a group waiting at the old cap with
+    // fewer tasks running than the new one is handed out by the next claim, not only once one
+    // of its tasks ends (the model check found it held). Lowered, the new cap holds.
+    void groupCapChangeTakesEffectAtOnce_data()
+    {
+        QTest::addColumn<QString>("cap");
+        QTest::addColumn<int>("second");
+        QTest::newRow("raised 1 -> 2") << "2" << 1;
+        QTest::newRow("raised 1 -> 5") << "5" << 2;
+        QTest::newRow("kept at 1") << "1" << 0;
+    }
+    void groupCapChangeTakesEffectAtOnce()
+    {
+        QFETCH(QString, cap);
+        QFETCH(int, second);
+        Queue& q = *m_queue;
+        q.setConfig({{"order", "fair"}, {"group_cap", "1"}});
+        for (const char* id : {"a", "b", "c"}) {
+            PushRequest r = request("p", 0, id);
+            r.group = "tenant";
+            q.push(r);
+        }
+        QCOMPARE(q.claim(10, 60000, "w").tasks.size(), size_t(1));
+        q.setConfig("group_cap", cap.toStdString());
+        QCOMPARE(static_cast<int>(q.claim(10, 60000, "w").tasks.size()), second);
+    }
+
     void configDefaultsAndGarbage()
     {
         Queue& q = *m_queue;
