@@ -2637,6 +2637,30 @@ This cannot be undone.</source>
         <source>Put the %1 tasks just removed from queue %2 back as they were</source>
         <translation>将刚从队列 %2 移除的 %1 个任务原样放回</translation>
     </message>
+    <message>
+        <source>Undo purge of %1 (1 task)</source>
+        <translation>撤销清空 %1（1 个任务）</translation>
+    </message>
+    <message>
+        <source>Undo purge of %1 (%2 tasks)</source>
+        <translation>撤销清空 %1（%2 个任务）</translation>
+    </message>
+    <message>
+        <source>Undo delete of 1 dead task</source>
+        <translation>撤销删除 1 个死任务</translation>
+    </message>
+    <message>
+        <source>Undo delete of %1 dead tasks</source>
+        <translation>撤销删除 %1 个死任务</translation>
+    </message>
+    <message>
+        <source>Undo cancel of 1 task</source>
+        <translation>撤销取消 1 个任务</translation>
+    </message>
+    <message>
+        <source>Undo cancel of %1 tasks</source>
+        <translation>撤销取消 %1 个任务</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::RecycleBinDialog</name>

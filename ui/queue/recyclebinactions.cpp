@@ -10,6 +10,7 @@
 #include "queue/recyclebindialog.h"
 
 #include <QAction>
+#include <QLocale>
 #include <QTimer>
 #include <QToolButton>
 #include <QWidget>
@@ -22,8 +23,32 @@ namespace {
 // and the Queue menu's view restores them then.
 constexpr int kUndoOfferedMs = 120000;
 constexpr quint64 kUndoTagBase = 0x0b1a000000000000ULL;
+// The most of a queue's name the Undo says (its tooltip has it whole): the status bar shares
+// a laptop's width with the connection's line.
+constexpr int kUndoQueueChars = 24;
 
 } // namespace
+
+QString undoText(TaskAction removal, const QString& queue, qint64 tasks)
+{
+    const QString n = QLocale().toString(tasks);
+    QString text;
+    if (removal == TaskAction::Purge) {
+        QString name = queue.size() > kUndoQueueChars
+                           ? queue.left(kUndoQueueChars - 1) + QStringLiteral("…")
+                           : queue;
+        name.replace(QLatin1Char('&'), QStringLiteral("&&"));
+        text = tasks == 1 ? RecycleBinActions::tr("Undo purge of %1 (1 task)").arg(name)
+                          : RecycleBinActions::tr("Undo purge of %1 (%2 tasks)").arg(name, n);
+    } else if (removal == TaskAction::DeleteDead) {
+        text = tasks == 1 ? RecycleBinActions::tr("Undo delete of 1 dead task")
+                          : RecycleBinActions::tr("Undo delete of %1 dead tasks").arg(n);
+    } else {
+        text = tasks == 1 ? RecycleBinActions::tr("Undo cancel of 1 task")
+                          : RecycleBinActions::tr("Undo cancel of %1 tasks").arg(n);
+    }
+    return text;
+}
 
 QString restoreSummary(const BinRestoreResult& result)
 {
@@ -70,16 +95,16 @@ RecycleBinActions::RecycleBinActions(AdminClient* client, QWidget* window)
             done += o.outcome == ActionOutcome::Done;
         if (r.error.isEmpty() &&
             (r.action == TaskAction::Cancel || r.action == TaskAction::DeleteDead))
-            offer(r.queue, r.binAction, done);
+            offer(r.action, r.queue, r.binAction, done);
     });
     connect(m_client->matches(), &MatchClient::applied, this, [this](const MatchApplyResult& r) {
         if (r.finished && (r.action == TaskAction::Cancel || r.action == TaskAction::DeleteDead))
-            offer(r.queue, r.binAction, r.done);
+            offer(r.action, r.queue, r.binAction, r.done);
     });
     connect(m_client->queues(), &QueueClient::bulkFinished, this,
             [this](const BulkActionResult& r) {
                 if (r.action == TaskAction::Purge || r.action == TaskAction::DeleteDead)
-                    offer(r.queue, r.binAction, r.done);
+                    offer(r.action, r.queue, r.binAction, r.done);
             });
 }
 
@@ -96,12 +121,16 @@ void RecycleBinActions::setReadOnly(bool readOnly)
     m_undo->setEnabled(!readOnly);
 }
 
-void RecycleBinActions::offer(const QString& queue, const QString& action, qint64 tasks)
+void RecycleBinActions::offer(TaskAction removal, const QString& queue, const QString& action,
+                              qint64 tasks)
 {
     if (action.isEmpty() || tasks <= 0)
         return;
     m_offeredQueue = queue;
     m_action = action;
+    // Named on the button itself: an Undo that said only "Undo" left the operator to guess
+    // which of their last actions it would take back.
+    m_undo->setText(undoText(removal, queue, tasks));
     m_undo->setToolTip(tasks == 1
                            ? tr("Put the task just removed from queue %1 back as it was").arg(queue)
                            : tr("Put the %1 tasks just removed from queue %2 back as they were")

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "client/bintypes.h"
+#include "client/taskaction.h"
 
 #include <QObject>
 #include <QString>
@@ -44,7 +45,7 @@ signals:
     void dialogOpened(QWidget* dialog);
 
 private:
-    void offer(const QString& queue, const QString& action, qint64 tasks);
+    void offer(TaskAction removal, const QString& queue, const QString& action, qint64 tasks);
     void withdraw();
     void undo();
     void onRestored(const BinRestoreResult& result);
@@ -62,6 +63,11 @@ private:
     bool m_readOnly = false;
     quint64 m_tag = 0; // of the Undo's own restore
 };
+
+// The Undo's own text, naming what it undoes: "Undo cancel of 3 tasks", "Undo delete of 1 dead
+// task", "Undo purge of orders (1,204 tasks)" (a long queue name cut, with "…"; an & kept
+// as itself, not taken for a shortcut).
+QString undoText(TaskAction removal, const QString& queue, qint64 tasks);
 
 // What the recycle bin summary says for a restore: "Restored 3 tasks to queue orders. 1 was
 // not restored: a task with its id is in the queue again (t1)."
