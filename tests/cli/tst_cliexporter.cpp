@@ -134,6 +134,41 @@ private slots:
         QCOMPARE(m_exporter->metrics().value(sample("delayq_tasks", "orders", "pending")), 4.0);
     }
 
+    // The recycle bin's drops (lua/common.lua bin_trim, the stats' bin_dropped): a cancel of
+    // more tasks than bin_max keeps the newest and drops the rest, counted; a queue that never
+    // dropped one still has its sample, 0.
+    void binDropped_data()
+    {
+        QTest::addColumn<QString>("binMax");
+        QTest::addColumn<int>("cancelled");
+        QTest::addColumn<double>("dropped");
+        QTest::newRow("past bin_max") << "2" << 5 << 3.0;
+        QTest::newRow("within bin_max") << "10" << 5 << 0.0;
+        QTest::newRow("bin off") << "off" << 5 << 0.0;
+    }
+    void binDropped()
+    {
+        QFETCH(QString, binMax);
+        QFETCH(int, cancelled);
+        delayq::Queue binned(*m_conn, "binned");
+        binned.setConfig("bin_max", binMax.toStdString());
+        std::vector<delayq::PushRequest> tasks;
+        std::vector<std::string> ids;
+        for (int i = 0; i < cancelled; ++i) {
+            ids.push_back("t" + std::to_string(i));
+            tasks.push_back(at(ids.back(), 3600000));
+        }
+        binned.pushBatch(tasks);
+        for (const auto& r : binned.cancel(ids))
+            QCOMPARE(r.status, delayq::IdResult::Status::Done);
+        delayq::Queue(*m_conn, "orders").push(at("o", 3600000));
+        QVERIFY(m_exporter->start());
+        const auto m = m_exporter->metrics();
+        QTEST(m.value(sample("delayq_tasks_bin_dropped_total", "binned"), -1), "dropped");
+        QCOMPARE(m.value(sample("delayq_tasks_bin_dropped_total", "orders"), -1), 0.0);
+        QCOMPARE(m.value(sample("delayq_tasks_cancelled_total", "binned"), -1), double(cancelled));
+    }
+
     // The flow limits (issue 51): "rated" held back by its rate, "capped" by its cap, "free"
     // with neither; each row one figure of the same scrape.
     void flowLimits_data()

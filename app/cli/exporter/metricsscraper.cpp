@@ -37,7 +37,19 @@ const CounterInfo kCounters[] = {
                      "dead_max_bytes)."},
     {"expired_unstarted", "Tasks claimed after their start-by time (push --expires-at, "
                           "--max-age, config max_age): never run, sent to dead or dropped."},
+    // Counted by lua/common.lua's bin_trim since layout 2.9; absent from a queue that never
+    // dropped one (Queue::stats names only the counters above it).
+    {"bin_dropped", "Removed tasks the recycle bin dropped: older than bin_keep, or the oldest "
+                    "past bin_max or bin_bytes (no longer restorable). A bin left untouched for "
+                    "bin_keep expires whole, uncounted."},
 };
+
+// A counter of the snapshot, 0 when the stats hash has no such field yet.
+long long counterOf(const delayq::QueueSnapshot& q, const char* field)
+{
+    const auto it = q.counters.find(field);
+    return it == q.counters.end() ? 0 : it->second;
+}
 
 } // namespace
 
@@ -132,7 +144,7 @@ void MetricsScraper::renderQueues(PrometheusText& text, const Reading& reading) 
     for (const auto& c : kCounters) {
         text.family(std::string("delayq_tasks_") + c.field + "_total", "counter", c.help);
         for (const auto& q : queues)
-            text.sample({{"queue", q.name}}, q.counters.at(c.field));
+            text.sample({{"queue", q.name}}, counterOf(q, c.field));
     }
     // The dead bound (docs/design/bounds.md): how full it is, so an alert fires before the
     // oldest failures start to go.
