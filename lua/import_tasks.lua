@@ -5,14 +5,15 @@
 --   (it is overwritten, unless a worker holds it)
 -- ARGV[2] wake channel ("" = none): published when an imported task is due before everything
 --   that was pending
--- ARGV[3] n, the number of tasks (0..1000); then 11 values per task:
+-- ARGV[3] n, the number of tasks (0..1000); then 12 values per task:
 --   id, state ("pending" | "dead"), due ms, time died ms (dead; ignored for pending),
 --   created ms, attempts, max attempts (0 = queue default), backoff (normalized; "" = the
 --   queue's), last error ("" = none), history (its events as the scripts store them, one a
 --   line, at most 100; "" = none; kept while the queue has room: HISTORY_TASKS), fair order's
 --   tag (since 2.9: "PRIORITY|GROUP" as push stores it, "" = none; kept whatever the queue's
---   order, as config keeps the tags when the order goes back to due), then the payload as
---   ARGV[3 + 11n + i] (one per task, last)
+--   order, as config keeps the tags when the order goes back to due), its own start-by ms
+--   (since 2.9: "" = none, "0" = never even past the queue's max_age; a pending task keeps it
+--   in expires_key, common.lua), then the payload as ARGV[3 + 12n + i] (one per task, last)
 -- ARGV[last] actor: "" (no audit entry), or who imports (take_actor in common.lua): one audit
 --   entry "import" (detail "replace" with replace) when any task was written
 -- Reply: one status per task: created | exists | replaced | too_large | active
@@ -21,7 +22,7 @@
 -- holds, as restore does, and the reshard moves tasks with it.
 -- Errors: INVALID when ARGV is malformed; nothing is written then.
 -- Counters are left alone: an import restores tasks, it does not produce or deliver them.
-local FIELDS = 11
+local FIELDS = 12
 -- The FIELDS values of each task, then its payload.
 local who, n, refusal = take_batch('import_tasks', 3, FIELDS + 1)
 if refusal then return refusal end
@@ -46,6 +47,12 @@ for i = 0, n - 1 do
   local a = 4 + i * FIELDS
   local t = {id = ARGV[a], state = ARGV[a + 1], backoff = ARGV[a + 7], error = ARGV[a + 8],
              history = ARGV[a + 9], tag = ARGV[a + 10], payload = ARGV[3 + n * FIELDS + i + 1]}
+  if ARGV[a + 11] ~= '' then
+    t.expires = whole(ARGV[a + 11], 0, MAX_MS)
+    if t.expires == nil then
+      return redis.error_reply('INVALID import_tasks: a start-by time is "" or a whole ms')
+    end
+  end
   if t.id == '' or (t.state ~= 'pending' and t.state ~= 'dead') then
     return redis.error_reply('INVALID import_tasks: a task needs an id and the state pending or dead')
   end
@@ -108,8 +115,8 @@ for i = 0, n - 1 do
       redis.call('HDEL', KEYS[8], t.id)
       redis.call('HDEL', KEYS[9], t.id)
       keep_forget({t.id})
-      -- An export carries no start-by time: the replaced task's own one goes with it, as on
-      -- push --replace (the model check found a replaced task expiring on its old time).
+      -- The replaced task's own start-by time goes with it, as on push --replace (the model
+      -- check found a replaced task expiring on its old time); the import's own comes below.
       if redis.call('EXISTS', expires_key()) == 1 then redis.call('HDEL', expires_key(), t.id) end
     end
     local attempts_max = t.max_attempts
@@ -139,6 +146,10 @@ for i = 0, n - 1 do
       to_dead[#to_dead + 1], to_dead[#to_dead + 2] = int(t.died), t.id
     else
       redis.call('ZADD', KEYS[1], int(t.due), t.id)
+      if t.expires then
+        redis.call('HSET', expires_key(), t.id, int(t.expires))
+        redis.call('HSET', KEYS[5], 'expiry', '1')
+      end
       fair_index({int(t.due), t.id}, import_now)
       if min_due == nil or t.due < min_due then min_due = t.due end
     end

@@ -10,7 +10,9 @@
 -- ARGV[2] token (no '|')  ARGV[3] n (0..500), then n pairs: id, target shard (a whole number)
 -- Reply: one entry per task taken (ids no longer pending or dead, and not held, are left
 --   out): {id, state ("pending" | "dead"), due ms (dead: time died), record, attempts,
---   last error ("" = none), history ("" = none)}
+--   last error ("" = none), history ("" = none), own start-by ms ("" = none; since 2.9, from
+--   expires_key in common.lua: the move keeps it, so a moved task never runs after it), fair
+--   order's tag ("PRIORITY|GROUP" as push stores it, "" = none; since 2.9)}
 -- Errors: INVALID on bad ARGV; nothing is taken then.
 -- Counters and the audit trail are left alone: a move neither produces nor runs a task.
 local hold = whole(ARGV[1], 1, MAX_MS)
@@ -21,6 +23,7 @@ if hold == nil or n == nil or #ARGV ~= 3 + 2 * n or token == '' or string.find(t
 end
 local now = now_ms()
 local history_on = history_limit(redis.call('HGET', KEYS[5], 'history')) > 0
+local expiry_on = redis.call('EXISTS', expires_key()) == 1
 local reply = {}
 for i = 1, n do
   local id, target = ARGV[2 + 2 * i], ARGV[3 + 2 * i]
@@ -50,8 +53,10 @@ for i = 1, n do
   if record then
     local attempts = parse_run(redis.call('HGET', KEYS[8], id))
     local history = history_on and redis.call('HGET', history_key(''), id) or false
+    local expires = expiry_on and redis.call('HGET', expires_key(), id) or false
     reply[#reply + 1] = {id, state, int(due), record, attempts,
-                         redis.call('HGET', KEYS[9], id) or '', history or ''}
+                         redis.call('HGET', KEYS[9], id) or '', history or '', expires or '',
+                         redis.call('HGET', fair_key('tags'), id) or ''}
   end
 end
 return reply

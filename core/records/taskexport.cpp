@@ -14,8 +14,8 @@ namespace delayq {
 namespace {
 
 // Commands that read one task whole: its score in `setKey`, record, run entry, error,
-// history and fair order's tags (priority and group).
-constexpr size_t kReadsPerTask = 6;
+// history, fair order's tags (priority and group) and its own start-by time.
+constexpr size_t kReadsPerTask = 7;
 
 void appendReads(std::vector<std::vector<std::string>>& commands, const Keys& keys,
                  const std::string& setKey, const std::string& id)
@@ -26,6 +26,7 @@ void appendReads(std::vector<std::vector<std::string>>& commands, const Keys& ke
     commands.push_back({"HGET", keys.errors(), id});
     commands.push_back({"HGET", keys.taskHistory(), id});
     commands.push_back({"HGET", keys.fairTags(), id});
+    commands.push_back({"HGET", keys.expires(), id});
 }
 
 // The replies of `commands`, run as one transaction where the server allows it: every key is
@@ -82,6 +83,10 @@ tasksFrom(const std::vector<Reply>& replies, const std::vector<std::string>& ids
         if (!r[4].isNil())
             task.history = parseTaskEvents(r[4].str);
         fillTags(task, r[5]);
+        // Its own start-by time only (0, "never", is not written): the queue's max_age is the
+        // target queue's business.
+        if (const auto own = wholeNumber(r[6].str); !r[6].isNil() && own && *own > 0)
+            task.expiresAt = *own;
         if (task.broken) {
             ++broken;
             continue;

@@ -165,7 +165,7 @@ std::vector<PushResult::Status> TaskImport::importInto(Queue& shard, const std::
 {
     std::vector<std::string> args{m_replace ? "replace" : "skip", shard.keys().wake(),
                                   std::to_string(tasks.size())};
-    args.reserve(3 + tasks.size() * 12);
+    args.reserve(3 + tasks.size() * 13);
     for (const auto& t : tasks) {
         const bool dead = t.state == "dead";
         // Fair order's tag as push stores it ("PRIORITY|GROUP"), "" for a task without one.
@@ -176,7 +176,8 @@ std::vector<PushResult::Status> TaskImport::importInto(Queue& shard, const std::
                                  std::to_string(dead ? t.score : 0), std::to_string(t.created),
                                  std::to_string(t.attempts), std::to_string(t.maxAttempts),
                                  t.backoff, std::string(utf8Prefix(t.lastError, kMaxErrorBytes)),
-                                 formatTaskEvents(lastEvents(t.history)), tag});
+                                 formatTaskEvents(lastEvents(t.history)), tag,
+                                 t.expiresAt ? std::to_string(*t.expiresAt) : std::string()});
     }
     for (const auto& t : tasks)
         args.push_back(t.payload);

@@ -353,7 +353,7 @@ long long ShardMover::move(size_t shard, const std::vector<std::string>& ids)
         const Reply taken = connection.evalScript(scripts::shardTake, keys, args);
         std::vector<Task> tasks;
         for (const auto& entry : taken.elements) {
-            requireArray(entry, 7, "shard_take");
+            requireArray(entry, 9, "shard_take");
             Task t;
             t.id = entry.elements[0].str;
             t.state = entry.elements[1].str;
@@ -369,6 +369,10 @@ long long ShardMover::move(size_t shard, const std::vector<std::string>& ids)
             t.attempts = static_cast<int>(entry.elements[4].toInteger());
             t.lastError = entry.elements[5].str;
             t.history = parseTaskEvents(entry.elements[6].str);
+            // Its own start-by time travels with it ("0": never, whatever the max_age).
+            if (const auto own = wholeNumber(entry.elements[7].str))
+                t.expiresAt = *own;
+            fillTags(t, entry.elements[8]); // and its fair-order tags, "" for none
             tasks.push_back(std::move(t));
         }
         if (tasks.empty())

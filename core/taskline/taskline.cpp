@@ -193,6 +193,9 @@ std::string TaskLine::fromTask(const Task& task)
         j["priority"] = task.priority;
     if (!task.group.empty())
         j["group"] = task.group;
+    // Its own start-by time (push --expires-at/--max-age), only when it has one.
+    if (task.expiresAt && task.state != "dead")
+        j["expires_at"] = *task.expiresAt;
     return j.dump();
 }
 
@@ -229,6 +232,12 @@ Task TaskLine::toTask(std::string_view line)
         refuse("\"priority\" must be -9 to 9");
     task.priority = static_cast<int>(priority);
     task.group = getText(j, "group");
+    if (j.contains("expires_at")) {
+        const long long at = getInteger(j, "expires_at");
+        if (at <= 0)
+            refuse("\"expires_at\" must be a time in ms after 1970");
+        task.expiresAt = at;
+    }
     return task;
 }
 

@@ -305,6 +305,51 @@ private slots:
         }
     }
 
+    // A pending task's own start-by time (push --expires-at) is written as "expires_at" and
+    // comes back with it: an import used to bring it back with none, to run whenever. A task
+    // without one, or a dead one, has no such field.
+    void startByTravelsWithTheTask_data()
+    {
+        QTest::addColumn<bool>("own");
+        QTest::addColumn<bool>("dead");
+        QTest::newRow("pending with one") << true << false;
+        QTest::newRow("pending without") << false << false;
+        QTest::newRow("dead with one") << true << true;
+    }
+    void startByTravelsWithTheTask()
+    {
+        QFETCH(bool, own);
+        QFETCH(bool, dead);
+        Queue from(*m_conn, "from");
+        PushRequest p;
+        p.id = "t";
+        p.payload = "x";
+        p.maxAttempts = 1;
+        const long long startBy = m_conn->serverTimeMs() + 3'600'000;
+        if (own)
+            p.expiresAtMs = startBy;
+        from.push(p);
+        if (dead) {
+            const auto claimed = from.claim(1, 60000, "w").tasks;
+            QCOMPARE(claimed.size(), size_t(1));
+            from.nack(claimed[0].id, claimed[0].token, "died");
+        }
+        const CliRun exported = delayq({"export", "from"});
+        QCOMPARE(exported.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(exported.out.trimmed()).object();
+        QCOMPARE(o.contains("expires_at"), own && !dead);
+        if (own && !dead)
+            QCOMPARE(static_cast<long long>(o.value("expires_at").toDouble()), startBy);
+        const CliRun r = delayq({"import", "to"}, exported.out);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto found = Queue(*m_conn, "to").find("t");
+        QVERIFY(found);
+        QCOMPARE(found->second.expiresAt.has_value(), own && !dead);
+        if (own && !dead)
+            QCOMPARE(*found->second.expiresAt, startBy);
+        QCOMPARE(delayq({"export", "to"}).out, exported.out);
+    }
+
     void anActiveTaskComesBackPendingAtItsDueTime()
     {
         Queue queue(*m_conn, "q");

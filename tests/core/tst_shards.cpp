@@ -8,6 +8,7 @@
 #include <delayq/error.h>
 #include <delayq/keys.h>
 #include <delayq/queue.h>
+#include <delayq/queuereader.h>
 #include <delayq/queuesnapshot.h>
 #include <delayq/script.h>
 #include <delayq/shardmover.h>
@@ -50,6 +51,7 @@ private slots:
     void reshardingUnderWorkersLosesNothing();
     void aRefusedChangeChangesNothing();
     void tasksHeldThroughAReshardGoHome();
+    void aMovedTaskKeepsItsStartByAndTags();
     void aPushDuringAReshardSeesTheFormerHome();
     void anInterruptedMoveResumes_data();
     void anInterruptedMoveResumes();
@@ -481,6 +483,39 @@ void TestShards::tasksHeldThroughAReshardGoHome()
             queue.ack(t.id, t.token);
         }
     QCOMPARE(ran.size(), size_t(100));
+}
+
+// A task a reshard moves keeps its own start-by time and its fair-order tags (shard_take hands
+// them to import_tasks): it lost both, so a moved task could run after its start-by time (the
+// model check found one handed out 481 ms after it).
+void TestShards::aMovedTaskKeepsItsStartByAndTags()
+{
+    Connection connection(options());
+    Queue queue(connection, "keepsit");
+    queue.setConfig("order", "fair"); // tags are pushed in fair order, on one shard
+    const long long startBy = connection.serverTimeMs() + 3'600'000;
+    std::vector<PushRequest> requests;
+    for (int i = 0; i < 60; ++i) {
+        PushRequest r = task("k" + std::to_string(i), 600'000);
+        r.expiresAtMs = startBy + i;
+        r.priority = i % 19 - 9;
+        r.group = "g" + std::to_string(i % 4);
+        requests.push_back(r);
+    }
+    queue.pushBatch(requests);
+    queue.setConfig("order", "due"); // a sharded queue takes due order only; the tags stay
+    reshard(queue, 3);
+    const std::vector<Task> tasks = QueueReader(connection, "keepsit").page(TaskSet::Pending, 0, 100);
+    QCOMPARE(tasks.size(), size_t(60));
+    std::set<size_t> homes;
+    for (const Task& t : tasks) {
+        const int i = std::stoi(t.id.substr(1));
+        homes.insert(static_cast<size_t>(queue.layout().homeOf(t.id)));
+        QVERIFY2(t.expiresAt && *t.expiresAt == startBy + i, (t.id + ": start-by lost").c_str());
+        QCOMPARE(t.priority, i % 19 - 9);
+        QCOMPARE(QString::fromStdString(t.group), QStringLiteral("g%1").arg(i % 4));
+    }
+    QCOMPARE(homes.size(), size_t(3)); // moved: every shard holds some of them
 }
 
 // While a reshard is under way, a task not moved yet is in its former home: an nx push of its

@@ -42,9 +42,6 @@ const char* statusName(IdResult::Status s)
     return idStatusName(s);
 }
 
-// Pushes with a start-by time (see push()).
-constexpr bool kExpiryOps = false;
-
 void sleepMs(long long ms)
 {
     std::this_thread::sleep_for(std::chrono::milliseconds(ms));
@@ -181,10 +178,10 @@ void QueueModel::push(const ModelOp& op, bool replace)
     request.replace = replace;
     request.dedupMs = op.b % 13 == 0 ? 3'600'000 : 0;
     // Now and then a start-by time a little after the due time: claims then come both before
-    // and after it. Off (kExpiryOps): with it on, runs mixing expiry with fair order and rate
-    // limits end in mismatches not yet explained (issue 52's note); the rest of the model
-    // checks expiry's promise that an expired task is never handed out.
-    if (kExpiryOps && op.b % 17 == 3)
+    // and after it. Turned on, this found a reshard that dropped the time (a moved task ran
+    // 481 ms after it), an import's replace that kept the old one, and a raised group cap
+    // that left a group waiting.
+    if (op.b % 17 == 3)
         request.expiresAtMs = m_connection.serverTimeMs() + request.delayMs + 150 + op.c % 300;
     // In fair order most pushes carry a group of three (or none) and a priority; now and then
     // one is tried on a queue in due order, which must refuse it and change nothing.
