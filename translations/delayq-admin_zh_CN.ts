@@ -1687,6 +1687,36 @@ The action applies to these %4 tasks only; tasks that arrive meanwhile are left 
         <source>No forecast: no capacity known (no acks in the last 15 minutes, no rate limit)</source>
         <translation>无预测：处理能力未知（最近 15 分钟没有确认，也没有速率限制）</translation>
     </message>
+    <message>
+        <source>No dead bound: dead tasks stay until they are deleted or requeued (config dead_max, dead_max_bytes)</source>
+        <translation>没有死任务上限：死任务会一直保留，直到被删除或重新入队（配置 dead_max、dead_max_bytes）</translation>
+    </message>
+    <message>
+        <source>%1 tasks</source>
+        <translation>%1 个任务</translation>
+    </message>
+    <message>
+        <source>%1 and %2</source>
+        <translation>%1 和 %2</translation>
+    </message>
+    <message>
+        <source>Dead bound: at most %1; now %2 tasks, %3 (%4% full). Past it the oldest dead tasks are dropped, counted and audited.</source>
+        <translation>死任务上限：最多 %1；当前 %2 个任务，%3（已用 %4%）。超过上限时，最旧的死任务被丢弃、计数并记入审计。</translation>
+    </message>
+    <message>
+        <source>Near its dead bound: the oldest dead tasks are dropped next.</source>
+        <translation>接近死任务上限：接下来会丢弃最旧的死任务。</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <comment>dead bytes / dead_max_bytes</comment>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <comment>dead tasks / dead_max</comment>
+        <translation>%1 / %2</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::OverviewPage</name>

@@ -113,6 +113,76 @@ private:
     }
 
 private slots:
+    // The dead bound (docs/design/bounds.md): from half of it the Dead cell says the bound
+    // beside the count (the fuller of count and bytes), from 90 % it is coloured; the tooltip
+    // always says the bound, or that there is none.
+    void deadBoundShown_data()
+    {
+        QTest::addColumn<QString>("deadMax");
+        QTest::addColumn<QString>("deadMaxBytes");
+        QTest::addColumn<int>("dead");
+        QTest::addColumn<QString>("cell"); // exact, or after "~": its end
+        QTest::addColumn<bool>("coloured");
+        QTest::addColumn<QString>("tip"); // in the tooltip
+        QTest::newRow("far from it")
+            << "10"
+            << "off" << 2 << "2" << false << "Dead bound: at most 10 tasks; now 2 tasks";
+        QTest::newRow("half") << "10"
+                              << "off" << 5 << "5 / 10" << false << "(50% full)";
+        QTest::newRow("near") << "10"
+                              << "off" << 9 << "9 / 10" << true
+                              << "Near its dead bound: the oldest dead tasks are dropped next.";
+        // 9 dead tasks of 35 bytes each (id, record, last error): 315 of 400.
+        QTest::newRow("bytes the fuller") << "off"
+                                          << "400" << 9 << "~ bytes / 400 bytes" << false
+                                          << "Dead bound: at most 400 bytes; now 9 tasks";
+        QTest::newRow("default bound")
+            << ""
+            << "" << 3 << "3" << false << "Dead bound: at most 100,000 tasks and 64.0 MB";
+        QTest::newRow("no bound") << "off"
+                                  << "off" << 3 << "3" << false << "No dead bound";
+    }
+    void deadBoundShown()
+    {
+        QFETCH(QString, deadMax);
+        QFETCH(QString, deadMaxBytes);
+        QFETCH(int, dead);
+        QFETCH(QString, cell);
+        QFETCH(bool, coloured);
+        QFETCH(QString, tip);
+        const QLocale before;
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+        {
+            const auto conn = connection();
+            delayq::Queue q(*conn, "bounded");
+            if (!deadMax.isEmpty())
+                q.setConfig({{"dead_max", deadMax.toStdString()},
+                             {"dead_max_bytes", deadMaxBytes.toStdString()}});
+        }
+        QStringList ids;
+        for (int i = 0; i < dead; ++i)
+            ids.append(QStringLiteral("d%1").arg(i));
+        m_fixture.pushDead(QStringLiteral("bounded"), ids);
+        // Only the bound colours the cell: no threshold of the operator's for this queue.
+        Thresholds::setQueueOverride(QStringLiteral("bounded"),
+                                     Thresholds::Limits{60000, -1, -1, -1});
+        m_fixture.connectWindow();
+        snapshot();
+        const QModelIndex index =
+            page()->model()->index(rowIndex(QStringLiteral("bounded")), OverviewModel::Dead);
+        QLocale::setDefault(before);
+        const QString shown = index.data().toString();
+        if (cell.startsWith(QLatin1Char('~')))
+            QVERIFY2(shown.endsWith(cell.mid(1)), qPrintable(shown));
+        else
+            QCOMPARE(shown, cell);
+        QCOMPARE(index.data(Qt::BackgroundRole).isValid(), coloured);
+        const QString said = index.data(Qt::ToolTipRole).toString();
+        QVERIFY2(said.contains(tip), qPrintable(said));
+        QCOMPARE(index.data(OverviewModel::SortRole).toLongLong(), qint64(dead));
+        Thresholds::setQueueOverride(QStringLiteral("bounded"), std::nullopt);
+    }
+
     void figuresOfKnownStates_data()
     {
         QTest::addColumn<QString>("queue");

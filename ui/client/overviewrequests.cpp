@@ -29,6 +29,10 @@ OverviewRow rowOf(const delayq::QueueSnapshot& s)
     row.oldestOverdueMs = s.oldestOverdueMs;
     row.active = s.counts.active;
     row.dead = s.counts.dead;
+    row.deadMax = s.deadMax;
+    row.deadMaxBytes = s.deadMaxBytes;
+    row.deadBytes = s.deadBytes;
+    row.deadBoundUse = s.deadBoundUse();
     row.paused = s.paused;
     row.consumers = s.consumers;
     if (s.flow.heldNow) {

@@ -28,6 +28,13 @@ struct OverviewRow
     qint64 oldestOverdueMs = 0;
     qint64 active = 0;
     qint64 dead = 0;
+    // The dead bound (docs/design/bounds.md, since 2.9), 0 = none: at most deadMax dead tasks
+    // and deadMaxBytes of them; deadBytes now, and how full the fuller of the two is (0..1,
+    // QueueSnapshot::deadBoundUse).
+    qint64 deadMax = 0;
+    qint64 deadMaxBytes = 0;
+    qint64 deadBytes = 0;
+    double deadBoundUse = 0;
     bool paused = false;
     // While paused: how long since the pause as Redis keeps it (its audit entry, read on the
     // server's clock); -1 when unknown (no pause entry among the latest).

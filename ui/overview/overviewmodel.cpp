@@ -73,6 +73,30 @@ const Thresholds::Breach* OverviewModel::breachIn(int row, int column) const
     return nullptr;
 }
 
+QString OverviewModel::deadBoundText(const OverviewRow& row)
+{
+    const QLocale locale;
+    if (row.deadMax <= 0 && row.deadMaxBytes <= 0)
+        return tr("No dead bound: dead tasks stay until they are deleted or requeued (config "
+                  "dead_max, dead_max_bytes)");
+    const auto size = [&locale](qint64 bytes) {
+        return locale.formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat);
+    };
+    const QString tasks = tr("%1 tasks").arg(locale.toString(row.deadMax));
+    const QString bound = row.deadMax <= 0 ? size(row.deadMaxBytes)
+                          : row.deadMaxBytes <= 0
+                              ? tasks
+                              : tr("%1 and %2").arg(tasks, size(row.deadMaxBytes));
+    QString text = tr("Dead bound: at most %1; now %2 tasks, %3 (%4% full). Past it the oldest "
+                      "dead tasks are dropped, counted and audited.")
+                       .arg(bound, locale.toString(row.dead), size(row.deadBytes),
+                            locale.toString(qRound(row.deadBoundUse * 100)));
+    if (row.deadBoundUse >= kNearDeadBound)
+        text = tr("Near its dead bound: the oldest dead tasks are dropped next.") +
+               QLatin1Char('\n') + text;
+    return text;
+}
+
 bool OverviewModel::forecastAbove(const OverviewRow& row)
 {
     const qint64 limit = Thresholds::forQueue(row.name).overdueMs;
@@ -141,6 +165,9 @@ QVariant OverviewModel::data(const QModelIndex& index, int role) const
     // The forecast above the queue's threshold: not yet a breach (nothing is late), but the
     // cell is marked, as the alert says it before it happens.
     const bool lateAhead = index.column() == ForecastPeak && forecastAbove(row);
+    // The oldest dead tasks go next: not a threshold of the operator's, but worth a look.
+    const bool nearBound =
+        index.column() == Dead && !row.plain && row.deadBoundUse >= kNearDeadBound;
     if (isStale()) {
         // Not live: the rows that matter most must not look live either.
         switch (role) {
@@ -176,11 +203,12 @@ QVariant OverviewModel::data(const QModelIndex& index, int role) const
     case Qt::BackgroundRole:
         if (cell)
             return breachColor();
-        if (breached || lateAhead)
+        if (breached || lateAhead || nearBound)
             return warningColor();
         return limited ? QVariant(limitedColor()) : QVariant();
     case Qt::ForegroundRole:
-        return breached || limited || lateAhead ? QVariant(QColor(Qt::black)) : QVariant();
+        return breached || limited || lateAhead || nearBound ? QVariant(QColor(Qt::black))
+                                                             : QVariant();
     case Qt::FontRole: {
         if (!cell)
             return {};
@@ -200,15 +228,21 @@ QVariant OverviewModel::data(const QModelIndex& index, int role) const
 QVariant OverviewModel::toolTip(const QModelIndex& index) const
 {
     const OverviewRow& row = m_rows[index.row()];
+    // The Dead cell says its bound, after a threshold's words when there are any.
+    const QString bound = index.column() == Dead && !row.plain
+                              ? QLatin1String("\n\n") + deadBoundText(row)
+                              : QString();
     if (const Thresholds::Breach* b = breachIn(index.row(), index.column()))
-        return tr("Above its threshold: %1").arg(b->text);
+        return tr("Above its threshold: %1").arg(b->text) + bound;
     if (index.column() == ForecastPeak && forecastAbove(row))
         return tr("Expected to run %1 late at worst, above its %2 threshold")
             .arg(DueText::duration(row.forecastPeakMs / 1000 * 1000),
                  DueText::duration(Thresholds::forQueue(row.name).overdueMs));
     const QStringList why = breaches(index.row());
     if (!why.isEmpty())
-        return tr("Above its thresholds:\n%1").arg(why.join(QLatin1Char('\n')));
+        return tr("Above its thresholds:\n%1").arg(why.join(QLatin1Char('\n'))) + bound;
+    if (!bound.isEmpty())
+        return bound.mid(2);
     if (index.column() == LastHour)
         return tr("Acked (green) and failed (red) per minute over the last hour");
     if (index.column() == ForecastPeak && !row.plain && !row.forecastKnown)
@@ -274,6 +308,21 @@ QVariant OverviewModel::display(const OverviewRow& row, int column) const
     case Active:
         return locale.toString(row.active);
     case Dead:
+        // Half its bound or more: the bound beside it, the fuller of count and bytes.
+        if (row.deadBoundUse >= kShownDeadBound) {
+            const double countUse = row.deadMax > 0 ? double(row.dead) / double(row.deadMax) : 0.0;
+            const double bytesUse =
+                row.deadMaxBytes > 0 ? double(row.deadBytes) / double(row.deadMaxBytes) : 0.0;
+            const bool bytes = bytesUse > countUse;
+            if (bytes)
+                return tr("%1 / %2", "dead bytes / dead_max_bytes")
+                    .arg(locale.formattedDataSize(row.deadBytes, 1,
+                                                  QLocale::DataSizeTraditionalFormat),
+                         locale.formattedDataSize(row.deadMaxBytes, 1,
+                                                  QLocale::DataSizeTraditionalFormat));
+            return tr("%1 / %2", "dead tasks / dead_max")
+                .arg(locale.toString(row.dead), locale.toString(row.deadMax));
+        }
         return locale.toString(row.dead);
     case Consumers:
         if (row.consumerState == delayq::ConsumerState::NoConsumer)

@@ -49,6 +49,11 @@ public:
     static const QColor& breachColor();
     // The State cell of a queue its flow limit holds back (issue 51): seen, but not a warning.
     static const QColor& limitedColor();
+    // From this much of its dead bound (the fuller of count and bytes) the Dead cell says the
+    // bound ("95,000 / 100,000"); from nearDeadBound it is coloured too: the oldest dead tasks
+    // are dropped next (`delayq stats` says NEAR THE BOUND from there).
+    static constexpr double kShownDeadBound = 0.5;
+    static constexpr double kNearDeadBound = 0.9;
 
     explicit OverviewModel(QObject* parent = nullptr);
 
@@ -82,6 +87,8 @@ private:
     QVariant toolTip(const QModelIndex& index) const;
     // The forecast peak is above the queue's oldest-overdue threshold.
     static bool forecastAbove(const OverviewRow& row);
+    // The dead bound in words, for the Dead cell's tooltip.
+    static QString deadBoundText(const OverviewRow& row);
 
     QList<OverviewRow> m_rows;
     QList<QList<Thresholds::Breach>> m_breaches;
