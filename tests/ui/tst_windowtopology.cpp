@@ -173,6 +173,56 @@ private slots:
         QCOMPARE(cell(checks, QStringLiteral("version"), 0), QStringLiteral("ok"));
     }
 
+    // A queue at 90 % of its dead bound, or with none, is a warning of the Server view
+    // (delayq::Doctor's dead bound check, as `delayq doctor` says it); one far from it is not.
+    void serverViewWarnsOfTheDeadBound_data()
+    {
+        QTest::addColumn<QString>("deadMax");
+        QTest::addColumn<int>("dead");
+        QTest::addColumn<QString>("level");
+        QTest::addColumn<QString>("what"); // in the dead bound row
+        QTest::newRow("near") << "10" << 9 << "warning"
+                              << "queue bounded: dead holds 9 tasks";
+        QTest::newRow("far") << "10" << 2 << "ok"
+                             << "every dead set under 90 % of its bound";
+        QTest::newRow("none") << "off" << 1 << "warning"
+                              << "queue bounded: dead_max and dead_max_bytes are off";
+    }
+    void serverViewWarnsOfTheDeadBound()
+    {
+        QFETCH(QString, deadMax);
+        QFETCH(int, dead);
+        QFETCH(QString, level);
+        QFETCH(QString, what);
+        RedisServer server;
+        QVERIFY2(server.start(), qPrintable(server.errorString()));
+        {
+            delayq::Connection connection(delayq::ConnectionOptions::fromUrl(server.tcpUrl()));
+            delayq::Queue q(connection, "bounded");
+            q.setConfig({{"dead_max", deadMax.toStdString()},
+                         {"dead_max_bytes", deadMax == QLatin1String("off") ? "off" : "64MB"}});
+            for (int i = 0; i < dead; ++i) {
+                delayq::PushRequest r;
+                r.id = "d" + std::to_string(i);
+                r.maxAttempts = 1;
+                q.push(r);
+                const auto claimed = q.claim(1, 30000, "test");
+                QCOMPARE(claimed.tasks.size(), size_t(1));
+                QVERIFY(q.nack(claimed.tasks[0].id, claimed.tasks[0].token, "boom").dead);
+            }
+        }
+        MainWindow window;
+        window.show();
+        connectTo(window, QString::fromStdString(server.tcpUrl()));
+        ServerView* view = window.showServer();
+        QSignalSpy shown(view, &ServerView::loaded);
+        QVERIFY(shown.wait(5000));
+        QTableWidget* checks = view->checks();
+        const QString said = cell(checks, QStringLiteral("dead bound"), 3);
+        QCOMPARE(cell(checks, QStringLiteral("dead bound"), 0), level);
+        QVERIFY2(said.contains(what), qPrintable(said));
+    }
+
     void serverViewListsTheQueuesShards_data()
     {
         QTest::addColumn<QList<int>>("reshards"); // ShardMover::start of each count, in turn
