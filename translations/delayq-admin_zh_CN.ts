@@ -2628,6 +2628,10 @@ This cannot be undone.</source>
         <source>; the group rate holds only in fair order</source>
         <translation>；分组速率仅在公平顺序下生效</translation>
     </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation>未保存：%1</translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::RecycleBinActions</name>

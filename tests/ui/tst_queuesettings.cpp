@@ -262,7 +262,9 @@ private slots:
             m_server.cli({QStringLiteral("HGETALL"), QStringLiteral("dq:{orders}:config")});
         QueueSettingsDialog* dialog = openLoaded(QStringLiteral("orders"));
         QVERIFY(dialog);
-        dialog->keepButton()->click();
+        const bool onOrderRow = key == QLatin1String("group_rate");
+        if (!onOrderRow)
+            dialog->keepButton()->click();
         // A valid change beside the refused one: it is not written either.
         dialog->maxAttemptsField()->setText(QStringLiteral("3"));
         dialog->fieldOf(key)->setText(value);
@@ -275,6 +277,14 @@ private slots:
         QVERIFY(dialog->isVisible());
         QCOMPARE(m_server.cli({QStringLiteral("HGETALL"), QStringLiteral("dq:{orders}:config")}),
                  before);
+        // Its part out of sight, the refusal is still said, under the fields shown.
+        QVERIFY(dialog->elsewhereError()->text().isEmpty());
+        (onOrderRow ? dialog->boundsButton() : dialog->keepButton())->click();
+        const QString said = dialog->elsewhereError()->text();
+        QVERIFY2(said.startsWith(QLatin1String("Not saved: ")) && said.contains(key),
+                 qPrintable(said));
+        (onOrderRow ? dialog->boundsButton() : dialog->keepButton())->click();
+        QVERIFY(dialog->elsewhereError()->text().isEmpty());
         const auto conn = connection();
         QCOMPARE(delayq::Queue(*conn, "orders").audit(0, 100).size(), size_t(0));
         dialog->reject();
@@ -320,6 +330,14 @@ private slots:
         }
         QLineEdit* field = keep ? dialog->binKeepField() : dialog->deadMaxField();
         QVERIFY(field->height() >= field->sizeHint().height());
+        // Back on the other fields, the refusal out of sight is said and still fits.
+        (keep ? dialog->keepButton() : dialog->boundsButton())->click();
+        QCoreApplication::sendPostedEvents();
+        QVERIFY(dialog->elsewhereError()->isVisible());
+        QVERIFY2(dialog->height() <= 700, qPrintable(QString::number(dialog->height())));
+        const QRect at(dialog->elsewhereError()->mapTo(dialog, QPoint(0, 0)),
+                       dialog->elsewhereError()->size());
+        QVERIFY(dialog->rect().contains(at));
         dialog->reject();
     }
 

@@ -263,6 +263,8 @@ QueueSettingsDialog::QueueSettingsDialog(AdminClient* client, const QString& que
     // What is left of the height below what is shown, so Save stays at the bottom whichever
     // part is shown.
     outer->addStretch(1);
+    m_elsewhere = new FieldError(this);
+    outer->addWidget(m_elsewhere);
     m_general = new FieldError(this);
     outer->addWidget(m_general);
     if (readOnly)
@@ -295,7 +297,7 @@ QueueSettingsDialog::QueueSettingsDialog(AdminClient* client, const QString& que
             if (keep == showing)
                 m_keep->setVisible(showing);
         }
-        fitHeight();
+        validate(); // what is refused out of sight is said now (and fits the height)
     };
     connect(m_boundsButton, &QPushButton::toggled, this,
             [this, showPart](bool shown) { showPart(m_keepButton, shown); });
@@ -467,6 +469,7 @@ bool QueueSettingsDialog::validate()
     qint64 limits[4] = {}; // rate tasks, burst, cap, group cap as stored; the rate's ms beside
     qint64 rateMs = 0;
     qint64 groupRate[2] = {}; // tasks, ms
+    QString elsewhere;        // the first refusal in a part not shown
     for (int i = 0; i < kFields; ++i) {
         QString error;
         try {
@@ -507,7 +510,15 @@ bool QueueSettingsDialog::validate()
         m_errors[i]->setError(said);
         m_errors[i]->setToolTip(said);
         fine = fine && error.isEmpty();
+        // A refusal in a part not shown is said below, so a greyed Save is never a riddle.
+        const QWidget* part = i == kDeadMax || i == kDeadMaxBytes || i == kMaxAge ? m_bounds
+                              : i >= kDedupWindow                                 ? m_keep
+                                                                                  : m_main;
+        if (elsewhere.isEmpty() && m_loaded && !error.isEmpty() && part->isHidden())
+            elsewhere = tr("Not saved: %1").arg(error);
     }
+    m_elsewhere->setError(elsewhere);
+    m_elsewhere->setToolTip(elsewhere);
     const bool fair = m_order->currentData().toString() == QLatin1String("fair");
     m_flowPreview->setText(limitsFine ? flowText(limits[0], rateMs, limits[1], limits[2], fair,
                                                  limits[3], groupRate[0], groupRate[1])

@@ -65,6 +65,8 @@ public:
     // What the rate, burst and cap mean, in a sentence ("at most 50 tasks start per second, …").
     QLabel* flowPreview() const { return m_flowPreview; }
     FieldError* errorOf(int field) const { return m_errors[field]; }
+    // The first refusal in a part not shown ("Not saved: bin_keep: …"), or none.
+    FieldError* elsewhereError() const { return m_elsewhere; }
     QLabel* preview() const { return m_preview; }
     // What changing max attempts and backoff does to tasks already queued.
     QLabel* attemptsNote() const { return m_notes[0]; }
@@ -135,6 +137,7 @@ private:
     QLabel* m_notes[3] = {};
     QLabel* m_preview;
     QLabel* m_flowPreview = nullptr;
+    FieldError* m_elsewhere = nullptr;
     FieldError* m_general;
     QDialogButtonBox* m_buttons;
 };
