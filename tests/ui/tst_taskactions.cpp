@@ -243,6 +243,10 @@ private slots:
         QTest::newRow("debounce, payload moves")
             << "debounce" << true << "Debounced remind-7 in queue orders: now due "
             << QByteArray("{\"v\":2}");
+        // remind-7 held by a worker: one follow-up is left, the running task untouched.
+        QTest::newRow("debounce while running")
+            << "running" << false << "remind-7 is running in queue orders: one follow-up is due "
+            << QByteArray("{\"v\":1}");
         QTest::newRow("dedup window")
             << "dedup" << false
             << "Not pushed: charge-42 finished in queue orders within its dedup window, which "
@@ -255,7 +259,8 @@ private slots:
         QFETCH(bool, payloadToo);
         QFETCH(QString, summary);
         QFETCH(QByteArray, payload);
-        const bool debounce = kind == QLatin1String("debounce");
+        const bool running = kind == QLatin1String("running");
+        const bool debounce = kind == QLatin1String("debounce") || running;
         const QString id = debounce ? QStringLiteral("remind-7") : QStringLiteral("charge-42");
         m_fixture.pushTasks(QStringLiteral("orders"), {"first"});
         auto conn = std::make_unique<delayq::Connection>(
@@ -266,8 +271,14 @@ private slots:
             delayq::PushRequest first;
             first.id = "remind-7";
             first.payload = "{\"v\":1}";
-            first.delayMs = 600000;
+            first.delayMs = running ? 0 : 600000;
             QCOMPARE(q.push(first).status, delayq::PushResult::Status::Created);
+        }
+        if (running) {
+            bool held = false;
+            for (const auto& task : q.claim(10, 600000, "test").tasks)
+                held = held || task.id == "remind-7";
+            QVERIFY(held);
         }
         m_fixture.openQueue(QStringLiteral("orders"));
         TaskActions* actions = m_fixture.window()->actions();
@@ -313,6 +324,10 @@ private slots:
         }
         QVERIFY(found);
         QCOMPARE(QByteArray::fromStdString(found->second.payload), payload);
+        if (running) {
+            QCOMPARE(found->first, TaskSet::Active); // still the worker's, as it was
+            return;
+        }
         // Moved from 10m to about 20m from now, within the 1h max wait.
         QVERIFY2(found->second.due >= now + 1190000 && found->second.due <= now + 1260000,
                  qPrintable(QString::number(found->second.due - now)));
