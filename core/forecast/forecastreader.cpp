@@ -242,9 +242,12 @@ Forecast ForecastReader::read(const Options& options)
         f.capacitySource = "measured";
     }
     // The rate limit caps whatever else was taken, and stands for the capacity when nothing
-    // was measured (the workers are assumed to keep up with it). Its burst serves at once.
+    // was measured (the workers are assumed to keep up with it), unless nobody takes the
+    // tasks: some overdue, no ack in the last minute, no live worker. Its burst serves at once.
     const double rate = flow.ratePerSecond();
-    if (rate > 0 && (f.capacityPerSecond == 0 || rate < f.capacityPerSecond)) {
+    const bool nobodyTakes = measured <= 0 && f.overdue > 0 && f.liveWorkers == 0;
+    const bool rateStands = f.capacityPerSecond == 0 && !nobodyTakes;
+    if (rate > 0 && (rateStands || (f.capacityPerSecond > 0 && rate < f.capacityPerSecond))) {
         f.capacityPerSecond = rate;
         f.capacitySource = "rate limit";
         input.burst = static_cast<double>(flow.effectiveBurst());

@@ -80,6 +80,11 @@ void TestForecastRead::capacity_data()
         << QStringList{"rate", "120/m"} << 0 << 0 << 0 << 30.0 << 2.0 << "rate limit";
     QTest::newRow("rate limit alone")
         << QStringList{"rate", "50/s"} << 0 << 0 << 0 << 0.0 << 50.0 << "rate limit";
+    // Tasks overdue, no ack in the last minute and no live worker: nobody takes them, so the
+    // rate limit does not stand for a capacity (it said "nothing expected late" of a queue
+    // with no consumer).
+    QTest::newRow("rate limit, overdue, nobody taking")
+        << QStringList{"rate", "50/s"} << 40 << 0 << 0 << 0.0 << 0.0 << "none";
     QTest::newRow("rate above measured")
         << QStringList{"rate", "50/s"} << 0 << 0 << 600 << 0.0 << 10.0 << "measured";
     QTest::newRow("paused") << QStringList{"paused", "1"} << 0 << 0 << 600 << 0.0 << 0.0
