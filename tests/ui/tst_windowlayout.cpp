@@ -22,6 +22,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QStyle>
@@ -406,6 +407,13 @@ private slots:
         showAt(QSize(1024, 700));
         QVERIFY2(window()->minimumSizeHint().height() <= 700,
                  qPrintable(QStringLiteral("%1 px").arg(window()->minimumSizeHint().height())));
+        // The details pane scrolls up and down only: none of it is cut at the right.
+        auto* details = window()->findChild<QScrollArea*>(QStringLiteral("detailsscroll"));
+        QVERIFY(details);
+        QVERIFY2(details->widget()->width() <= details->viewport()->width(),
+                 qPrintable(QStringLiteral("details %1 px in a viewport of %2 px")
+                                .arg(details->widget()->width())
+                                .arg(details->viewport()->width())));
     }
 
     // The server view, with the open queue's shards, fits a laptop's screen.

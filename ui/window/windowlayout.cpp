@@ -25,6 +25,7 @@
 #include <QMainWindow>
 #include <QMenuBar>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTimer>
@@ -60,6 +61,9 @@ void placePages(QMainWindow* w, const WindowParts& p)
     details->setFrameShape(QFrame::NoFrame);
     details->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     details->setWidget(p.details);
+    // As wide as the pane's own minimum and the scroll bar: narrower, its values were cut.
+    details->setMinimumWidth(p.details->minimumSizeHint().width() +
+                             details->verticalScrollBar()->sizeHint().width());
     splitter->addWidget(details);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
