@@ -18,7 +18,7 @@
 
 namespace delayq::ui {
 
-AuditTab::AuditTab(AdminClient* client, QWidget* parent) : QWidget(parent), m_client(client)
+AuditTab::AuditTab(AdminClient* client, QWidget* parent) : QueueTab(parent), m_client(client)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -47,11 +47,7 @@ AuditTab::AuditTab(AdminClient* client, QWidget* parent) : QWidget(parent), m_cl
     m_fit = new ColumnFit(m_view);
     m_view->setItemDelegateForColumn(0, new ElideDelegate(Qt::ElideLeft, m_view));
     layout->addWidget(m_view, 1);
-    m_note = new QLabel(this);
-    m_note->setWordWrap(true);
-    m_note->setAlignment(Qt::AlignCenter);
-    m_note->setEnabled(false);
-    layout->addWidget(m_note, 1);
+    layout->addWidget(makeNote(), 1);
     m_footer = new QLabel(this);
     layout->addWidget(m_footer);
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
@@ -62,31 +58,16 @@ AuditTab::AuditTab(AdminClient* client, QWidget* parent) : QWidget(parent), m_cl
     updateNote();
 }
 
-void AuditTab::setQueue(const QString& queue)
+void AuditTab::forget()
 {
-    m_queue = queue;
-    m_inFlight = false;
-    m_tag = 0;
     m_rows.clear();
     fill();
-    updateNote();
-}
-
-void AuditTab::setPlain(bool plain)
-{
-    m_plain = plain;
-    updateNote();
 }
 
 void AuditTab::setUtc(bool utc)
 {
     m_utc = utc;
     fill();
-}
-
-bool AuditTab::isNoteShown() const
-{
-    return !m_note->isHidden();
 }
 
 void AuditTab::updateNote()
@@ -101,27 +82,17 @@ void AuditTab::updateNote()
     m_footer->setVisible(!note);
 }
 
-void AuditTab::showEvent(QShowEvent* event)
+quint64 AuditTab::request()
 {
-    QWidget::showEvent(event);
-    refresh();
-}
-
-void AuditTab::refresh()
-{
-    // Hidden behind another tab it costs nothing; it loads when shown.
-    if (m_queue.isEmpty() || m_plain || m_inFlight || !isVisible())
-        return;
-    m_inFlight = true;
-    m_tag = AdminClient::newTag();
-    m_client->queues()->loadAudit(m_tag, m_queue, kLimit);
+    const quint64 tag = AdminClient::newTag();
+    m_client->queues()->loadAudit(tag, m_queue, kLimit);
+    return tag;
 }
 
 void AuditTab::onLoaded(const AuditResult& result)
 {
-    if (result.tag != m_tag)
+    if (!isAwaited(result.tag))
         return;
-    m_inFlight = false;
     if (!result.error.isEmpty()) {
         m_footer->setText(result.error.message);
         return;

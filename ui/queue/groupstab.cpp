@@ -13,7 +13,7 @@
 
 namespace delayq::ui {
 
-GroupsTab::GroupsTab(AdminClient* client, QWidget* parent) : QWidget(parent), m_client(client)
+GroupsTab::GroupsTab(AdminClient* client, QWidget* parent) : QueueTab(parent), m_client(client)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -32,12 +32,7 @@ GroupsTab::GroupsTab(AdminClient* client, QWidget* parent) : QWidget(parent), m_
     m_view->verticalHeader()->hide();
     m_fit = new ColumnFit(m_view);
     layout->addWidget(m_view, 1);
-    m_note = new QLabel(this);
-    m_note->setTextFormat(Qt::PlainText);
-    m_note->setWordWrap(true);
-    m_note->setAlignment(Qt::AlignCenter);
-    m_note->setEnabled(false);
-    layout->addWidget(m_note, 1);
+    layout->addWidget(makeNote(), 1);
     m_footer = new QLabel(this);
     m_footer->setTextFormat(Qt::PlainText);
     layout->addWidget(m_footer);
@@ -45,26 +40,11 @@ GroupsTab::GroupsTab(AdminClient* client, QWidget* parent) : QWidget(parent), m_
     updateNote();
 }
 
-void GroupsTab::setQueue(const QString& queue)
+void GroupsTab::forget()
 {
-    m_queue = queue;
-    m_inFlight = false;
-    m_tag = 0;
     m_result = GroupsResult();
     m_loaded = false;
     fill();
-    updateNote();
-}
-
-void GroupsTab::setPlain(bool plain)
-{
-    m_plain = plain;
-    updateNote();
-}
-
-bool GroupsTab::isNoteShown() const
-{
-    return !m_note->isHidden();
 }
 
 void GroupsTab::updateNote()
@@ -85,27 +65,17 @@ void GroupsTab::updateNote()
     m_footer->setVisible(!note);
 }
 
-void GroupsTab::showEvent(QShowEvent* event)
+quint64 GroupsTab::request()
 {
-    QWidget::showEvent(event);
-    refresh();
-}
-
-void GroupsTab::refresh()
-{
-    // Hidden behind another tab it costs nothing; it loads when shown.
-    if (m_queue.isEmpty() || m_plain || m_inFlight || !isVisible())
-        return;
-    m_inFlight = true;
-    m_tag = AdminClient::newTag();
-    m_client->queues()->loadGroups(m_tag, m_queue, kLimit);
+    const quint64 tag = AdminClient::newTag();
+    m_client->queues()->loadGroups(tag, m_queue, kLimit);
+    return tag;
 }
 
 void GroupsTab::onLoaded(const GroupsResult& result)
 {
-    if (result.tag != m_tag)
+    if (!isAwaited(result.tag))
         return;
-    m_inFlight = false;
     if (!result.error.isEmpty()) {
         // The last figures stay, with why they are not new.
         m_footer->setText(result.error.message);

@@ -1,8 +1,7 @@
 #pragma once
 
 #include "client/grouptypes.h"
-
-#include <QWidget>
+#include "widgets/queuetab.h"
 
 class QLabel;
 class QStandardItemModel;
@@ -16,7 +15,7 @@ class ColumnFit;
 // The open queue's groups in fair order (docs/design/flow.md): how many take turns, wait at
 // their cap or for their rate, and the busiest ones with their due and running tasks, so an
 // operator sees which tenant holds the queue. Loaded on the I/O thread, only while shown.
-class GroupsTab : public QWidget
+class GroupsTab : public QueueTab
 {
     Q_OBJECT
 
@@ -35,40 +34,30 @@ public:
 
     explicit GroupsTab(AdminClient* client, QWidget* parent = nullptr);
 
-    void setQueue(const QString& queue);
-    // A plain sorted set has no groups: a note says so.
-    void setPlain(bool plain);
-    void refresh();
     QTableView* view() const { return m_view; }
     QLabel* summary() const { return m_summary; }
     QLabel* footer() const { return m_footer; }
     QLabel* note() const { return m_note; }
-    bool isNoteShown() const;
 
 signals:
     void loaded();
 
-protected:
-    void showEvent(QShowEvent* event) override;
-
 private:
+    quint64 request() override;
+    void forget() override;
+    // A plain sorted set has no groups, a queue in due order no turns: a note says so.
+    void updateNote() override;
     void onLoaded(const GroupsResult& result);
     void fill();
-    void updateNote();
 
     AdminClient* m_client;
     QLabel* m_summary;
     QTableView* m_view;
     ColumnFit* m_fit;
     QStandardItemModel* m_model;
-    QLabel* m_note;
     QLabel* m_footer;
     GroupsResult m_result;
     bool m_loaded = false; // m_result is the open queue's
-    QString m_queue;
-    bool m_plain = false;
-    bool m_inFlight = false;
-    quint64 m_tag = 0;
 };
 
 } // namespace delayq::ui
