@@ -4,15 +4,14 @@
 #include <delayq/task.h>
 
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace delayq {
 
 // The requests of one Queue::pushBatch: all checked when it is made, so a bad one refuses the
-// whole batch before anything is sent; then one push.lua call per run of at most
-// kTasksPerCall requests with the same mode, due kind and settings, and the results in
-// request order.
+// whole batch before anything is sent; then one push.lua call per at most kTasksPerCall
+// requests with the same mode, due kind and settings (gathered from the whole batch, not only
+// side by side: see splitIntoCalls), and the results in request order.
 class PushBatch
 {
 public:
@@ -27,8 +26,8 @@ public:
     std::vector<PushResult> results(const std::vector<Reply>& replies) const;
 
 private:
-    // [begin, end) of the requests of each call, in order.
-    using Chunk = std::pair<size_t, size_t>;
+    // The request indices of each call, ascending.
+    using Chunk = std::vector<size_t>;
     std::vector<Chunk> splitIntoCalls() const;
     // Refuses a dedup window or debounce the script would refuse, naming why.
     static void checkKeep(const PushRequest& r);

@@ -294,6 +294,68 @@ private slots:
         }
     }
 
+    // The settings text holds the group, so tasks of interleaved groups used to go one a call
+    // (docs/design/flow.md "Measured"): the batch is gathered by settings into few calls, and
+    // each result still lands on its own request. Two requests of one id keep their order
+    // across calls: the later one sees the earlier.
+    void interleavedGroupsGoInFewCalls()
+    {
+        Queue& q = *m_queue;
+        q.setConfig("order", "fair");
+        PushRequest old = request("old", 60'000, "i7");
+        old.group = "g7";
+        q.push(old);
+        std::vector<PushRequest> batch;
+        for (int i = 0; i < 500; ++i) {
+            PushRequest r = request("p" + std::to_string(i), 0, "i" + std::to_string(i));
+            r.group = "g" + std::to_string(i % 100);
+            batch.push_back(r);
+        }
+        // "dup" first in g1, then in g0: g0's call started first, yet the second "dup" must
+        // not go before the first.
+        PushRequest first = request("first", 0, "dup");
+        first.group = "g1";
+        PushRequest second = request("second", 0, "dup");
+        second.group = "g0";
+        batch.insert(batch.begin() + 150, first);
+        batch.push_back(second);
+        const auto evals = [&] {
+            const QByteArray stats = m_server.cli({"INFO", "commandstats"});
+            int calls = 0;
+            for (const QByteArray& command : {QByteArray("evalsha"), QByteArray("eval")}) {
+                const QByteArray key = "cmdstat_" + command + ":calls=";
+                const int at = stats.indexOf(key);
+                if (at >= 0)
+                    calls += stats.mid(at + key.size()).split(',').front().toInt();
+            }
+            return calls;
+        };
+        const int before = evals();
+        const auto results = q.pushBatch(batch);
+        const int calls = evals() - before;
+        // One call a group, one more for the second "dup" (and none to spare: one task a call
+        // would be 502).
+        QVERIFY2(calls >= 100 && calls <= 101 + 2, QByteArray::number(calls).constData());
+        QCOMPARE(results.size(), batch.size());
+        for (size_t i = 0; i < batch.size(); ++i) {
+            QCOMPARE(results[i].id, batch[i].id);
+            const auto found = q.find(batch[i].id);
+            QVERIFY(found);
+            if (batch[i].id == "i7" || (i == batch.size() - 1)) {
+                QCOMPARE(results[i].status, PushResult::Status::Exists);
+                QCOMPARE(results[i].due, found->second.due);
+                continue;
+            }
+            QCOMPARE(results[i].status, PushResult::Status::Created);
+            QCOMPARE(found->second.payload, batch[i].payload);
+            QCOMPARE(found->second.group, batch[i].group);
+            QCOMPARE(results[i].due, found->second.due);
+        }
+        QCOMPARE(q.find("dup")->second.payload, std::string("first"));
+        QCOMPARE(q.find("i7")->second.payload, std::string("old"));
+        QCOMPARE(q.size(TaskSet::Pending), 501LL);
+    }
+
     void tooLargeAgainstConfig()
     {
         Queue& q = *m_queue;
