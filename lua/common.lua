@@ -237,13 +237,14 @@ end
 local function fair_stopped(ids, now)
   local key = fair_key('tags')
   if #ids == 0 or redis.call('EXISTS', key) == 0 then return false end
-  local tags = redis.call('HMGET', key, unpack(ids))
   -- Only a group with running tasks under a cap has slots to free: none without a group cap
-  -- (config.lua drops the slots when it goes), else asked once a group, not once a task.
-  local has_slots = {}
+  -- (config.lua drops the slots when it goes), else asked once a group, not once a task. The
+  -- cap is read first: without one the tags need not be (a command an ack in fair order).
   if whole(redis.call('HGET', KEYS[5], 'group_cap') or '', 1, 1000000) == nil then
     return true
   end
+  local tags = redis.call('HMGET', key, unpack(ids))
+  local has_slots = {}
   for k, id in ipairs(ids) do
     if tags[k] then
       local _, group = fair_tag(tags[k])
