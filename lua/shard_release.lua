@@ -35,8 +35,8 @@ for i = 1, n do
     redis.call('HDEL', KEYS[8], id)
     redis.call('HDEL', KEYS[9], id)
     redis.call('HDEL', history_key(''), id)
-    -- Its own dedup window and debounce start stay behind: the copy starts without them
-    -- (docs/design/keep.md, "Sharded queues").
+    -- Its own dedup window and debounce start go here: the mover wrote them in the target
+    -- shard from shard_take's reply (docs/design/keep.md, "Sharded queues").
     keep_forget({id})
     released = released + 1
   end

@@ -12,7 +12,10 @@
 --   out): {id, state ("pending" | "dead"), due ms (dead: time died), record, attempts,
 --   last error ("" = none), history ("" = none), own start-by ms ("" = none; since 2.9, from
 --   expires_key in common.lua: the move keeps it, so a moved task never runs after it), fair
---   order's tag ("PRIORITY|GROUP" as push stores it, "" = none; since 2.9)}
+--   order's tag ("PRIORITY|GROUP" as push stores it, "" = none; since 2.9), own dedup window
+--   ms and debounce first-push ms ("" = none; since 2.9, from keep_key('dedup') and
+--   keep_key('debounce') in common.lua: the mover writes them in the target shard, so a moved
+--   task keeps its window and its maximum wait counts from its first push, docs/design/keep.md)}
 -- Errors: INVALID on bad ARGV; nothing is taken then.
 -- Counters and the audit trail are left alone: a move neither produces nor runs a task.
 local hold = whole(ARGV[1], 1, MAX_MS)
@@ -24,6 +27,8 @@ end
 local now = now_ms()
 local history_on = history_limit(redis.call('HGET', KEYS[5], 'history')) > 0
 local expiry_on = redis.call('EXISTS', expires_key()) == 1
+local dedup_on = redis.call('EXISTS', keep_key('dedup')) == 1
+local debounce_on = redis.call('EXISTS', keep_key('debounce')) == 1
 local reply = {}
 for i = 1, n do
   local id, target = ARGV[2 + 2 * i], ARGV[3 + 2 * i]
@@ -54,9 +59,12 @@ for i = 1, n do
     local attempts = parse_run(redis.call('HGET', KEYS[8], id))
     local history = history_on and redis.call('HGET', history_key(''), id) or false
     local expires = expiry_on and redis.call('HGET', expires_key(), id) or false
+    local window = dedup_on and redis.call('HGET', keep_key('dedup'), id) or false
+    local first = debounce_on and redis.call('HGET', keep_key('debounce'), id) or false
     reply[#reply + 1] = {id, state, int(due), record, attempts,
                          redis.call('HGET', KEYS[9], id) or '', history or '', expires or '',
-                         redis.call('HGET', fair_key('tags'), id) or ''}
+                         redis.call('HGET', fair_key('tags'), id) or '', window or '',
+                         first or ''}
   end
 end
 return reply

@@ -107,6 +107,43 @@ void refuseCapBelow(const Reply& settings, int count)
     }
 }
 
+void keepOwnSettings(Queue& queue, const std::vector<Task>& tasks,
+                     const std::vector<std::pair<std::string, std::string>>& kept,
+                     const std::vector<PushResult::Status>& statuses)
+{
+    // The copies this step created take their own dedup window and debounce first push with
+    // them (docs/design/keep.md, "Sharded queues"): pending ones, and dead ones too, since a
+    // requeued task keeps both. Written after the import, while the source still holds the
+    // task and before shard_release forgets them there (a worker that claims and acks the copy
+    // within that one round trip finishes it with the queue's window). A copy an interrupted
+    // step made (exists) is left as it is: it may be another push's task.
+    std::map<std::string, std::vector<std::string>> hsets;
+    const auto add = [&hsets](const std::string& key, const std::string& id,
+                              const std::string& value) {
+        if (value.empty())
+            return;
+        auto& hset = hsets[key];
+        if (hset.empty())
+            hset = {"HSET", key};
+        hset.insert(hset.end(), {id, value});
+    };
+    for (size_t i = 0; i < tasks.size() && i < kept.size() && i < statuses.size(); ++i) {
+        if (statuses[i] != PushResult::Status::Created)
+            continue;
+        // Its home, where TaskImport wrote it.
+        const Keys& target =
+            queue.shardKeys(static_cast<size_t>(queue.layout().homeOf(tasks[i].id)));
+        add(target.dedupWindows(), tasks[i].id, kept[i].first);
+        add(target.debounceStarts(), tasks[i].id, kept[i].second);
+    }
+    if (hsets.empty())
+        return;
+    std::vector<std::vector<std::string>> writes;
+    for (auto& [key, hset] : hsets)
+        writes.push_back(std::move(hset));
+    throwFirstError(queue.connection().pipeline(writes));
+}
+
 } // namespace
 
 ShardMover::ShardMover(Queue& queue) : m_queue(queue) {}
@@ -352,8 +389,11 @@ long long ShardMover::move(size_t shard, const std::vector<std::string>& ids)
             args.insert(args.end(), {ids[i], std::to_string(m_queue.layout().homeOf(ids[i]))});
         const Reply taken = connection.evalScript(scripts::shardTake, keys, args);
         std::vector<Task> tasks;
+        // Each task's own dedup window and debounce first push ("" none): no field of Task
+        // or of import_tasks carries them, so they are written below.
+        std::vector<std::pair<std::string, std::string>> kept;
         for (const auto& entry : taken.elements) {
-            requireArray(entry, 9, "shard_take");
+            requireArray(entry, 11, "shard_take");
             Task t;
             t.id = entry.elements[0].str;
             t.state = entry.elements[1].str;
@@ -373,12 +413,14 @@ long long ShardMover::move(size_t shard, const std::vector<std::string>& ids)
             if (const auto own = wholeNumber(entry.elements[7].str))
                 t.expiresAt = *own;
             fillTags(t, entry.elements[8]); // and its fair-order tags, "" for none
+            kept.emplace_back(entry.elements[9].str, entry.elements[10].str);
             tasks.push_back(std::move(t));
         }
         if (tasks.empty())
             continue;
         // Copied with "skip": a copy an interrupted step already made is kept as it is.
         const auto statuses = TaskImport(m_queue, false, false).importBatch(tasks);
+        keepOwnSettings(m_queue, tasks, kept, statuses);
         std::vector<std::string> release{"0"};
         for (size_t i = 0; i < tasks.size(); ++i) {
             if (statuses[i] != PushResult::Status::Created &&

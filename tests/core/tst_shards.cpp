@@ -52,6 +52,7 @@ private slots:
     void aRefusedChangeChangesNothing();
     void tasksHeldThroughAReshardGoHome();
     void aMovedTaskKeepsItsStartByAndTags();
+    void aMovedTaskKeepsItsOwnWindowAndDebounceStart();
     void aPushDuringAReshardSeesTheFormerHome();
     void anInterruptedMoveResumes_data();
     void anInterruptedMoveResumes();
@@ -505,7 +506,8 @@ void TestShards::aMovedTaskKeepsItsStartByAndTags()
     queue.pushBatch(requests);
     queue.setConfig("order", "due"); // a sharded queue takes due order only; the tags stay
     reshard(queue, 3);
-    const std::vector<Task> tasks = QueueReader(connection, "keepsit").page(TaskSet::Pending, 0, 100);
+    const std::vector<Task> tasks =
+        QueueReader(connection, "keepsit").page(TaskSet::Pending, 0, 100);
     QCOMPARE(tasks.size(), size_t(60));
     std::set<size_t> homes;
     for (const Task& t : tasks) {
@@ -516,6 +518,72 @@ void TestShards::aMovedTaskKeepsItsStartByAndTags()
         QCOMPARE(QString::fromStdString(t.group), QStringLiteral("g%1").arg(i % 4));
     }
     QCOMPARE(homes.size(), size_t(3)); // moved: every shard holds some of them
+}
+
+// A task a reshard moves keeps its own dedup window and its debounce start (shard_take answers
+// them, the mover writes them in the target shard): the copy started without them, so a task
+// pushed with its own window was remembered for the queue's (here none) and a re-push after
+// its ack ran it again; a debounced push after the move counted the maximum wait from itself.
+void TestShards::aMovedTaskKeepsItsOwnWindowAndDebounceStart()
+{
+    Connection connection(options());
+    Queue queue(connection, "keepown");
+    constexpr int kTasks = 40;
+    constexpr long long kFirstDelay = 600'000, kMaxWait = 1'200'000;
+    std::vector<PushRequest> own, debounced;
+    for (int i = 0; i < kTasks; ++i) {
+        own.push_back(task("o" + std::to_string(i), 0));
+        own.back().dedupMs = 3'600'000;
+        debounced.push_back(task("b" + std::to_string(i), kFirstDelay));
+        debounced.back().debounceMaxWaitMs = kMaxWait;
+    }
+    for (const auto& r : queue.pushBatch(own))
+        QCOMPARE(r.status, PushResult::Status::Created);
+    std::map<std::string, long long> firstDue;
+    for (const auto& r : queue.pushBatch(debounced)) {
+        QCOMPARE(r.status, PushResult::Status::Created);
+        firstDue[r.id] = r.due;
+    }
+    reshard(queue, 3); // takes kSettleMs (2 s) at least: the wait's start is measurable
+    int movedOwn = 0, movedDebounced = 0;
+    for (int i = 0; i < kTasks; ++i) {
+        movedOwn += queue.layout().homeOf("o" + std::to_string(i)) != 0;
+        movedDebounced += queue.layout().homeOf("b" + std::to_string(i)) != 0;
+    }
+    QVERIFY2(movedOwn > 0 && movedDebounced > 0, "no task moved");
+
+    // The debounce start stayed: pushed again to an hour from now, each is capped at its first
+    // push + the maximum wait (its first due + 10 min), not at this push + the maximum wait.
+    for (auto& r : debounced)
+        r.delayMs = 3'600'000;
+    for (const auto& r : queue.pushBatch(debounced)) {
+        QCOMPARE(r.status, PushResult::Status::Debounced);
+        const long long expected = firstDue.at(r.id) + (kMaxWait - kFirstDelay);
+        QVERIFY2(std::llabs(r.due - expected) < 500,
+                 (r.id + " (home shard " + std::to_string(queue.layout().homeOf(r.id)) +
+                  ") is due " + std::to_string(r.due - expected) +
+                  " ms after its first push + the maximum wait")
+                     .c_str());
+    }
+
+    // The own window stayed: acked, each id is refused for it, on a queue without a window.
+    QVERIFY(connection.command({"HGET", queue.keys().config(), "dedup_window"}).isNil());
+    std::set<std::string> acked;
+    for (int round = 0; round < 50 && acked.size() < size_t(kTasks); ++round)
+        for (const auto& t : queue.claim(100, 60'000, "w").tasks) {
+            QVERIFY2(t.id.front() == 'o', (t.id + " was due").c_str());
+            queue.ack(t.id, t.token);
+            acked.insert(t.id);
+        }
+    QCOMPARE(acked.size(), size_t(kTasks));
+    for (auto& r : own)
+        r.dedupMs = 0;
+    for (const auto& r : queue.pushBatch(own))
+        QVERIFY2(r.status == PushResult::Status::RecentlyDone,
+                 (r.id + " (home shard " + std::to_string(queue.layout().homeOf(r.id)) +
+                  ") answered " + pushStatusName(r.status))
+                     .c_str());
+    QCOMPARE(queue.counts().pending, static_cast<long long>(kTasks)); // the debounced ones
 }
 
 // While a reshard is under way, a task not moved yet is in its former home: an nx push of its

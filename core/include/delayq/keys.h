@@ -60,6 +60,10 @@ public:
     std::string deadBound() const { return m_base + "deadbound"; }
     // Finished ids still in their dedup window: id -> ms the window ends (docs/design/keep.md).
     std::string recentlyDone() const { return m_base + "done"; }
+    // A push's own dedup window (id -> window ms) and a debounced task's first push (id -> ms),
+    // kept while the task lives (lua/common.lua's keep_key('dedup'), keep_key('debounce')).
+    std::string dedupWindows() const { return m_base + "dedup"; }
+    std::string debounceStarts() const { return m_base + "debounce"; }
     // Task history (docs/design.md, "Task history"): id -> its events, one a line, for the tasks
     // in the queue; the same for the last finished ones, and when each finished (ZSET).
     std::string taskHistory() const { return m_base + "history"; }
