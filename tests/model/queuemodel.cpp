@@ -1281,10 +1281,8 @@ void QueueModel::verify()
         const Place& p = where.front();
         Task& m = m_tasks.at(id);
         if (p.shard != m.shard) {
-            // Moved by a reshard: its own window and debounce start stayed behind.
+            // Moved by a reshard: its own window and debounce start travel with it.
             m.shard = p.shard;
-            m.ownWindow = false;
-            m.firstLo = m.firstHi = 0;
         }
         if (!layout.moving() && id.rfind("s:", 0) != 0)
             expect(static_cast<int>(p.shard) == layout.homeOf(id),
