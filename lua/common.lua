@@ -534,6 +534,10 @@ end
 local function follow_up_start(id, follow, now, from_active)
   if from_active then fair_stopped({id}, now) end
   if redis.call('EXISTS', fair_key('tags')) == 1 then redis.call('HDEL', fair_key('tags'), id) end
+  -- Nor the failed task's own start-by time (expires_key below): the follow-up is a newer push,
+  -- which carried none (the model check found a follow-up expired on the old task's time).
+  local expires = string.sub(KEYS[5], 1, -7) .. 'expires'
+  if redis.call('EXISTS', expires) == 1 then redis.call('HDEL', expires, id) end
   local due, first, at = string.match(follow, '^(%d+)|(%d+)|()')
   redis.call('HDEL', keep_key('follow'), id)
   redis.call('HSET', data_key(id), id, string.sub(follow, at))

@@ -201,6 +201,24 @@ private slots:
         QCOMPARE(q.find("k")->second.lastError, std::string("boom"));
     }
 
+    // The follow-up is a newer push: it does not inherit the failed task's own start-by time
+    // (the model check found one never handed out, expired on the old task's time).
+    void followUpDropsTheFailedTasksStartBy()
+    {
+        Queue& q = *m_queue;
+        PushRequest first = debounce("one", 0, 60'000);
+        first.expiresAtMs = m_conn->serverTimeMs() + 60'000;
+        q.push(first);
+        QVERIFY(q.find("k")->second.expiresAt);
+        const ClaimedTask t = claimOne();
+        q.push(debounce("newer", 0, 60'000, true));
+        q.nack(t.id, t.token, "boom", -1);
+        const auto found = q.find("k");
+        QVERIFY(found);
+        QCOMPARE(found->second.payload, std::string("newer"));
+        QVERIFY(!found->second.expiresAt);
+    }
+
     void followUpTakesReapedTasksPlace()
     {
         Queue& q = *m_queue;
