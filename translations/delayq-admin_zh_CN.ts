@@ -4319,6 +4319,10 @@ M月d日</translation>
         <translation>预计延迟</translation>
     </message>
     <message>
+        <source>threshold %1</source>
+        <translation>阈值 %1</translation>
+    </message>
+    <message>
         <source>Forecast unavailable: %1</source>
         <translation>无法预测：%1</translation>
     </message>

@@ -111,6 +111,14 @@ private slots:
             return;
         }
         QVERIFY(!line.isEmpty());
+        // The dashed threshold line has its entry in the legend, naming the threshold.
+        QStringList legend;
+        for (int i = 0; i < chart->plot()->legend->itemCount(); ++i)
+            if (auto* item = qobject_cast<QCPPlottableLegendItem*>(chart->plot()->legend->item(i)))
+                legend << item->plottable()->name();
+        QVERIFY2(legend.contains(QStringLiteral("threshold %1")
+                                     .arg(DueText::duration(chart->forecast().thresholdMs))),
+                 qPrintable(legend.join(QStringLiteral(", "))));
         const qint64 top =
             std::max_element(line.begin(), line.end(), [](const auto& a, const auto& b) {
                 return a.second < b.second;

@@ -110,6 +110,11 @@ TimelineChart::TimelineChart(AdminClient* client, QWidget* parent)
     m_thresholdLine->setPen(QPen(late, 1, Qt::DashLine));
     m_thresholdLine->setSelectable(false);
     m_thresholdLine->setVisible(false);
+    // The dashed line's legend entry (an item line has none): a graph with no data.
+    m_thresholdKey = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
+    m_thresholdKey->setPen(m_thresholdLine->pen());
+    m_thresholdKey->setSelectable(QCP::stNone);
+    m_thresholdKey->removeFromLegend();
 
     m_nowLine = ChartParts::nowLine(m_plot, 1.5);
     ChartParts::showLegend(m_plot, font(), Qt::AlignTop | Qt::AlignRight);
@@ -565,6 +570,13 @@ void TimelineChart::placeLateness()
     m_plot->yAxis2->setRange(0, static_cast<double>(top) / unit * 1.15);
     const bool threshold = shown && m_forecast.thresholdMs > 0;
     m_thresholdLine->setVisible(threshold);
+    if (threshold) {
+        m_thresholdKey->setName(
+            tr("threshold %1").arg(DueText::duration(m_forecast.thresholdMs)));
+        m_thresholdKey->addToLegend();
+    } else {
+        m_thresholdKey->removeFromLegend();
+    }
     if (threshold) {
         const double y = static_cast<double>(m_forecast.thresholdMs) / unit;
         m_thresholdLine->start->setCoords(toKey(curve.first().atMs), y);

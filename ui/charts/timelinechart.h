@@ -106,6 +106,7 @@ private:
     QCPAxis* m_fireAxis; // never shown: a fire is an impulse from 0 to 1 on it
     QCPGraph* m_lateness;
     QCPItemLine* m_thresholdLine;
+    QCPGraph* m_thresholdKey; // the threshold's entry in the legend
     QCPItemStraightLine* m_nowLine;
     QLabel* m_caption;
     QLabel* m_forecastLabel;
