@@ -136,8 +136,8 @@ void TestForecastAccuracy::fixedCapacityBurst()
 // takes 20 ms (about 45/s), then a second one added (about 90/s). A ForecastReader kept
 // between reads, read every 5.5 s, takes the capacity from the acks since its last read; each
 // read's capacity must be within 10 % of the rate the handlers did over the same window, and
-// the first read wholly after the worker came must see the new rate: within a minute of the
-// change (here within about 11 s). That read's forecast of how long the backlog lasts (its
+// a read wholly after the worker came, with the handlers at the new rate, must come within a
+// minute of the change (here usually the first, about 11 s after). That read's forecast of how long the backlog lasts (its
 // lateness for a task due now) must be within 10 % of when the last task is then done, or
 // 1 s: the tasks the workers already hold (up to 2 x 5) are not pending, and the handler's
 // 20 ms varies on a busy machine.
@@ -193,9 +193,10 @@ void TestForecastAccuracy::workerAddedMidway()
             b = std::make_unique<Worker>(options(1, 5), handler);
             QVERIFY(b->start());
             addedAt = serverNow();
-        } else if (wholeAfter) {
-            // The first read whose window is wholly after the change: the new rate.
-            QVERIFY2(actual > 1.6 * actualBefore, qPrintable(said));
+        } else if (wholeAfter && actual > 1.6 * actualBefore) {
+            // The first read whose window is wholly after the change and in which the
+            // handlers did run at the new rate (on a busy machine a read's window can catch
+            // them slowed): the forecast has followed, as checked above for every read.
             followed = f;
             actualAfter = actual;
             break;
