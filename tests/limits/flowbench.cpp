@@ -474,7 +474,8 @@ private:
             Queue(m_conn, queue).setConfig(config);
         auto r = dueTasks(tasks, "c");
         // Each group's tasks side by side (one script call takes up to 200 of one group), or
-        // interleaved (each task a call of its own: PushBatch splits where the group changes).
+        // interleaved (PushBatch gathers each group's tasks into calls of their own; before
+        // 2026-12-07 it split where the group changed, a call a task).
         for (int i = 0; groups > 0 && i < tasks; ++i)
             r[static_cast<size_t>(i)].group =
                 "g" + std::to_string(interleave ? i % groups
@@ -611,7 +612,7 @@ private:
             fmt("%.3f", m("fair100 push / none")) + fmt(" (%.2f us", m("fair100 push us")) +
                 fmt(" vs %.2f us a task)", m("none push us")),
             "");
-        row("push, order fair, 100 groups interleaved (a call a task) / none" + runs,
+        row("push, order fair, 100 groups interleaved / none" + runs,
             fmt("%.3f", m("fairmix push / none")), "");
         row("claim+ack, order fair, 100 groups interleaved / none" + runs,
             fmt("%.3f", m("fairmix claim / none")), "<= 1.5");
