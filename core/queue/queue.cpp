@@ -258,6 +258,33 @@ void Queue::displaceFormerCopies(const ShardLayout& shards, const std::vector<Pu
             results[i] = {all[i].id, status, flat[k + 2].toInteger()};
         }
     }
+    reopenRemembered(shards, all, results, answered);
+}
+
+// An id its former home remembers as done may have a task again in its new home (requeued
+// from dead, or restored, then moved before the remembered id was): that task answers, as
+// push.lua lets a task that exists again answer (the model check found a pending task's
+// debounce answered recently_done). One pipelined HEXISTS a remembered id.
+void Queue::reopenRemembered(const ShardLayout& shards, const std::vector<PushRequest>& all,
+                             const std::vector<PushResult>& results, std::vector<bool>& answered)
+{
+    std::vector<size_t> remembered;
+    std::vector<std::vector<std::string>> reads;
+    for (size_t i = 0; i < all.size(); ++i)
+        if (answered[i] && results[i].status == PushResult::Status::RecentlyDone) {
+            const Keys home = shardKeys(static_cast<size_t>(shards.homeOf(all[i].id)));
+            remembered.push_back(i);
+            reads.push_back({"HEXISTS", home.dataKey(all[i].id), all[i].id});
+        }
+    if (reads.empty())
+        return;
+    const std::vector<Reply> replies = m_connection.pipeline(reads);
+    for (size_t k = 0; k < remembered.size(); ++k) {
+        if (replies[k].isError())
+            throw errorFromReply(replies[k].str);
+        if (replies[k].toInteger() == 1)
+            answered[remembered[k]] = false;
+    }
 }
 
 std::vector<IdResult> Queue::cancel(const std::vector<std::string>& ids, bool force)

@@ -54,6 +54,7 @@ private slots:
     void aMovedTaskKeepsItsStartByAndTags();
     void aMovedTaskKeepsItsOwnWindowAndDebounceStart();
     void aPushDuringAReshardSeesTheFormerHome();
+    void aTaskAgainInItsNewHomeOutranksItsFormerHomesMemory();
     void anInterruptedMoveResumes_data();
     void anInterruptedMoveResumes();
     void leasesFollowTheirShardsToken();
@@ -590,6 +591,35 @@ void TestShards::aMovedTaskKeepsItsOwnWindowAndDebounceStart()
 // id answers exists and changes nothing, and a replace leaves exactly one copy, the new one.
 // (An nx push used to create a second copy in the new home, which the move then kept in
 // place of the original: nx behaved like replace.)
+// During a reshard an id's former home may still remember it as done (its dedup window) while
+// its task exists again in its new home (requeued from dead, then moved before the remembered
+// id was): a push of it answers for that task, as on a steady layout, not recently_done.
+void TestShards::aTaskAgainInItsNewHomeOutranksItsFormerHomesMemory()
+{
+    Connection connection(options());
+    Queue queue(connection, "again");
+    ShardMover mover(queue);
+    mover.start(3);
+    queue.reloadLayout();
+    std::string id;
+    for (int i = 0; id.empty(); ++i) {
+        const std::string candidate = "a" + std::to_string(i);
+        if (queue.layout().homeOf(candidate) != queue.layout().formerHomeOf(candidate))
+            id = candidate;
+    }
+    PushRequest debounced = task(id, 60'000);
+    debounced.debounceMaxWaitMs = 3'600'000;
+    QCOMPARE(queue.push(debounced).status, PushResult::Status::Created); // in its new home
+    const size_t former = static_cast<size_t>(queue.layout().formerHomeOf(id));
+    const long long until = connection.serverTimeMs() + 3'600'000;
+    connection.command({"ZADD", queue.shardKeys(former).recentlyDone(), std::to_string(until), id});
+    debounced.delayMs = 120'000;
+    QCOMPARE(queue.push(debounced).status, PushResult::Status::Debounced);
+    PushRequest plain = task(id, 0);
+    QCOMPARE(queue.push(plain).status, PushResult::Status::Exists);
+    reshard(queue, 3);
+}
+
 void TestShards::aPushDuringAReshardSeesTheFormerHome()
 {
     Connection connection(options());

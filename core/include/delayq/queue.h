@@ -143,6 +143,10 @@ public:
     std::string actorArg();
 
 private:
+    // displaceFormerCopies' recently_done answers whose id has a task in its new home again:
+    // no longer answered, so the push there answers for that task.
+    void reopenRemembered(const ShardLayout& shards, const std::vector<PushRequest>& all,
+                          const std::vector<PushResult>& results, std::vector<bool>& answered);
     Queue(Connection& connection, const Keys& shard, std::string tokenPrefix);
 
     void requireWritable(const char* what) const;
