@@ -842,7 +842,9 @@ void QueueModel::limit(const ModelOp& op)
         throw Mismatch("limit: a cap of " + std::to_string(want.cap) + " on " +
                        std::to_string(shards) + " shards was taken");
     }
-    const long long before = m_connection.serverNowMs();
+    // The server's own clock (TIME), not the estimate from the local one: an estimate 1 ms
+    // ahead made a claim look like it started 2 tasks "in -1 ms".
+    const long long before = m_connection.serverTimeMs();
     m_queue.setConfig(values);
     restartRateWindow(before);
     m_flow.cap = want.cap;
@@ -1136,7 +1138,7 @@ void QueueModel::reshardStart(const ModelOp& op)
         throw Mismatch("reshard to " + std::to_string(count) +
                        " was started while another change was under way");
     }
-    const long long before = m_connection.serverNowMs();
+    const long long before = m_connection.serverTimeMs(); // the server's clock, as above
     if (mover.start(count).to == count && count != static_cast<int>(layout.tags.size()))
         restartRateWindow(before); // new shards start with full buckets of their share
 }
