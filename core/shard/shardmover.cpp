@@ -271,6 +271,16 @@ MoveProgress ShardMover::step(int batch)
     requireArray(fields, 2, "HMGET");
     MoveCursor cursor = MoveCursor::parse(fields.elements[0].str);
     const long long since = wholeNumber(fields.elements[1].str).value_or(0);
+    // Nothing moves until every process's copy of the layout knows of the change (a copy is
+    // read again once over a second old): until then a producer may push by the old layout to
+    // a task's old home, which must still hold the task and its remembered id for the push to
+    // see them. Moving sooner let a stale producer's nx push make a second, runnable copy, and
+    // re-create an id remembered as done (the model check, with a push right after a start).
+    if (const long long now = connection.serverNowMs(); now < since + kSettleMs) {
+        MoveProgress waiting = progress();
+        waiting.waitMs = since + kSettleMs - now;
+        return waiting;
+    }
     if (cursor.shard >= layout.tags.size())
         cursor = MoveCursor();
     if (cursor.shard == 0 && cursor.set == "pending" && cursor.scan == "0")
