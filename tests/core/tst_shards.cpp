@@ -52,6 +52,7 @@ private slots:
     void aRefusedChangeChangesNothing();
     void tasksHeldThroughAReshardGoHome();
     void aMovedTaskKeepsItsStartByAndTags();
+    void nothingMovesWhileProducersMayHoldTheOldLayout();
     void aMovedTaskKeepsItsOwnWindowAndDebounceStart();
     void aPushDuringAReshardSeesTheFormerHome();
     void aTaskAgainInItsNewHomeOutranksItsFormerHomesMemory();
@@ -485,6 +486,33 @@ void TestShards::tasksHeldThroughAReshardGoHome()
             queue.ack(t.id, t.token);
         }
     QCOMPARE(ran.size(), size_t(100));
+}
+
+// For kSettleMs after a change starts, a producer may still push by its copy of the old layout
+// (read again once over a second old) to a task's old home: a step then moves nothing and
+// says how long to wait, so such a push still finds the task (and a remembered id) there.
+void TestShards::nothingMovesWhileProducersMayHoldTheOldLayout()
+{
+    Connection connection(options());
+    Queue queue(connection, "settle");
+    std::vector<PushRequest> requests;
+    for (int i = 0; i < 30; ++i)
+        requests.push_back(task("s" + std::to_string(i), 600'000));
+    queue.pushBatch(requests);
+    Queue stale(connection, "settle");
+    (void)stale.layout(); // a producer's copy, read before the change
+    ShardMover mover(queue);
+    mover.start(3);
+    const MoveProgress p = mover.step(100);
+    QVERIFY(!p.finished);
+    QCOMPARE(p.moved, 0LL);
+    QVERIFY2(p.waitMs > 0 && p.waitMs <= ShardMover::kSettleMs, std::to_string(p.waitMs).c_str());
+    QCOMPARE(connection.command({"ZCARD", queue.shardKeys(0).pending()}).toInteger(), 30LL);
+    // The stale producer's nx pushes, by the old layout, find every task where it is.
+    for (const auto& r : stale.pushBatch(requests))
+        QCOMPARE(r.status, PushResult::Status::Exists);
+    reshard(queue, 3);
+    QCOMPARE(queue.counts().pending, 30LL);
 }
 
 // A task a reshard moves keeps its own start-by time and its fair-order tags (shard_take hands
