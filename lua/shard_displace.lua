@@ -9,7 +9,9 @@
 -- ARGV[1] mode: "nx" | "replace"  ARGV[2] n (0..1000), then n ids
 -- Since layout 2.9, an id with no task here that finished here within its dedup window
 -- (docs/design/keep.md) is reported "recently_done" for "nx" (due ms: when the window ends);
--- "replace" forgets it here, as push does in the new home.
+-- "replace" leaves it here: the caller forgets it once the push in the new home succeeded (a
+-- push refused there, "active", must change nothing: forgetting it here first lost the window
+-- of a finished id, found by the model check).
 -- Reply: a flat array naming only the ids that have a task here, three values each, in no set
 --   order: index (1-based place in the call), status, due ms (integer; for a pending task its
 --   due time, for one a worker or the reshard holds the due time it was claimed or taken at,
@@ -31,9 +33,7 @@ for i = 1, n do
   local exists = redis.call('HEXISTS', data_key(id), id) == 1
   if not exists and remembered then
     local until_ms = tonumber(redis.call('ZSCORE', done_key, id))
-    if until_ms and mode == 'replace' then
-      redis.call('ZREM', done_key, id)
-    elseif until_ms and until_ms > now then
+    if until_ms and until_ms > now and mode ~= 'replace' then
       local l = #reply
       reply[l + 1], reply[l + 2], reply[l + 3] = i, 'recently_done', until_ms
     end

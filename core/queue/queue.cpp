@@ -184,7 +184,29 @@ std::vector<PushResult> Queue::pushBatch(const std::vector<PushRequest>& request
                 results[i].status = PushResult::Status::Replaced;
         }
     }
+    if (shards.moving())
+        forgetFormerWindows(shards, all, results);
     return results;
+}
+
+// A replace overrides an id's dedup window: push.lua forgets it in the new home, and here, once
+// the push succeeded, in the former home (shard_displace.lua leaves it there: a replace the new
+// home refuses, "active", must change nothing).
+void Queue::forgetFormerWindows(const ShardLayout& shards, const std::vector<PushRequest>& all,
+                                const std::vector<PushResult>& results)
+{
+    std::vector<std::vector<std::string>> forgets;
+    for (size_t i = 0; i < all.size(); ++i) {
+        const int former = shards.formerHomeOf(all[i].id);
+        const bool pushed = results[i].status == PushResult::Status::Created ||
+                            results[i].status == PushResult::Status::Replaced;
+        if (all[i].replace && pushed && former != shards.homeOf(all[i].id) && former >= 0 &&
+            static_cast<size_t>(former) < shards.tags.size())
+            forgets.push_back({"ZREM", shardKeys(static_cast<size_t>(former)).recentlyDone(),
+                               all[i].id});
+    }
+    if (!forgets.empty())
+        throwFirstError(m_connection.pipeline(forgets));
 }
 
 void Queue::refuseBeforeDisplacing(const std::vector<PushRequest>& all,

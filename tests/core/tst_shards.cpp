@@ -56,6 +56,7 @@ private slots:
     void aMovedTaskKeepsItsOwnWindowAndDebounceStart();
     void aPushDuringAReshardSeesTheFormerHome();
     void aTaskAgainInItsNewHomeOutranksItsFormerHomesMemory();
+    void aRefusedReplaceKeepsTheFormerHomesMemory();
     void anInterruptedMoveResumes_data();
     void anInterruptedMoveResumes();
     void leasesFollowTheirShardsToken();
@@ -645,6 +646,39 @@ void TestShards::aTaskAgainInItsNewHomeOutranksItsFormerHomesMemory()
     QCOMPARE(queue.push(debounced).status, PushResult::Status::Debounced);
     PushRequest plain = task(id, 0);
     QCOMPARE(queue.push(plain).status, PushResult::Status::Exists);
+    reshard(queue, 3);
+}
+
+// During a reshard, a replace of an id its former home remembers as done, refused in the new
+// home because a worker holds the task there (active), changes nothing: the former home still
+// remembers the id. A replace that succeeds forgets it there.
+void TestShards::aRefusedReplaceKeepsTheFormerHomesMemory()
+{
+    Connection connection(options());
+    Queue queue(connection, "refusedreplace");
+    ShardMover mover(queue);
+    mover.start(3);
+    queue.reloadLayout();
+    std::string id;
+    for (int i = 0; id.empty(); ++i) {
+        const std::string candidate = "r" + std::to_string(i);
+        if (queue.layout().homeOf(candidate) != queue.layout().formerHomeOf(candidate))
+            id = candidate;
+    }
+    const Keys former = queue.shardKeys(static_cast<size_t>(queue.layout().formerHomeOf(id)));
+    QCOMPARE(queue.push(task(id, 0)).status, PushResult::Status::Created);
+    QCOMPARE(queue.claim(1, 60'000, "w").tasks.size(), size_t(1));
+    const std::string until = std::to_string(connection.serverTimeMs() + 3'600'000);
+    connection.command({"ZADD", former.recentlyDone(), until, id});
+    PushRequest replace = task(id, 0);
+    replace.replace = true;
+    QCOMPARE(queue.push(replace).status, PushResult::Status::Active);
+    QVERIFY2(!connection.command({"ZSCORE", former.recentlyDone(), id}).isNil(),
+             "a refused replace forgot the former home's window");
+    // Once the task is gone, a replace goes through and forgets it there.
+    queue.cancel({id}, true);
+    QCOMPARE(queue.push(replace).status, PushResult::Status::Created);
+    QVERIFY(connection.command({"ZSCORE", former.recentlyDone(), id}).isNil());
     reshard(queue, 3);
 }
 

@@ -143,6 +143,10 @@ public:
     std::string actorArg();
 
 private:
+    // After a push during a reshard: the former homes forget the windows of the ids a replace
+    // pushed (shard_displace.lua leaves them).
+    void forgetFormerWindows(const ShardLayout& shards, const std::vector<PushRequest>& all,
+                             const std::vector<PushResult>& results);
     // displaceFormerCopies' recently_done answers whose id has a task in its new home again:
     // no longer answered, so the push there answers for that task.
     void reopenRemembered(const ShardLayout& shards, const std::vector<PushRequest>& all,
