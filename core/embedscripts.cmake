@@ -1,16 +1,27 @@
 # Generates the C++ source that embeds lua/*.lua (run by add_custom_command at build time).
 # In: LUA_DIR, OUT, SCRIPTS (names separated by '|'). Each script is sent to Redis as
 # a first line naming it (so SLOWLOG and SCRIPT tools show which script a body is), then
-# common.lua, then the script; its SHA1 is computed here over exactly that text. scripts::all()
-# lists them in the order of SCRIPTS.
+# buckets.lua and common.lua, then the script; its SHA1 is computed here over exactly that text.
+# A script of BARE (names separated by '|') gets buckets.lua only: read_record is sent by EVAL
+# in readers' pipelines, so it stays small. scripts::all() lists them in the order of SCRIPTS.
+cmake_policy(SET CMP0057 NEW)
 string(REPLACE "|" ";" _names "${SCRIPTS}")
+string(REPLACE "|" ";" _bare "${BARE}")
+file(READ "${LUA_DIR}/buckets.lua" _buckets)
 file(READ "${LUA_DIR}/common.lua" _common)
 set(_out "// Generated from lua/*.lua by core/embedscripts.cmake. Do not edit.\n")
 string(APPEND _out "#include <delayq/script.h>\n\nnamespace delayq::scripts {\n\n")
 set(_all "")
 foreach(_name IN LISTS _names)
   file(READ "${LUA_DIR}/${_name}.lua" _body)
-  set(_source "-- delayq script: ${_name}\n${_common}${_body}")
+  if("${_name}" IN_LIST _bare)
+    # Without its comments: a reader sends it by EVAL with every record it reads.
+    string(REGEX REPLACE "(^|\n)[ ]*--[^\n]*" "" _lean "${_buckets}${_body}")
+    string(REGEX REPLACE "\n\n+" "\n" _lean "${_lean}")
+    set(_source "-- delayq script: ${_name}\n${_lean}")
+  else()
+    set(_source "-- delayq script: ${_name}\n${_buckets}${_common}${_body}")
+  endif()
   string(SHA1 _sha "${_source}")
   # push_one -> pushOne
   string(REPLACE "_" ";" _parts "${_name}")

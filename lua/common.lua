@@ -306,17 +306,74 @@ local function each_dead(mode, limit, first_id, act)
   return done, {}, taken
 end
 
--- Task data (docs/design.md, "Redis key layout"). A task's record lives in one of 8192 small
--- hashes, picked from the last four bytes of its id: Redis keeps a small hash as one compact
--- listpack, about half the memory of a big hash's entries. core/keys.cpp picks the same bucket.
-local DATA_BUCKETS = 8192
-local function data_key(id)
-  local a, b, c, d = string.byte(id, -4, -1)
-  -- One string.format makes the whole key: a number made text (int()) and then joined to the
-  -- prefix is two new strings, each hashed and interned by Lua, and cost about a tenth of a
-  -- push more. %d: Lua's own number to text (%.14g) costs half as much again.
-  return string.format('%s%d', KEYS[4],
-    ((((a or 0) * 31 + (b or 0)) * 31 + (c or 0)) * 31 + (d or 0)) % DATA_BUCKETS)
+-- Growing the record table (buckets.lua holds the lookup, data_key).
+-- A queue without a task gets the table at its first record; one of layout 2 keeps its
+-- buckets until `delayq upgrade` moves them (upgrade_buckets.lua). Called by every script that
+-- writes new records (push, import, restore, schedules) just before it writes one, so a call
+-- that creates nothing (a refusal) changes nothing; data_key() of a record to write comes after.
+local table_checked = false
+local function table_for_new_records()
+  if table_checked then return end
+  table_checked = true
+  local t = bucket_table or table_state()
+  if t.base then return end
+  for i = 1, 3 do
+    if redis.call('ZCARD', KEYS[i]) > 0 then return end
+  end
+  -- A reshard's step holds records of tasks it took out of the sets ("dq:{Q}:moving").
+  if redis.call('EXISTS', string.sub(KEYS[4], 1, -3) .. 'moving') == 1 then return end
+  redis.call('HSET', KEYS[4] .. 'layout', 'base', FIRST_BUCKETS, 'level', 0, 'split', 0,
+    'load', BUCKET_LOAD)
+  bucket_table = nil
+  table_state()
+end
+
+-- HSET or HDEL of many fields, a thousand arguments a call (unpack's stack is bounded).
+local function hash_write(command, key, args)
+  for i = 1, #args, 1000 do
+    redis.call(command, key, unpack(args, i, math.min(#args, i + 999)))
+  end
+end
+
+-- Splits the bucket at the split pointer: its records whose hash picks the new bucket
+-- (split + size) under the doubled size move there.
+local function split_bucket(t)
+  local from = t.split
+  local key = string.format('%sg:%d', KEYS[4], from)
+  local wide, to = t.size * 2, from + t.size
+  local all, moved, gone = redis.call('HGETALL', key), {}, {}
+  for i = 1, #all, 2 do
+    if id_hash(all[i]) % wide == to then
+      moved[#moved + 1] = all[i]
+      moved[#moved + 1] = all[i + 1]
+      gone[#gone + 1] = all[i]
+    end
+  end
+  if #gone > 0 then
+    hash_write('HSET', string.format('%sg:%d', KEYS[4], to), moved)
+    hash_write('HDEL', key, gone)
+  end
+  t.split = from + 1
+  if t.split == t.size then
+    t.level, t.size, t.split = t.level + 1, wide, 0
+  end
+end
+
+-- After a script wrote records: splits buckets (at most SPLITS_A_CALL) until the table holds
+-- at most `load` tasks a bucket on average. The queue's tasks are its three sets' members.
+local function grow_table()
+  local t = bucket_table or table_state()
+  if not t.base then return end
+  local tasks = redis.call('ZCARD', KEYS[1]) + redis.call('ZCARD', KEYS[2]) +
+    redis.call('ZCARD', KEYS[3])
+  local splits = 0
+  while splits < SPLITS_A_CALL and tasks > t.load * (t.size + t.split) do
+    split_bucket(t)
+    splits = splits + 1
+  end
+  if splits > 0 then
+    redis.call('HSET', KEYS[4] .. 'layout', 'level', t.level, 'split', t.split)
+  end
 end
 
 -- A record is "created|max_attempts|backoff|payload": created in base-36 ms, backoff "" for

@@ -96,6 +96,7 @@ end
 
 for i = 0, n - 1 do
   local t = tasks[i]
+  table_for_new_records()
   local bucket = data_key(t.id)
   local status = 'created'
   if #t.payload > max_payload then
@@ -159,6 +160,7 @@ for i = 0, n - 1 do
 end
 -- Into dead through died() (common.lua, since layout 2.9): the dead bound holds for imports too.
 died(to_dead, import_now)
+if #written > 0 then grow_table() end
 if min_due then wake_if_earlier(channel, before, min_due) end
 if #written > 0 then audit(who, 'import', #written, written, mode == 'replace' and 'replace' or '') end
 return reply

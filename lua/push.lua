@@ -245,6 +245,7 @@ for i = 0, n - 1 do
     status = 'recently_done'
     due = recent[i]
   else
+    table_for_new_records()
     local record = head .. payload
     local bucket = data_key(id)
     if mode ~= 'replace' then
@@ -364,6 +365,7 @@ if created > 0 then
   end
 end
 count(KEYS[6], KEYS[7], 'pushed', created, now)
+if created > 0 then grow_table() end
 if min_due then wake_if_earlier(channel, before, min_due) end
 if history > 0 and created > 0 then
   -- A pushed or replaced task starts its history anew: the due time is the only part of the

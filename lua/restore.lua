@@ -58,6 +58,7 @@ local function put_back(id)
     return 'exists'
   end
   seen[id] = true
+  table_for_new_records()
   if e.record ~= '' then redis.call('HSET', data_key(id), id, e.record) end
   local run = e.run
   if e.state == 'active' then
@@ -119,6 +120,7 @@ if done > 0 then
   end
   if #dead > 0 then died(dead, now) end
   bin_take_out(out, entries)
+  grow_table()
   count(KEYS[6], KEYS[7], 'restored', done, now)
   audit(who, 'restore', done, taken, mode == 'at' and ('due=' .. int(due_at)) or '')
 end

@@ -67,6 +67,7 @@ for _, fire in ipairs(fires) do
   else
     local id = 's:' .. name .. ':' .. int(fire)
     local due = fire + fire_jitter(name, fire, rule.jitter)
+    table_for_new_records()
     if redis.call('HSETNX', data_key(id), id, record) == 1 then
       zadd[#zadd + 1] = int(due)
       zadd[#zadd + 1] = id
@@ -91,7 +92,10 @@ else
   redis.call('HDEL', stats, name .. '|open')
 end
 if skip_overlap and previous then redis.call('HSET', stats, name .. '|task', previous) end
-if #ids > 0 then redis.call('HINCRBY', stats, name .. '|fired', #ids) end
+if #ids > 0 then
+  redis.call('HINCRBY', stats, name .. '|fired', #ids)
+  grow_table()
+end
 if skipped + overlapped > 0 then redis.call('HINCRBY', stats, name .. '|skipped', skipped + overlapped) end
 if overlapped > 0 then redis.call('HINCRBY', stats, name .. '|overlapped', overlapped) end
 if n > 0 then redis.call('HSET', stats, name .. '|last', int(last)) end

@@ -79,6 +79,7 @@ local record = schedule_task_record(rule, now, default_attempts)
 local before = earliest(KEYS[1])
 local zadd, ids, first_due, already = {}, {}, nil, 0
 local function make(id, due)
+  table_for_new_records()
   if redis.call('HSETNX', data_key(id), id, record) == 0 then return false end
   zadd[#zadd + 1] = int(due)
   zadd[#zadd + 1] = id
@@ -114,6 +115,7 @@ end
 if #ids > 0 then
   schedule_pending(name, zadd, ids, now, channel, before, first_due, history)
   redis.call('HINCRBY', stats, name .. '|fired', #ids)
+  grow_table()
 end
 if mode == 'now' then
   audit(who, 'schedule_run_now', #ids, ids, name)

@@ -1,6 +1,7 @@
 #include <delayq/keys.h>
 
 #include <delayq/error.h>
+#include <delayq/script.h>
 #include <delayq/task.h>
 
 #include <algorithm>
@@ -70,21 +71,11 @@ std::string Keys::setKey(TaskSet set) const
     return pending();
 }
 
-int Keys::dataBucket(const std::string& id)
+std::vector<std::string> Keys::recordRead(const std::string& id) const
 {
-    // The last four bytes (fewer for a shorter id, the missing ones 0), as lua/common.lua's
-    // data_key reads them with string.byte(id, -4, -1).
-    long long bytes[4] = {0, 0, 0, 0};
-    const size_t take = std::min<size_t>(4, id.size());
-    for (size_t i = 0; i < take; ++i)
-        bytes[i] = static_cast<unsigned char>(id[id.size() - take + i]);
-    const long long mixed = ((bytes[0] * 31 + bytes[1]) * 31 + bytes[2]) * 31 + bytes[3];
-    return static_cast<int>(mixed % dataBuckets());
-}
-
-std::string Keys::dataKey(const std::string& id) const
-{
-    return dataPrefix() + std::to_string(dataBucket(id));
+    // EVAL with the (comment-free) body, not EVALSHA: a pipeline or MULTI has no way to resend
+    // a script the server has forgotten.
+    return {"EVAL", std::string(scripts::readRecord.source), "4", pending(), active(), dead(), dataPrefix(), id};
 }
 
 void Keys::validateQueueName(const std::string& name)

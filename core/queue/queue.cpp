@@ -286,7 +286,7 @@ void Queue::displaceFormerCopies(const ShardLayout& shards, const std::vector<Pu
 // An id its former home remembers as done may have a task again in its new home (requeued
 // from dead, or restored, then moved before the remembered id was): that task answers, as
 // push.lua lets a task that exists again answer (the model check found a pending task's
-// debounce answered recently_done). One pipelined HEXISTS a remembered id.
+// debounce answered recently_done). One pipelined record read a remembered id.
 void Queue::reopenRemembered(const ShardLayout& shards, const std::vector<PushRequest>& all,
                              const std::vector<PushResult>& results, std::vector<bool>& answered)
 {
@@ -296,7 +296,7 @@ void Queue::reopenRemembered(const ShardLayout& shards, const std::vector<PushRe
         if (answered[i] && results[i].status == PushResult::Status::RecentlyDone) {
             const Keys home = shardKeys(static_cast<size_t>(shards.homeOf(all[i].id)));
             remembered.push_back(i);
-            reads.push_back({"HEXISTS", home.dataKey(all[i].id), all[i].id});
+            reads.push_back(home.recordRead(all[i].id));
         }
     if (reads.empty())
         return;
@@ -304,7 +304,7 @@ void Queue::reopenRemembered(const ShardLayout& shards, const std::vector<PushRe
     for (size_t k = 0; k < remembered.size(); ++k) {
         if (replies[k].isError())
             throw errorFromReply(replies[k].str);
-        if (replies[k].toInteger() == 1)
+        if (!replies[k].isNil())
             answered[remembered[k]] = false;
     }
 }
@@ -566,18 +566,36 @@ UpgradeResult Queue::upgrade(int batch, int maxCalls)
     requireWritable("upgrade the queue");
     if (batch < 1 || batch > 1000)
         throw Error(ErrorCode::InvalidArgument, "an upgrade step looks at 1 to 1000 tasks");
-    auto keys = scriptKeys();
-    keys.push_back(m_keys.oldTaskPrefix());
     UpgradeResult result;
-    for (int calls = 0; maxCalls <= 0 || calls < maxCalls; ++calls) {
-        Reply reply = m_connection.evalScript(scripts::upgrade, keys, {std::to_string(batch)});
-        requireArray(reply, 2, "upgrade");
-        result.converted += reply.elements[0].toInteger();
-        if (reply.elements[1].toInteger() == 1) {
-            result.finished = true;
-            break;
+    int calls = 0;
+    const auto callsLeft = [&] { return maxCalls <= 0 || calls < maxCalls; };
+    // Layout 1 first: its scripts refuse old tasks until they are converted.
+    if (needsUpgrade()) {
+        auto keys = scriptKeys();
+        keys.push_back(m_keys.oldTaskPrefix());
+        bool converted = false;
+        for (; callsLeft() && !converted; ++calls) {
+            Reply reply = m_connection.evalScript(scripts::upgrade, keys, {std::to_string(batch)});
+            requireArray(reply, 2, "upgrade");
+            result.converted += reply.elements[0].toInteger();
+            converted = reply.elements[1].toInteger() == 1;
         }
+        if (!converted)
+            return result;
     }
+    for (size_t s = 0; s < shardCount(); ++s) {
+        bool moved = false;
+        for (; callsLeft() && !moved; ++calls) {
+            Reply reply = m_connection.evalScript(scripts::upgradeBuckets, scriptKeysOf(shardKeys(s)),
+                                                  {std::to_string(batch)});
+            requireArray(reply, 2, "upgrade_buckets");
+            result.moved += reply.elements[0].toInteger();
+            moved = reply.elements[1].toInteger() == 1;
+        }
+        if (!moved)
+            return result;
+    }
+    result.finished = true;
     return result;
 }
 

@@ -442,7 +442,7 @@ long long QueueReader::dueBy(long long ms)
 std::vector<std::vector<std::string>> QueueReader::taskReads(const Keys& keys,
                                                              const std::string& id)
 {
-    return {{"HGET", keys.dataKey(id), id}, {"HGET", keys.run(), id}, {"HGET", keys.errors(), id}};
+    return {keys.recordRead(id), {"HGET", keys.run(), id}, {"HGET", keys.errors(), id}};
 }
 
 namespace {

@@ -192,7 +192,7 @@ ScanStep TaskScan::step(const TaskFilter& filter, const ScanCursor& cursor, int 
     reads.reserve(range.elements.size() / 2 * 3 + 1);
     for (size_t i = 0; i < range.elements.size(); i += 2) {
         const std::string& id = range.elements[i].str;
-        reads.push_back({"HGET", keys.dataKey(id), id});
+        reads.push_back(keys.recordRead(id));
         reads.push_back({"HGET", keys.run(), id});
         reads.push_back({"HGET", keys.errors(), id});
     }

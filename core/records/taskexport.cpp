@@ -21,7 +21,7 @@ void appendReads(std::vector<std::vector<std::string>>& commands, const Keys& ke
                  const std::string& setKey, const std::string& id)
 {
     commands.push_back({"ZSCORE", setKey, id});
-    commands.push_back({"HGET", keys.dataKey(id), id});
+    commands.push_back(keys.recordRead(id));
     commands.push_back({"HGET", keys.run(), id});
     commands.push_back({"HGET", keys.errors(), id});
     commands.push_back({"HGET", keys.taskHistory(), id});

@@ -214,9 +214,7 @@ private slots:
         const QByteArray payload("evil\x1b[31m\nline\x07\xff", 16);
         QCOMPARE(delayq({"push", "mail", "-", "--id", "p1"}, payload).exitCode, 0);
         const delayq::Keys keys("dq", "mail");
-        QVERIFY(m_server.cli({"HGET", QString::fromStdString(keys.dataKey("p1")), "p1"})
-                    .chopped(1)
-                    .endsWith("|" + payload));
+        QVERIFY(m_server.record(keys, "p1").endsWith("|" + payload));
         for (const QStringList& args :
              {QStringList{"ls", "mail"}, QStringList{"show", "mail", "p1"}}) {
             const CliRun r = delayq(args);
@@ -324,9 +322,7 @@ private slots:
         const QByteArray out = p->readAllStandardOutput();
         QVERIFY2(out.contains("\"outcome\":\"acked\""), out.constData());
         const delayq::Keys keys("dq", "mail");
-        QCOMPARE(m_server.cli({"HEXISTS", QString::fromStdString(keys.dataKey("slow")), "slow"})
-                     .trimmed(),
-                 QByteArray("0"));
+        QCOMPARE(m_server.record(keys, "slow"), QByteArray());
     }
 
     // A worker claims 5 tasks under a 2 s lease and is SIGKILLed. Once the leases ran out,

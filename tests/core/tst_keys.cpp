@@ -28,15 +28,15 @@ private slots:
         QCOMPARE(k.minutePrefix(), std::string("dq:{orders}:m:"));
         QCOMPARE(Keys::queues("dq"), std::string("dq:queues"));
         QCOMPARE(Keys("app.v2", "a:b-c_d.e").pending(), std::string("app.v2:{a:b-c_d.e}:pending"));
-        // The bucket comes from the id's last four bytes, as lua/common.lua's data_key: the
-        // same formula, written out here so a change to either side shows.
-        QCOMPARE(k.dataKey("01JABCD"),
-                 "dq:{orders}:d:" +
-                     std::to_string(((('A' * 31 + 'B') * 31 + 'C') * 31 + 'D') % 8192));
-        QCOMPARE(k.dataKey("ab"),
-                 "dq:{orders}:d:" + std::to_string(('a' * 31 + 'b') * 31 * 31 % 8192));
-        QCOMPARE(Keys::dataBucket("\xff\xff\xff\xff"),
-                 (((255 * 31 + 255) * 31 + 255) * 31 + 255) % 8192);
+        // A record is read by read_record.lua, given the first four keys of every script: only
+        // a script knows which bucket holds it (lua/buckets.lua).
+        const std::vector<std::string> read = k.recordRead("01JABCD");
+        QCOMPARE(read.size(), size_t(8));
+        QCOMPARE(read[0], std::string("EVAL"));
+        QVERIFY(read[1].starts_with("-- delayq script: read_record\n"));
+        QCOMPARE(read[2], std::string("4"));
+        QCOMPARE(read[6], std::string("dq:{orders}:d:"));
+        QCOMPARE(read[7], std::string("01JABCD"));
     }
 
     void queueNames_data()

@@ -48,7 +48,7 @@ private slots:
         // Forgotten fully: no record, run entry or error is left of a dropped task.
         for (int i = 0; i < dropped; ++i) {
             QVERIFY(!q.find(ids[i]));
-            QCOMPARE(hexists(q.keys().dataKey(ids[i]), ids[i]), 0);
+            QCOMPARE(m_server.record(q.keys(), ids[i]), QByteArray());
             QCOMPARE(hexists(q.keys().run(), ids[i]), 0);
             QCOMPARE(hexists(q.keys().errors(), ids[i]), 0);
         }
@@ -290,9 +290,7 @@ private:
         for (const auto& id : ids) {
             const auto k = QString::fromStdString(id);
             n += static_cast<long long>(id.size()) +
-                 m_server.cli({"HSTRLEN", QString::fromStdString(m_queue->keys().dataKey(id)), k})
-                     .trimmed()
-                     .toLongLong() +
+                 m_server.record(m_queue->keys(), id).size() +
                  m_server.cli({"HSTRLEN", QString::fromStdString(m_queue->keys().errors()), k})
                      .trimmed()
                      .toLongLong();

@@ -37,11 +37,7 @@ private slots:
                  (std::vector<IdResult::Status>{IdResult::Status::Done, IdResult::Status::Pending,
                                                 IdResult::Status::NotFound}));
         QVERIFY(!q.find(ids[1]));
-        QCOMPARE(m_server
-                     .cli({"HEXISTS", QString::fromStdString(q.keys().dataKey(ids[1])),
-                           QString::fromStdString(ids[1])})
-                     .trimmed(),
-                 QByteArray("0"));
+        QCOMPARE(m_server.record(q.keys(), ids[1]), QByteArray());
 
         const auto all = q.requeueAll(2);
         QCOMPARE(all.done, 3LL);

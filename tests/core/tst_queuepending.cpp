@@ -29,11 +29,7 @@ private slots:
                                                 IdResult::Status::NotFound}));
         QVERIFY(!q.find("pending"));
         QCOMPARE(q.find("active")->first, TaskSet::Active);
-        QCOMPARE(
-            m_server
-                .cli({"HEXISTS", QString::fromStdString(q.keys().dataKey("pending")), "pending"})
-                .trimmed(),
-            QByteArray("0"));
+        QCOMPARE(m_server.record(q.keys(), "pending"), QByteArray());
 
         QCOMPARE(statusesOf(q.cancel({"active"}, true)),
                  std::vector<IdResult::Status>{IdResult::Status::Done});

@@ -176,9 +176,9 @@ private slots:
         // An id in pending without its hash (deleted by hand, or a bug elsewhere).
         m_server.cli({"ZADD", "dq:{orders}:pending", "1000", "ghost"});
         // One whose record holds garbage.
+        q.push(request("garbled", 0, "garbled"));
         m_server.cli({"ZADD", "dq:{orders}:pending", "2000", "garbled"});
-        m_server.cli({"HSET", QString::fromStdString(q.keys().dataKey("garbled")), "garbled",
-                      "many|attempts"});
+        QVERIFY(m_server.overwriteRecord(q.keys(), "garbled", "many|attempts"));
         // A score that is not a whole number.
         m_server.cli({"ZADD", "dq:{orders}:pending", "+inf", "infinite"});
 

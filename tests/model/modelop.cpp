@@ -27,7 +27,7 @@ constexpr Weighted kWeights[] = {
     {ModelOp::Kind::Limit, 2},        {ModelOp::Kind::Order, 2},
     {ModelOp::Kind::PushDebounce, 5}, {ModelOp::Kind::DedupWindow, 2},
     {ModelOp::Kind::DeadBound, 2},    {ModelOp::Kind::Restore, 4},
-    {ModelOp::Kind::Wait, 4},
+    {ModelOp::Kind::Upgrade, 2},      {ModelOp::Kind::Wait, 4},
 };
 
 const char* name(ModelOp::Kind kind)
@@ -79,6 +79,8 @@ const char* name(ModelOp::Kind kind)
         return "dead-bound";
     case ModelOp::Kind::Restore:
         return "restore";
+    case ModelOp::Kind::Upgrade:
+        return "upgrade";
     case ModelOp::Kind::PlainAdd:
         return "plain-add";
     case ModelOp::Kind::PlainLease:

@@ -38,6 +38,7 @@ struct ModelOp
         DedupWindow,  // the queue's dedup window: on (1 h) or off
         DeadBound,    // the queue's dead bound: 2, 4 or 100,000 tasks (one shard only)
         Restore,      // ids back from the recycle bin (cancel, delete dead, purge keep them)
+        Upgrade,      // one call of `delayq upgrade`: layout 2's buckets into the table
         Wait,
     };
 

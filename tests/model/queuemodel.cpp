@@ -63,6 +63,11 @@ QueueModel::QueueModel(Connection& connection, const std::string& queue)
     m_ids.push_back(std::string(255, 'x') + "1");
     m_ids.push_back(std::string(255, 'y') + "2");
     m_queue.setConfig({{"max_attempts", std::to_string(kMaxAttempts)}, {"backoff", "100ms"}});
+    // The queue starts in layout 2's buckets with an upgrade begun (upgrade ops move them), and
+    // a table of one bucket splitting at every task beyond one a bucket: a run of two dozen
+    // ids then meets every state of the record table (lua/buckets.lua).
+    connection.command({"HSET", m_queue.keys().dataLayout(), "base", "1", "level", "0", "split",
+                        "0", "load", "1", "migrated", "0"});
     m_schedule.name = "tick";
     m_schedule.everyMs = 1000;
     m_schedule.payload = "tick";
@@ -151,6 +156,9 @@ void QueueModel::run(const ModelOp& op)
         break;
     case K::Restore:
         restore(op);
+        break;
+    case K::Upgrade:
+        upgrade(op);
         break;
     case K::PlainAdd:
     case K::PlainLease:
@@ -378,6 +386,13 @@ void QueueModel::toBin(const std::string& id)
             return;
         }
     entries.push_back(entry);
+}
+
+// One call of the upgrade (Queue::upgrade): moves some of layout 2's records into the table;
+// verify() then finds every task where it was, with its payload.
+void QueueModel::upgrade(const ModelOp& op)
+{
+    m_queue.upgrade(1 + static_cast<int>(op.c % 5), 1);
 }
 
 void QueueModel::restore(const ModelOp& op)
@@ -1331,7 +1346,7 @@ void QueueModel::verifyPayloads()
     std::vector<std::string> ids;
     for (const auto& [id, m] : m_tasks)
         for (size_t s = 0; s < layout.tags.size(); ++s) {
-            reads.push_back({"HGET", m_queue.shardKeys(s).dataKey(id), id});
+            reads.push_back(m_queue.shardKeys(s).recordRead(id));
             ids.push_back(id);
         }
     const std::vector<Reply> replies = m_connection.pipeline(reads);

@@ -107,6 +107,7 @@ private:
     void dedupWindow(const ModelOp& op);
     void deadBound(const ModelOp& op);
     void restore(const ModelOp& op);
+    void upgrade(const ModelOp& op);
     // Claim's expired tasks: those the server sent to dead (read back), checked and taken.
     // Returns how many.
     long long takeExpired(long long now);

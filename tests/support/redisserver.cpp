@@ -1,5 +1,7 @@
 #include "redisserver.h"
 
+#include <delayq/keys.h>
+
 #include <QElapsedTimer>
 #include <QFile>
 #include <QRandomGenerator>
@@ -212,6 +214,28 @@ void RedisServer::thaw()
 {
     if (isRunning())
         ::kill(static_cast<pid_t>(m_process->processId()), SIGCONT);
+}
+
+QByteArray RedisServer::record(const delayq::Keys& keys, const std::string& id) const
+{
+    QStringList args;
+    for (const std::string& arg : keys.recordRead(id))
+        args << QString::fromStdString(arg);
+    return cli(args).chopped(1);
+}
+
+bool RedisServer::overwriteRecord(const delayq::Keys& keys, const std::string& id,
+                                  const QByteArray& record) const
+{
+    const QString field = QString::fromStdString(id);
+    const QList<QByteArray> buckets =
+        cli({"--scan", "--pattern", QString::fromStdString(keys.dataPrefix()) + "*"}).split('\n');
+    for (const QByteArray& bucket : buckets)
+        if (!bucket.isEmpty() &&
+            cli({"HEXISTS", QString::fromUtf8(bucket), field}).trimmed() == "1")
+            return cli({"HSET", QString::fromUtf8(bucket), field, QString::fromUtf8(record)})
+                       .trimmed() == "0";
+    return false;
 }
 
 QByteArray RedisServer::cli(const QStringList& args) const

@@ -7,6 +7,10 @@
 #include <memory>
 #include <string>
 
+namespace delayq {
+class Keys;
+}
+
 // A private redis-server for one test suite: a unix socket in a temporary folder and a free
 // loopback TCP port. Never the machine's server on 6379.
 class RedisServer
@@ -57,6 +61,13 @@ public:
     // Runs redis-cli against this server and returns its output (for setup and checks
     // that must not go through the code under test).
     QByteArray cli(const QStringList& args) const;
+    // The record of task `id` in the queue of `keys`, through read_record.lua (only a script
+    // knows which bucket holds it: lua/buckets.lua); "" when it has none.
+    QByteArray record(const delayq::Keys& keys, const std::string& id) const;
+    // Overwrites the record of a task that has one, found by looking in every bucket (a
+    // broken record for a test); false when no bucket holds the id.
+    bool overwriteRecord(const delayq::Keys& keys, const std::string& id,
+                         const QByteArray& record) const;
 
     // Why no server can be started here ("" when one can): redis-server or redis-cli is not
     // on PATH. A machine without them cannot run the suites, which says nothing about the

@@ -71,9 +71,7 @@ private slots:
         QTRY_COMPARE(model->rowCount(), 1);
         QTRY_COMPARE(model->idAt(0), QStringLiteral("order-7"));
         const delayq::Keys keys("dq", "orders");
-        QVERIFY(m_server.cli({"HGET", QString::fromStdString(keys.dataKey("order-7")), "order-7"})
-                    .trimmed()
-                    .endsWith("|{\"order\": 7}"));
+        QVERIFY(m_server.record(keys, "order-7").endsWith("|{\"order\": 7}"));
     }
 
     void pushDialogRefusesBadJsonAndSendsNothing()

@@ -217,24 +217,27 @@ int runUpgrade(Context& ctx)
     while (!total.finished) {
         const delayq::UpgradeResult step = queue.upgrade(batch, 50);
         total.converted += step.converted;
+        total.moved += step.moved;
         total.finished = step.finished;
         if (!total.finished && !ctx.json())
-            std::fprintf(stderr, "upgrading %s: %lld tasks converted so far\n",
-                         printable(queue.name()).c_str(), total.converted);
+            std::fprintf(stderr, "upgrading %s: %lld tasks converted, %lld records moved so far\n",
+                         printable(queue.name()).c_str(), total.converted, total.moved);
     }
     if (ctx.json()) {
         JsonWriter j;
         j.beginObject()
             .field("queue", queue.name())
             .field("converted", total.converted)
-            .field("was_current", !needed && total.converted == 0)
+            .field("moved", total.moved)
+            .field("was_current", !needed && total.converted == 0 && total.moved == 0)
             .endObject();
         ctx.printJson(j);
-    } else if (!needed && total.converted == 0) {
+    } else if (!needed && total.converted == 0 && total.moved == 0) {
         ctx.print(queue.name() + " already uses the current layout: nothing to convert\n");
     } else {
         ctx.print("upgraded " + queue.name() + ": " + std::to_string(total.converted) +
-                  " tasks converted to the current layout\n");
+                  " tasks converted from one hash per task, " + std::to_string(total.moved) +
+                  " records moved to buckets that grow with the queue\n");
     }
     return ExitOk;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace delayq {
 
@@ -39,11 +40,15 @@ public:
     std::string workerRecords() const { return m_base + "worker_records"; }
     // The audit trail, a capped stream: scripts build it from config() (docs/design.md).
     std::string audit() const { return m_base + "audit"; }
-    // Task data: "created|max_attempts|backoff|payload" in one of dataBuckets() small hashes
-    // (dataKey picks it from the id, as data_key in lua/common.lua does); run: id ->
+    // Task data: "created|max_attempts|backoff|payload" in small hashes whose number grows with
+    // the queue (lua/buckets.lua: only a script knows which one holds an id); run: id ->
     // "attempts|due|token|claimed|worker" once claimed; errors: id -> last error.
     std::string dataPrefix() const { return m_base + "d:"; }
-    std::string dataKey(const std::string& id) const;
+    // The record table's state (lua/buckets.lua): base, level, split, load, migrated.
+    std::string dataLayout() const { return m_base + "d:layout"; }
+    // A command reading id's record (read_record.lua by EVAL), for a pipeline or a transaction:
+    // its reply is the record, or nil, as an HGET's would be.
+    std::vector<std::string> recordRead(const std::string& id) const;
     std::string run() const { return m_base + "run"; }
     std::string errors() const { return m_base + "errors"; }
     // Fair order's tags (docs/design/flow.md): id -> "PRIORITY|GROUP", for the tasks pushed
@@ -81,8 +86,6 @@ public:
     {
         return m_base + "schedule_made:" + name;
     }
-    static int dataBuckets() { return 8192; }
-    static int dataBucket(const std::string& id);
     // Scripts append a minute number to this.
     std::string minutePrefix() const { return m_base + "m:"; }
     std::string minute(long long minuteNumber) const

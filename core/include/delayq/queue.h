@@ -26,8 +26,9 @@ class QueueShard;
 // an ack, nack or extend to the shard its lease token names, a claim to the shards in turn.
 struct UpgradeResult
 {
-    long long converted = 0;
-    bool finished = false; // a whole pass found no task in the old layout
+    long long converted = 0; // tasks of layout 1 (a hash per task) converted
+    long long moved = 0;     // records moved from layout 2's fixed buckets to layout 3's table
+    bool finished = false;   // nothing is left in an older layout
 };
 
 // The reads (counts, pages, find, config, audit, ...) are QueueReader's.
@@ -100,10 +101,11 @@ public:
     static std::string newBinAction();
 
     // --- layout (docs/design.md, "Redis key layout")
-    // Converts the tasks needsUpgrade() finds in the older layout, in calls of `batch` ids
-    // (1..1000), repeating passes until one finds nothing left; maxCalls > 0 stops after that many
-    // calls. Resumes where an interrupted upgrade stopped (the cursor is kept in Redis). No task is
-    // lost or doubled either way.
+    // Converts the tasks needsUpgrade() finds in layout 1, in calls of `batch` ids (1..1000),
+    // repeating passes until one finds nothing left; then moves each shard's records from
+    // layout 2's fixed buckets into layout 3's table, `batch` records a call
+    // (upgrade_buckets.lua). maxCalls > 0 stops after that many calls. Resumes where an
+    // interrupted upgrade stopped (its place is kept in Redis). No task is lost or doubled.
     UpgradeResult upgrade(int batch = 500, int maxCalls = 0);
 
     // --- config

@@ -42,6 +42,8 @@ extern const Script shardLayout;
 extern const Script shardTake;
 extern const Script shardRelease;
 extern const Script shardDisplace;
+extern const Script upgradeBuckets;
+extern const Script readRecord;
 // Every script above, once, in the order `delayq scripts` lists them (DELAYQ_LUA_SCRIPTS in
 // core/CMakeLists.txt); each names itself (Script::name).
 std::span<const Script* const> all();
