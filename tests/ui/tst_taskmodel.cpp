@@ -7,6 +7,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QDateTime>
+#include <QHeaderView>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableView>
@@ -310,6 +311,70 @@ private slots:
         QVERIFY(!model.index(1, when).data(Qt::ForegroundRole).isValid());
     }
 
+    // The view is given a window of the rows, never the whole set: what the GUI thread does
+    // per row (QHeaderView keeps and walks a section per row on every reset and refresh)
+    // then stays the same on a queue of any size. The table's bar spans every task, jumps
+    // and the bar move the window, and a selection stays on its task or goes, never
+    // sliding to the task that took its row number.
+    void viewHoldsAWindowOfTheRows()
+    {
+        pushTasks(QStringLiteral("window"), 1000, nowMs() + 3600000, 1000);
+        TaskTable table(m_client, TaskSet::Pending);
+        table.model()->setPageSize(50);
+        table.model()->setWindowRows(200);
+        table.resize(800, 600);
+        table.show();
+        QSignalSpy refreshed(table.model(), &TaskModel::refreshed);
+        table.setQueue(QStringLiteral("window"));
+        QVERIFY(refreshed.wait(5000));
+        QCOMPARE(table.model()->total(), 1000);
+        QVERIFY(table.model()->isWindowed());
+        QCOMPARE(table.model()->rowCount(), 200);
+        QCOMPARE(table.view()->verticalHeader()->count(), 200);
+        QScrollBar* bar = table.scrollBar();
+        QVERIFY(bar->isVisible());
+        QCOMPARE(bar->maximum() + bar->pageStep(), 1000);
+        QCOMPARE(bar->value(), 0);
+        QCOMPARE(table.selectedIds(), QStringList()); // nothing selected on opening
+
+        // The last task: the window moves to the end; the row shows the task ranked last.
+        QSignalSpy shown(&table, &TaskTable::rowShown);
+        table.jumpToRow(999);
+        QTRY_COMPARE(shown.size(), 1);
+        QCOMPARE(shown.first().at(0).toLongLong(), 999);
+        QCOMPARE(table.model()->base(), 800);
+        QCOMPARE(table.model()->rowCount(), 200);
+        QCOMPARE(table.view()->verticalHeader()->count(), 200);
+        QCOMPARE(table.selectedIds(), QStringList{rankedId(QStringLiteral("window"), 999)});
+        QCOMPARE(table.currentTask()->id, rankedId(QStringLiteral("window"), 999));
+        QVERIFY(bar->value() <= 999 && bar->value() + bar->pageStep() > 999);
+
+        // The bar dragged to rank 500: the window follows, rank 500 at the top; the selected
+        // task left the window, so nothing is selected (not the task now on its row).
+        bar->setValue(500);
+        QCOMPARE(table.model()->rankOf(table.view()->rowAt(0)), 500);
+        QTRY_COMPARE(table.model()->idAt(table.view()->rowAt(0)),
+                     rankedId(QStringLiteral("window"), 500));
+        QCOMPARE(table.selectedIds(), QStringList());
+        QVERIFY(table.currentTask() == nullptr);
+
+        // A task near the window's edge, selected: the view scrolls it to the middle, near
+        // the edge, and the window moves under it (as after the wheel or the keys): the same
+        // task stays selected at the same place on the screen.
+        const qint64 base = table.model()->base();
+        table.jumpToRow(base + 20);
+        const QString id = rankedId(QStringLiteral("window"), base + 20);
+        const int y = table.view()->visualRect(table.view()->currentIndex()).top();
+        QTRY_VERIFY(table.model()->base() != base);
+        QTRY_COMPARE(shown.size(), 2);
+        QCOMPARE(table.selectedIds(), QStringList{id});
+        QCOMPARE(table.currentTask()->id, id);
+        QCOMPARE(table.model()->rankOf(table.view()->currentIndex().row()), base + 20);
+        QCOMPARE(table.view()->visualRect(table.view()->currentIndex()).top(), y);
+        QCOMPARE(bar->value(), table.model()->rankOf(table.view()->rowAt(0)));
+        QCOMPARE(table.view()->verticalHeader()->count(), 200);
+    }
+
     void emptyQueueHasNoRows()
     {
         TaskModel model(m_client, TaskSet::Dead);
@@ -321,6 +386,15 @@ private slots:
 
 private:
     static qint64 nowMs() { return QDateTime::currentMSecsSinceEpoch(); }
+
+    // The id the server ranks at `rank` in the queue's pending set.
+    QString rankedId(const QString& queue, qint64 rank)
+    {
+        delayq::Connection conn(delayq::ConnectionOptions::fromUrl(m_server.unixUrl()));
+        delayq::Queue q(conn, queue.toStdString());
+        const auto page = q.page(delayq::TaskSet::Pending, rank, 1);
+        return page.empty() ? QString() : QString::fromStdString(page.front().id);
+    }
 
     void pushTasks(const QString& queue, int count, qint64 firstDue, qint64 stepMs)
     {

@@ -11,6 +11,8 @@
 #include <QDateTime>
 #include <QTimer>
 
+#include <algorithm>
+
 namespace delayq::ui {
 
 namespace {
@@ -52,6 +54,8 @@ void TaskModel::setQueue(const QString& queue)
     beginResetModel();
     m_queue = queue;
     m_total = 0;
+    m_base = 0;
+    m_rows = 0;
     m_pages.clear();
     m_recent.clear();
     m_wanted.clear();
@@ -70,8 +74,8 @@ void TaskModel::setUtc(bool utc)
     if (m_utc == utc)
         return;
     m_utc = utc;
-    if (m_total > 0)
-        emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+    if (m_rows > 0)
+        emit dataChanged(index(0, 0), index(m_rows - 1, columnCount() - 1));
     emit headerDataChanged(Qt::Horizontal, 0, columnCount() - 1);
 }
 
@@ -96,7 +100,7 @@ void TaskModel::refresh()
     // The selected and current rows' pages too: a selection scrolled out of sight must not
     // be dropped for want of its page.
     for (const QModelIndex& index : persistentIndexList()) {
-        const qint64 offset = index.row() / m_pageSize * m_pageSize;
+        const qint64 offset = (m_base + index.row()) / m_pageSize * m_pageSize;
         if (index.isValid() && !offsets.contains(offset) &&
             offsets.size() < kRefreshPages + kSelectionPages)
             offsets.append(offset);
@@ -112,13 +116,56 @@ void TaskModel::refresh()
 
 const TaskRow* TaskModel::taskAt(int row) const
 {
-    if (row < 0 || row >= m_total)
+    if (row < 0 || row >= m_rows)
         return nullptr;
-    auto it = m_pages.constFind(row / m_pageSize);
+    return taskAtRank(m_base + row);
+}
+
+const TaskRow* TaskModel::taskAtRank(qint64 rank) const
+{
+    if (rank < 0 || rank >= m_total)
+        return nullptr;
+    auto it = m_pages.constFind(rank / m_pageSize);
     if (it == m_pages.constEnd())
         return nullptr;
-    const int inPage = row % m_pageSize;
+    const qint64 inPage = rank % m_pageSize;
     return inPage < it->size() ? &it->at(inPage) : nullptr;
+}
+
+QString TaskModel::idAtRank(qint64 rank) const
+{
+    const TaskRow* task = taskAtRank(rank);
+    return task ? task->id : QString();
+}
+
+int TaskModel::rowOf(qint64 rank) const
+{
+    return rank >= m_base && rank < m_base + m_rows ? static_cast<int>(rank - m_base) : -1;
+}
+
+int TaskModel::rowsFor(qint64 total, qint64 base) const
+{
+    return static_cast<int>(std::clamp<qint64>(total - base, 0, m_windowRows));
+}
+
+void TaskModel::setBase(qint64 base)
+{
+    base = std::clamp<qint64>(base, 0, qMax<qint64>(0, m_total - m_windowRows));
+    if (base == m_base)
+        return;
+    // The row count stays: a window that moves is full, or it starts at 0.
+    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    const QModelIndexList before = persistentIndexList();
+    QModelIndexList after;
+    after.reserve(before.size());
+    for (const QModelIndex& old : before) {
+        const qint64 row = m_base + old.row() - base;
+        after.append(row >= 0 && row < m_rows ? index(static_cast<int>(row), old.column())
+                                              : QModelIndex());
+    }
+    m_base = base;
+    changePersistentIndexList(before, after);
+    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
 
 const TaskRow* TaskModel::findTask(const QString& id) const
@@ -136,18 +183,18 @@ QString TaskModel::idAt(int row) const
     return task ? task->id : QString();
 }
 
-void TaskModel::ensureLoaded(int row)
+void TaskModel::ensureLoaded(qint64 rank)
 {
-    if (row >= 0 && !m_pages.contains(row / m_pageSize))
-        requestPage(row / m_pageSize);
+    if (rank >= 0 && !m_pages.contains(rank / m_pageSize))
+        requestPage(rank / m_pageSize);
 }
 
-void TaskModel::reload(qint64 row)
+void TaskModel::reload(qint64 rank)
 {
-    if (row < 0)
+    if (rank < 0)
         return;
-    m_stale.insert(row / m_pageSize);
-    requestPage(row / m_pageSize);
+    m_stale.insert(rank / m_pageSize);
+    requestPage(rank / m_pageSize);
 }
 
 void TaskModel::touch(qint64 page) const
@@ -211,35 +258,44 @@ void TaskModel::onPagesLoaded(const PageResult& result)
     const qint64 oldTotal = m_total;
     const qint64 newTotal = result.total;
     const bool layoutChange = wasRefresh || newTotal != oldTotal;
+    // A window past the new end moves back so it stays full.
+    const qint64 newBase = qMin(m_base, qMax<qint64>(0, newTotal - m_windowRows));
+    const int oldRows = m_rows;
+    const int newRows = rowsFor(newTotal, newBase);
 
-    if (oldTotal == 0 && newTotal > 0) {
-        // A reset is much cheaper for the view than inserting a million rows (its headers
-        // then size all sections at once), and nothing can be selected in an empty table.
+    if (oldRows == 0 && newRows > 0) {
+        // A reset is cheaper for the view than inserting the rows (its headers then size
+        // all sections at once), and nothing can be selected in an empty table.
         beginResetModel();
         m_total = newTotal;
+        m_base = newBase;
+        m_rows = newRows;
         endResetModel();
-    } else if (newTotal > oldTotal) {
-        beginInsertRows({}, static_cast<int>(oldTotal), static_cast<int>(newTotal - 1));
-        m_total = newTotal;
+    } else if (newRows > oldRows) {
+        beginInsertRows({}, oldRows, newRows - 1);
+        m_rows = newRows;
         endInsertRows();
     }
+    // The rows are what the view counts; the total only says which ranks hold tasks.
+    m_total = newTotal;
 
     if (layoutChange) {
-        keepRowsOf(result, wasRefresh);
+        keepRowsOf(result, wasRefresh, newBase);
     } else {
         storePages(result);
         for (qsizetype i = 0; i < result.pages.size(); ++i) {
-            const int first = static_cast<int>(result.offsets.at(i));
-            const int last =
-                static_cast<int>(qMin<qint64>(m_total, result.offsets.at(i) + m_pageSize) - 1);
+            const qint64 first = qMax(m_base, result.offsets.at(i));
+            const qint64 last =
+                qMin<qint64>(m_base + m_rows, result.offsets.at(i) + m_pageSize) - 1;
             if (last >= first)
-                emit dataChanged(index(first, 0), index(last, columnCount() - 1));
+                emit dataChanged(index(static_cast<int>(first - m_base), 0),
+                                 index(static_cast<int>(last - m_base), columnCount() - 1));
         }
     }
 
-    if (newTotal < oldTotal) {
-        beginRemoveRows({}, static_cast<int>(newTotal), static_cast<int>(oldTotal - 1));
-        m_total = newTotal;
+    if (newRows < m_rows) {
+        beginRemoveRows({}, newRows, m_rows - 1);
+        m_rows = newRows;
         endRemoveRows();
     }
 
@@ -247,8 +303,7 @@ void TaskModel::onPagesLoaded(const PageResult& result)
         m_pages.remove(m_recent.takeFirst());
 
     for (qsizetype i = 0; i < result.offsets.size(); ++i)
-        emit pageLoaded(static_cast<int>(result.offsets.at(i)),
-                        static_cast<int>(result.pages.at(i).size()));
+        emit pageLoaded(result.offsets.at(i), static_cast<int>(result.pages.at(i).size()));
     if (wasRefresh)
         emit refreshed();
     if (m_refreshQueued)
@@ -265,7 +320,7 @@ void TaskModel::storePages(const PageResult& result)
     }
 }
 
-void TaskModel::keepRowsOf(const PageResult& result, bool wasRefresh)
+void TaskModel::keepRowsOf(const PageResult& result, bool wasRefresh, qint64 newBase)
 {
     emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
     const QModelIndexList before = persistentIndexList();
@@ -273,30 +328,40 @@ void TaskModel::keepRowsOf(const PageResult& result, bool wasRefresh)
     ids.reserve(before.size());
     for (const auto& index : before)
         ids.append(idAt(index.row()));
+    const qint64 oldBase = m_base;
+    m_base = newBase;
     if (wasRefresh) {
         m_pages.clear();
         m_recent.clear();
     }
-    QHash<QString, int> rowOfId;
+    QHash<QString, qint64> rankOfId;
     for (qsizetype i = 0; i < result.pages.size(); ++i) {
         const qint64 first = result.offsets.at(i);
         const auto& rows = result.pages.at(i);
         for (qsizetype k = 0; k < rows.size(); ++k)
-            rowOfId.insert(rows.at(k).id, static_cast<int>(first + k));
+            rankOfId.insert(rows.at(k).id, first + k);
     }
     storePages(result);
+    // A rank's index in the window as it is now (m_rows is the larger of the old and the
+    // new count until the rows past the end are removed), or none outside it.
+    auto at = [this](qint64 rank, int column) {
+        return rank >= m_base && rank < m_base + m_rows
+                   ? index(static_cast<int>(rank - m_base), column)
+                   : QModelIndex();
+    };
     QModelIndexList after;
     after.reserve(before.size());
     for (qsizetype i = 0; i < before.size(); ++i) {
         const QModelIndex& old = before.at(i);
+        const qint64 oldRank = oldBase + old.row();
         const QString& id = ids.at(i);
-        auto found = rowOfId.constFind(id);
+        auto found = rankOfId.constFind(id);
         if (id.isEmpty()) // a row whose page was not loaded: it named no task yet
-            after.append(old);
-        else if (found != rowOfId.constEnd())
-            after.append(index(found.value(), old.column()));
-        else if (old.row() < m_total && idAt(old.row()) == id) // a cached page not re-read
-            after.append(old);
+            after.append(at(oldRank, old.column()));
+        else if (found != rankOfId.constEnd())
+            after.append(at(found.value(), old.column()));
+        else if (idAtRank(oldRank) == id) // a cached page not re-read
+            after.append(at(oldRank, old.column()));
         else // consumed, removed or moved out of the pages read: select nothing, not its row
             after.append(QModelIndex());
     }
@@ -306,7 +371,7 @@ void TaskModel::keepRowsOf(const PageResult& result, bool wasRefresh)
 
 int TaskModel::rowCount(const QModelIndex& parent) const
 {
-    return parent.isValid() ? 0 : static_cast<int>(qMin<qint64>(m_total, INT_MAX));
+    return parent.isValid() ? 0 : m_rows;
 }
 
 int TaskModel::columnCount(const QModelIndex& parent) const
@@ -354,9 +419,9 @@ QString TaskModel::text(const TaskRow& task, Field field) const
 
 QVariant TaskModel::data(const QModelIndex& index, int role) const
 {
-    if (!index.isValid() || index.row() >= m_total || index.column() >= m_fields.size())
+    if (!index.isValid() || index.row() >= m_rows || index.column() >= m_fields.size())
         return {};
-    const qint64 page = index.row() / m_pageSize;
+    const qint64 page = (m_base + index.row()) / m_pageSize;
     const TaskRow* task = taskAt(index.row());
     if (!task) {
         if (!m_pages.contains(page))
@@ -406,7 +471,7 @@ QVariant TaskModel::headerData(int section, Qt::Orientation orientation, int rol
     if (role != Qt::DisplayRole)
         return {};
     if (orientation == Qt::Vertical)
-        return section + 1;
+        return m_base + section + 1;
     if (section < 0 || section >= m_fields.size())
         return {};
     // Local times say their zone: "Due (CET, UTC+1)".

@@ -7,11 +7,13 @@
 #include "widgets/duetext.h"
 #include "widgets/elidedelegate.h"
 
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QKeyEvent>
 #include <QScrollBar>
 #include <QTableView>
-#include <QVBoxLayout>
+#include <QTimer>
 
 #include <algorithm>
 
@@ -55,9 +57,27 @@ TaskTable::TaskTable(AdminClient* client, TaskSet set, QWidget* parent)
                                      new ElideDelegate(Qt::ElideMiddle, m_view));
     sizeColumns();
 
-    auto* layout = new QVBoxLayout(this);
+    // The bar that spans the whole set; the view's own spans its window of rows.
+    m_view->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_bar = new QScrollBar(Qt::Vertical, this);
+    m_bar->setObjectName(QStringLiteral("taskScrollBar"));
+    m_bar->setSingleStep(1);
+    m_bar->hide();
+    auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
     layout->addWidget(m_view);
+    layout->addWidget(m_bar);
+    connect(m_bar, &QScrollBar::valueChanged, this, &TaskTable::onBarMoved);
+    connect(m_view->verticalScrollBar(), &QScrollBar::valueChanged, this,
+            &TaskTable::onViewScrolled);
+    // The view's range follows its height and its rows: so does the bar's.
+    connect(m_view->verticalScrollBar(), &QScrollBar::rangeChanged, this, &TaskTable::updateBar);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &TaskTable::updateBar);
+    connect(m_model, &QAbstractItemModel::layoutChanged, this, &TaskTable::updateBar);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, &TaskTable::updateBar);
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, &TaskTable::updateBar);
+    m_view->installEventFilter(this);
 
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this] { emit currentTaskChanged(); });
@@ -95,6 +115,8 @@ TaskTable::TaskTable(AdminClient* client, TaskSet set, QWidget* parent)
 
 void TaskTable::rememberPlace()
 {
+    if (m_moving)
+        return; // the window moves over the same tasks: moveWindowTo keeps the place
     m_anchor = QPersistentModelIndex();
     m_anchorRow = -1;
     m_selectedBefore = selectedIds();
@@ -117,6 +139,8 @@ void TaskTable::rememberPlace()
 
 void TaskTable::restorePlace()
 {
+    if (m_moving)
+        return;
     if (m_anchor.isValid() && m_anchorRow >= 0 && m_anchor.row() != m_anchorRow) {
         // The scroll bar's range follows the new row count first.
         m_view->doItemsLayout();
@@ -281,24 +305,25 @@ void TaskTable::jumpToRow(qint64 row)
         emit jumpFailed(tr("row %1 is outside the table").arg(row + 1));
         return;
     }
-    const QModelIndex index = m_model->index(static_cast<int>(row), 0);
+    showRank(row);
+    const QModelIndex index = m_model->index(m_model->rowOf(row), 0);
     if (!m_selectOnJump) {
         // Scrolling only: a click on the chart must not aim the next action at a task.
         m_view->scrollTo(index, QAbstractItemView::PositionAtTop);
-        m_model->ensureLoaded(static_cast<int>(row));
-        emit rowShown(static_cast<int>(row));
+        m_model->ensureLoaded(row);
+        emit rowShown(row);
         return;
     }
     m_view->scrollTo(index, QAbstractItemView::PositionAtCenter);
     m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect |
                                                          QItemSelectionModel::Rows);
-    if (m_model->taskAt(static_cast<int>(row))) {
+    if (m_model->taskAtRank(row)) {
         m_pendingJump = -1;
-        emit rowShown(static_cast<int>(row));
+        emit rowShown(row);
         emit currentTaskChanged();
     } else {
         m_pendingJump = row;
-        m_model->ensureLoaded(static_cast<int>(row));
+        m_model->ensureLoaded(row);
     }
 }
 
@@ -308,38 +333,41 @@ void TaskTable::selectTask(const QString& id, qint64 row)
     emit currentTaskChanged();
     m_wantedId = id;
     m_wantedRow = row;
-    if (row < m_model->total())
-        m_view->scrollTo(m_model->index(static_cast<int>(row), 0),
+    if (row >= 0 && row < m_model->total()) {
+        showRank(row);
+        m_view->scrollTo(m_model->index(m_model->rowOf(row), 0),
                          QAbstractItemView::PositionAtCenter);
+    }
     m_model->reload(row);
 }
 
-void TaskTable::selectRow(int row)
+void TaskTable::selectRank(qint64 rank)
 {
-    const QModelIndex index = m_model->index(row, 0);
+    showRank(rank);
+    const QModelIndex index = m_model->index(m_model->rowOf(rank), 0);
     m_view->scrollTo(index, QAbstractItemView::PositionAtCenter);
     m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect |
                                                          QItemSelectionModel::Rows);
-    emit rowShown(row);
+    emit rowShown(rank);
     emit currentTaskChanged();
 }
 
-void TaskTable::resolveWanted(int firstRow, int rows)
+void TaskTable::resolveWanted(qint64 firstRank, int rows)
 {
     const qint64 page = m_wantedRow / m_model->pageSize();
-    if (page != firstRow / m_model->pageSize())
+    if (page != firstRank / m_model->pageSize())
         return;
     const bool older = m_model->isReloading(m_wantedRow);
     const QString id = m_wantedId;
     m_wantedId.clear();
     // Where the server ranked it first, else wherever this fresh page shows it.
-    if (m_model->idAt(static_cast<int>(m_wantedRow)) == id) {
-        selectRow(static_cast<int>(m_wantedRow));
+    if (m_model->idAtRank(m_wantedRow) == id) {
+        selectRank(m_wantedRow);
         return;
     }
-    for (int row = firstRow; row < firstRow + rows; ++row) {
-        if (m_model->idAt(row) == id) {
-            selectRow(row);
+    for (qint64 rank = firstRank; rank < firstRank + rows; ++rank) {
+        if (m_model->idAtRank(rank) == id) {
+            selectRank(rank);
             return;
         }
     }
@@ -381,22 +409,128 @@ void TaskTable::onLocated(const LocateResult& result)
     m_selectOnJump = true;
 }
 
-void TaskTable::onPageLoaded(int firstRow, int rows)
+void TaskTable::onPageLoaded(qint64 firstRank, int rows)
 {
     if (!m_wantedId.isEmpty()) {
-        resolveWanted(firstRow, rows);
+        resolveWanted(firstRank, rows);
         return;
     }
-    if (m_pendingJump >= firstRow && m_pendingJump < firstRow + rows) {
-        const int row = static_cast<int>(m_pendingJump);
+    if (m_pendingJump >= firstRank && m_pendingJump < firstRank + rows) {
+        const qint64 rank = m_pendingJump;
         m_pendingJump = -1;
-        emit rowShown(row);
+        emit rowShown(rank);
         emit currentTaskChanged();
         return;
     }
     const QModelIndex current = m_view->selectionModel()->currentIndex();
-    if (current.isValid() && current.row() >= firstRow && current.row() < firstRow + rows)
+    const qint64 rank = current.isValid() ? m_model->rankOf(current.row()) : -1;
+    if (rank >= firstRank && rank < firstRank + rows)
         emit currentTaskChanged();
+}
+
+int TaskTable::visibleRows() const
+{
+    return qMax(1, m_view->viewport()->height() / m_view->verticalHeader()->defaultSectionSize());
+}
+
+int TaskTable::viewTop() const
+{
+    const int value = m_view->verticalScrollBar()->value();
+    return m_view->verticalScrollMode() == QAbstractItemView::ScrollPerItem
+               ? value
+               : value / m_view->verticalHeader()->defaultSectionSize();
+}
+
+void TaskTable::setViewTop(int row)
+{
+    const bool perItem = m_view->verticalScrollMode() == QAbstractItemView::ScrollPerItem;
+    // The view's range may lag a change of its rows: it follows them first.
+    m_view->doItemsLayout();
+    m_view->verticalScrollBar()->setValue(
+        perItem ? row : row * m_view->verticalHeader()->defaultSectionSize());
+}
+
+void TaskTable::showRank(qint64 rank)
+{
+    if (m_model->rowOf(rank) < 0)
+        moveWindowTo(rank - visibleRows() / 2);
+}
+
+void TaskTable::moveWindowTo(qint64 top)
+{
+    const qint64 total = m_model->total();
+    top = std::clamp<qint64>(top, 0, qMax<qint64>(0, total - 1));
+    // The top row in the window's middle: the window moves again only after half of it.
+    m_moving = true;
+    m_model->setBase(top - (m_model->windowRows() - visibleRows()) / 2);
+    m_moving = false;
+    m_syncing = true;
+    setViewTop(static_cast<int>(top - m_model->base()));
+    m_syncing = false;
+    updateBar();
+}
+
+void TaskTable::onBarMoved(int value)
+{
+    if (m_syncing)
+        return;
+    const qint64 row = value - m_model->base();
+    if (row < 0 || row + visibleRows() > m_model->rowCount()) {
+        moveWindowTo(value);
+        return;
+    }
+    m_syncing = true;
+    setViewTop(static_cast<int>(row));
+    m_syncing = false;
+}
+
+void TaskTable::onViewScrolled()
+{
+    if (m_syncing || m_moving)
+        return;
+    updateBar();
+    if (!m_model->isWindowed() || m_recentreQueued)
+        return;
+    // Near an edge of the window with more of the set beyond it (the wheel or the keys
+    // went there): the window moves, after this scroll is done, with the same tasks shown.
+    const int margin = m_model->windowRows() / 4;
+    const int top = viewTop();
+    const qint64 base = m_model->base();
+    if ((top < margin && base > 0) || (top + visibleRows() > m_model->rowCount() - margin &&
+                                       base + m_model->rowCount() < m_model->total())) {
+        m_recentreQueued = true;
+        QTimer::singleShot(0, this, [this] {
+            m_recentreQueued = false;
+            moveWindowTo(m_model->base() + viewTop());
+        });
+    }
+}
+
+void TaskTable::updateBar()
+{
+    const qint64 total = m_model->total();
+    const int visible = visibleRows();
+    const int maximum = static_cast<int>(std::clamp<qint64>(total - visible, 0, INT_MAX));
+    m_syncing = true;
+    m_bar->setRange(0, maximum);
+    m_bar->setPageStep(visible);
+    m_bar->setValue(static_cast<int>(qMin<qint64>(m_model->base() + viewTop(), maximum)));
+    m_syncing = false;
+    m_bar->setVisible(maximum > 0);
+}
+
+bool TaskTable::eventFilter(QObject* watched, QEvent* event)
+{
+    // Ctrl+Home and Ctrl+End go to the ends of the set, not of the window.
+    if (watched == m_view && event->type() == QEvent::KeyPress && m_model->isWindowed()) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        if (key->modifiers() == Qt::ControlModifier &&
+            (key->key() == Qt::Key_Home || key->key() == Qt::Key_End)) {
+            jumpToRow(key->key() == Qt::Key_Home ? 0 : m_model->total() - 1);
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 } // namespace delayq::ui

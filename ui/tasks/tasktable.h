@@ -5,6 +5,7 @@
 #include <QPersistentModelIndex>
 #include <QWidget>
 
+class QScrollBar;
 class QTableView;
 
 namespace delayq::ui {
@@ -14,7 +15,10 @@ class ColumnFit;
 class TaskModel;
 
 // One set's table: a lazily paged TaskModel in a view tuned for millions of rows (fixed
-// row heights, no per-row sizing), with jump to a row or a time. It keeps its place by task,
+// row heights, no per-row sizing), with jump to a row or a time. The view holds a window of
+// the model's rows (TaskModel::windowRows), so nothing the GUI thread does grows with the
+// queue; the table's own scroll bar spans every rank and moves the window when the view
+// nears its edge (by the bar, the wheel or the keys). It keeps its place by task,
 // not by row number: when a refresh moves the tasks (workers consume the head), the selected
 // task stays selected where it was on the screen (or, with none in view, the top row's task
 // stays at the top); a selected task that leaves the table is unselected and said
@@ -28,6 +32,9 @@ public:
 
     TaskModel* model() const { return m_model; }
     QTableView* view() const { return m_view; }
+    // The vertical scroll bar: its value is the rank of the top row, over the whole set
+    // (the view's own bar, hidden, spans only the window).
+    QScrollBar* scrollBar() const { return m_bar; }
     TaskSet set() const { return m_set; }
 
     void setQueue(const QString& queue);
@@ -45,7 +52,8 @@ public:
     // Selects nothing and leaves no current row (after a destructive action).
     void clearSelection();
 
-    // Scrolls to the row, makes it current, and says rowShown once its page is loaded.
+    // Scrolls to the row (a rank in the whole set), makes it current, and says rowShown
+    // once its page is loaded.
     void jumpToRow(qint64 row);
     // Selects the task `id` that the server ranked at `row`, by its id: the row's page is
     // read again and the task is selected where that page shows it (rowShown); when the
@@ -63,19 +71,32 @@ public:
 
 signals:
     void currentTaskChanged();
-    void rowShown(int row);
+    // The row jumped to or selected is shown and loaded: its rank in the whole set.
+    void rowShown(qint64 row);
     void jumpFailed(const QString& message);
     void taskMissed(const QString& id);
     // Selected tasks left the table since the last read (consumed, cancelled, moved): they
     // are unselected; `ids` are those that left.
     void selectionLeft(const QStringList& ids);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
-    void onPageLoaded(int firstRow, int rows);
+    void onPageLoaded(qint64 firstRank, int rows);
     void onLocated(const LocateResult& result);
     // The page of the task selectTask waits for was read: select it there, or say missed.
-    void resolveWanted(int firstRow, int rows);
-    void selectRow(int row);
+    void resolveWanted(qint64 firstRank, int rows);
+    void selectRank(qint64 rank);
+    // The window (the model's base) and the two scroll bars.
+    int visibleRows() const;
+    int viewTop() const;           // the view's top row in the window
+    void setViewTop(int row);      // scrolls the view so that row is at its top
+    void showRank(qint64 rank);    // moves the window when rank is outside it
+    void moveWindowTo(qint64 top); // the window around rank top, kept at the top
+    void onBarMoved(int value);
+    void onViewScrolled();
+    void updateBar();
     // Before and after a refresh moves rows: the task to keep in place, and the selection.
     void rememberPlace();
     void restorePlace();
@@ -88,7 +109,11 @@ private:
     TaskSet m_set;
     TaskModel* m_model;
     QTableView* m_view;
+    QScrollBar* m_bar;
     ColumnFit* m_fit;
+    bool m_syncing = false; // one bar being set from the other
+    bool m_moving = false;  // the window moves: not a refresh, the tasks stay
+    bool m_recentreQueued = false;
     qint64 m_pendingJump = -1;
     QString m_wantedId; // selectTask: the task to select once its page is read
     qint64 m_wantedRow = -1;
