@@ -12,32 +12,10 @@
 #include <QIcon>
 
 #include <cstdio>
-#include <cstring>
-
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 
 using namespace delayq::ui;
 
 namespace {
-
-// Opening a queue of a million tasks makes the table's header allocate a section per row
-// (about 16 MB). On a cold heap the first touch of that memory page-faults for ~50 ms on
-// the GUI thread. Keeping freed memory in the heap and touching 32 MB once at start, before
-// the window shows, moves that cost out of the operator's way.
-void warmHeap()
-{
-#ifdef __GLIBC__
-    mallopt(M_MMAP_THRESHOLD, 64 * 1024 * 1024);
-    mallopt(M_TRIM_THRESHOLD, 256 * 1024 * 1024);
-    constexpr size_t kWarm = 32 * 1024 * 1024;
-    if (void* block = std::malloc(kWarm)) {
-        std::memset(block, 0, kWarm);
-        std::free(block);
-    }
-#endif
-}
 
 void setApplicationInfo()
 {
@@ -68,7 +46,6 @@ int main(int argc, char** argv)
 {
     if (AdminOptions::printsOnly(argc, argv))
         return printText(argc, argv);
-    warmHeap();
     QApplication app(argc, argv);
     setApplicationInfo();
     QApplication::setDesktopFileName(QStringLiteral("delayq-admin"));

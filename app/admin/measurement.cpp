@@ -13,6 +13,7 @@
 #include <QDateTime>
 #include <QEventLoop>
 #include <QFile>
+#include <QHeaderView>
 #include <QScrollBar>
 #include <QTableView>
 #include <QThread>
@@ -60,6 +61,17 @@ qint64 threadCpuUs()
     timespec ts{};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return static_cast<qint64>(ts.tv_sec) * 1000000 + ts.tv_nsec / 1000;
+}
+
+// Time the calling thread spent runnable but waiting for a core (the scheduler's run queue),
+// in µs; -1 where the kernel does not say.
+qint64 threadRunQueueUs()
+{
+    QFile file(QStringLiteral("/proc/thread-self/schedstat"));
+    if (!file.open(QIODevice::ReadOnly))
+        return -1;
+    const QList<QByteArray> fields = file.readAll().split(' ');
+    return fields.size() >= 2 ? fields.at(1).toLongLong() / 1000 : -1;
 }
 
 QString loadAverage()
@@ -124,6 +136,9 @@ void Measurement::startStallMonitor()
     m_tick->setTimerType(Qt::PreciseTimer);
     m_tick->setInterval(kTickMs);
     connect(m_tick, &QTimer::timeout, this, &Measurement::onTick);
+    // The first tick's figures count from here.
+    m_lastCpuUs = threadCpuUs();
+    m_lastWaitUs = threadRunQueueUs();
     m_sinceTick.start();
     m_tick->start();
 }
@@ -132,13 +147,17 @@ void Measurement::onTick()
 {
     const qint64 late = m_sinceTick.nsecsElapsed() / 1000 - kTickMs * 1000;
     m_sinceTick.restart();
-    if (late > m_maxStallUs) {
-        m_maxStallUs = late;
-        m_stallPhase = m_phase;
-    }
     // CPU time the GUI thread itself spent since the last tick: what our code cost,
     // without the time a loaded machine kept the thread waiting for a core.
     const qint64 cpu = threadCpuUs();
+    const qint64 waited = threadRunQueueUs();
+    if (late > m_maxStallUs) {
+        m_maxStallUs = late;
+        m_stallPhase = m_phase;
+        m_stallCpuUs = m_lastCpuUs > 0 ? cpu - m_lastCpuUs : -1;
+        m_stallWaitUs = m_lastWaitUs >= 0 && waited >= 0 ? waited - m_lastWaitUs : -1;
+    }
+    m_lastWaitUs = waited;
     if (m_lastCpuUs > 0 && cpu - m_lastCpuUs > m_maxBusyUs) {
         m_maxBusyUs = cpu - m_lastCpuUs;
         m_busyPhase = m_phase;
@@ -244,7 +263,8 @@ void Measurement::dragScrollBar(TaskTable* table, Figures& f)
 {
     m_phase = "scroll-bar dragging";
     m_window->setRefreshInterval(250);
-    QScrollBar* bar = table->view()->verticalScrollBar();
+    // The table's bar spans every rank (the view's own spans its window of rows).
+    QScrollBar* bar = table->scrollBar();
     QElapsedTimer scrolling;
     scrolling.start();
     int steps = 0;
@@ -258,6 +278,7 @@ void Measurement::dragScrollBar(TaskTable* table, Figures& f)
     }
     m_window->setRefreshInterval(2000);
     f.scrollSteps = steps;
+    f.viewRows = table->view()->verticalHeader()->count();
 }
 
 void Measurement::print(const Figures& f) const
@@ -280,9 +301,13 @@ void Measurement::print(const Figures& f) const
                 ms(maxOf(f.refreshes)));
     std::printf("  scroll bar dragged to %d positions over 3 s with a 250 ms live refresh\n",
                 f.scrollSteps);
+    std::printf("  rows the view holds (its window of the queue): %d\n", f.viewRows);
     std::printf(
         "  GUI thread longest stall (%lld ticks):       %8.1f ms  (target <= 50), during %s\n",
         static_cast<long long>(m_ticks), static_cast<double>(m_maxStallUs) / 1000.0, m_stallPhase);
+    std::printf("    of which its own CPU time %.1f ms, waiting for a core (run queue) %.1f ms\n",
+                static_cast<double>(m_stallCpuUs) / 1000.0,
+                static_cast<double>(m_stallWaitUs) / 1000.0);
     std::printf(
         "  GUI thread longest busy stretch (its CPU time between ticks): %6.1f ms, during %s\n",
         static_cast<double>(m_maxBusyUs) / 1000.0, m_busyPhase);

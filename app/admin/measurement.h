@@ -41,6 +41,7 @@ private:
         qint64 jumpMiddle = 0;
         QList<qint64> refreshes;
         int scrollSteps = 0;
+        int viewRows = 0; // sections of the view's vertical header at the end
     };
 
     // The steps of run(), in order; false: it failed and said why on stderr.
@@ -61,6 +62,9 @@ private:
     qint64 m_maxStallUs = 0;
     qint64 m_maxBusyUs = 0;
     qint64 m_lastCpuUs = 0;
+    qint64 m_lastWaitUs = -1;  // the GUI thread's run-queue wait so far
+    qint64 m_stallCpuUs = -1;  // of the longest stall: the thread's CPU time
+    qint64 m_stallWaitUs = -1; // and its time runnable, waiting for a core
     const char* m_phase = "start";
     const char* m_stallPhase = "";
     const char* m_busyPhase = "";
