@@ -117,8 +117,9 @@ template <typename Make> std::string offOr(const std::string& value, Make make)
 }
 
 // A size in bytes: a whole number, or one with k, m or g (KB, MB, GB, KiB, ...: all powers of
-// 1024, as Redis's maxmemory reads them), from 0 to max.
-std::string byteSize(const std::string& key, const std::string& value, long long max)
+// 1024, as Redis's maxmemory reads them), from 0 to max. off: what 'off' does, for the refusal.
+std::string byteSize(const std::string& key, const std::string& value, long long max,
+                     const std::string& off = "no bound")
 {
     size_t digits = 0;
     while (digits < value.size() && std::isdigit(static_cast<unsigned char>(value[digits])))
@@ -138,10 +139,10 @@ std::string byteSize(const std::string& key, const std::string& value, long long
     const std::optional<long long> n =
         digits > 0 && digits <= 13 ? wholeNumber(value.substr(0, digits)) : std::nullopt;
     if (scale == 0 || !n || *n > max / scale)
-        throw Error(ErrorCode::InvalidArgument,
-                    key + " must be a size in bytes from 0 to " + std::to_string(max) +
-                        ", e.g. 67108864, 64MB or 1GB ('off' for no bound), not '" +
-                        value.substr(0, 64) + "'");
+        throw Error(ErrorCode::InvalidArgument, key + " must be a size in bytes from 0 to " +
+                                                    std::to_string(max) +
+                                                    ", e.g. 67108864, 64MB or 1GB ('off' for " +
+                                                    off + "), not '" + value.substr(0, 64) + "'");
     return std::to_string(*n * scale);
 }
 
@@ -233,8 +234,10 @@ std::string normalizeConfigValue(const std::string& key, const std::string& valu
         stored = offOr(value, [&] { return durationMs(0, 30LL * 24 * 3600 * 1000); });
     else if (key == "bin_max")
         stored = offOr(value, [&] { return number(0, 10000000); });
-    else if (key == "bin_bytes")
-        stored = offOr(value, [&] { return number(0, 4LL * 1024 * 1024 * 1024); });
+    else if (key == "bin_bytes") // as dead_max_bytes: 67108864, 64MB, 1GB
+        stored = offOr(value, [&] {
+            return byteSize(key, value, 4LL * 1024 * 1024 * 1024, "no recycle bin");
+        });
     else if (key == "dead_max") // dead tasks bounded (docs/design/bounds.md): 0 or off = none
         stored = offOr(value, [&] { return number(0, 1000000000); });
     else if (key == "dead_max_bytes")

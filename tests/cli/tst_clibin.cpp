@@ -70,6 +70,17 @@ private slots:
                  r.out.constData());
     }
 
+    // bin_bytes takes sizes as dead_max_bytes does (the same parser): 64MB, 1GB, whole bytes.
+    void binBytesTakesUnits()
+    {
+        QCOMPARE(delayq({"config", "mail", "bin_bytes", "64MB"}).exitCode, 0);
+        QCOMPARE(delayq({"config", "mail", "bin_bytes"}).out, QByteArray("67108864\n"));
+        QCOMPARE(delayq({"config", "mail", "bin_bytes", "1gb", "bin_max", "500"}).exitCode, 0);
+        QCOMPARE(delayq({"config", "mail", "bin_bytes"}).out, QByteArray("1073741824\n"));
+        QCOMPARE(delayq({"config", "mail", "bin_bytes", "2048"}).exitCode, 0);
+        QCOMPARE(delayq({"config", "mail", "bin_bytes"}).out, QByteArray("2048\n"));
+    }
+
     void refusals_data()
     {
         QTest::addColumn<QStringList>("args");
@@ -87,6 +98,10 @@ private slots:
                                  << "--due";
         QTest::newRow("bin_max negative")
             << QStringList{"config", "mail", "bin_max", "-1"} << 2 << "bin_max";
+        QTest::newRow("bin_bytes 12x")
+            << QStringList{"config", "mail", "bin_bytes", "12x"} << 2 << "bin_bytes";
+        QTest::newRow("bin_bytes over 4GB")
+            << QStringList{"config", "mail", "bin_bytes", "5GB"} << 2 << "64MB or 1GB";
     }
     void refusals()
     {

@@ -157,6 +157,9 @@ private slots:
                                        << "" << QByteArray("0") << "off";
         QTest::newRow("bin_bytes") << "bin_bytes"
                                    << "1048576" << QByteArray("1048576") << "1048576";
+        // Sizes as dead_max_bytes reads them (2MB, 64MB, 1GB), kept in bytes.
+        QTest::newRow("bin_bytes 2MB") << "bin_bytes"
+                                       << "2MB" << QByteArray("2097152") << "2097152";
         QTest::newRow("group_rate 5/s") << "group_rate"
                                         << "5/s" << QByteArray("5/1000") << "5/s";
         QTest::newRow("group_rate 3/250ms") << "group_rate"
@@ -241,9 +244,12 @@ private slots:
         QTest::newRow("bin_max negative") << "bin_max"
                                           << "-1"
                                           << "bin_max";
-        QTest::newRow("bin_bytes with a unit") << "bin_bytes"
-                                               << "64MB"
-                                               << "bin_bytes";
+        QTest::newRow("bin_bytes with a unit it lacks") << "bin_bytes"
+                                                        << "64XB"
+                                                        << "bin_bytes must be a size in bytes";
+        QTest::newRow("bin_bytes over 4GB") << "bin_bytes"
+                                            << "5GB"
+                                            << "bin_bytes";
         QTest::newRow("group_rate 0") << "group_rate"
                                       << "0"
                                       << "group_rate";
