@@ -170,13 +170,12 @@ std::vector<IdResult> RecycleBin::restoreOn(size_t shard, const std::vector<std:
     if (ids.empty())
         return {};
     // A restored task must land in its home shard, the only one a push or a cancel of its id
-    // looks in: while a reshard moves homes nothing is restored, and an entry a reshard left in
-    // a shard that is no longer its id's home is refused (the bin's entries do not move).
+    // looks in, and its entry is there: a reshard carries the bin's entries to their id's new
+    // home (ShardMover::moveBin). Nothing is restored while one runs: asked again for each
+    // shard, in case one began since the restore did.
     const ShardLayout& layout = m_queue.reloadLayout();
     if (layout.moving())
-        throw Error(ErrorCode::InvalidArgument,
-                    "queue '" + m_queue.name() +
-                        "' is being resharded: restore once the reshard has ended");
+        throw Error(ErrorCode::InvalidArgument, reshardingText(layout, true));
     std::vector<IdResult> results(ids.size());
     std::vector<std::string> home;
     std::vector<size_t> at;
@@ -200,17 +199,34 @@ std::vector<IdResult> RecycleBin::restoreOn(size_t shard, const std::vector<std:
     const auto done = ScriptBatches(one).byIds(
         scripts::restore,
         {dueAtMs ? "at" : "keep", std::to_string(dueAtMs.value_or(0)), one.keys().wake()}, home);
-    for (size_t j = 0; j < done.size() && j < at.size(); ++j)
+    for (size_t j = 0; j < done.size() && j < at.size(); ++j) {
         results[at[j]] = done[j];
+        m_restored += done[j].status == IdResult::Status::Done;
+    }
     return results;
+}
+
+std::string RecycleBin::reshardingText(const ShardLayout& layout, bool begun)
+{
+    const size_t gt = layout.move.find('>');
+    const std::string to =
+        gt == std::string::npos ? std::to_string(layout.count) : layout.move.substr(gt + 1);
+    return "queue '" + m_queue.name() + "' is being resharded (" + layout.move +
+           " shards), which carries the recycle bin's entries to their new shards: " +
+           (begun && m_restored > 0
+                ? "the reshard began while restoring, after " + std::to_string(m_restored) +
+                      " tasks were restored; the rest are still in the bin"
+                : "nothing was restored") +
+           "; restore once it has ended ('delayq reshard " + m_queue.name() + " --shards " + to +
+           "' finishes it)";
 }
 
 void RecycleBin::refuseWhileMoving()
 {
-    if (m_queue.reloadLayout().moving())
-        throw Error(ErrorCode::InvalidArgument,
-                    "queue '" + m_queue.name() +
-                        "' is being resharded: restore once the reshard has ended");
+    m_restored = 0;
+    const ShardLayout& layout = m_queue.reloadLayout();
+    if (layout.moving())
+        throw Error(ErrorCode::InvalidArgument, reshardingText(layout, false));
 }
 
 std::vector<IdResult> RecycleBin::restore(const std::vector<std::string>& ids,

@@ -49,7 +49,7 @@ struct MoveCursor
         c.seen = parts.size() >= 7 ? wholeNumber(parts[4]).value_or(1) : 1;
         c.held = parts.size() >= 7 ? wholeNumber(parts[5]).value_or(0) : 0;
         c.passStart = parts.size() >= 7 ? wholeNumber(parts[6]).value_or(0) : 0;
-        if (c.set != "dead" && c.set != "active" && c.set != "done")
+        if (c.set != "dead" && c.set != "active" && c.set != "done" && c.set != "bin")
             c.set = "pending";
         if (c.scan.empty())
             c.scan = "0";
@@ -73,11 +73,11 @@ std::pair<int, int> parseMove(const std::string& move)
 }
 
 // The settings every shard keeps a copy of (its scripts read them there).
-const char* const kCopiedSettings[] = {"max_attempts",   "backoff",      "lease_ms",  "max_payload",
-                                       "paused",         "audit_len",    "history",   "rate",
-                                       "burst",          "cap",          "order",     "group_cap",
-                                       "group_rate",     "dedup_window", "dedup_max", "dead_max",
-                                       "dead_max_bytes", "max_age",      "expired_to"};
+const char* const kCopiedSettings[] = {
+    "max_attempts", "backoff",      "lease_ms",  "max_payload", "paused",         "audit_len",
+    "history",      "rate",         "burst",     "cap",         "order",          "group_cap",
+    "group_rate",   "dedup_window", "dedup_max", "dead_max",    "dead_max_bytes", "max_age",
+    "expired_to",   "bin_keep",     "bin_max",   "bin_bytes"};
 
 // Fair order's index lives in one shard's slot (lua/common.lua, fair_index): a queue in fair
 // order keeps one shard.
@@ -293,11 +293,14 @@ MoveProgress ShardMover::step(int batch)
         notedIds.push_back(id.str);
     moved += move(cursor.shard, notedIds);
     cursor.seen += static_cast<long long>(notedIds.size());
+    // And recycle-bin entries it took and did not put in their home's bin (bin_take's hold).
+    cursor.seen += moveBin(cursor.shard, {});
 
     const Keys& keys = m_queue.shardKeys(cursor.shard);
     const std::string set = cursor.set == "dead"     ? keys.dead()
                             : cursor.set == "active" ? keys.active()
                             : cursor.set == "done"   ? keys.recentlyDone()
+                            : cursor.set == "bin"    ? keys.binAt()
                                                      : keys.pending();
     const Reply scan =
         connection.command({"ZSCAN", set, cursor.scan, "COUNT", std::to_string(batch)});
@@ -314,6 +317,8 @@ MoveProgress ShardMover::step(int batch)
         cursor.held += static_cast<long long>(misplaced.size());
     else if (cursor.set == "done")
         moveRecentlyDone(cursor.shard, members);
+    else if (cursor.set == "bin")
+        moveBin(cursor.shard, misplaced);
     else
         moved += move(cursor.shard, misplaced);
 
@@ -328,6 +333,8 @@ MoveProgress ShardMover::step(int batch)
             cursor.set = "dead";
         } else if (cursor.set == "dead") {
             cursor.set = "done";
+        } else if (cursor.set == "done") {
+            cursor.set = "bin";
         } else if (cursor.shard + 1 < layout.tags.size()) {
             cursor.shard += 1;
             cursor.set = "pending";
@@ -380,6 +387,55 @@ void ShardMover::moveRecentlyDone(size_t shard, const std::vector<Reply>& member
         return;
     throwFirstError(m_queue.connection().pipeline(writes));
     throwFirstError(m_queue.connection().pipeline({gone}));
+}
+
+long long ShardMover::moveBin(size_t shard, const std::vector<std::string>& ids)
+{
+    // A restore looks for an id's entry in its home shard only: an entry whose id's home is now
+    // another shard goes there, as it was (docs/design/bin.md, "Resharding"). Taken out of this
+    // shard's bin into a hold first (bin_take), then put in the home's bin (bin_put), then
+    // forgotten here (bin_release): a step that dies midway leaves the entry held, and the
+    // next step (ids empty: every held entry) puts it again, kept once. At no time is one
+    // removal restorable in two shards.
+    Connection& connection = m_queue.connection();
+    const std::vector<std::string> keys = m_queue.shardQueue(shard).scriptKeys();
+    const ShardLayout& layout = m_queue.layout();
+    long long held = 0;
+    const size_t rounds =
+        ids.empty() ? 1 : (ids.size() + TaskImport::kBatch - 1) / TaskImport::kBatch;
+    for (size_t round = 0; round < rounds; ++round) {
+        std::vector<std::string> args{"0"};
+        const size_t begin = round * TaskImport::kBatch;
+        const size_t end = std::min(ids.size(), begin + TaskImport::kBatch);
+        for (size_t i = begin; i < end; ++i)
+            args.insert(args.end(), {ids[i], std::to_string(layout.homeOf(ids[i]))});
+        args[0] = std::to_string((args.size() - 1) / 2);
+        const Reply taken = connection.evalScript(scripts::binTake, keys, args);
+        if (taken.elements.empty())
+            continue;
+        std::map<size_t, std::vector<std::string>> puts; // target shard -> bin_put's ARGV
+        std::vector<std::string> release{"0"};
+        for (const auto& entry : taken.elements) {
+            requireArray(entry, 4, "bin_take");
+            // A held entry's noted target may be an older layout's: its home is the current one.
+            const size_t home = static_cast<size_t>(layout.homeOf(entry.elements[0].str));
+            release.push_back(entry.elements[0].str);
+            // (Home again after a change back: it goes back into this shard's bin.)
+            auto& put = puts[home];
+            if (put.empty())
+                put.push_back("0");
+            put.insert(put.end(),
+                       {entry.elements[0].str, entry.elements[2].str, entry.elements[3].str});
+        }
+        for (auto& [target, put] : puts) {
+            put[0] = std::to_string((put.size() - 1) / 3);
+            connection.evalScript(scripts::binPut, m_queue.shardQueue(target).scriptKeys(), put);
+        }
+        release[0] = std::to_string(release.size() - 1);
+        connection.evalScript(scripts::binRelease, keys, release);
+        held += static_cast<long long>(taken.elements.size());
+    }
+    return held;
 }
 
 long long ShardMover::move(size_t shard, const std::vector<std::string>& ids)

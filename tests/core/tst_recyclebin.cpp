@@ -6,6 +6,7 @@
 #include <delayq/error.h>
 #include <delayq/queue.h>
 #include <delayq/recyclebin.h>
+#include <delayq/script.h>
 #include <delayq/shardmover.h>
 
 #include <QTest>
@@ -106,6 +107,38 @@ protected:
             QCOMPARE(after.history[i].at, before.history[i].at);
         }
         QCOMPARE(after.history.back().kind, std::string("restored"));
+    }
+
+    // Runs a change to `count` shards to its end (the settle time included).
+    void reshard(Queue& q, int count)
+    {
+        ShardMover mover(q);
+        MoveProgress p = mover.start(count);
+        for (int i = 0; !p.finished && i < 500; ++i) {
+            p = mover.step(7); // small steps: a shard's bin takes several
+            if (p.waitMs > 0)
+                QTest::qWait(int(p.waitMs));
+        }
+        QVERIFY(p.finished);
+        q.reloadLayout();
+        m_queue->reloadLayout();
+        m_admin->reloadLayout();
+    }
+
+    // Whether each id's entry is in its home shard's bin, and in no other.
+    void verifyEntriesAtHome(const std::vector<std::string>& ids)
+    {
+        for (const auto& id : ids)
+            for (size_t s = 0; s < m_admin->shardCount(); ++s) {
+                const bool here = m_adminConn->command({"HEXISTS", m_admin->shardKeys(s).bin(), id})
+                                      .toInteger() == 1;
+                const bool home = size_t(m_admin->layout().homeOf(id)) == s;
+                QVERIFY2(here == home,
+                         (id +
+                          (home ? " is not in its home's bin, shard " : " is still in shard ") +
+                          std::to_string(s))
+                             .c_str());
+            }
     }
 
     std::unique_ptr<Connection> m_adminConn;
@@ -341,6 +374,239 @@ private slots:
         QCOMPARE(entries.at(0).action, std::string("push"));
         EXPECT_ERROR(ErrorCode::InvalidArgument, "", bin.actionOfAuditEntry(entries[0].id));
         QVERIFY2(m_message.find("kept nothing") != std::string::npos, m_message.c_str());
+    }
+
+    // Issue 52: an undo survives a reshard. Entries made before a change of shards are carried
+    // by it to their id's new home (ShardMover::moveBin, bin_take/bin_put/bin_release), and
+    // restore there gives each task back exactly: payload bytes, attempts, last error, history,
+    // due time, dead ones to dead. Before, restore answered "moved" for every id whose home the
+    // change moved, and kept it until bin_keep.
+    void anUndoSurvivesAReshard_data()
+    {
+        QTest::addColumn<int>("from");
+        QTest::addColumn<int>("to");
+        QTest::newRow("1 to 3 shards") << 1 << 3;
+        QTest::newRow("3 to 1 shard (retired shards' bins)") << 3 << 1;
+        QTest::newRow("2 to 5 shards") << 2 << 5;
+    }
+    void anUndoSurvivesAReshard()
+    {
+        QFETCH(int, from);
+        QFETCH(int, to);
+        if (from > 1)
+            reshard(*m_queue, from);
+        const std::vector<std::string> pending = makeWorked(*m_queue, 30);
+        // Ten more die at their first failure, then are deleted.
+        std::vector<std::string> dying;
+        for (int i = 0; i < 10; ++i) {
+            PushRequest r = request(oddPayload(100 + i), 0, "z" + std::to_string(i));
+            r.maxAttempts = 1;
+            m_queue->push(r);
+            dying.push_back(r.id);
+        }
+        int died = 0;
+        for (int round = 0; round < 20 && died < 10; ++round)
+            for (const auto& t : m_queue->claim(10, 60'000, "worker-2").tasks)
+                died += m_queue->nack(t.id, t.token, "dead " + t.id).dead;
+        QCOMPARE(died, 10);
+        std::vector<std::string> ids = pending;
+        ids.insert(ids.end(), dying.begin(), dying.end());
+        m_admin->reloadLayout();
+        std::map<std::string, int> homeBefore;
+        for (const auto& id : ids)
+            homeBefore[id] = m_admin->layout().homeOf(id);
+        std::map<std::string, Seen> before;
+        for (const auto& id : ids)
+            before[id] = seen(*m_queue, id);
+        QCOMPARE(int(before[dying[0]].set), int(TaskSet::Dead));
+
+        QCOMPARE(statusesOf(m_admin->cancel(pending)),
+                 std::vector<IdResult::Status>(30, IdResult::Status::Done));
+        const std::string cancelled = m_admin->binAction();
+        QCOMPARE(m_admin->deleteDead(dying).size(), size_t(10));
+        RecycleBin bin(*m_admin);
+        QCOMPARE(bin.tasks().size(), size_t(40));
+
+        reshard(*m_queue, to);
+        QCOMPARE(m_admin->shardCount(), size_t(std::max(from, to)));
+        int away = 0; // entries the change gave another home
+        for (const auto& id : ids)
+            away += m_admin->layout().homeOf(id) != homeBefore[id];
+        QVERIFY(away > 0);
+        verifyEntriesAtHome(ids);
+        // Listing and the actions see them all, as before the change, with their audit entry.
+        QCOMPARE(bin.tasks().size(), size_t(40));
+        const auto actions = bin.actions();
+        QCOMPARE(actions.size(), size_t(2));
+        long long total = 0;
+        for (const auto& a : actions) {
+            total += a.tasks;
+            QVERIFY(!a.auditEntry.empty());
+        }
+        QCOMPARE(total, 40LL);
+        QCOMPARE(m_queue->stats()["bin_dropped"], 0LL);
+
+        // The cancel by its audit entry, the delete by id.
+        std::string entry;
+        for (const auto& a : actions)
+            if (a.action == cancelled)
+                entry = a.auditEntry;
+        const auto back = bin.restoreAction(bin.actionOfAuditEntry(entry));
+        QCOMPARE(back.size(), size_t(30));
+        for (const auto& r : back)
+            QCOMPARE(idStatusName(r.status), std::string("done"));
+        QCOMPARE(statusesOf(bin.restore(dying)),
+                 std::vector<IdResult::Status>(10, IdResult::Status::Done));
+        for (const auto& id : ids) {
+            compareRestored(before[id], seen(*m_queue, id));
+            // In its home: where a push, a cancel and the workers' claims look.
+            const Keys home = m_admin->shardKeys(size_t(m_admin->layout().homeOf(id)));
+            const std::string set =
+                int(before[id].set) == int(TaskSet::Dead) ? home.dead() : home.pending();
+            QVERIFY2(!m_adminConn->command({"ZSCORE", set, id}).isNil(), id.c_str());
+        }
+        // Once: nothing is left to restore a second time, in any shard.
+        QVERIFY(bin.tasks().empty());
+        QVERIFY(bin.actions().empty());
+        QCOMPARE(statusesOf(bin.restore(ids)),
+                 std::vector<IdResult::Status>(40, IdResult::Status::NotFound));
+        QCOMPARE(m_queue->stats()["restored"], 40LL);
+    }
+
+    // While a reshard runs, restore is refused, naming the reshard and how to finish it, and
+    // changes nothing: the reshard carries the entries, and a restore must land in the home
+    // they are carried to.
+    void restoreDuringAReshardIsRefusedAndChangesNothing()
+    {
+        for (int i = 0; i < 20; ++i)
+            m_queue->push(request("x", 3'600'000, "m" + std::to_string(i)));
+        std::vector<std::string> ids;
+        for (int i = 0; i < 20; ++i)
+            ids.push_back("m" + std::to_string(i));
+        m_admin->cancel(ids);
+        const std::string action = m_admin->binAction();
+        ShardMover mover(*m_queue);
+        mover.start(3);
+        RecycleBin bin(*m_admin);
+        const QByteArray before = snapshot(m_server);
+        EXPECT_ERROR(ErrorCode::InvalidArgument, "", bin.restore({"m0", "m1"}));
+        QVERIFY2(m_message.find("being resharded (1>3 shards)") != std::string::npos &&
+                     m_message.find("nothing was restored") != std::string::npos &&
+                     m_message.find("delayq reshard orders --shards 3") != std::string::npos,
+                 m_message.c_str());
+        EXPECT_ERROR(ErrorCode::InvalidArgument, "", bin.restoreAction(action));
+        EXPECT_ERROR(ErrorCode::InvalidArgument, "", bin.restoreAll());
+        QCOMPARE(snapshot(m_server), before);
+        reshard(*m_queue, 3);
+        verifyEntriesAtHome(ids);
+        QCOMPARE(bin.restoreAction(action).size(), size_t(20));
+        QCOMPARE(m_queue->size(TaskSet::Pending), 20LL);
+    }
+
+    // A step that died after bin_take held entries (before bin_put, or after it and before
+    // bin_release): the next step puts them in their home's bin, once; nothing is lost, and
+    // no removal is restorable in two shards.
+    void anInterruptedBinMoveResumes_data()
+    {
+        QTest::addColumn<bool>("put");
+        QTest::newRow("died after the take") << false;
+        QTest::newRow("died after the put") << true;
+    }
+    void anInterruptedBinMoveResumes()
+    {
+        QFETCH(bool, put);
+        std::vector<std::string> ids;
+        for (int i = 0; i < 30; ++i) {
+            m_queue->push(request("p" + std::to_string(i), 3'600'000, "h" + std::to_string(i)));
+            ids.push_back("h" + std::to_string(i));
+        }
+        m_admin->cancel(ids);
+        ShardMover mover(*m_queue);
+        mover.start(3);
+        m_admin->reloadLayout();
+        const ShardLayout& layout = m_admin->layout();
+        std::vector<std::string> take{"0"};
+        std::map<size_t, std::vector<std::string>> puts;
+        for (const auto& id : ids)
+            if (layout.homeOf(id) != 0)
+                take.insert(take.end(), {id, std::to_string(layout.homeOf(id))});
+        take[0] = std::to_string((take.size() - 1) / 2);
+        const auto keys0 = m_admin->shardQueue(0).scriptKeys();
+        const Reply taken = m_adminConn->evalScript(scripts::binTake, keys0, take);
+        QCOMPARE(taken.elements.size(), (take.size() - 1) / 2);
+        // Taking again answers the held entries and changes nothing.
+        QCOMPARE(m_adminConn->evalScript(scripts::binTake, keys0, take).elements.size(),
+                 taken.elements.size());
+        QCOMPARE(m_adminConn->evalScript(scripts::binTake, keys0, {"0"}).elements.size(),
+                 taken.elements.size());
+        // Held: neither listed nor restorable meanwhile (the reshard refuses restores anyway).
+        RecycleBin bin(*m_admin);
+        QCOMPARE(m_adminConn->command({"HLEN", m_admin->keys().bin()}).toInteger(),
+                 30LL - (long long)taken.elements.size());
+        if (put) {
+            for (const auto& e : taken.elements) {
+                auto& args = puts[size_t(layout.homeOf(e.elements[0].str))];
+                if (args.empty())
+                    args.push_back("0");
+                args.insert(args.end(), {e.elements[0].str, e.elements[2].str, e.elements[3].str});
+            }
+            for (auto& [shard, args] : puts) {
+                args[0] = std::to_string((args.size() - 1) / 3);
+                m_adminConn->evalScript(scripts::binPut, m_admin->shardQueue(shard).scriptKeys(),
+                                        args);
+            }
+        }
+        reshard(*m_queue, 3);
+        verifyEntriesAtHome(ids);
+        QCOMPARE(m_adminConn->evalScript(scripts::binTake, keys0, {"0"}).elements.size(),
+                 size_t(0));
+        QCOMPARE(bin.tasks().size(), size_t(30));
+        QCOMPARE(bin.actions().at(0).tasks, 30LL);
+        // bin_bytes still counts each entry once, in its shard.
+        long long bytes = 0, held = 0;
+        for (size_t s = 0; s < 3; ++s) {
+            const std::string bin = m_admin->shardKeys(s).bin();
+            const Reply counted = m_adminConn->command({"GET", bin + "_bytes"});
+            bytes += counted.isNil() ? 0 : std::stoll(counted.str);
+            for (const auto& v : m_adminConn->command({"HVALS", bin}).elements)
+                held += static_cast<long long>(v.str.size());
+        }
+        QCOMPARE(bytes, held);
+        QCOMPARE(statusesOf(bin.restore(ids)),
+                 std::vector<IdResult::Status>(30, IdResult::Status::Done));
+        QVERIFY(bin.tasks().empty());
+        QCOMPARE(m_queue->size(TaskSet::Pending), 30LL);
+    }
+
+    // bin_bytes reads sizes as dead_max_bytes does (one parser, Redis's maxmemory units), up
+    // to 4 GiB; a refusal names the setting and writes nothing.
+    void binBytesTakesUnits()
+    {
+        QCOMPARE(Queue::normalizeConfig("bin_bytes", "64MB"), std::string("67108864"));
+        QCOMPARE(Queue::normalizeConfig("bin_bytes", "512kb"), std::string("524288"));
+        QCOMPARE(Queue::normalizeConfig("bin_bytes", "4GiB"), std::string("4294967296"));
+        QCOMPARE(Queue::normalizeConfig("bin_bytes", "1000"), std::string("1000"));
+        QCOMPARE(Queue::normalizeConfig("bin_bytes", "off"), std::string("0"));
+        const QByteArray before = snapshot(m_server);
+        for (const char* bad : {"5GB", "12x", "-1", "1.5MB", "MB"}) {
+            EXPECT_ERROR(ErrorCode::InvalidArgument, "", m_queue->setConfig("bin_bytes", bad));
+            QVERIFY2(m_message.find("bin_bytes must be a size in bytes") != std::string::npos &&
+                         m_message.find("'off' for no recycle bin") != std::string::npos,
+                     m_message.c_str());
+        }
+        QCOMPARE(snapshot(m_server), before);
+        // In force: 1KB holds about ten entries of ~100 bytes, not all 30.
+        m_queue->setConfig("bin_bytes", "1KB");
+        QCOMPARE(m_queue->config().binBytes, 1024LL);
+        for (int i = 0; i < 30; ++i)
+            m_queue->push(request("x", 3'600'000, "u" + std::to_string(i)));
+        std::vector<std::string> ids;
+        for (int i = 0; i < 30; ++i)
+            ids.push_back("u" + std::to_string(i));
+        m_admin->cancel(ids);
+        const size_t held = RecycleBin(*m_admin).tasks().size();
+        QVERIFY2(held > 0 && held < 30, std::to_string(held).c_str());
+        QVERIFY(m_server.cli({"GET", "dq:{orders}:bin_bytes"}).trimmed().toLongLong() <= 1024);
     }
 
     void workersAcksAndDeathsStayOut()

@@ -115,6 +115,85 @@ private slots:
         QVERIFY(bin.actions().empty());
     }
 
+    // Issue 52: an undo survives a reshard across the masters. A cancel on one slot, a grow to
+    // three shards (entries carried to other masters' slots), a purge, a shrink back to one
+    // (the retired shards' entries carried home): both actions restore exactly, each task in
+    // its home shard.
+    void anUndoSurvivesReshardsOverTheMasters()
+    {
+        ConnectionOptions options = ConnectionOptions::fromUrl(m_group.url());
+        options.actor = Actor::ofThisProcess("delayq-test", "9.9.9");
+        Connection connection(options);
+        Queue queue(connection, "binmoves");
+        queue.setConfig("history", "10");
+        const auto reshard = [&](int count) {
+            ShardMover mover(queue);
+            MoveProgress p = mover.start(count);
+            for (int i = 0; !p.finished && i < 300; ++i) {
+                p = mover.step(20);
+                std::this_thread::sleep_for(std::chrono::milliseconds(p.waitMs));
+            }
+            QVERIFY(p.finished);
+            queue.reloadLayout();
+        };
+        const auto push = [&](const std::string& prefix) {
+            std::vector<PushRequest> requests;
+            std::vector<std::string> ids;
+            for (int i = 0; i < 60; ++i) {
+                PushRequest r;
+                r.id = prefix + std::to_string(i);
+                r.payload = std::string("\0bytes|\xff", 9) + std::to_string(i);
+                r.delayMs = 3'600'000 + i;
+                requests.push_back(r);
+                ids.push_back(r.id);
+            }
+            queue.pushBatch(requests);
+            std::map<std::string, Task> before;
+            for (const auto& id : ids)
+                before[id] = queue.find(id)->second;
+            return std::make_pair(ids, before);
+        };
+        const auto verifyRestored = [&](const std::vector<std::string>& ids,
+                                        std::map<std::string, Task>& before) {
+            for (const auto& id : ids) {
+                const auto after = queue.find(id);
+                QVERIFY2(after, id.c_str());
+                QCOMPARE(after->second.payload, before[id].payload);
+                QCOMPARE(after->second.score, before[id].score);
+                QCOMPARE(after->second.created, before[id].created);
+                const Keys home = queue.shardKeys(size_t(queue.layout().homeOf(id)));
+                QVERIFY2(!connection.command({"ZSCORE", home.pending(), id}).isNil(), id.c_str());
+            }
+        };
+
+        auto [cancelledIds, cancelledBefore] = push("c");
+        QCOMPARE(queue.cancel(cancelledIds).size(), size_t(60));
+        const std::string cancelled = queue.binAction();
+        reshard(3);
+        std::set<std::string> nodes;
+        for (size_t s = 0; s < 3; ++s)
+            nodes.insert(connection.nodeForKey(queue.shardKeys(s).bin()));
+        QCOMPARE(nodes.size(), size_t(3));
+        auto [purgedIds, purgedBefore] = push("p");
+        QCOMPARE(queue.purge(7).done, 60LL);
+        const std::string purged = queue.binAction();
+        RecycleBin bin(queue);
+        const auto back = bin.restoreAction(cancelled);
+        QCOMPARE(back.size(), size_t(60));
+        for (const auto& r : back)
+            QCOMPARE(idStatusName(r.status), std::string("done"));
+        verifyRestored(cancelledIds, cancelledBefore);
+
+        reshard(1);
+        const auto again = bin.restoreAction(purged);
+        QCOMPARE(again.size(), size_t(60));
+        for (const auto& r : again)
+            QCOMPARE(idStatusName(r.status), std::string("done"));
+        verifyRestored(purgedIds, purgedBefore);
+        QVERIFY(bin.actions().empty());
+        QCOMPARE(queue.counts().pending, 120LL);
+    }
+
 private:
     ClusterGroup m_group;
 };

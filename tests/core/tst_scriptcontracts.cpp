@@ -416,6 +416,24 @@ private slots:
         row("an id missing", "shard_displace", shard, {"replace", "2", "due"});
         row("an id too many", "shard_displace", shard, {"replace", "1", "due", "later"});
         row("no ARGV", "shard_displace", shard, {});
+
+        // A reshard's recycle-bin move (docs/design/bin.md, "Resharding").
+        const QString entry = "1|act|1000|pending|1000|0|0|0|0|0|record";
+        row("n not a number", "bin_take", queue, {"one"});
+        row("n above 500", "bin_take", queue, QStringList{"501"} + many(1002));
+        row("a target missing", "bin_take", queue, {"1", "later"});
+        row("target past shard 63", "bin_take", queue, {"1", "later", "64"});
+        row("target not whole", "bin_take", queue, {"1", "later", "1.5"});
+        row("no ARGV", "bin_take", queue, {});
+        row("n not a number", "bin_put", queue, {"one"});
+        row("a note missing", "bin_put", queue, {"1", "later", entry});
+        row("an entry that is not one", "bin_put", queue, {"1", "later", "garbage", ""});
+        row("the second entry bad", "bin_put", queue,
+            {"2", "later", entry, "", "due", "2|act|1000|pending|1000|0|0|0|0|0|r", ""});
+        row("no ARGV", "bin_put", queue, {});
+        row("n not a number", "bin_release", queue, {"one"});
+        row("an id missing", "bin_release", queue, {"2", "later"});
+        row("no ARGV", "bin_release", queue, {});
     }
     void badArgvIsInvalid()
     {

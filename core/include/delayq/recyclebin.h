@@ -60,8 +60,11 @@ public:
     std::vector<IdResult> restoreAll(std::optional<long long> dueAtMs = std::nullopt);
 
 private:
-    // A restored task must land in its home shard: nothing is restored while a reshard runs.
+    // A restored task must land in its home shard: nothing is restored while a reshard runs
+    // (it carries the bin's entries to their new homes, docs/design/bin.md).
     void refuseWhileMoving();
+    // Why a restore is refused during a reshard; begun: it began after the restore did.
+    std::string reshardingText(const ShardLayout& layout, bool begun);
     // The restore script on one shard over ids, in calls of at most 500.
     std::vector<IdResult> restoreOn(size_t shard, const std::vector<std::string>& ids,
                                     std::optional<long long> dueAtMs);
@@ -72,6 +75,7 @@ private:
     long long oldestKept();
 
     Queue& m_queue;
+    long long m_restored = 0; // by the restore under way, before a reshard may stop it
 };
 
 } // namespace delayq

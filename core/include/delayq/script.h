@@ -44,6 +44,9 @@ extern const Script shardRelease;
 extern const Script shardDisplace;
 extern const Script upgradeBuckets;
 extern const Script readRecord;
+extern const Script binTake;
+extern const Script binPut;
+extern const Script binRelease;
 // Every script above, once, in the order `delayq scripts` lists them (DELAYQ_LUA_SCRIPTS in
 // core/CMakeLists.txt); each names itself (Script::name).
 std::span<const Script* const> all();

@@ -52,9 +52,9 @@ public:
     // is refused (InvalidArgument), as is one on a queue in the older layout.
     MoveProgress start(int count);
     // One step: at most `batch` (1..100) tasks looked at, in one set of one shard (pending,
-    // active, dead in turn); finishes the change once a whole pass, begun kSettleMs or more
-    // after the change started, found no task outside its home shard (none to move, none a
-    // worker held there) and the shards it leaves are empty.
+    // active, dead, the remembered ids, the recycle bin in turn); finishes the change once a whole
+    // pass, begun kSettleMs or more after the change started, found no task outside its home shard
+    // (none to move, none a worker held there) and the shards it leaves are empty.
     MoveProgress step(int batch = 100);
     MoveProgress progress();
 
@@ -67,6 +67,10 @@ private:
     // Sends the shard's remembered-as-done ids (ZSCAN's member, score pairs) whose home is
     // another shard there (docs/design/keep.md).
     void moveRecentlyDone(size_t shard, const std::vector<Reply>& members);
+    // Takes the shard's recycle-bin entries of the given ids (all those an interrupted step
+    // held, when ids is empty) and puts them in their home's bin (docs/design/bin.md,
+    // "Resharding"); how many entries it held.
+    long long moveBin(size_t shard, const std::vector<std::string>& ids);
 
     Queue& m_queue;
 };
