@@ -20,7 +20,9 @@
 --   (active: "replace" refused because a worker holds the task)
 -- The dedup window (docs/design/keep.md) is not consulted: an import brings back what its file
 -- holds, as restore does, and the reshard moves tasks with it.
--- Errors: INVALID when ARGV is malformed; nothing is written then.
+-- Errors: INVALID when ARGV is malformed; since 2.9 FAIR when the queue is in fair order and
+--   the call's pending tasks would bring new groups past the bound on groups (FAIR_GROUPS in
+--   common.lua, as push refuses one). Nothing is written then.
 -- Counters are left alone: an import restores tasks, it does not produce or deliver them.
 local FIELDS = 12
 -- The FIELDS values of each task, then its payload.
@@ -80,6 +82,34 @@ for i = 0, n - 1 do
     t.tag = int(tonumber(priority)) .. '|' .. group
   end
   tasks[i] = t
+end
+-- The bound on groups (FAIR_GROUPS in common.lua) as push keeps it: in fair order, a call whose
+-- pending tasks bring new groups past it is refused whole, before anything is written. (Out
+-- of fair order the tags wait unindexed, and a change of order indexes at most 100,000 tasks.)
+if fair_on() then
+  local groups, seen = {}, {}
+  for i = 0, n - 1 do
+    local t = tasks[i]
+    if t.state == 'pending' and t.tag ~= '' then
+      local _, group = fair_tag(t.tag)
+      if group ~= '' and not seen[group] then
+        seen[group] = true
+        groups[#groups + 1] = group
+      end
+    end
+  end
+  if #groups > 0 then
+    local new = 0
+    for _, member in ipairs(redis.call('SMISMEMBER', fair_key('known'), unpack(groups))) do
+      if member == 0 then new = new + 1 end
+    end
+    local known = redis.call('SCARD', fair_key('known'))
+    if new > 0 and known + new > FAIR_GROUPS then
+      return redis.error_reply('FAIR the queue has ' .. known .. ' groups with due or running ' ..
+        'tasks and these tasks would add ' .. new .. ' more, past its most of ' .. FAIR_GROUPS ..
+        ' groups: none of them was imported (import them once groups are done)')
+    end
+  end
 end
 local max_payload, default_attempts = payload_and_attempts()
 local before = earliest(KEYS[1])

@@ -305,6 +305,52 @@ private slots:
         }
     }
 
+    // The bound on fair order's groups (docs/design/flow.md, 100,000; push refuses a new group
+    // past it with FAIR): an import refuses the same, naming the bound, and writes nothing of
+    // the batch that would pass it. Up to the bound, and for groups already there, it imports.
+    void importKeepsTheBoundOnGroups()
+    {
+        QCOMPARE(delayq({"config", "q", "order", "fair"}).exitCode, 0);
+        // 99,999 groups with due tasks, as the index counts them (fl:known).
+        for (int at = 0; at < 99999; at += 10000) {
+            std::vector<std::string> add{"SADD", "dq:{q}:fl:known"};
+            for (int i = at; i < std::min(99999, at + 10000); ++i)
+                add.push_back("g-" + std::to_string(i));
+            m_conn->command(add);
+        }
+        const qint64 due = QDateTime::currentMSecsSinceEpoch() - 1000;
+        auto tagged = [&](const char* id, const char* group) {
+            QJsonObject o = QJsonDocument::fromJson(line(id, "pending", due)).object();
+            o.insert("group", group);
+            return QJsonDocument(o).toJson(QJsonDocument::Compact) + "\n";
+        };
+        // Two new groups would make 100,001: the batch is refused whole, a dead task in it too.
+        CliRun r = delayq({"--json", "import", "q"},
+                          tagged("a", "new-1") + line("d", "dead", due) + tagged("b", "new-2"));
+        QVERIFY2(r.exitCode == 1, r.err.constData());
+        QVERIFY2(r.err.contains("line 1:") && r.err.contains("100000 groups") &&
+                     r.err.contains("would add 2 more"),
+                 r.err.constData());
+        QCOMPARE(json(r).object().value("created").toInt(-1), 0);
+        QCOMPARE(json(r).object().value("refused").toInt(-1), 3);
+        QCOMPARE(json(r).object().value("complete").toBool(true), false);
+        QVERIFY(ids().isEmpty());
+        QCOMPARE(m_server.cli({"EXISTS", "dq:{q}:fl:tags"}).trimmed(), QByteArray("0"));
+        QCOMPARE(m_server.cli({"SCARD", "dq:{q}:fl:known"}).trimmed(), QByteArray("99999"));
+        // One new group makes 100,000, the most: in, and handed out by its group.
+        r = delayq({"--json", "import", "q"}, tagged("a", "new-1"));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(json(r).object().value("created").toInt(-1), 1);
+        // At the bound, a group already there still takes tasks; a new one does not.
+        r = delayq({"--json", "import", "q"}, tagged("c", "g-5"));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = delayq({"import", "q"}, tagged("e", "new-3"));
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("100000 groups"), r.err.constData());
+        QVERIFY2(r.out.contains("stopped:"), r.out.constData());
+        QCOMPARE(ids(), (QByteArrayList{"a", "c"}));
+    }
+
     // A pending task's own start-by time (push --expires-at) is written as "expires_at" and
     // comes back with it: an import used to bring it back with none, to run whenever. A task
     // without one, or a dead one, has no such field.

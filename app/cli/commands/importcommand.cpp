@@ -24,7 +24,12 @@ struct ImportTally
     long long badLines = 0;  // skipped under --keep-going
     long long wasActive = 0; // came back pending
     long long schedules = 0; // schedules added or replaced
+    std::string stoppedBy;   // the server refused a whole batch (fair order's bound on groups)
 };
+
+// Thrown by a batch the server refused whole: the import stops there (eachLine's caller).
+struct BatchRefused
+{};
 
 void reportLine(long long line, const std::string& what)
 {
@@ -66,6 +71,8 @@ bool eachLine(bool keepGoing, ImportTally& tally,
 
 int finish(Context& ctx, const std::string& name, const ImportTally& t, bool complete)
 {
+    if (!t.stoppedBy.empty())
+        complete = false;
     if (ctx.json()) {
         JsonWriter j;
         j.beginObject()
@@ -91,7 +98,10 @@ int finish(Context& ctx, const std::string& name, const ImportTally& t, bool com
             ctx.print(std::to_string(t.wasActive) +
                       " tasks were active when exported: they are pending again, due at their "
                       "due time\n");
-        if (!complete)
+        if (!t.stoppedBy.empty())
+            ctx.print("stopped: " + t.stoppedBy +
+                      "\n(every line before that batch is in, nothing from it on)\n");
+        else if (!complete)
             ctx.print("stopped at the bad line: nothing after it was imported (fix it, or skip "
                       "bad lines with --keep-going; running the import again adds nothing "
                       "twice)\n");
@@ -157,7 +167,23 @@ int runImport(Context& ctx)
     std::vector<delayq::Task> batch;
     std::vector<long long> lines;
     auto flush = [&] {
-        const auto statuses = importer.importBatch(batch);
+        std::vector<delayq::PushResult::Status> statuses;
+        try {
+            statuses = importer.importBatch(batch);
+        } catch (const delayq::Error& e) {
+            // The lines were checked one by one (TaskImport::check): a refusal of the batch as
+            // a whole is the server's (import_tasks.lua: the bound on fair order's groups),
+            // and it wrote nothing of it. The batches after it would be refused as well.
+            if (e.code() != delayq::ErrorCode::InvalidArgument || lines.empty())
+                throw;
+            reportLine(lines.front(), "this line and the " + std::to_string(lines.size() - 1) +
+                                          " after it were not imported: " + e.what());
+            tally.refused += static_cast<long long>(batch.size());
+            tally.stoppedBy = e.what();
+            batch.clear();
+            lines.clear();
+            throw BatchRefused{};
+        }
         using S = delayq::PushResult::Status;
         for (size_t i = 0; i < statuses.size(); ++i) {
             if (statuses[i] == S::Created)
@@ -191,7 +217,12 @@ int runImport(Context& ctx)
         if (batch.size() == delayq::TaskImport::kBatch)
             flush();
     };
-    const bool complete = eachLine(keepGoing, tally, take, flush);
+    bool complete = false;
+    try {
+        complete = eachLine(keepGoing, tally, take, flush);
+    } catch (const BatchRefused&) {
+        complete = false;
+    }
     return finish(ctx, queue.name(), tally, complete);
 }
 
