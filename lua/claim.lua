@@ -182,18 +182,31 @@ local function fair_take(want, group_cap, deadline)
   -- best tasks, ZPOPMIN), checked together, then sent to the back of the ring in their order
   -- (or out of it). Per task that is a ZPOPMIN and a share of a few calls a pass: one call per
   -- group and task each way cost 3× a claim in due order (flowbench).
-  local out, taken, passes = {}, {}, 0
+  local out, passes = {}, 0
+  -- Each group's ready key made once a claim, and each tag text parsed once (a group's tags are
+  -- mostly one text): a new string costs Lua as much as a small redis.call.
+  local ready_keys, tag_groups = {}, {}
+  local function ready_key(group)
+    local key = ready_keys[group]
+    if not key then
+      key = fair_key('r:' .. group)
+      ready_keys[group] = key
+    end
+    return key
+  end
   while #out < 2 * want and passes < 100 do
     passes = passes + 1
     local left = want - #out / 2
     local groups = redis.call('ZRANGE', fair_key('ring'), 0, left - 1)
     if #groups == 0 then break end
+    -- The whole ring was read (fewer than asked), and (below) every group of it looked at.
+    local whole_ring, looked = #groups < left, 0
     local share = math.ceil(left / #groups)
     local ids, owners, served, spent, emptied = {}, {}, {}, {}, {}
     for _, group in ipairs(groups) do
-      local ready, act = fair_key('r:' .. group), fair_key('act:' .. group)
       local room = math.min(share, left - #ids)
       if group ~= '' and group_cap then
+        local act = fair_key('act:' .. group)
         redis.call('ZREMRANGEBYSCORE', act, '-inf', now) -- leases that ran out hold no slot
         room = math.min(room, group_cap - redis.call('ZCARD', act))
       end
@@ -201,7 +214,9 @@ local function fair_take(want, group_cap, deadline)
       if tokens then room = math.min(room, math.floor(tokens)) end
       if left - #ids < 1 then
         break -- this pass has all it wants; the rest keep their places
-      elseif room < 1 and not (tokens and tokens < 1) then
+      end
+      looked = looked + 1
+      if room < 1 and not (tokens and tokens < 1) then
         redis.call('ZREM', fair_key('ring'), group)
         redis.call('SADD', fair_key('blocked'), group)
       elseif room < 1 then
@@ -209,9 +224,11 @@ local function fair_take(want, group_cap, deadline)
         redis.call('ZREM', fair_key('ring'), group)
         redis.call('ZADD', fair_key('later'), now + math.ceil((1 - tokens) / group_speed.per_ms), group)
       else
-        local top = redis.call('ZPOPMIN', ready, room)
+        local top = redis.call('ZPOPMIN', ready_key(group), room)
+        local n = #ids
         for i = 1, #top, 2 do
-          ids[#ids + 1], owners[#ids + 1] = top[i], group
+          n = n + 1
+          ids[n], owners[n] = top[i], group
         end
         served[#served + 1] = group
         -- Fewer than asked: the ready set is empty now, no need to ask (below).
@@ -225,12 +242,20 @@ local function fair_take(want, group_cap, deadline)
       local slots = {}
       for k, id in ipairs(ids) do
         local due = tonumber(scores[k])
-        local _, tagged = fair_tag(tags[k])
+        local tag = tags[k] or ''
+        local tagged = tag_groups[tag]
+        if not tagged then
+          local _, g = fair_tag(tags[k])
+          tagged = g
+          tag_groups[tag] = g
+        end
         local group = owners[k]
         -- Stale entries (the task left, is not due, or changed group) are dropped here.
-        if due and due <= now and tagged == group and not taken[id] then
-          taken[id] = true
-          out[#out + 1], out[#out + 2] = id, int(due)
+        -- (An id is taken at most once: it is in one ready set for the group its tag names,
+        -- and a ZPOPMIN took it out of that one.)
+        if due and due <= now and tagged == group then
+          -- The score as Redis wrote it: the due ms's digits, as a read of pending gives them.
+          out[#out + 1], out[#out + 2] = id, scores[k]
           if group ~= '' and group_cap then
             slots[group] = slots[group] or {}
             slots[group][#slots[group] + 1] = deadline
@@ -253,13 +278,13 @@ local function fair_take(want, group_cap, deadline)
     -- commands a task with 100 groups (flowbench).
     local maybe = {}
     for _, group in ipairs(served) do
-      if not emptied[group] then maybe[#maybe + 1] = fair_key('r:' .. group) end
+      if not emptied[group] then maybe[#maybe + 1] = ready_key(group) end
     end
     local all_left = #maybe > 0 and redis.call('EXISTS', unpack(maybe)) == #maybe
     local back, gone, idle = {}, {}, {}
     for _, group in ipairs(served) do
       if not emptied[group] and
-          (all_left or redis.call('EXISTS', fair_key('r:' .. group)) == 1) then
+          (all_left or redis.call('EXISTS', ready_key(group)) == 1) then
         back[#back + 1] = group
       else
         gone[#gone + 1] = group
@@ -272,7 +297,10 @@ local function fair_take(want, group_cap, deadline)
     end
     if #gone > 0 then redis.call('ZREM', fair_key('ring'), unpack(gone)) end
     if #idle > 0 then redis.call('SREM', fair_key('known'), unpack(idle)) end
-    if #back > 0 then
+    -- When the pass looked at the whole ring, the groups left in it are the served ones in their
+    -- order: sending them to the back changes no place, so their turns stay (new groups join
+    -- after them all, fair_turn). The rewrite was a ZADD of every group a pass.
+    if #back > 0 and not (whole_ring and looked == #groups) then
       local last = redis.call('HINCRBY', flow_key(''), 'turn', #back)
       local zadd = {}
       for i, group in ipairs(back) do
