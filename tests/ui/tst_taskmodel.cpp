@@ -12,6 +12,7 @@
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
+#include <QWheelEvent>
 
 using namespace delayq::ui;
 using delayq::TaskSet;
@@ -373,6 +374,16 @@ private slots:
         QCOMPARE(table.view()->visualRect(table.view()->currentIndex()).top(), y);
         QCOMPARE(bar->value(), table.model()->rankOf(table.view()->rowAt(0)));
         QCOMPARE(table.view()->verticalHeader()->count(), 200);
+
+        // The wheel over the rows scrolls the view (its own bar is hidden) and the table's
+        // bar follows.
+        const int top = bar->value();
+        const QPointF at(10, 10);
+        QWheelEvent wheel(at, table.view()->viewport()->mapToGlobal(at), QPoint(), QPoint(0, -120),
+                          Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(table.view()->viewport(), &wheel);
+        QVERIFY(bar->value() > top);
+        QCOMPARE(bar->value(), table.model()->rankOf(table.view()->rowAt(0)));
     }
 
     void emptyQueueHasNoRows()
