@@ -4,6 +4,7 @@
 
 #include <delayq/error.h>
 #include <delayq/script.h>
+#include <delayq/shardmover.h>
 
 #include <algorithm>
 #include <cctype>
@@ -170,38 +171,54 @@ std::vector<IdResult> RecycleBin::restoreOn(size_t shard, const std::vector<std:
     if (ids.empty())
         return {};
     // A restored task must land in its home shard, the only one a push or a cancel of its id
-    // looks in, and its entry is there: a reshard carries the bin's entries to their id's new
-    // home (ShardMover::moveBin). Nothing is restored while one runs: asked again for each
-    // shard, in case one began since the restore did.
+    // looks in first, and its entry is there: a reshard carries the bin's entries to their
+    // id's new home (ShardMover::carryBin). Nothing is restored while one runs: asked again
+    // for each shard, in case one began since the restore did.
     const ShardLayout& layout = m_queue.reloadLayout();
     if (layout.moving())
         throw Error(ErrorCode::InvalidArgument, reshardingText(layout, true));
     std::vector<IdResult> results(ids.size());
-    std::vector<std::string> home;
-    std::vector<size_t> at;
+    std::map<size_t, std::pair<std::vector<std::string>, std::vector<size_t>>> byHome;
     std::vector<std::vector<std::string>> held; // the others: is their entry here?
     std::vector<size_t> heldAt;
-    Queue one = m_queue.shardQueue(shard);
+    const Keys& keys = m_queue.shardKeys(shard);
     for (size_t i = 0; i < ids.size(); ++i) {
         results[i] = {ids[i], IdResult::Status::NotFound};
-        if (static_cast<size_t>(layout.homeOf(ids[i])) == shard) {
-            home.push_back(ids[i]);
-            at.push_back(i);
+        const size_t home = static_cast<size_t>(layout.homeOf(ids[i]));
+        if (home == shard) {
+            byHome[home].first.push_back(ids[i]);
+            byHome[home].second.push_back(i);
         } else {
-            held.push_back({"HEXISTS", one.keys().bin(), ids[i]});
+            held.push_back({"HEXISTS", keys.bin(), ids[i]});
             heldAt.push_back(i);
         }
     }
+    // An entry here of an id whose home is another shard: left by a reshard of a delayq that
+    // did not carry the bin, or a task a schedule fired (fires go to shard 0) removed here.
+    // Carried home first, then restored there with the others of that home (it used to be
+    // refused as moved).
+    std::vector<std::string> away;
     const std::vector<Reply> here = m_queue.connection().pipeline(held);
     for (size_t j = 0; j < here.size(); ++j)
-        if (here[j].type == Reply::Type::Integer && here[j].toInteger() == 1)
-            results[heldAt[j]].status = IdResult::Status::Moved;
-    const auto done = ScriptBatches(one).byIds(
-        scripts::restore,
-        {dueAtMs ? "at" : "keep", std::to_string(dueAtMs.value_or(0)), one.keys().wake()}, home);
-    for (size_t j = 0; j < done.size() && j < at.size(); ++j) {
-        results[at[j]] = done[j];
-        m_restored += done[j].status == IdResult::Status::Done;
+        if (here[j].type == Reply::Type::Integer && here[j].toInteger() == 1) {
+            const size_t i = heldAt[j];
+            away.push_back(ids[i]);
+            const size_t home = static_cast<size_t>(layout.homeOf(ids[i]));
+            byHome[home].first.push_back(ids[i]);
+            byHome[home].second.push_back(i);
+        }
+    if (!away.empty())
+        ShardMover(m_queue).carryBin(shard, away);
+    for (const auto& [home, group] : byHome) {
+        Queue one = m_queue.shardQueue(home);
+        const auto done = ScriptBatches(one).byIds(
+            scripts::restore,
+            {dueAtMs ? "at" : "keep", std::to_string(dueAtMs.value_or(0)), one.keys().wake()},
+            group.first);
+        for (size_t j = 0; j < done.size() && j < group.second.size(); ++j) {
+            results[group.second[j]] = done[j];
+            m_restored += done[j].status == IdResult::Status::Done;
+        }
     }
     return results;
 }
@@ -227,6 +244,13 @@ void RecycleBin::refuseWhileMoving()
     const ShardLayout& layout = m_queue.reloadLayout();
     if (layout.moving())
         throw Error(ErrorCode::InvalidArgument, reshardingText(layout, false));
+    // Entries a carry left held when its process died (between bin_take and bin_release) are
+    // put home first, so no restore misses them. A queue of one tag has none.
+    if (m_queue.shardCount() > 1) {
+        ShardMover mover(m_queue);
+        for (size_t s = 0; s < m_queue.shardCount(); ++s)
+            mover.carryBin(s, {});
+    }
 }
 
 std::vector<IdResult> RecycleBin::restore(const std::vector<std::string>& ids,

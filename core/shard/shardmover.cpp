@@ -294,7 +294,7 @@ MoveProgress ShardMover::step(int batch)
     moved += move(cursor.shard, notedIds);
     cursor.seen += static_cast<long long>(notedIds.size());
     // And recycle-bin entries it took and did not put in their home's bin (bin_take's hold).
-    cursor.seen += moveBin(cursor.shard, {});
+    cursor.seen += carryBin(cursor.shard, {});
 
     const Keys& keys = m_queue.shardKeys(cursor.shard);
     const std::string set = cursor.set == "dead"     ? keys.dead()
@@ -318,7 +318,7 @@ MoveProgress ShardMover::step(int batch)
     else if (cursor.set == "done")
         moveRecentlyDone(cursor.shard, members);
     else if (cursor.set == "bin")
-        moveBin(cursor.shard, misplaced);
+        carryBin(cursor.shard, misplaced);
     else
         moved += move(cursor.shard, misplaced);
 
@@ -389,7 +389,7 @@ void ShardMover::moveRecentlyDone(size_t shard, const std::vector<Reply>& member
     throwFirstError(m_queue.connection().pipeline({gone}));
 }
 
-long long ShardMover::moveBin(size_t shard, const std::vector<std::string>& ids)
+long long ShardMover::carryBin(size_t shard, const std::vector<std::string>& ids)
 {
     // A restore looks for an id's entry in its home shard only: an entry whose id's home is now
     // another shard goes there, as it was (docs/design/bin.md, "Resharding"). Taken out of this

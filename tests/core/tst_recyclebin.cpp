@@ -6,6 +6,8 @@
 #include <delayq/error.h>
 #include <delayq/queue.h>
 #include <delayq/recyclebin.h>
+#include <delayq/schedule.h>
+#include <delayq/schedules.h>
 #include <delayq/script.h>
 #include <delayq/shardmover.h>
 
@@ -565,10 +567,10 @@ private slots:
         // bin_bytes still counts each entry once, in its shard.
         long long bytes = 0, held = 0;
         for (size_t s = 0; s < 3; ++s) {
-            const std::string bin = m_admin->shardKeys(s).bin();
-            const Reply counted = m_adminConn->command({"GET", bin + "_bytes"});
+            const std::string entries = m_admin->shardKeys(s).bin();
+            const Reply counted = m_adminConn->command({"GET", entries + "_bytes"});
             bytes += counted.isNil() ? 0 : std::stoll(counted.str);
-            for (const auto& v : m_adminConn->command({"HVALS", bin}).elements)
+            for (const auto& v : m_adminConn->command({"HVALS", entries}).elements)
                 held += static_cast<long long>(v.str.size());
         }
         QCOMPARE(bytes, held);
@@ -576,6 +578,101 @@ private slots:
                  std::vector<IdResult::Status>(30, IdResult::Status::Done));
         QVERIFY(bin.tasks().empty());
         QCOMPARE(m_queue->size(TaskSet::Pending), 30LL);
+    }
+
+    // Outside a reshard, an entry away from its id's home (a task a schedule fired, which lives
+    // in shard 0 whatever its id's home, cancelled there; or an entry a reshard of an older
+    // delayq left behind, made here by hand) is carried home and restored there, exactly. It
+    // was refused as moved, kept until bin_keep.
+    void anEntryAwayFromHomeIsCarriedAndRestored()
+    {
+        reshard(*m_queue, 3);
+        m_queue->setConfig("history", "20");
+        Schedules schedules(*m_adminConn, "orders");
+        ScheduleRule rule;
+        rule.name = "tick";
+        rule.everyMs = 3'600'000;
+        rule.payload = std::string("fired\0|", 7);
+        schedules.add(rule);
+        std::vector<std::string> ids;
+        for (int i = 0; ids.size() < 3 && i < 100; ++i) {
+            const std::string request = "r" + std::to_string(i);
+            if (m_admin->layout().homeOf("s:tick:run:" + request) == 0)
+                continue;
+            const auto made = schedules.runNow("tick", request);
+            QVERIFY(made.made);
+            QCOMPARE(made.taskId, "s:tick:run:" + request);
+            ids.push_back(made.taskId);
+        }
+        QCOMPARE(ids.size(), size_t(3));
+        for (const auto& id : ids) // in shard 0, not in their home
+            QVERIFY(!m_adminConn->command({"ZSCORE", m_admin->shardKeys(0).pending(), id}).isNil());
+        m_queue->push(request(oddPayload(7), 3'600'000, "left1"));
+        ids.push_back("left1");
+        std::map<std::string, Seen> before;
+        for (const auto& id : ids)
+            before[id] = seen(*m_queue, id);
+        QCOMPARE(statusesOf(m_admin->cancel(ids)),
+                 std::vector<IdResult::Status>(4, IdResult::Status::Done));
+        // left1's entry moved by hand to a shard that is not its home, as an old reshard left it.
+        const size_t home = size_t(m_admin->layout().homeOf("left1"));
+        const size_t other = (home + 1) % 3;
+        const Reply taken =
+            m_adminConn->evalScript(scripts::binTake, m_admin->shardQueue(home).scriptKeys(),
+                                    {"1", "left1", std::to_string(other)});
+        QCOMPARE(taken.elements.size(), size_t(1));
+        QCOMPARE(m_adminConn
+                     ->evalScript(scripts::binPut, m_admin->shardQueue(other).scriptKeys(),
+                                  {"1", "left1", taken.elements[0].elements[2].str,
+                                   taken.elements[0].elements[3].str})
+                     .toInteger(),
+                 1LL);
+        m_adminConn->evalScript(scripts::binRelease, m_admin->shardQueue(home).scriptKeys(),
+                                {"1", "left1"});
+        QCOMPARE(
+            m_adminConn->command({"HEXISTS", m_admin->shardKeys(other).bin(), "left1"}).toInteger(),
+            1LL);
+
+        RecycleBin bin(*m_admin);
+        QCOMPARE(bin.tasks().size(), size_t(4));
+        QCOMPARE(statusesOf(bin.restore(ids)),
+                 std::vector<IdResult::Status>(4, IdResult::Status::Done));
+        for (const auto& id : ids) {
+            compareRestored(before[id], seen(*m_queue, id));
+            const Keys at = m_admin->shardKeys(size_t(m_admin->layout().homeOf(id)));
+            QVERIFY2(!m_adminConn->command({"ZSCORE", at.pending(), id}).isNil(), id.c_str());
+        }
+        QVERIFY(bin.tasks().empty());
+        QCOMPARE(statusesOf(bin.restore(ids)),
+                 std::vector<IdResult::Status>(4, IdResult::Status::NotFound));
+    }
+
+    // A restore whose process died between bin_take and bin_release of such a carry: the next
+    // restore puts the held entry home first, so it is restored, once.
+    void aCarryThatDiedIsFinishedByTheNextRestore()
+    {
+        reshard(*m_queue, 3);
+        m_queue->push(request("x", 3'600'000, "held1"));
+        m_admin->cancel({"held1"});
+        const size_t home = size_t(m_admin->layout().homeOf("held1"));
+        // Taken towards a shard that is not its home, then nothing more: only the hold has it.
+        QCOMPARE(m_adminConn
+                     ->evalScript(scripts::binTake, m_admin->shardQueue(home).scriptKeys(),
+                                  {"1", "held1", std::to_string((home + 1) % 3)})
+                     .elements.size(),
+                 size_t(1));
+        RecycleBin bin(*m_admin);
+        QVERIFY(bin.tasks().empty());
+        QCOMPARE(statusesOf(bin.restore({"held1"})),
+                 std::vector<IdResult::Status>{IdResult::Status::Done});
+        QVERIFY(
+            !m_adminConn->command({"ZSCORE", m_admin->shardKeys(home).pending(), "held1"}).isNil());
+        QCOMPARE(
+            m_adminConn->evalScript(scripts::binTake, m_admin->shardQueue(home).scriptKeys(), {"0"})
+                .elements.size(),
+            size_t(0));
+        QCOMPARE(statusesOf(bin.restore({"held1"})),
+                 std::vector<IdResult::Status>{IdResult::Status::NotFound});
     }
 
     // bin_bytes reads sizes as dead_max_bytes does (one parser, Redis's maxmemory units), up

@@ -57,6 +57,13 @@ public:
     // (none to move, none a worker held there) and the shards it leaves are empty.
     MoveProgress step(int batch = 100);
     MoveProgress progress();
+    // Takes the shard's recycle-bin entries of the given ids whose home (by the queue's layout
+    // in hand) is another shard, and puts them in their home's bin (bin_take, bin_put,
+    // bin_release; docs/design/bin.md, "Resharding"); ids empty: the entries an interrupted
+    // carry left held in the shard. How many entries it held. Each pass of a reshard carries
+    // every bin's; RecycleBin carries one an older reshard or a schedule's fire left away from
+    // home before restoring it.
+    long long carryBin(size_t shard, const std::vector<std::string>& ids);
 
 private:
     // The tag of the next shard: on a cluster, one whose slot a master with fewest of the
@@ -67,10 +74,6 @@ private:
     // Sends the shard's remembered-as-done ids (ZSCAN's member, score pairs) whose home is
     // another shard there (docs/design/keep.md).
     void moveRecentlyDone(size_t shard, const std::vector<Reply>& members);
-    // Takes the shard's recycle-bin entries of the given ids (all those an interrupted step
-    // held, when ids is empty) and puts them in their home's bin (docs/design/bin.md,
-    // "Resharding"); how many entries it held.
-    long long moveBin(size_t shard, const std::vector<std::string>& ids);
 
     Queue& m_queue;
 };
