@@ -102,7 +102,8 @@ private slots:
         QCOMPARE(stats.at("claimed"), static_cast<long long>(kTasks));
         QCOMPARE(stats.at("acked"), static_cast<long long>(kTasks));
         // Acked tasks leave no data behind.
-        QCOMPARE(m_server.cli({"--scan", "--pattern", "dq:{race}:d:*"}).trimmed(), QByteArray());
+        QCOMPARE(m_server.cli({"--scan", "--pattern", "dq:{race}:d:*"}).trimmed(),
+                 QByteArray("dq:{race}:d:layout"));
         QCOMPARE(m_server.cli({"EXISTS", "dq:{race}:run"}).trimmed(), QByteArray("0"));
     }
 

@@ -246,7 +246,9 @@ private slots:
             const UpgradeResult r = again.upgrade(100, callsPerSlice);
             converted += r.converted;
             finished = r.finished;
-            if (!finished)
+            // While a task is still in layout 1, the queue says so (then layout 2's buckets
+            // move into layout 3's table, which needs no refusal meanwhile).
+            if (converted < kTasks)
                 QVERIFY(again.needsUpgrade());
             try {
                 for (const auto& t : again.claim(7, 0, "w").tasks) {
