@@ -7,6 +7,7 @@
 // one machine).
 //   tests/limits/flowbench [--old PATH_TO_LAYOUT_2.7_DELAYQ] [--runs 3]   (about 4 minutes)
 //   tests/limits/flowbench --quick                                        (ctest: seconds)
+//   tests/limits/flowbench --cost-only [--runs 3]                         (the cost rows only)
 #include "redisserver.h"
 #include <delayq/connection.h>
 #include <delayq/error.h>
@@ -115,18 +116,20 @@ int runChild(const QCommandLineParser& p)
 class FlowBench
 {
 public:
-    FlowBench(RedisServer& server, bool quick, QString old, int runs)
+    FlowBench(RedisServer& server, bool quick, QString old, int runs, bool costOnly)
         : m_server(server), m_url(server.unixUrl()), m_conn(ConnectionOptions::fromUrl(m_url)),
-          m_quick(quick), m_old(std::move(old)), m_runs(runs)
+          m_quick(quick), m_old(std::move(old)), m_runs(runs), m_costOnly(costOnly)
     {}
 
     void run()
     {
-        rate();
-        cap();
-        fairness(true);
-        fairness(false);
-        orderPerKey();
+        if (!m_costOnly) {
+            rate();
+            cap();
+            fairness(true);
+            fairness(false);
+            orderPerKey();
+        }
         cost();
         std::printf("\n| measure | figure | goal |\n|---|---|---|\n");
         for (const auto& row : m_rows)
@@ -640,6 +643,7 @@ private:
     bool m_quick;
     QString m_old;
     int m_runs;
+    bool m_costOnly;
     std::vector<std::array<std::string, 3>> m_rows;
     std::vector<std::pair<std::string, Cost>> m_calls;
 };
@@ -658,6 +662,8 @@ int main(int argc, char** argv)
                       QStringLiteral("PATH")});
     parser.addOption({QStringLiteral("runs"), QStringLiteral("Cost runs (median)."),
                       QStringLiteral("N"), QStringLiteral("3")});
+    parser.addOption({QStringLiteral("cost-only"),
+                      QStringLiteral("Only the cost rows (Redis CPU a task, drain rates).")});
     for (const char* o : {"url", "queue", "threads", "sleep-us", "out"})
         parser.addOption({QString::fromLatin1(o), QString(), QStringLiteral("V")});
     parser.addOption({QStringLiteral("child"), QStringLiteral("(internal) one worker process")});
@@ -672,7 +678,8 @@ int main(int argc, char** argv)
         }
         const bool quick = parser.isSet(QStringLiteral("quick"));
         FlowBench bench(server, quick, parser.value(QStringLiteral("old")),
-                        quick ? 1 : std::max(1, parser.value(QStringLiteral("runs")).toInt()));
+                        quick ? 1 : std::max(1, parser.value(QStringLiteral("runs")).toInt()),
+                        parser.isSet(QStringLiteral("cost-only")));
         bench.run();
     } catch (const std::exception& e) {
         std::fprintf(stderr, "flowbench: %s\n", e.what());
