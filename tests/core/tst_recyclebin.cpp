@@ -675,6 +675,38 @@ private slots:
                  std::vector<IdResult::Status>{IdResult::Status::NotFound});
     }
 
+    // An id removed in its former home and again, during the reshard, in its new home: the
+    // reshard carries the older entry to where the newer is, and the newer removal stays (one
+    // entry an id, as on one shard: the newest removal is the undo).
+    void theNewerRemovalWinsWhenEntriesMeet()
+    {
+        ShardLayout three;
+        three.count = 3;
+        std::string id;
+        for (int i = 0; id.empty(); ++i)
+            if (three.homeOf("dup" + std::to_string(i)) != 0)
+                id = "dup" + std::to_string(i);
+        m_queue->push(request("older", 3'600'000, id));
+        m_admin->cancel({id});
+        QTest::qWait(5);
+        ShardMover mover(*m_queue);
+        mover.start(3);
+        m_queue->reloadLayout();
+        m_admin->reloadLayout();
+        QCOMPARE(m_admin->layout().homeOf(id), three.homeOf(id));
+        m_queue->push(request("newer", 3'600'000, id)); // to its new home
+        QCOMPARE(statusesOf(m_admin->cancel({id})),
+                 std::vector<IdResult::Status>{IdResult::Status::Done});
+        reshard(*m_queue, 3);
+        verifyEntriesAtHome({id});
+        RecycleBin bin(*m_admin);
+        QCOMPARE(bin.tasks().size(), size_t(1));
+        QCOMPARE(statusesOf(bin.restore({id})),
+                 std::vector<IdResult::Status>{IdResult::Status::Done});
+        QCOMPARE(m_queue->find(id)->second.payload, std::string("newer"));
+        QVERIFY(bin.tasks().empty());
+    }
+
     // bin_bytes reads sizes as dead_max_bytes does (one parser, Redis's maxmemory units), up
     // to 4 GiB; a refusal names the setting and writes nothing.
     void binBytesTakesUnits()
