@@ -6,7 +6,9 @@
 #include <delayq/connection.h>
 #include <delayq/error.h>
 #include <delayq/queue.h>
+#include <delayq/recyclebin.h>
 #include <delayq/schedules.h>
+#include <delayq/shardmover.h>
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -151,6 +153,20 @@ int main(int argc, char** argv)
         collect();
         std::printf("purging (bounded calls of the default batch)...\n");
         q.purge();
+        collect();
+        // The purge kept its tasks in the recycle bin (up to bin_max): a reshard carries the
+        // bin's entries to their new homes in calls of 100 (bin_take, bin_put, bin_release),
+        // then restore puts them all back in calls of 500 (ScriptBatches).
+        std::printf("resharding to 3 (the recycle bin's entries), then restoring them...\n");
+        ShardMover mover(q);
+        MoveProgress moving = mover.start(3);
+        while (!moving.finished) {
+            moving = mover.step(100);
+            std::this_thread::sleep_for(std::chrono::milliseconds(moving.waitMs));
+        }
+        q.reloadLayout();
+        collect();
+        RecycleBin(q).restoreAll();
         collect();
 
         std::printf("\nslowest call per script on a %lld-task queue (Redis SLOWLOG):\n", total);
