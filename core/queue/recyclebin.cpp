@@ -241,6 +241,12 @@ std::string RecycleBin::reshardingText(const ShardLayout& layout, bool begun)
 void RecycleBin::refuseWhileMoving()
 {
     m_restored = 0;
+    // A restore writes (and may carry entries home): never from a read-only session.
+    if (m_queue.connection().options().readOnly)
+        throw Error(ErrorCode::NoPermission,
+                    "cannot restore tasks of queue '" + m_queue.name() +
+                        "': this session is read-only (reconnect without read-only to change "
+                        "things)");
     const ShardLayout& layout = m_queue.reloadLayout();
     if (layout.moving())
         throw Error(ErrorCode::InvalidArgument, reshardingText(layout, false));

@@ -370,6 +370,17 @@ private slots:
                  std::vector<IdResult::Status>{IdResult::Status::Exists});
         QCOMPARE(snapshot(m_server), before);
 
+        // A read-only session restores nothing.
+        ConnectionOptions readOnly = ConnectionOptions::fromUrl(m_server.unixUrl());
+        readOnly.readOnly = true;
+        Connection looking(readOnly);
+        Queue viewer(looking, "orders");
+        RecycleBin viewed(viewer);
+        EXPECT_ERROR(ErrorCode::NoPermission, "", viewed.restore({"e1"}));
+        QVERIFY2(m_message.find("read-only") != std::string::npos, m_message.c_str());
+        EXPECT_ERROR(ErrorCode::NoPermission, "", viewed.restoreAll());
+        QCOMPARE(snapshot(m_server), before);
+
         // An audit entry that kept nothing (a push) says so.
         m_admin->push(request("audited", 0, "a1"));
         const auto entries = AuditLog(*m_adminConn, m_admin->keys()).read(0, 1);
