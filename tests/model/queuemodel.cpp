@@ -379,6 +379,7 @@ void QueueModel::toBin(const std::string& id)
     entry.task.ownWindow = false;
     entry.task.firstLo = entry.task.firstHi = 0;
     entry.task.follow.reset();
+    entry.removal = ++m_removals;
     auto& entries = m_bin[id];
     for (auto& e : entries)
         if (e.shard == entry.shard) {
@@ -419,6 +420,19 @@ void QueueModel::restore(const ModelOp& op)
         }
         throw Mismatch("restore: taken while a reshard was under way");
     }
+    // A reshard carries each entry to its id's home, and restore carries one it finds away
+    // from home there first (design/bin.md): in the home the newest removal of an id wins.
+    for (auto& [id, entries] : m_bin) {
+        if (entries.empty())
+            continue;
+        auto newest = std::max_element(entries.begin(), entries.end(),
+                                       [](const BinEntry& x, const BinEntry& y) {
+                                           return x.removal < y.removal;
+                                       });
+        BinEntry kept = *newest;
+        kept.shard = static_cast<size_t>(layout.homeOf(id));
+        entries = {kept};
+    }
     const std::vector<IdResult> got = all ? bin.restoreAll() : bin.restore(ids);
     std::set<std::pair<std::string, size_t>> answered; // entries this call answered for
     // What the model says of one answer: the first entry, by shard, not answered yet.
@@ -431,13 +445,9 @@ void QueueModel::restore(const ModelOp& op)
                 if (e.shard < shards && answered.count({id, e.shard}) == 0 &&
                     (!entry || e.shard < entry->shard))
                     entry = &e;
-        IdResult::Status want =
-            !entry ? IdResult::Status::NotFound
-            // The entry stays where the removal left it: after a reshard that may no longer
-            // be the id's home, and it is refused.
-            : static_cast<int>(entry->shard) != layout.homeOf(id) ? IdResult::Status::Moved
-            : m_tasks.count(id) == 1                              ? IdResult::Status::Exists
-                                                                  : IdResult::Status::Done;
+        IdResult::Status want = !entry                   ? IdResult::Status::NotFound
+                                : m_tasks.count(id) == 1 ? IdResult::Status::Exists
+                                                         : IdResult::Status::Done;
         std::string why;
         if (status != want && m_tasks.count(id) == 1) {
             const Task& m = m_tasks.at(id);

@@ -84,7 +84,9 @@ private:
     {
         Task task; // as it was when removed
         size_t shard = 0;
+        uint64_t removal = 0; // the model's order of removals: a newer one wins
     };
+    uint64_t m_removals = 0;
     using Pair = std::pair<std::string, std::string>; // id, lease token
 
     void run(const ModelOp& op);
