@@ -13,6 +13,8 @@
 --   text as it was (bin_entry in common.lua); note: bin_actions' "kind|removed ms|audit entry"
 --   of the entry's action in this shard ("" = none).
 -- A held entry is in no set of the bin: neither listed nor restored, nor counted in bin_bytes.
+-- An id in bin_at without an entry (nothing to carry) leaves bin_at, so a reshard's pass that
+-- scans bin_at does not find it again and again.
 -- Errors: INVALID on bad ARGV; nothing is taken then.
 local n = whole(ARGV[1], 0, 500)
 if n == nil or #ARGV ~= 1 + 2 * n then
@@ -39,7 +41,7 @@ local ids = {}
 for i = 1, n do ids[i] = ARGV[2 * i] end
 local held = redis.call('HMGET', hold, unpack(ids))
 local entries = redis.call('HMGET', bin_key(''), unpack(ids))
-local out, out_entries, writes, seen = {}, {}, {}, {}
+local out, out_entries, writes, seen, dangling = {}, {}, {}, {}, {}
 for i, id in ipairs(ids) do
   if held[i] then
     reply[#reply + 1] = held_reply(id, held[i])
@@ -54,8 +56,11 @@ for i, id in ipairs(ids) do
     writes[#writes + 1] = id
     writes[#writes + 1] = target .. '|' .. #note .. '|' .. note .. entries[i]
     reply[#reply + 1] = {id, target, entries[i], note}
+  elseif not entries[i] then
+    dangling[#dangling + 1] = id
   end
 end
+if #dangling > 0 then redis.call('ZREM', bin_key('_at'), unpack(dangling)) end
 if #out > 0 then
   redis.call('HSET', hold, unpack(writes))
   bin_take_out(out, out_entries)

@@ -718,6 +718,22 @@ private slots:
         QVERIFY(bin.tasks().empty());
     }
 
+    // An id in a shard's bin_at without an entry (nothing to carry) does not keep a reshard
+    // from ending: bin_take drops it from bin_at.
+    void aDanglingIndexEntryDoesNotStopAReshard()
+    {
+        ShardLayout three;
+        three.count = 3;
+        std::string id;
+        for (int i = 0; id.empty(); ++i)
+            if (three.homeOf("gone" + std::to_string(i)) != 0)
+                id = "gone" + std::to_string(i);
+        m_adminConn->command({"ZADD", m_admin->keys().binAt(), "1", id});
+        reshard(*m_queue, 3);
+        QCOMPARE(m_adminConn->command({"ZSCORE", m_admin->keys().binAt(), id}).isNil(), true);
+        QVERIFY(RecycleBin(*m_admin).tasks().empty());
+    }
+
     // bin_bytes reads sizes as dead_max_bytes does (one parser, Redis's maxmemory units), up
     // to 4 GiB; a refusal names the setting and writes nothing.
     void binBytesTakesUnits()
