@@ -4148,6 +4148,12 @@ Its attempts start again from 0: it gets the full number of tries again.</source
         <source>task %1 is no longer %2: it is %3 now; nothing is selected</source>
         <translation>任务 %1 已不再是%2：现为%3；未选中任何任务</translation>
     </message>
+    <message numerus="yes">
+        <source>%n selected task(s), %1 among them, no longer selected: the list moved far from them (Find id selects one again)</source>
+        <translation>
+            <numerusform>%n 个选中的任务（其中包括 %1）不再选中：列表已移到离它们很远的位置（用“查找 ID”可再次选中）</numerusform>
+        </translation>
+    </message>
     <message>
         <source>Task %1 left the %2 tasks of %3 (consumed, cancelled or moved): it is no longer selected</source>
         <translation>任务 %1 已离开 %3 的%2任务（已被消费、取消或移动）：不再选中</translation>

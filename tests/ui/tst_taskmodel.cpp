@@ -351,13 +351,18 @@ private slots:
         QVERIFY(bar->value() <= 999 && bar->value() + bar->pageStep() > 999);
 
         // The bar dragged to rank 500: the window follows, rank 500 at the top; the selected
-        // task left the window, so nothing is selected (not the task now on its row).
+        // task left the window, so nothing is selected (not the task now on its row), and the
+        // table says so (TaskTabs puts it in the status bar).
+        QSignalSpy dropped(&table, &TaskTable::selectionOutOfWindow);
         bar->setValue(500);
         QCOMPARE(table.model()->rankOf(table.view()->rowAt(0)), 500);
         QTRY_COMPARE(table.model()->idAt(table.view()->rowAt(0)),
                      rankedId(QStringLiteral("window"), 500));
         QCOMPARE(table.selectedIds(), QStringList());
         QVERIFY(table.currentTask() == nullptr);
+        QCOMPARE(dropped.size(), 1);
+        QCOMPARE(dropped.first().at(0).toStringList(),
+                 QStringList{rankedId(QStringLiteral("window"), 999)});
 
         // A task near the window's edge, selected: the view scrolls it to the middle, near
         // the edge, and the window moves under it (as after the wheel or the keys): the same

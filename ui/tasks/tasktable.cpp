@@ -461,9 +461,19 @@ void TaskTable::moveWindowTo(qint64 top)
     const qint64 total = m_model->total();
     top = std::clamp<qint64>(top, 0, qMax<qint64>(0, total - 1));
     // The top row in the window's middle: the window moves again only after half of it.
+    const QStringList selected = selectedIds();
     m_moving = true;
     m_model->setBase(top - (m_model->windowRows() - visibleRows()) / 2);
     m_moving = false;
+    if (!selected.isEmpty()) {
+        const QStringList kept = selectedIds();
+        QStringList dropped;
+        for (const QString& id : selected)
+            if (!kept.contains(id))
+                dropped.append(id);
+        if (!dropped.isEmpty())
+            emit selectionOutOfWindow(dropped);
+    }
     m_syncing = true;
     setViewTop(static_cast<int>(top - m_model->base()));
     m_syncing = false;

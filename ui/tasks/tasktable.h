@@ -78,6 +78,9 @@ signals:
     // Selected tasks left the table since the last read (consumed, cancelled, moved): they
     // are unselected; `ids` are those that left.
     void selectionLeft(const QStringList& ids);
+    // The rows shown moved so far from selected tasks that they left the view's window of
+    // rows: they are unselected (never replaced by other tasks); `ids` are those.
+    void selectionOutOfWindow(const QStringList& ids);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;

@@ -54,6 +54,13 @@ TaskTabs::TaskTabs(AdminClient* client, QWidget* parent) : QWidget(parent), m_cl
             m_findBar->setError(message);
             emit statusMessage(message);
         });
+        connect(table, &TaskTable::selectionOutOfWindow, this, [this](const QStringList& ids) {
+            emit statusMessage(
+                tr("%n selected task(s), %1 among them, no longer selected: the list moved far "
+                   "from them (Find id selects one again)",
+                   nullptr, static_cast<int>(ids.size()))
+                    .arg(MemberText::displayText(ids.first().left(200))));
+        });
         connect(table, &TaskTable::taskMissed, this, &TaskTabs::onMissed);
         // Said where the operator looks, so a selection does not vanish silently.
         connect(table, &TaskTable::selectionLeft, this, [this, table](const QStringList& ids) {
