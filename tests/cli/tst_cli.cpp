@@ -229,6 +229,16 @@ private slots:
                  payload);
     }
 
+    void showSaysOneByteInTheSingular()
+    {
+        QCOMPARE(delayq({"push", "mail", "x", "--id", "one"}).exitCode, 0);
+        const CliRun r = delayq({"show", "mail", "one"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("1 byte\n") && !r.out.contains("1 bytes"), r.out.constData());
+        QCOMPARE(delayq({"push", "mail", "xy", "--id", "two"}).exitCode, 0);
+        QVERIFY(delayq({"show", "mail", "two"}).out.contains("2 bytes"));
+    }
+
     void execFailureRetriesOnTheBackoffThenDies()
     {
         QCOMPARE(delayq({"push", "mail", "data", "--id", "job", "--max-attempts", "3", "--backoff",

@@ -305,7 +305,8 @@ int runShow(Context& ctx)
         line("expires", ctx.when(*t.expiresAt) + " (not started by then, it never runs)");
     if (history)
         text += historyText(*history);
-    line("payload", std::to_string(t.payload.size()) + " bytes");
+    line("payload",
+         std::to_string(t.payload.size()) + (t.payload.size() == 1 ? " byte" : " bytes"));
     ctx.print(text + printable(t.payload) + "\n");
     return ExitOk;
 }
