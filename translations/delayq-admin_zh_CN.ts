@@ -3902,21 +3902,29 @@ Its attempts start again from 0: it gets the full number of tries again.</source
         <source>Payload (%1 bytes; the first %2 shown, loading the rest…)</source>
         <translation>负载（%1 字节；显示前 %2 字节，正在加载其余部分…）</translation>
     </message>
-    <message>
-        <source>Message (JSON, %1 bytes)</source>
-        <translation>消息（JSON，%1 字节）</translation>
+    <message numerus="yes">
+        <source>Message (JSON, %n byte(s))</source>
+        <translation>
+            <numerusform>消息（JSON，%n 字节）</numerusform>
+        </translation>
     </message>
-    <message>
-        <source>Message (text, %1 bytes)</source>
-        <translation>消息（文本，%1 字节）</translation>
+    <message numerus="yes">
+        <source>Message (text, %n byte(s))</source>
+        <translation>
+            <numerusform>消息（文本，%n 字节）</numerusform>
+        </translation>
     </message>
-    <message>
-        <source>Payload (JSON, %1 bytes)</source>
-        <translation>负载（JSON，%1 字节）</translation>
+    <message numerus="yes">
+        <source>Payload (JSON, %n byte(s))</source>
+        <translation>
+            <numerusform>负载（JSON，%n 字节）</numerusform>
+        </translation>
     </message>
-    <message>
-        <source>Payload (text, %1 bytes)</source>
-        <translation>负载（文本，%1 字节）</translation>
+    <message numerus="yes">
+        <source>Payload (text, %n byte(s))</source>
+        <translation>
+            <numerusform>负载（文本，%n 字节）</numerusform>
+        </translation>
     </message>
     <message>
         <source>first %1 KiB shown</source>

@@ -39,6 +39,7 @@
 #include <QStatusBar>
 #include <QTableView>
 #include <QTest>
+#include <QTranslator>
 #include <qcustomplot.h>
 
 #include <memory>
@@ -533,6 +534,30 @@ private slots:
         QVERIFY(json);
         QCOMPARE(TaskDetails::formatPayload("not {json", &json), QStringLiteral("not {json"));
         QVERIFY(!json);
+    }
+
+    // The details pane's label for a shown task's payload, in English with its plurals.
+    static QString payloadLabel(const QByteArray& payload)
+    {
+        QTranslator english;
+        if (!english.load(QStringLiteral(":/i18n/delayq-admin_en.qm")))
+            return QStringLiteral("no :/i18n/delayq-admin_en.qm");
+        QCoreApplication::installTranslator(&english);
+        const auto restore = qScopeGuard([&] { QCoreApplication::removeTranslator(&english); });
+        TaskDetails details;
+        TaskRow task;
+        task.id = QStringLiteral("t1");
+        task.state = QStringLiteral("pending");
+        task.payload = payload;
+        task.payloadSize = payload.size();
+        details.showTask(task, TaskSet::Pending);
+        return details.findChild<QLabel*>(QStringLiteral("payloadformat"))->text();
+    }
+
+    void payloadSizeSaysOneByteInTheSingular()
+    {
+        QCOMPARE(payloadLabel("x"), QStringLiteral("Payload (text, 1 byte)"));
+        QCOMPARE(payloadLabel("xy"), QStringLiteral("Payload (text, 2 bytes)"));
     }
 
     void embeddedWorkerDrainsTheQueue()

@@ -22,6 +22,8 @@
 #include <QTextEdit>
 #include <QVBoxLayout>
 
+#include <limits>
+
 namespace delayq::ui {
 
 namespace {
@@ -87,6 +89,7 @@ TaskDetails::TaskDetails(QWidget* parent) : QWidget(parent)
     m_expiresRow->setShown(false);
 
     m_format = new QLabel(this);
+    m_format->setObjectName(QStringLiteral("payloadformat"));
     m_format->setTextFormat(Qt::PlainText);
     m_format->setWordWrap(true); // a long line here widened the window past 1,024 px
     layout->addWidget(m_format);
@@ -355,11 +358,14 @@ void TaskDetails::render()
                                : tr("Payload (%1 bytes; the first %2 shown, loading the rest…)"))
                               .arg(size)
                               .arg(m_task.payload.size()));
-    else
-        m_format->setText(
-            (m_plain ? (json ? tr("Message (JSON, %1 bytes)") : tr("Message (text, %1 bytes)"))
-                     : (json ? tr("Payload (JSON, %1 bytes)") : tr("Payload (text, %1 bytes)")))
-                .arg(size));
+    else {
+        // %n: "1 byte", "2 bytes" (English's plurals come from delayq-admin_en.ts).
+        const int n = int(qMin<qint64>(size, std::numeric_limits<int>::max()));
+        m_format->setText(m_plain ? (json ? tr("Message (JSON, %n byte(s))", nullptr, n)
+                                          : tr("Message (text, %n byte(s))", nullptr, n))
+                                  : (json ? tr("Payload (JSON, %n byte(s))", nullptr, n)
+                                          : tr("Payload (text, %n byte(s))", nullptr, n)));
+    }
     m_payload->setPlainText(forDisplay(text, m_format));
     renderHistory();
 }

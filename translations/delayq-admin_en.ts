@@ -1,0 +1,35 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en">
+<context>
+    <name>delayq::ui::TaskDetails</name>
+    <message numerus="yes">
+        <source>Message (JSON, %n byte(s))</source>
+        <translation>
+            <numerusform>Message (JSON, %n byte)</numerusform>
+            <numerusform>Message (JSON, %n bytes)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Message (text, %n byte(s))</source>
+        <translation>
+            <numerusform>Message (text, %n byte)</numerusform>
+            <numerusform>Message (text, %n bytes)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Payload (JSON, %n byte(s))</source>
+        <translation>
+            <numerusform>Payload (JSON, %n byte)</numerusform>
+            <numerusform>Payload (JSON, %n bytes)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Payload (text, %n byte(s))</source>
+        <translation>
+            <numerusform>Payload (text, %n byte)</numerusform>
+            <numerusform>Payload (text, %n bytes)</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>
