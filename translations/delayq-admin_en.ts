@@ -4,6 +4,20 @@
 <context>
     <name>delayq::ui::TaskDetails</name>
     <message numerus="yes">
+        <source>Message (binary, %n byte(s))</source>
+        <translation>
+            <numerusform>Message (binary, %n byte)</numerusform>
+            <numerusform>Message (binary, %n bytes)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Payload (binary, %n byte(s))</source>
+        <translation>
+            <numerusform>Payload (binary, %n byte)</numerusform>
+            <numerusform>Payload (binary, %n bytes)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>Message (JSON, %n byte(s))</source>
         <translation>
             <numerusform>Message (JSON, %n byte)</numerusform>

@@ -3903,6 +3903,18 @@ Its attempts start again from 0: it gets the full number of tries again.</source
         <translation>负载（%1 字节；显示前 %2 字节，正在加载其余部分…）</translation>
     </message>
     <message numerus="yes">
+        <source>Message (binary, %n byte(s))</source>
+        <translation>
+            <numerusform>消息（二进制，%n 字节）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Payload (binary, %n byte(s))</source>
+        <translation>
+            <numerusform>负载（二进制，%n 字节）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>Message (JSON, %n byte(s))</source>
         <translation>
             <numerusform>消息（JSON，%n 字节）</numerusform>

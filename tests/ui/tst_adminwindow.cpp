@@ -560,6 +560,15 @@ private slots:
         QCOMPARE(payloadLabel("xy"), QStringLiteral("Payload (text, 2 bytes)"));
     }
 
+    void binaryPayloadIsSaidToBeBinary()
+    {
+        QCOMPARE(payloadLabel(QByteArray("\x00\x01"
+                                         "bin\xff",
+                                         6)),
+                 QStringLiteral("Payload (binary, 6 bytes)"));
+        QCOMPARE(payloadLabel("caf\xc3\xa9"), QStringLiteral("Payload (text, 5 bytes)"));
+    }
+
     void embeddedWorkerDrainsTheQueue()
     {
         QStringList ids;

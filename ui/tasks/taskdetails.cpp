@@ -17,6 +17,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QStringDecoder>
 #include <QTextBlock>
 #include <QTextCursor>
 #include <QTextEdit>
@@ -361,10 +362,16 @@ void TaskDetails::render()
     else {
         // %n: "1 byte", "2 bytes" (English's plurals come from delayq-admin_en.ts).
         const int n = int(qMin<qint64>(size, std::numeric_limits<int>::max()));
-        m_format->setText(m_plain ? (json ? tr("Message (JSON, %n byte(s))", nullptr, n)
-                                          : tr("Message (text, %n byte(s))", nullptr, n))
-                                  : (json ? tr("Payload (JSON, %n byte(s))", nullptr, n)
-                                          : tr("Payload (text, %n byte(s))", nullptr, n)));
+        // Not UTF-8 (shown with its bytes escaped, \xff): binary, not text.
+        QStringDecoder utf8(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
+        const QString decoded = utf8.decode(m_task.payload); // decodes when made a QString
+        const bool binary = !json && utf8.hasError();
+        m_format->setText(m_plain ? (json     ? tr("Message (JSON, %n byte(s))", nullptr, n)
+                                     : binary ? tr("Message (binary, %n byte(s))", nullptr, n)
+                                              : tr("Message (text, %n byte(s))", nullptr, n))
+                                  : (json     ? tr("Payload (JSON, %n byte(s))", nullptr, n)
+                                     : binary ? tr("Payload (binary, %n byte(s))", nullptr, n)
+                                              : tr("Payload (text, %n byte(s))", nullptr, n)));
     }
     m_payload->setPlainText(forDisplay(text, m_format));
     renderHistory();
