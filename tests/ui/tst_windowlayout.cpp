@@ -416,6 +416,25 @@ private slots:
                                 .arg(details->viewport()->width())));
     }
 
+    // Scrolled down to a task's payload, the details pane goes back to its top when another
+    // queue opens: its field labels were left scrolled out of view.
+    void detailsScrollBackWhenAnotherQueueOpens()
+    {
+        openFullQueue();
+        showAt(QSize(1024, 700));
+        auto* details = window()->findChild<QScrollArea*>(QStringLiteral("detailsscroll"));
+        QVERIFY(details);
+        // Taller than its viewport, as on a short screen.
+        details->widget()->setMinimumHeight(details->viewport()->height() + 400);
+        QCoreApplication::sendPostedEvents();
+        QScrollBar* bar = details->verticalScrollBar();
+        QTRY_VERIFY(bar->maximum() > 0);
+        bar->setValue(bar->maximum());
+        m_fixture.openQueue(QStringLiteral("mail"));
+        QTRY_COMPARE(window()->queue(), QStringLiteral("mail"));
+        QCOMPARE(bar->value(), 0);
+    }
+
     // The server view, with the open queue's shards, fits a laptop's screen.
     void serverViewFits()
     {

@@ -17,6 +17,8 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QStringDecoder>
 #include <QTextBlock>
 #include <QTextCursor>
@@ -226,6 +228,14 @@ void TaskDetails::clear()
     m_historyLoaded = false;
     m_task = {};
     render();
+    // The pane scrolls in a short window (windowlayout.cpp): with no task, or another queue
+    // open, its field labels come back into view instead of staying where the last task
+    // was scrolled to.
+    for (QWidget* w = parentWidget(); w; w = w->parentWidget())
+        if (auto* area = qobject_cast<QScrollArea*>(w)) {
+            area->verticalScrollBar()->setValue(0);
+            break;
+        }
 }
 
 void TaskDetails::setPlain(bool plain)
