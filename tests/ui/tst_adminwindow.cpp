@@ -536,6 +536,16 @@ private slots:
         QVERIFY(!json);
     }
 
+    // As sent: QJsonDocument's indenting sorted the keys (note before order).
+    void jsonPayloadKeepsItsKeysInTheOrderSent()
+    {
+        QCOMPARE(TaskDetails::formatPayload("{\"order\":7,\"note\":\"x\"}"),
+                 QStringLiteral("{\n    \"order\": 7,\n    \"note\": \"x\"\n}"));
+        QCOMPARE(TaskDetails::formatPayload(" {\"b\": [ ], \"a\" : {\"s\":\"x,{y}:\\\"z\\\\\"}} "),
+                 QStringLiteral("{\n    \"b\": [],\n    \"a\": {\n        \"s\": "
+                                "\"x,{y}:\\\"z\\\\\"\n    }\n}"));
+    }
+
     // The details pane's label for a shown task's payload, in English with its plurals.
     static QString payloadLabel(const QByteArray& payload)
     {

@@ -148,8 +148,78 @@ QString TaskDetails::formatPayload(const QByteArray& payload, bool* isJson)
     if (isJson)
         *isJson = json;
     if (json)
-        return QString::fromUtf8(doc.toJson(QJsonDocument::Indented)).trimmed();
+        return indentJson(payload);
     return MemberText::displayBytes(payload.toStdString());
+}
+
+QString TaskDetails::indentJson(const QByteArray& json)
+{
+    // Indented from the text as sent, not through QJsonDocument: that sorts an object's keys,
+    // so {"order":7,"note":"x"} read as note, then order, and a repeated key was dropped.
+    // Strings are copied byte for byte (their escapes too); only the space between tokens
+    // is replaced. `json` is known to be valid.
+    QByteArray out;
+    out.reserve(json.size() + json.size() / 2);
+    int depth = 0;
+    bool inString = false;
+    auto newline = [&out, &depth] {
+        out += '\n';
+        out += QByteArray(4 * depth, ' ');
+    };
+    for (qsizetype i = 0; i < json.size(); ++i) {
+        const char c = json.at(i);
+        if (inString) {
+            out += c;
+            if (c == '\\' && i + 1 < json.size())
+                out += json.at(++i);
+            else if (c == '"')
+                inString = false;
+            continue;
+        }
+        switch (c) {
+        case '"':
+            inString = true;
+            out += c;
+            break;
+        case '{':
+        case '[': {
+            out += c;
+            qsizetype next = i + 1;
+            while (next < json.size() && QChar::isSpace(uchar(json.at(next))))
+                ++next;
+            const char close = c == '{' ? '}' : ']';
+            if (next < json.size() && json.at(next) == close) { // {} and [] stay on one line
+                out += close;
+                i = next;
+            } else {
+                ++depth;
+                newline();
+            }
+            break;
+        }
+        case '}':
+        case ']':
+            --depth;
+            newline();
+            out += c;
+            break;
+        case ',':
+            out += c;
+            newline();
+            break;
+        case ':':
+            out += ": ";
+            break;
+        case ' ':
+        case '\t':
+        case '\n':
+        case '\r':
+            break;
+        default:
+            out += c;
+        }
+    }
+    return QString::fromUtf8(out);
 }
 
 void TaskDetails::showTask(const TaskRow& task, TaskSet set)

@@ -48,6 +48,8 @@ public:
 
     // JSON objects and arrays indented; anything else as it is (invalid UTF-8 replaced).
     static QString formatPayload(const QByteArray& payload, bool* isJson = nullptr);
+    // A valid JSON text indented, its keys in the order sent.
+    static QString indentJson(const QByteArray& json);
 
 private:
     // The text as the pane shows it: long lines broken, at most 256 KiB; says so in note.
