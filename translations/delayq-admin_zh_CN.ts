@@ -3943,8 +3943,8 @@ Its attempts start again from 0: it gets the full number of tries again.</source
         <translation>仅显示前 %1 KiB</translation>
     </message>
     <message>
-        <source>long lines broken for display</source>
-        <translation>长行已折行显示</translation>
+        <source>long lines broken for display (↪ marks a break)</source>
+        <translation>长行已折行显示（↪ 表示折行处）</translation>
     </message>
     <message>
         <source>; Copy payload copies it as stored</source>

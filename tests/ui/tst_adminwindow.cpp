@@ -579,6 +579,28 @@ private slots:
         QCOMPARE(payloadLabel("caf\xc3\xa9"), QStringLiteral("Payload (text, 5 bytes)"));
     }
 
+    // A string longer than a display line is cut in pieces, each after the first marked:
+    // unmarked, the cut read as a line break in the data.
+    void aLongJsonStringIsNotShownWithALineBreak()
+    {
+        TaskDetails details;
+        TaskRow task;
+        task.id = QStringLiteral("t1");
+        task.state = QStringLiteral("pending");
+        task.payload = "{\"s\":\"" + QByteArray(2500, 'x') + "\"}";
+        task.payloadSize = task.payload.size();
+        details.showTask(task, TaskSet::Pending);
+        const QStringList lines = details.payloadText().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 5); // {, "s": "x…, ↪x…, ↪x…", }
+        QVERIFY(!lines.at(1).startsWith(QChar(0x21AA)));
+        QVERIFY(lines.at(2).startsWith(QChar(0x21AA)));
+        QVERIFY(lines.at(3).startsWith(QChar(0x21AA)));
+        QCOMPARE(details.payloadText().count(QLatin1Char('x')), 2500);
+        QVERIFY(details.findChild<QLabel*>(QStringLiteral("payloadformat"))
+                    ->text()
+                    .contains(QChar(0x21AA)));
+    }
+
     void embeddedWorkerDrainsTheQueue()
     {
         QStringList ids;

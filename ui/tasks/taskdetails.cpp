@@ -518,7 +518,9 @@ QString TaskDetails::forDisplay(const QString& text, QLabel* note)
         if (c == QLatin1Char('\n')) {
             lineLength = 0;
         } else if (++lineLength > kMaxLine) {
+            // Marked: a bare break inside a long JSON string read as a line break in the data.
             out += QLatin1Char('\n');
+            out += QChar(0x21AA); // ↪
             lineLength = 1;
             wrapped = true;
         }
@@ -528,7 +530,7 @@ QString TaskDetails::forDisplay(const QString& text, QLabel* note)
     if (text.size() > kMaxChars)
         notes << tr("first %1 KiB shown").arg(kMaxChars / 1024);
     if (wrapped)
-        notes << tr("long lines broken for display");
+        notes << tr("long lines broken for display (↪ marks a break)");
     if (!notes.isEmpty())
         note->setText(note->text() + QStringLiteral(" — ") + notes.join(QStringLiteral(", ")) +
                       tr("; Copy payload copies it as stored"));
