@@ -37,6 +37,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QStyledItemDelegate>
 #include <QTableView>
 #include <QTest>
 #include <QTranslator>
@@ -502,6 +503,33 @@ private slots:
         selectRows({0});
         QTRY_COMPARE(m_fixture.window()->details()->payload().size(), qsizetype(big.size()));
         QCOMPARE(m_fixture.window()->details()->payloadText().count(QLatin1Char('x')), 100000);
+    }
+
+    // As the view draws it (its item options leave the group separator out): "1,200", as the
+    // Pending tab and the Overview write it; it showed "1200".
+    void queueListGroupsCountsLikeTheTabs()
+    {
+        const QLocale before;
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+        const auto restore = qScopeGuard([&] { QLocale::setDefault(before); });
+        QStringList ids;
+        for (int i = 0; i < 1200; ++i)
+            ids.append(QStringLiteral("t%1").arg(i));
+        pushTasks(QStringLiteral("orders"), ids);
+        openQueue(QStringLiteral("orders"));
+        QueueList* list = m_fixture.window()->queueList();
+        QTRY_COMPARE(list->names(), (QStringList{"orders"}));
+        struct Options : QTableView
+        {
+            using QTableView::initViewItemOption;
+        };
+        QTableView* view = list->view();
+        QStyleOptionViewItem option;
+        static_cast<Options*>(view)->initViewItemOption(&option);
+        const QModelIndex pending = view->model()->index(0, 1);
+        auto* delegate = qobject_cast<QStyledItemDelegate*>(view->itemDelegateForIndex(pending));
+        QVERIFY(delegate);
+        QTRY_COMPARE(delegate->displayText(pending.data(), option.locale), QStringLiteral("1,200"));
     }
 
     void queueListFiltersAndOpensByName()

@@ -10,11 +10,15 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QSortFilterProxyModel>
 #include <QStandardItemModel>
 #include <QStyle>
+#include <QStyledItemDelegate>
 #include <QTableView>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace delayq::ui {
 
@@ -29,6 +33,26 @@ QStandardItem* numberItem(qint64 value)
     item->setEditable(false);
     return item;
 }
+
+// Counts grouped as the tabs and the Overview write them ("1,000,000"): a view draws a number
+// with its locale's group separator left out.
+QString countText(const QVariant& value)
+{
+    return value.typeId() == QMetaType::LongLong ? QLocale().toString(value.toLongLong())
+                                                 : value.toString();
+}
+
+class CountDelegate : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    QString displayText(const QVariant& value, const QLocale& locale) const override
+    {
+        return value.typeId() == QMetaType::LongLong
+                   ? countText(value)
+                   : QStyledItemDelegate::displayText(value, locale);
+    }
+};
 
 // A full discovery walks the keyspace; every refresh (2 s) would be too much for a big one.
 constexpr qint64 kRediscoverMs = 30000;
@@ -85,6 +109,7 @@ QTableView* QueueList::makeTable(QStandardItemModel* model, QSortFilterProxyMode
     proxy->setFilterKeyColumn(0);
     auto* view = new QTableView(this);
     view->setModel(proxy);
+    view->setItemDelegate(new CountDelegate(view));
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setSelectionMode(QAbstractItemView::SingleSelection);
     view->setSortingEnabled(true);
@@ -344,7 +369,13 @@ void QueueList::fitCountColumns()
                     2 * margin + 4;
         if (c == header->sortIndicatorSection())
             width += header->height() / 2 + margin;
-        m_view->setColumnWidth(c, qMax(width, ColumnFit::contentWidth(m_view, c)));
+        // Measured as drawn, separators and all.
+        int widest = 0;
+        for (int r = 0; r < m_proxy->rowCount(); ++r)
+            widest = qMax(widest, m_view->fontMetrics().horizontalAdvance(
+                                      countText(m_proxy->index(r, c).data())));
+        m_view->setColumnWidth(c,
+                               std::max({width, ColumnFit::contentWidth(m_view, c), widest + 14}));
     }
 }
 
