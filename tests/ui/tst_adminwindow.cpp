@@ -39,6 +39,9 @@
 #include <QStatusBar>
 #include <QStyledItemDelegate>
 #include <QTableView>
+#include <QClipboard>
+#include <QMimeData>
+#include <QGuiApplication>
 #include <QTest>
 #include <QTranslator>
 #include <qcustomplot.h>
@@ -572,6 +575,27 @@ private slots:
         QCOMPARE(TaskDetails::formatPayload(" {\"b\": [ ], \"a\" : {\"s\":\"x,{y}:\\\"z\\\\\"}} "),
                  QStringLiteral("{\n    \"b\": [],\n    \"a\": {\n        \"s\": "
                                 "\"x,{y}:\\\"z\\\\\"\n    }\n}"));
+    }
+
+    // Copy payload copies the bytes as stored, not the indented text the pane shows.
+    void copyPayloadCopiesTheBytesAsStored()
+    {
+        TaskDetails details;
+        TaskRow task;
+        task.id = QStringLiteral("t1");
+        task.state = QStringLiteral("pending");
+        task.payload = QByteArray("{\"order\":7,\"note\":\"x\"}");
+        task.payloadSize = task.payload.size();
+        details.showTask(task, TaskSet::Pending);
+        QPushButton* copy = nullptr;
+        for (QPushButton* b : details.findChildren<QPushButton*>())
+            if (b->text() == QStringLiteral("Copy payload"))
+                copy = b;
+        QVERIFY(copy && copy->isEnabled());
+        copy->click();
+        QCOMPARE(QGuiApplication::clipboard()->text(), QString::fromUtf8(task.payload));
+        QCOMPARE(QGuiApplication::clipboard()->mimeData()->data(QStringLiteral("application/octet-stream")),
+                 task.payload);
     }
 
     // The details pane's label for a shown task's payload, in English with its plurals.

@@ -8,6 +8,7 @@
 #include <delayq/timeparse.h>
 
 #include <QApplication>
+#include <QMimeData>
 #include <QClipboard>
 #include <QEvent>
 #include <QFontDatabase>
@@ -114,8 +115,14 @@ TaskDetails::TaskDetails(QWidget* parent) : QWidget(parent)
     connect(m_copyId, &QPushButton::clicked, this, [this] {
         QApplication::clipboard()->setText(MemberText::displayText(m_task.id, false));
     });
-    connect(m_copyPayload, &QPushButton::clicked, this,
-            [this] { QApplication::clipboard()->setText(formatPayload(m_task.payload)); });
+    // As stored, not as shown (indented, long lines marked): what was sent is what is copied.
+    // Bytes that are not UTF-8 cannot be text on a clipboard: they go as raw data too.
+    connect(m_copyPayload, &QPushButton::clicked, this, [this] {
+        auto* data = new QMimeData;
+        data->setText(QString::fromUtf8(m_task.payload));
+        data->setData(QStringLiteral("application/octet-stream"), m_task.payload);
+        QApplication::clipboard()->setMimeData(data);
+    });
     clear();
 }
 
