@@ -522,13 +522,9 @@ private slots:
         openQueue(QStringLiteral("orders"));
         QueueList* list = m_fixture.window()->queueList();
         QTRY_COMPARE(list->names(), (QStringList{"orders"}));
-        struct Options : QTableView
-        {
-            using QTableView::initViewItemOption;
-        };
         QTableView* view = list->view();
         QStyleOptionViewItem option;
-        static_cast<Options*>(view)->initViewItemOption(&option);
+        option.locale = view->locale(); // what the view gives its delegate
         const QModelIndex pending = view->model()->index(0, 1);
         auto* delegate = qobject_cast<QStyledItemDelegate*>(view->itemDelegateForIndex(pending));
         QVERIFY(delegate);

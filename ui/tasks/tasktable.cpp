@@ -456,6 +456,18 @@ void TaskTable::showRank(qint64 rank)
         moveWindowTo(rank - visibleRows() / 2);
 }
 
+TaskTable::~TaskTable()
+{
+    // The view and the model are children, deleted after this body: their signals while they
+    // go (a scroll bar's range, a reset) must not reach a table that is half destroyed.
+    m_view->verticalScrollBar()->disconnect(this);
+    m_view->disconnect(this);
+    if (m_view->selectionModel())
+        m_view->selectionModel()->disconnect(this);
+    m_model->disconnect(this);
+    m_bar->disconnect(this);
+}
+
 void TaskTable::moveWindowTo(qint64 top)
 {
     const qint64 total = m_model->total();

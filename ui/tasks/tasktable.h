@@ -29,6 +29,7 @@ class TaskTable : public QWidget
 
 public:
     TaskTable(AdminClient* client, TaskSet set, QWidget* parent = nullptr);
+    ~TaskTable() override;
 
     TaskModel* model() const { return m_model; }
     QTableView* view() const { return m_view; }
