@@ -49,7 +49,7 @@ private:
         QSignalSpy shown(chart, &TimelineChart::forecastShown);
         m_fixture.openQueue(queue);
         if (shown.isEmpty())
-            [&] { QVERIFY(shown.wait(10000)); }();
+            [&] { QVERIFY(shown.wait(30000)); }();
         return chart;
     }
     static OverviewRow row(const QString& name, bool known, qint64 peakMs, qint64 atMs)
@@ -155,7 +155,7 @@ private slots:
         m_fixture.pushAt(QStringLiteral("webhooks"), QList<qint64>(10, due));
         m_fixture.connectWindow();
         OverviewPage* page = m_fixture.window()->overview();
-        QTRY_VERIFY(!page->isRefreshing());
+        QTRY_VERIFY_WITH_TIMEOUT(!page->isRefreshing(), 30000); // under a sanitizer beside other suites
         QSignalSpy refreshed(page, &OverviewPage::refreshed);
         page->refresh();
         QVERIFY(refreshed.wait(10000));
