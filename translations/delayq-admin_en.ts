@@ -2,6 +2,23 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>delayq::ui::OverviewModel</name>
+    <message numerus="yes">
+        <source>Fair order: %n group(s) in turn with due tasks</source>
+        <translation>
+            <numerusform>Fair order: %n group in turn with due tasks</numerusform>
+            <numerusform>Fair order: %n groups in turn with due tasks</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n held by their group cap or rate</source>
+        <translation>
+            <numerusform>%n held by its group cap or rate</numerusform>
+            <numerusform>%n held by their group cap or rate</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>delayq::ui::TaskDetails</name>
     <message numerus="yes">
         <source>Message (binary, %n byte(s))</source>

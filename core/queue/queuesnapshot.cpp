@@ -100,7 +100,7 @@ std::vector<QueueSnapshot> QueueSnapshotReader::read(const std::vector<std::stri
         // tasks as every shard's, then what only shard 0 holds.
         addShardReads(commands, keys, now);
         commands.push_back({"HMGET", keys.config(), "paused", "rate", "burst", "cap", "dead_max",
-                            "dead_max_bytes"});
+                            "dead_max_bytes", "order", "group_cap", "group_rate"});
         commands.push_back({"ZCOUNT", keys.workers(), "(" + now, "+inf"});
         commands.push_back({"ZRANGE", keys.scheduleNext(), "0", "0", "WITHSCORES"});
         addMinutes(commands, keys, currentMinute, minutes);
@@ -268,6 +268,8 @@ void QueueSnapshotReader::parse(const std::string& name, const Reply* r, long lo
     };
     q.paused = text(0) == "1";
     q.flow.setLimits(text(1), text(2), text(3));
+    // Fair order and its group limits: a reader shows the busy groups of such a queue.
+    q.flow.setGroupLimits(text(6), text(7), text(8));
     // The dead bound (docs/design/bounds.md): the defaults where unset or garbage, as the
     // scripts read them (lua/common.lua's dead_trim).
     if (const auto max = wholeNumber(text(4)); max && *max >= 0)

@@ -385,6 +385,81 @@ private slots:
         }
     }
 
+    // A queue in fair order shows its busiest groups in the Busiest groups column, with their
+    // due and running counts, as `delayq stats` and the Groups tab list them (its tooltip one
+    // a line); a queue in due order shows none, and without a queue in fair order the column
+    // is hidden.
+    void busyGroupsOfAQueueInFairOrder()
+    {
+        const auto conn = connection();
+        m_fixture.pushAt(QStringLiteral("calm"), {conn->serverTimeMs() - 1000});
+        m_fixture.connectWindow();
+        snapshot();
+        QVERIFY(page()->view()->isColumnHidden(OverviewModel::Groups));
+
+        delayq::Queue tenants(*conn, "tenants");
+        tenants.setConfig("order", "fair");
+        const qint64 now = conn->serverTimeMs();
+        std::vector<delayq::PushRequest> pushes;
+        auto add = [&](const std::string& group, int n) {
+            for (int i = 0; i < n; ++i) {
+                delayq::PushRequest r;
+                r.group = group;
+                r.dueAtMs = now - 1000;
+                pushes.push_back(r);
+            }
+        };
+        add("big", 1200);
+        add("small", 2);
+        add("", 1);
+        tenants.pushBatch(pushes);
+        // The ring's first group (big, pushed first) gives its best task.
+        auto claimed = tenants.claim(1, 600000, "w").tasks;
+        QCOMPARE(claimed.size(), size_t(1));
+        snapshot();
+        const OverviewRow* r = row(QStringLiteral("tenants"));
+        QVERIFY(r);
+        QVERIFY(r->fair);
+        QCOMPARE(r->busyGroups.size(), OverviewResult::kOverviewGroups);
+        QVERIFY(!row(QStringLiteral("calm"))->fair);
+        QVERIFY(!page()->view()->isColumnHidden(OverviewModel::Groups));
+        const QModelIndex cell =
+            page()->model()->index(rowIndex(QStringLiteral("tenants")), OverviewModel::Groups);
+        const QString big = QStringLiteral("big %1 due, 1 running").arg(QLocale().toString(1199));
+        QCOMPARE(cell.data().toString(),
+                 big + QStringLiteral("; small 2 due, 0 running; (no group) 1 due, 0 running"));
+        const QString tip = cell.data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(QStringLiteral("3 group(s) in turn")) ||
+                     tip.contains(QStringLiteral("3 groups in turn")),
+                 qPrintable(tip));
+        QVERIFY2(tip.contains(QLatin1Char('\n') + big + QLatin1Char('\n')), qPrintable(tip));
+        QCOMPARE(page()
+                     ->model()
+                     ->index(rowIndex(QStringLiteral("calm")), OverviewModel::Groups)
+                     .data()
+                     .toString(),
+                 QString());
+
+        // None busy once the queue's groups have nothing due or running.
+        while (true) {
+            const auto more = tenants.claim(1000, 600000, "w").tasks;
+            if (more.empty())
+                break;
+            claimed.insert(claimed.end(), more.begin(), more.end());
+        }
+        std::vector<std::pair<std::string, std::string>> acks;
+        for (const auto& t : claimed)
+            acks.emplace_back(t.id, t.token);
+        tenants.ack(acks);
+        snapshot();
+        QCOMPARE(page()
+                     ->model()
+                     ->index(rowIndex(QStringLiteral("tenants")), OverviewModel::Groups)
+                     .data()
+                     .toString(),
+                 QStringLiteral("—"));
+    }
+
     void thresholdsPerQueue_data()
     {
         QTest::addColumn<QString>("overdue");

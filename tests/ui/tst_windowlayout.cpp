@@ -79,6 +79,20 @@ private:
             delayq::Queue other(conn, name);
             other.push(delayq::PushRequest{});
         }
+        // Two queues in fair order with busy groups: the overview's Busiest groups column shows.
+        for (const char* name : {"tenants-fair", "tenants-fair-eu"}) {
+            delayq::Queue fair(conn, name);
+            fair.setConfig("order", "fair");
+            std::vector<delayq::PushRequest> pushes;
+            for (const char* group : {"tenant-0042-enterprise-accounts", "tenant-7", ""})
+                for (int i = 0; i < 3; ++i) {
+                    delayq::PushRequest p;
+                    p.group = group;
+                    p.dueAtMs = conn.serverNowMs() - 1000;
+                    pushes.push_back(p);
+                }
+            fair.pushBatch(pushes);
+        }
         // A schedule every 20 s, and a line in the audit trail.
         delayq::ScheduleRule rule;
         rule.name = "heartbeat";
@@ -288,6 +302,7 @@ private slots:
         QTRY_VERIFY(window()->overview()->model()->rowCount() > 0);
         QCoreApplication::sendPostedEvents();
         QList<QPair<int, int>> columns;
+        QTRY_VERIFY(!window()->overview()->view()->isColumnHidden(OverviewModel::Groups));
         for (int c = OverviewModel::Name; c < OverviewModel::ColumnCount; ++c)
             if (c != OverviewModel::Node && c != OverviewModel::Server) // both hidden here
                 columns.append({c, c == OverviewModel::Name ? 8 : 3});

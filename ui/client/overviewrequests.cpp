@@ -7,6 +7,7 @@
 #include <delayq/error.h>
 #include <delayq/forecast.h>
 #include <delayq/queue.h>
+#include <delayq/queuereader.h>
 #include <delayq/queuesnapshot.h>
 #include <delayq/shardmover.h>
 #include <delayq/workerregistry.h>
@@ -123,6 +124,28 @@ void readForecastPeak(delayq::Connection& c, const std::string& prefix, const st
     }
 }
 
+// A queue in fair order: its busiest groups, read with plain commands as `delayq stats` and the
+// Groups tab read them. A queue whose index cannot be read (an ACL keeping its keys from this
+// user) keeps groupsRead false rather than costing the overview.
+void readBusyGroups(delayq::Connection& c, const std::string& prefix, const std::string& queue,
+                    OverviewRow& row)
+{
+    try {
+        delayq::QueueReader q(c, queue, prefix);
+        const delayq::GroupLoads loads = q.busyGroups(OverviewResult::kOverviewGroups);
+        row.fair = loads.fair; // changed since the snapshot: as read now
+        row.groupsRead = loads.fair;
+        row.groupsReady = loads.ready;
+        row.groupsHeld = loads.atCap + loads.atRate;
+        for (const auto& g : loads.groups)
+            row.busyGroups.append(
+                GroupRow{TaskRows::text(g.group), g.dueWaiting, g.active, g.atCap, g.atRate});
+    } catch (const delayq::Error& e) {
+        if (e.isUnreachable())
+            throw;
+    }
+}
+
 void readPlain(delayq::QueueSnapshotReader& reader, const QList<PlainKeyRow>& keys,
                OverviewResult& result)
 {
@@ -170,6 +193,9 @@ void OverviewRequests::read(delayq::Connection& c, const std::string& prefix,
             row.pausedForMs = pausedFor(c, prefix, s.name, registry.nowMs());
         if (withForecast)
             readForecastPeak(c, prefix, s.name, row);
+        row.fair = s.flow.fair;
+        if (row.fair)
+            readBusyGroups(c, prefix, s.name, row);
         result.rows.append(row);
     }
     result.skipped = static_cast<qint64>(reader.skipped());

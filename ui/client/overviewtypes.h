@@ -1,5 +1,6 @@
 #pragma once
 
+#include "client/grouptypes.h"
 #include "client/plaintypes.h"
 #include "client/requesterror.h"
 #include <delayq/workerregistry.h>
@@ -53,6 +54,14 @@ struct OverviewRow
     QString rate;
     qint64 cap = 0;
     qint64 activeLive = 0;
+    // Fair order (docs/design/flow.md): its busiest groups (QueueReader::busyGroups, the first
+    // kOverviewGroups), how many groups have due tasks in turn, and how many wait at their cap
+    // or rate; groupsRead is false when they could not be read (or the queue is not fair).
+    bool fair = false;
+    bool groupsRead = false;
+    QList<GroupRow> busyGroups;
+    qint64 groupsReady = 0;
+    qint64 groupsHeld = 0;
     // The lateness forecast's peak (issue 54), read every OverviewPage::kForecastEveryMs
     // rather than at each refresh: forecastKnown is false until one was read (and for a
     // queue whose capacity could not be measured), peakMs 0 when nothing will be late.
@@ -63,6 +72,9 @@ struct OverviewRow
 
 struct OverviewResult
 {
+    // The busiest groups read of each queue in fair order, at each refresh (two round trips
+    // a fair queue, bounded whatever its number of groups).
+    static constexpr int kOverviewGroups = 3;
     quint64 tag = 0;
     QList<OverviewRow> rows;
     qint64 skipped = 0; // registered names that are no queue, or keys of another type

@@ -113,6 +113,7 @@ void OverviewModel::setRows(const QList<OverviewRow>& rows)
                             [](const OverviewRow& r) { return !r.node.isEmpty(); });
     m_anyServer = std::any_of(rows.begin(), rows.end(),
                               [](const OverviewRow& r) { return !r.server.isEmpty(); });
+    m_anyFair = std::any_of(rows.begin(), rows.end(), [](const OverviewRow& r) { return r.fair; });
     m_breaches.clear();
     for (const auto& r : m_rows)
         m_breaches.append(Thresholds::breaches(r, Thresholds::forQueue(r.name)));
@@ -219,7 +220,9 @@ QVariant OverviewModel::data(const QModelIndex& index, int role) const
     case Qt::ToolTipRole:
         return toolTip(index);
     case Qt::TextAlignmentRole:
-        return index.column() >= Pending ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+        return index.column() >= Pending && index.column() != Groups
+                   ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                   : QVariant();
     default:
         return {};
     }
@@ -238,6 +241,19 @@ QVariant OverviewModel::toolTip(const QModelIndex& index) const
         return tr("Expected to run %1 late at worst, above its %2 threshold")
             .arg(DueText::duration(row.forecastPeakMs / 1000 * 1000),
                  DueText::duration(Thresholds::forQueue(row.name).overdueMs));
+    // The busiest groups one a line, whatever else the row is coloured for.
+    if (index.column() == Groups && row.fair && row.groupsRead) {
+        QStringList lines{tr("Fair order: %n group(s) in turn with due tasks", nullptr,
+                             static_cast<int>(row.groupsReady))};
+        if (row.groupsHeld > 0)
+            lines.append(tr("%n held by their group cap or rate", nullptr,
+                            static_cast<int>(row.groupsHeld)));
+        if (!row.busyGroups.isEmpty())
+            lines.append(tr("The busiest (Groups tab: all of them):"));
+        for (const GroupRow& g : row.busyGroups)
+            lines.append(groupText(g));
+        return lines.join(QLatin1Char('\n'));
+    }
     const QStringList why = breaches(index.row());
     if (!why.isEmpty())
         return tr("Above its thresholds:\n%1").arg(why.join(QLatin1Char('\n'))) + bound;
@@ -258,6 +274,31 @@ QVariant OverviewModel::toolTip(const QModelIndex& index) const
                          .arg(QLocale().toString(row.cap));
     return row.plain ? tr("A plain sorted set: only pending, due now and oldest overdue apply")
                      : QVariant();
+}
+
+QString OverviewModel::groupText(const GroupRow& g)
+{
+    const QLocale locale;
+    const QString name = g.group.isEmpty() ? tr("(no group)") : g.group;
+    const QString text = tr("%1 %2 due, %3 running")
+                             .arg(name, locale.toString(g.dueWaiting), locale.toString(g.active));
+    if (g.atCap)
+        return tr("%1 (at its group cap)").arg(text);
+    if (g.atRate)
+        return tr("%1 (waiting for its group rate)").arg(text);
+    return text;
+}
+
+QString OverviewModel::groupsText(const OverviewRow& row)
+{
+    if (row.plain || !row.fair)
+        return QString();
+    if (!row.groupsRead || row.busyGroups.isEmpty())
+        return QStringLiteral("—");
+    QStringList groups;
+    for (const GroupRow& g : row.busyGroups)
+        groups.append(groupText(g));
+    return groups.join(QStringLiteral("; "));
 }
 
 QVariant OverviewModel::display(const OverviewRow& row, int column) const
@@ -285,6 +326,8 @@ QVariant OverviewModel::display(const OverviewRow& row, int column) const
                 .arg(locale.toString(row.activeLive), locale.toString(row.cap),
                      locale.toString(row.dueNow));
         return tr("running");
+    case Groups:
+        return groupsText(row);
     case Pending:
         return locale.toString(row.pending);
     case DueNow:
@@ -367,6 +410,12 @@ QVariant OverviewModel::sortValue(const OverviewRow& row, int column) const
         return row.plain ? none : row.ackedHour;
     case Failed:
         return row.plain ? none : row.failedHour;
+    case Groups: {
+        // The busiest group's due tasks first.
+        if (!row.fair || row.busyGroups.isEmpty())
+            return none;
+        return row.busyGroups.first().dueWaiting;
+    }
     default:
         // The name, the server and the node sort by their text.
         return display(row, column);
@@ -392,6 +441,9 @@ QVariant OverviewModel::headerData(int section, Qt::Orientation orientation, int
         if (section == Failed)
             return tr("Failed attempts in the last minute / in the last hour: tasks that died "
                       "plus tasks retried after a failure");
+        if (section == Groups)
+            return tr("Queues in fair order: the busiest groups, with their due and running "
+                      "tasks (as delayq stats and the Groups tab show them)");
         return {};
     }
     if (role != Qt::DisplayRole)
@@ -401,7 +453,7 @@ QVariant OverviewModel::headerData(int section, Qt::Orientation orientation, int
         QT_TR_NOOP("State"),          QT_TR_NOOP("Pending"),       QT_TR_NOOP("Due now"),
         QT_TR_NOOP("Oldest overdue"), QT_TR_NOOP("Forecast peak"), QT_TR_NOOP("Active"),
         QT_TR_NOOP("Dead"),           QT_TR_NOOP("Consumers"),     QT_TR_NOOP("Acked 1m / 1h"),
-        QT_TR_NOOP("Failed 1m / 1h"), QT_TR_NOOP("Last hour")};
+        QT_TR_NOOP("Failed 1m / 1h"), QT_TR_NOOP("Busy groups"),   QT_TR_NOOP("Last hour")};
     if (section < 0 || section >= ColumnCount)
         return {};
     // Two lines ("Oldest" over "overdue"): eleven whole headers fit a laptop's width, where

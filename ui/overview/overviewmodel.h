@@ -33,6 +33,7 @@ public:
         Consumers, // live workers; "none" when tasks wait for one
         Acked,     // "last minute / last hour"; sorts by the hour
         Failed,    // died + retried, the same way
+        Groups,    // fair order's busiest groups, due and running each (shown when a row has them)
         LastHour,
         ColumnCount
     };
@@ -73,6 +74,13 @@ public:
     QStringList breaches(int row) const;
     bool showsNodes() const { return m_anyNode; }
     bool showsServers() const { return m_anyServer; }
+    // A queue in fair order is among the rows: the Groups column is shown.
+    bool showsGroups() const { return m_anyFair; }
+    // A row's busiest groups: "big 4 due, 1 running; small 2 due, 0 running" ("—": none
+    // busy; "" for a queue not in fair order).
+    static QString groupsText(const OverviewRow& row);
+    // One group: "big 4 due, 1 running", and whether its cap or rate holds it.
+    static QString groupText(const GroupRow& g);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -95,6 +103,7 @@ private:
     QDateTime m_staleSince;
     bool m_anyNode = false;
     bool m_anyServer = false;
+    bool m_anyFair = false;
 };
 
 } // namespace delayq::ui

@@ -58,6 +58,8 @@ OverviewPage::OverviewPage(AdminClient* client, QWidget* parent) : QWidget(paren
     m_fit = new ColumnFit(m_view);
     m_view->setColumnHidden(OverviewModel::Node, true);
     m_view->setColumnHidden(OverviewModel::Server, true); // the watched servers' table has it
+    // Fair order's busiest groups (read with the snapshot): shown while a queue is in it.
+    m_view->setColumnHidden(OverviewModel::Groups, true);
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_view, &QTableView::doubleClicked, this, &OverviewPage::open);
     connect(m_view, &QTableView::activated, this, &OverviewPage::open);
@@ -161,6 +163,7 @@ void OverviewPage::onLoaded(const OverviewResult& result)
     }
     m_model->setRows(shown.rows);
     m_view->setColumnHidden(OverviewModel::Node, !m_model->showsNodes());
+    m_view->setColumnHidden(OverviewModel::Groups, !m_model->showsGroups());
     fitColumns();
     if (!selected.isEmpty()) {
         const auto hits = m_proxy->match(m_proxy->index(0, OverviewModel::Name), Qt::DisplayRole,
@@ -267,8 +270,14 @@ void OverviewPage::fitColumns(QTableView* view, ColumnFit* fit)
                     2 * margin + 4;
         if (c == header->sortIndicatorSection())
             title += header->height() / 2 + margin;
-        fit->setWidths(c, qMax(content, title),
-                       c == OverviewModel::Name ? qMin(content, least * 3) : qMax(content, title));
+        // A name may be cut, and the busy groups' long line down to its header (the cell's
+        // tooltip has the groups one a line); the figures never are.
+        int fewest = qMax(content, title);
+        if (c == OverviewModel::Name)
+            fewest = qMin(content, least * 3);
+        else if (c == OverviewModel::Groups)
+            fewest = qMin(content, title);
+        fit->setWidths(c, qMax(content, title), fewest);
     }
     fit->fit();
 }

@@ -20,7 +20,8 @@ class OverviewModel;
 class WatchedServersView;
 
 // Every queue of the server at a glance: counts, how late the most overdue task is, pause,
-// the last minute and hour of acks and failures with a sparkline, the node on a cluster, and
+// the last minute and hour of acks and failures with a sparkline, the node on a cluster, the
+// busiest groups of a queue in fair order, and
 // the plain sorted sets the queue list found; under them, the queues of the watched servers. One
 // pipelined snapshot per refresh, read on the I/O thread. Sortable, filterable; a double click
 // opens the queue; a context menu acts on it.

@@ -80,6 +80,7 @@ void WatchedServersView::rebuild()
         all.append(rows);
     m_model->setRows(all);
     m_view->setColumnHidden(OverviewModel::Node, !m_model->showsNodes());
+    m_view->setColumnHidden(OverviewModel::Groups, !m_model->showsGroups());
     OverviewPage::fitColumns(m_view, m_fit);
     QStringList lines = OverviewPage::consumerAlarms(all);
     for (auto it = m_unreachable.cbegin(); it != m_unreachable.cend(); ++it)

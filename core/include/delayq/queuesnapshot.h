@@ -38,7 +38,8 @@ struct QueueSnapshot
     std::array<long long, kMinutes> failedPerMinute{};
     bool hasHistory = false;
     // The flow limits and what they hold back now (issue 51), judged as
-    // QueueReader::flowStatus() judges them; startsPerMinute is not read here (0).
+    // QueueReader::flowStatus() judges them; startsPerMinute is not read here (0). Fair order
+    // and its group limits too (flow.fair), but not the groups (QueueReader::busyGroups).
     FlowStatus flow;
     // The dead bound (docs/design/bounds.md, since 2.9): 0 = none; deadBytes, the dead tasks'
     // bytes it counts now; deadBoundUse() is how full the fuller of the two is.
