@@ -25,11 +25,22 @@ end
 -- Layout 3 hashes every byte (ids with a common suffix, "42-remind", must spread too), four
 -- at a time modulo a prime: exact in Lua's doubles (below 2^53), and the prime spreads the
 -- low bits that pick a bucket.
+-- Sixteen bytes a string.byte call: the same hash as one call a four, in a quarter of the calls
+-- (a claim and its ack hash every id; this was a tenth of their Redis CPU).
 local function id_hash(id)
   local h = 0
-  for i = 1, #id, 4 do
-    local a, b, c, d = string.byte(id, i, i + 3)
+  for i = 1, #id, 16 do
+    local a, b, c, d, e, f, g, k, l, m, o, p, q, r, s, t = string.byte(id, i, i + 15)
     h = ((((h * 31 + a) * 31 + (b or 0)) * 31 + (c or 0)) * 31 + (d or 0)) % 2147483647
+    if e then
+      h = ((((h * 31 + e) * 31 + (f or 0)) * 31 + (g or 0)) * 31 + (k or 0)) % 2147483647
+      if l then
+        h = ((((h * 31 + l) * 31 + (m or 0)) * 31 + (o or 0)) * 31 + (p or 0)) % 2147483647
+        if q then
+          h = ((((h * 31 + q) * 31 + (r or 0)) * 31 + (s or 0)) * 31 + (t or 0)) % 2147483647
+        end
+      end
+    end
   end
   return h
 end
