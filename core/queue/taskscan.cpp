@@ -1,5 +1,6 @@
 #include <delayq/taskscan.h>
 
+#include "records/recordreads.h"
 #include "records/taskrecord.h"
 
 #include <delayq/error.h>
@@ -188,22 +189,21 @@ ScanStep TaskScan::step(const TaskFilter& filter, const ScanCursor& cursor, int 
     }
     if (!range.isArray() || range.elements.size() % 2 != 0)
         throw Error(ErrorCode::Protocol, "unexpected reply shape from ZRANGE BYSCORE");
-    std::vector<std::vector<std::string>> reads;
-    reads.reserve(range.elements.size() / 2 * 3 + 1);
+    RecordReads reads(c);
     for (size_t i = 0; i < range.elements.size(); i += 2) {
         const std::string& id = range.elements[i].str;
-        reads.push_back(keys.recordRead(id));
-        reads.push_back({"HGET", keys.run(), id});
-        reads.push_back({"HGET", keys.errors(), id});
+        reads.addRecord(keys, id);
+        reads.add({"HGET", keys.run(), id});
+        reads.add({"HGET", keys.errors(), id});
     }
     // The tags of the step's tasks, in the same round trip (the step is one shard's).
     if (!reads.empty()) {
         std::vector<std::string> tags = {"HMGET", keys.fairTags()};
         for (size_t i = 0; i < range.elements.size(); i += 2)
             tags.push_back(range.elements[i].str);
-        reads.push_back(std::move(tags));
+        reads.add(std::move(tags));
     }
-    const std::vector<Reply> replies = reads.empty() ? std::vector<Reply>{} : c.pipeline(reads);
+    const std::vector<Reply> replies = reads.run();
     throwOnError(replies);
     long long last = from;
     long long lastCount = skip;

@@ -1,5 +1,6 @@
 #include <delayq/taskexport.h>
 
+#include "records/recordreads.h"
 #include "records/scorewindow.h"
 #include "records/taskrecord.h"
 
@@ -17,22 +18,22 @@ namespace {
 // history, fair order's tags (priority and group) and its own start-by time.
 constexpr size_t kReadsPerTask = 7;
 
-void appendReads(std::vector<std::vector<std::string>>& commands, const Keys& keys,
-                 const std::string& setKey, const std::string& id)
+void appendReads(RecordReads& reads, const Keys& keys, const std::string& setKey,
+                 const std::string& id)
 {
-    commands.push_back({"ZSCORE", setKey, id});
-    commands.push_back(keys.recordRead(id));
-    commands.push_back({"HGET", keys.run(), id});
-    commands.push_back({"HGET", keys.errors(), id});
-    commands.push_back({"HGET", keys.taskHistory(), id});
-    commands.push_back({"HGET", keys.fairTags(), id});
-    commands.push_back({"HGET", keys.expires(), id});
+    reads.add({"ZSCORE", setKey, id});
+    reads.addRecord(keys, id);
+    reads.add({"HGET", keys.run(), id});
+    reads.add({"HGET", keys.errors(), id});
+    reads.add({"HGET", keys.taskHistory(), id});
+    reads.add({"HGET", keys.fairTags(), id});
+    reads.add({"HGET", keys.expires(), id});
 }
 
 // The replies of `commands`, run as one transaction where the server allows it: every key is
 // in the queue's slot, but a cluster connection routes command by command and cannot keep a
 // MULTI on one node, so there each task is read by a pipeline (consistent per field only).
-std::vector<Reply> readAtomically(Connection& connection,
+std::vector<Reply> sendAtomically(Connection& connection,
                                   std::vector<std::vector<std::string>> commands)
 {
     if (connection.isCluster()) {
@@ -56,6 +57,14 @@ std::vector<Reply> readAtomically(Connection& connection,
         if (r.isError())
             throw errorFromReply(r.str);
     return std::move(exec.elements);
+}
+
+// The replies of `reads`, sent by sendAtomically (records with the table's state around them).
+std::vector<Reply> readAtomically(Connection& connection, RecordReads& reads)
+{
+    return reads.run([&connection](const RecordReads::Commands& commands) {
+        return sendAtomically(connection, commands);
+    });
 }
 
 // Tasks from the replies of appendReads, in order; a task gone from its set is left out, and
@@ -151,13 +160,12 @@ std::vector<Task> TaskExport::next()
 
 std::vector<Task> TaskExport::readWindow(TaskSet set, const std::vector<std::string>& ids)
 {
-    std::vector<std::vector<std::string>> commands;
-    commands.reserve(ids.size() * kReadsPerTask);
+    RecordReads reads(m_queue.connection());
     const Keys& keys = m_queue.shardKeys(m_shard);
     const std::string key = keys.setKey(set);
     for (const auto& id : ids)
-        appendReads(commands, keys, key, id);
-    auto replies = readAtomically(m_queue.connection(), std::move(commands));
+        appendReads(reads, keys, key, id);
+    auto replies = readAtomically(m_queue.connection(), reads);
     const ScoreWindow& window = *m_window;
     return tasksFrom(replies, ids, std::vector<TaskSet>(ids.size(), set), m_broken,
                      [&window](const std::string& score, const std::string& id) {
@@ -195,18 +203,18 @@ std::vector<Task> TaskExport::readIds(Queue& queue, const std::vector<std::strin
     auto found = queue.connection().pipeline(where);
     std::vector<std::string> listed;
     std::vector<TaskSet> sets;
-    std::vector<std::vector<std::string>> commands;
+    RecordReads reads(queue.connection());
     for (size_t i = 0; i < ids.size(); ++i)
         for (size_t s = 0; s < 3; ++s)
             if (!found[i * 3 + s].isNil() && !found[i * 3 + s].isError()) {
                 listed.push_back(ids[i]);
                 sets.push_back(all[s]);
-                appendReads(commands, queue.keys(), queue.keys().setKey(all[s]), ids[i]);
+                appendReads(reads, queue.keys(), queue.keys().setKey(all[s]), ids[i]);
                 break;
             }
     if (listed.empty())
         return {};
-    auto replies = readAtomically(queue.connection(), std::move(commands));
+    auto replies = readAtomically(queue.connection(), reads);
     long long broken = 0;
     return tasksFrom(replies, listed, sets, broken);
 }

@@ -1,5 +1,6 @@
 #include "shard/shardrouter.h"
 
+#include "records/recordreads.h"
 #include "shard/shardlayoutcache.h"
 #include "transport/replychecks.h"
 
@@ -174,18 +175,33 @@ std::optional<std::vector<Reply>>
 ShardRouter::lookUp(const std::string& id, const IdBuild& build,
                     const std::function<bool(const std::vector<Reply>&)>& found)
 {
+    return lookUpReads(
+        id,
+        [&build](RecordReads& reads, const Keys& keys) {
+            for (auto& command : build(keys))
+                reads.add(std::move(command));
+        },
+        found);
+}
+
+std::optional<std::vector<Reply>>
+ShardRouter::lookUpReads(const std::string& id, const IdReads& build,
+                         const std::function<bool(const std::vector<Reply>&)>& found)
+{
     if (m_pinned) {
-        auto replies = m_connection.pipeline(build(m_keys));
+        RecordReads reads(m_connection);
+        build(reads, m_keys);
+        auto replies = reads.run();
         return found(replies) ? std::optional<std::vector<Reply>>(std::move(replies))
                               : std::nullopt;
     }
     const ShardLayout used = inHand();
     const std::vector<Keys> usedKeys = keysOf(used);
     const Keys& first = usedKeys[static_cast<size_t>(used.homeOf(id))];
-    std::vector<std::vector<std::string>> commands{layoutRead()};
-    for (auto& command : build(first))
-        commands.push_back(std::move(command));
-    std::vector<Reply> replies = m_connection.pipeline(commands);
+    RecordReads reads(m_connection);
+    reads.add(layoutRead());
+    build(reads, first);
+    std::vector<Reply> replies = reads.run();
     const ShardLayout now = absorb(replies.front());
     replies.erase(replies.begin());
     if (found(replies))
@@ -200,7 +216,9 @@ ShardRouter::lookUp(const std::string& id, const IdBuild& build,
     for (size_t s : order) {
         if (nowKeys[s].tag() == first.tag())
             continue;
-        replies = m_connection.pipeline(build(nowKeys[s]));
+        RecordReads again(m_connection);
+        build(again, nowKeys[s]);
+        replies = again.run();
         if (found(replies))
             return replies;
     }

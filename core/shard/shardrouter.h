@@ -16,6 +16,8 @@
 
 namespace delayq {
 
+class RecordReads;
+
 // Where a queue's work goes (docs/design/sharding.md): the shard layout, read from shard 0's
 // config, and the routing of every operation over it: by id (home first, then the others),
 // by lease token ("sK." tokens), over every shard, and the claims' turn. An unsharded queue
@@ -72,6 +74,11 @@ public:
     std::optional<std::vector<Reply>>
     lookUp(const std::string& id, const IdBuild& build,
            const std::function<bool(const std::vector<Reply>&)>& found);
+    // The same with reads of task records among the commands (RecordReads: one reply each).
+    using IdReads = std::function<void(RecordReads&, const Keys&)>;
+    std::optional<std::vector<Reply>>
+    lookUpReads(const std::string& id, const IdReads& build,
+                const std::function<bool(const std::vector<Reply>&)>& found);
 
     // A script by id on each id's shard: first every id at its home by the layout in hand,
     // all shards' calls and the layout read in one pipeline; where the read shows another

@@ -1,6 +1,7 @@
 #include "redisserver.h"
 
 #include <delayq/keys.h>
+#include <delayq/recordtable.h>
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -218,10 +219,26 @@ void RedisServer::thaw()
 
 QByteArray RedisServer::record(const delayq::Keys& keys, const std::string& id) const
 {
-    QStringList args;
-    for (const std::string& arg : keys.recordRead(id))
-        args << QString::fromStdString(arg);
-    return cli(args).chopped(1);
+    // Where lua/buckets.lua puts it (RecordTable), by plain HMGET and HGET: the tests read a
+    // queue at rest.
+    QStringList read{QStringLiteral("HMGET"), QString::fromStdString(keys.dataLayout())};
+    for (const std::string& field : delayq::RecordTable::fields())
+        read << QString::fromStdString(field);
+    const QList<QByteArray> lines = cli(read).split('\n');
+    std::vector<std::optional<std::string>> values;
+    for (size_t i = 0; i < delayq::RecordTable::fields().size(); ++i) {
+        const QByteArray line = lines.value(static_cast<qsizetype>(i));
+        values.push_back(line.isEmpty() ? std::nullopt
+                                        : std::optional<std::string>(line.toStdString()));
+    }
+    const QString field = QString::fromStdString(id);
+    for (const std::string& key : delayq::RecordTable::fromFields(values).keysOf(keys, id)) {
+        const QByteArray record =
+            cli({QStringLiteral("HGET"), QString::fromStdString(key), field}).chopped(1);
+        if (!record.isEmpty())
+            return record;
+    }
+    return {};
 }
 
 bool RedisServer::overwriteRecord(const delayq::Keys& keys, const std::string& id,

@@ -41,13 +41,14 @@ public:
     // The audit trail, a capped stream: scripts build it from config() (docs/design.md).
     std::string audit() const { return m_base + "audit"; }
     // Task data: "created|max_attempts|backoff|payload" in small hashes whose number grows with
-    // the queue (lua/buckets.lua: only a script knows which one holds an id); run: id ->
+    // the queue (lua/buckets.lua; RecordTable computes which one holds an id); run: id ->
     // "attempts|due|token|claimed|worker" once claimed; errors: id -> last error.
     std::string dataPrefix() const { return m_base + "d:"; }
     // The record table's state (lua/buckets.lua): base, level, split, load, migrated.
     std::string dataLayout() const { return m_base + "d:layout"; }
     // A command reading id's record (read_record.lua by EVAL), for a pipeline or a transaction:
-    // its reply is the record, or nil, as an HGET's would be.
+    // its reply is the record, or nil, as an HGET's would be. delayq's readers use RecordReads
+    // instead (plain HGETs: no +eval for a read-only user).
     std::vector<std::string> recordRead(const std::string& id) const;
     std::string run() const { return m_base + "run"; }
     std::string errors() const { return m_base + "errors"; }
