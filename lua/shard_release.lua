@@ -4,9 +4,10 @@
 -- KEYS: the nine of every native-queue script (see push.lua), then [10] the shard's moving
 --   HASH (id -> "target|state|due|token")
 -- ARGV[1] n (0..500), then n ids
--- Reply: the number of tasks deleted. A held task is deleted while the token of its take
---   (noted in KEYS[10]) still holds it, or once a reap put it back in pending; never while a
---   worker holds it; a dead one only while it is dead. Every given id leaves the moving hash.
+-- Reply: the number of tasks deleted (with their record, run entry, error, history, own dedup
+--   window, debounce start and fair-order tag). A held task is deleted while the token of its
+--   take (noted in KEYS[10]) still holds it, or once a reap put it back in pending; never while
+--   a worker holds it; a dead one only while it is dead. Every given id leaves the moving hash.
 -- Errors: INVALID on bad ARGV.
 local n = whole(ARGV[1], 0, 500)
 if n == nil or #ARGV ~= 1 + n then
@@ -35,6 +36,9 @@ for i = 1, n do
     redis.call('HDEL', KEYS[8], id)
     redis.call('HDEL', KEYS[9], id)
     redis.call('HDEL', history_key(''), id)
+    -- Its fair-order tag went with it (shard_take answered it): none is left behind here. Its
+    -- old index entries are stale; claim drops them when it meets them.
+    redis.call('HDEL', fair_key('tags'), id)
     -- Its own dedup window and debounce start go here: the mover wrote them in the target
     -- shard from shard_take's reply (docs/design/keep.md, "Sharded queues").
     keep_forget({id})
