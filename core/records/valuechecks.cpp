@@ -3,6 +3,7 @@
 #include "records/taskrecord.h"
 
 #include <delayq/error.h>
+#include <delayq/flowstatus.h>
 #include <delayq/timeparse.h>
 
 #include <cctype>
@@ -279,6 +280,33 @@ std::string normalizeConfigValue(const std::string& key, const std::string& valu
                         "dedup_window, dedup_max, bin_keep, bin_max, bin_bytes, dead_max, "
                         "dead_max_bytes, max_age, expired_to)");
     return stored;
+}
+
+std::string groupShareProblem(const std::string& key, const std::string& stored, size_t shards)
+{
+    if (shards < 2 || stored == "0" || (key != "group_cap" && key != "group_rate"))
+        return {};
+    const auto slash = stored.find('/');
+    const std::optional<long long> n = wholeNumber(
+        key == "group_rate" && slash != std::string::npos ? stored.substr(0, slash) : stored);
+    const auto s = static_cast<long long>(shards);
+    if (!n || *n >= s)
+        return {};
+    if (key == "group_cap")
+        return "a group cap of " + stored + " is below " + std::to_string(shards) +
+               " shards: a group's tasks sit in every shard and each shard runs its share of "
+               "the group cap, so " +
+               std::to_string(shards) + " shards need a group cap of at least " +
+               std::to_string(shards) + "; order per key (group cap 1) needs a queue of one shard";
+    // A burst of N split over S shards: each shard's below one task would never start one.
+    const long long ms = wholeNumber(stored.substr(slash + 1)).value_or(1000);
+    const long long times = (s + *n - 1) / *n;
+    return "a group rate of " + FlowStatus::rateText(*n, ms) + " lets a group start " +
+           std::to_string(*n) + " at once, fewer than " + std::to_string(shards) +
+           " shards: each shard runs its share of a group's rate and burst, so " +
+           std::to_string(shards) + " shards need at least " + std::to_string(shards) +
+           " tasks an interval (e.g. " + FlowStatus::rateText(*n * times, ms * times) +
+           " for the same rate)";
 }
 
 } // namespace delayq

@@ -30,5 +30,10 @@ void checkDueAt(long long dueAtMs);
 void checkFairTag(int priority, const std::string& group);
 // 0 (the queue's lease_ms) to 7 days, as for the lease_ms config.
 void checkLease(long long leaseMs);
+// Fair order's group_cap or group_rate (their stored forms) on a queue of `shards` shards
+// (docs/design/flow.md, "Sharded queues"): each shard keeps its share, so a group cap below
+// the shard count, or a group rate whose burst is, would leave a shard none. Returns what is
+// wrong and what is needed ("" when the value can be kept).
+std::string groupShareProblem(const std::string& key, const std::string& stored, size_t shards);
 
 } // namespace delayq

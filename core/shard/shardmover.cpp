@@ -1,6 +1,7 @@
 #include <delayq/shardmover.h>
 
 #include "records/taskrecord.h"
+#include "records/valuechecks.h"
 #include "transport/replychecks.h"
 
 #include <delayq/error.h>
@@ -79,16 +80,22 @@ const char* const kCopiedSettings[] = {
     "group_rate",   "dedup_window", "dedup_max", "dead_max",    "dead_max_bytes", "max_age",
     "expired_to",   "bin_keep",     "bin_max",   "bin_bytes"};
 
-// Fair order's index lives in one shard's slot (lua/common.lua, fair_index): a queue in fair
-// order keeps one shard.
-void refuseFairOrder(const Reply& settings, int count)
+// Each shard keeps its own fair-order index and its share of a group's cap and rate
+// (lua/claim.lua): a group cap, or a group rate's burst, below the shard count would leave a
+// shard none of a group's slots or tokens. `shards`: the count claims divide by (every tag).
+void refuseGroupShareBelow(const Reply& settings, size_t shards, const std::string& queue)
 {
-    for (size_t i = 0; i < std::size(kCopiedSettings) && i < settings.elements.size(); ++i)
-        if (std::string(kCopiedSettings[i]) == "order" && settings.elements[i].str == "fair" &&
-            count > 1)
+    for (size_t i = 0; i < std::size(kCopiedSettings) && i < settings.elements.size(); ++i) {
+        const std::string field = kCopiedSettings[i];
+        if ((field != "group_cap" && field != "group_rate") || settings.elements[i].isNil())
+            continue;
+        const std::string problem = groupShareProblem(field, settings.elements[i].str, shards);
+        if (!problem.empty())
             throw Error(ErrorCode::InvalidArgument,
-                        "the queue hands out tasks in fair order, which needs one shard: set "
-                        "its order to due first");
+                        "cannot spread queue '" + queue + "' over " + std::to_string(shards) +
+                            " shards: " + problem + "; change its " + field +
+                            " first (delayq config " + queue + " " + field + " …)");
+    }
 }
 
 // Each shard starts its share of the queue's cap (lua/claim.lua): with fewer slots than shards
@@ -199,7 +206,7 @@ MoveProgress ShardMover::start(int count)
     read.insert(read.end(), std::begin(kCopiedSettings), std::end(kCopiedSettings));
     const Reply settings = connection.command(read);
     refuseCapBelow(settings, count);
-    refuseFairOrder(settings, count);
+    refuseGroupShareBelow(settings, tags.size(), m_queue.name());
     std::vector<std::vector<std::string>> writes;
     for (size_t s = layout.tags.size(); s < tags.size(); ++s) {
         std::vector<std::string> hset{

@@ -28,7 +28,8 @@ struct GroupsResult
     qint64 ready = 0;
     qint64 atCap = 0;
     qint64 atRate = 0;
-    qint64 known = 0;
+    qint64 known = 0;  // on a sharded queue: the most any one shard tracks
+    qint64 shards = 1; // the shards read
     qint64 examined = 0;
     bool complete = true;
     QList<GroupRow> rows; // the busiest first

@@ -82,6 +82,7 @@ void QueueClient::loadGroups(quint64 tag, const QString& queue, int limit)
                 r.atCap = loads.atCap;
                 r.atRate = loads.atRate;
                 r.known = loads.known;
+                r.shards = loads.shards;
                 r.examined = loads.examined;
                 r.complete = loads.complete;
                 for (const auto& g : loads.groups)

@@ -119,11 +119,17 @@ void GroupsTab::fill()
     QString settings = tr("Fair order");
     if (m_result.groupCap > 0)
         settings = tr("Fair order, group cap %1").arg(locale.toString(m_result.groupCap));
+    // A sharded queue's shards each track their own groups (docs/design/flow.md).
+    const QString tracked =
+        m_result.shards > 1
+            ? tr("%1 tracked in the fullest of %2 shards")
+                  .arg(locale.toString(m_result.known), locale.toString(m_result.shards))
+            : tr("%1 tracked").arg(locale.toString(m_result.known));
     m_summary->setText(
         tr("%1: %2 groups in turn with due tasks, %3 at their cap, %4 waiting for their rate "
-           "(%5 tracked).")
+           "(%5).")
             .arg(settings, locale.toString(m_result.ready), locale.toString(m_result.atCap),
-                 locale.toString(m_result.atRate), locale.toString(m_result.known)));
+                 locale.toString(m_result.atRate), tracked));
     const qsizetype shown = m_result.rows.size();
     m_footer->setText(shown == 0          ? tr("No group has due or running tasks.")
                       : m_result.complete ? tr("The busiest %1 of every group").arg(shown)

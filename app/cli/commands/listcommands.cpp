@@ -433,7 +433,10 @@ std::string groupsText(const delayq::FlowStatus& flow, const delayq::GroupLoads&
             ", group rate " + delayq::FlowStatus::rateText(flow.groupRateTasks, flow.groupRateMs);
     text += "\ngroups          " + grouped(loads.ready) + " in turn with due tasks, " +
             grouped(loads.atCap) + " at their cap, " + grouped(loads.atRate) +
-            " waiting for their rate (" + grouped(loads.known) + " tracked, at most 100,000)\n";
+            " waiting for their rate (" + grouped(loads.known) +
+            (loads.shards > 1 ? " tracked in the fullest of " + grouped(loads.shards) +
+                                    " shards, at most 100,000 a shard)\n"
+                              : " tracked, at most 100,000)\n");
     if (loads.groups.empty())
         return text;
     // A column of what holds a group, when one is held.
@@ -468,6 +471,7 @@ void writeGroups(JsonWriter& j, const delayq::GroupLoads& loads)
         .field("at_cap", loads.atCap)
         .field("waiting_for_rate", loads.atRate)
         .field("known", loads.known)
+        .field("shards", loads.shards)
         .field("examined", loads.examined)
         .field("complete", loads.complete)
         .key("busiest")

@@ -156,6 +156,10 @@ private:
     Queue(Connection& connection, const Keys& shard, std::string tokenPrefix);
 
     void requireWritable(const char* what) const;
+    // Before fair order is turned on over several shards (args: setConfig's pairs): refuses
+    // a stored group cap or rate the shards cannot share, and a shard holding more pending
+    // tasks than its config call indexes at once (lua/config.lua), before anything changes.
+    void refuseFairOnShards(const std::vector<std::string>& args);
     void registerQueue();
     static std::vector<std::string> scriptKeysOf(const Keys& keys);
     // One shard's own work (core/queue/queueshard.h): of shard `shard`, or of the shard a
