@@ -3,6 +3,7 @@
 #include "queue/pushbatch.h"
 #include "queue/queueshard.h"
 #include "queue/scriptbatches.h"
+#include "records/recordreads.h"
 #include "records/taskrecord.h"
 #include "records/valuechecks.h"
 #include "shard/shardrouter.h"
@@ -291,16 +292,16 @@ void Queue::reopenRemembered(const ShardLayout& shards, const std::vector<PushRe
                              const std::vector<PushResult>& results, std::vector<bool>& answered)
 {
     std::vector<size_t> remembered;
-    std::vector<std::vector<std::string>> reads;
+    RecordReads reads(m_connection);
     for (size_t i = 0; i < all.size(); ++i)
         if (answered[i] && results[i].status == PushResult::Status::RecentlyDone) {
             const Keys home = shardKeys(static_cast<size_t>(shards.homeOf(all[i].id)));
             remembered.push_back(i);
-            reads.push_back(home.recordRead(all[i].id));
+            reads.addRecord(home, all[i].id);
         }
     if (reads.empty())
         return;
-    const std::vector<Reply> replies = m_connection.pipeline(reads);
+    const std::vector<Reply> replies = reads.run();
     for (size_t k = 0; k < remembered.size(); ++k) {
         if (replies[k].isError())
             throw errorFromReply(replies[k].str);

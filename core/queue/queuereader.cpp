@@ -1,5 +1,6 @@
 #include <delayq/queuereader.h>
 
+#include "records/recordreads.h"
 #include "records/taskrecord.h"
 #include "records/valuechecks.h"
 #include "shard/shardreads.h"
@@ -439,13 +440,15 @@ long long QueueReader::dueBy(long long ms)
     });
 }
 
-std::vector<std::vector<std::string>> QueueReader::taskReads(const Keys& keys,
-                                                             const std::string& id)
-{
-    return {keys.recordRead(id), {"HGET", keys.run(), id}, {"HGET", keys.errors(), id}};
-}
-
 namespace {
+
+// Reads of a task's record, run entry and last error, in the order fillTask takes them.
+void addTaskReads(RecordReads& reads, const Keys& keys, const std::string& id)
+{
+    reads.addRecord(keys, id);
+    reads.add({"HGET", keys.run(), id});
+    reads.add({"HGET", keys.errors(), id});
+}
 
 // A page's members for loadTasks: (id, score) and their shards' keys.
 std::vector<Task> withShards(
@@ -468,14 +471,14 @@ std::vector<Task>
 QueueReader::loadTasks(TaskSet set, const std::vector<std::pair<std::string, long long>>& members,
                        const std::vector<Keys>& shards)
 {
-    std::vector<std::vector<std::string>> commands;
-    commands.reserve(members.size() * 3 + 1);
+    RecordReads reads(m_connection);
     for (size_t i = 0; i < members.size(); ++i)
-        for (auto& read : taskReads(shards[i], members[i].first))
-            commands.push_back(std::move(read));
+        addTaskReads(reads, shards[i], members[i].first);
     // The tags in the same round trip: one HMGET per shard of the page (a sharded queue is never
     // in fair order, but tags kept from before still read from their own shard's slot). Each
-    // task's place is its shard's HMGET and its index in it.
+    // task's place is its shard's HMGET and its index in it. Built in `commands` at the places
+    // their replies take, after the task reads (3 a task), then added to `reads`.
+    std::vector<std::vector<std::string>> commands(members.size() * 3);
     std::vector<std::pair<size_t, size_t>> tagAt(members.size());
     std::vector<std::string> tagShards;
     std::vector<size_t> firstOfShard;
@@ -501,7 +504,9 @@ QueueReader::loadTasks(TaskSet set, const std::vector<std::pair<std::string, lon
     }
     for (size_t s = 0; s < tagShards.size(); ++s)
         commands.push_back({"HGET", shards[firstOfShard[s]].config(), "max_age"});
-    auto replies = m_connection.pipeline(commands);
+    for (size_t k = members.size() * 3; k < commands.size(); ++k)
+        reads.add(std::move(commands[k]));
+    auto replies = reads.run();
     throwFirstError(replies);
     std::vector<Task> tasks;
     tasks.reserve(members.size());
@@ -584,18 +589,16 @@ std::optional<std::pair<TaskSet, Task>> QueueReader::find(const std::string& id)
 {
     Keys::validateTaskId(id);
     // Its home shard first, then the others (a task a reshard has not moved yet).
-    const auto replies = m_router->lookUp(
+    const auto replies = m_router->lookUpReads(
         id,
-        [&](const Keys& keys) {
-            std::vector<std::vector<std::string>> commands = {{"ZSCORE", keys.pending(), id},
-                                                              {"ZSCORE", keys.active(), id},
-                                                              {"ZSCORE", keys.dead(), id}};
-            for (auto& read : taskReads(keys, id))
-                commands.push_back(std::move(read));
-            commands.push_back({"HGET", keys.fairTags(), id});
-            commands.push_back({"HGET", keys.expires(), id});
-            commands.push_back({"HGET", keys.config(), "max_age"});
-            return commands;
+        [&](RecordReads& reads, const Keys& keys) {
+            reads.add({"ZSCORE", keys.pending(), id});
+            reads.add({"ZSCORE", keys.active(), id});
+            reads.add({"ZSCORE", keys.dead(), id});
+            addTaskReads(reads, keys, id);
+            reads.add({"HGET", keys.fairTags(), id});
+            reads.add({"HGET", keys.expires(), id});
+            reads.add({"HGET", keys.config(), "max_age"});
         },
         [](const std::vector<Reply>& r) {
             throwFirstError(r);

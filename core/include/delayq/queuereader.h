@@ -125,8 +125,6 @@ protected:
     std::unique_ptr<ShardRouter> m_router;
 
 private:
-    // HGETs of a task's record, run entry and last error, in the order fillTask takes them.
-    static std::vector<std::vector<std::string>> taskReads(const Keys& keys, const std::string& id);
     // The tasks with their fields, each read from the shard of the same index, in one round trip.
     std::vector<Task> loadTasks(TaskSet set,
                                 const std::vector<std::pair<std::string, long long>>& members,
