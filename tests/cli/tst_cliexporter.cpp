@@ -213,6 +213,41 @@ private slots:
         QCOMPARE(metrics.value(key, -1), value);
     }
 
+    // Fair order (issue 51): the group limits, the groups by state and the busiest groups'
+    // due and running tasks, as `delayq stats` lists them; nothing of it for a queue in due
+    // order.
+    void fairOrderGroups()
+    {
+        delayq::Queue tenants(*m_conn, "tenants");
+        tenants.setConfig({{"order", "fair"}, {"group_cap", "2"}, {"group_rate", "10/s"}});
+        std::vector<delayq::PushRequest> pushes;
+        for (const char* group : {"a", "a", "a", "b"}) {
+            delayq::PushRequest r = at("", -1000);
+            r.group = group;
+            pushes.push_back(r);
+        }
+        tenants.pushBatch(pushes);
+        // The ring's first group (a) gives its best task.
+        QCOMPARE(tenants.claim(1, 600000, "w").tasks.size(), size_t(1));
+        delayq::Queue(*m_conn, "plain-due").pushBatch({at("x", -1000)});
+        QVERIFY(m_exporter->start());
+        const auto m = m_exporter->metrics();
+        QCOMPARE(m.value(sample("delayq_fair_order", "tenants"), -1), 1.0);
+        QVERIFY(!m.contains(sample("delayq_fair_order", "plain-due")));
+        QCOMPARE(m.value(sample("delayq_group_cap", "tenants"), -1), 2.0);
+        QCOMPARE(m.value(sample("delayq_group_rate_limit_per_second", "tenants"), -1), 10.0);
+        QCOMPARE(m.value(QString("delayq_groups{queue=\"tenants\",state=\"in_turn\"}"), -1), 2.0);
+        QCOMPARE(m.value(QString("delayq_groups{queue=\"tenants\",state=\"at_cap\"}"), -1), 0.0);
+        const auto group = [](const char* family, const char* name) {
+            return QString("%1{queue=\"tenants\",group=\"%2\"}").arg(family, name);
+        };
+        QCOMPARE(m.value(group("delayq_busy_group_due_tasks", "a"), -1), 2.0);
+        QCOMPARE(m.value(group("delayq_busy_group_active_tasks", "a"), -1), 1.0);
+        QCOMPARE(m.value(group("delayq_busy_group_due_tasks", "b"), -1), 1.0);
+        QCOMPARE(m.value(group("delayq_busy_group_active_tasks", "b"), -1), 0.0);
+        QVERIFY(!m.contains(QString("delayq_groups{queue=\"plain-due\",state=\"in_turn\"}")));
+    }
+
     void namedQueuesOnly()
     {
         fillKnownStates();

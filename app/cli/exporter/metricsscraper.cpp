@@ -80,6 +80,18 @@ MetricsScraper::Reading MetricsScraper::read()
                 it->second = std::min(it->second, age);
         }
     }
+    for (const auto& q : out.queues) {
+        if (!q.flow.fair)
+            continue;
+        try {
+            delayq::QueueReader queue(m_connection, q.name, m_prefix);
+            out.groups.emplace(q.name, queue.busyGroups(kBusiestGroups));
+        } catch (const delayq::Error& e) {
+            if (e.isUnreachable())
+                throw;
+            // An ACL keeping the index from this user: no group samples, the rest stays.
+        }
+    }
     return out;
 }
 
@@ -195,6 +207,46 @@ void MetricsScraper::renderQueues(PrometheusText& text, const Reading& reading) 
     for (const auto& q : queues)
         if (q.flow.limited())
             text.sample({{"queue", q.name}}, q.flow.heldNow ? q.flow.dueWaiting : 0LL);
+    // Fair order (docs/design/flow.md): samples only for the queues in it.
+    text.family("delayq_fair_order", "gauge",
+                "1 when the queue hands out its due tasks by group in turn (order fair). No "
+                "sample in due order.");
+    for (const auto& q : queues)
+        if (q.flow.fair)
+            text.sample({{"queue", q.name}}, 1LL);
+    text.family("delayq_group_cap", "gauge",
+                "Fair order's group cap: tasks of one group active at once. No sample without "
+                "one.");
+    for (const auto& q : queues)
+        if (q.flow.fair && q.flow.groupCap > 0)
+            text.sample({{"queue", q.name}}, q.flow.groupCap);
+    text.family("delayq_group_rate_limit_per_second", "gauge",
+                "Fair order's group rate: tasks of one group started per second. No sample "
+                "without one.");
+    for (const auto& q : queues)
+        if (q.flow.fair && q.flow.groupRateTasks > 0)
+            text.sample({{"queue", q.name}}, static_cast<double>(q.flow.groupRateTasks) * 1000.0 /
+                                                 static_cast<double>(q.flow.groupRateMs));
+    text.family("delayq_groups", "gauge",
+                "Groups of a queue in fair order by state (label state: in_turn, with due "
+                "tasks; at_cap; waiting_for_rate), as delayq stats counts them.");
+    for (const auto& [name, g] : reading.groups) {
+        text.sample({{"queue", name}, {"state", "in_turn"}}, g.ready);
+        text.sample({{"queue", name}, {"state", "at_cap"}}, g.atCap);
+        text.sample({{"queue", name}, {"state", "waiting_for_rate"}}, g.atRate);
+    }
+    text.family("delayq_busy_group_due_tasks", "gauge",
+                "Due tasks waiting in each of the busiest groups (at most 5 a queue in fair "
+                "order, as delayq stats lists them; group \"\" is the tasks without one).");
+    for (const auto& [name, g] : reading.groups)
+        for (const auto& group : g.groups)
+            text.sample({{"queue", name}, {"group", group.group}}, group.dueWaiting);
+    text.family("delayq_busy_group_active_tasks", "gauge",
+                "Running tasks (live leases) of each of the busiest groups (the same groups as "
+                "delayq_busy_group_due_tasks).");
+    for (const auto& [name, g] : reading.groups)
+        for (const auto& group : g.groups)
+            text.sample({{"queue", name}, {"group", group.group}}, group.active);
     text.family("delayq_workers", "gauge",
                 "Workers of the queue whose heartbeat is live (delayq workers): 0 with tasks due "
                 "means nobody consumes them.");

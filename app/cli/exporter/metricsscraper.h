@@ -2,6 +2,7 @@
 
 #include <delayq/connection.h>
 #include <delayq/forecast.h>
+#include <delayq/groupload.h>
 #include <delayq/queuesnapshot.h>
 
 #include <map>
@@ -36,6 +37,10 @@ public:
     // last.
     static constexpr long long kForecastEveryMs = 60'000;
     static constexpr size_t kForecastsPerScrape = 20;
+    // The busiest groups exported of a queue in fair order (QueueReader::busyGroups: two round
+    // trips of plain reads a fair queue, bounded whatever its number of groups), so a queue's
+    // group series stay few.
+    static constexpr int kBusiestGroups = 5;
 
 private:
     // One scrape's reading: the queues, and per queue with a worker listed the age of its
@@ -44,6 +49,8 @@ private:
     {
         std::vector<delayq::QueueSnapshot> queues;
         std::map<std::string, double> heartbeatAge;
+        // Of each queue in fair order whose groups could be read.
+        std::map<std::string, delayq::GroupLoads> groups;
         size_t skipped = 0;
     };
     // Throws delayq::Error when Redis cannot be read at all.
