@@ -35,6 +35,7 @@
 #include "tasks/tasktable.h"
 #include "tasks/tasktabs.h"
 #include "widgets/duetext.h"
+#include "widgets/layoutbatch.h"
 #include "window/aboutbox.h"
 #include "window/languagemenu.h"
 #include "window/windowlayout.h"
@@ -420,6 +421,7 @@ void MainWindow::openQueue(const QString& name)
 {
     if (m_open->isPlain())
         m_client->plain()->setPlainKey({}, {});
+    const LayoutBatch batch(this); // each piece shows and hides its parts: one layout pass
     m_open->open(name, false);
 }
 
@@ -428,6 +430,7 @@ void MainWindow::openPlainKey(const QString& key, const QString& unit, bool chos
     const QString effective = PlainKeyBar::unitFor(key, unit, chosen);
     // Posted before the loads the pieces ask for, so they already go to the plain key.
     m_client->plain()->setPlainKey(key, effective);
+    const LayoutBatch batch(this);
     m_open->open(key, true, effective);
 }
 
