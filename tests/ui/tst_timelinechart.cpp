@@ -1,11 +1,15 @@
+#include "charts/chartplot.h"
 #include "charts/throughputchart.h"
 #include "charts/timelinechart.h"
 #include "redisserver.h"
+#include "tasks/tasktabs.h"
 #include "window/mainwindow.h"
 #include "windowsuite.h"
 
 #include <QDateTime>
 #include <QLabel>
+#include <QLayout>
+#include <QPixmap>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
@@ -81,6 +85,56 @@ private slots:
         window->openQueue(QString());
         QVERIFY(window->timeline()->isEmptyStateShown());
         QVERIFY(window->throughput()->isNoteShown());
+    }
+
+    // Opening a queue draws its charts from the event loop (ChartPlot, LayoutBatch), not on
+    // the spot: they still come, at the size the window laid them out with, and the window
+    // is laid out as a full pass would lay it out.
+    void openingDrawsTheChartsOnceTheWindowIsLaidOut()
+    {
+        MainWindow* window = m_fixture.window();
+        m_fixture.connectWindow();
+        m_fixture.pushTasks(QStringLiteral("orders"), {QStringLiteral("a")});
+        QCustomPlot* timeline = window->timeline()->plot();
+        QCustomPlot* throughput = window->throughput()->plot();
+        QSignalSpy timelineDrawn(timeline, &QCustomPlot::afterReplot);
+        QSignalSpy throughputDrawn(throughput, &QCustomPlot::afterReplot);
+        QSignalSpy loaded(window, &MainWindow::queueLoaded);
+        window->openQueue(QStringLiteral("orders"));
+        // Nothing drawn yet, and shown: the charts were shown and sized inside the open.
+        QCOMPARE(timelineDrawn.count(), 0);
+        QCOMPARE(throughputDrawn.count(), 0);
+        QVERIFY(timeline->isVisibleTo(window));
+        QVERIFY(throughput->isVisibleTo(window));
+        QVERIFY(loaded.wait(30000));
+        QTRY_VERIFY(timelineDrawn.count() > 0 && throughputDrawn.count() > 0);
+        QCOMPARE(timeline->viewport(), timeline->rect());
+        QCOMPARE(throughput->viewport(), throughput->rect());
+        const QRect timelineAt = timeline->geometry();
+        const QRect tableAt = window->tabs()->geometry();
+        window->layout()->invalidate();
+        window->layout()->activate();
+        QCOMPARE(timeline->geometry(), timelineAt);
+        QCOMPARE(window->tabs()->geometry(), tableAt);
+    }
+
+    // A chart painted before its queued replot (resized, then grabbed at once) draws itself
+    // for its new size first, and the replot queued is then no longer pending.
+    void aPaintBeforeTheQueuedReplotDrawsTheNewSize()
+    {
+        m_fixture.pushTasks(QStringLiteral("orders"), {QStringLiteral("a")});
+        m_fixture.openQueue(QStringLiteral("orders"));
+        QCustomPlot* plot = m_fixture.window()->timeline()->plot();
+        QTRY_COMPARE(plot->viewport(), plot->rect());
+        QSignalSpy drawn(plot, &QCustomPlot::afterReplot);
+        QWidget* dock = plot->parentWidget();
+        dock->resize(dock->width() - 40, dock->height());
+        QVERIFY(plot->viewport() != QRect() && drawn.isEmpty());
+        const QPixmap picture = plot->grab();
+        QCOMPARE(drawn.count(), 1);
+        QCOMPARE(picture.size(), plot->size());
+        QCOMPARE(plot->viewport(), plot->rect());
+        QVERIFY(!static_cast<ChartPlot*>(plot)->isReplotPending());
     }
 
 private:

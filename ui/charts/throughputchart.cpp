@@ -1,6 +1,7 @@
 #include "charts/throughputchart.h"
 
 #include "charts/chartparts.h"
+#include "charts/chartplot.h"
 #include "client/adminclient.h"
 #include "client/overviewclient.h"
 
@@ -21,7 +22,7 @@ ThroughputChart::ThroughputChart(AdminClient* client, QWidget* parent) : QWidget
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
-    m_plot = new QCustomPlot(this);
+    m_plot = new ChartPlot(this);
     m_plot->setMinimumHeight(100);
     auto ticker = QSharedPointer<QCPAxisTickerDateTime>::create();
     ticker->setDateTimeFormat(QStringLiteral("HH:mm"));
@@ -66,7 +67,7 @@ void ThroughputChart::setQueue(const QString& queue)
     m_failed->data()->clear();
     m_nowLine->setVisible(false);
     updateNote();
-    m_plot->replot();
+    m_plot->replotLater();
 }
 
 void ThroughputChart::setPlain(bool plain)
@@ -87,6 +88,11 @@ void ThroughputChart::updateNote()
     m_plainNote->setVisible(note);
 }
 
+QCustomPlot* ThroughputChart::plot() const
+{
+    return m_plot;
+}
+
 bool ThroughputChart::isNoteShown() const
 {
     return !m_plainNote->isHidden();
@@ -95,7 +101,7 @@ bool ThroughputChart::isNoteShown() const
 void ThroughputChart::setUtc(bool utc)
 {
     ChartParts::setUtc(m_plot, utc);
-    m_plot->replot();
+    m_plot->replotLater();
 }
 
 void ThroughputChart::refresh()

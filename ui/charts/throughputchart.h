@@ -12,6 +12,7 @@ class QLabel;
 namespace delayq::ui {
 
 class AdminClient;
+class ChartPlot;
 
 // The throughput chart: acked and failed (retried or died) tasks per minute over the last
 // hour, from the queue's per-minute counters. Not "history", which is a task's events.
@@ -30,6 +31,7 @@ public:
     bool hasData() const { return m_loaded; }
     // The sentence shown instead of the chart (no queue open, or a plain sorted set).
     bool isNoteShown() const;
+    QCustomPlot* plot() const;
 
 signals:
     void loaded();
@@ -39,7 +41,7 @@ private:
     void updateNote();
 
     AdminClient* m_client;
-    QCustomPlot* m_plot;
+    ChartPlot* m_plot;
     QLabel* m_plainNote;
     bool m_plain = false;
     QCPBars* m_acked;

@@ -1,6 +1,7 @@
 #include "charts/timelinechart.h"
 
 #include "charts/chartparts.h"
+#include "charts/chartplot.h"
 #include "client/adminclient.h"
 #include "client/overviewclient.h"
 #include "client/scheduleclient.h"
@@ -50,7 +51,7 @@ TimelineChart::TimelineChart(AdminClient* client, QWidget* parent)
     header->addWidget(reset);
     layout->addLayout(header);
 
-    m_plot = new QCustomPlot(this);
+    m_plot = new ChartPlot(this);
     // 134 px with the header, less the forecast's sentence under it: at 1024 x 700 the dock
     // leaves the Overview 8 rows (at 140 px it left 7 once the task details pane could scroll
     // and no longer held the window's height up).
@@ -179,7 +180,7 @@ void TimelineChart::setQueue(const QString& queue)
     placeLateness();
     m_caption->clear();
     showEmptyState(queue.isEmpty());
-    m_plot->replot();
+    m_plot->replotLater();
 }
 
 void TimelineChart::setPlain(bool plain)
@@ -192,7 +193,7 @@ void TimelineChart::setPlain(bool plain)
     m_forecastLabel->clear();
     m_forecastLabel->setVisible(!plain && !isEmptyStateShown());
     placeLateness();
-    m_plot->replot();
+    m_plot->replotLater();
 }
 
 void TimelineChart::showEmptyState(bool empty)
@@ -208,6 +209,11 @@ void TimelineChart::showEmptyState(bool empty)
 QString TimelineChart::captionText() const
 {
     return m_caption->text();
+}
+
+QCustomPlot* TimelineChart::plot() const
+{
+    return m_plot;
 }
 
 bool TimelineChart::isEmptyStateShown() const
@@ -228,7 +234,7 @@ void TimelineChart::setUtc(bool utc)
     if (m_forecast.tag != 0)
         m_forecastLabel->setText(forecastSentence(m_forecast));
     m_plot->xAxis->setLabel(utc ? tr("due time (UTC)") : QString());
-    m_plot->replot();
+    m_plot->replotLater();
 }
 
 void TimelineChart::resetWindow()

@@ -21,6 +21,7 @@ class QTimer;
 namespace delayq::ui {
 
 class AdminClient;
+class ChartPlot;
 
 // Pending tasks per due-time bucket. The window defaults to the oldest overdue task up to
 // the next 24 h; zooming or panning asks Redis again for the visible window (one ZCOUNT per
@@ -59,7 +60,7 @@ public:
     QString captionText() const;
     // Shown instead of the axes while no queue is open.
     bool isEmptyStateShown() const;
-    QCustomPlot* plot() const { return m_plot; }
+    QCustomPlot* plot() const;
     // The bucket start of a bar (for tests and clicks), and how many bars are shown.
     qint64 bucketStart(int index) const;
     int bucketsShown() const { return static_cast<int>(m_bucketStarts.size()); }
@@ -99,7 +100,7 @@ private:
     QString caption(qint64 total, qint64 overdueInWindow, qint64 overdue, double bucketMs) const;
 
     AdminClient* m_client;
-    QCustomPlot* m_plot;
+    ChartPlot* m_plot;
     QCPBars* m_overdue;
     QCPBars* m_upcoming;
     QCPGraph* m_fires;
