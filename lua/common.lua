@@ -148,6 +148,10 @@ end
 local FAIR_PRIORITY = 9
 local FAIR_BAND = 4398046511104 -- 2^42 ms (year 2109): every due task's time is below it
 local FAIR_GROUPS = 100000 -- groups with due or running tasks at once (push refuses more)
+-- A turn: the most tasks a group gives before the next group's turn (claim.lua's fair_take;
+-- more only when a claim wants more than this from every group in the ring: an equal share
+-- each). Between two turns of a group with due tasks, each other group has at most one.
+local FAIR_TURN = 10
 
 local function fair_key(suffix)
   return string.sub(KEYS[5], 1, -7) .. 'fl:' .. suffix
