@@ -28,6 +28,7 @@ using namespace delayq::ui;
 namespace {
 
 constexpr int kTickMs = 5;
+constexpr int kSettleMs = 1000;
 
 // Runs the event loop until the signal fires or timeoutMs pass; true when it fired.
 template <typename Sender, typename Signal>
@@ -173,8 +174,14 @@ int Measurement::run()
         std::fprintf(stderr, "delayq-admin: measure: could not connect\n");
         return 1;
     }
-    // Let the window's first layout and paint pass before the clock starts.
-    QCoreApplication::processEvents();
+    // Let the window's first layout and paint pass, and the X server draw them, before the
+    // clock starts: an operator opens a queue in a window that is up. Right after the first
+    // paint the X server can still be busy with it for tens of ms, and the opening's first
+    // round trip to it (Qt asks the pointer's place for each widget shown) waited behind that:
+    // one such wait held the GUI thread 67 ms inside openQueue() at 9 ms of its own CPU.
+    QEventLoop settle;
+    QTimer::singleShot(kSettleMs, &settle, &QEventLoop::quit);
+    settle.exec();
     startStallMonitor();
     TaskTable* table = m_window->tabs()->table(delayq::TaskSet::Pending);
     Figures f;
