@@ -215,16 +215,19 @@ void Queue::refuseBeforeDisplacing(const std::vector<PushRequest>& all,
 {
     // A replace deletes the former home's copy before push.lua runs in the new home, so what
     // push.lua would refuse is refused here first, or the task would be gone: a priority or
-    // group (a sharded queue is never in fair order), and a payload over max_payload.
-    for (const auto& r : all)
-        if (r.priority != 0 || !r.group.empty())
-            throw Error(ErrorCode::InvalidArgument,
-                        "a priority or group needs the queue's order fair, which a sharded "
-                        "queue cannot have");
+    // group outside fair order, and a payload over max_payload.
     long long maxPayload = QueueConfig{}.maxPayload;
-    const Reply stored = m_connection.command({"HGET", keys().config(), "max_payload"});
-    if (!stored.isNil())
-        maxPayload = wholeNumber(stored.str).value_or(maxPayload);
+    const Reply stored = m_connection.command({"HMGET", keys().config(), "max_payload", "order"});
+    requireArray(stored, 2, "HMGET");
+    if (!stored.elements[0].isNil())
+        maxPayload = wholeNumber(stored.elements[0].str).value_or(maxPayload);
+    if (stored.elements[1].str != "fair")
+        for (const auto& r : all)
+            if (r.priority != 0 || !r.group.empty())
+                throw Error(ErrorCode::InvalidArgument,
+                            "queue '" + name() +
+                                "' hands out tasks in due order only: a priority or group "
+                                "needs its config order \"fair\"");
     for (size_t i = 0; i < all.size(); ++i)
         if (static_cast<long long>(all[i].payload.size()) > maxPayload) {
             answered[i] = true;
@@ -530,13 +533,18 @@ void Queue::setConfig(const std::vector<std::pair<std::string, std::string>>& va
             args.push_back(std::to_string(shardCount()));
             break;
         }
+    // Each shard keeps its share of a group's cap and rate (lua/claim.lua), as of the queue's.
+    for (size_t i = 0; i < args.size(); i += 2)
+        if (const std::string problem = groupShareProblem(args[i], args[i + 1], shardCount());
+            !problem.empty())
+            throw Error(ErrorCode::InvalidArgument,
+                        "queue '" + name() + "' has " + std::to_string(shardCount()) +
+                            " shards: " + problem +
+                            (args[i] == "group_cap" ? " (delayq reshard " + name() + " --shards 1)"
+                                                    : std::string()));
     for (size_t i = 0; i < args.size(); i += 2)
         if (args[i] == "order" && args[i + 1] == "fair" && shardCount() > 1)
-            throw Error(ErrorCode::InvalidArgument,
-                        "fair order needs a queue of one shard (its index lives in one slot); "
-                        "this one has " +
-                            std::to_string(shardCount()) + ": delayq reshard " + name() +
-                            " --shards 1 first");
+            refuseFairOnShards(args);
     for (size_t i = 0; i < args.size(); i += 2)
         if (args[i] == "cap" && args[i + 1] != "0" &&
             std::stoll(args[i + 1]) < static_cast<long long>(shardCount()))
@@ -545,6 +553,7 @@ void Queue::setConfig(const std::vector<std::pair<std::string, std::string>>& va
                         "a cap of " + args[i + 1] + " is below the queue's " +
                             std::to_string(shardCount()) +
                             " shards: each shard needs at least one slot");
+    refuseRateBelowShards(args);
     // A script, so that the changes and their audit entry are one atomic step. Every shard
     // keeps its own copy (its scripts read it); only shard 0's call writes the audit entry.
     std::vector<Connection::ScriptCall> calls;
@@ -555,6 +564,72 @@ void Queue::setConfig(const std::vector<std::pair<std::string, std::string>>& va
     for (const auto& reply : m_connection.evalPipeline(scripts::config, calls))
         if (reply.isError())
             throw errorFromReply(reply.str);
+}
+
+void Queue::refuseRateBelowShards(const std::vector<std::string>& args)
+{
+    // The rate and burst as they will be: given in this call, else stored.
+    std::optional<std::string> rate, burst;
+    for (size_t i = 0; i < args.size(); i += 2) {
+        if (args[i] == "rate")
+            rate = args[i + 1];
+        if (args[i] == "burst")
+            burst = args[i + 1];
+    }
+    if (shardCount() < 2 || (!rate && !burst))
+        return;
+    const Reply stored = m_connection.command({"HMGET", keys().config(), "rate", "burst"});
+    requireArray(stored, 2, "HMGET");
+    const std::string problem =
+        rateShareProblem(rate.value_or(stored.elements[0].str),
+                         burst.value_or(stored.elements[1].str), shardCount(), name());
+    if (!problem.empty())
+        throw Error(ErrorCode::InvalidArgument,
+                    "queue '" + name() + "' has " + std::to_string(shardCount()) +
+                        " shards: " + problem);
+}
+
+void Queue::refuseFairOnShards(const std::vector<std::string>& args)
+{
+    // Turning fair order on indexes each shard's pending tasks in that shard's config call, at
+    // most FAIR_INDEX_AT_ONCE (lua/config.lua) a shard. All shards are asked first: one that
+    // refused in the pipeline would leave the others changed. And a group cap or rate stored
+    // before (allowed in due order only when it was kept) is judged as a new one would be.
+    constexpr long long kIndexedAtOnce = 100000;
+    std::vector<std::vector<std::string>> reads{
+        {"HMGET", keys().config(), "group_cap", "group_rate"}};
+    for (size_t s = 0; s < shardCount(); ++s) {
+        reads.push_back({"HGET", shardKeys(s).config(), "order"});
+        reads.push_back({"ZCARD", shardKeys(s).pending()});
+    }
+    const std::vector<Reply> replies = m_connection.pipeline(reads);
+    throwFirstError(replies);
+    requireArray(replies[0], 2, "HMGET");
+    for (size_t f = 0; f < 2; ++f) {
+        const std::string field = f == 0 ? "group_cap" : "group_rate";
+        bool given = false;
+        for (size_t i = 0; i < args.size(); i += 2)
+            given = given || args[i] == field;
+        const Reply& stored = replies[0].elements[f];
+        if (given || stored.isNil())
+            continue;
+        if (const std::string problem = groupShareProblem(field, stored.str, shardCount());
+            !problem.empty())
+            throw Error(ErrorCode::InvalidArgument,
+                        "queue '" + name() + "' has " + std::to_string(shardCount()) +
+                            " shards: " + problem + "; change its " + field +
+                            " in the same call to turn fair order on");
+    }
+    for (size_t s = 0; s < shardCount(); ++s) {
+        const long long pending = replies[2 + 2 * s].toInteger();
+        if (replies[1 + 2 * s].str != "fair" && pending > kIndexedAtOnce)
+            throw Error(ErrorCode::InvalidArgument,
+                        "shard " + std::to_string(s) + " of queue '" + name() + "' has " +
+                            std::to_string(pending) +
+                            " pending tasks: fair order indexes them when it is turned on, at "
+                            "most " +
+                            std::to_string(kIndexedAtOnce) + " in each shard at once");
+    }
 }
 
 std::string Queue::normalizeConfig(const std::string& key, const std::string& value)

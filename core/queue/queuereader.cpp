@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <set>
 
 namespace delayq {
 
@@ -210,25 +211,34 @@ GroupLoads QueueReader::busyGroups(int limit)
     if (limit < 1 || limit > 1000)
         throw Error(ErrorCode::InvalidArgument, "busy groups: the limit is 1 to 1000");
     GroupLoads loads;
-    // Fair order needs one shard (config refuses it on a sharded queue): its index is shard 0's.
-    const Keys& k = m_keys;
+    // Each shard keeps its own index (docs/design/flow.md, "Sharded queues"), and a group's
+    // tasks spread over the shards: each shard is read as one was, and a group's figures are
+    // the sums over the shards where it turned up. Shard 0's config is the queue's.
     const std::string now = "(" + std::to_string(m_connection.serverNowMs());
     const std::string most = std::to_string(GroupLoads::kExamined);
-    auto first = m_connection.pipeline({
-        {"HMGET", k.config(), "order", "group_cap"},
-        {"SCARD", k.fair("known")},
-        {"ZCARD", k.fair("ring")},
-        {"ZRANGE", k.fair("ring"), "0", std::to_string(GroupLoads::kExamined - 1)},
-        {"SCARD", k.fair("blocked")},
-        {"SRANDMEMBER", k.fair("blocked"), most},
-        {"ZCARD", k.fair("later")},
-        {"ZRANGE", k.fair("later"), "0", std::to_string(GroupLoads::kExamined - 1)},
-        {"ZRANGEBYSCORE", k.active(), now, "+inf", "LIMIT", "0",
-         std::to_string(GroupLoads::kActiveRead)},
-        {"ZCOUNT", k.active(), now, "+inf"},
+    constexpr size_t kPerShard = 9;
+    const auto read = m_router->read([&](const std::vector<Keys>& shards) {
+        std::vector<std::vector<std::string>> commands{
+            {"HMGET", shards.front().config(), "order", "group_cap"}};
+        for (const Keys& k : shards) {
+            commands.push_back({"SCARD", k.fair("known")});
+            commands.push_back({"ZCARD", k.fair("ring")});
+            commands.push_back(
+                {"ZRANGE", k.fair("ring"), "0", std::to_string(GroupLoads::kExamined - 1)});
+            commands.push_back({"SCARD", k.fair("blocked")});
+            commands.push_back({"SRANDMEMBER", k.fair("blocked"), most});
+            commands.push_back({"ZCARD", k.fair("later")});
+            commands.push_back(
+                {"ZRANGE", k.fair("later"), "0", std::to_string(GroupLoads::kExamined - 1)});
+            commands.push_back({"ZRANGEBYSCORE", k.active(), now, "+inf", "LIMIT", "0",
+                                std::to_string(GroupLoads::kActiveRead)});
+            commands.push_back({"ZCOUNT", k.active(), now, "+inf"});
+        }
+        return commands;
     });
+    const auto& first = read.replies;
     throwFirstError(first);
-    const Reply& config = first[0];
+    const Reply& config = first.at(0);
     const auto text = [&](size_t i) {
         return i < config.elements.size() && !config.elements[i].isNil() ? config.elements[i].str
                                                                          : std::string();
@@ -237,14 +247,9 @@ GroupLoads QueueReader::busyGroups(int limit)
     if (!loads.fair)
         return loads;
     loads.groupCap = std::max(0LL, wholeNumber(text(1)).value_or(0));
-    loads.known = first[1].toInteger();
-    loads.ready = first[2].toInteger();
-    loads.atCap = first[4].toInteger();
-    loads.atRate = first[6].toInteger();
-    const long long activeLive = first[9].toInteger();
-    loads.complete = loads.ready <= GroupLoads::kExamined && loads.atCap <= GroupLoads::kExamined &&
-                     loads.atRate <= GroupLoads::kExamined && activeLive <= GroupLoads::kActiveRead;
-    // The groups with due tasks (in the ring, or held by their cap or rate), each once.
+    const size_t shardsRead = (first.size() - 1) / kPerShard;
+    loads.shards = static_cast<long long>(shardsRead);
+    // The groups with due tasks (in a ring, or held by a cap or rate), each once, and where.
     std::vector<GroupLoad> groups;
     std::map<std::string, size_t> indexOf;
     const auto add = [&](const std::string& group) -> GroupLoad& {
@@ -253,51 +258,92 @@ GroupLoads QueueReader::busyGroups(int limit)
             groups.push_back(GroupLoad{group});
         return groups[it->second];
     };
-    for (const Reply& g : first[3].elements)
-        add(g.str);
-    for (const Reply& g : first[5].elements)
-        add(g.str).atCap = true;
-    for (const Reply& g : first[7].elements)
-        add(g.str).atRate = true;
-    const size_t indexed = groups.size();
-    // Their due tasks (and running ones, under a cap), and the running tasks' groups.
+    // Per shard: its indexed groups (ring, blocked, later), and its running tasks' groups.
+    std::vector<std::vector<std::string>> indexedIn(shardsRead);
+    std::vector<std::map<std::string, long long>> taggedIn(shardsRead);
+    std::set<std::string> ready, atCap, atRate;
+    long long mostReady = 0, mostAtCap = 0, mostAtRate = 0;
     std::vector<std::vector<std::string>> commands;
-    for (const GroupLoad& g : groups) {
-        commands.push_back({"ZCARD", k.fair("r:" + g.group)});
-        if (loads.groupCap > 0)
-            commands.push_back({"ZCOUNT", k.fair("act:" + g.group), now, "+inf"});
+    for (size_t s = 0; s < shardsRead; ++s) {
+        const Reply* r = &first[1 + s * kPerShard];
+        loads.known = std::max(loads.known, r[0].toInteger());
+        mostReady = std::max(mostReady, r[1].toInteger());
+        mostAtCap = std::max(mostAtCap, r[3].toInteger());
+        mostAtRate = std::max(mostAtRate, r[5].toInteger());
+        loads.complete = loads.complete && r[1].toInteger() <= GroupLoads::kExamined &&
+                         r[3].toInteger() <= GroupLoads::kExamined &&
+                         r[5].toInteger() <= GroupLoads::kExamined &&
+                         r[8].toInteger() <= GroupLoads::kActiveRead;
+        std::set<std::string> here;
+        for (const Reply& g : r[2].elements) {
+            add(g.str);
+            ready.insert(g.str);
+            here.insert(g.str);
+        }
+        for (const Reply& g : r[4].elements) {
+            add(g.str).atCap = true;
+            atCap.insert(g.str);
+            here.insert(g.str);
+        }
+        for (const Reply& g : r[6].elements) {
+            add(g.str).atRate = true;
+            atRate.insert(g.str);
+            here.insert(g.str);
+        }
+        indexedIn[s].assign(here.begin(), here.end());
+        const Keys& k = read.shards.at(s);
+        // Their due tasks (and running ones, under a cap) in this shard.
+        for (const std::string& group : indexedIn[s]) {
+            commands.push_back({"ZCARD", k.fair("r:" + group)});
+            if (loads.groupCap > 0)
+                commands.push_back({"ZCOUNT", k.fair("act:" + group), now, "+inf"});
+        }
+        // The running tasks' groups, from their tags in this shard.
+        const auto& running = r[7].elements;
+        if (!running.empty()) {
+            std::vector<std::string> tags{"HMGET", k.fairTags()};
+            for (const Reply& id : running)
+                tags.push_back(id.str);
+            commands.push_back(std::move(tags));
+        }
     }
-    const auto& running = first[8].elements;
-    if (!running.empty()) {
-        std::vector<std::string> read{"HMGET", k.fairTags()};
-        for (const Reply& id : running)
-            read.push_back(id.str);
-        commands.push_back(std::move(read));
-    }
+    // Distinct groups: exact when every shard's sets were read whole, else at least the most
+    // any one shard holds.
+    loads.ready = std::max(static_cast<long long>(ready.size()), mostReady);
+    loads.atCap = std::max(static_cast<long long>(atCap.size()), mostAtCap);
+    loads.atRate = std::max(static_cast<long long>(atRate.size()), mostAtRate);
     const auto second = m_connection.pipeline(commands);
     throwFirstError(second);
     size_t at = 0;
-    std::map<std::string, long long> capped;
-    for (size_t i = 0; i < indexed; ++i) {
-        groups[i].dueWaiting = second[at++].toInteger();
-        if (loads.groupCap > 0)
-            capped[groups[i].group] = second[at++].toInteger();
-    }
-    // A running task's group from its tag ("PRIORITY|GROUP"; none: the ungrouped "").
-    std::map<std::string, long long> tagged;
-    if (!running.empty())
-        for (const Reply& tag : second[at].elements) {
-            const size_t bar = tag.isNil() ? std::string::npos : tag.str.find('|');
-            ++tagged[bar == std::string::npos ? std::string() : tag.str.substr(bar + 1)];
+    std::map<std::string, long long> capped; // under a cap: the live slots, summed
+    for (size_t s = 0; s < shardsRead; ++s) {
+        for (const std::string& group : indexedIn[s]) {
+            groups[indexOf[group]].dueWaiting += second[at++].toInteger();
+            if (loads.groupCap > 0)
+                capped[group] += second[at++].toInteger();
         }
-    for (const auto& [group, n] : tagged)
-        add(group);
-    for (GroupLoad& g : groups) {
-        // Under a cap the group's slots are exact; else the tags of the leases read.
-        const auto slots = capped.find(g.group);
-        const auto seen = tagged.find(g.group);
-        g.active = slots != capped.end() ? slots->second : seen != tagged.end() ? seen->second : 0;
+        // A running task's group from its tag ("PRIORITY|GROUP"; none: the ungrouped "").
+        if (!first[1 + s * kPerShard + 7].elements.empty())
+            for (const Reply& tag : second[at++].elements) {
+                const size_t bar = tag.isNil() ? std::string::npos : tag.str.find('|');
+                ++taggedIn[s][bar == std::string::npos ? std::string() : tag.str.substr(bar + 1)];
+            }
     }
+    // A group's running tasks: under a cap its slots in the shards where it is indexed, and
+    // the tags read in the others; without one the tags read.
+    std::map<std::string, long long> active;
+    for (size_t s = 0; s < shardsRead; ++s) {
+        for (const auto& [group, n] : taggedIn[s]) {
+            add(group);
+            const bool slotsRead =
+                loads.groupCap > 0 &&
+                std::binary_search(indexedIn[s].begin(), indexedIn[s].end(), group);
+            if (!slotsRead)
+                active[group] += n;
+        }
+    }
+    for (GroupLoad& g : groups)
+        g.active = active[g.group] + capped[g.group];
     loads.examined = static_cast<long long>(groups.size());
     std::sort(groups.begin(), groups.end(), [](const GroupLoad& a, const GroupLoad& b) {
         if (a.dueWaiting != b.dueWaiting)

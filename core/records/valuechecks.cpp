@@ -309,4 +309,21 @@ std::string groupShareProblem(const std::string& key, const std::string& stored,
            " for the same rate)";
 }
 
+std::string rateShareProblem(const std::string& rate, const std::string& burst, size_t shards,
+                             const std::string& queue)
+{
+    const auto slash = rate.find('/');
+    if (shards < 2 || slash == std::string::npos)
+        return {};
+    const std::optional<long long> n = wholeNumber(rate.substr(0, slash));
+    const long long most = wholeNumber(burst).value_or(0) > 0 ? *wholeNumber(burst) : n.value_or(0);
+    const auto s = static_cast<long long>(shards);
+    if (!n || *n < 1 || most >= s)
+        return {};
+    return "a burst of " + std::to_string(most) + " is below " + std::to_string(shards) +
+           " shards: each shard keeps its share of the rate and of the burst, and a share below "
+           "one task never starts one; set a burst of at least " +
+           std::to_string(shards) + " (delayq config " + queue + " burst " + std::to_string(shards) + ")";
+}
+
 } // namespace delayq

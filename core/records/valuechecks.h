@@ -35,5 +35,10 @@ void checkLease(long long leaseMs);
 // the shard count, or a group rate whose burst is, would leave a shard none. Returns what is
 // wrong and what is needed ("" when the value can be kept).
 std::string groupShareProblem(const std::string& key, const std::string& stored, size_t shards);
+// What is wrong with the queue's rate ("N/MS", "" or "0" for none) and burst ("" or "0" for
+// the count) on `shards` shards, or "": each shard keeps its share of the burst, so a burst
+// below the shard count leaves every shard less than one task and none ever starts.
+std::string rateShareProblem(const std::string& rate, const std::string& burst, size_t shards,
+                             const std::string& queue);
 
 } // namespace delayq

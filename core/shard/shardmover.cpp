@@ -114,6 +114,24 @@ void refuseCapBelow(const Reply& settings, int count)
     }
 }
 
+// Each shard keeps its share of the queue's rate and burst (lua/claim.lua): a burst below the
+// shard count would leave every shard less than one task, and none would ever start.
+void refuseRateBelow(const Reply& settings, size_t shards, const std::string& queue)
+{
+    std::string rate, burst;
+    for (size_t i = 0; i < std::size(kCopiedSettings) && i < settings.elements.size(); ++i) {
+        if (std::string(kCopiedSettings[i]) == "rate")
+            rate = settings.elements[i].str;
+        if (std::string(kCopiedSettings[i]) == "burst")
+            burst = settings.elements[i].str;
+    }
+    const std::string problem = rateShareProblem(rate, burst, shards, queue);
+    if (!problem.empty())
+        throw Error(ErrorCode::InvalidArgument, "cannot spread queue '" + queue + "' over " +
+                                                    std::to_string(shards) + " shards: " +
+                                                    problem + " first");
+}
+
 void keepOwnSettings(Queue& queue, const std::vector<Task>& tasks,
                      const std::vector<std::pair<std::string, std::string>>& kept,
                      const std::vector<PushResult::Status>& statuses)
@@ -207,6 +225,7 @@ MoveProgress ShardMover::start(int count)
     const Reply settings = connection.command(read);
     refuseCapBelow(settings, count);
     refuseGroupShareBelow(settings, tags.size(), m_queue.name());
+    refuseRateBelow(settings, tags.size(), m_queue.name());
     std::vector<std::vector<std::string>> writes;
     for (size_t s = layout.tags.size(); s < tags.size(); ++s) {
         std::vector<std::string> hset{

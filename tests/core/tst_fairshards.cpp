@@ -203,9 +203,13 @@ void TestFairShards::aGroupCapBelowTheShardsIsRefused()
             "order per key (group cap 1) needs a queue of one shard");
     refused({{"group_cap", "2"}}, "a group cap of 2 is below 3 shards");
     refused({{"order", "fair"}, {"group_rate", "2/s"}}, "e.g. 4/2s");
+    // The queue's own rate alike: 1/s on 3 shards gave each a burst of a third and never
+    // started a task.
+    refused({{"rate", "1/s"}}, "a burst of 1 is below 3 shards");
+    refused({{"rate", "10/s"}, {"burst", "2"}}, "a burst of 2 is below 3 shards");
     for (size_t s = 0; s < 3; ++s) {
-        const Reply config = connection.command(
-            {"HMGET", queue.shardKeys(s).config(), "order", "group_cap", "group_rate"});
+        const Reply config = connection.command({"HMGET", queue.shardKeys(s).config(), "order",
+                                                 "group_cap", "group_rate", "rate", "burst"});
         for (const Reply& field : config.elements)
             QVERIFY2(field.isNil(), ("shard " + std::to_string(s) + " changed").c_str());
     }
@@ -233,6 +237,17 @@ void TestFairShards::aGroupCapBelowTheShardsIsRefused()
     }
     QCOMPARE(one.reloadLayout().count, 1);
     QCOMPARE(one.reloadLayout().tags.size(), size_t(1));
+    // ... nor one whose rate's burst is 2.
+    Queue limited(connection, "refusing2");
+    limited.setConfig({{"rate", "2/s"}});
+    try {
+        ShardMover(limited).start(3);
+        QFAIL("a reshard past the rate's burst was taken");
+    } catch (const Error& e) {
+        const std::string what = e.what();
+        QVERIFY2(what.find("a burst of 2 is below 3 shards") != std::string::npos, what.c_str());
+    }
+    QCOMPARE(limited.reloadLayout().tags.size(), size_t(1));
 }
 
 // A queue in fair order grows from 1 to 3 shards under a running worker: the moved tasks keep

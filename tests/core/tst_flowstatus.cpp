@@ -22,6 +22,7 @@ private slots:
     void busyGroups_data();
     void busyGroups();
     void busyGroupsAreBounded();
+    void busyGroupsSumOverShards();
 
 private:
     // Tasks due now.
@@ -184,9 +185,12 @@ void TestFlowStatus::busyGroups_data()
         << (fair + QStringList{"group_cap", "1"}) << QStringList{"a", "a", "a", "b", "b", "c"} << 3
         << 20 << QStringList{"a 2 1 cap", "b 1 1 cap", "c 0 1"} << QList<long long>{0, 2, 3};
     // Without a cap the running tasks are counted from their tags (b, with none due, is no
-    // longer tracked).
+    // longer tracked). A claim of 11 takes a turn of a's (10 tasks, FAIR_TURN) and b's one.
+    QStringList thirteenA;
+    for (int i = 0; i < 13; ++i)
+        thirteenA << "a";
     QTest::newRow("fair, running, no cap")
-        << fair << QStringList{"a", "a", "a", "b"} << 3 << 20 << QStringList{"a 1 2", "b 0 1"}
+        << fair << (thirteenA + QStringList{"b"}) << 11 << 20 << QStringList{"a 3 10", "b 0 1"}
         << QList<long long>{1, 0, 1};
 }
 
@@ -260,6 +264,47 @@ void TestFlowStatus::busyGroupsAreBounded()
     QCOMPARE(loads.groups.front().group, std::string("g0"));
     QCOMPARE(loads.groups.front().dueWaiting, 4LL);
     QVERIFY_THROWS_EXCEPTION(Error, m_queue->busyGroups(0));
+}
+
+// On a sharded queue in fair order each shard keeps its own index, and a group's tasks spread
+// over the shards: a group's due and running tasks are the sums over every shard, the groups
+// counted once, the tracked ones the most of any shard. It read shard 0's index alone.
+void TestFlowStatus::busyGroupsSumOverShards()
+{
+    {
+        ShardMover mover(*m_queue);
+        mover.start(3);
+        QTRY_VERIFY_WITH_TIMEOUT(mover.step(50).finished, 10000);
+        m_queue->reloadLayout();
+    }
+    m_queue->setConfig({{"order", "fair"}, {"group_cap", "6"}});
+    const std::map<std::string, int> pushed{{"a", 30}, {"b", 9}, {"c", 3}};
+    std::vector<PushRequest> batch;
+    for (const auto& [group, n] : pushed)
+        for (int i = 0; i < n; ++i) {
+            PushRequest r = request("p");
+            r.id = group + std::to_string(i);
+            r.group = group;
+            batch.push_back(r);
+        }
+    m_queue->pushBatch(batch);
+    // A claim in each shard (they go in turn): each takes its share of a's cap, and more.
+    std::map<std::string, long long> running;
+    for (int i = 0; i < 3; ++i)
+        for (const ClaimedTask& t : m_queue->claim(8, 60000, "w1").tasks)
+            ++running[t.id.substr(0, 1)];
+    QVERIFY(running["a"] > 2); // more than one shard's share of a's cap
+    const GroupLoads loads = m_queue->busyGroups(20);
+    QVERIFY(loads.fair);
+    QCOMPARE(loads.shards, 3LL);
+    QVERIFY(loads.complete);
+    QCOMPARE(loads.groups.size(), size_t(3));
+    for (const GroupLoad& g : loads.groups) {
+        QCOMPARE(g.active, running[g.group]);
+        QCOMPARE(g.dueWaiting, pushed.at(g.group) - running[g.group]);
+    }
+    QCOMPARE(loads.examined, 3LL);
+    QCOMPARE(loads.known, 3LL); // every shard tracks the three
 }
 
 QTEST_GUILESS_MAIN(TestFlowStatus)

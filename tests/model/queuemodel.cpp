@@ -1,5 +1,6 @@
 #include "queuemodel.h"
 
+#include "records/recordreads.h"
 #include "records/taskrecord.h"
 
 #include <delayq/error.h>
@@ -652,10 +653,11 @@ void QueueModel::claim(const ModelOp& op)
         m.token = t.token;
         m.worker = worker;
         m.groupSlot = m_flow.fair && m_flow.groupCap > 0 && !m.group.empty();
+        m.groupEpoch = m_groupEpoch;
         count("claimed");
     }
     if (m_flow.fair) {
-        checkFairClaim(r, allowed);
+        checkFairClaim(r, allowed, oneShard);
         // One shard: a claim that took fewer than the limits allowed left nothing due behind.
     } else if (static_cast<long long>(r.tasks.size()) < allowed && !m_paused && oneShard &&
                m_flow.bucketKnown && m_expiredInClaim == 0)
@@ -769,12 +771,14 @@ void QueueModel::checkFlowAfterClaim(const ClaimResult& r, long long allowed, bo
                                           " of the cap " + std::to_string(m_flow.cap));
 }
 
-void QueueModel::checkFairClaim(const ClaimResult& r, long long allowed)
+void QueueModel::checkFairClaim(const ClaimResult& r, long long allowed, bool oneShard)
 {
     // Running tasks holding a slot of their group (claimed under a cap), after this claim.
+    // On several shards each keeps its share of the cap: the tasks claimed since the last
+    // reshard or change of the cap add up to at most the cap (docs/design/flow.md).
     std::map<std::string, long long> held;
     for (const auto& [id, m] : m_tasks)
-        if (m.state == "active" && m.groupSlot)
+        if (m.state == "active" && m.groupSlot && (oneShard || m.groupEpoch == m_groupEpoch))
             ++held[m.group];
     auto full = [&](const std::string& group) {
         return !group.empty() && m_flow.groupCap > 0 && held[group] >= m_flow.groupCap;
@@ -788,6 +792,10 @@ void QueueModel::checkFairClaim(const ClaimResult& r, long long allowed)
         expect(m_flow.groupCap <= 0 || n <= m_flow.groupCap || given.count(group) == 0,
                "claim: group '" + group + "' runs " + std::to_string(n) +
                    " tasks under a group cap of " + std::to_string(m_flow.groupCap));
+    // On several shards a claim serves one shard's groups: the tasks of the others' wait
+    // their turn, so what follows holds only on one.
+    if (!oneShard)
+        return;
     // (priority high first, then due early) of the tasks handed out, per group: the worst.
     std::map<std::string, std::pair<int, long long>> worst;
     for (const auto& t : r.tasks) {
@@ -821,16 +829,19 @@ void QueueModel::order(const ModelOp& op)
     const std::vector<std::pair<std::string, std::string>> values = {
         {"order", fair ? "fair" : "due"},
         {"group_cap", groupCap > 0 ? std::to_string(groupCap) : "off"}};
+    // Each shard keeps its share of a group cap (docs/design/flow.md): a cap below the number
+    // of shards cannot be shared out, and is refused.
     const ShardLayout layout = m_queue.reloadLayout();
-    if (fair && layout.tags.size() > 1) {
+    const auto shards = static_cast<long long>(layout.tags.size());
+    if (fair && groupCap > 0 && groupCap < shards) {
         try {
             m_queue.setConfig(values);
         } catch (const Error& e) {
             expect(e.code() == ErrorCode::InvalidArgument, std::string("order: ") + e.what());
             return;
         }
-        throw Mismatch("order: fair order was taken by a queue of " +
-                       std::to_string(layout.tags.size()) + " shards");
+        throw Mismatch("order: a group cap of " + std::to_string(groupCap) +
+                       " was taken by a queue of " + std::to_string(shards) + " shards");
     }
     m_queue.setConfig(values);
     // The index goes with due order, and with it what the running tasks held; a cap set
@@ -840,6 +851,7 @@ void QueueModel::order(const ModelOp& op)
             m.groupSlot = false;
     m_flow.fair = fair;
     m_flow.groupCap = groupCap;
+    ++m_groupEpoch;
 }
 
 void QueueModel::restartRateWindow(long long since)
@@ -865,15 +877,19 @@ void QueueModel::limit(const ModelOp& op)
                      : "off"},
         {"burst", text(want.burst)}};
     const long long shards = static_cast<long long>(m_queue.reloadLayout().tags.size());
-    if (want.cap > 0 && want.cap < shards) {
+    // Each shard keeps its share of the cap and of the rate's burst: less than one a shard is
+    // refused (docs/design/flow.md).
+    const long long burst = want.burst > 0 ? want.burst : want.rateTasks;
+    if ((want.cap > 0 && want.cap < shards) || (want.rateTasks > 0 && burst < shards)) {
         try {
             m_queue.setConfig(values);
         } catch (const Error& e) {
             expect(e.code() == ErrorCode::InvalidArgument, std::string("limit: ") + e.what());
             return;
         }
-        throw Mismatch("limit: a cap of " + std::to_string(want.cap) + " on " +
-                       std::to_string(shards) + " shards was taken");
+        throw Mismatch("limit: a cap of " + std::to_string(want.cap) + " and a burst of " +
+                       std::to_string(burst) + " on " + std::to_string(shards) +
+                       " shards were taken");
     }
     // The server's own clock (TIME), not the estimate from the local one: an estimate 1 ms
     // ahead made a claim look like it started 2 tasks "in -1 ms".
@@ -1149,8 +1165,13 @@ void QueueModel::reshardStart(const ModelOp& op)
     ShardMover mover(m_queue);
     const MoveProgress now = mover.progress();
     const ShardLayout layout = m_queue.reloadLayout();
+    // The shares of the rate and group cap divide by every tag, retired ones too.
+    const long long tagsAfter = std::max(static_cast<long long>(layout.tags.size()),
+                                         static_cast<long long>(count));
+    const long long burst = m_flow.burst > 0 ? m_flow.burst : m_flow.rateTasks;
     if (now.finished && count != static_cast<int>(layout.tags.size()) &&
-        ((m_flow.cap > 0 && m_flow.cap < count) || (m_flow.fair && count > 1))) {
+        ((m_flow.cap > 0 && m_flow.cap < count) || (m_flow.rateTasks > 0 && burst < tagsAfter) ||
+         (m_flow.fair && m_flow.groupCap > 0 && m_flow.groupCap < tagsAfter))) {
         try {
             mover.start(count);
         } catch (const Error& e) {
@@ -1159,7 +1180,8 @@ void QueueModel::reshardStart(const ModelOp& op)
         }
         throw Mismatch("reshard to " + std::to_string(count) +
                        " shards was started with a cap of " + std::to_string(m_flow.cap) +
-                       (m_flow.fair ? " in fair order" : ""));
+                       (m_flow.fair ? " and a group cap of " + std::to_string(m_flow.groupCap)
+                                    : std::string()));
     }
     if (!now.finished && now.to != count) {
         try {
@@ -1172,8 +1194,10 @@ void QueueModel::reshardStart(const ModelOp& op)
                        " was started while another change was under way");
     }
     const long long before = m_connection.serverTimeMs(); // the server's clock, as above
-    if (mover.start(count).to == count && count != static_cast<int>(layout.tags.size()))
+    if (mover.start(count).to == count && count != static_cast<int>(layout.tags.size())) {
         restartRateWindow(before); // new shards start with full buckets of their share
+        ++m_groupEpoch;
+    }
 }
 
 void QueueModel::reshardSteps(int steps, int batch)
@@ -1350,16 +1374,18 @@ void QueueModel::verify()
 
 void QueueModel::verifyPayloads()
 {
-    // Each task's record, looked for in every shard (the check above placed it in one).
+    // Each task's record, looked for in every shard (the check above placed it in one), as
+    // the app and the CLI read it: HGET in the bucket the client computes (RecordReads), so a
+    // run's splits and upgrade steps check that path too.
     const ShardLayout& layout = m_queue.layout();
-    std::vector<std::vector<std::string>> reads;
+    RecordReads reads(m_connection);
     std::vector<std::string> ids;
     for (const auto& [id, m] : m_tasks)
         for (size_t s = 0; s < layout.tags.size(); ++s) {
-            reads.push_back(m_queue.shardKeys(s).recordRead(id));
+            reads.addRecord(m_queue.shardKeys(s), id);
             ids.push_back(id);
         }
-    const std::vector<Reply> replies = m_connection.pipeline(reads);
+    const std::vector<Reply> replies = reads.run();
     std::map<std::string, int> records;
     for (size_t i = 0; i < replies.size(); ++i) {
         if (replies[i].isNil())

@@ -65,6 +65,7 @@ private:
         std::string group; // fair order's group ("" = none) and priority
         int priority = 0;
         bool groupSlot = false; // while active: claimed under a group cap (holds a slot)
+        int groupEpoch = 0;     // ... and the m_groupEpoch it was claimed in
         size_t shard = 0;       // where verify() last found it
         bool ownWindow = false; // pushed with its own dedup window
         // A debounced task's first push, between lo and hi (server ms); unknown (0, 0) when
@@ -126,7 +127,7 @@ private:
     bool refusedAsDone(const std::string& id);
     // Fair order, after a claim on one shard: a group's tasks went highest rank first, none
     // over its cap, and a claim that took fewer than allowed left only tasks of full groups.
-    void checkFairClaim(const delayq::ClaimResult& r, long long allowed);
+    void checkFairClaim(const delayq::ClaimResult& r, long long allowed, bool oneShard);
     void resyncBucket();
     void restartRateWindow(long long since);
     // How many tasks a claim of `max` may take on a queue of one shard by the flow limits
@@ -180,6 +181,9 @@ private:
         bool fair = false;     // order "fair"
         long long groupCap = 0;
     } m_flow;
+    // Bumped when a reshard starts or the group cap changes: on several shards, only the tasks
+    // claimed since are bounded by the cap as a whole (each shard keeps to its share).
+    int m_groupEpoch = 0;
     PlainModel m_plain; // a plain key beside the queue
     long long m_window = 0;                   // the queue's dedup window, ms (0 = off)
     std::map<std::string, size_t> m_finished; // id -> shard it finished in, within a window

@@ -159,6 +159,7 @@ private:
     // Before fair order is turned on over several shards (args: setConfig's pairs): refuses
     // a stored group cap or rate the shards cannot share, and a shard holding more pending
     // tasks than its config call indexes at once (lua/config.lua), before anything changes.
+    void refuseRateBelowShards(const std::vector<std::string>& args);
     void refuseFairOnShards(const std::vector<std::string>& args);
     void registerQueue();
     static std::vector<std::string> scriptKeysOf(const Keys& keys);
