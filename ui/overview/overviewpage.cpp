@@ -272,12 +272,16 @@ void OverviewPage::fitColumns(QTableView* view, ColumnFit* fit)
             title += header->height() / 2 + margin;
         // A name may be cut, and the busy groups' long line down to its header (the cell's
         // tooltip has the groups one a line); the figures never are.
+        // The busy groups take at most about 40 characters, so the sparkline keeps its room.
         int fewest = qMax(content, title);
-        if (c == OverviewModel::Name)
+        int wanted = qMax(content, title);
+        if (c == OverviewModel::Name) {
             fewest = qMin(content, least * 3);
-        else if (c == OverviewModel::Groups)
+        } else if (c == OverviewModel::Groups) {
             fewest = qMin(content, title);
-        fit->setWidths(c, qMax(content, title), fewest);
+            wanted = qMax(title, qMin(content, least * 10));
+        }
+        fit->setWidths(c, wanted, fewest);
     }
     fit->fit();
 }
