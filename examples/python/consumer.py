@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs the tasks of a delayq queue from Python: claim, then ack or nack, extending leases.
 
-Written from docs/protocol.md alone (protocol "layout 2.9"; unchanged for layout 3.0), with nothing but Debian's
+Written from docs/protocol.md alone (protocol "layout 2.9"; unchanged for layouts 3.0 and 3.1), with nothing but Debian's
 python3-redis, beside producer.py (whose Producer checks and loads the scripts the same way).
 
     consumer.py [--url URL] [--prefix dq] [--scripts DIR] QUEUE [--batch N] [--lease MS]

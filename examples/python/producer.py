@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Pushes tasks to a delayq queue, and cancels them, from Python.
 
-Written from docs/protocol.md alone (protocol "layout 2.9"; unchanged for layout 3.0), with nothing but Debian's
+Written from docs/protocol.md alone (protocol "layout 2.9"; unchanged for layouts 3.0 and 3.1), with nothing but Debian's
 python3-redis. The scripts come from `delayq scripts --dump DIR` or an installed delayq
 (/usr/share/delayq/lua).
 
@@ -25,7 +25,7 @@ import time
 
 import redis
 
-PROTOCOL = "delayq-protocol: layout 3.0"
+PROTOCOL = "delayq-protocol: layout 3.1"
 # Calls stay small so no script holds Redis long (docs/protocol.md, section 4).
 PUSH_CHUNK = 100
 CANCEL_CHUNK = 500

@@ -17,7 +17,7 @@ namespace {
 // script contracts of docs/protocol.md. Raised with any change such a client must follow (a
 // key, a record field, a script's KEYS, ARGV or reply); docs/protocol.md names the same
 // (tests/protocol/tst_pythonproducer checks that).
-constexpr const char* kProtocol = "layout 3.0";
+constexpr const char* kProtocol = "layout 3.1";
 
 // The PROTOCOL file of a dump: the version line, then "NAME.lua SHA1" for each script.
 std::string manifest()
