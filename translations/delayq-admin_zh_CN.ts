@@ -1056,8 +1056,16 @@ Qt %1</translation>
         <translation>公平顺序，分组上限 %1</translation>
     </message>
     <message>
-        <source>%1: %2 groups in turn with due tasks, %3 at their cap, %4 waiting for their rate (%5 tracked).</source>
-        <translation>%1：%2 个分组有到期任务正在轮流，%3 个已达上限，%4 个在等待其速率（共跟踪 %5 个）。</translation>
+        <source>%1 tracked in the fullest of %2 shards</source>
+        <translation>%2 个分片中最多的一个跟踪 %1 个</translation>
+    </message>
+    <message>
+        <source>%1 tracked</source>
+        <translation>共跟踪 %1 个</translation>
+    </message>
+    <message>
+        <source>%1: %2 groups in turn with due tasks, %3 at their cap, %4 waiting for their rate (%5).</source>
+        <translation>%1：%2 个分组有到期任务正在轮流，%3 个已达上限，%4 个在等待其速率（%5）。</translation>
     </message>
     <message>
         <source>No group has due or running tasks.</source>
@@ -1716,6 +1724,46 @@ The action applies to these %4 tasks only; tasks that arrive meanwhile are left 
         <source>%1 / %2</source>
         <comment>dead tasks / dead_max</comment>
         <translation>%1 / %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Fair order: %n group(s) in turn with due tasks</source>
+        <translation>
+            <numerusform>公平顺序：%n 个分组有到期任务正在轮流</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n held by their group cap or rate</source>
+        <translation>
+            <numerusform>%n 个被分组上限或速率挡住</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The busiest (Groups tab: all of them):</source>
+        <translation>最繁忙的分组（全部见“分组”页）：</translation>
+    </message>
+    <message>
+        <source>(no group)</source>
+        <translation>（无分组）</translation>
+    </message>
+    <message>
+        <source>%1 %2 due, %3 running</source>
+        <translation>%1：%2 个到期，%3 个运行中</translation>
+    </message>
+    <message>
+        <source>%1 (at its group cap)</source>
+        <translation>%1（已达分组上限）</translation>
+    </message>
+    <message>
+        <source>%1 (waiting for its group rate)</source>
+        <translation>%1（在等待分组速率）</translation>
+    </message>
+    <message>
+        <source>Queues in fair order: the busiest groups, with their due and running tasks (as delayq stats and the Groups tab show them)</source>
+        <translation>公平顺序的队列：最繁忙的分组及其到期和运行中的任务（与 delayq stats 和“分组”页所示相同）</translation>
+    </message>
+    <message>
+        <source>Busy groups</source>
+        <translation>繁忙分组</translation>
     </message>
 </context>
 <context>
