@@ -81,8 +81,16 @@ void TestRoundTrips::appActions()
     // The session's first look at the queue: IoWorker::nativeQueue checks its layout once,
     // and the counts come first. That first read learns the shards (a guess of one shard
     // corrected in a second round trip); the requests measured come after it.
+    // Its first page also reads the record table's state (RecordReads keeps it per queue for
+    // the process): one round trip more, once.
     Queue(app, "trips").requireCurrentLayout();
     ui::NativeTaskQueue(app, "trips", "dq").counts();
+    {
+        ui::NativeTaskQueue q(app, "trips", "dq");
+        ui::PageResult first;
+        first.set = TaskSet::Pending;
+        ui::TaskRequests::pages(q, {0}, 100, first);
+    }
 
     struct Measure
     {
