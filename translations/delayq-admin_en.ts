@@ -17,6 +17,14 @@
             <numerusform>%n held by their group cap or rate</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>+%n more</source>
+        <comment>busy groups left out of a narrow cell</comment>
+        <translation>
+            <numerusform>+%n more</numerusform>
+            <numerusform>+%n more</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::TaskDetails</name>

@@ -1765,6 +1765,23 @@ The action applies to these %4 tasks only; tasks that arrive meanwhile are left 
         <source>Busy groups</source>
         <translation>繁忙分组</translation>
     </message>
+    <message>
+        <source>%1 %2 due</source>
+        <comment>a group and its due tasks, in a narrow Busy groups cell</comment>
+        <translation>%1：%2 个到期</translation>
+    </message>
+    <message>
+        <source>%1 %2 running</source>
+        <comment>a group and its running tasks, in a narrow Busy groups cell</comment>
+        <translation>%1：%2 个运行中</translation>
+    </message>
+    <message numerus="yes">
+        <source>+%n more</source>
+        <comment>busy groups left out of a narrow cell</comment>
+        <translation>
+            <numerusform>另 %n 个</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>delayq::ui::OverviewPage</name>

@@ -24,14 +24,172 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QPaintDevice>
+#include <QPaintEngine>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTest>
 
+#include <algorithm>
+#include <climits>
+#include <numeric>
+
 using namespace delayq::ui;
+
+namespace {
+
+// A device that keeps the text painted on it, each run where it starts (in the painted
+// widget's coordinates): what a cell shows once the style has elided it, as the operator
+// reads it.
+class PaintedText : public QPaintDevice
+{
+public:
+    struct Run
+    {
+        QPointF at;
+        QString text;
+    };
+
+    explicit PaintedText(const QWidget* like) : m_like(like), m_engine(&m_runs) {}
+
+    QPaintEngine* paintEngine() const override { return &m_engine; }
+    // The runs inside `cell`, left to right, as one text.
+    QString in(const QRect& cell) const
+    {
+        QList<Run> runs;
+        for (const Run& run : m_runs)
+            if (cell.contains(run.at.toPoint()))
+                runs.append(run);
+        std::sort(runs.begin(), runs.end(),
+                  [](const Run& a, const Run& b) { return a.at.x() < b.at.x(); });
+        QString text;
+        for (const Run& run : runs)
+            text += run.text;
+        return text;
+    }
+
+protected:
+    // The widget's metrics, so the text is laid out (and elided) as on its screen.
+    int metric(PaintDeviceMetric metric) const override
+    {
+        switch (metric) {
+        case PdmWidth:
+            return m_like->width();
+        case PdmHeight:
+            return m_like->height();
+        case PdmWidthMM:
+            return m_like->widthMM();
+        case PdmHeightMM:
+            return m_like->heightMM();
+        case PdmNumColors:
+            return INT_MAX;
+        case PdmDepth:
+            return 32;
+        case PdmDpiX:
+            return m_like->logicalDpiX();
+        case PdmDpiY:
+            return m_like->logicalDpiY();
+        case PdmPhysicalDpiX:
+            return m_like->physicalDpiX();
+        case PdmPhysicalDpiY:
+            return m_like->physicalDpiY();
+        case PdmDevicePixelRatio:
+            return 1;
+        case PdmDevicePixelRatioScaled:
+            return static_cast<int>(devicePixelRatioFScale());
+        }
+        return 0;
+    }
+
+private:
+    class Engine : public QPaintEngine
+    {
+    public:
+        explicit Engine(QList<Run>* runs) : QPaintEngine(AllFeatures), m_runs(runs) {}
+        bool begin(QPaintDevice*) override { return true; }
+        bool end() override { return true; }
+        void updateState(const QPaintEngineState& changed) override
+        {
+            if (changed.state() & DirtyTransform)
+                m_transform = changed.transform();
+        }
+        void drawPixmap(const QRectF&, const QPixmap&, const QRectF&) override {}
+        void drawPolygon(const QPointF*, int, PolygonDrawMode) override {}
+        void drawPath(const QPainterPath&) override {}
+        void drawTextItem(const QPointF& at, const QTextItem& item) override
+        {
+            m_runs->append({m_transform.map(at), item.text()});
+        }
+        Type type() const override { return User; }
+
+    private:
+        QList<Run>* m_runs;
+        QTransform m_transform;
+    };
+
+    const QWidget* m_like;
+    QList<Run> m_runs;
+    mutable Engine m_engine;
+};
+
+// Why `shown`, the text a Busy groups cell painted, could be misread ("" when it cannot):
+// it must be whole groups in their order, or the busiest with its name cut ("tenant-00… 1,200
+// due"), each figure the count read, then "+N more" counting the groups left out; or "…"
+// alone. A figure cut by an ellipsis ("acme 30…" for 300) matches none of these.
+QString misreadIn(const QString& shown, const QList<GroupRow>& groups)
+{
+    const QChar ellipsis(0x2026);
+    if (shown == QString(ellipsis))
+        return QString();
+    // A name, a figure and what it counts, its running tasks, what holds the group back.
+    static const QRegularExpression groupPiece(
+        QStringLiteral(R"(^(.*?) (\S+) (due|running)(?:, (\S+) running)?)") +
+        QStringLiteral(R"((?: \((at its group cap|waiting for its group rate)\))?$)"));
+    static const QRegularExpression morePiece(QStringLiteral(R"(^\+(\S+) more$)"));
+    const QLocale locale;
+    const QStringList pieces = shown.split(QStringLiteral("; "));
+    for (qsizetype i = 0; i < pieces.size(); ++i) {
+        const QString& piece = pieces[i];
+        if (const auto more = morePiece.match(piece); more.hasMatch()) {
+            if (i != pieces.size() - 1 || i == 0 ||
+                more.captured(1) != locale.toString(groups.size() - i))
+                return QStringLiteral("\"%1\" after %2 of %3 groups")
+                    .arg(piece)
+                    .arg(i)
+                    .arg(groups.size());
+            continue;
+        }
+        const auto m = groupPiece.match(piece);
+        if (!m.hasMatch() || i >= groups.size())
+            return QStringLiteral("\"%1\" is not a group with its figures").arg(piece);
+        const GroupRow& g = groups[i];
+        const QString name = g.group.isEmpty() ? QStringLiteral("(no group)") : g.group;
+        const QString shownName = m.captured(1);
+        if (shownName != name &&
+            !(shownName.endsWith(ellipsis) && name.startsWith(shownName.chopped(1))))
+            return QStringLiteral("\"%1\" is not %2's name").arg(shownName, name);
+        const bool running = m.captured(3) == QLatin1String("running");
+        if (m.captured(2) != locale.toString(running ? g.active : g.dueWaiting))
+            return QStringLiteral("%1 shown for %2 %3, read %4 due, %5 running")
+                .arg(m.captured(2), name, m.captured(3))
+                .arg(g.dueWaiting)
+                .arg(g.active);
+        if (m.hasCaptured(4) && (running || m.captured(4) != locale.toString(g.active)))
+            return QStringLiteral("%1 running shown for %2, read %3")
+                .arg(m.captured(4), name)
+                .arg(g.active);
+        if (m.hasCaptured(5) &&
+            (m.captured(5).contains(QLatin1String("cap")) ? !g.atCap : !g.atRate))
+            return QStringLiteral("\"%1\" said of %2").arg(m.captured(5), name);
+    }
+    return QString();
+}
+
+} // namespace
 
 // The overview against a real redis-server: the figures of queues in known states, the
 // threshold colours, filter and sort, the context menu, and plain keys beside the queues.
@@ -458,6 +616,113 @@ private slots:
                      .data()
                      .toString(),
                  QStringLiteral("—"));
+    }
+
+    // The Busy groups cell at a narrow width drew the groups' line elided at its right end,
+    // which cut a count mid-figure ("acme 30…" for 300). Painted at each width, it shows
+    // whole groups, or the busiest with its name cut, every figure whole and as read.
+    void busyGroupsNeverCutAFigure_data()
+    {
+        QTest::addColumn<QStringList>("groups");
+        QTest::addColumn<QList<int>>("due");
+        QTest::addColumn<bool>("cap");    // group_cap 1, each group running one: at their cap
+        QTest::addColumn<int>("width");   // of the column; 0: as a 1024x700 window fits it
+        QTest::addColumn<bool>("figure"); // the busiest group's figure must be among them
+        const QStringList tenants{QStringLiteral("acme"), QStringLiteral("globex"),
+                                  QStringLiteral("initech")};
+        const QList<int> busy{300, 20, 20};
+        QTest::newRow("1024x700 window") << tenants << busy << false << 0 << false;
+        for (int width : {40, 64, 72, 90, 120, 160, 220, 300, 400})
+            QTest::addRow("%d px", width) << tenants << busy << false << width << (width >= 120);
+        const QStringList longNames{QStringLiteral("tenant-0042-enterprise-accounts"),
+                                    QStringLiteral("tenant-7"), QString()};
+        const QList<int> some{1200, 2, 1};
+        QTest::newRow("long name, 1024x700 window") << longNames << some << false << 0 << false;
+        for (int width : {90, 160, 260, 400})
+            QTest::addRow("long name, %d px", width)
+                << longNames << some << false << width << (width >= 120);
+        for (int width : {100, 200, 320})
+            QTest::addRow("at its cap, %d px", width)
+                << longNames << some << true << width << (width >= 120);
+    }
+    void busyGroupsNeverCutAFigure()
+    {
+        QFETCH(QStringList, groups);
+        QFETCH(QList<int>, due);
+        QFETCH(bool, cap);
+        QFETCH(int, width);
+        QFETCH(bool, figure);
+        const auto conn = connection();
+        delayq::Queue tenants(*conn, "tenants");
+        tenants.setConfig("order", "fair");
+        if (cap)
+            tenants.setConfig("group_cap", "1");
+        const qint64 now = conn->serverTimeMs();
+        std::vector<delayq::PushRequest> pushes;
+        for (qsizetype i = 0; i < groups.size(); ++i)
+            for (int n = 0; n < due[i]; ++n) {
+                delayq::PushRequest r;
+                r.group = groups[i].toStdString();
+                r.dueAtMs = now - 1000;
+                pushes.push_back(r);
+            }
+        tenants.pushBatch(pushes);
+        if (cap) {
+            // One of each group, then a claim that finds them at their cap.
+            QCOMPARE(tenants.claim(groups.size(), 600000, "w").tasks.size(), size_t(groups.size()));
+            tenants.claim(1, 600000, "w");
+        }
+        MainWindow* window = m_fixture.window();
+        if (width == 0)
+            window->resize(1024, 700);
+        m_fixture.connectWindow();
+        window->showOverview();
+        QVERIFY(QTest::qWaitForWindowExposed(window));
+        if (width == 0)
+            QTRY_COMPARE(window->size(), QSize(1024, 700));
+        snapshot();
+        const OverviewRow* r = row(QStringLiteral("tenants"));
+        QVERIFY(r);
+        QCOMPARE(r->busyGroups.size(), groups.size());
+        qint64 read = 0;
+        for (const GroupRow& g : r->busyGroups)
+            read += g.dueWaiting + g.active;
+        QCOMPARE(read, std::accumulate(due.begin(), due.end(), qint64(0)));
+        QCOMPARE(std::any_of(r->busyGroups.begin(), r->busyGroups.end(),
+                             [](const GroupRow& g) { return g.atCap; }),
+                 cap);
+
+        QTableView* view = page()->view();
+        const auto* proxy = qobject_cast<const QSortFilterProxyModel*>(view->model());
+        QVERIFY(proxy);
+        const QModelIndex cell = proxy->mapFromSource(
+            page()->model()->index(rowIndex(QStringLiteral("tenants")), OverviewModel::Groups));
+        if (width > 0)
+            view->setColumnWidth(OverviewModel::Groups, width); // as the operator drags it
+        QCoreApplication::sendPostedEvents();
+        view->scrollTo(cell);
+        const QRect rect = view->visualRect(cell);
+        QVERIFY2(view->viewport()->rect().contains(rect),
+                 qPrintable(QStringLiteral("the cell at %1,%2 %3 px wide, viewport %4 px")
+                                .arg(rect.x())
+                                .arg(rect.y())
+                                .arg(rect.width())
+                                .arg(view->viewport()->width())));
+        PaintedText painted(view->viewport());
+        view->viewport()->render(&painted);
+        const QString shown = painted.in(rect);
+        const QString why = misreadIn(shown, r->busyGroups);
+        QVERIFY2(why.isEmpty(),
+                 qPrintable(
+                     QStringLiteral("\"%1\" in %2 px: %3").arg(shown).arg(rect.width()).arg(why)));
+        if (figure)
+            QVERIFY2(shown.contains(QLocale().toString(r->busyGroups.first().dueWaiting)),
+                     qPrintable(shown));
+        // The cell's own text, its sort and its tooltip are whole, as before.
+        QCOMPARE(cell.data().toString(), OverviewModel::groupsText(*r));
+        QCOMPARE(cell.data(OverviewModel::SortRole).toLongLong(), r->busyGroups.first().dueWaiting);
+        for (const GroupRow& g : r->busyGroups)
+            QVERIFY(cell.data(Qt::ToolTipRole).toString().contains(OverviewModel::groupText(g)));
     }
 
     void thresholdsPerQueue_data()

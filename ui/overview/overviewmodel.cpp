@@ -30,6 +30,21 @@ bool nativeOnly(int column)
            column == OverviewModel::ForecastPeak || column >= OverviewModel::Consumers;
 }
 
+// A group's name as the Groups cell may draw it. The key is the server's text: a control or
+// format character (a line break, a direction override in a key written by hand) would
+// break the cell's line or move the figures beside it, so it is drawn as U+FFFD.
+QString drawable(const QString& name)
+{
+    QString out;
+    out.reserve(name.size());
+    for (char32_t c : QStringView(name).toUcs4()) {
+        if (!QChar::isPrint(c))
+            c = QChar::ReplacementCharacter;
+        out.append(QString::fromUcs4(&c, 1));
+    }
+    return out;
+}
+
 } // namespace
 
 const QColor& OverviewModel::warningColor()
@@ -201,6 +216,12 @@ QVariant OverviewModel::data(const QModelIndex& index, int role) const
         return breached;
     case BreachedCellRole:
         return cell;
+    case BusyGroupsRole:
+        // For the cell's delegate, which says as much of them as its width holds.
+        return index.column() == Groups && row.fair && !row.plain && row.groupsRead &&
+                       !row.busyGroups.isEmpty()
+                   ? QVariant::fromValue(row.busyGroups)
+                   : QVariant();
     case Qt::BackgroundRole:
         if (cell)
             return breachColor();
@@ -278,15 +299,88 @@ QVariant OverviewModel::toolTip(const QModelIndex& index) const
 
 QString OverviewModel::groupText(const GroupRow& g)
 {
+    return groupText(g, g.group.isEmpty() ? tr("(no group)") : g.group, GroupForm::Whole);
+}
+
+QString OverviewModel::groupText(const GroupRow& g, const QString& name, GroupForm form)
+{
     const QLocale locale;
-    const QString name = g.group.isEmpty() ? tr("(no group)") : g.group;
+    if (form == GroupForm::Busiest)
+        // The figure the group is among the busiest for: its due tasks, or its running ones
+        // when none is due (a group at its cap).
+        return g.dueWaiting > 0 || g.active <= 0
+                   ? tr("%1 %2 due", "a group and its due tasks, in a narrow Busy groups cell")
+                         .arg(name, locale.toString(g.dueWaiting))
+                   : tr("%1 %2 running", "a group and its running tasks, in a narrow Busy "
+                                         "groups cell")
+                         .arg(name, locale.toString(g.active));
     const QString text = tr("%1 %2 due, %3 running")
                              .arg(name, locale.toString(g.dueWaiting), locale.toString(g.active));
+    if (form == GroupForm::Counts)
+        return text;
     if (g.atCap)
         return tr("%1 (at its group cap)").arg(text);
     if (g.atRate)
         return tr("%1 (waiting for its group rate)").arg(text);
     return text;
+}
+
+QString OverviewModel::groupsText(const QList<GroupRow>& groups, const QFontMetricsF& metrics,
+                                  qreal width)
+{
+    if (groups.isEmpty())
+        return QString();
+    const QString separator = QStringLiteral("; ");
+    const auto fits = [&](const QString& text) { return metrics.horizontalAdvance(text) <= width; };
+    const auto more = [&](qsizetype shown) {
+        const int left = static_cast<int>(groups.size() - shown);
+        return left > 0 ? separator + tr("+%n more", "busy groups left out of a narrow cell", left)
+                        : QString();
+    };
+    const auto nameOf = [](const GroupRow& g) {
+        return drawable(g.group.isEmpty() ? tr("(no group)") : g.group);
+    };
+    // Whole groups, the busiest first, as many as fit: one left out is counted, not cut.
+    QStringList whole;
+    for (const GroupRow& g : groups)
+        whole.append(groupText(g, nameOf(g), GroupForm::Whole));
+    for (qsizetype k = whole.size(); k > 0; --k) {
+        const QString text = whole.mid(0, k).join(separator) + more(k);
+        if (fits(text))
+            return text;
+    }
+    // The busiest alone: its name gives up room before any figure does, down to a first
+    // character (or to nothing, "… 4 due", for the last form).
+    const GroupRow& first = groups.first();
+    const QString name = nameOf(first);
+    const auto cut = [&](GroupForm form, const QString& tail, bool bare) -> QString {
+        qreal room = width - metrics.horizontalAdvance(groupText(first, QString(), form) + tail);
+        // The parts' widths need not add up to the whole's (kerning): a pixel less each try.
+        for (int tries = 0; tries < 4 && room > 0; ++tries, room -= 1) {
+            const QString shortName = metrics.elidedText(name, Qt::ElideRight, room);
+            if (shortName.isEmpty() || (!bare && shortName.size() < 2 && shortName != name))
+                return QString();
+            const QString text = groupText(first, shortName, form) + tail;
+            if (fits(text))
+                return text;
+        }
+        return QString();
+    };
+    struct Step
+    {
+        GroupForm form;
+        bool more;
+        bool bare;
+    };
+    for (const Step& step :
+         {Step{GroupForm::Whole, true, false}, Step{GroupForm::Counts, true, false},
+          Step{GroupForm::Busiest, true, false}, Step{GroupForm::Busiest, false, false},
+          Step{GroupForm::Busiest, false, true}}) {
+        const QString text = cut(step.form, step.more ? more(1) : QString(), step.bare);
+        if (!text.isEmpty())
+            return text;
+    }
+    return QString(QChar(0x2026)); // not even a figure fits: the tooltip has them
 }
 
 QString OverviewModel::groupsText(const OverviewRow& row)

@@ -6,6 +6,7 @@
 #include <QAbstractTableModel>
 #include <QColor>
 #include <QDateTime>
+#include <QFontMetricsF>
 
 namespace delayq::ui {
 
@@ -44,6 +45,7 @@ public:
         FailedSeriesRole,
         BreachedRole,     // bool: the row is above a threshold
         BreachedCellRole, // bool: this cell's figure is above its threshold
+        BusyGroupsRole,   // QList<GroupRow>: the Groups cell's busiest groups (none: no list)
     };
     static const QColor& warningColor();
     // The cell whose figure crossed its limit, stronger than the row's warningColor().
@@ -81,6 +83,13 @@ public:
     static QString groupsText(const OverviewRow& row);
     // One group: "big 4 due, 1 running", and whether its cap or rate holds it.
     static QString groupText(const GroupRow& g);
+    // The busiest groups as the Groups cell draws them in `width` px of `metrics`' font, no
+    // figure ever cut: as many whole groups as fit and how many are left out ("big 4 due, 1
+    // running; +2 more"); else the busiest alone, its name cut before its figures
+    // ("tenant-00… 4 due, 1 running; +2 more"), then without its running tasks ("big 4 due",
+    // "… 4 due"); "…" when not even that fits. The tooltip has them all, whole.
+    static QString groupsText(const QList<GroupRow>& groups, const QFontMetricsF& metrics,
+                              qreal width);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -95,6 +104,15 @@ private:
     QVariant toolTip(const QModelIndex& index) const;
     // The forecast peak is above the queue's oldest-overdue threshold.
     static bool forecastAbove(const OverviewRow& row);
+    // How much of a group the Groups cell says, from the most to the least.
+    enum class GroupForm
+    {
+        Whole,  // "big 4 due, 1 running (at its group cap)"
+        Counts, // "big 4 due, 1 running"
+        Busiest // "big 4 due", or "big 1 running" when none is due
+    };
+    // A group in one of those forms, its name as given (`name` may be cut already).
+    static QString groupText(const GroupRow& g, const QString& name, GroupForm form);
     // The dead bound in words, for the Dead cell's tooltip.
     static QString deadBoundText(const OverviewRow& row);
 

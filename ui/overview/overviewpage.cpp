@@ -2,6 +2,7 @@
 
 #include "client/adminclient.h"
 #include "client/overviewclient.h"
+#include "overview/busygroupsdelegate.h"
 #include "overview/overviewmodel.h"
 #include "overview/sparklinedelegate.h"
 #include "overview/watchedserversview.h"
@@ -52,6 +53,7 @@ OverviewPage::OverviewPage(AdminClient* client, QWidget* parent) : QWidget(paren
     m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 8);
     m_view->setItemDelegateForColumn(OverviewModel::LastHour, new SparklineDelegate(m_view));
+    m_view->setItemDelegateForColumn(OverviewModel::Groups, new BusyGroupsDelegate(m_view));
     // Every column on screen at a laptop's width: the figures take what their text and
     // header need while there is room and elide their headers when there is not; the
     // sparkline, last, takes the room left.
@@ -270,8 +272,9 @@ void OverviewPage::fitColumns(QTableView* view, ColumnFit* fit)
                     2 * margin + 4;
         if (c == header->sortIndicatorSection())
             title += header->height() / 2 + margin;
-        // A name may be cut, and the busy groups' long line down to its header (the cell's
-        // tooltip has the groups one a line); the figures never are.
+        // A name may be cut, and the busy groups' long line down to its header (its delegate
+        // then draws whole groups, or the busiest with its name cut, never a cut count; the
+        // cell's tooltip has the groups one a line); the figures never are.
         // The busy groups take at most about 40 characters, so the sparkline keeps its room.
         int fewest = qMax(content, title);
         int wanted = qMax(content, title);

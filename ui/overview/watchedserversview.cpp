@@ -1,5 +1,6 @@
 #include "overview/watchedserversview.h"
 
+#include "overview/busygroupsdelegate.h"
 #include "overview/overviewmodel.h"
 #include "overview/overviewpage.h"
 #include "overview/sparklinedelegate.h"
@@ -35,6 +36,7 @@ WatchedServersView::WatchedServersView(QWidget* parent) : QWidget(parent)
     m_view->verticalHeader()->hide();
     m_fit = new ColumnFit(m_view);
     m_view->setItemDelegateForColumn(OverviewModel::LastHour, new SparklineDelegate(m_view));
+    m_view->setItemDelegateForColumn(OverviewModel::Groups, new BusyGroupsDelegate(m_view));
     m_problems = new QLabel(this);
     m_problems->setObjectName(QStringLiteral("watchedProblems"));
     m_problems->setTextFormat(Qt::PlainText);
