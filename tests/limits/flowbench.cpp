@@ -452,6 +452,7 @@ private:
         double perSecond = 0;
         std::string pushCalls; // commands a task, scripts' calls included (commandstats)
         std::string claimCalls;
+        double claimScripts = 0; // script calls (claims and acks) a task while draining
     };
     // Commands a task since the last CONFIG RESETSTAT, the scripts' own calls included (Redis
     // counts them in commandstats), the script calls and the bench's readings left out: where
@@ -482,6 +483,20 @@ private:
         for (size_t i = 0; i < calls.size() && i < 9; ++i)
             text += " " + calls[i].second + fmt(" %.2f", calls[i].first);
         return text;
+    }
+    // Script calls (EVAL, EVALSHA) a task since the last CONFIG RESETSTAT: how many tasks a
+    // claim and an ack carried on average.
+    double scriptCallsPerTask(int tasks)
+    {
+        const Reply r = m_conn.command({"INFO", "commandstats"});
+        double n = 0;
+        std::istringstream in(r.str);
+        std::string line;
+        while (std::getline(in, line))
+            if (line.rfind("cmdstat_eval", 0) == 0)
+                if (const size_t at = line.find("calls="); at != std::string::npos)
+                    n += std::strtod(line.c_str() + at + 6, nullptr);
+        return n / tasks;
     }
     // `tasks` due tasks pushed in-process (5,000 a pushBatch), then drained by one Worker of 2
     // threads in this process; groups > 0: round-robin over that many groups.
@@ -523,6 +538,7 @@ private:
         c.claimUs = (cpuSeconds() - before) * 1e6 / tasks;
         c.perSecond = tasks / seconds;
         c.claimCalls = callsPerTask(tasks);
+        c.claimScripts = scriptCallsPerTask(tasks);
         m_conn.command({"UNLINK", Queue(m_conn, queue).keys().config()});
         return c;
     }
@@ -683,6 +699,14 @@ private:
                     fair = drainCost("pf" + n, slice, 100, order);
                     none = drainCost("pn" + n, slice, 0, {});
                 }
+                // The figures behind the ratios: whether Redis or the worker sets the pace.
+                std::fprintf(stderr,
+                             "flowbench: pair %d: tasks/s none %.0f, fair %.0f, 1 group %.0f; "
+                             "Redis CPU us a task %.2f, %.2f, %.2f; script calls a task %.3f, "
+                             "%.3f, %.3f\n",
+                             p + 1, none.perSecond, fair.perSecond, one.perSecond, none.claimUs,
+                             fair.claimUs, one.claimUs, none.claimScripts, fair.claimScripts,
+                             one.claimScripts);
                 cpu.push_back(fair.claimUs / none.claimUs);
                 drain.push_back(fair.perSecond / none.perSecond);
                 cpu1.push_back(one.claimUs / none.claimUs);
