@@ -599,6 +599,10 @@ local function follow_up_start(id, follow, now, from_active)
   -- which carried none (the model check found a follow-up expired on the old task's time).
   local expires = string.sub(KEYS[5], 1, -7) .. 'expires'
   if redis.call('EXISTS', expires) == 1 then redis.call('HDEL', expires, id) end
+  -- Nor its own dedup window: after a nack or reap the follow-up kept it, and its ack was then
+  -- remembered for a window its push never asked for (the model check, under load). An ack
+  -- dropped it already (forget).
+  redis.call('HDEL', keep_key('dedup'), id)
   local due, first, at = string.match(follow, '^(%d+)|(%d+)|()')
   redis.call('HDEL', keep_key('follow'), id)
   redis.call('HSET', data_key(id), id, string.sub(follow, at))

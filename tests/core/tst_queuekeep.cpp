@@ -219,6 +219,23 @@ private slots:
         QVERIFY(!found->second.expiresAt);
     }
 
+    // Nor its own dedup window: the follow-up's push asked for none, so once it is acked the
+    // id is free again (the model check found it refused for the failed task's window).
+    void followUpDropsTheFailedTasksOwnWindow()
+    {
+        Queue& q = *m_queue;
+        PushRequest first = debounce("one", 0, 60'000);
+        first.dedupMs = 3'600'000;
+        q.push(first);
+        const ClaimedTask t = claimOne();
+        q.push(debounce("newer", 0, 60'000, true));
+        q.nack(t.id, t.token, "boom", -1);
+        const ClaimedTask followUp = claimOne();
+        QCOMPARE(followUp.payload, std::string("newer"));
+        q.ack(followUp.id, followUp.token);
+        QCOMPARE(q.push(request("again", 0, "k")).status, PushResult::Status::Created);
+    }
+
     void followUpTakesReapedTasksPlace()
     {
         Queue& q = *m_queue;
