@@ -80,6 +80,7 @@ std::string QueueModel::apply(const ModelOp& op)
 {
     try {
         run(op);
+        trace(op);
         verify();
     } catch (const Mismatch& m) {
         return m.what();
@@ -89,6 +90,23 @@ std::string QueueModel::apply(const ModelOp& op)
         return e.what(); // the plain key's model
     }
     return {};
+}
+
+// DELAYQ_MODEL_TRACE=ID: after each op, what the model holds of that id (stderr), to follow
+// one id through a failing run.
+void QueueModel::trace(const ModelOp& op) const
+{
+    static const std::string id = qEnvironmentVariable("DELAYQ_MODEL_TRACE").toStdString();
+    if (id.empty())
+        return;
+    const auto it = m_tasks.find(id);
+    std::string state = it == m_tasks.end() ? "-" : it->second.state;
+    if (it != m_tasks.end())
+        state += std::string(it->second.ownWindow ? " own-window" : "") +
+                 (it->second.follow ? " follow-up" : "") +
+                 (it->second.expiresAt > 0 ? " expires" : "");
+    std::fprintf(stderr, "trace %s: %s: %s%s, window %lld\n", id.c_str(), op.text().c_str(),
+                 state.c_str(), m_finished.count(id) ? ", finished" : "", m_window);
 }
 
 void QueueModel::run(const ModelOp& op)

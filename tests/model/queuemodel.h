@@ -108,6 +108,7 @@ private:
     void order(const ModelOp& op);
     void pushDebounce(const ModelOp& op);
     void dedupWindow(const ModelOp& op);
+    void trace(const ModelOp& op) const;
     void deadBound(const ModelOp& op);
     void restore(const ModelOp& op);
     void upgrade(const ModelOp& op);
