@@ -148,19 +148,19 @@ if expires_spec then
 end
 -- Ids still in their dedup window (keep_key('done') in common.lua) are refused: one ZMSCORE a
 -- call, none while the set is empty. A replace overrides the window.
+-- (Only the ids a replace writes leave the set, after the loop below: one answered active or
+-- too_large changed nothing, its window included; the model check found a refused replace that
+-- freed the id.)
 local recent = {}
 local done_key = keep_key('done')
-if redis.call('ZCARD', done_key) > 0 then
+local any_done = redis.call('ZCARD', done_key) > 0
+if any_done and mode ~= 'replace' then
   local ids = {}
   for i = 0, n - 1 do ids[i + 1] = ARGV[6 + i * 3] end
   local until_ms = redis.call('ZMSCORE', done_key, unpack(ids))
   for i = 1, n do
     local u = tonumber(until_ms[i])
     if u and u > now then recent[i - 1] = u end
-  end
-  if mode == 'replace' then
-    recent = {}
-    redis.call('ZREM', done_key, unpack(ids))
   end
 end
 -- Due times as text, each distinct one formatted once: a string.format per task costs about
@@ -331,6 +331,11 @@ end
 local created = #places
 if created > 0 then
   redis.call('ZADD', KEYS[1], unpack(zadd))
+  if any_done and mode == 'replace' then
+    local written = {}
+    for k = 2, #zadd, 2 do written[#written + 1] = zadd[k] end
+    redis.call('ZREM', done_key, unpack(written))
+  end
   -- Tags: written for the call's tasks when it has one; a replaced task loses its old one.
   local ids = {}
   for k = 1, created do ids[k] = zadd[2 * k] end

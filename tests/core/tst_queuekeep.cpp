@@ -264,6 +264,26 @@ private slots:
         QCOMPARE(q.size(TaskSet::Pending), 0LL);
     }
 
+    // A replace answered "active" changes nothing, the id's window included: it freed the id
+    // (the model check, under load). An active task within its window: a follow-up started
+    // by the ack that remembered its id.
+    void replaceOfARunningTaskKeepsItsWindow()
+    {
+        Queue& q = *m_queue;
+        q.setConfig("dedup_window", "1h");
+        q.push(debounce("one", 0, 60'000));
+        const ClaimedTask t = claimOne();
+        q.push(debounce("newer", 0, 60'000));
+        q.ack(t.id, t.token);
+        claimOne(); // the follow-up, running now
+        const QByteArray window = m_server.cli({"ZSCORE", "dq:{orders}:done", "k"}).trimmed();
+        QVERIFY(!window.isEmpty());
+        PushRequest replace = request("over", 0, "k");
+        replace.replace = true;
+        QCOMPARE(q.push(replace).status, PushResult::Status::Active);
+        QCOMPARE(m_server.cli({"ZSCORE", "dq:{orders}:done", "k"}).trimmed(), window);
+    }
+
     void refusalsChangeNothing_data()
     {
         QTest::addColumn<int>("which");
