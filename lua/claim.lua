@@ -206,7 +206,7 @@ local function fair_take(want, group_cap, deadline)
     local whole_ring, looked = #groups < left, 0
     -- A turn is up to FAIR_TURN tasks (common.lua), or an equal share of what is wanted when
     -- that is more: serving 100 groups one or two tasks each a claim cost 1.7x a claim in due
-    -- order, 10 a turn about 1.45x (docs/design/flow.md "Turns").
+    -- order, 10 a turn about 1.45x, 20 about 1.3x (docs/design/flow.md "Turns").
     local share = math.max(math.ceil(left / #groups), FAIR_TURN)
     local ids, owners, served, spent, emptied = {}, {}, {}, {}, {}
     for _, group in ipairs(groups) do

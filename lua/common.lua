@@ -151,7 +151,7 @@ local FAIR_GROUPS = 100000 -- groups with due or running tasks at once (push ref
 -- A turn: the most tasks a group gives before the next group's turn (claim.lua's fair_take;
 -- more only when a claim wants more than this from every group in the ring: an equal share
 -- each). Between two turns of a group with due tasks, each other group has at most one.
-local FAIR_TURN = 10
+local FAIR_TURN = 20
 
 local function fair_key(suffix)
   return string.sub(KEYS[5], 1, -7) .. 'fl:' .. suffix

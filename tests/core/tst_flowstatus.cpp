@@ -185,12 +185,12 @@ void TestFlowStatus::busyGroups_data()
         << (fair + QStringList{"group_cap", "1"}) << QStringList{"a", "a", "a", "b", "b", "c"} << 3
         << 20 << QStringList{"a 2 1 cap", "b 1 1 cap", "c 0 1"} << QList<long long>{0, 2, 3};
     // Without a cap the running tasks are counted from their tags (b, with none due, is no
-    // longer tracked). A claim of 11 takes a turn of a's (10 tasks, FAIR_TURN) and b's one.
-    QStringList thirteenA;
-    for (int i = 0; i < 13; ++i)
-        thirteenA << "a";
+    // longer tracked). A claim of 21 takes a turn of a's (20 tasks, FAIR_TURN) and b's one.
+    QStringList manyA;
+    for (int i = 0; i < 23; ++i)
+        manyA << "a";
     QTest::newRow("fair, running, no cap")
-        << fair << (thirteenA + QStringList{"b"}) << 11 << 20 << QStringList{"a 3 10", "b 0 1"}
+        << fair << (manyA + QStringList{"b"}) << 21 << 20 << QStringList{"a 3 20", "b 0 1"}
         << QList<long long>{1, 0, 1};
 }
 
