@@ -454,29 +454,36 @@ private:
         std::string claimCalls;
         double claimScripts = 0; // script calls (claims and acks) a task while draining
     };
-    // Commands a task since the last CONFIG RESETSTAT, the scripts' own calls included (Redis
-    // counts them in commandstats), the script calls and the bench's readings left out: where
-    // a script's time goes. "total: name n, ..." (the nine most called).
-    std::string callsPerTask(int tasks)
+    // Calls of each command since the last CONFIG RESETSTAT (INFO commandstats), the scripts'
+    // own calls included: Redis counts them there too.
+    std::vector<std::pair<std::string, double>> commandCalls()
     {
         const Reply r = m_conn.command({"INFO", "commandstats"});
-        std::vector<std::pair<double, std::string>> calls;
-        double total = 0;
+        std::vector<std::pair<std::string, double>> calls;
         std::istringstream in(r.str);
         std::string line;
         while (std::getline(in, line)) {
             const size_t colon = line.find(':');
             const size_t at = line.find("calls=");
-            if (line.rfind("cmdstat_", 0) != 0 || colon == std::string::npos ||
-                at == std::string::npos)
-                continue;
-            const std::string name = line.substr(8, colon - 8);
+            if (line.rfind("cmdstat_", 0) == 0 && colon != std::string::npos &&
+                at != std::string::npos)
+                calls.emplace_back(line.substr(8, colon - 8),
+                                   std::strtod(line.c_str() + at + 6, nullptr));
+        }
+        return calls;
+    }
+    // Commands a task, the script calls and the bench's readings left out: where a script's
+    // time goes. "total: name n, ..." (the nine most called).
+    std::string callsPerTask(int tasks)
+    {
+        std::vector<std::pair<double, std::string>> calls;
+        double total = 0;
+        for (const auto& [name, count] : commandCalls()) {
             if (name.rfind("eval", 0) == 0 || name == "info" || name == "config" ||
                 name == "script" || name == "unlink")
                 continue;
-            const double n = std::strtod(line.c_str() + at + 6, nullptr) / tasks;
-            calls.emplace_back(n, name);
-            total += n;
+            calls.emplace_back(count / tasks, name);
+            total += count / tasks;
         }
         std::sort(calls.rbegin(), calls.rend());
         std::string text = fmt("%.1f:", total);
@@ -484,18 +491,13 @@ private:
             text += " " + calls[i].second + fmt(" %.2f", calls[i].first);
         return text;
     }
-    // Script calls (EVAL, EVALSHA) a task since the last CONFIG RESETSTAT: how many tasks a
-    // claim and an ack carried on average.
+    // Script calls (EVAL, EVALSHA) a task: how many tasks a claim and an ack carried on average.
     double scriptCallsPerTask(int tasks)
     {
-        const Reply r = m_conn.command({"INFO", "commandstats"});
         double n = 0;
-        std::istringstream in(r.str);
-        std::string line;
-        while (std::getline(in, line))
-            if (line.rfind("cmdstat_eval", 0) == 0)
-                if (const size_t at = line.find("calls="); at != std::string::npos)
-                    n += std::strtod(line.c_str() + at + 6, nullptr);
+        for (const auto& [name, count] : commandCalls())
+            if (name.rfind("eval", 0) == 0)
+                n += count;
         return n / tasks;
     }
     // `tasks` due tasks pushed in-process (5,000 a pushBatch), then drained by one Worker of 2
