@@ -297,9 +297,14 @@ QVariant OverviewModel::toolTip(const QModelIndex& index) const
                      : QVariant();
 }
 
+QString OverviewModel::groupName(const GroupRow& g)
+{
+    return g.group.isEmpty() ? tr("(no group)") : g.group;
+}
+
 QString OverviewModel::groupText(const GroupRow& g)
 {
-    return groupText(g, g.group.isEmpty() ? tr("(no group)") : g.group, GroupForm::Whole);
+    return groupText(g, groupName(g), GroupForm::Whole);
 }
 
 QString OverviewModel::groupText(const GroupRow& g, const QString& name, GroupForm form)
@@ -337,9 +342,7 @@ QString OverviewModel::groupsText(const QList<GroupRow>& groups, const QFontMetr
         return left > 0 ? separator + tr("+%n more", "busy groups left out of a narrow cell", left)
                         : QString();
     };
-    const auto nameOf = [](const GroupRow& g) {
-        return drawable(g.group.isEmpty() ? tr("(no group)") : g.group);
-    };
+    const auto nameOf = [](const GroupRow& g) { return drawable(groupName(g)); };
     // Whole groups, the busiest first, as many as fit: one left out is counted, not cut.
     QStringList whole;
     for (const GroupRow& g : groups)

@@ -111,6 +111,8 @@ private:
         Counts, // "big 4 due, 1 running"
         Busiest // "big 4 due", or "big 1 running" when none is due
     };
+    // A group's name as the cells say it: "(no group)" for the ungrouped.
+    static QString groupName(const GroupRow& g);
     // A group in one of those forms, its name as given (`name` may be cut already).
     static QString groupText(const GroupRow& g, const QString& name, GroupForm form);
     // The dead bound in words, for the Dead cell's tooltip.
