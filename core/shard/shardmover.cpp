@@ -304,7 +304,9 @@ MoveProgress ShardMover::step(int batch)
     // re-create an id remembered as done (the model check, with a push right after a start).
     if (const long long now = connection.serverNowMs(); now < since + kSettleMs) {
         MoveProgress waiting = progress();
-        waiting.waitMs = since + kSettleMs - now;
+        // Clamped as below: our clock is an estimate of the server's (Connection::serverNowMs)
+        // and may lag it by a few ms, which would ask for more than the whole settle time.
+        waiting.waitMs = std::clamp(since + kSettleMs - now, 1LL, kSettleMs);
         return waiting;
     }
     if (cursor.shard >= layout.tags.size())
